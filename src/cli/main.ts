@@ -1,0 +1,166 @@
+/**
+ * The `recode` command: `tasks list|record|validate`, `bench`.
+ * Returns the process exit code (0 ok, 1 a check failed, 2 bad usage or input).
+ */
+import { writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { Command, CommanderError } from "commander";
+import { TaskFormatError } from "../core/task";
+import { createRuntime } from "../python/node";
+import type { PythonRuntime } from "../python/runtime";
+import { type CheckOutcome, recordExpected, VALIDATION_CHECKS, validateTask } from "../python/validate";
+import { BUILTIN_TASKS, loadTaskDir, resolveTaskIds } from "./task-fs";
+
+class UsageError extends Error {}
+
+function runtimeOptions(opts: { packageSource?: string; python?: string }) {
+  const o: { packageBaseUrl?: string; packageCacheDir?: string; python?: string } = {};
+  if (opts.packageSource) {
+    o.packageBaseUrl = /^[a-z]+:\/\//.test(opts.packageSource) ? opts.packageSource : `${resolve(opts.packageSource)}/`;
+  }
+  if (opts.python) o.python = opts.python;
+  return o;
+}
+
+async function withRuntime<T>(backend: "pyodide" | "native", opts: object, fn: (rt: PythonRuntime) => Promise<T>): Promise<T> {
+  const rt = createRuntime(backend, opts);
+  try {
+    await rt.ready();
+    return await fn(rt);
+  } finally {
+    await rt.dispose();
+  }
+}
+
+function pad(s: string, n: number): string {
+  return s.length >= n ? s : s + " ".repeat(n - s.length);
+}
+
+/** Build the command tree. `out` receives normal output, `err` errors. */
+export function buildProgram(out: (s: string) => void, setCode: (c: number) => void): Command {
+  const program = new Command("recode")
+    .description("RECODE-H playground: research-code tasks with interactive feedback")
+    .exitOverride()
+    .configureOutput({ writeOut: out, writeErr: out });
+  const tasks = program.command("tasks").description("list, record and validate tasks");
+  const dirOpt = ["--dir <folder>", "task folder", BUILTIN_TASKS] as const;
+
+  tasks
+    .command("list")
+    .description("list the tasks with title, paper, domain and packages")
+    .option(...dirOpt)
+    .action((o: { dir: string }) => {
+      for (const id of resolveTaskIds(o.dir, [])) {
+        const t = loadTaskDir(o.dir, id);
+        const m = t.meta;
+        out(`${pad(id, 26)} ${m.title}\n${" ".repeat(27)}${m.paper.authors[0]}${m.paper.authors.length > 1 ? " et al." : ""} ${m.paper.year} · ${m.domain} · ${m.packages.length ? m.packages.join(", ") : "stdlib only"}\n`);
+      }
+    });
+
+  tasks
+    .command("record")
+    .description("run canonical.py in record mode and write expected.json")
+    .argument("[tasks...]", "task ids or globs (default: all)")
+    .option(...dirOpt)
+    .option("--native", "record with python3 instead of Pyodide")
+    .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
+    .action(async (ids: string[], o: { dir: string; native?: boolean; packageSource?: string }) => {
+      const list = resolveTaskIds(o.dir, ids);
+      const loaded = list.map((id) => loadTaskDir(o.dir, id));
+      await withRuntime(o.native ? "native" : "pyodide", runtimeOptions(o), async (rt) => {
+        for (const task of loaded) {
+          const text = await recordExpected(task, rt);
+          writeFileSync(join(o.dir, task.id, "expected.json"), text);
+          out(`recorded ${task.id}: ${Object.keys(JSON.parse(text)).length} values (${rt.version})\n`);
+        }
+      });
+    });
+
+  tasks
+    .command("validate")
+    .description("check every task: schema, canonical passes, starter fails, re-record, determinism, interfaces, time")
+    .argument("[tasks...]", "task ids or globs (default: all)")
+    .option(...dirOpt)
+    .option("--native", "also run every check under python3 and show both side by side")
+    .option("--native-only", "run the checks under python3 only")
+    .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
+    .action(async (ids: string[], o: { dir: string; native?: boolean; nativeOnly?: boolean; packageSource?: string }) => {
+      const list = resolveTaskIds(o.dir, ids);
+      const backends: ("pyodide" | "native")[] = o.nativeOnly ? ["native"] : o.native ? ["pyodide", "native"] : ["pyodide"];
+      const results = new Map<string, Map<string, CheckOutcome[] | string>>();
+      for (const b of backends) {
+        await withRuntime(b, runtimeOptions(o), async (rt) => {
+          for (const id of list) {
+            let row = results.get(id);
+            if (!row) results.set(id, (row = new Map()));
+            try {
+              row.set(b, await validateTask(loadTaskDir(o.dir, id), rt));
+            } catch (e) {
+              row.set(b, (e as Error).message);
+            }
+          }
+        });
+      }
+      let failed = 0;
+      const w = 22;
+      out(`${pad("task / check", 48)}${backends.map((b) => pad(b, w)).join("")}\n`);
+      for (const [id, row] of results) {
+        out(`${id}\n`);
+        const loadErr = backends.map((b) => row.get(b)).find((v) => typeof v === "string");
+        if (typeof loadErr === "string") {
+          failed += 1;
+          out(`  ${pad("schema", 46)}${backends.map(() => pad("FAIL", w)).join("")}\n    ${loadErr}\n`);
+          continue;
+        }
+        out(`  ${pad("schema", 46)}${backends.map(() => pad("ok", w)).join("")}\n`);
+        for (const check of VALIDATION_CHECKS) {
+          const cells = backends.map((b) => (row.get(b) as CheckOutcome[]).find((c) => c.name === check));
+          if (cells.every((c) => c === undefined)) continue;
+          out(`  ${pad(check, 46)}${cells.map((c) => pad(c === undefined ? "-" : c.ok ? "ok" : "FAIL", w)).join("")}\n`);
+          cells.forEach((c, i) => {
+            if (c && !c.ok) {
+              failed += 1;
+              out(`    ${backends[i]}: ${c.detail}\n`);
+            } else if (c && (check === "within time limit" || check === "canonical passes")) {
+              out(`    ${backends[i]}: ${c.detail}\n`);
+            }
+          });
+        }
+      }
+      out(failed === 0 ? `\nall ${list.length} tasks valid\n` : `\n${failed} check(s) failed\n`);
+      if (failed > 0) setCode(1);
+    });
+
+  program
+    .command("bench")
+    .description("measure Python ready time and warm submission latency; writes docs/benchmarks.md")
+    .option("--runs <n>", "submissions per task", "20")
+    .option("--out <file>", "report file", "docs/benchmarks.md")
+    .option("--no-page", "skip the in-page measurements (needs Chromium and a build)")
+    .action(async (o: { runs: string; out: string; page: boolean }) => {
+      const { runBench } = await import("./bench");
+      await runBench({ runs: Number(o.runs), out: o.out, page: o.page, log: out });
+    });
+
+  return program;
+}
+
+/** Entry point: parse argv, run, return the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let code = 0;
+  const program = buildProgram((s) => process.stdout.write(s), (c) => {
+    code = c;
+  });
+  try {
+    await program.parseAsync(argv);
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (e instanceof TaskFormatError || e instanceof UsageError) {
+      process.stderr.write(`recode: ${e.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`recode: ${(e as Error).message}\n`);
+    return 1;
+  }
+}

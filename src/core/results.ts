@@ -1,0 +1,101 @@
+/**
+ * Test-run results: what one submission of a candidate target file produced.
+ * Shared by the Python runtimes, the page, the CLI and (later) metrics.
+ */
+
+/** Outcome of one unit test. `timeout`: the run's wall clock ran out during it. */
+export type TestStatus = "passed" | "failed" | "error" | "skipped" | "timeout";
+
+/** Structured difference found by a value check (`recode_check.check`). */
+export interface Mismatch {
+  /** Key of the recorded value in expected.json. */
+  key: string;
+  /** What differs: type, length, shape, dtype, keys or value. */
+  kind: "type" | "length" | "shape" | "dtype" | "keys" | "value";
+  /** Element path inside the value, e.g. `[2][0]`; empty for the whole value. */
+  where: string;
+  /** Short reprs of the two sides. */
+  expected: string;
+  actual: string;
+  /** One-line explanation, e.g. `expected 0.25, got 0.3 (abs diff 0.05; ...)`. */
+  detail: string;
+}
+
+/** Result of one unit test. */
+export interface TestResult {
+  /** `Class.method` of the unittest case. */
+  id: string;
+  /** Interface (task.json `interfaces[].name`) the test belongs to, or null. */
+  interface: string | null;
+  status: TestStatus;
+  /** Wall time of the test in milliseconds. */
+  durationMs: number;
+  /** One-line failure message (exception type and text); empty when passed. */
+  message: string;
+  /** Traceback limited to task files, paths relative to the repo root. */
+  traceback: string;
+  /** 1-based line in the candidate target file where it failed, or null. */
+  line: number | null;
+  /** Captured output, each capped; a cut is marked in the text and the flags. */
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  mismatch: Mismatch | null;
+}
+
+/** Import or syntax failure before any test ran (RECODE-H: counts as 0 passed). */
+export interface CollectionError {
+  message: string;
+  /** File relative to the repo root, or null when unknown. */
+  file: string | null;
+  line: number | null;
+  traceback: string;
+}
+
+/** Something happened to the interpreter itself during the run. */
+export interface RunIncident {
+  /**
+   * - `timeout`: the wall clock ran out and the interrupt stopped the code.
+   * - `terminated`: the interrupt did not stop it; the instance was killed.
+   * - `crashed`: the interpreter died (fatal error, stack overflow, worker exit).
+   * - `poisoned`: MemoryError/RecursionError left it suspect; replaced after the run.
+   * - `packages`: a required package could not be loaded.
+   */
+  kind: "timeout" | "terminated" | "crashed" | "poisoned" | "packages";
+  message: string;
+  /** Whether a fresh instance replaced the old one. */
+  respawned: boolean;
+}
+
+/** Counts by status; `total` is the number of collected tests. */
+export interface TestCounts {
+  total: number;
+  passed: number;
+  failed: number;
+  error: number;
+  skipped: number;
+  timeout: number;
+}
+
+/** Everything one run of the tests produced. */
+export interface RunResult {
+  backend: "pyodide" | "native";
+  tests: TestResult[];
+  collectionError: CollectionError | null;
+  counts: TestCounts;
+  /** True when every collected test passed and there was at least one (RECODE-H success). */
+  allPassed: boolean;
+  /** Wall time of the whole run in milliseconds (host side). */
+  durationMs: number;
+  incident: RunIncident | null;
+  /** Record mode: expected.json text recorded from the code that ran. */
+  recorded: string | null;
+}
+
+/** Count tests by status. */
+export function countTests(tests: readonly TestResult[]): TestCounts {
+  const counts: TestCounts = { total: tests.length, passed: 0, failed: 0, error: 0, skipped: 0, timeout: 0 };
+  for (const t of tests) counts[t.status] += 1;
+  return counts;
+}

@@ -1,0 +1,205 @@
+/**
+ * Task format: schema, validation and loading from a map of files.
+ * The format mirrors the official RECODE-H annotation folders (RECODE-H.md,
+ * "Task anatomy"); it is documented in docs/task-format.md.
+ */
+import { z } from "zod";
+
+/** Files every task folder must have (besides `repo/<target_file_path>`). */
+export const TASK_FILES = ["task.json", "instruction.md", "paper.tex", "canonical.py", "test.py"] as const;
+
+const testId = z
+  .string()
+  .regex(/^[A-Za-z_]\w*\.[A-Za-z_]\w*$/, "a test id is Class.method, e.g. TestMinP.test_basic");
+
+/** Schema of task.json. */
+export const TaskMetaSchema = z
+  .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "lower-case letters, digits and dashes"),
+    title: z.string().min(1),
+    paper: z.object({
+      title: z.string().min(1),
+      authors: z.array(z.string().min(1)).min(1),
+      venue: z.string().min(1),
+      year: z.number().int().min(1900).max(2100),
+      url: z.string().url(),
+    }),
+    domain: z.string().min(1),
+    tags: z.array(z.string()).default([]),
+    /** Python packages the task needs besides the standard library (e.g. "numpy"). */
+    packages: z.array(z.string().min(1)).default([]),
+    /** Path of the file to write, relative to repo/. */
+    target_file_path: z
+      .string()
+      .min(1)
+      .refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), "a relative path inside repo/")
+      .refine((p) => p.endsWith(".py"), "a .py file"),
+    interfaces: z
+      .array(
+        z.object({
+          name: z.string().min(1),
+          tests: z.array(testId).min(1, "every interface needs at least one test"),
+          /** Authored hint for this interface: what to get right, in words, no code. */
+          guidance: z.string().min(1),
+        }),
+      )
+      .min(1),
+    /** Wall-clock limit for one run of all tests, in seconds. */
+    time_limit_s: z.number().positive().max(600),
+    license: z.string().min(1),
+    /**
+     * `recorded` (default): tests compare against expected.json and candidate
+     * code never shares an interpreter with canonical.py. `shared`: imported
+     * official tasks whose tests import the canonical module.
+     */
+    isolation: z.enum(["recorded", "shared"]).default("recorded"),
+  })
+  .strict();
+
+/** Parsed task.json. */
+export type TaskMeta = z.infer<typeof TaskMetaSchema>;
+
+/** A loaded task: metadata plus the text of every file. */
+export interface Task {
+  /** Folder name; equals meta.id. */
+  id: string;
+  meta: TaskMeta;
+  /** instruction.md (Markdown with $math$). */
+  instruction: string;
+  /** paper.tex (the method, LaTeX). */
+  paper: string;
+  /** Repository files, keyed by path relative to repo/. Includes the target file's starting text. */
+  repo: Record<string, string>;
+  /** Starting text of the target file (repo[target_file_path]). */
+  starter: string;
+  /** Reference solution; never shown to a coder or run beside candidate code. */
+  canonical: string;
+  /** test.py source (stdlib unittest). */
+  tests: string;
+  /** expected.json text, or null when not yet recorded. */
+  expected: string | null;
+  /** Map test id -> interface name, from task.json. */
+  interfaceOf: Record<string, string>;
+}
+
+/** A task folder that does not follow the format. Names task, file, field and line where known. */
+export class TaskFormatError extends Error {
+  constructor(
+    readonly task: string,
+    readonly file: string,
+    readonly problem: string,
+    readonly field?: string,
+    readonly line?: number,
+  ) {
+    const where = [file, line !== undefined ? `line ${line}` : null, field ? `field ${field}` : null]
+      .filter(Boolean)
+      .join(", ");
+    super(`task ${task}: ${where}: ${problem}`);
+    this.name = "TaskFormatError";
+  }
+}
+
+function lineOf(text: string, pos: number): number {
+  return text.slice(0, pos).split("\n").length;
+}
+
+function parseJson(task: string, file: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const msg = (e as Error).message;
+    const m = /position (\d+)/.exec(msg);
+    const lm = /line (\d+)/.exec(msg);
+    const line = lm ? Number(lm[1]) : m ? lineOf(text, Number(m[1])) : undefined;
+    throw new TaskFormatError(task, file, `not valid JSON (${msg})`, undefined, line);
+  }
+}
+
+function fieldLine(text: string, path: PropertyKey[]): number | undefined {
+  const last = [...path].reverse().find((p) => typeof p === "string");
+  if (typeof last !== "string") return undefined;
+  const idx = text.indexOf(`"${last}"`);
+  return idx >= 0 ? lineOf(text, idx) : undefined;
+}
+
+/** Validate task.json text. Throws TaskFormatError naming the field and line. */
+export function parseTaskMeta(task: string, text: string): TaskMeta {
+  const raw = parseJson(task, "task.json", text);
+  const res = TaskMetaSchema.safeParse(raw);
+  if (!res.success) {
+    const issue = res.error.issues[0];
+    if (!issue) throw new TaskFormatError(task, "task.json", "invalid");
+    const field = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[");
+    throw new TaskFormatError(task, "task.json", issue.message, field || "(top level)", fieldLine(text, issue.path));
+  }
+  return res.data;
+}
+
+/**
+ * Build a Task from its files. `files` maps paths relative to the task folder
+ * (e.g. `task.json`, `repo/pkg/mod.py`) to their text.
+ * Throws TaskFormatError for a missing file, a bad task.json, a target file not
+ * in repo/, a folder name that differs from the id, a test named in task.json
+ * that test.py does not define, or an unreadable expected.json.
+ */
+export function loadTaskFromFiles(folder: string, files: Record<string, string>): Task {
+  for (const f of TASK_FILES) {
+    if (files[f] === undefined) throw new TaskFormatError(folder, f, "file is missing");
+  }
+  const metaText = files["task.json"] as string;
+  const meta = parseTaskMeta(folder, metaText);
+  if (meta.id !== folder) {
+    throw new TaskFormatError(folder, "task.json", `id "${meta.id}" differs from the folder name "${folder}"`, "id", fieldLine(metaText, ["id"]));
+  }
+  const repo: Record<string, string> = {};
+  for (const [path, text] of Object.entries(files)) {
+    if (path.startsWith("repo/")) repo[path.slice(5)] = text;
+  }
+  const starter = repo[meta.target_file_path];
+  if (starter === undefined) {
+    throw new TaskFormatError(folder, `repo/${meta.target_file_path}`, "the target file is missing (it holds the starting text; it may be empty)", "target_file_path", fieldLine(metaText, ["target_file_path"]));
+  }
+  const tests = files["test.py"] as string;
+  const interfaceOf: Record<string, string> = {};
+  meta.interfaces.forEach((itf, i) => {
+    for (const [j, id] of itf.tests.entries()) {
+      const method = id.split(".")[1] as string;
+      const cls = id.split(".")[0] as string;
+      if (!new RegExp(`class\\s+${cls}\\b`).test(tests) || !new RegExp(`def\\s+${method}\\s*\\(`).test(tests)) {
+        throw new TaskFormatError(folder, "task.json", `test ${id} is not defined in test.py`, `interfaces[${i}].tests[${j}]`, fieldLine(metaText, ["tests"]));
+      }
+      interfaceOf[id] = itf.name;
+    }
+  });
+  const expected = files["expected.json"] ?? null;
+  if (expected !== null) parseJson(folder, "expected.json", expected);
+  return {
+    id: folder,
+    meta,
+    instruction: files["instruction.md"] as string,
+    paper: files["paper.tex"] as string,
+    repo,
+    starter,
+    canonical: files["canonical.py"] as string,
+    tests,
+    expected,
+    interfaceOf,
+  };
+}
+
+/** FNV-1a 64-bit hash of the task's files, as 16 hex digits (content version of a task). */
+export function taskContentHash(task: Task): string {
+  const parts = [task.meta.id, JSON.stringify(task.meta), task.instruction, task.paper, task.canonical, task.tests, task.expected ?? ""];
+  for (const k of Object.keys(task.repo).sort()) parts.push(k, task.repo[k] as string);
+  let h = 0xcbf29ce484222325n;
+  const prime = 0x100000001b3n;
+  for (const part of parts) {
+    for (let i = 0; i < part.length; i++) {
+      h ^= BigInt(part.charCodeAt(i));
+      h = (h * prime) & 0xffffffffffffffffn;
+    }
+    h ^= 0xffn;
+    h = (h * prime) & 0xffffffffffffffffn;
+  }
+  return h.toString(16).padStart(16, "0");
+}

@@ -1,0 +1,367 @@
+"""Test harness shipped into the interpreter (Pyodide or native python3).
+
+``run_tests(config, emit)`` runs a task's unittest file against the candidate
+target file in ``config["workdir"]`` and reports through ``emit(json_text)``
+one event per step, so that a host that has to kill the interpreter still
+knows what finished:
+
+- ``{"type": "collected", "tests": [ids]}``
+- ``{"type": "collection-error", "message", "file", "line", "traceback"}``
+- ``{"type": "test-start", "id"}``
+- ``{"type": "test-result", "id", "status", "durationMs", "message",
+  "traceback", "line", "stdout", "stderr", "stdoutTruncated",
+  "stderrTruncated", "mismatch"}``
+- ``{"type": "recorded", "expected": json_text}`` (record mode)
+- ``{"type": "end", "poisoned": reason_or_null}``
+
+Statuses: passed, failed, error, skipped, timeout. Test ids are
+``Class.method``. Run as a script (native backend) it reads the config from
+``argv[1]`` and writes events as JSON lines to file descriptor 3.
+"""
+
+import builtins
+import io
+import json
+import os
+import random
+import sys
+import time
+import traceback
+import unittest
+
+TEST_MODULE = "recode_task_test"
+
+
+class CappedStream(io.TextIOBase):
+    """A text stream that keeps at most ``cap`` characters and notes the cut."""
+
+    def __init__(self, cap):
+        self.cap = cap
+        self.parts = []
+        self.size = 0
+        self.truncated = False
+
+    def writable(self):
+        return True
+
+    def write(self, s):
+        if not isinstance(s, str):
+            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        room = self.cap - self.size
+        if room > 0:
+            piece = s[:room]
+            self.parts.append(piece)
+            self.size += len(piece)
+        if len(s) > max(room, 0):
+            self.truncated = True
+        return len(s)
+
+    def getvalue(self):
+        text = "".join(self.parts)
+        if self.truncated:
+            text += f"\n[output cut at {self.cap} characters]"
+        return text
+
+
+def _test_id(test):
+    return f"{type(test).__name__}.{test._testMethodName}"
+
+
+def _flatten(suite):
+    for item in suite:
+        if isinstance(item, unittest.TestSuite):
+            yield from _flatten(item)
+        else:
+            yield item
+
+
+def _format_tb(exc, target_abs, workdir):
+    """Traceback text without harness/unittest frames, and the deepest line in
+    the candidate file (or None)."""
+    tb = exc.__traceback__
+    frames = traceback.extract_tb(tb)
+    line = None
+    for fr in frames:
+        if os.path.abspath(fr.filename) == target_abs:
+            line = fr.lineno
+    if isinstance(exc, SyntaxError) and exc.filename and os.path.abspath(exc.filename) == target_abs:
+        line = exc.lineno
+    kept = [fr for fr in frames if _in_workdir(fr.filename, workdir)]
+    text = "Traceback (most recent call last):\n" if kept else ""
+    text += "".join(traceback.format_list(kept))
+    text += "".join(traceback.format_exception_only(type(exc), exc))
+    text = text.replace(workdir + os.sep, "")
+    return text, line
+
+
+def _in_workdir(filename, workdir):
+    return not filename.startswith("<") and os.path.abspath(filename).startswith(workdir + os.sep)
+
+
+def _message(exc, workdir=None):
+    import recode_check
+
+    if isinstance(exc, recode_check.Mismatch):
+        first = f"AssertionError: {exc}"
+    else:
+        first = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    if workdir:
+        first = first.replace(workdir + os.sep, "")
+    return first[:2000]
+
+
+class _Poison:
+    reason = None
+
+
+def _run_one(test, check_mod, cap, target_abs, workdir, emit, poison):
+    tid = _test_id(test)
+    emit({"type": "test-start", "id": tid})
+    out, err = CappedStream(cap), CappedStream(cap)
+    old_out, old_err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    check_mod.last_mismatch = None
+    outcome = {"status": "passed", "message": "", "traceback": "", "line": None}
+    result = unittest.TestResult()
+    t0 = time.perf_counter()
+    try:
+        test.run(result)
+    finally:
+        sys.stdout, sys.stderr = old_out, old_err
+    duration = (time.perf_counter() - t0) * 1000.0
+    exc = None
+    if result.errors:
+        outcome["status"] = "error"
+        exc = getattr(result, "_recode_exc", None)
+        outcome["traceback"] = result.errors[0][1]
+    elif result.failures:
+        outcome["status"] = "failed"
+        outcome["traceback"] = result.failures[0][1]
+    elif result.skipped:
+        outcome["status"] = "skipped"
+        outcome["message"] = f"skipped: {result.skipped[0][1]}"
+    elif result.expectedFailures or result.unexpectedSuccesses:
+        outcome["status"] = "failed" if result.unexpectedSuccesses else "passed"
+    captured = getattr(test, "_recode_exc", None)
+    if captured is not None:
+        exc = captured
+    if exc is not None and outcome["status"] in ("failed", "error"):
+        outcome["traceback"], outcome["line"] = _format_tb(exc, target_abs, workdir)
+        outcome["message"] = _message(exc, workdir)
+        if isinstance(exc, (MemoryError, RecursionError)):
+            poison.reason = type(exc).__name__
+    elif outcome["status"] in ("failed", "error"):
+        tb_lines = outcome["traceback"].strip().splitlines()
+        outcome["message"] = tb_lines[-1] if tb_lines else outcome["status"]
+    mismatch = check_mod.last_mismatch if outcome["status"] == "failed" else None
+    emit(
+        {
+            "type": "test-result",
+            "id": tid,
+            "status": outcome["status"],
+            "durationMs": duration,
+            "message": outcome["message"],
+            "traceback": outcome["traceback"],
+            "line": outcome["line"],
+            "stdout": out.getvalue(),
+            "stderr": err.getvalue(),
+            "stdoutTruncated": out.truncated,
+            "stderrTruncated": err.truncated,
+            "mismatch": mismatch,
+        }
+    )
+
+
+def _patch_exc_capture():
+    """Keep the exception object on the test so tracebacks can be filtered and
+    the candidate line found (unittest only keeps formatted text)."""
+    orig = unittest.TestCase._callTestMethod
+
+    def call(self, method):
+        try:
+            orig(self, method)
+        except BaseException as e:  # noqa: BLE001 - re-raised below
+            if not isinstance(e, (KeyboardInterrupt, SystemExit, unittest.SkipTest)):
+                self._recode_exc = e
+            raise
+
+    unittest.TestCase._callTestMethod = call
+    return orig
+
+
+def run_tests(config, emit_text):
+    """Run the task tests. ``config``: workdir, target (path relative to
+    workdir), tests_file, mode ("test"|"record"), expected (dict, test mode),
+    output_cap (characters per stream per test)."""
+
+    def emit(event):
+        emit_text(json.dumps(event))
+
+    workdir = os.path.abspath(config["workdir"])
+    target_abs = os.path.abspath(os.path.join(workdir, config["target"]))
+    cap = int(config.get("output_cap", 20000))
+    poison = _Poison()
+    import recode_check as check_mod
+
+    check_mod.MODE = config.get("mode", "test")
+    check_mod.EXPECTED = config.get("expected") or {}
+    check_mod.RECORDED = {}
+    orig_call = _patch_exc_capture()
+    current = None
+    try:
+        try:
+            import importlib.util
+
+            spec = importlib.util.spec_from_file_location(TEST_MODULE, os.path.join(workdir, config["tests_file"]))
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[TEST_MODULE] = module
+            spec.loader.exec_module(module)
+            suite = unittest.defaultTestLoader.loadTestsFromModule(module)
+            tests = list(_flatten(suite))
+        except KeyboardInterrupt:
+            emit({"type": "collection-error", "message": "time limit reached while importing the tests", "file": None, "line": None, "traceback": "", "timeout": True})
+            return
+        except BaseException as exc:  # noqa: BLE001 - any import failure is a collection error
+            text, line = _format_tb(exc, target_abs, workdir)
+            file = None
+            if isinstance(exc, SyntaxError) and exc.filename:
+                file = os.path.relpath(os.path.abspath(exc.filename), workdir)
+            else:
+                frames = [f for f in traceback.extract_tb(exc.__traceback__) if _in_workdir(f.filename, workdir)]
+                if frames:
+                    file = os.path.relpath(os.path.abspath(frames[-1].filename), workdir)
+                    line = frames[-1].lineno
+            if file is None and line is not None:
+                file = config["target"]
+            emit({"type": "collection-error", "message": _message(exc, workdir), "file": file, "line": line, "traceback": text})
+            if isinstance(exc, (MemoryError, RecursionError)):
+                poison.reason = type(exc).__name__
+            return
+        emit({"type": "collected", "tests": [_test_id(t) for t in tests]})
+        for test in tests:
+            current = _test_id(test)
+            _run_one(test, check_mod, cap, target_abs, workdir, emit, poison)
+            current = None
+        if check_mod.MODE == "record":
+            emit({"type": "recorded", "expected": json.dumps(check_mod.RECORDED, indent=1, sort_keys=True)})
+    except KeyboardInterrupt:
+        emit({"type": "interrupted", "id": current})
+    finally:
+        unittest.TestCase._callTestMethod = orig_call
+        emit({"type": "end", "poisoned": poison.reason})
+
+
+class Sandbox:
+    """Snapshot of interpreter state taken before a run and restored after it,
+    so a run cannot leak modules, globals, builtins, files or the working
+    directory into the next (used by the long-lived Pyodide instance)."""
+
+    KEEP = {"sys", "builtins", "recode_harness", "recode_check"}
+
+    def __init__(self, workdir, watch_dirs):
+        self.workdir = os.path.abspath(workdir)
+        self.cwd = os.getcwd()
+        self.modules = set(sys.modules)
+        self.module_dicts = {}
+        for name, mod in list(sys.modules.items()):
+            d = getattr(mod, "__dict__", None)
+            if name not in self.KEEP and isinstance(d, dict):
+                self.module_dicts[name] = dict(d)
+        self.builtins = dict(builtins.__dict__)
+        self.path = list(sys.path)
+        self.meta_path = list(sys.meta_path)
+        self.argv = list(sys.argv)
+        self.environ = dict(os.environ)
+        self.recursion = sys.getrecursionlimit()
+        self.random_state = random.getstate()
+        self.stdout, self.stderr, self.stdin = sys.stdout, sys.stderr, sys.stdin
+        self.watch = {d: set(os.listdir(d)) for d in watch_dirs if os.path.isdir(d)}
+
+    def restore(self):
+        import shutil
+
+        sys.stdout, sys.stderr, sys.stdin = self.stdout, self.stderr, self.stdin
+        try:
+            os.chdir(self.cwd)
+        except OSError:
+            os.chdir("/")
+        for name in list(sys.modules):
+            if name not in self.modules:
+                del sys.modules[name]
+        for name, d in self.module_dicts.items():
+            mod = sys.modules.get(name)
+            if mod is None:
+                continue
+            cur = mod.__dict__
+            if cur.keys() != d.keys() or any(cur[k] is not v for k, v in d.items()):
+                cur.clear()
+                cur.update(d)
+        builtins.__dict__.clear()
+        builtins.__dict__.update(self.builtins)
+        sys.path[:] = self.path
+        sys.meta_path[:] = self.meta_path
+        sys.argv[:] = self.argv
+        os.environ.clear()
+        os.environ.update(self.environ)
+        sys.setrecursionlimit(self.recursion)
+        random.setstate(self.random_state)
+        import importlib
+
+        importlib.invalidate_caches()
+        for d, names in self.watch.items():
+            if not os.path.isdir(d):
+                continue
+            for name in set(os.listdir(d)) - names:
+                p = os.path.join(d, name)
+                if os.path.isdir(p) and not os.path.islink(p):
+                    shutil.rmtree(p, ignore_errors=True)
+                else:
+                    try:
+                        os.remove(p)
+                    except OSError:
+                        pass
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def run_isolated(config, emit_text, watch_dirs=("/tmp", "/home/pyodide")):
+    """Write the run's files, run the tests from the run's directory with a
+    fresh ``sys.path`` entry, then restore the interpreter (see ``Sandbox``)."""
+    workdir = config["workdir"]
+    sandbox = Sandbox(workdir, watch_dirs)
+    try:
+        for rel, text in config["files"].items():
+            path = os.path.join(workdir, rel)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        os.chdir(workdir)
+        sys.path.insert(0, workdir)
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
+        run_tests(config, emit_text)
+    finally:
+        sandbox.restore()
+
+
+def _main():
+    """Native entry: python3 harness.py CONFIG.json; events to fd 3."""
+    with open(sys.argv[1], encoding="utf-8") as f:
+        config = json.load(f)
+    out = os.fdopen(3, "w", encoding="utf-8", buffering=1)
+
+    def emit_text(text):
+        out.write(text + "\n")
+        out.flush()
+
+    os.chdir(config["workdir"])
+    sys.path.insert(0, os.path.abspath(config["workdir"]))
+    sys.dont_write_bytecode = True
+    run_tests(config, emit_text)
+
+
+def run_json(config_text, emit_text):
+    """Pyodide entry: config as JSON text (see ``run_tests`` plus ``files``)."""
+    run_isolated(json.loads(config_text), emit_text)
+
+
+if __name__ == "__main__":
+    _main()

@@ -1,0 +1,153 @@
+/**
+ * Native CPython backend for Node: each run is a fresh `python3` process in a
+ * fresh temporary folder (so nothing leaks between runs). The wall clock sends
+ * SIGINT first (KeyboardInterrupt, like Pyodide's interrupt buffer), then
+ * SIGKILL when that does not stop the code.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { RunIncident, RunResult } from "../core/results";
+import { type HarnessEvent, harnessConfig, type PythonRuntime, RunAssembler, type RunOptions, type RunRequest, runFiles } from "./runtime";
+
+/** Options of {@link NativeRuntime}. */
+export interface NativeRuntimeOptions {
+  /** Python executable. Default "python3". */
+  python?: string;
+  /** Wait after SIGINT before SIGKILL, in ms. Default 1500. */
+  interruptGraceMs?: number;
+}
+
+const HARNESS = fileURLToPath(new URL("./harness.py", import.meta.url));
+
+/** PythonRuntime backed by a native python3 process per run. */
+export class NativeRuntime implements PythonRuntime {
+  readonly backend = "native" as const;
+  version = "";
+  private readonly python: string;
+  private readonly available = new Map<string, boolean>();
+  private readyPromise: Promise<void> | null = null;
+
+  constructor(private readonly opts: NativeRuntimeOptions = {}) {
+    this.python = opts.python ?? "python3";
+  }
+
+  ready(): Promise<void> {
+    this.readyPromise ??= new Promise<void>((resolve, reject) => {
+      const r = spawnSync(this.python, ["-c", "import sys; print(sys.version.split()[0])"], { encoding: "utf8" });
+      if (r.error || r.status !== 0) {
+        reject(new Error(`native backend: cannot run ${this.python} (${r.error?.message ?? r.stderr.trim()}); install Python 3 or use the pyodide backend`));
+        return;
+      }
+      this.version = `${r.stdout.trim()} (native ${this.python})`;
+      resolve();
+    });
+    return this.readyPromise;
+  }
+
+  private missingPackages(packages: string[]): string[] {
+    return packages.filter((p) => {
+      let ok = this.available.get(p);
+      if (ok === undefined) {
+        const mod = p.replace(/-/g, "_");
+        ok = spawnSync(this.python, ["-c", `import ${mod}`], { encoding: "utf8" }).status === 0;
+        this.available.set(p, ok);
+      }
+      return !ok;
+    });
+  }
+
+  async run(req: RunRequest, opts: RunOptions = {}): Promise<RunResult> {
+    await this.ready();
+    const t0 = performance.now();
+    const asm = new RunAssembler(req, opts.onProgress);
+    const missing = this.missingPackages(req.packages);
+    if (missing.length > 0) {
+      const message = `package ${missing.join(", ")} is not installed for ${this.python}; install it (pip install ${missing.join(" ")}) or use another backend.`;
+      return asm.finish("native", performance.now() - t0, { kind: "packages", message, respawned: false }, { kind: "crash", message });
+    }
+    const dir = mkdtempSync(join(tmpdir(), "recode-run-"));
+    const work = join(dir, "work");
+    for (const [rel, text] of Object.entries(runFiles(req))) {
+      const p = join(work, rel);
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, text);
+    }
+    const cfgPath = join(dir, "config.json");
+    writeFileSync(cfgPath, JSON.stringify(harnessConfig(req, work)));
+    const grace = this.opts.interruptGraceMs ?? 1500;
+
+    return new Promise<RunResult>((resolve) => {
+      const child = spawn(this.python, ["-X", "utf8", HARNESS, cfgPath], {
+        cwd: work,
+        stdio: ["ignore", "pipe", "pipe", "pipe"],
+        env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", PYTHONHASHSEED: "0" },
+      });
+      let stopKind: "timeout" | "stopped" | null = null;
+      let killed = false;
+      let buf = "";
+      let stderr = "";
+      let hard: ReturnType<typeof setTimeout> | null = null;
+      const events = child.stdio[3] as NodeJS.ReadableStream;
+      events.setEncoding("utf8");
+      events.on("data", (chunk: string) => {
+        buf += chunk;
+        let nl = buf.indexOf("\n");
+        while (nl >= 0) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          if (line.trim()) asm.push(JSON.parse(line) as HarnessEvent);
+          nl = buf.indexOf("\n");
+        }
+      });
+      child.stdout?.resume();
+      child.stderr?.on("data", (d: Buffer) => {
+        stderr = (stderr + d.toString()).slice(-4000);
+      });
+      const interruptNow = (kind: "timeout" | "stopped") => {
+        if (stopKind) return;
+        stopKind = kind;
+        child.kill("SIGINT");
+        hard = setTimeout(() => {
+          killed = true;
+          child.kill("SIGKILL");
+        }, grace);
+      };
+      const clock = setTimeout(() => interruptNow("timeout"), req.timeLimitMs);
+      const onAbort = () => interruptNow("stopped");
+      if (opts.signal?.aborted) onAbort();
+      opts.signal?.addEventListener("abort", onAbort);
+      child.on("close", (code, signal) => {
+        clearTimeout(clock);
+        if (hard) clearTimeout(hard);
+        opts.signal?.removeEventListener("abort", onAbort);
+        rmSync(dir, { recursive: true, force: true });
+        const limit = `${(req.timeLimitMs / 1000).toFixed(1)} s`;
+        let incident: RunIncident | null = null;
+        let stop: { kind: "timeout" | "crash" | "stopped"; message: string } | undefined;
+        if (killed) {
+          incident = {
+            kind: "terminated",
+            message: stopKind === "stopped" ? "Stopped: the code did not respond to the interrupt, so the process was killed." : `Time limit of ${limit}: the code did not respond to the interrupt, so the process was killed.`,
+            respawned: true,
+          };
+          stop = { kind: stopKind ?? "timeout", message: "" };
+        } else if (stopKind || asm.wasInterrupted) {
+          incident = { kind: "timeout", message: stopKind === "stopped" ? "Stopped by the user; the interrupt stopped the code." : `Time limit of ${limit} reached; the interrupt stopped the code.`, respawned: false };
+          stop = { kind: stopKind ?? "timeout", message: "" };
+        } else if (!asm.ended) {
+          const why = signal ? `killed by ${signal}` : `exit code ${code}`;
+          const tail = stderr.trim().split("\n").slice(-3).join(" ");
+          const message = `python3 stopped (${why})${tail ? `: ${tail}` : ""}`;
+          incident = { kind: "crashed", message, respawned: true };
+          stop = { kind: "crash", message };
+        }
+        resolve(asm.finish("native", performance.now() - t0, incident, stop));
+      });
+    });
+  }
+
+  async dispose(): Promise<void> {}
+}

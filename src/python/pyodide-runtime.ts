@@ -1,0 +1,249 @@
+/**
+ * Host side of the Pyodide runtime: talks to a worker (Web Worker in the page,
+ * worker thread in Node) through a small adapter, enforces the wall clock
+ * (interrupt buffer first, terminate and respawn when that does not stop the
+ * code), and replaces dead or poisoned instances.
+ */
+import type { RunIncident, RunResult } from "../core/results";
+import { type HarnessEvent, type PythonRuntime, RunAssembler, type RunOptions, type RunRequest } from "./runtime";
+import type { FromWorker, PyodideSourceOptions, ToWorker } from "./worker-core";
+
+/** The few things the host needs from a worker, whatever the platform. */
+export interface WorkerHandle {
+  post(msg: ToWorker): void;
+  /** Register the message listener (called once). */
+  onMessage(cb: (msg: FromWorker) => void): void;
+  /** Register a listener for the worker dying (error or exit). */
+  onExit(cb: (reason: string) => void): void;
+  terminate(): void;
+}
+
+/** Options of {@link PyodideRuntime}. */
+export interface PyodideRuntimeOptions extends PyodideSourceOptions {
+  /** Creates a fresh worker running worker-core. */
+  createWorker: () => WorkerHandle;
+  /** How long to wait after the interrupt before terminating, in ms. Default 1500. */
+  interruptGraceMs?: number;
+  /** Use a SharedArrayBuffer interrupt (needs cross-origin isolation in the page). Default: when available. */
+  useInterrupt?: boolean;
+}
+
+interface Instance {
+  worker: WorkerHandle;
+  buffer: Uint8Array | null;
+  ready: Promise<void>;
+  version: string;
+  dead: boolean;
+  listener: ((msg: FromWorker) => void) | null;
+  exitListener: ((reason: string) => void) | null;
+}
+
+function canInterrupt(): boolean {
+  if (typeof SharedArrayBuffer === "undefined") return false;
+  const iso = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
+  return iso === undefined || iso === true;
+}
+
+/** PythonRuntime backed by Pyodide in a worker. One run at a time; runs queue. */
+export class PyodideRuntime implements PythonRuntime {
+  readonly backend = "pyodide" as const;
+  private inst: Instance | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private nextRun = 1;
+  private disposed = false;
+  /** Milliseconds the last instance took to become ready. */
+  lastLoadMs = 0;
+  /** How many instances were started (1 + respawns). */
+  spawns = 0;
+
+  constructor(private readonly opts: PyodideRuntimeOptions) {}
+
+  get version(): string {
+    return this.inst?.version ?? "";
+  }
+
+  ready(): Promise<void> {
+    return this.instance().ready;
+  }
+
+  private instance(): Instance {
+    if (this.disposed) throw new Error("the Python runtime was disposed");
+    if (this.inst && !this.inst.dead) return this.inst;
+    this.inst = this.spawn();
+    return this.inst;
+  }
+
+  private spawn(): Instance {
+    this.spawns += 1;
+    const worker = this.opts.createWorker();
+    const useInt = this.opts.useInterrupt ?? canInterrupt();
+    const shared = useInt ? new SharedArrayBuffer(1) : null;
+    const inst: Instance = {
+      worker,
+      buffer: shared ? new Uint8Array(shared) : null,
+      ready: Promise.resolve(),
+      version: "",
+      dead: false,
+      listener: null,
+      exitListener: null,
+    };
+    inst.ready = new Promise<void>((resolve, reject) => {
+      worker.onMessage((msg) => {
+        if (msg.type === "ready") {
+          inst.version = msg.version;
+          this.lastLoadMs = msg.loadMs;
+          resolve();
+        } else if (msg.type === "init-error") {
+          inst.dead = true;
+          reject(new Error(msg.message));
+        } else inst.listener?.(msg);
+      });
+      worker.onExit((reason) => {
+        const wasDead = inst.dead;
+        inst.dead = true;
+        if (!wasDead) reject(new Error(`the Python worker stopped before it was ready: ${reason}`));
+        inst.exitListener?.(reason);
+      });
+    });
+    inst.ready.catch(() => {});
+    const { indexURL, packageBaseUrl, lockFileURL, packageCacheDir } = this.opts;
+    worker.post({ type: "init", options: { indexURL, packageBaseUrl, lockFileURL, packageCacheDir }, interruptBuffer: shared });
+    return inst;
+  }
+
+  private kill(inst: Instance): void {
+    inst.dead = true;
+    inst.listener = null;
+    inst.exitListener = null;
+    try {
+      inst.worker.terminate();
+    } catch {
+      /* already gone */
+    }
+    if (this.inst === inst) this.inst = null;
+  }
+
+  /** Kill the current instance and start a new one in the background. */
+  private respawn(inst: Instance): void {
+    this.kill(inst);
+    if (!this.disposed) this.instance();
+  }
+
+  run(req: RunRequest, opts: RunOptions = {}): Promise<RunResult> {
+    const p = this.queue.then(() => this.runNow(req, opts));
+    this.queue = p.catch(() => {});
+    return p;
+  }
+
+  private async runNow(req: RunRequest, opts: RunOptions): Promise<RunResult> {
+    const inst = this.instance();
+    await inst.ready;
+    const runId = this.nextRun++;
+    const t0 = performance.now();
+    const asm = new RunAssembler(req, opts.onProgress);
+    const grace = this.opts.interruptGraceMs ?? 1500;
+
+    return new Promise<RunResult>((resolve) => {
+      let clock: ReturnType<typeof setTimeout> | null = null;
+      let hard: ReturnType<typeof setTimeout> | null = null;
+      let stopKind: "timeout" | "stopped" | null = null;
+      let settled = false;
+
+      const finish = (incident: RunIncident | null, stop?: { kind: "timeout" | "crash" | "stopped"; message: string }) => {
+        if (settled) return;
+        settled = true;
+        if (clock) clearTimeout(clock);
+        if (hard) clearTimeout(hard);
+        opts.signal?.removeEventListener("abort", onAbort);
+        inst.listener = null;
+        inst.exitListener = null;
+        resolve(asm.finish("pyodide", performance.now() - t0, incident, stop));
+      };
+
+      const terminate = () => {
+        const kind = stopKind ?? "timeout";
+        this.respawn(inst);
+        finish(
+          {
+            kind: "terminated",
+            message:
+              kind === "stopped"
+                ? "Stopped: the code did not respond to the interrupt, so the Python instance was replaced."
+                : `Time limit of ${(req.timeLimitMs / 1000).toFixed(1)} s: the code did not respond to the interrupt (a sleep, a C-level loop or a caught KeyboardInterrupt), so the Python instance was replaced.`,
+            respawned: true,
+          },
+          { kind, message: "" },
+        );
+      };
+
+      const interruptNow = (kind: "timeout" | "stopped") => {
+        if (settled || stopKind) return;
+        stopKind = kind;
+        if (inst.buffer) {
+          inst.buffer[0] = 2; // SIGINT
+          hard = setTimeout(terminate, grace);
+        } else terminate();
+      };
+
+      const onAbort = () => interruptNow("stopped");
+
+      inst.exitListener = (reason) => {
+        if (this.inst === inst) this.inst = null;
+        finish({ kind: "crashed", message: `The Python instance died (${reason}); a new one was started.`, respawned: true }, { kind: "crash", message: `the Python instance died during this test: ${reason}` });
+        if (!this.disposed) this.instance();
+      };
+
+      inst.listener = (msg) => {
+        if (!("runId" in msg) || msg.runId !== runId) return;
+        switch (msg.type) {
+          case "started":
+            clock = setTimeout(() => interruptNow("timeout"), req.timeLimitMs);
+            break;
+          case "event":
+            asm.push(JSON.parse(msg.event) as HarnessEvent);
+            break;
+          case "packages-error":
+            finish({ kind: "packages", message: msg.message, respawned: false }, { kind: "crash", message: msg.message });
+            break;
+          case "failed":
+            if (msg.fatal) {
+              this.respawn(inst);
+              finish(
+                { kind: "crashed", message: `The Python instance hit a fatal error (${msg.message}); a new one was started.`, respawned: true },
+                { kind: "crash", message: `the Python instance crashed during this test: ${msg.message}` },
+              );
+            } else finish({ kind: "crashed", message: msg.message, respawned: false }, { kind: "crash", message: msg.message });
+            break;
+          case "done": {
+            let incident: RunIncident | null = null;
+            if (asm.wasInterrupted) {
+              incident = {
+                kind: "timeout",
+                message: stopKind === "stopped" ? "Stopped by the user; the interrupt stopped the code." : `Time limit of ${(req.timeLimitMs / 1000).toFixed(1)} s reached; the interrupt stopped the code.`,
+                respawned: false,
+              };
+            }
+            if (asm.poisoned) {
+              this.respawn(inst);
+              incident = { kind: "poisoned", message: `${asm.poisoned} during the run; the Python instance was replaced so the next run starts clean.`, respawned: true };
+            }
+            const stop = asm.wasInterrupted ? { kind: stopKind ?? ("timeout" as const), message: "" } : undefined;
+            finish(incident, stop);
+            break;
+          }
+        }
+      };
+
+      if (opts.signal?.aborted) {
+        interruptNow("stopped");
+      }
+      opts.signal?.addEventListener("abort", onAbort);
+      inst.worker.post({ type: "run", runId, request: req });
+    });
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    if (this.inst) this.kill(this.inst);
+  }
+}

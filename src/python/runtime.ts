@@ -1,0 +1,247 @@
+/**
+ * The Python runtime: one interface, two backends (Pyodide in a worker,
+ * native python3 in Node). A run takes the repo files, the candidate target
+ * file and the tests, and returns per-test results (src/core/results.ts).
+ */
+import type { CollectionError, RunIncident, RunResult, TestResult, TestStatus } from "../core/results";
+import { countTests } from "../core/results";
+import type { Task } from "../core/task";
+
+/** One run of a task's unit tests. */
+export interface RunRequest {
+  /** Repository files keyed by path relative to the repo root (context files). */
+  files: Record<string, string>;
+  /** Path of the target file relative to the repo root. */
+  targetPath: string;
+  /** Text of the target file to test (candidate code, or canonical when recording). */
+  candidate: string;
+  /** test.py source. */
+  tests: string;
+  /** `test`: compare with `expected`; `record`: record values from the code that runs. */
+  mode: "test" | "record";
+  /** expected.json text (test mode). */
+  expected: string | null;
+  /** Packages to load before the run (e.g. ["numpy"]). */
+  packages: string[];
+  /** Wall clock for the whole run, in milliseconds. */
+  timeLimitMs: number;
+  /** Characters kept per stream (stdout, stderr) per test. Default 20000. */
+  outputCap?: number;
+  /** Test id -> interface name, to label results. */
+  interfaceOf?: Record<string, string>;
+}
+
+/** Live progress of a run, for UIs. */
+export type RunProgress =
+  | { type: "collected"; tests: string[] }
+  | { type: "test-start"; id: string }
+  | { type: "test-result"; result: TestResult };
+
+/** Per-call options of {@link PythonRuntime.run}. */
+export interface RunOptions {
+  /** Abort = Stop: the interrupt first, then terminate and respawn. */
+  signal?: AbortSignal;
+  onProgress?: (p: RunProgress) => void;
+}
+
+/** A Python interpreter that runs task tests. */
+export interface PythonRuntime {
+  readonly backend: "pyodide" | "native";
+  /** Resolves when the interpreter is loaded and can run; rejects with a clear error if it cannot start. */
+  ready(): Promise<void>;
+  /** Interpreter version string, e.g. "3.14.2 (pyodide 314.0.7)". Valid after ready(). */
+  readonly version: string;
+  /**
+   * Run the tests. Never rejects for problems in the candidate code (they are
+   * results); rejects only when the runtime itself cannot run (disposed,
+   * failed to start).
+   */
+  run(req: RunRequest, opts?: RunOptions): Promise<RunResult>;
+  /** Stop the interpreter and free it. */
+  dispose(): Promise<void>;
+}
+
+/** Build a run request for a task and a candidate target file. */
+export function taskRunRequest(task: Task, candidate: string, mode: "test" | "record" = "test", overrides: Partial<RunRequest> = {}): RunRequest {
+  return {
+    files: task.repo,
+    targetPath: task.meta.target_file_path,
+    candidate,
+    tests: task.tests,
+    mode,
+    expected: task.expected,
+    packages: task.meta.packages,
+    timeLimitMs: task.meta.time_limit_s * 1000,
+    interfaceOf: task.interfaceOf,
+    ...overrides,
+  };
+}
+
+/** Files the harness sees in the run directory: repo, candidate target, tests. */
+export function runFiles(req: RunRequest): Record<string, string> {
+  return { ...req.files, [req.targetPath]: req.candidate, "test.py": req.tests };
+}
+
+/** Harness configuration (see harness.py `run_tests`). */
+export function harnessConfig(req: RunRequest, workdir: string): Record<string, unknown> {
+  let expected: unknown = {};
+  if (req.mode === "test" && req.expected) expected = JSON.parse(req.expected);
+  return {
+    workdir,
+    target: req.targetPath,
+    tests_file: "test.py",
+    mode: req.mode,
+    expected,
+    output_cap: req.outputCap ?? 20000,
+  };
+}
+
+/** Event emitted by harness.py. */
+export type HarnessEvent =
+  | { type: "collected"; tests: string[] }
+  | ({ type: "collection-error"; timeout?: boolean } & CollectionError)
+  | { type: "test-start"; id: string }
+  | ({ type: "test-result" } & Omit<TestResult, "interface">)
+  | { type: "recorded"; expected: string }
+  | { type: "interrupted"; id: string | null }
+  | { type: "end"; poisoned: string | null };
+
+/**
+ * Builds a RunResult from harness events. Works with a partial stream: when
+ * the interpreter had to be killed, the test that was running becomes
+ * `timeout` (or `error` for a crash) and the tests not started are `skipped`.
+ */
+export class RunAssembler {
+  private collected: string[] = [];
+  private results = new Map<string, TestResult>();
+  private current: string | null = null;
+  private collectionError: CollectionError | null = null;
+  private recorded: string | null = null;
+  private interrupted = false;
+  private collectionTimeout = false;
+  poisoned: string | null = null;
+  ended = false;
+
+  constructor(
+    private readonly req: RunRequest,
+    private readonly onProgress?: (p: RunProgress) => void,
+  ) {}
+
+  /** Feed one event. */
+  push(ev: HarnessEvent): void {
+    switch (ev.type) {
+      case "collected":
+        this.collected = ev.tests;
+        this.onProgress?.({ type: "collected", tests: ev.tests });
+        break;
+      case "collection-error": {
+        const { type: _t, timeout, ...err } = ev;
+        this.collectionError = err;
+        this.collectionTimeout = Boolean(timeout);
+        break;
+      }
+      case "test-start":
+        this.current = ev.id;
+        this.onProgress?.({ type: "test-start", id: ev.id });
+        break;
+      case "test-result": {
+        const { type: _t, ...rest } = ev;
+        const result: TestResult = { ...rest, interface: this.req.interfaceOf?.[ev.id] ?? null };
+        this.results.set(ev.id, result);
+        this.current = null;
+        this.onProgress?.({ type: "test-result", result });
+        break;
+      }
+      case "recorded":
+        this.recorded = ev.expected;
+        break;
+      case "interrupted":
+        this.interrupted = true;
+        this.current = ev.id;
+        break;
+      case "end":
+        this.poisoned = ev.poisoned;
+        this.ended = true;
+        break;
+    }
+  }
+
+  /** Whether the harness stopped because the time limit interrupt arrived. */
+  get wasInterrupted(): boolean {
+    return this.interrupted || this.collectionTimeout;
+  }
+
+  /**
+   * Final result. `stop` says why the run ended early, if it did:
+   * `timeout` (clock ran out), `crash` (interpreter died; `message` says how).
+   */
+  finish(backend: "pyodide" | "native", durationMs: number, incident: RunIncident | null, stop?: { kind: "timeout" | "crash" | "stopped"; message: string }): RunResult {
+    const tests: TestResult[] = [];
+    const limitS = (this.req.timeLimitMs / 1000).toFixed(1);
+    let hit: string | null = null;
+    for (const id of this.collected) {
+      const done = this.results.get(id);
+      if (done) {
+        tests.push(done);
+        continue;
+      }
+      let status: TestStatus = "skipped";
+      let message = "not run";
+      if (stop && hit === null && (id === this.current || this.current === null)) {
+        hit = id;
+        if (stop.kind === "timeout") {
+          status = "timeout";
+          message = `time limit of ${limitS} s reached while this test ran`;
+        } else if (stop.kind === "stopped") {
+          status = "timeout";
+          message = "stopped by the user while this test ran";
+        } else {
+          status = "error";
+          message = stop.message;
+        }
+      } else if (stop) {
+        message = `not run: ${stop.kind === "crash" ? "the interpreter crashed" : stop.kind === "stopped" ? "stopped by the user" : "the time limit was reached"} in ${hit ?? "an earlier test"}`;
+      }
+      tests.push(emptyResult(id, this.req.interfaceOf?.[id] ?? null, status, message));
+    }
+    let collectionError = this.collectionError;
+    if (!collectionError && this.collected.length === 0 && stop) {
+      collectionError = {
+        message: stop.kind === "timeout" ? `time limit of ${limitS} s reached while importing the tests` : stop.message,
+        file: null,
+        line: null,
+        traceback: "",
+      };
+    } else if (!collectionError && this.collected.length === 0 && !this.ended) {
+      collectionError = { message: "the tests did not start", file: null, line: null, traceback: "" };
+    }
+    const counts = countTests(tests);
+    return {
+      backend,
+      tests,
+      collectionError,
+      counts,
+      allPassed: collectionError === null && counts.total > 0 && counts.passed === counts.total,
+      durationMs,
+      incident,
+      recorded: this.recorded,
+    };
+  }
+}
+
+function emptyResult(id: string, itf: string | null, status: TestStatus, message: string): TestResult {
+  return {
+    id,
+    interface: itf,
+    status,
+    durationMs: 0,
+    message,
+    traceback: "",
+    line: null,
+    stdout: "",
+    stderr: "",
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    mismatch: null,
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * Task validation: the checks `recode tasks validate` runs on every task, on
+ * one Python runtime. Platform-free (takes a PythonRuntime).
+ */
+import type { RunResult } from "../core/results";
+import type { Task } from "../core/task";
+import { type PythonRuntime, taskRunRequest } from "./runtime";
+
+/** One check's outcome. */
+export interface CheckOutcome {
+  name: ValidationCheck;
+  ok: boolean;
+  /** What was found, in one line. */
+  detail: string;
+}
+
+/** Names of the validation checks, in the order they run. */
+export const VALIDATION_CHECKS = [
+  "recorded",
+  "canonical passes",
+  "starter fails",
+  "re-record identical",
+  "deterministic x3",
+  "interfaces tested",
+  "within time limit",
+] as const;
+export type ValidationCheck = (typeof VALIDATION_CHECKS)[number];
+
+function summary(r: RunResult): string {
+  if (r.collectionError) return `collection error: ${r.collectionError.message.split("\n").pop()}`;
+  const c = r.counts;
+  const bad = r.tests.filter((t) => t.status !== "passed").slice(0, 2);
+  const why = bad.map((t) => `${t.id} ${t.status}: ${t.message.slice(0, 120)}`).join("; ");
+  return `${c.passed}/${c.total} passed${why ? ` (${why})` : ""}${r.incident ? ` [${r.incident.message}]` : ""}`;
+}
+
+function outcomes(r: RunResult): string {
+  if (r.collectionError) return `collection-error:${r.collectionError.message}`;
+  return r.tests.map((t) => `${t.id}=${t.status}`).join(",");
+}
+
+/** Record expected.json text by running the canonical solution (record mode). Throws when recording fails. */
+export async function recordExpected(task: Task, runtime: PythonRuntime): Promise<string> {
+  const r = await runtime.run(taskRunRequest(task, task.canonical, "record"));
+  if (r.recorded === null || !r.allPassed) {
+    throw new Error(`task ${task.id}: recording failed: ${summary(r)}`);
+  }
+  return `${r.recorded}\n`;
+}
+
+/** Run every validation check on one runtime. Never throws for task problems; they are failed checks. */
+export async function validateTask(task: Task, runtime: PythonRuntime): Promise<CheckOutcome[]> {
+  const out: CheckOutcome[] = [];
+  const add = (name: ValidationCheck, ok: boolean, detail: string) => out.push({ name, ok, detail });
+  if (task.expected === null) {
+    add("recorded", false, `no expected.json: run \`recode tasks record ${task.id}\``);
+    return out;
+  }
+  add("recorded", true, "expected.json present");
+
+  const canon: RunResult[] = [];
+  const starter: RunResult[] = [];
+  for (let i = 0; i < 3; i++) {
+    canon.push(await runtime.run(taskRunRequest(task, task.canonical)));
+    starter.push(await runtime.run(taskRunRequest(task, task.starter)));
+  }
+  const c0 = canon[0] as RunResult;
+  const s0 = starter[0] as RunResult;
+  add("canonical passes", c0.allPassed, summary(c0));
+  add("starter fails", !s0.allPassed, s0.allPassed ? "the starting text passes every test" : summary(s0));
+
+  let rerecord = "";
+  try {
+    rerecord = await recordExpected(task, runtime);
+    add("re-record identical", rerecord === task.expected, rerecord === task.expected ? "same file" : "recording again gives a different expected.json (nondeterministic values?)");
+  } catch (e) {
+    add("re-record identical", false, (e as Error).message);
+  }
+
+  const sameC = canon.every((r) => outcomes(r) === outcomes(c0));
+  const sameS = starter.every((r) => outcomes(r) === outcomes(s0));
+  add("deterministic x3", sameC && sameS, sameC && sameS ? "same per-test outcomes in 3 runs" : `outcomes differ between runs (${sameC ? "starter" : "canonical"})`);
+
+  const collected = new Set(c0.tests.map((t) => t.id));
+  const missing = Object.keys(task.interfaceOf).filter((id) => !collected.has(id));
+  const orphan = [...collected].filter((id) => !(id in task.interfaceOf));
+  const untested = task.meta.interfaces.filter((i) => !i.tests.some((t) => collected.has(t))).map((i) => i.name);
+  const itfOk = missing.length === 0 && orphan.length === 0 && untested.length === 0 && collected.size > 0;
+  add(
+    "interfaces tested",
+    itfOk,
+    itfOk
+      ? `${task.meta.interfaces.length} interfaces, ${collected.size} tests`
+      : [
+          untested.length ? `interfaces without a collected test: ${untested.join(", ")}` : "",
+          missing.length ? `tests in task.json not collected: ${missing.join(", ")}` : "",
+          orphan.length ? `tests in no interface: ${orphan.join(", ")}` : "",
+        ]
+          .filter(Boolean)
+          .join("; ") || "no tests collected",
+  );
+
+  const slowest = Math.max(...canon.map((r) => r.durationMs));
+  const limit = task.meta.time_limit_s * 1000;
+  add("within time limit", slowest < limit, `slowest canonical run ${(slowest / 1000).toFixed(2)} s of ${task.meta.time_limit_s} s`);
+  return out;
+}
