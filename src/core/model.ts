@@ -1,0 +1,60 @@
+/**
+ * The model interface: every LLM (OpenAI-compatible endpoint, WebLLM in the
+ * page, a scripted replay) is reached through {@link ChatModel}.
+ */
+
+/** One chat message. */
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+/** One chat request. Decoding defaults follow RECODE-H: temperature 0, top-p 1. */
+export interface ChatRequest {
+  messages: ChatMessage[];
+  /** Default 0. */
+  temperature?: number;
+  /** Default 1. */
+  topP?: number;
+  /** Upper bound on completion tokens; provider default when absent. */
+  maxTokens?: number;
+  /** Ask for a JSON object (providers that support it); the caller still validates. */
+  json?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Token counts of one call (0 when the provider does not report them). */
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** One chat response. */
+export interface ChatResponse {
+  content: string;
+  usage: TokenUsage;
+  /** Wall time of the call including retries, in milliseconds. */
+  latencyMs: number;
+  /** Model name as the provider reported it. */
+  model: string;
+}
+
+/** A chat model. `id` is `provider:model`, e.g. `openai:gpt-4o-mini`, `scripted:fixture.json`. */
+export interface ChatModel {
+  readonly id: string;
+  /** Rejects with ModelError when the call fails after retries. */
+  chat(req: ChatRequest): Promise<ChatResponse>;
+}
+
+/** A model call that failed for good (after retries): says which model and why. */
+export class ModelError extends Error {
+  constructor(
+    readonly modelId: string,
+    message: string,
+    /** HTTP status when there was one. */
+    readonly status?: number,
+  ) {
+    super(`model ${modelId}: ${message}`);
+    this.name = "ModelError";
+  }
+}
