@@ -1,0 +1,1 @@
+"""Calibration metrics for classifiers: how well predicted confidences match accuracy."""
