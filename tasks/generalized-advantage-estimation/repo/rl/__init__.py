@@ -1,0 +1,1 @@
+"""Small on-policy reinforcement-learning utilities: rollout storage and advantage estimation."""
