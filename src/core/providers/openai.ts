@@ -1,0 +1,416 @@
+/**
+ * OpenAI-compatible chat provider, on the official `openai` SDK. Works with
+ * OpenAI, Ollama (`http://localhost:11434/v1`), vLLM and the llama.cpp server:
+ * a missing `usage` counts as zero tokens, and a server that rejects
+ * `response_format` gets the request again without it.
+ *
+ * Decoding defaults follow RECODE-H ("Interaction protocol": temperature 0,
+ * top-p 1). Retries (exponential backoff with jitter, honouring Retry-After)
+ * cover 429, 5xx, timeouts, connection errors and unreadable bodies; any other
+ * 4xx fails at once with a message that says what to fix.
+ */
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import { type ChatRequest, type ChatResponse, ModelError } from "../model";
+import { type MeteredChatModel, nowMs, type OnCall, UsageMeter } from "./usage";
+
+/** `fetch` as the SDK accepts it (the global one by default). */
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** Why a retry happens and how long the wait before it is. */
+export interface RetryInfo {
+  /** 1-based number of the retry about to happen. */
+  attempt: number;
+  /** Wait before it, in milliseconds. */
+  delayMs: number;
+  /** HTTP status, or undefined for timeouts and connection errors. */
+  status?: number;
+  /** Short reason, e.g. `HTTP 429`, `timeout`, `connection error`. */
+  reason: string;
+}
+
+/** Options of {@link createOpenAIModel}. */
+export interface OpenAIModelOptions {
+  /** Base URL of the OpenAI-compatible API, including `/v1`, e.g. `http://localhost:11434/v1`. */
+  baseURL: string;
+  /** API key; local servers accept any (a placeholder is sent when absent). */
+  apiKey?: string;
+  /** Model name as the server knows it, e.g. `gpt-4o-mini`, `qwen2.5-coder:7b`. */
+  model: string;
+  /** Provider part of the model id (`<provider>:<model>`); default `openai`. */
+  provider?: string;
+  /** Per-attempt timeout in milliseconds; default 120 000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt on retryable failures; default 4. */
+  maxRetries?: number;
+  /** Backoff base in milliseconds: attempt k waits about base * 2^(k-1), with jitter; default 1000. */
+  retryBaseMs?: number;
+  /** Upper bound of one wait (backoff or Retry-After), in milliseconds; default 60 000. */
+  maxRetryDelayMs?: number;
+  /** Custom fetch (tests, proxies). */
+  fetch?: FetchLike;
+  /** Called before each retry (progress lines, logs). */
+  onRetry?: (info: RetryInfo) => void;
+  /** Called after each successful call with its tokens and latency. */
+  onCall?: OnCall;
+  /** Waits between retries; injectable so tests need not sleep. Must reject when the signal aborts. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_MAX_RETRIES = 4;
+const DEFAULT_RETRY_BASE_MS = 1000;
+const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
+/** Sent when no key is given: Ollama, vLLM and llama.cpp ignore it, the SDK needs one. */
+const PLACEHOLDER_KEY = "no-key";
+
+function checkOptions(opts: OpenAIModelOptions): void {
+  const where = "createOpenAIModel";
+  if (typeof opts.baseURL !== "string" || !/^https?:\/\//.test(opts.baseURL)) {
+    throw new Error(`${where}: baseURL must be an http(s) URL such as http://localhost:11434/v1, got ${JSON.stringify(opts.baseURL)}`);
+  }
+  if (typeof opts.model !== "string" || opts.model.trim() === "") {
+    throw new Error(`${where}: model must be a non-empty model name, got ${JSON.stringify(opts.model)}`);
+  }
+  for (const key of ["timeoutMs", "maxRetries", "retryBaseMs", "maxRetryDelayMs"] as const) {
+    const v = opts[key];
+    if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v >= 0)) {
+      throw new Error(`${where}: ${key} must be a non-negative number, got ${JSON.stringify(v)}`);
+    }
+  }
+}
+
+function makeClient(opts: OpenAIModelOptions): OpenAI {
+  return new OpenAI({
+    baseURL: opts.baseURL,
+    apiKey: opts.apiKey || PLACEHOLDER_KEY,
+    organization: null,
+    project: null,
+    timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxRetries: 0,
+    dangerouslyAllowBrowser: true,
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+  });
+}
+
+/** Abortable wait. */
+export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason ?? new Error("aborted"));
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason ?? new Error("aborted"));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Parse `retry-after-ms` / `Retry-After` (seconds or an HTTP date) into milliseconds.
+ * Returns undefined when absent or unreadable.
+ */
+export function retryAfterMs(headers: Headers | undefined, now: number = Date.now()): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get("retry-after-ms");
+  if (ms !== null && ms.trim() !== "" && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const ra = headers.get("retry-after");
+  if (ra === null || ra.trim() === "") return undefined;
+  const seconds = Number(ra);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(ra);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Classified failure of one attempt. */
+interface Failure {
+  retryable: boolean;
+  status?: number;
+  reason: string;
+  message: string;
+  retryAfter?: number;
+}
+
+function causeText(err: unknown): string {
+  // fetch wraps the socket error: APIConnectionError -> TypeError("fetch failed") -> Error { code: "ECONNREFUSED" }.
+  const parts: string[] = [];
+  let cur = (err as { cause?: unknown }).cause;
+  for (let depth = 0; cur && depth < 4; depth++) {
+    const code = (cur as { code?: unknown }).code;
+    const msg = cur instanceof Error ? cur.message : String(cur);
+    parts.push(typeof code === "string" && !msg.includes(code) ? `${code} ${msg}` : msg);
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return parts.join(": ");
+}
+
+function serverMessage(err: APIError): string {
+  const body = err.error as { message?: unknown } | undefined;
+  if (body && typeof body.message === "string") return body.message;
+  return err.message;
+}
+
+function classify(err: unknown, opts: OpenAIModelOptions): Failure {
+  const url = opts.baseURL;
+  if (err instanceof APIConnectionTimeoutError) {
+    const ms = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    return {
+      retryable: true,
+      reason: "timeout",
+      message: `no answer from ${url} within ${ms} ms; raise timeoutMs, use a smaller model, or check that the server is not overloaded`,
+    };
+  }
+  if (err instanceof APIConnectionError) {
+    const cause = causeText(err);
+    return {
+      retryable: true,
+      reason: "connection error",
+      message: `cannot reach the server at ${url}: is the server running at ${url}?${cause ? ` (${cause})` : ""}`,
+    };
+  }
+  if (err instanceof APIError && typeof err.status === "number") {
+    const status = err.status;
+    const detail = serverMessage(err);
+    if (status === 429) {
+      return {
+        retryable: true,
+        status,
+        reason: "HTTP 429",
+        message: `rate limited (HTTP 429): ${detail}; wait, lower concurrency, or check the account's quota`,
+        retryAfter: retryAfterMs(err.headers),
+      };
+    }
+    if (status >= 500) {
+      return {
+        retryable: true,
+        status,
+        reason: `HTTP ${status}`,
+        message: `server error (HTTP ${status}) from ${url}: ${detail}`,
+        retryAfter: retryAfterMs(err.headers),
+      };
+    }
+    if (status === 408) {
+      return { retryable: true, status, reason: "HTTP 408", message: `request timeout (HTTP 408) from ${url}: ${detail}` };
+    }
+    if (status === 401) {
+      return {
+        retryable: false,
+        status,
+        reason: "HTTP 401",
+        message: `the API key was rejected (HTTP 401): ${detail}; check the key (OPENAI_API_KEY or --api-key) for ${url}`,
+      };
+    }
+    if (status === 403) {
+      return {
+        retryable: false,
+        status,
+        reason: "HTTP 403",
+        message: `access denied (HTTP 403): ${detail}; the key has no access to model "${opts.model}" at ${url}`,
+      };
+    }
+    if (status === 404) {
+      return {
+        retryable: false,
+        status,
+        reason: "HTTP 404",
+        message: `not found (HTTP 404): ${detail}; check the model name "${opts.model}" (for Ollama: \`ollama pull ${opts.model}\`) and that the base URL ${url} ends with /v1`,
+      };
+    }
+    return { retryable: false, status, reason: `HTTP ${status}`, message: `request rejected (HTTP ${status}) by ${url}: ${detail}` };
+  }
+  if (err instanceof SyntaxError) {
+    return {
+      retryable: true,
+      reason: "unreadable body",
+      message: `the server at ${url} answered with a body that is not valid JSON (${err.message}); is ${url} an OpenAI-compatible /v1 endpoint?`,
+    };
+  }
+  const msg = err instanceof Error ? err.message : String(err);
+  return { retryable: false, reason: "error", message: `request failed: ${msg}` };
+}
+
+function backoffMs(attempt: number, base: number, max: number): number {
+  const exp = Math.min(max, base * 2 ** (attempt - 1));
+  // Jitter: between half and all of the exponential delay.
+  return Math.round(exp / 2 + Math.random() * (exp / 2));
+}
+
+function isAbort(err: unknown, signal?: AbortSignal): boolean {
+  return err instanceof APIUserAbortError || (signal?.aborted ?? false);
+}
+
+/**
+ * Run `attempt` with the retry policy: retryable failures wait (Retry-After when
+ * the server sent one, else exponential backoff with jitter, both capped) and try
+ * again up to `maxRetries` times. Throws ModelError (with the status when there
+ * was one) once the failure is final.
+ */
+async function withRetries<T>(
+  modelId: string,
+  opts: OpenAIModelOptions,
+  signal: AbortSignal | undefined,
+  attempt: () => Promise<T>,
+): Promise<{ value: T; retries: number }> {
+  const maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const base = opts.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
+  const maxDelay = opts.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
+  const sleep = opts.sleep ?? defaultSleep;
+  for (let retries = 0; ; retries++) {
+    try {
+      return { value: await attempt(), retries };
+    } catch (err) {
+      if (err instanceof ModelError) throw err;
+      if (isAbort(err, signal)) throw new ModelError(modelId, "the request was cancelled");
+      const f = classify(err, opts);
+      if (!f.retryable || retries >= maxRetries) {
+        const tail = f.retryable && maxRetries > 0 ? ` (gave up after ${retries + 1} attempts)` : "";
+        throw new ModelError(modelId, f.message + tail, f.status);
+      }
+      const delayMs = Math.min(maxDelay, f.retryAfter ?? backoffMs(retries + 1, base, maxDelay));
+      opts.onRetry?.({ attempt: retries + 1, delayMs, status: f.status, reason: f.reason });
+      try {
+        await sleep(delayMs, signal);
+      } catch {
+        throw new ModelError(modelId, "the request was cancelled");
+      }
+    }
+  }
+}
+
+/**
+ * Create a chat model on an OpenAI-compatible endpoint.
+ *
+ * id: `<provider>:<model>` (`openai:<model>` by default). Each call sends
+ * temperature 0 and top_p 1 unless the request says otherwise; `json: true`
+ * sends `response_format: {type: "json_object"}`, and when the server answers
+ * that with HTTP 400 the call is repeated once without it (and later calls skip
+ * it). Missing `usage` counts as zero tokens.
+ *
+ * @throws Error at once for bad options (names the option).
+ * @returns a model whose `chat` rejects with {@link ModelError} (status set for
+ *   HTTP failures) after retries, with a message saying what to fix.
+ */
+export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
+  checkOptions(opts);
+  const id = `${opts.provider ?? "openai"}:${opts.model}`;
+  const client = makeClient(opts);
+  const meter = new UsageMeter(opts.onCall);
+  let jsonModeSupported = true;
+
+  async function chat(req: ChatRequest): Promise<ChatResponse> {
+    if (!req || !Array.isArray(req.messages) || req.messages.length === 0) {
+      throw new ModelError(id, "chat request needs at least one message in `messages`");
+    }
+    const started = nowMs();
+    let retriesSpent = 0;
+    const send = async (useJson: boolean) => {
+      const { value, retries } = await withRetries(id, opts, req.signal, () =>
+        client.chat.completions.create(
+          {
+            model: opts.model,
+            messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+            temperature: req.temperature ?? 0,
+            top_p: req.topP ?? 1,
+            ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
+            ...(useJson ? { response_format: { type: "json_object" as const } } : {}),
+          },
+          req.signal ? { signal: req.signal } : undefined,
+        ),
+      );
+      retriesSpent += retries;
+      return value;
+    };
+    try {
+      let completion: OpenAI.Chat.Completions.ChatCompletion;
+      const wantJson = req.json === true && jsonModeSupported;
+      try {
+        completion = await send(wantJson);
+      } catch (err) {
+        if (wantJson && err instanceof ModelError && err.status === 400) {
+          completion = await send(false);
+          jsonModeSupported = false;
+        } else {
+          throw err;
+        }
+      }
+      const choice = completion?.choices?.[0];
+      if (!choice?.message) {
+        throw new ModelError(id, `the response from ${opts.baseURL} has no choices[0].message; is it an OpenAI-compatible endpoint?`);
+      }
+      const usage = {
+        promptTokens: completion.usage?.prompt_tokens ?? 0,
+        completionTokens: completion.usage?.completion_tokens ?? 0,
+      };
+      const latencyMs = nowMs() - started;
+      meter.success({ usage, latencyMs, retries: retriesSpent });
+      return { content: choice.message.content ?? "", usage, latencyMs, model: completion.model || opts.model };
+    } catch (err) {
+      meter.failure();
+      throw err;
+    }
+  }
+
+  return { id, chat, totals: () => meter.totals(), calls: () => meter.calls() };
+}
+
+/** What {@link checkEndpoint} found. */
+export interface EndpointCheck {
+  /** `models`: GET /models answered; `chat`: it did not, a 1-token chat did. */
+  via: "models" | "chat";
+  /** Model names the server listed (empty when probed via chat). */
+  models: string[];
+  /** Wall time of the probe in milliseconds. */
+  latencyMs: number;
+}
+
+function modelListed(listed: string[], model: string): boolean {
+  return listed.some((m) => m === model || m === `${model}:latest` || `${m}:latest` === model);
+}
+
+/**
+ * Cheap probe before a batch: GET /models (and, when that route is missing or
+ * fails with a non-auth error, a 1-token chat). A listed model set that lacks
+ * `model` is an error naming the models the server has.
+ *
+ * @throws ModelError with a fix-it message (key, model name, base URL, server not running).
+ */
+export async function checkEndpoint(opts: OpenAIModelOptions): Promise<EndpointCheck> {
+  checkOptions(opts);
+  const id = `${opts.provider ?? "openai"}:${opts.model}`;
+  const started = nowMs();
+  const probeOpts: OpenAIModelOptions = { ...opts, maxRetries: Math.min(opts.maxRetries ?? 1, 1) };
+  const client = makeClient(probeOpts);
+  let listed: string[] | undefined;
+  try {
+    const { value } = await withRetries(id, probeOpts, undefined, async () => {
+      const page = await client.models.list();
+      return page.data.map((m) => m.id);
+    });
+    listed = value;
+  } catch (err) {
+    if (!(err instanceof ModelError)) throw err;
+    // Unreachable servers and rejected keys fail the same way on chat: report now.
+    if (err.status === undefined || err.status === 401 || err.status === 403) throw err;
+  }
+  if (listed !== undefined && listed.length > 0) {
+    if (!modelListed(listed, opts.model)) {
+      const shown = listed.slice(0, 15).join(", ") + (listed.length > 15 ? `, ... (${listed.length} in all)` : "");
+      throw new ModelError(
+        id,
+        `the server at ${opts.baseURL} does not list model "${opts.model}"; available: ${shown}. Fix the model name${
+          opts.provider === "ollama" ? ` or run \`ollama pull ${opts.model}\`` : ""
+        }`,
+        404,
+      );
+    }
+    return { via: "models", models: listed, latencyMs: nowMs() - started };
+  }
+  const model = createOpenAIModel(probeOpts);
+  await model.chat({ messages: [{ role: "user", content: "ping" }], maxTokens: 1 });
+  return { via: "chat", models: listed ?? [], latencyMs: nowMs() - started };
+}
