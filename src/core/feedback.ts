@@ -3,6 +3,7 @@
  * "Feedback hierarchy"). Researchers (src/core/researchers/) produce records;
  * the level decides which prefix of an item's fields reaches the agent.
  */
+import { z } from "zod";
 import type { RunResult } from "./results";
 import type { Task } from "./task";
 
@@ -45,4 +46,220 @@ export interface Researcher {
   readonly id: string;
   /** Review a failing submission. Rejects with a clear error when it cannot (e.g. a model failed after repair). */
   review(input: ReviewInput): Promise<FeedbackRecord>;
+}
+
+/** A researcher that could not produce a valid record: names the researcher (and model) and what was wrong. */
+export class ResearcherError extends Error {
+  constructor(
+    readonly researcherId: string,
+    message: string,
+  ) {
+    super(`researcher ${researcherId}: ${message}`);
+    this.name = "ResearcherError";
+  }
+}
+
+/** Category names, for rendering (RECODE-H.md, "Feedback hierarchy"). */
+export const CATEGORY_NAMES: Record<FeedbackCategory, string> = {
+  T0: "code structure / planning",
+  T1: "code correctness",
+  T2: "implementation alignment",
+  T3: "knowledge and context",
+  T4: "repository integration",
+};
+
+/** Schema of one feedback item: the six fields, each a string; `category` one of T0..T4. */
+export const FeedbackItemSchema = z.object({
+  interface: z.string().min(1, "name the interface (or file) the item is about"),
+  category: z.enum(["T0", "T1", "T2", "T3", "T4"]),
+  description: z.string().min(1, "say what is wrong"),
+  analysis: z.string(),
+  actionable_feedback: z.string(),
+  direct_code_feedback: z.string(),
+});
+
+/** Schema of a raw feedback record (what trajectories store and replay re-renders). */
+export const FeedbackRecordSchema = z.object({
+  items: z.array(FeedbackItemSchema),
+  researcher: z.string().min(1),
+});
+
+/** One line per zod issue, `path: message` (e.g. `items[0].category: Invalid option ...`). */
+export function formatSchemaIssues(error: z.ZodError, max = 5): string {
+  const lines = error.issues.slice(0, max).map((issue) => {
+    const path = issue.path
+      .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+      .join("")
+      .replace(/^\./, "");
+    return `${path || "(top level)"}: ${issue.message}`;
+  });
+  if (error.issues.length > max) lines.push(`... and ${error.issues.length - max} more`);
+  return lines.join("; ");
+}
+
+/**
+ * Validate a raw feedback record (e.g. read back from a trajectory file).
+ * Throws an Error that names `where` (e.g. `trajectory run-1.json turn 3`) and the failing fields.
+ */
+export function parseFeedbackRecord(raw: unknown, where = "feedback record"): FeedbackRecord {
+  const res = FeedbackRecordSchema.safeParse(raw);
+  if (!res.success) throw new Error(`${where}: not a valid feedback record: ${formatSchemaIssues(res.error)}`);
+  return res.data;
+}
+
+/** Marker left where code was removed below L4. */
+export const CODE_OMITTED = "[code omitted at this feedback level]";
+
+/**
+ * Remove code from Markdown-ish text: fenced blocks (``` or ~~~, closed or
+ * running to the end) and indented code blocks (lines indented by 4+ spaces or
+ * a tab that follow a blank line or the start). Each removed block becomes
+ * {@link CODE_OMITTED}. Inline `code` spans are kept (they name things).
+ */
+export function stripCode(text: string): string {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const out: string[] = [];
+  let i = 0;
+  const marker = () => {
+    if (out[out.length - 1] !== CODE_OMITTED) out.push(CODE_OMITTED);
+  };
+  while (i < lines.length) {
+    const line = lines[i] as string;
+    const fence = /^\s*(`{3,}|~{3,})/.exec(line);
+    if (fence) {
+      const open = fence[1] as string;
+      i += 1;
+      while (i < lines.length && !new RegExp(`^\\s*${open[0] === "`" ? "`" : "~"}{${open.length},}\\s*$`).test(lines[i] as string)) i += 1;
+      i += 1; // the closing fence
+      marker();
+      continue;
+    }
+    const prevBlank = out.length === 0 || (out[out.length - 1] as string).trim() === "";
+    if (/^( {4}|\t)/.test(line) && line.trim() !== "" && prevBlank) {
+      while (i < lines.length && (/^( {4}|\t)/.test(lines[i] as string) || (lines[i] as string).trim() === "")) i += 1;
+      marker();
+      out.push("");
+      continue;
+    }
+    out.push(line);
+    i += 1;
+  }
+  return out
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+function indentBlock(text: string, pad: string): string {
+  return text
+    .split("\n")
+    .map((l) => (l.trim() === "" ? "" : pad + l))
+    .join("\n");
+}
+
+/**
+ * Render a feedback record at a feedback level (RECODE-H.md, "Feedback
+ * hierarchy"): L0 gives "" (no feedback text); L1 interface, category and
+ * description; L2 adds the analysis; L3 the actionable guidance; L4 the direct
+ * code correction. Below L4 code blocks are removed from every shown field
+ * (see {@link stripCode}), so a level never reveals more than it promises.
+ * Empty fields are left out. Throws RangeError for a level outside 0..4.
+ */
+export function renderFeedback(record: FeedbackRecord, level: FeedbackLevel): string {
+  if (!Number.isInteger(level) || level < 0 || level > 4) throw new RangeError(`feedback level must be 0..4, got ${String(level)}`);
+  if (level === 0) return "";
+  const clean = (s: string) => (level >= 4 ? s.trim() : stripCode(s));
+  const n = record.items.length;
+  if (n === 0) return "Researcher feedback: no specific problems were named.";
+  const parts: string[] = [`Researcher feedback (${n} item${n === 1 ? "" : "s"}):`];
+  record.items.forEach((item, k) => {
+    const block: string[] = [`${k + 1}. Interface: ${item.interface} [${item.category} ${CATEGORY_NAMES[item.category]}]`];
+    const field = (label: string, value: string) => {
+      const v = clean(value);
+      if (v) block.push(`   ${label}:\n${indentBlock(v, "      ")}`);
+    };
+    field("Description", item.description);
+    if (level >= 2) field("Analysis", item.analysis);
+    if (level >= 3) field("Suggested fix", item.actionable_feedback);
+    if (level >= 4 && item.direct_code_feedback.trim()) block.push(`   Code correction:\n${item.direct_code_feedback.trim()}`);
+    parts.push(block.join("\n"));
+  });
+  return parts.join("\n\n");
+}
+
+/** Limits of {@link renderTestLog}. */
+export interface TestLogOptions {
+  /** Characters kept of each failure message. Default 600. */
+  messageCap?: number;
+  /** Lines kept from the end of each traceback (0: none). Default 6. */
+  tracebackLines?: number;
+  /** Characters kept of the whole log. Default 12000. */
+  totalCap?: number;
+}
+
+function cap(text: string, n: number): string {
+  return text.length <= n ? text : `${text.slice(0, n)}... [${text.length - n} more characters]`;
+}
+
+function tail(text: string, n: number): string {
+  if (n <= 0) return "";
+  const lines = text.replace(/\s+$/, "").split("\n");
+  const kept = lines.slice(-n);
+  return (lines.length > n ? ["  ..."] : []).concat(kept).join("\n");
+}
+
+const STATUS_LABEL = { passed: "PASS", failed: "FAILED", error: "ERROR", skipped: "SKIPPED", timeout: "TIMEOUT" } as const;
+
+/**
+ * The test log the agent sees at every feedback level (RECODE-H.md, "Feedback
+ * hierarchy"): how many tests ran, passed and failed; one line per test with
+ * PASS / FAILED / ERROR / TIMEOUT / SKIPPED and its interface; for each
+ * non-passing test its failure message (capped) and the tail of its traceback;
+ * a collection error with file and line (counted as 0 passed); and what
+ * happened to the interpreter, if anything.
+ */
+export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string {
+  const messageCap = opts.messageCap ?? 600;
+  const tbLines = opts.tracebackLines ?? 6;
+  const totalCap = opts.totalCap ?? 12000;
+  const c = run.counts;
+  const out: string[] = [];
+  if (run.collectionError) {
+    const e = run.collectionError;
+    const where = [e.file, e.line !== null ? `line ${e.line}` : null].filter(Boolean).join(", ");
+    out.push(`Test run: collection error, no test ran (counts as 0 of ${c.total || "all"} tests passed).`);
+    out.push(`Collection error${where ? ` in ${where}` : ""}: ${cap(e.message, messageCap)}`);
+    const tb = tail(e.traceback, tbLines);
+    if (tb) out.push(indentBlock(tb, "  "));
+  } else {
+    const notPassed = c.total - c.passed;
+    const breakdown = (["failed", "error", "timeout", "skipped"] as const).filter((s) => c[s] > 0).map((s) => `${c[s]} ${s}`);
+    out.push(
+      `Test run: ${c.total} test${c.total === 1 ? "" : "s"}, ${c.passed} passed, ${notPassed} failed${breakdown.length ? ` (${breakdown.join(", ")})` : ""}.` +
+        (run.allPassed ? " All tests pass." : ""),
+    );
+  }
+  if (run.incident) out.push(`Interpreter: ${run.incident.kind}: ${cap(run.incident.message, messageCap)}`);
+  for (const t of run.tests) {
+    const itf = t.interface ? `  [${t.interface}]` : "";
+    out.push(`${STATUS_LABEL[t.status].padEnd(7)} ${t.id}${itf}`);
+    if (t.status === "passed") continue;
+    if (t.message) out.push(indentBlock(cap(t.message, messageCap), "    "));
+    if (t.status === "failed" || t.status === "error") {
+      const tb = tail(t.traceback, tbLines);
+      if (tb && t.mismatch === null) out.push(indentBlock(tb, "    "));
+    }
+  }
+  return cap(out.join("\n"), totalCap);
+}
+
+/**
+ * What the episode runner hands to the agent after a turn: the test log
+ * (every level), then the rendered feedback at `level` when there is a record
+ * and the level is above L0.
+ */
+export function renderForAgent(record: FeedbackRecord | null, run: RunResult, level: FeedbackLevel, opts: TestLogOptions = {}): string {
+  const log = renderTestLog(run, opts);
+  const fb = record ? renderFeedback(record, level) : "";
+  return fb ? `${log}\n\n${fb}` : log;
 }
