@@ -53,7 +53,9 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
       for (const id of resolveTaskIds(o.dir, [])) {
         const t = loadTaskDir(o.dir, id);
         const m = t.meta;
-        out(`${pad(id, 26)} ${m.title}\n${" ".repeat(27)}${m.paper.authors[0]}${m.paper.authors.length > 1 ? " et al." : ""} ${m.paper.year} · ${m.domain} · ${m.packages.length ? m.packages.join(", ") : "stdlib only"}\n`);
+        out(
+          `${pad(id, 26)} ${m.title}\n${" ".repeat(27)}${m.paper.authors[0]}${m.paper.authors.length > 1 ? " et al." : ""} ${m.paper.year} · ${m.domain} · ${m.packages.length ? m.packages.join(", ") : "stdlib only"}\n`,
+        );
       }
     });
 
@@ -91,8 +93,8 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
       for (const b of backends) {
         await withRuntime(b, runtimeOptions(o), async (rt) => {
           for (const id of list) {
-            let row = results.get(id);
-            if (!row) results.set(id, (row = new Map()));
+            const row = results.get(id) ?? new Map<string, CheckOutcome[] | string>();
+            results.set(id, row);
             try {
               row.set(b, await validateTask(loadTaskDir(o.dir, id), rt));
             } catch (e) {
@@ -148,9 +150,12 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
 /** Entry point: parse argv, run, return the exit code. */
 export async function main(argv: string[]): Promise<number> {
   let code = 0;
-  const program = buildProgram((s) => process.stdout.write(s), (c) => {
-    code = c;
-  });
+  const program = buildProgram(
+    (s) => process.stdout.write(s),
+    (c) => {
+      code = c;
+    },
+  );
   try {
     await program.parseAsync(argv);
     return code;

@@ -8,9 +8,7 @@ import { z } from "zod";
 /** Files every task folder must have (besides `repo/<target_file_path>`). */
 export const TASK_FILES = ["task.json", "instruction.md", "paper.tex", "canonical.py", "test.py"] as const;
 
-const testId = z
-  .string()
-  .regex(/^[A-Za-z_]\w*\.[A-Za-z_]\w*$/, "a test id is Class.method, e.g. TestMinP.test_basic");
+const testId = z.string().regex(/^[A-Za-z_]\w*\.[A-Za-z_]\w*$/, "a test id is Class.method, e.g. TestMinP.test_basic");
 
 /** Schema of task.json. */
 export const TaskMetaSchema = z
@@ -91,9 +89,7 @@ export class TaskFormatError extends Error {
     readonly field?: string,
     readonly line?: number,
   ) {
-    const where = [file, line !== undefined ? `line ${line}` : null, field ? `field ${field}` : null]
-      .filter(Boolean)
-      .join(", ");
+    const where = [file, line !== undefined ? `line ${line}` : null, field ? `field ${field}` : null].filter(Boolean).join(", ");
     super(`task ${task}: ${where}: ${problem}`);
     this.name = "TaskFormatError";
   }
@@ -129,7 +125,10 @@ export function parseTaskMeta(task: string, text: string): TaskMeta {
   if (!res.success) {
     const issue = res.error.issues[0];
     if (!issue) throw new TaskFormatError(task, "task.json", "invalid");
-    const field = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[");
+    const field = issue.path
+      .map((p) => (typeof p === "number" ? `[${p}]` : String(p)))
+      .join(".")
+      .replace(/\.\[/g, "[");
     throw new TaskFormatError(task, "task.json", issue.message, field || "(top level)", fieldLine(text, issue.path));
   }
   return res.data;
@@ -149,7 +148,13 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
   const metaText = files["task.json"] as string;
   const meta = parseTaskMeta(folder, metaText);
   if (meta.id !== folder) {
-    throw new TaskFormatError(folder, "task.json", `id "${meta.id}" differs from the folder name "${folder}"`, "id", fieldLine(metaText, ["id"]));
+    throw new TaskFormatError(
+      folder,
+      "task.json",
+      `id "${meta.id}" differs from the folder name "${folder}"`,
+      "id",
+      fieldLine(metaText, ["id"]),
+    );
   }
   const repo: Record<string, string> = {};
   for (const [path, text] of Object.entries(files)) {
@@ -157,7 +162,13 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
   }
   const starter = repo[meta.target_file_path];
   if (starter === undefined) {
-    throw new TaskFormatError(folder, `repo/${meta.target_file_path}`, "the target file is missing (it holds the starting text; it may be empty)", "target_file_path", fieldLine(metaText, ["target_file_path"]));
+    throw new TaskFormatError(
+      folder,
+      `repo/${meta.target_file_path}`,
+      "the target file is missing (it holds the starting text; it may be empty)",
+      "target_file_path",
+      fieldLine(metaText, ["target_file_path"]),
+    );
   }
   const tests = files["test.py"] as string;
   const interfaceOf: Record<string, string> = {};
@@ -166,7 +177,13 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
       const method = id.split(".")[1] as string;
       const cls = id.split(".")[0] as string;
       if (!new RegExp(`class\\s+${cls}\\b`).test(tests) || !new RegExp(`def\\s+${method}\\s*\\(`).test(tests)) {
-        throw new TaskFormatError(folder, "task.json", `test ${id} is not defined in test.py`, `interfaces[${i}].tests[${j}]`, fieldLine(metaText, ["tests"]));
+        throw new TaskFormatError(
+          folder,
+          "task.json",
+          `test ${id} is not defined in test.py`,
+          `interfaces[${i}].tests[${j}]`,
+          fieldLine(metaText, ["tests"]),
+        );
       }
       interfaceOf[id] = itf.name;
     }

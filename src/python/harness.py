@@ -31,6 +31,9 @@ import unittest
 
 TEST_MODULE = "recode_task_test"
 
+# Bound at import so candidate code that patches json cannot break reporting.
+_dumps = json.dumps
+
 
 class CappedStream(io.TextIOBase):
     """A text stream that keeps at most ``cap`` characters and notes the cut."""
@@ -195,7 +198,7 @@ def run_tests(config, emit_text):
     output_cap (characters per stream per test)."""
 
     def emit(event):
-        emit_text(json.dumps(event))
+        emit_text(_dumps(event))
 
     workdir = os.path.abspath(config["workdir"])
     target_abs = os.path.abspath(os.path.join(workdir, config["target"]))
@@ -243,7 +246,7 @@ def run_tests(config, emit_text):
             _run_one(test, check_mod, cap, target_abs, workdir, emit, poison)
             current = None
         if check_mod.MODE == "record":
-            emit({"type": "recorded", "expected": json.dumps(check_mod.RECORDED, indent=1, sort_keys=True)})
+            emit({"type": "recorded", "expected": _dumps(check_mod.RECORDED, indent=1, sort_keys=True)})
     except KeyboardInterrupt:
         emit({"type": "interrupted", "id": current})
     finally:

@@ -5,7 +5,7 @@
  * SIGKILL when that does not stop the code.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,7 +38,11 @@ export class NativeRuntime implements PythonRuntime {
     this.readyPromise ??= new Promise<void>((resolve, reject) => {
       const r = spawnSync(this.python, ["-c", "import sys; print(sys.version.split()[0])"], { encoding: "utf8" });
       if (r.error || r.status !== 0) {
-        reject(new Error(`native backend: cannot run ${this.python} (${r.error?.message ?? r.stderr.trim()}); install Python 3 or use the pyodide backend`));
+        reject(
+          new Error(
+            `native backend: cannot run ${this.python} (${r.error?.message ?? r.stderr.trim()}); install Python 3 or use the pyodide backend`,
+          ),
+        );
         return;
       }
       this.version = `${r.stdout.trim()} (native ${this.python})`;
@@ -130,12 +134,22 @@ export class NativeRuntime implements PythonRuntime {
         if (killed) {
           incident = {
             kind: "terminated",
-            message: stopKind === "stopped" ? "Stopped: the code did not respond to the interrupt, so the process was killed." : `Time limit of ${limit}: the code did not respond to the interrupt, so the process was killed.`,
+            message:
+              stopKind === "stopped"
+                ? "Stopped: the code did not respond to the interrupt, so the process was killed."
+                : `Time limit of ${limit}: the code did not respond to the interrupt, so the process was killed.`,
             respawned: true,
           };
           stop = { kind: stopKind ?? "timeout", message: "" };
         } else if (stopKind || asm.wasInterrupted) {
-          incident = { kind: "timeout", message: stopKind === "stopped" ? "Stopped by the user; the interrupt stopped the code." : `Time limit of ${limit} reached; the interrupt stopped the code.`, respawned: false };
+          incident = {
+            kind: "timeout",
+            message:
+              stopKind === "stopped"
+                ? "Stopped by the user; the interrupt stopped the code."
+                : `Time limit of ${limit} reached; the interrupt stopped the code.`,
+            respawned: false,
+          };
           stop = { kind: stopKind ?? "timeout", message: "" };
         } else if (!asm.ended) {
           const why = signal ? `killed by ${signal}` : `exit code ${code}`;

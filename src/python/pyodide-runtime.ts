@@ -189,7 +189,10 @@ export class PyodideRuntime implements PythonRuntime {
 
       inst.exitListener = (reason) => {
         if (this.inst === inst) this.inst = null;
-        finish({ kind: "crashed", message: `The Python instance died (${reason}); a new one was started.`, respawned: true }, { kind: "crash", message: `the Python instance died during this test: ${reason}` });
+        finish(
+          { kind: "crashed", message: `The Python instance died (${reason}); a new one was started.`, respawned: true },
+          { kind: "crash", message: `the Python instance died during this test: ${reason}` },
+        );
         if (!this.disposed) this.instance();
       };
 
@@ -209,7 +212,11 @@ export class PyodideRuntime implements PythonRuntime {
             if (msg.fatal) {
               this.respawn(inst);
               finish(
-                { kind: "crashed", message: `The Python instance hit a fatal error (${msg.message}); a new one was started.`, respawned: true },
+                {
+                  kind: "crashed",
+                  message: `The Python instance hit a fatal error (${msg.message}); a new one was started.`,
+                  respawned: true,
+                },
                 { kind: "crash", message: `the Python instance crashed during this test: ${msg.message}` },
               );
             } else finish({ kind: "crashed", message: msg.message, respawned: false }, { kind: "crash", message: msg.message });
@@ -219,13 +226,20 @@ export class PyodideRuntime implements PythonRuntime {
             if (asm.wasInterrupted) {
               incident = {
                 kind: "timeout",
-                message: stopKind === "stopped" ? "Stopped by the user; the interrupt stopped the code." : `Time limit of ${(req.timeLimitMs / 1000).toFixed(1)} s reached; the interrupt stopped the code.`,
+                message:
+                  stopKind === "stopped"
+                    ? "Stopped by the user; the interrupt stopped the code."
+                    : `Time limit of ${(req.timeLimitMs / 1000).toFixed(1)} s reached; the interrupt stopped the code.`,
                 respawned: false,
               };
             }
             if (asm.poisoned) {
               this.respawn(inst);
-              incident = { kind: "poisoned", message: `${asm.poisoned} during the run; the Python instance was replaced so the next run starts clean.`, respawned: true };
+              incident = {
+                kind: "poisoned",
+                message: `${asm.poisoned} during the run; the Python instance was replaced so the next run starts clean.`,
+                respawned: true,
+              };
             }
             const stop = asm.wasInterrupted ? { kind: stopKind ?? ("timeout" as const), message: "" } : undefined;
             finish(incident, stop);

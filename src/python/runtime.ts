@@ -62,7 +62,12 @@ export interface PythonRuntime {
 }
 
 /** Build a run request for a task and a candidate target file. */
-export function taskRunRequest(task: Task, candidate: string, mode: "test" | "record" = "test", overrides: Partial<RunRequest> = {}): RunRequest {
+export function taskRunRequest(
+  task: Task,
+  candidate: string,
+  mode: "test" | "record" = "test",
+  overrides: Partial<RunRequest> = {},
+): RunRequest {
   return {
     files: task.repo,
     targetPath: task.meta.target_file_path,
@@ -175,7 +180,12 @@ export class RunAssembler {
    * Final result. `stop` says why the run ended early, if it did:
    * `timeout` (clock ran out), `crash` (interpreter died; `message` says how).
    */
-  finish(backend: "pyodide" | "native", durationMs: number, incident: RunIncident | null, stop?: { kind: "timeout" | "crash" | "stopped"; message: string }): RunResult {
+  finish(
+    backend: "pyodide" | "native",
+    durationMs: number,
+    incident: RunIncident | null,
+    stop?: { kind: "timeout" | "crash" | "stopped"; message: string },
+  ): RunResult {
     const tests: TestResult[] = [];
     const limitS = (this.req.timeLimitMs / 1000).toFixed(1);
     let hit: string | null = null;

@@ -72,14 +72,22 @@ export async function validateTask(task: Task, runtime: PythonRuntime): Promise<
   let rerecord = "";
   try {
     rerecord = await recordExpected(task, runtime);
-    add("re-record identical", rerecord === task.expected, rerecord === task.expected ? "same file" : "recording again gives a different expected.json (nondeterministic values?)");
+    add(
+      "re-record identical",
+      rerecord === task.expected,
+      rerecord === task.expected ? "same file" : "recording again gives a different expected.json (nondeterministic values?)",
+    );
   } catch (e) {
     add("re-record identical", false, (e as Error).message);
   }
 
   const sameC = canon.every((r) => outcomes(r) === outcomes(c0));
   const sameS = starter.every((r) => outcomes(r) === outcomes(s0));
-  add("deterministic x3", sameC && sameS, sameC && sameS ? "same per-test outcomes in 3 runs" : `outcomes differ between runs (${sameC ? "starter" : "canonical"})`);
+  add(
+    "deterministic x3",
+    sameC && sameS,
+    sameC && sameS ? "same per-test outcomes in 3 runs" : `outcomes differ between runs (${sameC ? "starter" : "canonical"})`,
+  );
 
   const collected = new Set(c0.tests.map((t) => t.id));
   const missing = Object.keys(task.interfaceOf).filter((id) => !collected.has(id));

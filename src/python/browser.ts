@@ -1,0 +1,68 @@
+/**
+ * Browser host of the Python runtime: Pyodide in a module Web Worker
+ * (pyodide.worker.ts), driven by PyodideRuntime.
+ */
+import pyodidePackage from "pyodide/package.json";
+import { PyodideRuntime, type WorkerHandle } from "./pyodide-runtime";
+
+/** Version of the bundled pyodide npm package, e.g. "314.0.7". */
+export const PYODIDE_VERSION: string = pyodidePackage.version;
+
+/** Pyodide's CDN folder for this version (package wheels such as numpy live there). */
+export const PYODIDE_CDN = `https://cdn.jsdelivr.net/pyodide/v${PYODIDE_VERSION}/full/`;
+
+/** Options of {@link createBrowserRuntime}. Empty strings mean "default". */
+export interface BrowserRuntimeOptions {
+  /** Folder URL (ending in /) with pyodide.mjs, pyodide.asm.wasm, python_stdlib.zip, pyodide-lock.json. Default: this site's /pyodide/. */
+  indexURL?: string;
+  /** Folder URL with package wheels. Default: {@link PYODIDE_CDN}. */
+  packageBaseUrl?: string;
+  /** Wait after the interrupt before the worker is terminated, in ms. */
+  interruptGraceMs?: number;
+}
+
+/** The page's default indexURL: `${origin}${BASE_URL}pyodide/`. */
+export function defaultIndexURL(): string {
+  return `${location.origin}${import.meta.env.BASE_URL}pyodide/`;
+}
+
+function withSlash(u: string): string {
+  return u.endsWith("/") ? u : `${u}/`;
+}
+
+/** Start a module Web Worker running the Pyodide worker core. */
+export function browserWorkerHandle(): WorkerHandle {
+  const worker = new Worker(new URL("./pyodide.worker.ts", import.meta.url), { type: "module", name: "pyodide" });
+  let gone = false;
+  return {
+    post: (msg) => worker.postMessage(msg),
+    onMessage: (cb) => worker.addEventListener("message", (ev) => cb(ev.data)),
+    onExit: (cb) => {
+      worker.addEventListener("error", (ev) => {
+        ev.preventDefault();
+        if (!gone) cb(`worker error: ${ev.message || "the worker script failed to load"}`);
+        gone = true;
+      });
+      worker.addEventListener("messageerror", () => {
+        if (!gone) cb("worker message could not be read");
+        gone = true;
+      });
+    },
+    terminate: () => {
+      gone = true;
+      worker.terminate();
+    },
+  };
+}
+
+/** A PythonRuntime running Pyodide in a Web Worker of this page. */
+export function createBrowserRuntime(opts: BrowserRuntimeOptions = {}): PyodideRuntime {
+  const indexURL = withSlash(opts.indexURL?.trim() || defaultIndexURL());
+  const packageBaseUrl = withSlash(opts.packageBaseUrl?.trim() || PYODIDE_CDN);
+  return new PyodideRuntime({
+    createWorker: browserWorkerHandle,
+    indexURL,
+    packageBaseUrl,
+    interruptGraceMs: opts.interruptGraceMs,
+  });
+}

@@ -1,0 +1,302 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRuntime } from "../../src/python/node";
+import type { PythonRuntime, RunRequest } from "../../src/python/runtime";
+
+const TESTS = `import unittest
+from recode_check import check
+from pkg.mod import add, boom, noisy, loop, sleepy, table
+
+class TestCore(unittest.TestCase):
+    def test_pass(self):
+        check(self, "add", add(1, 2))
+
+    def test_values(self):
+        check(self, "table", table(), rtol=1e-9)
+
+    def test_error(self):
+        boom()
+
+    @unittest.skip("not relevant here")
+    def test_skip(self):
+        pass
+
+    def test_output(self):
+        noisy()
+        check(self, "one", 1)
+`;
+
+const GOOD = `def add(a, b):
+    return a + b
+
+def boom():
+    return 1 / 0
+
+def noisy():
+    print("hello from the candidate")
+    import sys
+    print("to stderr", file=sys.stderr)
+
+def loop():
+    while True:
+        pass
+
+def sleepy():
+    import time
+    time.sleep(30)
+
+def table():
+    return {"xs": (1.5, float("nan"), float("inf")), "n": [1, 2, 3]}
+`;
+
+function request(candidate: string, extra: Partial<RunRequest> = {}): RunRequest {
+  return {
+    files: { "pkg/__init__.py": "", "pkg/mod.py": "", "pkg/helpers.py": "def helper():\n    return 42\n" },
+    targetPath: "pkg/mod.py",
+    candidate,
+    tests: TESTS,
+    mode: "test",
+    expected: null,
+    packages: [],
+    timeLimitMs: 4000,
+    interfaceOf: { "TestCore.test_pass": "add", "TestCore.test_values": "table", "TestCore.test_error": "boom" },
+    ...extra,
+  };
+}
+
+const backends = ["pyodide", "native"] as const;
+
+describe.each(backends)("%s runtime", (backend) => {
+  let rt: PythonRuntime;
+  let expected = "";
+
+  beforeAll(async () => {
+    rt = createRuntime(backend, { interruptGraceMs: 700 });
+    await rt.ready();
+    const rec = await rt.run(request(GOOD, { mode: "record" }));
+    expect(rec.recorded).not.toBeNull();
+    expected = rec.recorded as string;
+  });
+  afterAll(async () => {
+    await rt.dispose();
+  });
+
+  it("records values with tuples, nan and inf", () => {
+    const doc = JSON.parse(expected);
+    expect(doc.table.$dict[0][1]).toEqual({ $tuple: [1.5, { $float: "nan" }, { $float: "inf" }] });
+    expect(doc.add).toBe(3);
+  });
+
+  it("reports passed, failed, error and skipped with details", async () => {
+    const bad = GOOD.replace("return a + b", "return a - b")
+      .replace('float("inf")), "n"', 'float("inf")), "n"')
+      .replace("[1, 2, 3]", "[1, 2, 4]");
+    const r = await rt.run(request(bad, { expected }));
+    const by = Object.fromEntries(r.tests.map((t) => [t.id, t]));
+    expect(r.collectionError).toBeNull();
+    expect(by["TestCore.test_pass"]?.status).toBe("failed");
+    expect(by["TestCore.test_pass"]?.interface).toBe("add");
+    expect(by["TestCore.test_pass"]?.mismatch).toMatchObject({ key: "add", kind: "value" });
+    expect(by["TestCore.test_values"]?.mismatch).toMatchObject({ key: "table", where: "['n'][2]", kind: "value" });
+    expect(by["TestCore.test_error"]?.status).toBe("error");
+    expect(by["TestCore.test_error"]?.message).toContain("ZeroDivisionError");
+    expect(by["TestCore.test_error"]?.line).toBe(5);
+    expect(by["TestCore.test_error"]?.traceback).toContain("pkg/mod.py");
+    expect(by["TestCore.test_error"]?.traceback).not.toContain("harness");
+    expect(by["TestCore.test_skip"]?.status).toBe("skipped");
+    expect(by["TestCore.test_output"]?.status).toBe("passed");
+    expect(by["TestCore.test_output"]?.stdout).toContain("hello from the candidate");
+    expect(by["TestCore.test_output"]?.stderr).toContain("to stderr");
+    expect(r.counts).toMatchObject({ total: 5, passed: 1, failed: 2, error: 1, skipped: 1 });
+    expect(r.allPassed).toBe(false);
+  });
+
+  it("passes everything with the recorded solution", async () => {
+    const r = await rt.run(
+      request(GOOD.replace("return 1 / 0", "return 0"), {
+        expected,
+        tests: TESTS.replace('    @unittest.skip("not relevant here")\n', ""),
+      }),
+    );
+    expect(r.tests.filter((t) => t.status !== "passed").map((t) => t.message)).toEqual([]);
+    expect(r.counts.passed).toBe(5);
+    expect(r.allPassed).toBe(true);
+  });
+
+  it("gives a collection error with file and line for a syntax error", async () => {
+    const r = await rt.run(request("def add(a, b):\n    return a +\n", { expected }));
+    expect(r.collectionError).not.toBeNull();
+    expect(r.collectionError?.file).toBe("pkg/mod.py");
+    expect(r.collectionError?.line).toBe(2);
+    expect(r.collectionError?.message).toContain("SyntaxError");
+    expect(r.tests).toHaveLength(0);
+    expect(r.allPassed).toBe(false);
+  });
+
+  it("gives a collection error for a missing interface", async () => {
+    const r = await rt.run(request("def add(a, b):\n    return a + b\n", { expected }));
+    expect(r.collectionError?.message).toMatch(/ImportError.*boom/);
+  });
+
+  it("stops an infinite loop with the interrupt and keeps running", async () => {
+    const tests = `${TESTS}\n    def test_zloop(self):\n        loop()\n`;
+    const r = await rt.run(request(GOOD, { expected, tests, timeLimitMs: 1500 }));
+    const t = r.tests.find((x) => x.id === "TestCore.test_zloop");
+    expect(t?.status).toBe("timeout");
+    expect(t?.message).toContain("time limit");
+    expect(r.incident?.kind).toBe("timeout");
+    expect(r.tests.find((x) => x.id === "TestCore.test_pass")?.status).toBe("passed");
+    const again = await rt.run(request(GOOD, { expected }));
+    expect(again.counts.passed).toBe(3);
+  });
+
+  it("kills code the interrupt cannot stop (sleep, caught KeyboardInterrupt), then the next run works", async () => {
+    const tests = `${TESTS}\n    def test_zsleep(self):\n        sleepy()\n    def test_zzafter(self):\n        pass\n`;
+    const r = await rt.run(request(GOOD, { expected, tests, timeLimitMs: 1500 }));
+    const t = r.tests.find((x) => x.id === "TestCore.test_zsleep");
+    expect(t?.status).toBe("timeout");
+    expect(r.tests.find((x) => x.id === "TestCore.test_zzafter")?.status).toBe("skipped");
+    expect(["terminated", "timeout"]).toContain(r.incident?.kind);
+    const stubborn = GOOD.replace(
+      "def loop():\n    while True:\n        pass",
+      "def loop():\n    while True:\n        try:\n            while True:\n                pass\n        except KeyboardInterrupt:\n            pass",
+    );
+    const tests2 = `${TESTS}\n    def test_zloop(self):\n        loop()\n`;
+    const r2 = await rt.run(request(stubborn, { expected, tests: tests2, timeLimitMs: 1500 }));
+    expect(r2.incident?.kind).toBe("terminated");
+    expect(r2.incident?.respawned).toBe(true);
+    expect(r2.tests.find((x) => x.id === "TestCore.test_zloop")?.status).toBe("timeout");
+    const again = await rt.run(request(GOOD, { expected }));
+    expect(again.counts.passed).toBe(3);
+  });
+
+  it("caps an output flood and marks the cut", async () => {
+    const flood = GOOD.replace(
+      'print("hello from the candidate")',
+      'print("x" * 5_000_000)\n    for i in range(100000):\n        print(i)',
+    );
+    const r = await rt.run(request(flood, { expected, outputCap: 1000 }));
+    const t = r.tests.find((x) => x.id === "TestCore.test_output");
+    expect(t?.stdoutTruncated).toBe(true);
+    expect(t?.stdout.length).toBeLessThan(1200);
+    expect(t?.stdout).toContain("[output cut at 1000 characters]");
+    expect(t?.status).toBe("passed");
+  });
+
+  it("stops on request (abort signal)", async () => {
+    const tests = `${TESTS}\n    def test_zloop(self):\n        loop()\n`;
+    const ac = new AbortController();
+    const p = rt.run(request(GOOD, { expected, tests, timeLimitMs: 60_000 }), {
+      signal: ac.signal,
+      onProgress: (ev) => {
+        if (ev.type === "test-start" && ev.id === "TestCore.test_zloop") setTimeout(() => ac.abort(), 200);
+      },
+    });
+    const r = await p;
+    expect(r.tests.find((x) => x.id === "TestCore.test_zloop")?.status).toBe("timeout");
+    expect(r.incident?.message).toMatch(/[Ss]topped/);
+  });
+});
+
+describe("pyodide isolation and recovery", () => {
+  let rt: PythonRuntime;
+  beforeAll(async () => {
+    rt = createRuntime("pyodide", { interruptGraceMs: 700 });
+    await rt.ready();
+  });
+  afterAll(async () => {
+    await rt.dispose();
+  });
+
+  const probe = (code: string): RunRequest => ({
+    files: { "state.py": "" },
+    targetPath: "state.py",
+    candidate: code,
+    tests: "import unittest\nimport state\nclass TestState(unittest.TestCase):\n    def test_it(self):\n        state.run(self)\n",
+    mode: "record",
+    expected: null,
+    packages: [],
+    timeLimitMs: 5000,
+  });
+
+  it("does not leak modules, globals, builtins, files, cwd, sys.path or env between runs", async () => {
+    const polluter = `import builtins, math, os, sys, json
+COUNTER = 1
+def run(tc):
+    builtins.leaked = 1
+    math.pi = 3
+    json.dumps = None
+    sys.path.append("/polluted")
+    os.environ["RECODE_LEAK"] = "1"
+    with open("/tmp/leak.txt", "w") as f:
+        f.write("x")
+    with open("local.txt", "w") as f:
+        f.write("x")
+    os.makedirs("/home/pyodide/leakdir", exist_ok=True)
+    os.chdir("/")
+    sys.modules["fake_mod"] = type(sys)("fake_mod")
+`;
+    const r1 = await rt.run(probe(polluter));
+    expect(r1.tests[0]?.message).toBe("");
+    expect(r1.tests[0]?.status).toBe("passed");
+    const checker = `import builtins, math, os, sys, json
+def run(tc):
+    tc.assertFalse(hasattr(builtins, "leaked"))
+    tc.assertAlmostEqual(math.pi, 3.141592653589793)
+    tc.assertIsNotNone(json.dumps)
+    tc.assertNotIn("/polluted", sys.path)
+    tc.assertNotIn("RECODE_LEAK", os.environ)
+    tc.assertFalse(os.path.exists("/tmp/leak.txt"))
+    tc.assertFalse(os.path.exists("local.txt"))
+    tc.assertFalse(os.path.exists("/home/pyodide/leakdir"))
+    tc.assertNotEqual(os.getcwd(), "/")
+    tc.assertNotIn("fake_mod", sys.modules)
+`;
+    const r2 = await rt.run(probe(checker));
+    expect(r2.tests[0]?.message).toBe("");
+    expect(r2.tests[0]?.status).toBe("passed");
+  });
+
+  it("a module from one run is not imported by the next", async () => {
+    const r1 = await rt.run(probe("VALUE = 1\ndef run(tc):\n    tc.assertEqual(VALUE, 1)\n"));
+    expect(r1.allPassed).toBe(true);
+    const r2 = await rt.run(probe("VALUE = 2\ndef run(tc):\n    tc.assertEqual(VALUE, 2)\n"));
+    expect(r2.allPassed).toBe(true);
+  });
+
+  it("replaces an instance killed by deep recursion and reports it", async () => {
+    const r = await rt.run(probe("import sys\nsys.setrecursionlimit(10**7)\ndef f(n):\n    return f(n + 1) + 1\ndef run(tc):\n    f(0)\n"));
+    expect(r.incident).not.toBeNull();
+    expect(r.incident?.respawned).toBe(true);
+    expect(["crashed", "poisoned", "terminated"]).toContain(r.incident?.kind);
+    expect(r.allPassed).toBe(false);
+    const again = await rt.run(probe("def run(tc):\n    tc.assertTrue(True)\n"));
+    expect(again.allPassed).toBe(true);
+  });
+
+  it("replaces an instance after a MemoryError", async () => {
+    const r = await rt.run(probe("def run(tc):\n    x = [0] * (2**30)\n"));
+    expect(r.tests[0]?.status).toBe("error");
+    expect(r.tests[0]?.message).toContain("MemoryError");
+    expect(r.incident).toMatchObject({ kind: "poisoned", respawned: true });
+    const again = await rt.run(probe("def run(tc):\n    tc.assertTrue(True)\n"));
+    expect(again.allPassed).toBe(true);
+  });
+
+  it("names the package and the source when a package cannot be loaded", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "recode-empty-wheels-"));
+    const rt2 = createRuntime("pyodide", { packageBaseUrl: `${empty}/` });
+    try {
+      const r = await rt2.run({ ...probe("def run(tc):\n    pass\n"), packages: ["numpy"] });
+      expect(r.incident?.kind).toBe("packages");
+      expect(r.incident?.message).toContain("numpy");
+      expect(r.incident?.message).toContain(empty);
+      expect(r.allPassed).toBe(false);
+      expect(r.collectionError?.message).toContain("numpy");
+    } finally {
+      await rt2.dispose();
+    }
+  });
+});
