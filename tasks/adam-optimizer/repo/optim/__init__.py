@@ -1,0 +1,1 @@
+"""First-order optimizers on plain Python lists of floats."""
