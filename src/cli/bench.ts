@@ -1,4 +1,151 @@
-/** Benchmarks (filled in below). */
-export async function runBench(_o: { runs: number; out: string; page: boolean; log: (s: string) => void }): Promise<void> {
-  throw new Error("bench: not written yet");
+/**
+ * `recode bench`: Python ready time (Node, and the page when Chromium and a
+ * build are there) and warm submission latency per task beside a fresh
+ * `python3 -m unittest` process on the same files. Writes a Markdown report.
+ */
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createNodePyodideRuntime } from "../python/node";
+import { runFiles, taskRunRequest } from "../python/runtime";
+import { BUILTIN_TASKS, listTaskIds, loadTaskDir } from "./task-fs";
+
+/** Options of {@link runBench}. */
+export interface BenchOptions {
+  /** Submissions per task (median reported). */
+  runs: number;
+  /** Report path (Markdown). */
+  out: string;
+  /** Also measure in headless Chromium (needs /usr/bin/chromium and `vite build`). */
+  page: boolean;
+  log: (s: string) => void;
+  /** Extra report sections (e.g. episode throughput), appended as they are. */
+  extraSections?: string[];
+}
+
+/** Median of a non-empty list. */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
+const CHECK_PY = fileURLToPath(new URL("../python/recode_check.py", import.meta.url));
+
+function freshProcessMs(files: Record<string, string>, expected: string): number {
+  const dir = mkdtempSync(join(tmpdir(), "recode-bench-"));
+  try {
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, rel)), { recursive: true });
+      writeFileSync(join(dir, rel), text);
+    }
+    copyFileSync(CHECK_PY, join(dir, "recode_check.py"));
+    writeFileSync(join(dir, "expected.json"), expected);
+    const t0 = performance.now();
+    const r = spawnSync("python3", ["-m", "unittest", "-q", "test"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, RECODE_EXPECTED: join(dir, "expected.json"), PYTHONDONTWRITEBYTECODE: "1" },
+    });
+    const ms = performance.now() - t0;
+    if (r.status !== 0) throw new Error(`python3 -m unittest failed on the canonical solution: ${r.stderr.slice(-500)}`);
+    return ms;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function fmt(ms: number): string {
+  return ms >= 100 ? ms.toFixed(0) : ms.toFixed(1);
+}
+
+/** Measure and write the report. */
+export async function runBench(o: BenchOptions): Promise<void> {
+  const lines: string[] = [];
+  const ids = listTaskIds(BUILTIN_TASKS);
+  const tasks = ids.map((id) => loadTaskDir(BUILTIN_TASKS, id)).filter((t) => t.expected !== null);
+
+  o.log("Python ready time in Node (3 fresh Pyodide instances)...\n");
+  const ready: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const rt = createNodePyodideRuntime();
+    const t0 = performance.now();
+    await rt.ready();
+    ready.push(performance.now() - t0);
+    await rt.dispose();
+  }
+
+  o.log(`Warm submission latency, ${o.runs} runs per task...\n`);
+  const rt = createNodePyodideRuntime();
+  await rt.ready();
+  const rows: string[] = [];
+  const ratios: number[] = [];
+  for (const task of tasks) {
+    const req = taskRunRequest(task, task.canonical);
+    await rt.run(req);
+    const warm: number[] = [];
+    for (let i = 0; i < o.runs; i++) {
+      const t0 = performance.now();
+      const r = await rt.run(req);
+      warm.push(performance.now() - t0);
+      if (!r.allPassed) throw new Error(`bench: canonical solution of ${task.id} does not pass; run recode tasks validate`);
+    }
+    const fresh: number[] = [];
+    for (let i = 0; i < Math.min(o.runs, 10); i++) fresh.push(freshProcessMs(runFiles(req), task.expected as string));
+    const w = median(warm);
+    const f = median(fresh);
+    ratios.push(f / w);
+    rows.push(`| ${task.id} | ${task.interfaceOf ? Object.keys(task.interfaceOf).length : 0} | ${fmt(w)} | ${fmt(f)} | ${(f / w).toFixed(1)}x |`);
+    o.log(`  ${task.id}: warm ${fmt(w)} ms, fresh python3 ${fmt(f)} ms\n`);
+  }
+  const version = rt.version;
+  await rt.dispose();
+
+  let pageSection = "Not measured (run `recode bench` with Chromium installed and after `npm run build`).";
+  if (o.page) {
+    try {
+      const { measurePage } = await import("./bench-page");
+      const p = await measurePage(tasks.map((t) => t.id), Math.min(o.runs, 20));
+      pageSection = [
+        `Python ready time in headless Chromium (median of ${p.ready.length} page loads): **${fmt(median(p.ready))} ms**.`,
+        "",
+        "| task | warm submission in the page, median (ms) |",
+        "| --- | --- |",
+        ...Object.entries(p.warm).map(([id, xs]) => `| ${id} | ${fmt(median(xs))} |`),
+      ].join("\n");
+    } catch (e) {
+      pageSection = `Not measured: ${(e as Error).message}`;
+    }
+  }
+
+  lines.push(
+    "# Benchmarks",
+    "",
+    `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} cores, Node ${process.version}, ${version}.`,
+    "",
+    "## Python ready time",
+    "",
+    `Node (worker thread, median of ${ready.length} fresh instances): **${fmt(median(ready))} ms** (${ready.map(fmt).join(", ")}).`,
+    "",
+    "## Warm submission latency (Node)",
+    "",
+    `From handing the candidate file to the runtime to having per-test results, canonical solution, median of ${o.runs} runs on one warm Pyodide instance; beside a fresh \`python3 -m unittest\` process on the same files (median of ${Math.min(o.runs, 10)}). Target: warm latency at least 10x below the fresh process.`,
+    "",
+    "| task | tests | warm Pyodide (ms) | fresh python3 (ms) | ratio |",
+    "| --- | --- | --- | --- | --- |",
+    ...rows,
+    "",
+    ratios.length ? `Smallest ratio: ${Math.min(...ratios).toFixed(1)}x; the target is ${Math.min(...ratios) >= 10 ? "met" : "NOT met"}.` : "No recorded tasks.",
+    "",
+    "## In the page",
+    "",
+    pageSection,
+    "",
+    ...(o.extraSections ?? []),
+  );
+  mkdirSync(dirname(o.out), { recursive: true });
+  writeFileSync(o.out, `${lines.join("\n")}\n`);
+  o.log(`wrote ${o.out}\n`);
 }
