@@ -4,7 +4,14 @@
  * reproducible). It writes one record item per failing interface with the six
  * fields of RECODE-H's structured feedback (RECODE-H.md, "Feedback hierarchy").
  */
-import { definitionAt, extractDefinitions, listDefinitions, listImports, referencesName } from "../canonical";
+import {
+  codeWithoutCommentsAndStrings,
+  definitionAt,
+  extractDefinitions,
+  listDefinitions,
+  listImports,
+  referencesName,
+} from "../canonical";
 import type { FeedbackCategory, FeedbackItem, FeedbackRecord, Researcher, ReviewInput } from "../feedback";
 import type { CollectionError, Mismatch, TestResult } from "../results";
 import type { Task } from "../task";
@@ -151,7 +158,9 @@ export function createRulesResearcher(opts: RulesResearcherOptions = {}): Resear
           const h = redefined[0] as RepoHelper;
           return `${target} defines its own \`${h.local}\`, which replaces the repository helper \`${h.local}\` from ${h.file} that this interface is meant to use.`;
         }
-        const unused = used.filter((h) => !referencesName(code, h.local));
+        // An import alone is not a use: look at the code without its import statements.
+        const body = codeWithoutCommentsAndStrings(code).replace(/^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+(?:\([^)]*\)|.*)$/gm, "");
+        const unused = used.filter((h) => !referencesName(body, h.local));
         if (unused.length > 0) {
           const list = unused.map((h) => `\`${h.local}\` (${h.file})`).join(", ");
           return `The repository already provides ${list} for this step, and ${target} never uses ${unused.length === 1 ? "it" : "them"}.`;
@@ -255,6 +264,8 @@ export function createRulesResearcher(opts: RulesResearcherOptions = {}): Resear
             : `\`${g.name}\` is missing from ${target}: ${short(first.message)}.`;
         } else if (mismatched?.mismatch && !(category === "T1" && errored)) {
           description = `\`${g.name}\` ${describeMismatch(mismatched.mismatch)}`;
+          if (errored)
+            description += ` Another test raises ${short(errored.message)}${errored.line !== null ? ` at line ${errored.line}` : ""}.`;
         } else if (errored) {
           const at = errored.line !== null ? ` at line ${errored.line} of ${target}` : frame ? ` in ${frame.file}, line ${frame.line}` : "";
           description = `\`${g.name}\` raises ${short(errored.message)}${at}.`;
@@ -269,8 +280,10 @@ export function createRulesResearcher(opts: RulesResearcherOptions = {}): Resear
         const failIds = g.failing.map((t) => t.id).join(", ");
         evidence.push(
           g.passing.length > 0
-            ? `${plural(g.failing.length, "test")} of ${total} for this interface fail (${failIds}); ${g.passing.map((t) => t.id).join(", ")} pass, so the basic behaviour is right and the problem is specific to what the failing tests exercise.`
-            : `All ${plural(total, "test")} for this interface fail (${failIds}).`,
+            ? `${g.failing.length} of ${plural(total, "test")} for this interface ${g.failing.length === 1 ? "fails" : "fail"} (${failIds}), while ${g.passing.map((t) => t.id).join(", ")} ${g.passing.length === 1 ? "passes" : "pass"}: the basic behaviour is right and the problem is specific to what the failing ${g.failing.length === 1 ? "test exercises" : "tests exercise"}.`
+            : total === 1
+              ? `The only test for this interface fails (${failIds}).`
+              : `${total === 2 ? "Both" : `All ${total}`} tests for this interface fail (${failIds}).`,
         );
         if (category === "T0") {
           evidence.push(

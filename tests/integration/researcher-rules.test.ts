@@ -1,0 +1,67 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
+import { replaceDefinition } from "../../src/core/canonical";
+import { renderFeedback } from "../../src/core/feedback";
+import { createRulesResearcher } from "../../src/core/researchers";
+import { createRuntime } from "../../src/python/node";
+import type { PythonRuntime } from "../../src/python/runtime";
+import { taskRunRequest } from "../../src/python/runtime";
+
+const BUGS = join(import.meta.dirname, "../fixtures/known-bugs");
+
+/** Known-bug files whose task exists: [task id, buggy source, interface named on the first line]. */
+function knownBugs(): [string, string, string][] {
+  if (!existsSync(BUGS)) return [];
+  return readdirSync(BUGS)
+    .filter((f) => f.endsWith(".py") && existsSync(join(BUILTIN_TASKS, f.slice(0, -3), "task.json")))
+    .sort()
+    .map((f) => {
+      const source = readFileSync(join(BUGS, f), "utf8");
+      const m = /^# bug-in: *([A-Za-z_]\w*)/.exec(source);
+      if (!m) throw new Error(`${f}: the first line must be "# bug-in: <interface>"`);
+      return [f.slice(0, -3), source, m[1] as string];
+    });
+}
+
+const cases = knownBugs();
+
+describe("rules researcher on the known-bug files (real Pyodide)", () => {
+  let runtime: PythonRuntime;
+  beforeAll(async () => {
+    runtime = createRuntime("pyodide");
+    await runtime.ready();
+  });
+  afterAll(async () => {
+    await runtime?.dispose();
+  });
+
+  it("has known-bug files to check", () => {
+    expect(cases.length).toBeGreaterThan(0);
+  });
+
+  it.each(cases)("%s: names the buggy interface, and its L4 code fixes every test", async (id, buggy, bugIn) => {
+    const task = loadTaskDir(BUILTIN_TASKS, id);
+    const run = await runtime.run(taskRunRequest(task, buggy));
+    expect(run.allPassed, `${id}: the known-bug file should fail some test`).toBe(false);
+
+    const record = await createRulesResearcher().review({ task, code: buggy, run, turn: 0 });
+    const item = record.items.find((i) => i.interface === bugIn);
+    expect(item, `${id}: items name ${record.items.map((i) => i.interface).join(", ")}`).toBeDefined();
+    if (!item) return;
+    expect(item.description.length).toBeGreaterThan(0);
+    expect(item.actionable_feedback).toBe(task.meta.interfaces.find((i) => i.name === bugIn)?.guidance);
+
+    // L4 reveals the canonical definition as a fenced block; L3 does not.
+    expect(renderFeedback(record, 3)).not.toContain("```");
+    const code = /```python\n([\s\S]*?)\n```/.exec(item.direct_code_feedback)?.[1];
+    expect(code, "direct code is a fenced python block").toBeDefined();
+    const fixed = replaceDefinition(buggy, bugIn, code as string);
+    const rerun = await runtime.run(taskRunRequest(task, fixed));
+    const failing = rerun.tests.filter((t) => t.status !== "passed").map((t) => `${t.id}: ${t.message}`);
+    expect(rerun.collectionError).toBeNull();
+    expect(failing).toEqual([]);
+    expect(rerun.allPassed).toBe(true);
+  });
+});

@@ -1,0 +1,238 @@
+import { describe, expect, it } from "vitest";
+import {
+  CODE_OMITTED,
+  type FeedbackLevel,
+  type FeedbackRecord,
+  FeedbackRecordSchema,
+  parseFeedbackRecord,
+  renderFeedback,
+  renderForAgent,
+  renderTestLog,
+  stripCode,
+} from "../../src/core/feedback";
+import { countTests, type RunResult, type TestResult } from "../../src/core/results";
+
+const record: FeedbackRecord = {
+  researcher: "test",
+  items: [
+    {
+      interface: "min_p_filter",
+      category: "T2",
+      description: "Tokens exactly at the threshold are dropped.\n\n```python\nkept = [p > t for p in probs]\n```",
+      analysis: "The comparison is strict. For example:\n\n    if p > threshold:\n        keep(p)\n\nso ties are lost.",
+      actionable_feedback: "Keep a token when its probability is at least `p_base * p_max`.",
+      direct_code_feedback:
+        "```python\ndef min_p_filter(probs, p_base):\n    return normalize([p if p >= p_base * max(probs) else 0.0 for p in probs])\n```",
+    },
+    {
+      interface: "min_p_sample",
+      category: "T1",
+      description: "Raises ZeroDivisionError.",
+      analysis: "It divides by the count of kept tokens.",
+      actionable_feedback: "Renormalise with the repository helper.",
+      direct_code_feedback: "```python\ndef min_p_sample(logits, p_base, temperature, rng):\n    return 0\n```",
+    },
+  ],
+};
+
+/** Whether the lines of `a` occur in `b` in the same order. */
+function linesSubsequence(a: string, b: string): boolean {
+  const bl = b.split("\n");
+  let j = 0;
+  for (const line of a.split("\n")) {
+    while (j < bl.length && bl[j] !== line) j += 1;
+    if (j === bl.length) return false;
+    j += 1;
+  }
+  return true;
+}
+
+describe("renderFeedback", () => {
+  it("gives no feedback text at L0", () => {
+    expect(renderFeedback(record, 0)).toBe("");
+  });
+
+  it("reveals the fields level by level", () => {
+    const l1 = renderFeedback(record, 1);
+    expect(l1).toContain("min_p_filter");
+    expect(l1).toContain("T2");
+    expect(l1).toContain("Tokens exactly at the threshold are dropped.");
+    expect(l1).not.toContain("The comparison is strict");
+    const l2 = renderFeedback(record, 2);
+    expect(l2).toContain("The comparison is strict");
+    expect(l2).not.toContain("at least `p_base * p_max`");
+    const l3 = renderFeedback(record, 3);
+    expect(l3).toContain("at least `p_base * p_max`");
+    expect(l3).not.toContain("def min_p_filter");
+    const l4 = renderFeedback(record, 4);
+    expect(l4).toContain("def min_p_filter(probs, p_base):");
+    expect(l4).toContain("```python");
+    expect(l4).toContain("kept = [p > t for p in probs]");
+  });
+
+  it("each level's text is contained, in order, in the next level's (prefix property)", () => {
+    for (const k of [1, 2, 3] as const) {
+      const lower = renderFeedback(record, k)
+        .split("\n")
+        .filter((l) => !l.includes(CODE_OMITTED))
+        .join("\n");
+      expect(linesSubsequence(lower, renderFeedback(record, (k + 1) as FeedbackLevel)), `L${k} inside L${k + 1}`).toBe(true);
+    }
+  });
+
+  it("shows no code below L4: fenced and indented blocks are removed from every field", () => {
+    for (const k of [1, 2, 3] as const) {
+      const text = renderFeedback(record, k);
+      expect(text).not.toContain("```");
+      expect(text).not.toContain("kept = [p > t");
+      expect(text).not.toContain("keep(p)");
+      expect(text).not.toContain("def min_p_sample");
+    }
+    expect(renderFeedback(record, 2)).toContain("so ties are lost.");
+    expect(renderFeedback(record, 2)).toContain(CODE_OMITTED);
+  });
+
+  it("rejects a level outside 0..4", () => {
+    expect(() => renderFeedback(record, 5 as FeedbackLevel)).toThrow(/feedback level must be 0\.\.4, got 5/);
+  });
+});
+
+describe("stripCode", () => {
+  it("removes fenced blocks (``` and ~~~, also unclosed) and keeps prose and inline code", () => {
+    expect(stripCode("Use `max`.\n~~~\nx = 1\n~~~\nThen stop.")).toBe(`Use \`max\`.\n${CODE_OMITTED}\nThen stop.`);
+    expect(stripCode("Before\n```py\nx = 1")).toBe(`Before\n${CODE_OMITTED}`);
+  });
+
+  it("removes indented blocks only after a blank line", () => {
+    expect(stripCode("Text\n\n\tx = 1\n    y = 2\n\nMore")).toBe(`Text\n\n${CODE_OMITTED}\n\nMore`);
+    expect(stripCode("A sentence that wraps\n    onto an indented line")).toBe("A sentence that wraps\n    onto an indented line");
+  });
+});
+
+function result(id: string, status: TestResult["status"], extra: Partial<TestResult> = {}): TestResult {
+  return {
+    id,
+    interface: "min_p_filter",
+    status,
+    durationMs: 1,
+    message: "",
+    traceback: "",
+    line: null,
+    stdout: "",
+    stderr: "",
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    mismatch: null,
+    ...extra,
+  };
+}
+
+function runOf(tests: TestResult[], extra: Partial<RunResult> = {}): RunResult {
+  const counts = countTests(tests);
+  return {
+    backend: "native",
+    tests,
+    collectionError: null,
+    counts,
+    allPassed: counts.total > 0 && counts.passed === counts.total,
+    durationMs: 10,
+    incident: null,
+    recorded: null,
+    ...extra,
+  };
+}
+
+const mixedRun = runOf([
+  result("TestA.test_ok", "passed"),
+  result("TestA.test_values", "failed", {
+    message: "AssertionError: filter at [2]: expected 0.25, got 0.0",
+    traceback: 'Traceback (most recent call last):\n  File "test.py", line 9, in test_values\nAssertionError: filter at [2]',
+    mismatch: { key: "filter", kind: "value", where: "[2]", expected: "0.25", actual: "0.0", detail: "expected 0.25, got 0.0" },
+  }),
+  result("TestA.test_crash", "error", {
+    message: "ZeroDivisionError: division by zero",
+    traceback:
+      'Traceback (most recent call last):\n  File "decoding/min_p.py", line 12, in min_p_filter\n    return 1 / 0\nZeroDivisionError: division by zero',
+    line: 12,
+  }),
+  result("TestB.test_slow", "timeout", { interface: "min_p_sample", message: "time limit of 5.0 s reached while this test ran" }),
+  result("TestB.test_later", "skipped", { interface: "min_p_sample", message: "not run: the time limit was reached in TestB.test_slow" }),
+]);
+
+describe("renderTestLog", () => {
+  it("counts tests and marks each with its status and interface", () => {
+    const log = renderTestLog(mixedRun);
+    expect(log).toContain("Test run: 5 tests, 1 passed, 4 failed (1 failed, 1 error, 1 timeout, 1 skipped).");
+    expect(log).toMatch(/^PASS +TestA\.test_ok {2}\[min_p_filter\]$/m);
+    expect(log).toMatch(/^FAILED +TestA\.test_values/m);
+    expect(log).toMatch(/^ERROR +TestA\.test_crash/m);
+    expect(log).toMatch(/^TIMEOUT +TestB\.test_slow {2}\[min_p_sample\]$/m);
+    expect(log).toMatch(/^SKIPPED +TestB\.test_later/m);
+  });
+
+  it("includes failure messages and the traceback tail of errors", () => {
+    const log = renderTestLog(mixedRun);
+    expect(log).toContain("AssertionError: filter at [2]: expected 0.25, got 0.0");
+    expect(log).toContain("ZeroDivisionError: division by zero");
+    expect(log).toContain('File "decoding/min_p.py", line 12, in min_p_filter');
+    expect(log).toContain("time limit of 5.0 s reached");
+  });
+
+  it("caps long messages and the whole log", () => {
+    const long = runOf([result("TestA.test_x", "failed", { message: `AssertionError: ${"x".repeat(5000)}` })]);
+    const log = renderTestLog(long, { messageCap: 100 });
+    expect(log).toContain("more characters]");
+    expect(log.length).toBeLessThan(400);
+    expect(renderTestLog(long, { totalCap: 50 }).length).toBeLessThan(100);
+  });
+
+  it("reports a collection error with file and line as 0 passed", () => {
+    const run = runOf([], {
+      collectionError: {
+        message: "SyntaxError: invalid syntax",
+        file: "decoding/min_p.py",
+        line: 7,
+        traceback: '  File "decoding/min_p.py", line 7\n    def f(:\nSyntaxError: invalid syntax',
+      },
+    });
+    const log = renderTestLog(run);
+    expect(log).toContain("collection error, no test ran (counts as 0 of all tests passed)");
+    expect(log).toContain("Collection error in decoding/min_p.py, line 7: SyntaxError: invalid syntax");
+  });
+
+  it("says when everything passes and mentions interpreter incidents", () => {
+    const ok = runOf([result("TestA.test_ok", "passed")], { incident: { kind: "poisoned", message: "RecursionError", respawned: true } });
+    const log = renderTestLog(ok);
+    expect(log).toContain("1 test, 1 passed, 0 failed. All tests pass.");
+    expect(log).toContain("Interpreter: poisoned: RecursionError");
+  });
+});
+
+describe("renderForAgent", () => {
+  it("is the test log alone at L0 or without a record", () => {
+    const log = renderTestLog(mixedRun);
+    expect(renderForAgent(record, mixedRun, 0)).toBe(log);
+    expect(renderForAgent(null, mixedRun, 4)).toBe(log);
+  });
+
+  it("appends the rendered feedback at L1-L4", () => {
+    const text = renderForAgent(record, mixedRun, 2);
+    expect(text.startsWith(renderTestLog(mixedRun))).toBe(true);
+    expect(text.endsWith(renderFeedback(record, 2))).toBe(true);
+  });
+});
+
+describe("FeedbackRecordSchema", () => {
+  it("accepts a valid record", () => {
+    expect(FeedbackRecordSchema.safeParse(record).success).toBe(true);
+    expect(parseFeedbackRecord(record)).toEqual(record);
+  });
+
+  it("names the record and the bad field", () => {
+    const bad = { researcher: "x", items: [{ ...record.items[0], category: "T9" }] };
+    expect(() => parseFeedbackRecord(bad, "trajectory t.json turn 2")).toThrow(
+      /trajectory t\.json turn 2: not a valid feedback record: items\[0\]\.category/,
+    );
+    expect(() => parseFeedbackRecord({ items: [] })).toThrow(/researcher/);
+  });
+});
