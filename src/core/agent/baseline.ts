@@ -1,0 +1,57 @@
+/**
+ * The `baseline` setting (RECODE-H, "Interaction protocol"): one-shot generation each turn, no tools,
+ * no memory. One model call returns the whole target file.
+ */
+import type { ChatMessage, ChatModel } from "../model";
+import { extractPythonCode } from "./parse";
+import { taskSystemPrompt, turnMessage } from "./prompts";
+import type { Agent, AgentMemoryState, AgentTurnInput, AgentTurnOutput } from "./types";
+import { checkMemoryState, checkTurnInput } from "./validate";
+
+function lines(code: string): number {
+  return code === "" ? 0 : code.replace(/\n$/, "").split("\n").length;
+}
+
+/**
+ * One-shot coder. Each turn sends `[task system message, turn message]` and takes the last fenced
+ * python block of the reply (or the whole reply when it has none) as the new target file. The turn's
+ * actions are one REPLACE whose argument is that file.
+ */
+export class BaselineAgent implements Agent {
+  readonly setting = "baseline" as const;
+
+  constructor(private readonly model: ChatModel) {}
+
+  async runTurn(input: AgentTurnInput): Promise<AgentTurnOutput> {
+    checkTurnInput(input);
+    const started = performance.now();
+    const { task, turn, currentCode, feedback, signal } = input;
+    signal?.throwIfAborted();
+    const user: ChatMessage = { role: "user", content: turnMessage(task, "baseline", turn, currentCode, feedback) };
+    const res = await this.model.chat({
+      messages: [{ role: "system", content: taskSystemPrompt(task, "baseline") }, user],
+      temperature: 0,
+      topP: 1,
+      signal,
+    });
+    const code = extractPythonCode(res.content);
+    return {
+      code,
+      messages: [user, { role: "assistant", content: res.content }],
+      actions: [{ type: "REPLACE", argument: code, result: `target file set (${lines(code)} lines) from a one-shot reply` }],
+      tokens: { prompt: res.usage.promptTokens, completion: res.usage.completionTokens },
+      modelCalls: 1,
+      latencyMs: performance.now() - started,
+    };
+  }
+
+  reset(): void {}
+
+  snapshot(): AgentMemoryState {
+    return { taskId: null, lastTurn: -1, messages: [] };
+  }
+
+  restore(state: AgentMemoryState): void {
+    checkMemoryState(state);
+  }
+}
