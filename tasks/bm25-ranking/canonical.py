@@ -18,9 +18,9 @@ def idf(n_docs, doc_freq):
         raise ValueError("n_docs and doc_freq must be integers")
     if n_docs < 1 or not 0 <= doc_freq <= n_docs:
         raise ValueError(f"need n_docs >= 1 and 0 <= doc_freq <= n_docs, got n_docs={n_docs}, doc_freq={doc_freq}")
-    # Eq. (3.3), the Robertson/Sparck Jones weight without relevance information,
+    # Eq. (2), the Robertson/Sparck Jones weight without relevance information,
     # is log((N - n + 0.5) / (n + 0.5)); it turns negative for n > N/2.
-    # Eq. (3.4) (the variant used here): add 1 inside the log, so the weight is
+    # Eq. (3) (the variant used here): add 1 inside the log, so the weight is
     # always positive and decreases with n.
     return math.log(1.0 + (n_docs - doc_freq + 0.5) / (doc_freq + 0.5))
 
@@ -40,18 +40,18 @@ def bm25_score(query_terms, doc_terms, doc_freqs, n_docs, avg_doc_len, k1=1.2, b
         raise ValueError(f"avg_doc_len must be positive, got {avg_doc_len!r}")
     tf = term_counts(doc_terms)
     dl = len(doc_terms)
-    # Eq. (3.5): the length-normalised saturation constant K = k1 ((1 - b) + b dl / avgdl).
+    # Eq. (4): the length-normalised saturation constant K = k1 ((1 - b) + b dl / avgdl).
     K = k1 * ((1.0 - b) + b * dl / avg_doc_len)
     score = 0.0
-    # Query term frequency is ignored (k3 = 0 in Eq. 3.6): each distinct term once,
-    # in the order of first occurrence so the float sum is reproducible.
+    # Query term frequency is ignored (k3 = 0), so Eq. (1) sums over the distinct
+    # query terms, in the order of first occurrence so the float sum is reproducible.
     for term in dict.fromkeys(query_terms):
         f = tf.get(term, 0)
         if f == 0:
             continue
         if term not in doc_freqs:
             raise ValueError(f"no document frequency for term {term!r}")
-        # Eq. (3.6): w = tf (k1 + 1) / (tf + K) * idf.
+        # Eq. (5): w = tf (k1 + 1) / (tf + K) * idf.
         score += f * (k1 + 1.0) / (f + K) * idf(n_docs, doc_freqs[term])
     return score
 

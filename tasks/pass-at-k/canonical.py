@@ -25,7 +25,7 @@ def pass_at_k(n, c, k):
     # wrong, every draw of k samples contains a correct one.
     if n - c < k:
         return 1.0
-    # Numerically stable form (Figure 3 of the paper):
+    # Eq. (2), the numerically stable product form:
     # C(n - c, k) / C(n, k) = prod_{i = n - c + 1}^{n} (1 - k / i).
     prob_all_wrong = 1.0
     for i in range(n - c + 1, n + 1):
