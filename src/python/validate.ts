@@ -39,6 +39,36 @@ function outcomes(r: RunResult): string {
   return r.tests.map((t) => `${t.id}=${t.status}`).join(",");
 }
 
+/**
+ * First place where two recorded documents differ, or null when they agree
+ * (floats within a relative 1e-12, which absorbs last-digit differences
+ * between Python versions, e.g. `sum()` of floats before and after 3.12).
+ */
+export function firstDifference(a: unknown, b: unknown, path: string): string | null {
+  if (typeof a === "number" && typeof b === "number") {
+    return a === b || Math.abs(a - b) <= 1e-12 * Math.max(Math.abs(a), Math.abs(b)) ? null : path || "(root)";
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return `${path || "(root)"} (length)`;
+    for (let i = 0; i < a.length; i++) {
+      const d = firstDifference(a[i], b[i], `${path}[${i}]`);
+      if (d) return d;
+    }
+    return null;
+  }
+  if (a && b && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
+    const ka = Object.keys(a).sort();
+    const kb = Object.keys(b).sort();
+    if (ka.join("\u0000") !== kb.join("\u0000")) return `${path || "(root)"} (keys)`;
+    for (const k of ka) {
+      const d = firstDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], path ? `${path}.${k}` : k);
+      if (d) return d;
+    }
+    return null;
+  }
+  return a === b ? null : path || "(root)";
+}
+
 /** Record expected.json text by running the canonical solution (record mode). Throws when recording fails. */
 export async function recordExpected(task: Task, runtime: PythonRuntime): Promise<string> {
   const r = await runtime.run(taskRunRequest(task, task.canonical, "record"));
