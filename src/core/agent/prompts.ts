@@ -23,10 +23,11 @@ export function repoFileList(task: Task, prefix = ""): string {
 }
 
 function taskSection(task: Task): string {
+  const paper = task.meta.paper;
   return [
     "# Task",
     `Title: ${task.meta.title}`,
-    `Paper: ${task.meta.paper.title} (${task.meta.paper.venue} ${task.meta.paper.year})`,
+    `Paper: ${paper.title} (${paper.venue.includes(String(paper.year)) ? paper.venue : `${paper.venue}, ${paper.year}`})`,
     "",
     "## Instruction",
     task.instruction.trim(),

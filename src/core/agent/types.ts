@@ -94,7 +94,10 @@ export interface Agent {
    * On rejection the agent's memory is left as it was before the turn.
    */
   runTurn(input: AgentTurnInput): Promise<AgentTurnOutput>;
-  /** Forget everything: a new episode. (Turn 0 also starts a new episode by itself.) */
+  /**
+   * Forget everything: a new episode. Turn 0 also starts a new episode by itself; a memory_agent
+   * asked for a later turn with an empty memory starts afresh from the task message.
+   */
   reset(): void;
   /** Copy of the memory (messages are copied). */
   snapshot(): AgentMemoryState;
