@@ -1,0 +1,215 @@
+import { describe, expect, it } from "vitest";
+import { createRulesResearcher } from "../../src/core/researchers";
+import { countTests, type RunResult, type TestResult } from "../../src/core/results";
+import { loadTaskFromFiles, type Task } from "../../src/core/task";
+
+const CANONICAL = `from pkg.util import clip
+
+
+def scale(xs, factor):
+    # Eq. (1): clip every scaled value.
+    return [clip(x * factor) for x in xs]
+
+
+def total(xs):
+    return sum(scale(xs, 1.0))
+`;
+
+function toyTask(): Task {
+  return loadTaskFromFiles("toy", {
+    "task.json": JSON.stringify({
+      id: "toy",
+      title: "Toy",
+      paper: { title: "A toy", authors: ["A. Author"], venue: "None", year: 2024, url: "https://example.org/toy" },
+      domain: "testing",
+      target_file_path: "pkg/mod.py",
+      interfaces: [
+        {
+          name: "scale",
+          tests: ["TestScale.test_values", "TestScale.test_edges"],
+          guidance: "Multiply, then clip with the repository helper.",
+        },
+        { name: "total", tests: ["TestTotal.test_sum"], guidance: "Sum the scaled values." },
+      ],
+      time_limit_s: 10,
+      license: "MIT",
+    }),
+    "instruction.md": "Write scale and total.",
+    "paper.tex": "\\section{Method} Scale and clip.",
+    "canonical.py": CANONICAL,
+    "test.py":
+      "class TestScale:\n    def test_values(self): pass\n    def test_edges(self): pass\nclass TestTotal:\n    def test_sum(self): pass\n",
+    "repo/pkg/__init__.py": "",
+    "repo/pkg/util.py": "def clip(x):\n    return max(-1.0, min(1.0, x))\n",
+    "repo/pkg/mod.py": "",
+  });
+}
+
+function t(id: string, status: TestResult["status"], extra: Partial<TestResult> = {}): TestResult {
+  const itf = id.startsWith("TestScale") ? "scale" : "total";
+  return {
+    id,
+    interface: itf,
+    status,
+    durationMs: 1,
+    message: "",
+    traceback: "",
+    line: null,
+    stdout: "",
+    stderr: "",
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    mismatch: null,
+    ...extra,
+  };
+}
+
+function run(tests: TestResult[], extra: Partial<RunResult> = {}): RunResult {
+  const counts = countTests(tests);
+  return {
+    backend: "native",
+    tests,
+    collectionError: null,
+    counts,
+    allPassed: false,
+    durationMs: 1,
+    incident: null,
+    recorded: null,
+    ...extra,
+  };
+}
+
+const GOOD =
+  "from pkg.util import clip\n\n\ndef scale(xs, factor):\n    return [clip(x * factor) for x in xs]\n\n\ndef total(xs):\n    return sum(scale(xs, 1.0))\n";
+const task = toyTask();
+const review = (code: string, r: RunResult) => createRulesResearcher().review({ task, code, run: r, turn: 1 });
+const passing = () => [t("TestScale.test_values", "passed"), t("TestScale.test_edges", "passed"), t("TestTotal.test_sum", "passed")];
+
+describe("rules researcher", () => {
+  it("describes a value mismatch as T2 with the element and the evidence", async () => {
+    const tests = passing();
+    tests[0] = t("TestScale.test_values", "failed", {
+      message: "AssertionError: scale_basic at [1]: expected 0.5, got 0.6",
+      mismatch: {
+        key: "scale_basic",
+        kind: "value",
+        where: "[1]",
+        expected: "0.5",
+        actual: "0.6",
+        detail: "expected 0.5, got 0.6 (abs diff 0.1)",
+      },
+    });
+    const rec = await review(GOOD, run(tests));
+    expect(rec.researcher).toBe("rules");
+    expect(rec.items).toHaveLength(1);
+    const item = rec.items[0];
+    expect(item?.interface).toBe("scale");
+    expect(item?.category).toBe("T2");
+    expect(item?.description).toContain('check "scale_basic" at [1]: expected 0.5, got 0.6 (abs diff 0.1)');
+    expect(item?.analysis).toContain("1 of 2 tests for this interface fails (TestScale.test_values)");
+    expect(item?.analysis).toContain("TestScale.test_edges passes");
+    expect(item?.actionable_feedback).toBe("Multiply, then clip with the repository helper.");
+    expect(item?.direct_code_feedback).toBe(
+      "```python\ndef scale(xs, factor):\n    # Eq. (1): clip every scaled value.\n    return [clip(x * factor) for x in xs]\n```",
+    );
+  });
+
+  it("names shape mismatches", async () => {
+    const tests = passing();
+    tests[2] = t("TestTotal.test_sum", "failed", {
+      message: "AssertionError",
+      mismatch: { key: "tot", kind: "shape", where: "", expected: "(3,)", actual: "(3, 1)", detail: "expected shape (3,), got (3, 1)" },
+    });
+    const rec = await review(GOOD, run(tests));
+    expect(rec.items[0]?.description).toContain("wrong shape");
+    expect(rec.items[0]?.description).toContain("expected (3,), got (3, 1)");
+  });
+
+  it("calls an exception in candidate code T1 and quotes the line", async () => {
+    const code =
+      "from pkg.util import clip\n\n\ndef scale(xs, factor):\n    return [clip(x / 0) for x in xs]\n\n\ndef total(xs):\n    return sum(scale(xs, 1.0))\n";
+    const tests = passing();
+    tests[0] = t("TestScale.test_values", "error", {
+      message: "ZeroDivisionError: division by zero",
+      line: 5,
+      traceback: 'File "pkg/mod.py", line 5, in scale',
+    });
+    const rec = await review(code, run(tests));
+    expect(rec.items[0]?.category).toBe("T1");
+    expect(rec.items[0]?.description).toContain("raises ZeroDivisionError: division by zero at line 5 of pkg/mod.py");
+    expect(rec.items[0]?.analysis).toContain("`return [clip(x / 0) for x in xs]`");
+  });
+
+  it("calls NotImplementedError and a missing interface T0", async () => {
+    const stub = "def scale(xs, factor):\n    raise NotImplementedError\n";
+    const tests = [
+      t("TestScale.test_values", "error", { message: "NotImplementedError" }),
+      t("TestScale.test_edges", "error", { message: "NotImplementedError" }),
+      t("TestTotal.test_sum", "error", { message: "AttributeError: module 'pkg.mod' has no attribute 'total'" }),
+    ];
+    const rec = await review(stub, run(tests));
+    const byName = Object.fromEntries(rec.items.map((i) => [i.interface, i]));
+    expect(byName.scale?.category).toBe("T0");
+    expect(byName.scale?.description).toContain("not implemented");
+    expect(byName.total?.category).toBe("T0");
+    expect(byName.total?.description).toContain("missing from pkg/mod.py");
+  });
+
+  it("attributes a collection error to the definition enclosing its line", async () => {
+    const code =
+      "from pkg.util import clip\n\n\ndef scale(xs, factor):\n    return [clip(x * factor) for x in xs\n\n\ndef total(xs):\n    return 0\n";
+    const r = run([], { collectionError: { message: "SyntaxError: '[' was never closed", file: "pkg/mod.py", line: 5, traceback: "" } });
+    const rec = await review(code, r);
+    expect(rec.items).toHaveLength(1);
+    expect(rec.items[0]?.interface).toBe("scale");
+    expect(rec.items[0]?.category).toBe("T1");
+    expect(rec.items[0]?.description).toContain("cannot be imported");
+    expect(rec.items[0]?.analysis).toContain("line 5");
+  });
+
+  it("attributes an import error naming an interface as T0", async () => {
+    const code = "def scale(xs, factor):\n    return xs\n";
+    const r = run([], {
+      collectionError: { message: "ImportError: cannot import name 'total' from 'pkg.mod'", file: "test.py", line: 1, traceback: "" },
+    });
+    const rec = await review(code, r);
+    expect(rec.items[0]?.interface).toBe("total");
+    expect(rec.items[0]?.category).toBe("T0");
+    expect(rec.items[0]?.direct_code_feedback).toContain("def total(xs):");
+  });
+
+  it("calls a re-implemented or unused repository helper T4", async () => {
+    const mismatch = { key: "k", kind: "value" as const, where: "[0]", expected: "1.0", actual: "2.0", detail: "expected 1.0, got 2.0" };
+    const tests = passing();
+    tests[0] = t("TestScale.test_values", "failed", { message: "AssertionError", mismatch });
+    const redefined =
+      "def clip(x):\n    return x\n\n\ndef scale(xs, factor):\n    return [clip(x * factor) for x in xs]\n\n\ndef total(xs):\n    return sum(scale(xs, 1.0))\n";
+    const rec1 = await review(redefined, run(tests));
+    expect(rec1.items[0]?.category).toBe("T4");
+    expect(rec1.items[0]?.analysis).toContain("defines its own `clip`");
+    const unused =
+      "from pkg.util import clip\n\n\ndef scale(xs, factor):\n    return [x * factor for x in xs]\n\n\ndef total(xs):\n    return sum(scale(xs, 1.0))\n";
+    const rec2 = await review(unused, run(tests));
+    expect(rec2.items[0]?.category).toBe("T4");
+    expect(rec2.items[0]?.analysis).toContain("`clip` (pkg/util.py)");
+  });
+
+  it("puts an interface that other failing interfaces call first", async () => {
+    const mismatch = { key: "k", kind: "value" as const, where: "", expected: "1.0", actual: "2.0", detail: "expected 1.0, got 2.0" };
+    const tests = [
+      t("TestTotal.test_sum", "failed", { message: "AssertionError", mismatch }),
+      t("TestScale.test_values", "failed", { message: "AssertionError", mismatch }),
+      t("TestScale.test_edges", "passed"),
+    ];
+    const rec = await review(GOOD, run(tests));
+    expect(rec.items.map((i) => i.interface)).toEqual(["scale", "total"]);
+    expect(rec.items[1]?.analysis).toContain("`total` calls `scale`, which also fails");
+  });
+
+  it("falls back to the whole canonical file for a name that is not a canonical definition", async () => {
+    const tests = [t("TestOther.test_x", "error", { interface: null, message: "RuntimeError: boom" })];
+    const rec = await review(GOOD, run(tests));
+    expect(rec.items[0]?.interface).toBe("pkg/mod.py");
+    expect(rec.items[0]?.direct_code_feedback).toBe(`\`\`\`python\n${CANONICAL.trimEnd()}\n\`\`\``);
+  });
+});
