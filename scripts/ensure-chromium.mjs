@@ -19,7 +19,9 @@ console.log(`${CHROMIUM} is missing; installing Debian's chromium with apt-get .
 for (const args of [["update"], ["install", "-y", "chromium"]]) {
   const res = spawnSync("apt-get", args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
   if (res.status !== 0) {
-    console.error(`apt-get ${args.join(" ")} failed (status ${res.status ?? res.signal}). Install chromium by hand:\n  apt-get update && apt-get install -y chromium`);
+    console.error(
+      `apt-get ${args.join(" ")} failed (status ${res.status ?? res.signal}). Install chromium by hand:\n  apt-get update && apt-get install -y chromium`,
+    );
     process.exit(1);
   }
 }

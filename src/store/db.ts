@@ -52,7 +52,8 @@ export function storageError(doing: string, e: unknown): StorageError {
   if (e instanceof StorageError) return e;
   const name = e instanceof Error || (typeof DOMException !== "undefined" && e instanceof DOMException) ? (e as Error).name : null;
   const msg = e instanceof Error ? e.message : String(e);
-  if (name === "QuotaExceededError") return new StorageError(`Could not ${doing}: the browser's storage quota is full. Free space for this site.`, name);
+  if (name === "QuotaExceededError")
+    return new StorageError(`Could not ${doing}: the browser's storage quota is full. Free space for this site.`, name);
   if (name === "VersionError") {
     return new StorageError(`Could not ${doing}: the stored database was written by a newer version of the playground.`, name);
   }
@@ -84,7 +85,12 @@ export async function openPlaygroundDb(name: string = DB_NAME): Promise<IDBPData
   let onBlocked: () => void = () => {};
   const blocked = new Promise<never>((_, reject) => {
     onBlocked = () =>
-      reject(new StorageError("Could not open storage: another tab holds an older version of the playground open. Close it and reload.", "blocked"));
+      reject(
+        new StorageError(
+          "Could not open storage: another tab holds an older version of the playground open. Close it and reload.",
+          "blocked",
+        ),
+      );
   });
   try {
     const db = await Promise.race([

@@ -70,15 +70,21 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function versionOf(store: string, key: string, raw: unknown, current: number): number {
   if (!isObject(raw)) throw new RecordError(store, key, `expected an object, found ${raw === null ? "null" : typeof raw}`);
   const v = raw.version ?? 0;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw new RecordError(store, key, `version ${JSON.stringify(v)} is not a record version`);
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0)
+    throw new RecordError(store, key, `version ${JSON.stringify(v)} is not a record version`);
   if (v > current) {
-    throw new RecordError(store, key, `record version ${v} was written by a newer version of the playground (this one reads up to ${current})`);
+    throw new RecordError(
+      store,
+      key,
+      `record version ${v} was written by a newer version of the playground (this one reads up to ${current})`,
+    );
   }
   return v;
 }
 
 function need(store: string, key: string, raw: Record<string, unknown>, field: string, type: "string" | "number"): void {
-  if (typeof raw[field] !== type) throw new RecordError(store, key, `field ${field} should be a ${type}, found ${JSON.stringify(raw[field])}`);
+  if (typeof raw[field] !== type)
+    throw new RecordError(store, key, `field ${field} should be a ${type}, found ${JSON.stringify(raw[field])}`);
 }
 
 /**
@@ -126,5 +132,11 @@ export function restoreRun(key: string, raw: unknown): RunRecord {
   if (!isObject(result) || !Array.isArray(result.tests) || !isObject(result.counts)) {
     throw new RecordError("runs", key, "field result is not a run result (needs tests and counts)");
   }
-  return { version: RUN_VERSION, taskId: key, code: rec.code as string, finishedAt: rec.finishedAt as number, result: result as unknown as RunResult };
+  return {
+    version: RUN_VERSION,
+    taskId: key,
+    code: rec.code as string,
+    finishedAt: rec.finishedAt as number,
+    result: result as unknown as RunResult,
+  };
 }

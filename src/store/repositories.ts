@@ -81,7 +81,10 @@ export function memoryStore(): KeyValueStore {
   const kept: UnreadableRecord[] = [];
   const of = (s: string) => {
     let m = stores.get(s);
-    if (!m) stores.set(s, (m = new Map()));
+    if (!m) {
+      m = new Map();
+      stores.set(s, m);
+    }
     return m;
   };
   return {

@@ -50,7 +50,11 @@ describe("restoreDraft fixtures", () => {
 
 describe("restoreSettings and restoreRun fixtures", () => {
   it("fills defaults and trims URLs", () => {
-    expect(restoreSettings({ version: 1, indexURL: " http://x/pyodide/ " })).toEqual({ version: 1, indexURL: "http://x/pyodide/", packageBaseUrl: "" });
+    expect(restoreSettings({ version: 1, indexURL: " http://x/pyodide/ " })).toEqual({
+      version: 1,
+      indexURL: "http://x/pyodide/",
+      packageBaseUrl: "",
+    });
     expect(restoreSettings({})).toEqual({ version: 1, indexURL: "", packageBaseUrl: "" });
   });
   it("rejects a run record without a result", () => {

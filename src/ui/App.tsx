@@ -1,0 +1,111 @@
+/** The page: header with Python status, task list on the left, the open task on the right. */
+import { useEffect, useState } from "react";
+import { useObservable, useServices } from "./services";
+import { SettingsPanel } from "./settings/SettingsPanel";
+import { TaskList } from "./tasks/TaskList";
+import { TaskView } from "./tasks/TaskView";
+
+function PythonBadge() {
+  const services = useServices();
+  const s = useObservable(services.python);
+  if (s.state === "loading") {
+    return (
+      <span className="py-status loading" data-testid="python-status" data-state="loading">
+        Python loading…
+      </span>
+    );
+  }
+  if (s.state === "ready") {
+    return (
+      <span className="py-status ready" data-testid="python-status" data-state="ready">
+        Python {s.version}
+      </span>
+    );
+  }
+  return (
+    <span className="py-status error" data-testid="python-status" data-state="error" title={s.message}>
+      Python failed: {s.message}{" "}
+      <button type="button" className="py-retry" onClick={() => services.startPython()}>
+        Retry
+      </button>
+    </span>
+  );
+}
+
+function Notices() {
+  const services = useServices();
+  const notices = useObservable(services.notices);
+  if (notices.length === 0) return null;
+  return (
+    <div className="notices">
+      {notices.map((n) => (
+        <div key={n.id} className={`notice ${n.kind}`} role={n.kind === "error" ? "alert" : "status"}>
+          <span>{n.text}</span>
+          <button type="button" aria-label="Dismiss" onClick={() => services.dismiss(n.id)}>
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function taskFromHash(): string | null {
+  const m = /^#task=([a-z0-9-]+)$/.exec(location.hash);
+  return m ? (m[1] as string) : null;
+}
+
+/** Root component. Expects a ServicesContext provider above it. */
+export function App() {
+  const services = useServices();
+  const [selected, setSelected] = useState<string | null>(() => taskFromHash());
+  const [showSettings, setShowSettings] = useState(false);
+  const task = selected ? services.task(selected) : null;
+
+  useEffect(() => {
+    const onHash = () => setSelected(taskFromHash());
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, []);
+
+  const select = (id: string) => {
+    void services.flushDrafts();
+    history.replaceState(null, "", `#task=${id}`);
+    setSelected(id);
+  };
+
+  return (
+    <div className="app">
+      <header className="app-head">
+        <h1>RECODE playground</h1>
+        <span className="subtitle">research-code tasks with unit tests, run in your browser</span>
+        <span className="spacer" />
+        <PythonBadge />
+        <button type="button" onClick={() => setShowSettings((v) => !v)} aria-expanded={showSettings}>
+          Settings
+        </button>
+      </header>
+      <Notices />
+      {showSettings && <SettingsPanel onClose={() => setShowSettings(false)} />}
+      <main className="app-main">
+        <nav className="sidebar">
+          <TaskList selected={selected} onSelect={select} />
+        </nav>
+        <div className="content">
+          {task ? (
+            <TaskView key={task.id} task={task} />
+          ) : (
+            <div className="welcome">
+              <h2>Pick a task</h2>
+              <p>
+                Each task comes from a research paper: read the instruction and the method, write the target file, and run the unit tests.
+                Your text is saved in this browser as you type.
+              </p>
+              {selected && <p className="panel error">No task "{selected}" is available.</p>}
+            </div>
+          )}
+        </div>
+      </main>
+    </div>
+  );
+}

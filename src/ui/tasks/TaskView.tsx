@@ -1,0 +1,174 @@
+/** A task: what to read (tabs) beside the editor and the results of the last run. */
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { RunResult, TestResult } from "../../core/results";
+import type { Task } from "../../core/task";
+import { CodeEditor, modelPath } from "../editor/CodeEditor";
+import { runMarkers } from "../editor/markers";
+import { ResultsPanel } from "../results/ResultsPanel";
+import { type OpenedDraft, useObservable, useServices } from "../services";
+import { TaskInfo } from "./TaskInfo";
+
+interface Live {
+  collected: string[];
+  done: TestResult[];
+  current: string | null;
+}
+
+function DraftBadge() {
+  const s = useObservable(useServices().draftState);
+  if (s.state === "none") return <span className="draft muted">starting text</span>;
+  if (s.state === "pending") return <span className="draft muted">saving…</span>;
+  if (s.state === "saved")
+    return (
+      <span className="draft muted" data-testid="draft-saved">
+        draft saved
+      </span>
+    );
+  return (
+    <span className="draft error" role="alert" title={s.message}>
+      draft not saved: {s.message}
+    </span>
+  );
+}
+
+/** The workspace of one task. Keyed by task id by the parent so state resets per task. */
+export function TaskView({ task }: { task: Task }) {
+  const services = useServices();
+  const python = useObservable(services.python);
+  const [opened, setOpened] = useState<OpenedDraft | null>(null);
+  const [result, setResult] = useState<RunResult | null>(null);
+  const [storedAt, setStoredAt] = useState<number | null>(null);
+  const [live, setLive] = useState<Live | null>(null);
+  const [runError, setRunError] = useState<string | null>(null);
+  const abortRef = useRef<AbortController | null>(null);
+  const codeRef = useRef<string>("");
+  const editorApi = useRef<{ setText: (t: string) => void; getText: () => string } | null>(null);
+  const target = task.meta.target_file_path;
+
+  useEffect(() => {
+    let alive = true;
+    void services.openDraft(task).then((d) => {
+      if (!alive) return;
+      codeRef.current = d.code;
+      setOpened(d);
+    });
+    void services.lastRun(task.id).then((r) => {
+      if (alive && r) {
+        setResult(r.result);
+        setStoredAt(r.finishedAt);
+      }
+    });
+    return () => {
+      alive = false;
+      abortRef.current?.abort();
+      void services.flushDrafts();
+    };
+  }, [services, task]);
+
+  const running = live !== null;
+
+  const run = useCallback(async () => {
+    if (abortRef.current) return;
+    const ctl = new AbortController();
+    abortRef.current = ctl;
+    setRunError(null);
+    const state: Live = { collected: [], done: [], current: null };
+    setLive({ ...state });
+    try {
+      const code = editorApi.current?.getText() ?? codeRef.current;
+      const r = await services.run(task, code, {
+        signal: ctl.signal,
+        onProgress: (p) => {
+          if (p.type === "collected") state.collected = p.tests;
+          else if (p.type === "test-start") state.current = p.id;
+          else {
+            state.done = [...state.done, p.result];
+            state.current = null;
+          }
+          setLive({ ...state });
+        },
+      });
+      setResult(r);
+      setStoredAt(null);
+    } catch (e) {
+      setRunError(`The tests could not run: ${(e as Error).message}`);
+    } finally {
+      abortRef.current = null;
+      setLive(null);
+    }
+  }, [services, task]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key === "Enter") {
+        e.preventDefault();
+        void run();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [run]);
+
+  const reset = () => {
+    if (!window.confirm("Reset the target file to its starting text? Your current text will be replaced (Ctrl+Z in the editor undoes it)."))
+      return;
+    editorApi.current?.setText(task.starter);
+    codeRef.current = task.starter;
+    void services.resetDraft(task);
+  };
+
+  const onChange = (code: string) => {
+    codeRef.current = code;
+    services.editDraft(task, code);
+  };
+
+  return (
+    <div className="task-view">
+      <TaskInfo task={task} />
+      <section className="work">
+        <div className="toolbar">
+          <span className="target-path" title="The file you write">
+            {target}
+          </span>
+          <DraftBadge />
+          <span className="spacer" />
+          <button type="button" onClick={reset} disabled={running || !opened}>
+            Reset to start
+          </button>
+          {running ? (
+            <button type="button" className="stop" onClick={() => abortRef.current?.abort()}>
+              Stop
+            </button>
+          ) : (
+            <button type="button" className="primary" onClick={() => void run()} disabled={!opened} title="Ctrl/Cmd+Enter">
+              Run tests
+            </button>
+          )}
+        </div>
+        {opened?.stale && (
+          <div className="panel warning" role="status">
+            This draft was written against an earlier version of the task files. Compare it with the instruction, or use Reset to start.
+          </div>
+        )}
+        {python.state === "loading" && running && <div className="panel muted">Waiting for Python to load…</div>}
+        <div className="editor">
+          {opened ? (
+            <CodeEditor
+              path={modelPath(task.id, target)}
+              initial={opened.code}
+              onChange={onChange}
+              onRun={() => void run()}
+              markers={runMarkers(live ? null : result, target)}
+              onReady={(api) => {
+                editorApi.current = api;
+              }}
+            />
+          ) : (
+            <div className="editor-loading">Opening draft…</div>
+          )}
+        </div>
+        <ResultsPanel result={result} live={live} runError={runError} storedAt={storedAt} />
+      </section>
+    </div>
+  );
+}

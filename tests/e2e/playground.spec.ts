@@ -1,0 +1,132 @@
+import { readFileSync } from "node:fs";
+import { expect, type Page, test } from "@playwright/test";
+
+const TASK = "min-p-sampling";
+const TARGET = JSON.parse(readFileSync(`tasks/${TASK}/task.json`, "utf8")).target_file_path as string;
+const CANONICAL = readFileSync(`tasks/${TASK}/canonical.py`, "utf8");
+const STARTER = readFileSync(`tasks/${TASK}/repo/${TARGET}`, "utf8");
+
+interface MonacoWindow {
+  monaco: {
+    editor: {
+      getModels(): { uri: { path: string }; getValue(): string; setValue(v: string): void }[];
+      getModelMarkers(filter: { owner?: string }): { startLineNumber: number; resource: { path: string } }[];
+    };
+  };
+}
+
+async function openTask(page: Page): Promise<void> {
+  await page.goto("/");
+  await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "ready", { timeout: 120_000 });
+  await page.locator(`[data-task-id="${TASK}"] button`).click();
+  await page.waitForFunction(
+    (target) => (window as unknown as MonacoWindow).monaco?.editor.getModels().some((m) => m.uri.path.endsWith(`/${target}`)),
+    TARGET,
+  );
+}
+
+async function setTarget(page: Page, code: string): Promise<void> {
+  await page.evaluate(
+    ([target, text]) => {
+      const model = (window as unknown as MonacoWindow).monaco.editor.getModels().find((m) => m.uri.path.endsWith(`/${target}`));
+      if (!model) throw new Error(`no editor model for ${target}`);
+      model.setValue(text as string);
+    },
+    [TARGET, code],
+  );
+}
+
+async function getTarget(page: Page): Promise<string> {
+  return page.evaluate((target) => {
+    const model = (window as unknown as MonacoWindow).monaco.editor.getModels().find((m) => m.uri.path.endsWith(`/${target}`));
+    return model ? model.getValue() : "";
+  }, TARGET);
+}
+
+async function markers(page: Page): Promise<number[]> {
+  return page.evaluate((target) => {
+    return (window as unknown as MonacoWindow).monaco.editor
+      .getModelMarkers({ owner: "recode" })
+      .filter((m) => m.resource.path.endsWith(`/${target}`))
+      .map((m) => m.startLineNumber);
+  }, TARGET);
+}
+
+async function runAndWait(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Run tests" }).click();
+  await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Run tests" })).toBeVisible({ timeout: 120_000 });
+}
+
+test("the canonical solution passes every unit test", async ({ page }) => {
+  await openTask(page);
+  await setTarget(page, CANONICAL);
+  await runAndWait(page);
+  await expect(page.getByTestId("counts")).toContainText("All tests passed");
+  const rows = page.locator(".test-row");
+  expect(await rows.count()).toBeGreaterThan(0);
+  expect(await page.locator('.test-row:not([data-status="passed"])').count()).toBe(0);
+  expect(await markers(page)).toEqual([]);
+  await page.screenshot({ path: "/tmp/recode-shot.png", fullPage: true });
+});
+
+test("the starting text fails, with failures listed and editor markers on the failing lines", async ({ page }) => {
+  await openTask(page);
+  await setTarget(page, STARTER);
+  await runAndWait(page);
+  await expect(page.getByTestId("counts")).toContainText("Not all tests passed");
+  expect(await page.locator('.test-row[data-status="error"], .test-row[data-status="failed"]').count()).toBeGreaterThan(0);
+  const lines = await markers(page);
+  expect(lines.length).toBeGreaterThan(0);
+  const raiseLines = STARTER.split("\n").flatMap((l, i) => (l.includes("raise NotImplementedError") ? [i + 1] : []));
+  for (const l of lines) expect(raiseLines).toContain(l);
+  // Expanding a failing test shows its traceback.
+  const failing = page.locator('.test-row[data-status="error"]').first();
+  await failing.locator("summary").click();
+  await expect(failing.locator(".test-detail")).toContainText("NotImplementedError");
+});
+
+test("an endless loop is stopped by the time limit, and the next run works", async ({ page }) => {
+  await openTask(page);
+  await setTarget(page, "while True:\n    pass\n");
+  await runAndWait(page);
+  await expect(page.getByTestId("incident")).toContainText(/Time limit/);
+  await expect(page.getByTestId("counts")).toContainText("Not all tests passed");
+  await setTarget(page, CANONICAL);
+  await runAndWait(page);
+  await expect(page.getByTestId("counts")).toContainText("All tests passed");
+  await expect(page.getByTestId("incident")).toHaveCount(0);
+});
+
+test("the draft survives a reload", async ({ page }) => {
+  await openTask(page);
+  const draft = `# my draft ${Date.now()}\n${STARTER}`;
+  await setTarget(page, draft);
+  await expect(page.getByTestId("draft-saved")).toBeVisible();
+  await page.reload();
+  await page.waitForFunction(
+    (target) => (window as unknown as MonacoWindow).monaco?.editor.getModels().some((m) => m.uri.path.endsWith(`/${target}`)),
+    TARGET,
+  );
+  expect(await getTarget(page)).toBe(draft);
+});
+
+test("Reset to start asks first, then restores the starting text", async ({ page }) => {
+  await openTask(page);
+  await setTarget(page, "# something to throw away\n");
+  page.once("dialog", (d) => void d.dismiss());
+  await page.getByRole("button", { name: "Reset to start" }).click();
+  expect(await getTarget(page)).toBe("# something to throw away\n");
+  page.once("dialog", (d) => void d.accept());
+  await page.getByRole("button", { name: "Reset to start" }).click();
+  expect(await getTarget(page)).toBe(STARTER);
+});
+
+test("the paper and the repository context render", async ({ page }) => {
+  await openTask(page);
+  await page.getByRole("tab", { name: "Paper" }).click();
+  await expect(page.locator(".tab-body .katex").first()).toBeVisible();
+  await page.getByRole("tab", { name: "Repo" }).click();
+  await expect(page.getByTestId("repo-file")).toBeVisible();
+  expect(await page.content()).not.toContain(CANONICAL.split("\n").find((l) => l.includes("#")) ?? "\u0000never");
+});

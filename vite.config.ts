@@ -1,0 +1,26 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+import { viteStaticCopy } from "vite-plugin-static-copy";
+
+/** Cross-origin isolation: SharedArrayBuffer (the Pyodide interrupt) needs both headers. */
+const isolation = {
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Cross-Origin-Embedder-Policy": "require-corp",
+};
+
+/** Pyodide runtime files served at /pyodide/ so the page works offline. */
+const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+
+export default defineConfig({
+  plugins: [
+    react(),
+    viteStaticCopy({
+      targets: PYODIDE_FILES.map((f) => ({ src: `node_modules/pyodide/${f}`, dest: "pyodide" })),
+    }),
+  ],
+  server: { headers: isolation },
+  preview: { headers: isolation },
+  worker: { format: "es" },
+  optimizeDeps: { exclude: ["pyodide"] },
+  build: { chunkSizeWarningLimit: 8000 },
+});
