@@ -11,11 +11,11 @@ import { taskRunRequest } from "../../src/python/runtime";
 
 const BUGS = join(import.meta.dirname, "../fixtures/known-bugs");
 
-/** Known-bug files whose task exists: [task id, buggy source, interface named on the first line]. */
+/** Every known-bug file (its name is the task id): [task id, buggy source, interface named on the first line]. */
 function knownBugs(): [string, string, string][] {
   if (!existsSync(BUGS)) return [];
   return readdirSync(BUGS)
-    .filter((f) => f.endsWith(".py") && existsSync(join(BUILTIN_TASKS, f.slice(0, -3), "task.json")))
+    .filter((f) => f.endsWith(".py"))
     .sort()
     .map((f) => {
       const source = readFileSync(join(BUGS, f), "utf8");
@@ -63,5 +63,18 @@ describe("rules researcher on the known-bug files (real Pyodide)", () => {
     expect(rerun.collectionError).toBeNull();
     expect(failing).toEqual([]);
     expect(rerun.allPassed).toBe(true);
+  });
+
+  it.each(cases.map(([id]) => id))("%s: the starter stub and an empty file get T0 for every interface", async (id) => {
+    const task = loadTaskDir(BUILTIN_TASKS, id);
+    for (const code of [task.starter, ""]) {
+      const run = await runtime.run(taskRunRequest(task, code));
+      expect(run.allPassed).toBe(false);
+      const record = await createRulesResearcher().review({ task, code, run, turn: 0 });
+      for (const itf of task.meta.interfaces) {
+        const item = record.items.find((i) => i.interface === itf.name);
+        expect(item?.category, `${id} ${code ? "starter" : "empty file"}: ${itf.name}`).toBe("T0");
+      }
+    }
   });
 });

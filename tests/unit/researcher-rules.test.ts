@@ -213,3 +213,23 @@ describe("rules researcher", () => {
     expect(rec.items[0]?.direct_code_feedback).toBe(`\`\`\`python\n${CANONICAL.trimEnd()}\n\`\`\``);
   });
 });
+
+describe("rules researcher evidence", () => {
+  it("names every missing interface when the import fails, and measures numeric differences", async () => {
+    const r = run([], {
+      collectionError: { message: "ImportError: cannot import name 'scale' from 'pkg.mod'", file: "test.py", line: 1, traceback: "" },
+    });
+    const rec = await review("", r);
+    expect(rec.items.map((i) => [i.interface, i.category])).toEqual([
+      ["scale", "T0"],
+      ["total", "T0"],
+    ]);
+    const tests = passing();
+    tests[0] = t("TestScale.test_values", "failed", {
+      message: "AssertionError",
+      mismatch: { key: "k", kind: "value", where: "[0]", expected: "0.5", actual: "0.25", detail: "expected 0.5, got 0.25" },
+    });
+    const rec2 = await review(GOOD, run(tests));
+    expect(rec2.items[0]?.analysis).toContain("The value is 50% too small in magnitude (ratio 0.500).");
+  });
+});

@@ -99,6 +99,19 @@ function describeMismatch(m: Mismatch): string {
   }
 }
 
+/** For a numeric value mismatch: how far off and in which direction, e.g. "The value is 12% too small (ratio 0.88)." */
+function numericDirection(m: Mismatch): string | null {
+  if (m.kind !== "value") return null;
+  const exp = Number(m.expected);
+  const act = Number(m.actual);
+  if (!Number.isFinite(exp) || !Number.isFinite(act) || exp === 0 || m.expected.trim() === "" || m.actual.trim() === "") return null;
+  if (Math.sign(exp) !== Math.sign(act) && act !== 0) return "The value has the wrong sign.";
+  const ratio = act / exp;
+  const pct = Math.abs(ratio - 1) * 100;
+  const size = Math.abs(act) < Math.abs(exp) ? "too small" : "too large";
+  return `The value is ${pct < 1 ? pct.toPrecision(2) : Math.round(pct)}% ${size} in magnitude (ratio ${ratio.toPrecision(3)}).`;
+}
+
 interface Group {
   name: string;
   failing: TestResult[];
@@ -170,7 +183,14 @@ export function createRulesResearcher(opts: RulesResearcherOptions = {}): Resear
 
       const items: FeedbackItem[] = [];
       if (run.collectionError) {
-        items.push(collectionItem(run.collectionError));
+        const first = collectionItem(run.collectionError);
+        items.push(first);
+        // When the file imports but lacks interfaces, name every missing one (the import stops at the first).
+        if (first.category === "T0") {
+          for (const n of interfaces) {
+            if (n !== first.interface && !definedInCandidate(n)) items.push(missingItem(n));
+          }
+        }
       } else {
         const groups = new Map<string, Group>();
         const groupOf = (t: TestResult): string => {
@@ -203,6 +223,17 @@ export function createRulesResearcher(opts: RulesResearcherOptions = {}): Resear
         }
       }
       return { researcher: "rules", items: orderByCalls(items, canonicalDefs) };
+
+      function missingItem(n: string): FeedbackItem {
+        return {
+          interface: n,
+          category: "T0",
+          description: `\`${n}\` is not defined in ${target}.`,
+          analysis: `The tests import \`${n}\` from ${target} as well; it must be defined at module level with the name and signature in the instruction.`,
+          actionable_feedback: guidance(n),
+          direct_code_feedback: directCode(n),
+        };
+      }
 
       function collectionItem(e: CollectionError): FeedbackItem {
         const type = exceptionType(e.message);
@@ -309,6 +340,8 @@ export function createRulesResearcher(opts: RulesResearcherOptions = {}): Resear
           evidence.push(
             `The first differing value is check "${m.key}"${m.where ? ` at ${m.where}` : ""} (${m.kind} differs: expected ${m.expected}, got ${m.actual})${n > 1 ? `; ${n} failing tests show value differences` : ""}.`,
           );
+          const direction = numericDirection(m);
+          if (direction) evidence.push(direction);
           if (m.kind === "shape" || m.kind === "length")
             evidence.push("A size difference usually means an axis, a filter or an aggregation step differs from the specification.");
         }
