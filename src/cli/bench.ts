@@ -97,7 +97,9 @@ export async function runBench(o: BenchOptions): Promise<void> {
     const w = median(warm);
     const f = median(fresh);
     ratios.push(f / w);
-    rows.push(`| ${task.id} | ${task.interfaceOf ? Object.keys(task.interfaceOf).length : 0} | ${fmt(w)} | ${fmt(f)} | ${(f / w).toFixed(1)}x |`);
+    rows.push(
+      `| ${task.id} | ${task.interfaceOf ? Object.keys(task.interfaceOf).length : 0} | ${fmt(w)} | ${fmt(f)} | ${(f / w).toFixed(1)}x |`,
+    );
     o.log(`  ${task.id}: warm ${fmt(w)} ms, fresh python3 ${fmt(f)} ms\n`);
   }
   const version = rt.version;
@@ -107,13 +109,16 @@ export async function runBench(o: BenchOptions): Promise<void> {
   if (o.page) {
     try {
       const { measurePage } = await import("./bench-page");
-      const p = await measurePage(tasks.map((t) => t.id), Math.min(o.runs, 20));
+      const p = await measurePage(
+        tasks.map((t) => t.id),
+        Math.min(o.runs, 20),
+      );
       pageSection = [
         `Python ready time in headless Chromium (median of ${p.ready.length} page loads): **${fmt(median(p.ready))} ms**.`,
         "",
         "| task | warm submission in the page, median (ms) |",
         "| --- | --- |",
-        ...Object.entries(p.warm).map(([id, xs]) => `| ${id} | ${fmt(median(xs))} |`),
+        ...Object.entries(p.warm).map(([id, xs]: [string, number[]]) => `| ${id} | ${fmt(median(xs))} |`),
       ].join("\n");
     } catch (e) {
       pageSection = `Not measured: ${(e as Error).message}`;
@@ -137,7 +142,9 @@ export async function runBench(o: BenchOptions): Promise<void> {
     "| --- | --- | --- | --- | --- |",
     ...rows,
     "",
-    ratios.length ? `Smallest ratio: ${Math.min(...ratios).toFixed(1)}x; the target is ${Math.min(...ratios) >= 10 ? "met" : "NOT met"}.` : "No recorded tasks.",
+    ratios.length
+      ? `Smallest ratio: ${Math.min(...ratios).toFixed(1)}x; the target is ${Math.min(...ratios) >= 10 ? "met" : "NOT met"}.`
+      : "No recorded tasks.",
     "",
     "## In the page",
     "",

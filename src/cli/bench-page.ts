@@ -1,0 +1,121 @@
+/**
+ * In-page measurements for `recode bench`: serves the built app with
+ * `vite preview`, drives Debian's Chromium with playwright-core, and measures
+ * Python ready time and warm submission latency inside the page.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+/** Chromium flags for this kind of machine (closed network, root, no GPU). */
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** Page measurements: ready times (ms) and warm submission latencies (ms) per task. */
+export interface PageMeasurements {
+  ready: number[];
+  warm: Record<string, number[]>;
+}
+
+async function startPreview(port: number): Promise<ChildProcess> {
+  const vite = join(ROOT, "node_modules/.bin/vite");
+  const child = spawn(vite, ["preview", "--port", String(port), "--strictPort"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  await new Promise<void>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error("vite preview did not start within 30 s")), 30_000);
+    child.stdout?.on("data", (d: Buffer) => {
+      if (d.toString().includes(`${port}`)) {
+        clearTimeout(timer);
+        ok();
+      }
+    });
+    child.on("exit", (code) => fail(new Error(`vite preview exited with code ${code}`)));
+  });
+  return child;
+}
+
+/** Measure in headless Chromium. Throws when Chromium or the build is missing. */
+export async function measurePage(taskIds: string[], runs: number, port = 4183): Promise<PageMeasurements> {
+  const exe = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (!existsSync(exe)) throw new Error(`no Chromium at ${exe} (apt-get install chromium, or set CHROMIUM_PATH)`);
+  if (!existsSync(join(ROOT, "dist/index.html"))) throw new Error("no build in dist/ (run npm run build first)");
+  const server = await startPreview(port);
+  const browser = await chromium.launch({ executablePath: exe, args: CHROMIUM_ARGS });
+  const url = `http://localhost:${port}/`;
+  try {
+    const out: PageMeasurements = { ready: [], warm: {} };
+    for (let i = 0; i < 3; i++) {
+      const ctx = await browser.newContext();
+      const page = await ctx.newPage();
+      await page.goto(url);
+      await page.waitForSelector('[data-testid="python-status"][data-state="ready"]', { timeout: 120_000 });
+      out.ready.push(await page.evaluate(() => performance.now()));
+      await ctx.close();
+    }
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    await page.goto(url);
+    await page.waitForSelector('[data-testid="python-status"][data-state="ready"]', { timeout: 120_000 });
+    for (const id of taskIds) {
+      const meta = JSON.parse(readFileSync(join(ROOT, "tasks", id, "task.json"), "utf8")) as { target_file_path: string };
+      const canonical = readFileSync(join(ROOT, "tasks", id, "canonical.py"), "utf8");
+      await page.locator(`[data-task-id="${id}"] button`).click();
+      await page.waitForFunction(
+        (target) =>
+          (window as unknown as { monaco?: { editor: { getModels(): { uri: { path: string } }[] } } }).monaco?.editor
+            .getModels()
+            .some((m) => m.uri.path.endsWith(`/${target}`)),
+        meta.target_file_path,
+      );
+      const xs: number[] = [];
+      for (let i = 0; i <= runs; i++) {
+        const ms = await page.evaluate(
+          async ([target, text]) => {
+            type M = { uri: { path: string }; setValue(v: string): void };
+            const w = window as unknown as { monaco: { editor: { getModels(): M[] } } };
+            const model = w.monaco.editor.getModels().find((m) => m.uri.path.endsWith(`/${target}`));
+            model?.setValue(`${text}\n`);
+            const button = [...document.querySelectorAll("button")].find((b) => b.textContent?.trim() === "Run tests");
+            if (!button) throw new Error("no Run tests button");
+            const t0 = performance.now();
+            let sawBusy = false;
+            await new Promise<void>((done, fail) => {
+              const check = () => {
+                const busy = document.querySelector('[data-testid="results"][aria-busy="true"]');
+                if (busy) sawBusy = true;
+                if (sawBusy && !busy && document.querySelector('[data-testid="counts"]')) {
+                  obs.disconnect();
+                  done();
+                }
+              };
+              const obs = new MutationObserver(check);
+              obs.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+              setTimeout(() => fail(new Error("no results within 60 s")), 60_000);
+              button.click();
+              check();
+            });
+            return performance.now() - t0;
+          },
+          [meta.target_file_path, canonical] as const,
+        );
+        if (i > 0) xs.push(ms);
+      }
+      out.warm[id] = xs;
+    }
+    await ctx.close();
+    return out;
+  } finally {
+    await browser.close();
+    server.kill();
+  }
+}
