@@ -1,0 +1,401 @@
+/**
+ * Trajectory records: everything one episode (one model on one task at one
+ * feedback level and setting) produced, turn by turn, as versioned JSON.
+ * Stored by the page (IndexedDB) and the CLI (run folders); read back through
+ * {@link restoreTrajectory}, which upgrades any older `schemaVersion` to the
+ * current one, and turned into metrics input by {@link episodeSummary}.
+ *
+ * Protocol terms follow RECODE-H (RECODE-H.md, "Interaction protocol"): turns
+ * are 0-based, turn 0 is generated without feedback and may be shared by all
+ * levels (`sharedTurn0`), the episode stops at the first all-pass turn or after
+ * `maxTurns` turns, and the agent takes at most `maxSteps` actions per turn.
+ *
+ * Versions:
+ * - 1: flat configuration (`model`, `researcher`, `level`, `setting`, `taskId`,
+ *   `maxTurns` at the top), turns `{turn, code, result, ...}`, no token counts,
+ *   no versions block, no `maxSteps`, no `sharedTurn0`.
+ * - 2 (current): `config`, `versions`, per-turn `tokens` / `researcherTokens`,
+ *   `sharedTurn0`, `error`.
+ */
+import { z } from "zod";
+import type { FeedbackRecord } from "./feedback";
+import { type EpisodeSummary, turnOutcome } from "./metrics";
+import type { ChatMessage } from "./model";
+import type { RunResult } from "./results";
+
+/** The schema version this build writes. */
+export const TRAJECTORY_SCHEMA_VERSION = 2;
+
+/** Actions per turn when an old record does not say (RECODE-H: at most 3 actions per turn). */
+export const DEFAULT_MAX_STEPS = 3;
+
+// ---------------------------------------------------------------------------
+// Building blocks (shared by all versions)
+
+const count = z.number().int().nonnegative();
+const millis = z.number().nonnegative();
+
+const MismatchSchema = z.object({
+  key: z.string(),
+  kind: z.enum(["type", "length", "shape", "dtype", "keys", "value"]),
+  where: z.string(),
+  expected: z.string(),
+  actual: z.string(),
+  detail: z.string(),
+});
+
+const TestResultSchema = z.object({
+  id: z.string(),
+  interface: z.string().nullable(),
+  status: z.enum(["passed", "failed", "error", "skipped", "timeout"]),
+  durationMs: millis,
+  message: z.string(),
+  traceback: z.string(),
+  line: z.number().int().nullable(),
+  stdout: z.string(),
+  stderr: z.string(),
+  stdoutTruncated: z.boolean(),
+  stderrTruncated: z.boolean(),
+  mismatch: MismatchSchema.nullable(),
+});
+
+/** Zod schema of a {@link RunResult} (src/core/results.ts). */
+export const RunResultSchema: z.ZodType<RunResult> = z.object({
+  backend: z.enum(["pyodide", "native"]),
+  tests: z.array(TestResultSchema),
+  collectionError: z
+    .object({ message: z.string(), file: z.string().nullable(), line: z.number().int().nullable(), traceback: z.string() })
+    .nullable(),
+  counts: z.object({ total: count, passed: count, failed: count, error: count, skipped: count, timeout: count }),
+  allPassed: z.boolean(),
+  durationMs: millis,
+  incident: z
+    .object({
+      kind: z.enum(["timeout", "terminated", "crashed", "poisoned", "packages"]),
+      message: z.string(),
+      respawned: z.boolean(),
+    })
+    .nullable(),
+  recorded: z.string().nullable(),
+});
+
+/** Zod schema of a {@link FeedbackRecord} (src/core/feedback.ts). */
+export const FeedbackRecordSchema: z.ZodType<FeedbackRecord> = z.object({
+  items: z.array(
+    z.object({
+      interface: z.string(),
+      category: z.enum(["T0", "T1", "T2", "T3", "T4"]),
+      description: z.string(),
+      analysis: z.string(),
+      actionable_feedback: z.string(),
+      direct_code_feedback: z.string(),
+    }),
+  ),
+  researcher: z.string(),
+});
+
+const ChatMessageSchema: z.ZodType<ChatMessage> = z.object({
+  role: z.enum(["system", "user", "assistant"]),
+  content: z.string(),
+});
+
+/** One agent action in a turn (ReCodeAgent: READ, BROWSE, RETRIEVE, REPLACE, SUBMIT; `INVALID` for a malformed one). */
+const ActionSchema = z.object({
+  /** Action name as the agent wrote it, e.g. `READ`. */
+  type: z.string().min(1),
+  /** Its argument (a path, a query, the new file text), or "" when it takes none. */
+  argument: z.string(),
+  /** What the action returned to the agent (file text, list, correction message). */
+  result: z.string(),
+});
+
+const TimingsSchema = z.object({
+  /** Agent (coder) time for the turn, in milliseconds. */
+  agentMs: millis,
+  /** Test run time, in milliseconds. */
+  testMs: millis,
+  /** Researcher review time, in milliseconds (0 when no review). */
+  researcherMs: millis,
+});
+
+const TokensSchema = z.object({ prompt: count, completion: count });
+
+const SettingSchema = z.enum(["baseline", "agent", "memory_agent"]);
+const LevelSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
+
+/** Why an episode stopped: solved, turn limit reached, a failure (see `error`), or the user cancelled. */
+const StoppedReasonSchema = z.enum(["solved", "max_turns", "error", "cancelled"]).nullable();
+
+// ---------------------------------------------------------------------------
+// Version 2 (current)
+
+/** One turn of a trajectory. */
+export const TrajectoryTurnSchema = z
+  .object({
+    /** 0-based turn index; equals the position in `turns`. */
+    index: count,
+    /** The target file text submitted this turn. */
+    code: z.string(),
+    /** Test results of `code`. */
+    run: RunResultSchema,
+    /** Raw researcher record (all fields, renderable at any level), or null when there was no review. */
+    feedback: FeedbackRecordSchema.nullable(),
+    /** Feedback text as the agent received it after this turn, rendered at the episode's level ("" when none). */
+    feedbackText: z.string(),
+    /** The agent's chat messages for this turn. */
+    messages: z.array(ChatMessageSchema),
+    /** The agent's actions this turn, in order. */
+    actions: z.array(ActionSchema),
+    timings: TimingsSchema,
+    /** Tokens of the coder model this turn. */
+    tokens: TokensSchema,
+    /** Tokens of the researcher model for the review of this turn (0 for rules/human researchers). */
+    researcherTokens: TokensSchema,
+  })
+  .strict();
+
+/** Current trajectory schema. */
+export const TrajectorySchema = z
+  .object({
+    schemaVersion: z.literal(TRAJECTORY_SCHEMA_VERSION),
+    /** ISO 8601 start time, or null when unknown (upgraded records). */
+    createdAt: z.string().nullable(),
+    config: z
+      .object({
+        /** Coder model id, e.g. `ollama:qwen2.5-coder:7b`, or `human`. */
+        model: z.string().min(1),
+        /** Researcher id, e.g. `rules`, `llm:openai:gpt-4o-mini`, `human`. */
+        researcher: z.string().min(1),
+        level: LevelSchema,
+        setting: SettingSchema,
+        /** Turn limit (RECODE-H: 10). */
+        maxTurns: z.number().int().positive(),
+        /** Actions per turn before the code is submitted automatically (RECODE-H: 3). */
+        maxSteps: z.number().int().positive(),
+      })
+      .strict(),
+    versions: z
+      .object({
+        /** Product version (package.json), or `unknown`. */
+        app: z.string().min(1),
+        /** Python version string of the runtime, e.g. `3.14.0 (pyodide)`, or `unknown`. */
+        python: z.string().min(1),
+        task: z.object({ id: z.string().min(1), contentHash: z.string().min(1).nullable() }).strict(),
+        /** Git commit of the product, or null when unknown. */
+        gitCommit: z.string().min(1).nullable(),
+      })
+      .strict(),
+    /** Turn 0 was reused from another level's episode of the same model and task (RECODE-H: turn 0 is shared). */
+    sharedTurn0: z.boolean(),
+    turns: z.array(TrajectoryTurnSchema),
+    /** True once the episode ended (solved, turn limit, error or cancelled). */
+    finished: z.boolean(),
+    stoppedReason: StoppedReasonSchema,
+    /** What went wrong when `stoppedReason` is `error`, else null. */
+    error: z.string().nullable(),
+    /** Wall time of the episode, in milliseconds. */
+    wallMs: millis,
+  })
+  .strict()
+  .superRefine((t, ctx) => {
+    t.turns.forEach((turn, i) => {
+      if (turn.index !== i)
+        ctx.addIssue({ code: "custom", path: ["turns", i, "index"], message: `expected ${i} (the turn's position), got ${turn.index}` });
+    });
+    if (t.turns.length > t.config.maxTurns) {
+      ctx.addIssue({ code: "custom", path: ["turns"], message: `${t.turns.length} turns exceed config.maxTurns ${t.config.maxTurns}` });
+    }
+    if (t.finished !== (t.stoppedReason !== null)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["stoppedReason"],
+        message: t.finished ? "a finished episode needs a stoppedReason" : "an unfinished episode has stoppedReason null",
+      });
+    }
+    if (t.stoppedReason === "solved" && !t.turns.at(-1)?.run.allPassed) {
+      ctx.addIssue({ code: "custom", path: ["stoppedReason"], message: "is solved but the last turn did not pass every test" });
+    }
+  });
+
+/** A trajectory record (current schema). */
+export type Trajectory = z.infer<typeof TrajectorySchema>;
+/** One turn of a trajectory. */
+export type TrajectoryTurn = z.infer<typeof TrajectoryTurnSchema>;
+/** One agent action. */
+export type AgentAction = z.infer<typeof ActionSchema>;
+/** Why an episode stopped. */
+export type StoppedReason = z.infer<typeof StoppedReasonSchema>;
+
+// ---------------------------------------------------------------------------
+// Version 1
+
+const TrajectoryV1Schema = z
+  .object({
+    schemaVersion: z.literal(1),
+    startedAt: z.string().optional(),
+    model: z.string().min(1),
+    researcher: z.string().min(1),
+    level: LevelSchema,
+    setting: SettingSchema,
+    taskId: z.string().min(1),
+    maxTurns: z.number().int().positive(),
+    turns: z.array(
+      z
+        .object({
+          turn: count,
+          code: z.string(),
+          result: RunResultSchema,
+          feedback: FeedbackRecordSchema.nullable(),
+          feedbackText: z.string(),
+          messages: z.array(ChatMessageSchema),
+          actions: z.array(ActionSchema),
+          timings: TimingsSchema,
+        })
+        .strict(),
+    ),
+    finished: z.boolean(),
+    stoppedReason: z.enum(["solved", "max_turns", "error"]).nullable(),
+    wallMs: millis,
+  })
+  .strict();
+
+type TrajectoryV1 = z.infer<typeof TrajectoryV1Schema>;
+
+function upgradeV1(v1: TrajectoryV1): Trajectory {
+  const zero = { prompt: 0, completion: 0 };
+  return {
+    schemaVersion: 2,
+    createdAt: v1.startedAt ?? null,
+    config: {
+      model: v1.model,
+      researcher: v1.researcher,
+      level: v1.level,
+      setting: v1.setting,
+      maxTurns: v1.maxTurns,
+      maxSteps: DEFAULT_MAX_STEPS,
+    },
+    versions: { app: "unknown", python: "unknown", task: { id: v1.taskId, contentHash: null }, gitCommit: null },
+    sharedTurn0: false,
+    turns: v1.turns.map((t) => ({
+      index: t.turn,
+      code: t.code,
+      run: t.result,
+      feedback: t.feedback,
+      feedbackText: t.feedbackText,
+      messages: t.messages,
+      actions: t.actions,
+      timings: t.timings,
+      tokens: { ...zero },
+      researcherTokens: { ...zero },
+    })),
+    finished: v1.finished,
+    stoppedReason: v1.stoppedReason,
+    error: v1.stoppedReason === "error" ? "unknown (recorded before errors were kept)" : null,
+    wallMs: v1.wallMs,
+  };
+}
+
+/** Each known version: its schema and the step to the next version (none for the current one). */
+const VERSIONS: Record<number, { schema: z.ZodType; upgrade?: (old: never) => unknown }> = {
+  1: { schema: TrajectoryV1Schema, upgrade: upgradeV1 as (old: never) => unknown },
+  2: { schema: TrajectorySchema },
+};
+
+// ---------------------------------------------------------------------------
+// Reading
+
+function formatPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return "(top level)";
+  let out = "";
+  for (const p of path) out += typeof p === "number" ? `[${p}]` : out === "" ? String(p) : `.${String(p)}`;
+  return out;
+}
+
+function describeIssues(error: z.ZodError, max = 5): string {
+  const lines = error.issues.slice(0, max).map((i) => `${formatPath(i.path)}: ${i.message}`);
+  if (error.issues.length > max) lines.push(`... and ${error.issues.length - max} more`);
+  return lines.join("; ");
+}
+
+/** A trajectory record that cannot be read: names the version and the field. */
+export class TrajectoryError extends Error {
+  constructor(message: string) {
+    super(`trajectory: ${message}`);
+    this.name = "TrajectoryError";
+  }
+}
+
+/**
+ * Read a stored trajectory record of any known version and return it in the
+ * current schema. Accepts the parsed JSON value or its text.
+ *
+ * @throws TrajectoryError for text that is not JSON, a value that is not an
+ *   object, a missing or unknown `schemaVersion` (says which versions this build
+ *   reads), or a record that does not match its version's schema (names the
+ *   field, e.g. `turns[2].run.counts.passed: ...`).
+ */
+export function restoreTrajectory(json: unknown): Trajectory {
+  let value = json;
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch (err) {
+      throw new TrajectoryError(`not valid JSON: ${(err as Error).message}`);
+    }
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new TrajectoryError(`expected a JSON object, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`);
+  }
+  const version = (value as { schemaVersion?: unknown }).schemaVersion;
+  const known = Object.keys(VERSIONS).join(", ");
+  if (version === undefined) throw new TrajectoryError(`schemaVersion: missing; this build reads versions ${known}`);
+  if (typeof version !== "number" || !Number.isInteger(version) || !(version in VERSIONS)) {
+    const newer = typeof version === "number" && version > TRAJECTORY_SCHEMA_VERSION;
+    throw new TrajectoryError(
+      `schemaVersion: unknown version ${JSON.stringify(version)}; this build reads versions ${known}${newer ? " (the record comes from a newer build: update the app)" : ""}`,
+    );
+  }
+  let current: unknown = value;
+  for (let v = version; ; v++) {
+    const step = VERSIONS[v] as { schema: z.ZodType; upgrade?: (old: never) => unknown };
+    const parsed = step.schema.safeParse(current);
+    if (!parsed.success) {
+      const upgraded = v !== version ? ` (after upgrading from version ${version})` : "";
+      throw new TrajectoryError(`invalid version ${v} record${upgraded}: ${describeIssues(parsed.error)}`);
+    }
+    if (!step.upgrade) return parsed.data as Trajectory;
+    current = step.upgrade(parsed.data as never);
+  }
+}
+
+/**
+ * Check a record in the current schema (e.g. before saving).
+ * @throws TrajectoryError naming the field.
+ */
+export function validateTrajectory(value: unknown): Trajectory {
+  const parsed = TrajectorySchema.safeParse(value);
+  if (!parsed.success) throw new TrajectoryError(`invalid version ${TRAJECTORY_SCHEMA_VERSION} record: ${describeIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+/**
+ * Metrics input for one trajectory: per-turn outcomes from each turn's run
+ * (collection errors count as 0 passed), the coder model's tokens summed over
+ * all turns (a shared turn 0 included: it is part of what the episode cost),
+ * and the episode's wall time.
+ */
+export function episodeSummary(t: Trajectory): EpisodeSummary {
+  return {
+    model: t.config.model,
+    setting: t.config.setting,
+    level: t.config.level,
+    researcher: t.config.researcher,
+    taskId: t.versions.task.id,
+    turns: t.turns.map((turn) => turnOutcome(turn.run)),
+    tokens: {
+      prompt: t.turns.reduce((a, turn) => a + turn.tokens.prompt, 0),
+      completion: t.turns.reduce((a, turn) => a + turn.tokens.completion, 0),
+    },
+    wallMs: t.wallMs,
+  };
+}
