@@ -88,7 +88,8 @@ export function parseModelSpec(spec: string): ModelSpec {
 }
 
 /**
- * Build the chat model a spec names.
+ * Build the chat model a spec names. `openai:` needs `options.apiKey` unless
+ * `options.baseURL` points elsewhere (a proxy or gateway that may not need one).
  *
  * @throws Error for an unknown provider (listing the known ones), a missing
  *   OpenAI key ("set OPENAI_API_KEY or pass --api-key"), or `scripted:` without
