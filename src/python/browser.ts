@@ -26,8 +26,10 @@ export function defaultIndexURL(): string {
   return `${location.origin}${import.meta.env.BASE_URL}pyodide/`;
 }
 
-function withSlash(u: string): string {
-  return u.endsWith("/") ? u : `${u}/`;
+/** Absolute folder URL (relative ones resolve against the page), ending in "/". */
+function folderURL(u: string): string {
+  const abs = new URL(u, location.href).href;
+  return abs.endsWith("/") ? abs : `${abs}/`;
 }
 
 /** Start a module Web Worker running the Pyodide worker core. */
@@ -55,10 +57,14 @@ export function browserWorkerHandle(): WorkerHandle {
   };
 }
 
-/** A PythonRuntime running Pyodide in a Web Worker of this page. */
+/**
+ * A PythonRuntime running Pyodide in a Web Worker of this page. Relative URLs
+ * resolve against the page.
+ * @throws TypeError when a URL in `opts` cannot be parsed.
+ */
 export function createBrowserRuntime(opts: BrowserRuntimeOptions = {}): PyodideRuntime {
-  const indexURL = withSlash(opts.indexURL?.trim() || defaultIndexURL());
-  const packageBaseUrl = withSlash(opts.packageBaseUrl?.trim() || PYODIDE_CDN);
+  const indexURL = folderURL(opts.indexURL?.trim() || defaultIndexURL());
+  const packageBaseUrl = folderURL(opts.packageBaseUrl?.trim() || PYODIDE_CDN);
   return new PyodideRuntime({
     createWorker: browserWorkerHandle,
     indexURL,

@@ -130,3 +130,32 @@ test("the paper and the repository context render", async ({ page }) => {
   await expect(page.getByTestId("repo-file")).toBeVisible();
   expect(await page.content()).not.toContain(CANONICAL.split("\n").find((l) => l.includes("#")) ?? "\u0000never");
 });
+
+test("Stop ends a running test and the page is cross-origin isolated for the interrupt", async ({ page }) => {
+  await openTask(page);
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+  await setTarget(page, `${CANONICAL}\n\ndef _spin():\n    while True:\n        pass\n\n\nmin_p_sample = lambda *a, **k: _spin()\n`);
+  await page.getByRole("button", { name: "Run tests" }).click();
+  await expect(page.locator('.test-row[data-status="passed"]').first()).toBeVisible();
+  await page.getByRole("button", { name: "Stop" }).click();
+  await expect(page.getByRole("button", { name: "Run tests" })).toBeVisible();
+  await expect(page.getByTestId("incident")).toContainText(/Stopped/);
+  expect(await page.locator('.test-row[data-status="timeout"]').count()).toBe(1);
+});
+
+test("a wrong Pyodide URL in Settings shows the error; clearing it brings Python back", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "ready", { timeout: 120_000 });
+  await page.getByRole("button", { name: "Settings" }).click();
+  await page.getByLabel(/Pyodide URL/).fill("/no-such-folder/");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "error");
+  await expect(page.getByTestId("python-status")).toContainText("no-such-folder");
+  await page.reload();
+  await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "error");
+  await page.getByRole("button", { name: "Settings" }).click();
+  await expect(page.getByLabel(/Pyodide URL/)).toHaveValue("/no-such-folder/");
+  await page.getByLabel(/Pyodide URL/).fill("");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "ready", { timeout: 120_000 });
+});
