@@ -9,6 +9,8 @@ import { TaskFormatError } from "../core/task";
 import { createRuntime } from "../python/node";
 import type { PythonRuntime } from "../python/runtime";
 import { type CheckOutcome, recordExpected, VALIDATION_CHECKS, validateTask } from "../python/validate";
+import { loadReport, mergeRuns, reportCsv, reportJson, reportMarkdown } from "./report";
+import { ConfigError, executeRun, prepareRun, type RunCommandOptions } from "./run";
 import { BUILTIN_TASKS, loadTaskDir, resolveTaskIds } from "./task-fs";
 
 class UsageError extends Error {}
@@ -134,6 +136,72 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     });
 
   program
+    .command("run")
+    .description("run agent episodes over tasks and feedback levels; finished turns are saved, so running again resumes")
+    .requiredOption("--model <provider:model>", "coder model: openai:<m>, ollama:<m>, vllm:<m>, llamacpp:<m>, scripted:<file.json>")
+    .option("--base-url <url>", "endpoint base URL (overrides the provider default)")
+    .option("--api-key <key>", "API key (default: OPENAI_API_KEY for openai, RECODE_API_KEY otherwise)")
+    .option("--researcher <spec>", "rules | llm:<provider:model>", "rules")
+    .option("--researcher-base-url <url>", "base URL of the researcher's endpoint (default: --base-url)")
+    .option("--researcher-api-key <key>", "API key of the researcher's endpoint")
+    .option("--levels <list>", "feedback levels, e.g. 0-4 or 0,2,4", "0-4")
+    .option("--turns <n>", "turn limit per episode", "10")
+    .option("--steps <n>", "agent actions per turn before automatic submit", "3")
+    .option("--setting <name>", "baseline | agent | memory_agent", "memory_agent")
+    .option("--tasks <ids...>", "task ids or globs (default: all)", [])
+    .option("--workers <n>", "tasks run in parallel (one Python instance each)", "1")
+    .option("--out <dir>", "run folder", "runs/latest")
+    .option("--shard <i/n>", "take every n-th task starting at i (0-based), for array jobs; join with recode merge")
+    .option("--backend <name>", "pyodide | native", "pyodide")
+    .option("--no-probe", "do not contact the endpoints before starting")
+    .option(...dirOpt)
+    .action(async (o: RunCommandOptions) => {
+      const prepared = await prepareRun(o);
+      const ac = new AbortController();
+      let hits = 0;
+      const onSigint = () => {
+        hits += 1;
+        if (hits > 1) process.exit(130);
+        out("\nstopping after the current step (Ctrl-C again to quit at once)...\n");
+        ac.abort();
+      };
+      process.on("SIGINT", onSigint);
+      try {
+        out(
+          `run: ${prepared.config.model}, ${prepared.config.setting}, researcher ${prepared.config.researcher}, levels ${prepared.config.levels.map((l) => `L${l}`).join(",")}, ${prepared.tasks.length} task(s) -> ${prepared.folder.root}\n`,
+        );
+        const code = await executeRun(prepared, out, ac.signal);
+        setCode(code);
+      } finally {
+        process.off("SIGINT", onSigint);
+      }
+    });
+
+  program
+    .command("report")
+    .description("results table (Recall@n, MRR, test-case pass rate per level) and per-turn curves")
+    .argument("<dirs...>", "run folders")
+    .option("--format <fmt>", "md | csv | json", "md")
+    .option("--n <turns>", "n of Recall@n", "10")
+    .action((dirs: string[], o: { format: string; n: string }) => {
+      const n = Number(o.n);
+      if (!Number.isInteger(n) || n < 1) throw new UsageError(`--n: "${o.n}" must be a whole number >= 1`);
+      if (!["md", "csv", "json"].includes(o.format)) throw new UsageError(`--format: "${o.format}" must be md, csv or json`);
+      const data = loadReport(dirs, n);
+      out(o.format === "csv" ? reportCsv(data) : o.format === "json" ? reportJson(data) : reportMarkdown(data));
+    });
+
+  program
+    .command("merge")
+    .description("join shard run folders into one")
+    .argument("<out>", "merged run folder")
+    .argument("<shards...>", "shard run folders")
+    .action((dest: string, shards: string[]) => {
+      const r = mergeRuns(dest, shards);
+      out(`merged ${r.episodes} episode file(s) from ${shards.length} folder(s) into ${dest}\n`);
+    });
+
+  program
     .command("bench")
     .description("measure Python ready time and warm submission latency; writes docs/benchmarks.md")
     .option("--runs <n>", "submissions per task", "20")
@@ -161,7 +229,7 @@ export async function main(argv: string[]): Promise<number> {
     return code;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
-    if (e instanceof TaskFormatError || e instanceof UsageError) {
+    if (e instanceof TaskFormatError || e instanceof UsageError || e instanceof ConfigError) {
       process.stderr.write(`recode: ${e.message}\n`);
       return 2;
     }

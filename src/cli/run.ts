@@ -1,0 +1,399 @@
+/**
+ * `recode run`: batch episodes of one model over tasks and feedback levels,
+ * with progress bars, per-turn persistence (resume by running again), shards
+ * for cluster array jobs, and a clean stop on Ctrl-C.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import cliProgress from "cli-progress";
+import { createAgent } from "../core/agent";
+import { AGENT_SETTINGS, type AgentSetting } from "../core/agent/types";
+import { EpisodeCancelled, type EpisodeEnv, runEpisode, runTurn0, type SharedTurn0 } from "../core/episode";
+import type { FeedbackLevel, Researcher } from "../core/feedback";
+import {
+  checkModelSpec,
+  loadScript,
+  type MeteredChatModel,
+  type ModelFromSpecOptions,
+  modelFromSpec,
+  parseModelSpec,
+} from "../core/providers";
+import { researcherFromSpec } from "../core/researchers";
+import type { Task } from "../core/task";
+import type { Trajectory } from "../core/trajectory";
+import { createRuntime } from "../python/node";
+import { type PythonRuntime, taskRunRequest } from "../python/runtime";
+import { type RunConfig, RunFolder } from "./run-folder";
+import { loadTaskDir, resolveTaskIds } from "./task-fs";
+
+/** Options of `recode run` as parsed from the command line. */
+export interface RunCommandOptions {
+  model: string;
+  baseUrl?: string;
+  apiKey?: string;
+  researcher: string;
+  researcherBaseUrl?: string;
+  researcherApiKey?: string;
+  levels: string;
+  turns: string;
+  steps: string;
+  setting: string;
+  tasks: string[];
+  workers: string;
+  out: string;
+  shard?: string;
+  backend: string;
+  dir: string;
+  /** Skip the endpoint probe (offline planning). */
+  probe: boolean;
+}
+
+/** A configuration problem found before any work starts. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parse `0-4`, `0,2,4` or `2` into sorted unique levels. */
+export function parseLevels(text: string): FeedbackLevel[] {
+  const out = new Set<number>();
+  for (const part of text.split(",").map((s) => s.trim())) {
+    const m = /^(\d)(?:-(\d))?$/.exec(part);
+    if (!m) throw new ConfigError(`--levels: "${text}" is not a level list; use e.g. 0-4, 0,2,4 or 2`);
+    const a = Number(m[1]);
+    const b = m[2] === undefined ? a : Number(m[2]);
+    if (a > 4 || b > 4 || b < a) throw new ConfigError(`--levels: "${part}" is outside L0-L4`);
+    for (let l = a; l <= b; l++) out.add(l);
+  }
+  return [...out].sort() as FeedbackLevel[];
+}
+
+function positiveInt(name: string, text: string, max: number): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new ConfigError(`${name}: "${text}" must be a whole number from 1 to ${max}`);
+  return n;
+}
+
+/** Parse `--shard i/n` (0-based i): which tasks this shard takes. */
+export function parseShard(text: string): { index: number; count: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  if (!m) throw new ConfigError(`--shard: "${text}" must be i/n, e.g. 0/4 (i counts from 0)`);
+  const index = Number(m[1]);
+  const count = Number(m[2]);
+  if (count < 1 || index >= count) throw new ConfigError(`--shard: "${text}": i must be from 0 to n-1`);
+  return { index, count };
+}
+
+/** The tasks of one shard: every n-th task of the sorted list, starting at i. */
+export function shardTasks(ids: string[], shard: { index: number; count: number } | null): string[] {
+  if (!shard) return ids;
+  return [...ids].sort().filter((_, i) => i % shard.count === shard.index);
+}
+
+function modelOptions(spec: string, baseUrl: string | undefined, apiKey: string | undefined, env: NodeJS.ProcessEnv): ModelFromSpecOptions {
+  const { provider, model } = parseModelSpec(spec);
+  const o: ModelFromSpecOptions = {};
+  if (baseUrl) o.baseURL = baseUrl;
+  const key = apiKey ?? (provider === "openai" ? env.OPENAI_API_KEY : env.RECODE_API_KEY);
+  if (key) o.apiKey = key;
+  if (provider === "scripted") {
+    const file = resolve(model);
+    if (!existsSync(file)) throw new ConfigError(`--model ${spec}: no script file at ${file}`);
+    o.script = loadScript(readFileSync(file, "utf8"), model);
+  }
+  if (provider === "webllm")
+    throw new ConfigError(
+      `--model ${spec}: WebLLM runs only in the page (it needs WebGPU); use an OpenAI-compatible endpoint such as ollama:<model> here`,
+    );
+  return o;
+}
+
+async function probe(what: string, spec: string, o: ModelFromSpecOptions): Promise<void> {
+  try {
+    await checkModelSpec(spec, o);
+  } catch (e) {
+    throw new ConfigError(`${what} ${spec}: ${(e as Error).message}`);
+  }
+}
+
+function appVersion(): { app: string; gitCommit: string | null } {
+  const root = fileURLToPath(new URL("../..", import.meta.url));
+  let app = "unknown";
+  try {
+    app = (JSON.parse(readFileSync(`${root}/package.json`, "utf8")) as { version: string }).version;
+  } catch {
+    /* keep unknown */
+  }
+  let gitCommit: string | null = null;
+  try {
+    gitCommit =
+      execFileSync("git", ["rev-parse", "HEAD"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim() || null;
+  } catch {
+    /* not a checkout */
+  }
+  return { app, gitCommit };
+}
+
+/** Everything checked and built before work starts. */
+export interface PreparedRun {
+  config: RunConfig;
+  folder: RunFolder;
+  tasks: Task[];
+  workers: number;
+  coder: MeteredChatModel;
+  /** A researcher and its token counter, one per worker. */
+  makeResearcher: () => { researcher: Researcher; usage?: () => { prompt: number; completion: number } };
+}
+
+/**
+ * Check the whole configuration and fail before any work with a message that
+ * says what to fix: levels, turns, steps, setting, workers, shard, task ids,
+ * model and researcher specs (unknown provider, missing key, missing script,
+ * unreachable endpoint), and a run folder that holds a different run.
+ */
+export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = process.env): Promise<PreparedRun> {
+  const levels = parseLevels(o.levels);
+  const maxTurns = positiveInt("--turns", o.turns, 50);
+  const maxSteps = positiveInt("--steps", o.steps, 20);
+  const workers = positiveInt("--workers", o.workers, 16);
+  if (!AGENT_SETTINGS.includes(o.setting as AgentSetting))
+    throw new ConfigError(`--setting: "${o.setting}" is not one of ${AGENT_SETTINGS.join(", ")}`);
+  if (o.backend !== "pyodide" && o.backend !== "native") throw new ConfigError(`--backend: "${o.backend}" is not pyodide or native`);
+  const shard = o.shard ? parseShard(o.shard) : null;
+  let ids: string[];
+  try {
+    ids = resolveTaskIds(o.dir, o.tasks);
+  } catch (e) {
+    throw new ConfigError(`--tasks: ${(e as Error).message}`);
+  }
+  ids = shardTasks(ids, shard);
+  const tasks = ids.map((id) => loadTaskDir(o.dir, id));
+  const unrecorded = tasks.filter((t) => t.expected === null).map((t) => t.id);
+  if (unrecorded.length) throw new ConfigError(`tasks without expected.json: ${unrecorded.join(", ")} (run recode tasks record)`);
+
+  let coder: MeteredChatModel;
+  let coderOpts: ModelFromSpecOptions;
+  try {
+    coderOpts = modelOptions(o.model, o.baseUrl, o.apiKey, env);
+    coder = modelFromSpec(o.model, coderOpts);
+  } catch (e) {
+    throw new ConfigError(`--model: ${(e as Error).message}`);
+  }
+  let makeResearcher: PreparedRun["makeResearcher"];
+  let researcherId: string;
+  if (o.researcher === "rules") {
+    researcherId = "rules";
+    makeResearcher = () => ({ researcher: researcherFromSpec("rules") });
+  } else if (o.researcher.startsWith("llm:")) {
+    const spec = o.researcher.slice(4);
+    let ropts: ModelFromSpecOptions;
+    try {
+      ropts = modelOptions(spec, o.researcherBaseUrl ?? o.baseUrl, o.researcherApiKey ?? o.apiKey, env);
+      modelFromSpec(spec, ropts);
+    } catch (e) {
+      throw new ConfigError(`--researcher: ${(e as Error).message}`);
+    }
+    if (o.probe) await probe("--researcher", spec, ropts);
+    researcherId = `llm:${spec}`;
+    makeResearcher = () => {
+      const m = modelFromSpec(spec, ropts);
+      return {
+        researcher: researcherFromSpec(`llm:${spec}`, { model: () => m }),
+        usage: () => {
+          const t = m.totals();
+          return { prompt: t.promptTokens, completion: t.completionTokens };
+        },
+      };
+    };
+  } else {
+    throw new ConfigError(`--researcher: "${o.researcher}" must be rules or llm:<provider:model>`);
+  }
+  if (o.probe) await probe("--model", o.model, coderOpts);
+
+  const config: RunConfig = {
+    model: o.model,
+    researcher: researcherId,
+    setting: o.setting as AgentSetting,
+    levels,
+    maxTurns,
+    maxSteps,
+    tasks: ids,
+    backend: o.backend,
+    shard: o.shard ?? null,
+  };
+  const folder = new RunFolder(resolve(o.out));
+  const existing = folder.readConfig();
+  if (existing) {
+    const keys: (keyof RunConfig)[] = ["model", "researcher", "setting", "maxTurns", "maxSteps"];
+    const diff = keys.filter((k) => JSON.stringify(existing[k]) !== JSON.stringify(config[k]));
+    if (diff.length) {
+      throw new ConfigError(
+        `${folder.configPath} holds a run with a different ${diff.map((k) => `${k} (${JSON.stringify(existing[k])})`).join(", ")}; use another --out or the same settings to resume`,
+      );
+    }
+    config.levels = [...new Set([...existing.levels, ...levels])].sort() as FeedbackLevel[];
+    config.tasks = [...new Set([...existing.tasks, ...ids])].sort();
+  }
+  return { config: { ...config }, folder, tasks, workers, coder, makeResearcher };
+}
+
+/** One finished episode, as the progress display reports it. */
+interface EpisodeLine {
+  taskId: string;
+  level: number;
+  outcome: string;
+  turns: number;
+  error: string | null;
+}
+
+function episodeLine(t: Trajectory): EpisodeLine {
+  return {
+    taskId: t.versions.task.id,
+    level: t.config.level,
+    outcome: t.stoppedReason ?? "unfinished",
+    turns: t.turns.length,
+    error: t.error,
+  };
+}
+
+/** Progress display: bars on a terminal, plain lines elsewhere. */
+interface Progress {
+  start(taskId: string, worker: number): void;
+  turn(worker: number, label: string): void;
+  episodeDone(e: EpisodeLine): void;
+  stop(): void;
+}
+
+function makeProgress(total: number, workers: number, log: (s: string) => void, tty: boolean): Progress {
+  let done = 0;
+  if (!tty) {
+    return {
+      start: (id) => log(`started ${id}\n`),
+      turn: () => {},
+      episodeDone: (e) => {
+        done += 1;
+        log(`[${done}/${total}] ${e.taskId} L${e.level}: ${e.outcome}${e.error ? ` (${e.error})` : ""} after ${e.turns} turn(s)\n`);
+      },
+      stop: () => {},
+    };
+  }
+  const multi = new cliProgress.MultiBar(
+    { format: " {bar} {value}/{total} {label}", hideCursor: true, clearOnComplete: false, stopOnComplete: false },
+    cliProgress.Presets.shades_classic,
+  );
+  const overall = multi.create(total, 0, { label: "episodes" });
+  const bars = Array.from({ length: workers }, (_, i) => multi.create(1, 0, { label: `worker ${i + 1}: idle` }));
+  return {
+    start: (id, w) => bars[w]?.update(0, { label: `worker ${w + 1}: ${id}` }),
+    turn: (w, label) => bars[w]?.update(0, { label: `worker ${w + 1}: ${label}` }),
+    episodeDone: () => overall.increment(),
+    stop: () => multi.stop(),
+  };
+}
+
+/** Run the batch. Returns the exit code: 0 done, 1 some episodes errored, 130 stopped. */
+export async function executeRun(
+  p: PreparedRun,
+  log: (s: string) => void,
+  signal: AbortSignal,
+  tty = Boolean(process.stderr.isTTY),
+): Promise<number> {
+  p.folder.writeConfig(p.config);
+  const versions = appVersion();
+  const { model, setting, maxTurns, maxSteps } = p.config;
+  const levels = parseLevels(p.config.levels.join(","));
+  const todo = p.tasks.map((t) => t);
+  const total = p.tasks.length * levels.length;
+  const progress = makeProgress(total, p.workers, log, tty);
+  let errors = 0;
+  let skipped = 0;
+
+  async function work(w: number): Promise<void> {
+    const runtime: PythonRuntime = createRuntime(p.config.backend);
+    const { researcher, usage } = p.makeResearcher();
+    try {
+      await runtime.ready();
+      for (let task = todo.shift(); task; task = todo.shift()) {
+        if (signal.aborted) return;
+        progress.start(task.id, w);
+        const env: EpisodeEnv = {
+          task,
+          runtime,
+          researcher,
+          researcherUsage: usage,
+          createAgent: () => createAgent(setting, p.coder, { maxSteps }),
+          versions,
+          request: (t, code) => taskRunRequest(t, code),
+          signal,
+        };
+        const pending = levels.filter((level) => {
+          const saved = p.folder.readEpisode(model, setting, level, task.id);
+          const finished = saved?.trajectory.finished && saved.trajectory.stoppedReason !== "error";
+          if (finished) {
+            skipped += 1;
+            progress.episodeDone(episodeLine(saved.trajectory));
+          }
+          return !finished;
+        });
+        if (pending.length === 0) continue;
+        let turn0: SharedTurn0 | null = p.folder.readTurn0(model, setting, task.id);
+        if (!turn0) {
+          progress.turn(w, `${task.id} turn 0`);
+          try {
+            turn0 = await runTurn0(env, { model, researcher: p.config.researcher, setting, maxTurns, maxSteps });
+            p.folder.writeTurn0(turn0);
+          } catch (e) {
+            if (e instanceof EpisodeCancelled || signal.aborted) return;
+            errors += pending.length;
+            log(`${task.id}: turn 0 failed: ${(e as Error).message}\n`);
+            for (const level of pending)
+              progress.episodeDone({ taskId: task.id, level, outcome: "error", turns: 0, error: (e as Error).message });
+            continue;
+          }
+        }
+        for (const level of pending) {
+          const saved = p.folder.readEpisode(model, setting, level, task.id);
+          const resume =
+            saved?.memory && saved.trajectory.turns.length > 0 ? { trajectory: saved.trajectory, memory: saved.memory } : undefined;
+          try {
+            const t = await runEpisode(
+              env,
+              turn0,
+              level,
+              (traj, memory) => {
+                p.folder.writeEpisode(traj, memory);
+                progress.turn(w, `${task.id} L${level} turn ${traj.turns.length - 1}`);
+              },
+              resume,
+            );
+            if (t.stoppedReason === "error") errors += 1;
+            progress.episodeDone(episodeLine(t));
+          } catch (e) {
+            if (e instanceof EpisodeCancelled || signal.aborted) return;
+            throw e;
+          }
+        }
+      }
+    } finally {
+      await runtime.dispose();
+    }
+  }
+
+  try {
+    await Promise.all(Array.from({ length: Math.min(p.workers, Math.max(1, p.tasks.length)) }, (_, w) => work(w)));
+  } finally {
+    progress.stop();
+  }
+  if (signal.aborted) {
+    log(`stopped; finished turns are saved in ${p.folder.root}. Run the same command again to resume.\n`);
+    return 130;
+  }
+  log(
+    `done: ${total} episode(s) in ${p.folder.root}${skipped ? ` (${skipped} already finished)` : ""}${errors ? `, ${errors} ended in an error (run again to retry them)` : ""}\n`,
+  );
+  return errors ? 1 : 0;
+}

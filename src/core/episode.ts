@@ -1,0 +1,275 @@
+/**
+ * The episode runner: the RECODE-H interaction protocol (RECODE-H.md,
+ * "Interaction protocol") over one task, for one model and setting, at one or
+ * more feedback levels.
+ *
+ * - Turn 0 is generated without feedback, computed once per (model, task,
+ *   setting) and shared by every level ({@link runTurn0}); levels differ from
+ *   turn 1 on.
+ * - Up to `maxTurns` turns (0..maxTurns-1); the researcher reviews every failing
+ *   turn except the last; the episode stops at the first turn where every test
+ *   passes.
+ * - After every finished turn the trajectory is handed to `save`, so an
+ *   interrupted run can resume from the last finished turn ({@link runEpisode}
+ *   with `resume`).
+ */
+
+import type { RunOptions, RunRequest } from "../python/runtime";
+import type { Agent, AgentMemoryState, AgentSetting } from "./agent/types";
+import { type FeedbackLevel, type FeedbackRecord, type Researcher, renderForAgent } from "./feedback";
+import type { RunResult } from "./results";
+import { type Task, taskContentHash } from "./task";
+import { TRAJECTORY_SCHEMA_VERSION, type Trajectory, type TrajectoryTurn } from "./trajectory";
+
+/** Configuration of the episodes of one (model, task, setting). */
+export interface EpisodeConfig {
+  /** Coder model id, e.g. `ollama:qwen2.5-coder:7b`. */
+  model: string;
+  /** Researcher id, e.g. `rules`. */
+  researcher: string;
+  setting: AgentSetting;
+  /** Turn limit (RECODE-H: 10). */
+  maxTurns: number;
+  /** Actions per turn before automatic submit (RECODE-H: 3). */
+  maxSteps: number;
+}
+
+/** Anything that runs a task's tests (a PythonRuntime, or a wrapper around one). */
+export interface TestRunner {
+  run(req: RunRequest, opts?: RunOptions): Promise<RunResult>;
+  readonly version: string;
+}
+
+/** What the runner needs from its surroundings. */
+export interface EpisodeEnv {
+  task: Task;
+  runtime: TestRunner;
+  researcher: Researcher;
+  /** A fresh agent for the setting (one per level). */
+  createAgent: () => Agent;
+  /** Versions recorded in every trajectory. */
+  versions: { app: string; gitCommit: string | null };
+  /** Token totals of the researcher's model so far (for per-review counts); absent for rules/human. */
+  researcherUsage?: () => { prompt: number; completion: number };
+  /** Builds the run request for candidate code (defaults to the task's own settings). */
+  request: (task: Task, code: string) => RunRequest;
+  signal?: AbortSignal;
+}
+
+/** Turn 0 as computed once and shared by every level. */
+export interface SharedTurn0 {
+  taskId: string;
+  config: EpisodeConfig;
+  /** The turn without level-specific feedback text. */
+  turn: Omit<TrajectoryTurn, "feedbackText">;
+  /** Agent memory after turn 0 (restored into each level's agent). */
+  memory: AgentMemoryState;
+}
+
+/** Persisting an episode after each turn; the memory is the agent's state after the last saved turn. */
+export type SaveEpisode = (trajectory: Trajectory, memory: AgentMemoryState) => Promise<void> | void;
+
+/** Thrown (as the abort reason) when the run is stopped on request; the episode is left unfinished. */
+export class EpisodeCancelled extends Error {
+  constructor() {
+    super("stopped on request");
+    this.name = "EpisodeCancelled";
+  }
+}
+
+function throwIfAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new EpisodeCancelled();
+}
+
+function now(): number {
+  return typeof performance !== "undefined" ? performance.now() : Date.now();
+}
+
+async function review(
+  env: EpisodeEnv,
+  code: string,
+  run: RunResult,
+  turn: number,
+): Promise<{ record: FeedbackRecord; ms: number; tokens: { prompt: number; completion: number } }> {
+  const before = env.researcherUsage?.() ?? { prompt: 0, completion: 0 };
+  const t0 = now();
+  const record = await env.researcher.review({ task: env.task, code, run, turn });
+  const after = env.researcherUsage?.() ?? { prompt: 0, completion: 0 };
+  return { record, ms: now() - t0, tokens: { prompt: after.prompt - before.prompt, completion: after.completion - before.completion } };
+}
+
+/** Whether the researcher reviews turn `index` (failing, and not the last turn). RECODE-H: feedback after every failing turn except the last. */
+export function needsReview(run: RunResult, index: number, maxTurns: number): boolean {
+  return !run.allPassed && index < maxTurns - 1;
+}
+
+/**
+ * Compute turn 0: the agent writes the target file without feedback, the
+ * tests run, and (when it fails and more turns follow) the researcher reviews
+ * it once; the raw record is rendered per level later.
+ * @throws ModelError / ResearcherError from the agent or researcher; EpisodeCancelled when aborted.
+ */
+export async function runTurn0(env: EpisodeEnv, config: EpisodeConfig): Promise<SharedTurn0> {
+  throwIfAborted(env.signal);
+  const agent = env.createAgent();
+  agent.reset();
+  const out = await agent.runTurn({ task: env.task, turn: 0, currentCode: env.task.starter, feedback: null, signal: env.signal });
+  throwIfAborted(env.signal);
+  const run = await env.runtime.run(env.request(env.task, out.code), { signal: env.signal });
+  throwIfAborted(env.signal);
+  let feedback: FeedbackRecord | null = null;
+  let researcherMs = 0;
+  let researcherTokens = { prompt: 0, completion: 0 };
+  if (needsReview(run, 0, config.maxTurns)) {
+    const r = await review(env, out.code, run, 0);
+    feedback = r.record;
+    researcherMs = r.ms;
+    researcherTokens = r.tokens;
+  }
+  return {
+    taskId: env.task.id,
+    config,
+    turn: {
+      index: 0,
+      code: out.code,
+      run,
+      feedback,
+      messages: out.messages,
+      actions: out.actions,
+      timings: { agentMs: out.latencyMs, testMs: run.durationMs, researcherMs },
+      tokens: out.tokens,
+      researcherTokens,
+    },
+    memory: agent.snapshot(),
+  };
+}
+
+/** A new, empty trajectory for one level. */
+export function newTrajectory(env: EpisodeEnv, config: EpisodeConfig, level: FeedbackLevel): Trajectory {
+  return {
+    schemaVersion: TRAJECTORY_SCHEMA_VERSION,
+    createdAt: new Date().toISOString(),
+    config: {
+      model: config.model,
+      researcher: config.researcher,
+      level,
+      setting: config.setting,
+      maxTurns: config.maxTurns,
+      maxSteps: config.maxSteps,
+    },
+    versions: {
+      app: env.versions.app,
+      python: env.runtime.version || "unknown",
+      task: { id: env.task.id, contentHash: taskContentHash(env.task) },
+      gitCommit: env.versions.gitCommit,
+    },
+    sharedTurn0: true,
+    turns: [],
+    finished: false,
+    stoppedReason: null,
+    error: null,
+    wallMs: 0,
+  };
+}
+
+function finish(t: Trajectory, reason: "solved" | "max_turns" | "error", error: string | null = null): void {
+  t.finished = true;
+  t.stoppedReason = reason;
+  t.error = error;
+}
+
+/**
+ * Run (or resume) the episode of one level from a shared turn 0.
+ * `resume`: a saved unfinished (or errored) trajectory of this level and the
+ * agent memory saved with it; the episode continues after its last turn.
+ * Model and researcher failures end the episode with `stoppedReason: "error"`
+ * (saved; a later resume retries from the last finished turn). A stop on
+ * request leaves it unfinished and rethrows EpisodeCancelled.
+ */
+export async function runEpisode(
+  env: EpisodeEnv,
+  turn0: SharedTurn0,
+  level: FeedbackLevel,
+  save: SaveEpisode,
+  resume?: { trajectory: Trajectory; memory: AgentMemoryState },
+): Promise<Trajectory> {
+  const config = turn0.config;
+  const t0 = now();
+  const agent = env.createAgent();
+  let traj: Trajectory;
+  if (resume && resume.trajectory.turns.length > 0) {
+    traj = structuredClone(resume.trajectory);
+    traj.finished = false;
+    traj.stoppedReason = null;
+    traj.error = null;
+    agent.restore(resume.memory);
+  } else {
+    traj = newTrajectory(env, config, level);
+    const needs = needsReview(turn0.turn.run, 0, config.maxTurns);
+    traj.turns.push({
+      ...structuredClone(turn0.turn),
+      feedbackText: needs ? renderForAgent(turn0.turn.feedback, turn0.turn.run, level) : "",
+    });
+    agent.restore(turn0.memory);
+    if (turn0.turn.run.allPassed) finish(traj, "solved");
+    else if (config.maxTurns === 1) finish(traj, "max_turns");
+    traj.wallMs = turn0.turn.timings.agentMs + turn0.turn.timings.testMs + turn0.turn.timings.researcherMs;
+    await save(traj, agent.snapshot());
+  }
+  const baseWall = traj.wallMs;
+  // Memory saved with the last finished turn: a failed turn is redone from here on resume.
+  let memory = agent.snapshot();
+  try {
+    while (!traj.finished) {
+      throwIfAborted(env.signal);
+      const prev = traj.turns.at(-1) as TrajectoryTurn;
+      const index = traj.turns.length;
+      const out = await agent.runTurn({
+        task: env.task,
+        turn: index,
+        currentCode: prev.code,
+        feedback: prev.feedbackText,
+        signal: env.signal,
+      });
+      throwIfAborted(env.signal);
+      const run = await env.runtime.run(env.request(env.task, out.code), { signal: env.signal });
+      throwIfAborted(env.signal);
+      let feedback: FeedbackRecord | null = null;
+      let feedbackText = "";
+      let researcherMs = 0;
+      let researcherTokens = { prompt: 0, completion: 0 };
+      if (needsReview(run, index, config.maxTurns)) {
+        if (level > 0) {
+          const r = await review(env, out.code, run, index);
+          feedback = r.record;
+          researcherMs = r.ms;
+          researcherTokens = r.tokens;
+        }
+        feedbackText = renderForAgent(feedback, run, level);
+      }
+      traj.turns.push({
+        index,
+        code: out.code,
+        run,
+        feedback,
+        feedbackText,
+        messages: out.messages,
+        actions: out.actions,
+        timings: { agentMs: out.latencyMs, testMs: run.durationMs, researcherMs },
+        tokens: out.tokens,
+        researcherTokens,
+      });
+      if (run.allPassed) finish(traj, "solved");
+      else if (traj.turns.length >= config.maxTurns) finish(traj, "max_turns");
+      traj.wallMs = baseWall + (now() - t0);
+      memory = agent.snapshot();
+      await save(traj, memory);
+    }
+  } catch (e) {
+    if (e instanceof EpisodeCancelled || env.signal?.aborted) throw new EpisodeCancelled();
+    finish(traj, "error", (e as Error).message);
+    traj.wallMs = baseWall + (now() - t0);
+    await save(traj, memory);
+  }
+  return traj;
+}
