@@ -18,6 +18,9 @@ export default defineConfig({
       targets: PYODIDE_FILES.map((f) => ({ src: `node_modules/pyodide/${f}`, dest: "pyodide" })),
     }),
   ],
+  // rehype-katex carries an older katex whose HTML does not match the katex CSS the page imports:
+  // resolve every `katex` import to the project's copy so markup and stylesheet agree.
+  resolve: { dedupe: ["katex"] },
   server: { headers: isolation },
   preview: { headers: isolation },
   worker: { format: "es" },

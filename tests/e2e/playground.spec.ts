@@ -126,6 +126,14 @@ test("the paper and the repository context render", async ({ page }) => {
   await openTask(page);
   await page.getByRole("tab", { name: "Paper" }).click();
   await expect(page.locator(".tab-body .katex").first()).toBeVisible();
+  // KaTeX markup and stylesheet come from the same katex: scripts are set smaller than the base text.
+  const sizes = await page.evaluate(() => {
+    const sub = document.querySelector(".tab-body .katex .msupsub .mtight");
+    const base = sub?.closest(".katex");
+    return sub && base ? [Number.parseFloat(getComputedStyle(sub).fontSize), Number.parseFloat(getComputedStyle(base).fontSize)] : null;
+  });
+  expect(sizes).not.toBeNull();
+  expect((sizes as number[])[0]).toBeLessThan((sizes as number[])[1] as number);
   await page.getByRole("tab", { name: "Repo" }).click();
   await expect(page.getByTestId("repo-file")).toBeVisible();
   expect(await page.content()).not.toContain(CANONICAL.split("\n").find((l) => l.includes("#")) ?? "\u0000never");
