@@ -116,7 +116,7 @@ async function probe(what: string, spec: string, o: ModelFromSpecOptions): Promi
   try {
     await checkModelSpec(spec, o);
   } catch (e) {
-    throw new ConfigError(`${what} ${spec}: ${(e as Error).message}`);
+    throw new ConfigError(`${what}: ${(e as Error).message}`);
   }
 }
 

@@ -1,0 +1,232 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { findTrajectoryFiles } from "../../src/cli/run-folder";
+import { restoreTrajectory } from "../../src/core/trajectory";
+import { type ChatStub, closedPort, type RecordedRequest, startChatStub } from "../helpers/chat-stub-server";
+
+const work = mkdtempSync(join(tmpdir(), "recode-cli-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const TASKS = ["min-p-sampling", "pass-at-k"];
+const target = (id: string) => JSON.parse(readFileSync(`tasks/${id}/task.json`, "utf8")).target_file_path as string;
+const canonical = (id: string) => readFileSync(`tasks/${id}/canonical.py`, "utf8");
+const buggy = (id: string) => readFileSync(`tests/fixtures/known-bugs/${id}.py`, "utf8");
+const fence = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+/** A script for the memory_agent: per task, turn 0 is the known-bug file, turn 1 the canonical solution. */
+function writeScript(): string {
+  const rules: object[] = [{ match: "Result of REPLACE", reply: "Reflection: written.\nAction: SUBMIT" }];
+  for (const id of TASKS) {
+    rules.push({ match: `/# Turn 0[\\s\\S]*${esc(target(id))}/`, reply: `Reflection: first try.\nAction: REPLACE\n${fence(buggy(id))}` });
+    rules.push({
+      match: `/# Turn [1-9][\\s\\S]*${esc(target(id))}/`,
+      reply: `Reflection: fix it.\nAction: REPLACE\n${fence(canonical(id))}`,
+    });
+  }
+  const file = join(work, "script.json");
+  writeFileSync(file, JSON.stringify({ rules }));
+  return file;
+}
+
+interface Result {
+  code: number | null;
+  out: string;
+}
+
+function recode(args: string[], env: NodeJS.ProcessEnv = {}, onStart?: (child: ChildProcess) => void): Promise<Result> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["bin/recode.mjs", ...args], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+    });
+    child.stderr.on("data", (d) => {
+      out += d;
+    });
+    onStart?.(child);
+    child.on("close", (code) => resolve({ code, out }));
+  });
+}
+
+const script = writeScript();
+const base = ["run", "--model", `scripted:${script}`, "--levels", "0,4", "--turns", "3", "--setting", "memory_agent"];
+
+describe("recode run / report / merge", () => {
+  it("runs episodes, writes trajectories, and reports the paper-style table", async () => {
+    const out = join(work, "full");
+    const r = await recode([...base, "--tasks", ...TASKS, "--workers", "2", "--out", out]);
+    expect(r.out).toContain("done: 4 episode(s)");
+    expect(r.code).toBe(0);
+    const files = findTrajectoryFiles(out);
+    expect(files).toHaveLength(4);
+    for (const f of files) {
+      const t = restoreTrajectory(JSON.parse(readFileSync(f, "utf8")));
+      expect(t.stoppedReason).toBe("solved");
+      expect(t.turns).toHaveLength(2);
+    }
+    const md = await recode(["report", out]);
+    expect(md.code).toBe(0);
+    expect(md.out).toContain("| L0 | L1 | L2 | L3 | L4 |");
+    expect(md.out).toMatch(/memory_agent \| rules \| 2 \| 100\.0 \/ 50\.0 \/ 100\.0 \| - \| - \| - \| 100\.0 \/ 50\.0 \/ 100\.0 \|/);
+    expect(md.out).toContain("Per-turn Recall@k");
+    const csv = await recode(["report", out, "--format", "csv"]);
+    expect(csv.out.split("\n")[0]).toContain("recall_at_n,mrr,pass_rate");
+    const json = JSON.parse((await recode(["report", out, "--format", "json"])).out);
+    expect(json.rows).toHaveLength(2);
+
+    const again = await recode([...base, "--tasks", ...TASKS, "--workers", "2", "--out", out]);
+    expect(again.code).toBe(0);
+    expect(again.out).toContain("4 already finished");
+  });
+
+  it("splits tasks into shards and merges them into the same results", async () => {
+    const s0 = join(work, "s0");
+    const s1 = join(work, "s1");
+    expect((await recode([...base, "--tasks", ...TASKS, "--shard", "0/2", "--out", s0])).code).toBe(0);
+    expect((await recode([...base, "--tasks", ...TASKS, "--shard", "1/2", "--out", s1])).code).toBe(0);
+    expect(findTrajectoryFiles(s0)).toHaveLength(2);
+    const merged = join(work, "merged");
+    const m = await recode(["merge", merged, s0, s1]);
+    expect(m.code).toBe(0);
+    const a = JSON.parse((await recode(["report", merged, "--format", "json"])).out);
+    expect(a.rows.map((r: { taskCount: number; recallAtN: number }) => [r.taskCount, r.recallAtN])).toEqual([
+      [2, 1],
+      [2, 1],
+    ]);
+  });
+
+  it("fails before any work on bad configuration, saying what to fix", async () => {
+    const out = join(work, "bad");
+    const cases: [string[], RegExp, NodeJS.ProcessEnv?][] = [
+      [["run", "--model", "foo:bar", "--out", out], /unknown model provider.*openai.*ollama/i],
+      [["run", "--model", `scripted:${script}`, "--tasks", "no-such-task", "--out", out], /unknown task "no-such-task"/],
+      [["run", "--model", `scripted:${script}`, "--levels", "0-7", "--out", out], /--levels/],
+      [["run", "--model", "openai:gpt-4o-mini", "--out", out], /OPENAI_API_KEY/, { OPENAI_API_KEY: "" }],
+      [["run", "--model", `scripted:${join(work, "missing.json")}`, "--out", out], /no script file/],
+      [["run", "--model", `ollama:qwen`, "--base-url", `http://127.0.0.1:${await closedPort()}/v1`, "--out", out], /running|reach/i],
+      [["run", "--model", `scripted:${script}`, "--researcher", "oracle", "--out", out], /--researcher/],
+    ];
+    for (const [args, msg, env] of cases) {
+      const r = await recode(args, env);
+      expect(r.code, r.out).toBe(2);
+      expect(r.out).toMatch(msg);
+    }
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe("recode run against an OpenAI-compatible endpoint", () => {
+  let stub: ChatStub;
+  afterAll(async () => {
+    await stub?.close();
+  });
+
+  /** Coder and researcher served by one local chat-completions server. */
+  function reply(req: RecordedRequest): { content: string } {
+    const msgs = req.body?.messages ?? [];
+    const system = msgs.find((m) => m.role === "system")?.content ?? "";
+    const last = msgs.at(-1)?.content ?? "";
+    if (system.includes("You review code")) {
+      const item = {
+        interface: "min_p_sample",
+        category: "T2",
+        description: "Temperature is applied at the wrong point.",
+        analysis: "The sampling test fails at high temperature.",
+        actionable_feedback: "Apply temperature before the min-p threshold.",
+        direct_code_feedback: fence(canonical("min-p-sampling")),
+      };
+      return { content: JSON.stringify({ items: [item] }) };
+    }
+    if (last.includes("Result of REPLACE")) return { content: "Reflection: done.\nAction: SUBMIT" };
+    if (last.includes("# Turn 0")) return { content: `Reflection: try.\nAction: REPLACE\n${fence(buggy("min-p-sampling"))}` };
+    return { content: `Reflection: fix.\nAction: REPLACE\n${fence(canonical("min-p-sampling"))}` };
+  }
+
+  it("drives the agent and the llm researcher over real HTTP, through a 429 and a malformed reply", async () => {
+    stub = await startChatStub({ models: ["coder", "reviewer"], fallback: reply });
+    // The first chat call is rate limited; the first review is not JSON (the researcher repairs it).
+    stub.enqueue({ status: 429, headers: { "retry-after": "0" }, errorMessage: "slow down" });
+    stub.enqueue({
+      content: "I think it is mostly fine!",
+      when: (r) => (r.body?.messages?.[0]?.content ?? "").includes("You review code"),
+    });
+    const out = join(work, "http");
+    const r = await recode([
+      "run",
+      "--model",
+      "ollama:coder",
+      "--base-url",
+      stub.baseURL,
+      "--researcher",
+      "llm:ollama:reviewer",
+      "--levels",
+      "3",
+      "--turns",
+      "3",
+      "--tasks",
+      "min-p-sampling",
+      "--out",
+      out,
+    ]);
+    expect(r.code, r.out).toBe(0);
+    const [file] = findTrajectoryFiles(out);
+    const t = restoreTrajectory(JSON.parse(readFileSync(file as string, "utf8")));
+    expect(t.stoppedReason).toBe("solved");
+    expect(t.config.researcher).toBe("llm:ollama:reviewer");
+    expect(t.turns[0]?.feedback?.items[0]?.interface).toBe("min_p_sample");
+    expect(t.turns[0]?.feedbackText).toContain("Apply temperature before");
+    expect(t.turns[0]?.feedbackText).not.toContain("def min_p_sample");
+    expect(t.turns[0]?.tokens.prompt).toBeGreaterThan(0);
+    const statuses = stub.chatRequests().length;
+    expect(statuses).toBeGreaterThanOrEqual(6);
+  });
+
+  it("stops cleanly on Ctrl-C and resumes where it stopped", async () => {
+    const slow = await startChatStub({ models: ["coder"], fallback: (req) => ({ ...reply(req), delayMs: 400 }) });
+    try {
+      const out = join(work, "interrupt");
+      const args = [
+        "run",
+        "--model",
+        "ollama:coder",
+        "--base-url",
+        slow.baseURL,
+        "--levels",
+        "0-4",
+        "--turns",
+        "3",
+        "--tasks",
+        "min-p-sampling",
+        "--out",
+        out,
+      ];
+      const first = await recode(args, {}, (child) => {
+        const timer = setInterval(() => {
+          if (existsSync(join(out, "episodes"))) {
+            clearInterval(timer);
+            child.kill("SIGINT");
+          }
+        }, 50);
+      });
+      expect(first.code, first.out).toBe(130);
+      expect(first.out).toContain("Run the same command again to resume");
+      const turn0Calls = slow.chatRequests().filter((q) => (q.body?.messages?.at(-1)?.content ?? "").includes("# Turn 0")).length;
+      const second = await recode(args);
+      expect(second.code, second.out).toBe(0);
+      // Turn 0 was saved and is not generated again.
+      expect(slow.chatRequests().filter((q) => (q.body?.messages?.at(-1)?.content ?? "").includes("# Turn 0")).length).toBe(turn0Calls);
+      const files = findTrajectoryFiles(out);
+      expect(files).toHaveLength(5);
+      for (const f of files) expect(restoreTrajectory(JSON.parse(readFileSync(f, "utf8"))).stoppedReason).toBe("solved");
+    } finally {
+      await slow.close();
+    }
+  });
+});
