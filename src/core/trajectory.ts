@@ -18,7 +18,7 @@
  *   `sharedTurn0`, `error`.
  */
 import { z } from "zod";
-import type { FeedbackRecord } from "./feedback";
+import { FeedbackRecordSchema } from "./feedback";
 import { type EpisodeSummary, turnOutcome } from "./metrics";
 import type { ChatMessage } from "./model";
 import type { RunResult } from "./results";
@@ -79,20 +79,8 @@ export const RunResultSchema: z.ZodType<RunResult> = z.object({
   recorded: z.string().nullable(),
 });
 
-/** Zod schema of a {@link FeedbackRecord} (src/core/feedback.ts). */
-export const FeedbackRecordSchema: z.ZodType<FeedbackRecord> = z.object({
-  items: z.array(
-    z.object({
-      interface: z.string(),
-      category: z.enum(["T0", "T1", "T2", "T3", "T4"]),
-      description: z.string(),
-      analysis: z.string(),
-      actionable_feedback: z.string(),
-      direct_code_feedback: z.string(),
-    }),
-  ),
-  researcher: z.string(),
-});
+/** Zod schema of a {@link FeedbackRecord}; the same one src/core/feedback.ts validates researchers' output with. */
+export { FeedbackRecordSchema };
 
 const ChatMessageSchema: z.ZodType<ChatMessage> = z.object({
   role: z.enum(["system", "user", "assistant"]),
