@@ -44,6 +44,17 @@ export type RuntimeFactory = (settings: SettingsRecord) => PythonRuntime;
 /** Delay between the last keystroke and the draft save, in ms. */
 export const DRAFT_DEBOUNCE_MS = 300;
 
+const hashes = new WeakMap<Task, string>();
+/** taskContentHash, computed once per loaded task. */
+function hashOf(task: Task): string {
+  let h = hashes.get(task);
+  if (h === undefined) {
+    h = taskContentHash(task);
+    hashes.set(task, h);
+  }
+  return h;
+}
+
 /** Services of the page. Create one with {@link createServices}. */
 export class PlaygroundServices {
   readonly python = new Observable<PythonStatus>({ state: "loading" });
@@ -138,7 +149,7 @@ export class PlaygroundServices {
       const got = await (await this.repos).drafts.get(task.id);
       if (got.problem) this.notify("warning", got.problem);
       if (got.value) {
-        const stale = got.value.taskHash !== null && got.value.taskHash !== taskContentHash(task);
+        const stale = got.value.taskHash !== null && got.value.taskHash !== hashOf(task);
         this.draftState.set({ state: "saved", at: got.value.updatedAt });
         return { code: got.value.code, draft: got.value, stale };
       }
@@ -153,7 +164,7 @@ export class PlaygroundServices {
   editDraft(task: Task, code: string): void {
     const prev = this.pending.get(task.id);
     if (prev?.timer) clearTimeout(prev.timer);
-    const entry = { code, hash: taskContentHash(task), timer: null as ReturnType<typeof setTimeout> | null };
+    const entry = { code, hash: hashOf(task), timer: null as ReturnType<typeof setTimeout> | null };
     entry.timer = setTimeout(() => void this.flushDraft(task.id), DRAFT_DEBOUNCE_MS);
     this.pending.set(task.id, entry);
     this.draftState.set({ state: "pending" });

@@ -3,14 +3,20 @@ import { useMemo, useState } from "react";
 import type { Task } from "../../core/task";
 import { latexToMarkdown } from "./latex";
 import { Markdown } from "./Markdown";
+import { type TaskWorkspace, taskPanels } from "./panels";
 import { RepoTree } from "./RepoTree";
 
-const TABS = ["Instruction", "Paper", "Repo"] as const;
-type Tab = (typeof TABS)[number];
+const BUILT_IN = ["Instruction", "Paper", "Repo"] as const;
 
-/** Instruction, paper and repository of a task, in tabs. */
-export function TaskInfo({ task }: { task: Task }) {
-  const [tab, setTab] = useState<Tab>("Instruction");
+/** Instruction, paper and repository of a task, plus registered panels, in tabs. */
+export function TaskInfo({ task, workspace }: { task: Task; workspace: TaskWorkspace }) {
+  const panels = taskPanels();
+  const tabs: { id: string; title: string }[] = [
+    ...BUILT_IN.map((t) => ({ id: t, title: t })),
+    ...panels.map((p) => ({ id: `panel:${p.id}`, title: p.title })),
+  ];
+  const [tab, setTab] = useState<string>("Instruction");
+  const panel = panels.find((p) => `panel:${p.id}` === tab);
   const paper = useMemo(() => latexToMarkdown(task.paper), [task]);
   const m = task.meta;
   return (
@@ -26,16 +32,16 @@ export function TaskInfo({ task }: { task: Task }) {
         </div>
       </header>
       <div className="tabs" role="tablist">
-        {TABS.map((t) => (
+        {tabs.map((t) => (
           <button
-            key={t}
+            key={t.id}
             type="button"
             role="tab"
-            aria-selected={tab === t}
-            className={tab === t ? "active" : ""}
-            onClick={() => setTab(t)}
+            aria-selected={tab === t.id}
+            className={tab === t.id ? "active" : ""}
+            onClick={() => setTab(t.id)}
           >
-            {t}
+            {t.title}
           </button>
         ))}
       </div>
@@ -55,6 +61,7 @@ export function TaskInfo({ task }: { task: Task }) {
         )}
         {tab === "Paper" && <Markdown text={paper} />}
         {tab === "Repo" && <RepoTree task={task} />}
+        {panel?.render(workspace)}
       </div>
     </section>
   );

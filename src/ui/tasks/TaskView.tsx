@@ -6,6 +6,7 @@ import { CodeEditor, modelPath } from "../editor/CodeEditor";
 import { runMarkers } from "../editor/markers";
 import { ResultsPanel } from "../results/ResultsPanel";
 import { type OpenedDraft, useObservable, useServices } from "../services";
+import type { TaskWorkspace } from "./panels";
 import { TaskInfo } from "./TaskInfo";
 
 interface Live {
@@ -67,8 +68,8 @@ export function TaskView({ task }: { task: Task }) {
 
   const running = live !== null;
 
-  const run = useCallback(async () => {
-    if (abortRef.current) return;
+  const run = useCallback(async (): Promise<RunResult | null> => {
+    if (abortRef.current) return null;
     const ctl = new AbortController();
     abortRef.current = ctl;
     setRunError(null);
@@ -90,8 +91,10 @@ export function TaskView({ task }: { task: Task }) {
       });
       setResult(r);
       setStoredAt(null);
+      return r;
     } catch (e) {
       setRunError(`The tests could not run: ${(e as Error).message}`);
+      return null;
     } finally {
       abortRef.current = null;
       setLive(null);
@@ -117,6 +120,21 @@ export function TaskView({ task }: { task: Task }) {
     void services.resetDraft(task);
   };
 
+  const workspace: TaskWorkspace = {
+    task,
+    getCode: () => editorApi.current?.getText() ?? codeRef.current,
+    setCode: (text) => {
+      if (editorApi.current) editorApi.current.setText(text);
+      else {
+        codeRef.current = text;
+        services.editDraft(task, text);
+      }
+    },
+    runTests: run,
+    lastResult: result,
+    running,
+  };
+
   const onChange = (code: string) => {
     codeRef.current = code;
     services.editDraft(task, code);
@@ -124,7 +142,7 @@ export function TaskView({ task }: { task: Task }) {
 
   return (
     <div className="task-view">
-      <TaskInfo task={task} />
+      <TaskInfo task={task} workspace={workspace} />
       <section className="work">
         <div className="toolbar">
           <span className="target-path" title="The file you write">
