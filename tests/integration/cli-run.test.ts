@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { findTrajectoryFiles } from "../../src/cli/run-folder";
 import { restoreTrajectory } from "../../src/core/trajectory";
 import { type ChatStub, closedPort, type RecordedRequest, startChatStub } from "../helpers/chat-stub-server";
+import { knownBug } from "../helpers/known-bugs";
 
 const work = mkdtempSync(join(tmpdir(), "recode-cli-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -13,7 +14,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const TASKS = ["min-p-sampling", "pass-at-k"];
 const target = (id: string) => JSON.parse(readFileSync(`tasks/${id}/task.json`, "utf8")).target_file_path as string;
 const canonical = (id: string) => readFileSync(`tasks/${id}/canonical.py`, "utf8");
-const buggy = (id: string) => readFileSync(`tests/fixtures/known-bugs/${id}.py`, "utf8");
+const buggy = (id: string) => knownBug(id).code;
 const fence = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 

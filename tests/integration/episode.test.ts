@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import { createAgent } from "../../src/core/agent";
@@ -12,10 +11,11 @@ import { createRulesResearcher } from "../../src/core/researchers";
 import { episodeSummary, restoreTrajectory, type Trajectory } from "../../src/core/trajectory";
 import { createRuntime } from "../../src/python/node";
 import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
+import { knownBug } from "../helpers/known-bugs";
 
 const TASK_ID = "min-p-sampling";
 const task = loadTaskDir(BUILTIN_TASKS, TASK_ID);
-const buggy = readFileSync(`tests/fixtures/known-bugs/${TASK_ID}.py`, "utf8");
+const buggy = knownBug(TASK_ID).code;
 const fenceOf = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 
 /** Scripts: turn 0 writes the known-bug version, turn 1 the canonical solution. */

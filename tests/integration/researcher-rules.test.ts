@@ -1,5 +1,3 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import { replaceDefinition } from "../../src/core/canonical";
@@ -8,24 +6,12 @@ import { createRulesResearcher } from "../../src/core/researchers";
 import { createRuntime } from "../../src/python/node";
 import type { PythonRuntime } from "../../src/python/runtime";
 import { taskRunRequest } from "../../src/python/runtime";
+import { knownBug, knownBugTasks } from "../helpers/known-bugs";
 
-const BUGS = join(import.meta.dirname, "../fixtures/known-bugs");
-
-/** Every known-bug file (its name is the task id): [task id, buggy source, interface named on the first line]. */
-function knownBugs(): [string, string, string][] {
-  if (!existsSync(BUGS)) return [];
-  return readdirSync(BUGS)
-    .filter((f) => f.endsWith(".py"))
-    .sort()
-    .map((f) => {
-      const source = readFileSync(join(BUGS, f), "utf8");
-      const m = /^# bug-in: *([A-Za-z_]\w*)/.exec(source);
-      if (!m) throw new Error(`${f}: the first line must be "# bug-in: <interface>"`);
-      return [f.slice(0, -3), source, m[1] as string];
-    });
-}
-
-const cases = knownBugs();
+const cases: [string, string, string][] = knownBugTasks().map((id) => {
+  const bug = knownBug(id);
+  return [id, bug.code, bug.interface];
+});
 
 describe("rules researcher on the known-bug files (real Pyodide)", () => {
   let runtime: PythonRuntime;
