@@ -58,7 +58,12 @@ async function runAndWait(page: Page): Promise<void> {
   await expect(page.getByRole("button", { name: "Run tests" })).toBeVisible({ timeout: 120_000 });
 }
 
-test("the canonical solution passes every unit test", async ({ page }) => {
+test("the canonical solution passes every unit test, with no request leaving the page's origin", async ({ page }) => {
+  const external: string[] = [];
+  page.on("request", (r) => {
+    const u = new URL(r.url());
+    if (!["localhost", "127.0.0.1"].includes(u.hostname) && u.protocol !== "data:" && u.protocol !== "blob:") external.push(r.url());
+  });
   await openTask(page);
   await setTarget(page, CANONICAL);
   await runAndWait(page);
@@ -67,6 +72,7 @@ test("the canonical solution passes every unit test", async ({ page }) => {
   expect(await rows.count()).toBeGreaterThan(0);
   expect(await page.locator('.test-row:not([data-status="passed"])').count()).toBe(0);
   expect(await markers(page)).toEqual([]);
+  expect(external).toEqual([]);
   await page.screenshot({ path: "/tmp/recode-shot.png", fullPage: true });
 });
 
@@ -166,4 +172,20 @@ test("a wrong Pyodide URL in Settings shows the error; clearing it brings Python
   await page.getByLabel(/Pyodide URL/).fill("");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "ready", { timeout: 120_000 });
+});
+
+test("a syntax error is shown as a collection error with its line, marked in the editor", async ({ page }) => {
+  await openTask(page);
+  await setTarget(page, "import math\n\ndef softmax_with_temperature(logits:\n    return 1\n");
+  await runAndWait(page);
+  const panel = page.getByTestId("collection-error");
+  await expect(panel).toContainText(TARGET);
+  await expect(panel).toContainText(/line \d+/);
+  const line = Number(/line (\d+)/.exec((await panel.textContent()) ?? "")?.[1]);
+  expect(await markers(page)).toContain(line);
+  // The next run clears the markers of the previous one.
+  await setTarget(page, CANONICAL);
+  await runAndWait(page);
+  await expect(page.getByTestId("counts")).toContainText("All tests passed");
+  expect(await markers(page)).toEqual([]);
 });
