@@ -47,6 +47,13 @@ export function TaskView({ task }: { task: Task }) {
   const target = task.meta.target_file_path;
 
   useEffect(() => {
+    document.title = `${task.meta.title} — RECODE playground`;
+    return () => {
+      document.title = "RECODE playground";
+    };
+  }, [task]);
+
+  useEffect(() => {
     let alive = true;
     void services.openDraft(task).then((d) => {
       if (!alive) return;
