@@ -4,7 +4,7 @@
  * `python3 -m unittest` process on the same files. Writes a Markdown report.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +31,9 @@ export function median(xs: number[]): number {
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
+
+/** Idle time between two measured submissions, in ms: the edit before the next run. */
+const EDIT_PAUSE_MS = 50;
 
 const CHECK_PY = fileURLToPath(new URL("../python/recode_check.py", import.meta.url));
 
@@ -61,6 +64,66 @@ function fmt(ms: number): string {
   return ms >= 100 ? ms.toFixed(0) : ms.toFixed(1);
 }
 
+/** Scripted episodes over the tasks at 1 and 2 workers; per-turn loop overhead beside the test run. */
+async function measureEpisodes(
+  ids: string[],
+): Promise<{ throughput: { workers: number; episodes: number; ms: number }[]; turns: number; testMs: number; overheadMs: number }> {
+  const { executeRun, prepareRun } = await import("./run");
+  const { findTrajectoryFiles } = await import("./run-folder");
+  const { restoreTrajectory } = await import("../core/trajectory");
+  const dir = mkdtempSync(join(tmpdir(), "recode-bench-episodes-"));
+  try {
+    const rules: object[] = [{ match: "Result of REPLACE", reply: "Reflection: written.\nAction: SUBMIT" }];
+    for (const id of ids) {
+      const t = loadTaskDir(BUILTIN_TASKS, id);
+      const esc = t.meta.target_file_path.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+      const fence = (code: string) => `Reflection: write it.\nAction: REPLACE\n\`\`\`\`python\n${code}\n\`\`\`\``;
+      rules.push({ match: `/# Turn 0[\\s\\S]*${esc}/`, reply: fence(t.starter) });
+      rules.push({ match: `/# Turn [1-9][\\s\\S]*${esc}/`, reply: fence(t.canonical) });
+    }
+    const script = join(dir, "script.json");
+    writeFileSync(script, JSON.stringify({ rules }));
+    const throughput: { workers: number; episodes: number; ms: number }[] = [];
+    const turnTest: number[] = [];
+    const turnOverhead: number[] = [];
+    for (const workers of [1, 2]) {
+      const out = join(dir, `w${workers}`);
+      const p = await prepareRun({
+        model: `scripted:${script}`,
+        researcher: "rules",
+        levels: "0-4",
+        turns: "10",
+        steps: "3",
+        setting: "memory_agent",
+        tasks: ids,
+        workers: String(workers),
+        out,
+        backend: "pyodide",
+        dir: BUILTIN_TASKS,
+        probe: false,
+      });
+      const t0 = performance.now();
+      const code = await executeRun(p, () => {}, new AbortController().signal, false);
+      const ms = performance.now() - t0;
+      if (code !== 0) throw new Error(`bench: scripted episodes ended with code ${code}`);
+      const files = findTrajectoryFiles(out);
+      throughput.push({ workers, episodes: files.length, ms });
+      if (workers === 1) {
+        for (const f of files) {
+          const tr = restoreTrajectory(JSON.parse(readFileSync(f, "utf8")));
+          for (const turn of tr.turns.slice(1)) {
+            turnTest.push(turn.timings.testMs);
+            turnOverhead.push(turn.timings.agentMs + turn.timings.researcherMs);
+          }
+        }
+      }
+    }
+    return { throughput, turns: turnTest.length, testMs: median(turnTest), overheadMs: median(turnOverhead) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Measure and write the report. */
 export async function runBench(o: BenchOptions): Promise<void> {
   const lines: string[] = [];
@@ -87,6 +150,8 @@ export async function runBench(o: BenchOptions): Promise<void> {
     await rt.run(req);
     const warm: number[] = [];
     for (let i = 0; i < o.runs; i++) {
+      // A pause stands for the edit between two submissions (the interpreter cleans up after a run meanwhile).
+      await new Promise((r) => setTimeout(r, EDIT_PAUSE_MS));
       const t0 = performance.now();
       const r = await rt.run(req);
       warm.push(performance.now() - t0);
@@ -104,6 +169,9 @@ export async function runBench(o: BenchOptions): Promise<void> {
   }
   const version = rt.version;
   await rt.dispose();
+
+  o.log("Episodes with the scripted model (memory_agent, L0-L4, starting text at turn 0, canonical at turn 1)...\n");
+  const loop = await measureEpisodes(tasks.map((t) => t.id));
 
   let pageSection = "Not measured (run `recode bench` with Chromium installed and after `npm run build`).";
   if (o.page) {
@@ -136,7 +204,7 @@ export async function runBench(o: BenchOptions): Promise<void> {
     "",
     "## Warm submission latency (Node)",
     "",
-    `From handing the candidate file to the runtime to having per-test results, canonical solution, median of ${o.runs} runs on one warm Pyodide instance; beside a fresh \`python3 -m unittest\` process on the same files (median of ${Math.min(o.runs, 10)}). Target: warm latency at least 10x below the fresh process.`,
+    `From handing the candidate file to the runtime to having per-test results, canonical solution, median of ${o.runs} runs on one warm Pyodide instance (${EDIT_PAUSE_MS} ms apart, standing for the edit between submissions); beside a fresh \`python3 -m unittest\` process on the same files (median of ${Math.min(o.runs, 10)}). Target: warm latency at least 10x below the fresh process.`,
     "",
     "| task | tests | warm Pyodide (ms) | fresh python3 (ms) | ratio |",
     "| --- | --- | --- | --- | --- |",
@@ -145,6 +213,18 @@ export async function runBench(o: BenchOptions): Promise<void> {
     ratios.length
       ? `Smallest ratio: ${Math.min(...ratios).toFixed(1)}x; the target is ${Math.min(...ratios) >= 10 ? "met" : "NOT met"}.`
       : "No recorded tasks.",
+    "",
+    "## Episode loop (scripted model)",
+    "",
+    `memory_agent, levels L0-L4, rules researcher, every built-in task (${tasks.length}): turn 0 submits the starting text, turn 1 the canonical solution, so every episode has two turns and one review.`,
+    "",
+    "| workers | episodes | wall time (s) | episodes per minute |",
+    "| --- | --- | --- | --- |",
+    ...loop.throughput.map(
+      (r) => `| ${r.workers} | ${r.episodes} | ${(r.ms / 1000).toFixed(1)} | ${((60_000 * r.episodes) / r.ms).toFixed(0)} |`,
+    ),
+    "",
+    `Per turn (median over ${loop.turns} turns): test run ${fmt(loop.testMs)} ms; the loop around it (the agent with the scripted model, and the rules researcher with rendering) ${fmt(loop.overheadMs)} ms.`,
     "",
     "## In the page",
     "",

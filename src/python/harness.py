@@ -29,6 +29,8 @@ import time
 import traceback
 import unittest
 
+import recode_check  # noqa: F401 - loaded once so every run finds it in place
+
 TEST_MODULE = "recode_task_test"
 
 # Bound at import so candidate code that patches json cannot break reporting.
@@ -254,6 +256,43 @@ def run_tests(config, emit_text):
         emit({"type": "end", "poisoned": poison.reason})
 
 
+def _changed(cur, saved):
+    """Whether a module dict differs from its snapshot. Dict equality runs in C
+    and checks identity first; values whose ``==`` raises (arrays) fall back to
+    identity."""
+    try:
+        return cur != saved
+    except Exception:  # noqa: BLE001 - a value's __eq__ failed; compare identities
+        return cur.keys() != saved.keys() or any(cur[k] is not v for k, v in saved.items())
+
+
+_CODE_CACHE = {}
+
+
+def install_code_cache(limit=512):
+    """Reuse compiled code for unchanged source files (repo files and tests do
+    not change between runs). Keyed by path and source bytes; code objects are
+    immutable, so sharing them between runs leaks no state."""
+    from importlib.machinery import SourceFileLoader
+
+    if getattr(SourceFileLoader.source_to_code, "_recode_cached", False):
+        return
+    original = SourceFileLoader.source_to_code
+
+    def source_to_code(self, data, path, *args, **kwargs):
+        key = (path, bytes(data))
+        code = _CODE_CACHE.get(key)
+        if code is None:
+            code = original(self, data, path, *args, **kwargs)
+            if len(_CODE_CACHE) >= limit:
+                _CODE_CACHE.clear()
+            _CODE_CACHE[key] = code
+        return code
+
+    source_to_code._recode_cached = True
+    SourceFileLoader.source_to_code = source_to_code
+
+
 class Sandbox:
     """Snapshot of interpreter state taken before a run and restored after it,
     so a run cannot leak modules, globals, builtins, files or the working
@@ -278,16 +317,35 @@ class Sandbox:
         self.recursion = sys.getrecursionlimit()
         self.random_state = random.getstate()
         self.stdout, self.stderr, self.stdin = sys.stdout, sys.stderr, sys.stdin
-        self.watch = {d: set(os.listdir(d)) for d in watch_dirs if os.path.isdir(d)}
+        self.watch_dirs = tuple(watch_dirs)
+        self.rescan_files()
+
+    def rescan_files(self):
+        """Note what the watched folders hold now (their new entries are removed at restore)."""
+        self.watch = {d: set(os.listdir(d)) for d in self.watch_dirs if os.path.isdir(d)}
 
     def restore(self):
-        import shutil
+        """Put everything back. Each step is guarded so that one failure
+        (e.g. a candidate's ``__del__`` raising) does not skip the others."""
+        for step in (
+            self._restore_streams_and_cwd,
+            self._restore_modules,
+            self._restore_globals,
+            self._restore_files,
+        ):
+            try:
+                step()
+            except Exception:  # noqa: BLE001 - best effort; the remaining steps still run
+                pass
 
+    def _restore_streams_and_cwd(self):
         sys.stdout, sys.stderr, sys.stdin = self.stdout, self.stderr, self.stdin
         try:
             os.chdir(self.cwd)
         except OSError:
             os.chdir("/")
+
+    def _restore_modules(self):
         for name in list(sys.modules):
             if name not in self.modules:
                 del sys.modules[name]
@@ -296,9 +354,13 @@ class Sandbox:
             if mod is None:
                 continue
             cur = mod.__dict__
-            if cur.keys() != d.keys() or any(cur[k] is not v for k, v in d.items()):
+            if _changed(cur, d):
                 cur.clear()
                 cur.update(d)
+
+    def _restore_globals(self):
+        import importlib
+
         builtins.__dict__.clear()
         builtins.__dict__.update(self.builtins)
         sys.path[:] = self.path
@@ -308,9 +370,11 @@ class Sandbox:
         os.environ.update(self.environ)
         sys.setrecursionlimit(self.recursion)
         random.setstate(self.random_state)
-        import importlib
-
         importlib.invalidate_caches()
+
+    def _restore_files(self):
+        import shutil
+
         for d, names in self.watch.items():
             if not os.path.isdir(d):
                 continue
@@ -326,13 +390,25 @@ class Sandbox:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
+_SANDBOX = None
+
+
 def run_isolated(config, emit_text, watch_dirs=("/tmp", "/home/pyodide")):
-    """Write the run's files, run the tests from the run's directory with a
-    fresh ``sys.path`` entry, then restore the interpreter (see ``Sandbox``)."""
+    """Write the run's files (unless the host wrote them already, ``files``
+    absent), run the tests from the run's directory with a fresh ``sys.path``
+    entry, then restore the interpreter (see ``Sandbox``)."""
+    global _SANDBOX
     workdir = config["workdir"]
-    sandbox = Sandbox(workdir, watch_dirs)
+    sandbox = _SANDBOX
+    # A restored interpreter is in the snapshot's state again, so the snapshot
+    # can be reused as long as no module appeared in between (e.g. a package load).
+    if sandbox is None or sandbox.workdir != os.path.abspath(workdir) or sys.modules.keys() != sandbox.modules:
+        sandbox = Sandbox(workdir, watch_dirs)
+    else:
+        sandbox.rescan_files()
+    _SANDBOX = sandbox
     try:
-        for rel, text in config["files"].items():
+        for rel, text in config.get("files", {}).items():
             path = os.path.join(workdir, rel)
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w", encoding="utf-8") as f:
@@ -363,6 +439,7 @@ def _main():
 
 def run_json(config_text, emit_text):
     """Pyodide entry: config as JSON text (see ``run_tests`` plus ``files``)."""
+    install_code_cache()
     run_isolated(json.loads(config_text), emit_text)
 
 

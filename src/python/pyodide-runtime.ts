@@ -44,6 +44,9 @@ function canInterrupt(): boolean {
   return iso === undefined || iso === true;
 }
 
+/** How long a worker may take to accept a run before it counts as stuck, in ms. */
+const ACCEPT_TIMEOUT_MS = 10_000;
+
 /** PythonRuntime backed by Pyodide in a worker. One run at a time; runs queue. */
 export class PyodideRuntime implements PythonRuntime {
   readonly backend = "pyodide" as const;
@@ -96,7 +99,11 @@ export class PyodideRuntime implements PythonRuntime {
         } else if (msg.type === "init-error") {
           inst.dead = true;
           reject(new Error(msg.message));
-        } else inst.listener?.(msg);
+        } else if (inst.listener) inst.listener(msg);
+        else if (msg.type === "failed" && !inst.dead) {
+          // Cleaning up after a finished run failed: the interpreter may hold that run's state, so replace it.
+          this.respawn(inst);
+        }
       });
       worker.onExit((reason) => {
         const wasDead = inst.dead;
@@ -135,7 +142,7 @@ export class PyodideRuntime implements PythonRuntime {
     return p;
   }
 
-  private async runNow(req: RunRequest, opts: RunOptions): Promise<RunResult> {
+  private async runNow(req: RunRequest, opts: RunOptions, retried = false): Promise<RunResult> {
     const inst = this.instance();
     await inst.ready;
     const runId = this.nextRun++;
@@ -154,6 +161,7 @@ export class PyodideRuntime implements PythonRuntime {
         settled = true;
         if (clock) clearTimeout(clock);
         if (hard) clearTimeout(hard);
+        if (acceptGuard) clearTimeout(acceptGuard);
         opts.signal?.removeEventListener("abort", onAbort);
         inst.listener = null;
         inst.exitListener = null;
@@ -196,15 +204,67 @@ export class PyodideRuntime implements PythonRuntime {
         if (!this.disposed) this.instance();
       };
 
+      const complete = () => {
+        let incident: RunIncident | null = null;
+        if (asm.wasInterrupted) {
+          incident = {
+            kind: "timeout",
+            message:
+              stopKind === "stopped"
+                ? "Stopped by the user; the interrupt stopped the code."
+                : `Time limit of ${(req.timeLimitMs / 1000).toFixed(1)} s reached; the interrupt stopped the code.`,
+            respawned: false,
+          };
+        }
+        if (asm.poisoned) {
+          this.respawn(inst);
+          incident = {
+            kind: "poisoned",
+            message: `${asm.poisoned} during the run; the Python instance was replaced so the next run starts clean.`,
+            respawned: true,
+          };
+        }
+        const stop = asm.wasInterrupted ? { kind: stopKind ?? ("timeout" as const), message: "" } : undefined;
+        finish(incident, stop);
+      };
+
+      // A worker that does not even accept the run is stuck (e.g. cleaning up after the last run): replace it and try once more.
+      let acceptGuard: ReturnType<typeof setTimeout> | null = setTimeout(() => {
+        acceptGuard = null;
+        if (settled) return;
+        settled = true;
+        opts.signal?.removeEventListener("abort", onAbort);
+        inst.listener = null;
+        inst.exitListener = null;
+        this.respawn(inst);
+        if (retried) {
+          resolve(
+            asm.finish(
+              "pyodide",
+              performance.now() - t0,
+              { kind: "crashed", message: "The Python instance stopped responding twice; it was replaced.", respawned: true },
+              { kind: "crash", message: "the Python instance stopped responding" },
+            ),
+          );
+        } else resolve(this.runNow(req, opts, true));
+      }, ACCEPT_TIMEOUT_MS);
+
       inst.listener = (msg) => {
         if (!("runId" in msg) || msg.runId !== runId) return;
         switch (msg.type) {
           case "started":
             clock = setTimeout(() => interruptNow("timeout"), req.timeLimitMs);
             break;
-          case "event":
-            asm.push(JSON.parse(msg.event) as HarnessEvent);
+          case "accepted":
+            if (acceptGuard) clearTimeout(acceptGuard);
             break;
+          case "event": {
+            const ev = JSON.parse(msg.event) as HarnessEvent;
+            asm.push(ev);
+            // Results are final at "end"; the worker restores the interpreter afterwards, off the critical path.
+            if (ev.type === "end") complete();
+            break;
+          }
           case "packages-error":
             finish({ kind: "packages", message: msg.message, respawned: false }, { kind: "crash", message: msg.message });
             break;
@@ -221,30 +281,9 @@ export class PyodideRuntime implements PythonRuntime {
               );
             } else finish({ kind: "crashed", message: msg.message, respawned: false }, { kind: "crash", message: msg.message });
             break;
-          case "done": {
-            let incident: RunIncident | null = null;
-            if (asm.wasInterrupted) {
-              incident = {
-                kind: "timeout",
-                message:
-                  stopKind === "stopped"
-                    ? "Stopped by the user; the interrupt stopped the code."
-                    : `Time limit of ${(req.timeLimitMs / 1000).toFixed(1)} s reached; the interrupt stopped the code.`,
-                respawned: false,
-              };
-            }
-            if (asm.poisoned) {
-              this.respawn(inst);
-              incident = {
-                kind: "poisoned",
-                message: `${asm.poisoned} during the run; the Python instance was replaced so the next run starts clean.`,
-                respawned: true,
-              };
-            }
-            const stop = asm.wasInterrupted ? { kind: stopKind ?? ("timeout" as const), message: "" } : undefined;
-            finish(incident, stop);
+          case "done":
+            complete();
             break;
-          }
         }
       };
 

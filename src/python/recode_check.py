@@ -144,7 +144,28 @@ def _type_name(v):
     return type(v).__name__
 
 
+def _same_fast(exp, act, rtol, atol):
+    """True when two plain floats or ints agree (floats within tolerance,
+    nan equal to nan); False means "compare in full"."""
+    te, ta = type(exp), type(act)
+    if te is float and ta is float:
+        return exp == act or (exp != exp and act != act) or math.isclose(exp, act, rel_tol=rtol, abs_tol=atol)
+    if te is int and ta is int:
+        return exp == act
+    return False
+
+
 def _compare(key, exp, act, where, rtol, atol):
+    # Fast paths for plain floats, ints and lists/tuples of them; anything
+    # unusual (or a mismatch) goes through the full comparison below.
+    if _same_fast(exp, act, rtol, atol):
+        return
+    te = type(exp)
+    if (te is list or te is tuple) and type(act) is te and len(exp) == len(act):
+        for i, (e, a) in enumerate(zip(exp, act)):
+            if not _same_fast(e, a, rtol, atol):
+                _compare(key, e, a, f"{where}[{i}]", rtol, atol)
+        return
     np = _np()
     if isinstance(exp, _NdArray):
         if np is None or not isinstance(act, np.ndarray):

@@ -28,6 +28,7 @@ export type ToWorker =
 export type FromWorker =
   | { type: "ready"; version: string; loadMs: number }
   | { type: "init-error"; message: string }
+  | { type: "accepted"; runId: number }
   | { type: "started"; runId: number }
   | { type: "event"; runId: number; event: string }
   | { type: "done"; runId: number }
@@ -113,13 +114,21 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
   }
 
   async function run(runId: number, request: RunRequest): Promise<void> {
+    deps.post({ type: "accepted", runId });
     if (!py || !runJson) {
       deps.post({ type: "failed", runId, message: "Pyodide is not loaded", fatal: true });
       return;
     }
     if (!(await ensurePackages(runId, request.packages))) return;
-    const workdir = `/tmp/recode-run-${runId}`;
-    const config = JSON.stringify({ ...harnessConfig(request, workdir), files: runFiles(request) });
+    // One fixed folder (emptied after every run) so compiled code of unchanged files can be reused.
+    const workdir = "/tmp/recode-run";
+    const config = JSON.stringify(harnessConfig(request, workdir));
+    // Written from JS (much faster than Python file objects in MEMFS); the sandbox removes the folder after the run.
+    for (const [rel, text] of Object.entries(runFiles(request))) {
+      const path = `${workdir}/${rel}`;
+      py.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+      py.FS.writeFile(path, text);
+    }
     if (interrupt) interrupt[0] = 0;
     deps.post({ type: "started", runId });
     try {

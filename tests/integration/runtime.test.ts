@@ -266,13 +266,26 @@ def run(tc):
     expect(r2.allPassed).toBe(true);
   });
 
-  it("replaces an instance killed by deep recursion and reports it", async () => {
-    const r = await rt.run(probe("import sys\nsys.setrecursionlimit(10**7)\ndef f(n):\n    return f(n + 1) + 1\ndef run(tc):\n    f(0)\n"));
-    expect(r.incident).not.toBeNull();
-    expect(r.incident?.respawned).toBe(true);
-    expect(["crashed", "poisoned", "terminated"]).toContain(r.incident?.kind);
+  it("replaces an instance killed by deep C-level recursion and reports it", async () => {
+    const code =
+      "import sys\nsys.setrecursionlimit(10**7)\nclass A:\n    def __repr__(self):\n        return repr(A())\ndef run(tc):\n    repr(A())\n";
+    const r = await rt.run(probe(code));
+    expect(r.incident).toMatchObject({ kind: "crashed", respawned: true });
+    expect(r.tests[0]?.status).toBe("error");
+    expect(r.tests[0]?.message).toContain("crashed");
     expect(r.allPassed).toBe(false);
     const again = await rt.run(probe("def run(tc):\n    tc.assertTrue(True)\n"));
+    expect(again.allPassed).toBe(true);
+  });
+
+  it("stops deep Python recursion with a raised limit at the time limit", async () => {
+    const r = await rt.run({
+      ...probe("import sys\nsys.setrecursionlimit(10**7)\ndef f(n):\n    return f(n + 1) + 1\ndef run(tc):\n    f(0)\n"),
+      timeLimitMs: 1500,
+    });
+    expect(["timeout", "terminated", "crashed", "poisoned"]).toContain(r.incident?.kind);
+    expect(r.allPassed).toBe(false);
+    const again = await rt.run(probe("import sys\ndef run(tc):\n    tc.assertLess(sys.getrecursionlimit(), 10**6)\n"));
     expect(again.allPassed).toBe(true);
   });
 
