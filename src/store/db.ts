@@ -8,7 +8,7 @@ import { type DBSchema, type IDBPDatabase, openDB } from "idb";
 /** Database name used by the page. */
 export const DB_NAME = "recode-playground";
 /** Current schema version (object stores and indexes). */
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 
 /** A record that could not be restored, kept so that nothing stored is thrown away. */
 export interface UnreadableRecord {
@@ -28,12 +28,16 @@ export interface PlaygroundDB extends DBSchema {
   settings: { key: string; value: unknown };
   /** task id -> last run record */
   runs: { key: string; value: unknown };
+  /** episode key (see trajectoryKey) -> trajectory record (schema version 2 on) */
+  trajectories: { key: string; value: unknown };
+  /** turn-0 key (see turn0Key) -> shared turn 0 record (schema version 2 on) */
+  turn0: { key: string; value: unknown };
   /** auto key -> UnreadableRecord */
   unreadable: { key: number; value: UnreadableRecord };
 }
 
 /** Names of the stores holding versioned records. */
-export type RecordStore = "drafts" | "settings" | "runs";
+export type RecordStore = "drafts" | "settings" | "runs" | "trajectories" | "turn0";
 
 /** A storage failure, with a message meant for the user. */
 export class StorageError extends Error {
@@ -70,6 +74,11 @@ export function upgradeSchema(db: IDBPDatabase<PlaygroundDB>, oldVersion: number
     db.createObjectStore("settings");
     db.createObjectStore("runs");
     db.createObjectStore("unreadable", { autoIncrement: true });
+  }
+  if (oldVersion < 2) {
+    // Agent runs: trajectories saved after every turn, and the shared turn 0 they start from.
+    db.createObjectStore("trajectories");
+    db.createObjectStore("turn0");
   }
 }
 

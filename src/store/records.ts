@@ -5,7 +5,10 @@
  * Adding a record version: bump the CURRENT constant, add an upgrade step from
  * the previous version, and add a fixture of the old shape to the store tests.
  */
+import type { AgentMemoryState } from "../core/agent/types";
+import type { SharedTurn0 } from "../core/episode";
 import type { RunResult } from "../core/results";
+import { restoreTrajectory, type Trajectory } from "../core/trajectory";
 
 /** A stored record that cannot be read as any known version. */
 export class RecordError extends Error {
@@ -138,5 +141,187 @@ export function restoreRun(key: string, raw: unknown): RunRecord {
     code: rec.code as string,
     finishedAt: rec.finishedAt as number,
     result: result as unknown as RunResult,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Model settings: the coder (agent) and the researcher (llm) models.
+
+/** Current version of model settings records. */
+export const MODEL_SETTINGS_VERSION = 1;
+
+/** How a model is reached. */
+export type ModelKind = "endpoint" | "webllm" | "scripted";
+
+/** Presets of OpenAI-compatible endpoints (the provider part of the model spec). */
+export type EndpointPreset = "ollama" | "vllm" | "llamacpp" | "openai";
+
+/** One model seat's configuration (coder or researcher). Empty strings mean "not set". */
+export interface ModelConfig {
+  kind: ModelKind;
+  /** Endpoint flavour; decides the spec's provider and the default base URL. */
+  preset: EndpointPreset;
+  /** Base URL of the OpenAI-compatible endpoint (e.g. `http://localhost:11434/v1`); "" for the preset's default. */
+  baseURL: string;
+  /** API key; stored only in this browser. */
+  apiKey: string;
+  /** Model name at the endpoint, e.g. `qwen2.5-coder:7b`. */
+  model: string;
+  /** WebLLM prebuilt model id. */
+  webllmModel: string;
+  /** File name of the uploaded scripted-model script (names the model: `scripted:<name>`). */
+  scriptName: string;
+  /** JSON text of the script (validated with loadScript when uploaded). */
+  scriptText: string;
+}
+
+/** Models of the page: the coder seat (agent) and the researcher (llm researcher). */
+export interface ModelSettingsRecord {
+  version: typeof MODEL_SETTINGS_VERSION;
+  coder: ModelConfig;
+  researcher: ModelConfig;
+}
+
+/** A seat with nothing configured (an Ollama endpoint without a model name). */
+export const EMPTY_MODEL_CONFIG: ModelConfig = {
+  kind: "endpoint",
+  preset: "ollama",
+  baseURL: "",
+  apiKey: "",
+  model: "",
+  webllmModel: "",
+  scriptName: "",
+  scriptText: "",
+};
+
+/** Model settings used when nothing is stored. */
+export const DEFAULT_MODEL_SETTINGS: ModelSettingsRecord = {
+  version: MODEL_SETTINGS_VERSION,
+  coder: { ...EMPTY_MODEL_CONFIG },
+  researcher: { ...EMPTY_MODEL_CONFIG },
+};
+
+const MODEL_KINDS: readonly ModelKind[] = ["endpoint", "webllm", "scripted"];
+const PRESETS: readonly EndpointPreset[] = ["ollama", "vllm", "llamacpp", "openai"];
+
+function restoreModelConfig(raw: unknown): ModelConfig {
+  const rec = isObject(raw) ? raw : {};
+  const str = (f: keyof ModelConfig) => (typeof rec[f] === "string" ? (rec[f] as string) : "");
+  const kind = MODEL_KINDS.includes(rec.kind as ModelKind) ? (rec.kind as ModelKind) : "endpoint";
+  const preset = PRESETS.includes(rec.preset as EndpointPreset) ? (rec.preset as EndpointPreset) : "ollama";
+  return {
+    kind,
+    preset,
+    baseURL: str("baseURL").trim(),
+    apiKey: str("apiKey").trim(),
+    model: str("model").trim(),
+    webllmModel: str("webllmModel").trim(),
+    scriptName: str("scriptName"),
+    scriptText: str("scriptText"),
+  };
+}
+
+/**
+ * Upgrade stored model settings to the current version; unknown fields are
+ * dropped, missing or unknown values take their defaults.
+ * @throws RecordError when the record is not an object or from a newer version.
+ */
+export function restoreModelSettings(raw: unknown): ModelSettingsRecord {
+  versionOf("settings", "models", raw, MODEL_SETTINGS_VERSION);
+  const rec = raw as Record<string, unknown>;
+  return { version: MODEL_SETTINGS_VERSION, coder: restoreModelConfig(rec.coder), researcher: restoreModelConfig(rec.researcher) };
+}
+
+// ---------------------------------------------------------------------------
+// Agent runs: trajectories (saved after every turn) and shared turn 0.
+
+/** Current version of stored trajectory records (the wrapper; the trajectory has its own schemaVersion). */
+export const TRAJECTORY_RECORD_VERSION = 1;
+/** Current version of stored turn-0 records. */
+export const TURN0_RECORD_VERSION = 1;
+
+/** Where a stored trajectory came from. */
+export type TrajectorySource = "page" | "import";
+
+/**
+ * One episode (model x setting x feedback level x researcher x task) as the
+ * page stores it: the trajectory in the current trajectory schema and the
+ * agent memory after its last saved turn (for resume; null for imports).
+ */
+export interface TrajectoryRecord {
+  version: typeof TRAJECTORY_RECORD_VERSION;
+  /** Store key, see trajectoryKey. */
+  key: string;
+  trajectory: Trajectory;
+  memory: AgentMemoryState | null;
+  source: TrajectorySource;
+  /** File the trajectory was imported from, or null. */
+  fileName: string | null;
+  /** When it was last saved, in milliseconds since the Unix epoch. */
+  savedAt: number;
+}
+
+/** The shared turn 0 of one (model, researcher, setting, task), reused by every feedback level. */
+export interface Turn0Record {
+  version: typeof TURN0_RECORD_VERSION;
+  key: string;
+  turn0: SharedTurn0;
+  savedAt: number;
+}
+
+/** Store key of an episode: model, researcher, setting, level and task. */
+export function trajectoryKey(t: Pick<Trajectory, "config" | "versions">): string {
+  return JSON.stringify([t.config.model, t.config.researcher, t.config.setting, t.config.level, t.versions.task.id]);
+}
+
+/** Store key of a shared turn 0: model, researcher, setting and task. */
+export function turn0Key(model: string, researcher: string, setting: string, taskId: string): string {
+  return JSON.stringify([model, researcher, setting, taskId]);
+}
+
+/**
+ * Upgrade a stored trajectory record; the trajectory inside goes through
+ * restoreTrajectory (any trajectory schema version this build reads).
+ * @throws RecordError naming the key and the field when it cannot be read.
+ */
+export function restoreTrajectoryRecord(key: string, raw: unknown): TrajectoryRecord {
+  versionOf("trajectories", key, raw, TRAJECTORY_RECORD_VERSION);
+  const rec = raw as Record<string, unknown>;
+  let trajectory: Trajectory;
+  try {
+    trajectory = restoreTrajectory(rec.trajectory);
+  } catch (e) {
+    throw new RecordError("trajectories", key, `field trajectory: ${(e as Error).message}`);
+  }
+  const memory = isObject(rec.memory) ? (rec.memory as unknown as AgentMemoryState) : null;
+  return {
+    version: TRAJECTORY_RECORD_VERSION,
+    key,
+    trajectory,
+    memory,
+    source: rec.source === "import" ? "import" : "page",
+    fileName: typeof rec.fileName === "string" ? rec.fileName : null,
+    savedAt: typeof rec.savedAt === "number" ? rec.savedAt : 0,
+  };
+}
+
+/**
+ * Upgrade a stored turn-0 record.
+ * @throws RecordError when the record is malformed or from a newer version.
+ */
+export function restoreTurn0Record(key: string, raw: unknown): Turn0Record {
+  versionOf("turn0", key, raw, TURN0_RECORD_VERSION);
+  const rec = raw as Record<string, unknown>;
+  const t = rec.turn0;
+  if (!isObject(t) || !isObject(t.config) || !isObject(t.turn) || typeof t.taskId !== "string") {
+    throw new RecordError("turn0", key, "field turn0 is not a shared turn 0 (needs taskId, config and turn)");
+  }
+  const turn = t.turn as Record<string, unknown>;
+  if (typeof turn.code !== "string" || !isObject(turn.run)) throw new RecordError("turn0", key, "field turn0.turn needs code and run");
+  return {
+    version: TURN0_RECORD_VERSION,
+    key,
+    turn0: t as unknown as SharedTurn0,
+    savedAt: typeof rec.savedAt === "number" ? rec.savedAt : 0,
   };
 }

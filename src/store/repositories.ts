@@ -1,25 +1,42 @@
 /**
- * Repositories over the page's storage: drafts, settings and last runs.
+ * Repositories over the page's storage: drafts, settings, model settings,
+ * last runs, and the trajectories of agent runs.
  * They sit on a tiny key-value interface with two implementations: IndexedDB
  * (idb) and memory (used when IndexedDB cannot be opened, so the page still
  * works). Every read goes through restore*(); a record that cannot be read is
  * copied to the `unreadable` store before anything may overwrite it.
  */
 import type { IDBPDatabase } from "idb";
+import type { AgentMemoryState } from "../core/agent/types";
+import type { SharedTurn0 } from "../core/episode";
 import type { RunResult } from "../core/results";
+import type { Trajectory } from "../core/trajectory";
 import { openPlaygroundDb, type PlaygroundDB, type RecordStore, StorageError, storageError, type UnreadableRecord } from "./db";
 import {
+  DEFAULT_MODEL_SETTINGS,
   DEFAULT_SETTINGS,
   DRAFT_VERSION,
   type DraftRecord,
+  MODEL_SETTINGS_VERSION,
+  type ModelSettingsRecord,
   RecordError,
   RUN_VERSION,
   type RunRecord,
   restoreDraft,
+  restoreModelSettings,
   restoreRun,
   restoreSettings,
+  restoreTrajectoryRecord,
+  restoreTurn0Record,
   SETTINGS_VERSION,
   type SettingsRecord,
+  TRAJECTORY_RECORD_VERSION,
+  type TrajectoryRecord,
+  type TrajectorySource,
+  TURN0_RECORD_VERSION,
+  type Turn0Record,
+  trajectoryKey,
+  turn0Key,
 } from "./records";
 
 /** Minimal storage the repositories need. All methods may reject with StorageError. */
@@ -29,6 +46,8 @@ export interface KeyValueStore {
   get(store: RecordStore, key: string): Promise<unknown>;
   put(store: RecordStore, key: string, value: unknown): Promise<void>;
   delete(store: RecordStore, key: string): Promise<void>;
+  /** Every key and value of a store, in key order. */
+  entries(store: RecordStore): Promise<{ key: string; value: unknown }[]>;
   keep(rec: UnreadableRecord): Promise<void>;
   unreadable(): Promise<UnreadableRecord[]>;
 }
@@ -56,6 +75,17 @@ export function idbStore(db: IDBPDatabase<PlaygroundDB>): KeyValueStore {
         await db.delete(store, key);
       } catch (e) {
         throw storageError(`delete ${store} "${key}"`, e);
+      }
+    },
+    async entries(store) {
+      try {
+        const tx = db.transaction(store, "readonly");
+        const out: { key: string; value: unknown }[] = [];
+        for (let c = await tx.store.openCursor(); c; c = await c.continue()) out.push({ key: String(c.key), value: c.value });
+        await tx.done;
+        return out;
+      } catch (e) {
+        throw storageError(`list ${store}`, e);
       }
     },
     async keep(rec) {
@@ -96,6 +126,10 @@ export function memoryStore(): KeyValueStore {
     delete: async (store, key) => {
       of(store).delete(key);
     },
+    entries: async (store) =>
+      [...of(store).entries()]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([key, value]) => ({ key, value: structuredClone(value) })),
     keep: async (rec) => {
       kept.push(structuredClone(rec));
     },
@@ -183,11 +217,110 @@ export class RunRepository {
   }
 }
 
+/** The coder and researcher model settings (a single record in the settings store, key `models`). */
+export class ModelSettingsRepository {
+  constructor(private readonly kv: KeyValueStore) {}
+
+  /** Stored model settings, or the defaults. */
+  async get(): Promise<Restored<ModelSettingsRecord>> {
+    const r = await read(this.kv, "settings", "models", restoreModelSettings);
+    return { value: r.value ?? structuredClone(DEFAULT_MODEL_SETTINGS), problem: r.problem };
+  }
+
+  /** Save model settings (normalised through restoreModelSettings). @throws StorageError */
+  async save(s: Omit<ModelSettingsRecord, "version">): Promise<ModelSettingsRecord> {
+    const rec = restoreModelSettings({ ...s, version: MODEL_SETTINGS_VERSION });
+    await this.kv.put("settings", "models", rec);
+    return rec;
+  }
+}
+
+/** Every stored trajectory that could be read, plus what could not. */
+export interface TrajectoryListing {
+  records: TrajectoryRecord[];
+  /** One message per record that could not be read (it was set aside in the `unreadable` store). */
+  problems: string[];
+}
+
+/**
+ * Trajectories of agent runs (saved after every turn) and the shared turn 0
+ * they start from. Reads go through restoreTrajectoryRecord / restoreTurn0Record.
+ */
+export class TrajectoryRepository {
+  constructor(private readonly kv: KeyValueStore) {}
+
+  /** The stored episode under `key` (see trajectoryKey), or null. */
+  get(key: string): Promise<Restored<TrajectoryRecord>> {
+    return read(this.kv, "trajectories", key, (raw) => restoreTrajectoryRecord(key, raw));
+  }
+
+  /** Every readable trajectory, oldest key first; unreadable ones are set aside and reported. */
+  async list(): Promise<TrajectoryListing> {
+    const records: TrajectoryRecord[] = [];
+    const problems: string[] = [];
+    for (const { key, value } of await this.kv.entries("trajectories")) {
+      try {
+        records.push(restoreTrajectoryRecord(key, value));
+      } catch (e) {
+        if (!(e instanceof RecordError)) throw e;
+        await this.kv.keep({ store: "trajectories", key, raw: value, problem: e.problem, at: Date.now() });
+        await this.kv.delete("trajectories", key);
+        problems.push(`${e.message}. It was set aside.`);
+      }
+    }
+    return { records, problems };
+  }
+
+  /**
+   * Save (overwrite) an episode after a turn.
+   * @throws StorageError (quota full, database closed)
+   */
+  async save(
+    trajectory: Trajectory,
+    memory: AgentMemoryState | null,
+    source: TrajectorySource = "page",
+    fileName: string | null = null,
+    savedAt: number = Date.now(),
+  ): Promise<TrajectoryRecord> {
+    const key = trajectoryKey(trajectory);
+    const rec: TrajectoryRecord = { version: TRAJECTORY_RECORD_VERSION, key, trajectory, memory, source, fileName, savedAt };
+    await this.kv.put("trajectories", key, rec);
+    return rec;
+  }
+
+  /** Forget one episode. */
+  remove(key: string): Promise<void> {
+    return this.kv.delete("trajectories", key);
+  }
+
+  /** Forget every episode and every shared turn 0. */
+  async clear(): Promise<void> {
+    for (const store of ["trajectories", "turn0"] as const) {
+      for (const { key } of await this.kv.entries(store)) await this.kv.delete(store, key);
+    }
+  }
+
+  /** The stored shared turn 0 under `key` (see turn0Key), or null. */
+  getTurn0(key: string): Promise<Restored<Turn0Record>> {
+    return read(this.kv, "turn0", key, (raw) => restoreTurn0Record(key, raw));
+  }
+
+  /** Save the shared turn 0 of a (model, researcher, setting, task). @throws StorageError */
+  async saveTurn0(turn0: SharedTurn0, savedAt: number = Date.now()): Promise<Turn0Record> {
+    const key = turn0Key(turn0.config.model, turn0.config.researcher, turn0.config.setting, turn0.taskId);
+    const rec: Turn0Record = { version: TURN0_RECORD_VERSION, key, turn0, savedAt };
+    await this.kv.put("turn0", key, rec);
+    return rec;
+  }
+}
+
 /** The repositories of the page, plus how they are stored. */
 export interface Repositories {
   drafts: DraftRepository;
   settings: SettingsRepository;
+  models: ModelSettingsRepository;
   runs: RunRepository;
+  trajectories: TrajectoryRepository;
   kv: KeyValueStore;
   /** Why storage fell back to memory, or null when IndexedDB is in use. */
   fallback: string | null;
@@ -195,7 +328,15 @@ export interface Repositories {
 
 /** Repositories over a given store. */
 export function repositoriesOver(kv: KeyValueStore, fallback: string | null = null): Repositories {
-  return { drafts: new DraftRepository(kv), settings: new SettingsRepository(kv), runs: new RunRepository(kv), kv, fallback };
+  return {
+    drafts: new DraftRepository(kv),
+    settings: new SettingsRepository(kv),
+    models: new ModelSettingsRepository(kv),
+    runs: new RunRepository(kv),
+    trajectories: new TrajectoryRepository(kv),
+    kv,
+    fallback,
+  };
 }
 
 /**
