@@ -99,3 +99,39 @@ export function countTests(tests: readonly TestResult[]): TestCounts {
   for (const t of tests) counts[t.status] += 1;
   return counts;
 }
+
+/** A test result with empty details, e.g. for a test that never ran. `extra` overrides any field. */
+export function makeTestResult(id: string, status: TestStatus, extra: Partial<TestResult> = {}): TestResult {
+  return {
+    id,
+    interface: null,
+    status,
+    durationMs: 0,
+    message: "",
+    traceback: "",
+    line: null,
+    stdout: "",
+    stderr: "",
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    mismatch: null,
+    ...extra,
+  };
+}
+
+/** A run result over `tests` with counts and `allPassed` derived from them (RECODE-H success); `extra` overrides any field. */
+export function makeRunResult(tests: TestResult[], extra: Partial<RunResult> = {}): RunResult {
+  const counts = countTests(tests);
+  const collectionError = extra.collectionError ?? null;
+  return {
+    backend: "native",
+    tests,
+    collectionError,
+    counts,
+    allPassed: collectionError === null && counts.total > 0 && counts.passed === counts.total,
+    durationMs: 0,
+    incident: null,
+    recorded: null,
+    ...extra,
+  };
+}

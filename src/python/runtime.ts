@@ -4,7 +4,7 @@
  * file and the tests, and returns per-test results (src/core/results.ts).
  */
 import type { CollectionError, RunIncident, RunResult, TestResult, TestStatus } from "../core/results";
-import { countTests } from "../core/results";
+import { countTests, makeTestResult } from "../core/results";
 import type { Task } from "../core/task";
 
 /** One run of a task's unit tests. */
@@ -212,7 +212,7 @@ export class RunAssembler {
       } else if (stop) {
         message = `not run: ${stop.kind === "crash" ? "the interpreter crashed" : stop.kind === "stopped" ? "stopped by the user" : "the time limit was reached"} in ${hit ?? "an earlier test"}`;
       }
-      tests.push(emptyResult(id, this.req.interfaceOf?.[id] ?? null, status, message));
+      tests.push(makeTestResult(id, status, { interface: this.req.interfaceOf?.[id] ?? null, message }));
     }
     let collectionError = this.collectionError;
     if (!collectionError && this.collected.length === 0 && stop) {
@@ -237,21 +237,4 @@ export class RunAssembler {
       recorded: this.recorded,
     };
   }
-}
-
-function emptyResult(id: string, itf: string | null, status: TestStatus, message: string): TestResult {
-  return {
-    id,
-    interface: itf,
-    status,
-    durationMs: 0,
-    message,
-    traceback: "",
-    line: null,
-    stdout: "",
-    stderr: "",
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    mismatch: null,
-  };
 }

@@ -10,7 +10,7 @@ import {
   renderTestLog,
   stripCode,
 } from "../../src/core/feedback";
-import { countTests, type RunResult, type TestResult } from "../../src/core/results";
+import { makeRunResult, makeTestResult, type RunResult, type TestResult } from "../../src/core/results";
 
 const record: FeedbackRecord = {
   researcher: "test",
@@ -110,36 +110,11 @@ describe("stripCode", () => {
 });
 
 function result(id: string, status: TestResult["status"], extra: Partial<TestResult> = {}): TestResult {
-  return {
-    id,
-    interface: "min_p_filter",
-    status,
-    durationMs: 1,
-    message: "",
-    traceback: "",
-    line: null,
-    stdout: "",
-    stderr: "",
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    mismatch: null,
-    ...extra,
-  };
+  return makeTestResult(id, status, { interface: "min_p_filter", durationMs: 1, ...extra });
 }
 
 function runOf(tests: TestResult[], extra: Partial<RunResult> = {}): RunResult {
-  const counts = countTests(tests);
-  return {
-    backend: "native",
-    tests,
-    collectionError: null,
-    counts,
-    allPassed: counts.total > 0 && counts.passed === counts.total,
-    durationMs: 10,
-    incident: null,
-    recorded: null,
-    ...extra,
-  };
+  return makeRunResult(tests, { durationMs: 10, ...extra });
 }
 
 const mixedRun = runOf([

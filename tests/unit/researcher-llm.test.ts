@@ -9,7 +9,7 @@ import {
   extractJsonObject,
   researcherFromSpec,
 } from "../../src/core/researchers";
-import { countTests, type RunResult } from "../../src/core/results";
+import { makeRunResult, makeTestResult, type RunResult } from "../../src/core/results";
 import { loadTaskFromFiles } from "../../src/core/task";
 
 /** A chat model that answers from a list and keeps the requests it got. */
@@ -43,32 +43,13 @@ const task = loadTaskFromFiles("toy", {
   "repo/pkg/mod.py": "",
 });
 
-const tests = [
-  {
-    id: "TestScale.test_values",
+const run: RunResult = makeRunResult([
+  makeTestResult("TestScale.test_values", "failed", {
     interface: "scale",
-    status: "failed" as const,
     durationMs: 1,
     message: "AssertionError: scale at [0]: expected 2, got 1",
-    traceback: "",
-    line: null,
-    stdout: "",
-    stderr: "",
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    mismatch: null,
-  },
-];
-const run: RunResult = {
-  backend: "native",
-  tests,
-  collectionError: null,
-  counts: countTests(tests),
-  allPassed: false,
-  durationMs: 1,
-  incident: null,
-  recorded: null,
-};
+  }),
+]);
 const input: ReviewInput = { task, code: "def scale(xs, factor):\n    return xs  # CANDIDATE\n", run, turn: 2 };
 
 const item: FeedbackItem = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createRulesResearcher } from "../../src/core/researchers";
-import { countTests, type RunResult, type TestResult } from "../../src/core/results";
+import { makeRunResult, makeTestResult, type RunResult, type TestResult } from "../../src/core/results";
 import { loadTaskFromFiles, type Task } from "../../src/core/task";
 
 const CANONICAL = `from pkg.util import clip
@@ -47,36 +47,11 @@ function toyTask(): Task {
 
 function t(id: string, status: TestResult["status"], extra: Partial<TestResult> = {}): TestResult {
   const itf = id.startsWith("TestScale") ? "scale" : "total";
-  return {
-    id,
-    interface: itf,
-    status,
-    durationMs: 1,
-    message: "",
-    traceback: "",
-    line: null,
-    stdout: "",
-    stderr: "",
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    mismatch: null,
-    ...extra,
-  };
+  return makeTestResult(id, status, { interface: itf, durationMs: 1, ...extra });
 }
 
 function run(tests: TestResult[], extra: Partial<RunResult> = {}): RunResult {
-  const counts = countTests(tests);
-  return {
-    backend: "native",
-    tests,
-    collectionError: null,
-    counts,
-    allPassed: false,
-    durationMs: 1,
-    incident: null,
-    recorded: null,
-    ...extra,
-  };
+  return makeRunResult(tests, { allPassed: false, durationMs: 1, ...extra });
 }
 
 const GOOD =
