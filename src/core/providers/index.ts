@@ -12,9 +12,9 @@
  * | `webllm:<model>` | WebLLM in the page (WebGPU) | - |
  */
 
-import { checkEndpoint, createOpenAIModel, type EndpointCheck, type FetchLike, type RetryInfo } from "./openai";
+import { checkEndpoint, createOpenAIModel, type EndpointCheck, type OpenAIModelOptions } from "./openai";
 import { createScriptedModel, type Script, type ScriptInput } from "./scripted";
-import type { MeteredChatModel, OnCall } from "./usage";
+import type { MeteredChatModel } from "./usage";
 import { createWebLLMModel, type WebLLMEngineFactory, type WebLLMProgress } from "./webllm";
 
 export * from "./openai";
@@ -44,20 +44,16 @@ export interface ModelSpec {
 }
 
 /** Options of {@link modelFromSpec}. The caller reads environment variables and passes values here. */
-export interface ModelFromSpecOptions {
+export interface ModelFromSpecOptions
+  extends Partial<
+    Pick<OpenAIModelOptions, "timeoutMs" | "maxRetries" | "retryBaseMs" | "maxRetryDelayMs" | "fetch" | "onRetry" | "onCall">
+  > {
   /** Overrides the provider's default base URL (OpenAI-compatible providers). */
   baseURL?: string;
   /** API key; required for `openai`, optional elsewhere. */
   apiKey?: string;
   /** The parsed script for `scripted:<name>` (see {@link loadScript}). */
   script?: ScriptInput | Script;
-  timeoutMs?: number;
-  maxRetries?: number;
-  retryBaseMs?: number;
-  maxRetryDelayMs?: number;
-  fetch?: FetchLike;
-  onRetry?: (info: RetryInfo) => void;
-  onCall?: OnCall;
   /** WebLLM download progress. */
   onProgress?: (p: WebLLMProgress) => void;
   /** WebLLM engine builder (a Web Worker engine in the page; a mock in tests). */
