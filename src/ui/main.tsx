@@ -1,6 +1,8 @@
 /** Page entry: builds the services (catalog, Python, storage) and renders the app. */
 import "./editor/monaco";
 import "./styles.css";
+import "./feedback";
+import "./agent";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRuntime } from "../python/browser";

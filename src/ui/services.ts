@@ -1,17 +1,26 @@
 /**
  * The one object components talk to: the task catalog, the Python runtime,
- * and the repositories (drafts, settings, last runs). Components never touch
+ * the models (coder and researcher), the researchers, agent runs, and the
+ * repositories (drafts, settings, last runs, trajectories). Components never touch
  * IndexedDB or workers directly; they call these methods and subscribe to the
  * observables. Storage failures become notices; in-memory text is never lost.
  */
 import { createContext, useContext, useSyncExternalStore } from "react";
+import { version as appVersion } from "../../package.json";
+import type { FeedbackRecord, Researcher } from "../core/feedback";
+import type { EpisodeSummary } from "../core/metrics";
+import { checkModelSpec, type MeteredChatModel, type WebLLMProgress } from "../core/providers";
+import { createLlmResearcher, createRulesResearcher } from "../core/researchers";
 import type { RunResult } from "../core/results";
 import { type Task, taskContentHash } from "../core/task";
+import { episodeSummary, restoreTrajectory, type Trajectory } from "../core/trajectory";
 import type { PythonRuntime, RunOptions } from "../python/runtime";
 import { taskRunRequest } from "../python/runtime";
-import type { DraftRecord, RunRecord, SettingsRecord } from "../store/records";
-import { DEFAULT_SETTINGS } from "../store/records";
+import type { DraftRecord, ModelConfig, ModelSettingsRecord, RunRecord, SettingsRecord, TrajectoryRecord } from "../store/records";
+import { DEFAULT_MODEL_SETTINGS, DEFAULT_SETTINGS, trajectoryKey } from "../store/records";
 import { openRepositories, type Repositories } from "../store/repositories";
+import { type AgentRunEvent, type AgentRunOptions, type AgentRunOutcome, runAgentProtocol } from "./agent/runner";
+import { buildModel, describeCheck, type ModelRole, optionsOf, ROLE_NAMES, specOf } from "./models";
 import { Observable } from "./observable";
 import type { CatalogEntry } from "./tasks/catalog";
 
@@ -38,6 +47,35 @@ export interface OpenedDraft {
   stale: boolean;
 }
 
+/** Stored trajectories as the results view shows them. */
+export interface TrajectoryState {
+  loaded: boolean;
+  records: TrajectoryRecord[];
+  /** Records that could not be read (set aside), one message each. */
+  problems: string[];
+}
+
+/** What importing trajectory files did. */
+export interface ImportReport {
+  imported: string[];
+  /** One message per file (or entry) that was not imported, naming the file and the field. */
+  errors: string[];
+}
+
+/** WebLLM weight download progress of a seat, or null when nothing is loading. */
+export interface ModelProgress {
+  role: ModelRole;
+  /** 0..1 */
+  progress: number;
+  text: string;
+}
+
+/** The last run of a task in this page: the code that was run and its result. */
+export interface LastRun {
+  code: string;
+  result: RunResult;
+}
+
 /** Builds a Python runtime from settings (the browser one in the page; a fake in tests). */
 export type RuntimeFactory = (settings: SettingsRecord) => PythonRuntime;
 
@@ -61,6 +99,14 @@ export class PlaygroundServices {
   readonly notices = new Observable<Notice[]>([]);
   readonly draftState = new Observable<DraftState>({ state: "none" });
   readonly settings = new Observable<SettingsRecord>({ ...DEFAULT_SETTINGS });
+  /** Coder and researcher model settings. */
+  readonly models = new Observable<ModelSettingsRecord>(structuredClone(DEFAULT_MODEL_SETTINGS));
+  /** WebLLM download progress. */
+  readonly modelProgress = new Observable<ModelProgress | null>(null);
+  /** Stored trajectories of agent runs (load with refreshTrajectories). */
+  readonly trajectories = new Observable<TrajectoryState>({ loaded: false, records: [], problems: [] });
+  private lastRuns = new Map<string, LastRun>();
+  private builtModels = new Map<string, MeteredChatModel>();
   private runtime: PythonRuntime | null = null;
   private nextNotice = 1;
   private pending = new Map<string, { code: string; hash: string; timer: ReturnType<typeof setTimeout> | null }>();
@@ -100,6 +146,13 @@ export class PlaygroundServices {
       if (got.problem) this.notify("warning", got.problem);
     } catch (e) {
       this.notify("error", `${(e as Error).message} Using default settings.`);
+    }
+    try {
+      const got = await repos.models.get();
+      if (got.value) this.models.set(got.value);
+      if (got.problem) this.notify("warning", got.problem);
+    } catch (e) {
+      this.notify("error", `${(e as Error).message} Using default model settings.`);
     }
     this.startPython();
   }
@@ -227,6 +280,7 @@ export class PlaygroundServices {
     if (!this.runtime || this.python.get().state === "error") this.startPython();
     const rt = this.runtime as PythonRuntime;
     const result = await rt.run(taskRunRequest(task, code), opts);
+    this.lastRuns.set(task.id, { code, result });
     if (this.runtime === rt && this.python.get().state !== "ready") this.python.set({ state: "ready", version: rt.version });
     try {
       await (await this.repos).runs.save(task.id, code, result);
@@ -234,6 +288,250 @@ export class PlaygroundServices {
       this.notify("warning", `${(e as Error).message} (the run result is shown but not stored)`);
     }
     return result;
+  }
+
+  /** The last run of a task (in this page, else the stored one), with the code that was run; null when none. */
+  async lastRunWithCode(taskId: string): Promise<LastRun | null> {
+    const mem = this.lastRuns.get(taskId);
+    if (mem) return mem;
+    const rec = await this.lastRun(taskId);
+    return rec ? { code: rec.code, result: rec.result } : null;
+  }
+
+  // ---- models ------------------------------------------------------------
+
+  /** Save the coder and researcher model settings (API keys stay in this browser). Errors become notices. */
+  async saveModelSettings(next: Omit<ModelSettingsRecord, "version">): Promise<void> {
+    this.models.set({ version: 1, coder: { ...next.coder }, researcher: { ...next.researcher } });
+    this.builtModels.clear();
+    try {
+      const rec = await (await this.repos).models.save(next);
+      this.models.set(rec);
+    } catch (e) {
+      this.notify("error", `${(e as Error).message} The model settings apply to this page until reload.`);
+    }
+  }
+
+  /**
+   * The chat model of a seat, built from the current settings (WebLLM models
+   * are kept, so their weights load once per page).
+   * @throws ModelConfigError / Error saying what to fix in the settings.
+   */
+  model(role: ModelRole, config?: ModelConfig): { spec: string; model: MeteredChatModel } {
+    const c = config ?? this.models.get()[role];
+    const spec = specOf(role, c);
+    const cacheKey = `${role}|${JSON.stringify(c)}`;
+    const cached = this.builtModels.get(cacheKey);
+    if (cached && c.kind === "webllm") return { spec, model: cached };
+    const built = buildModel(role, c, (p: WebLLMProgress) => {
+      this.modelProgress.set(p.progress >= 1 ? null : { role, progress: p.progress, text: p.text });
+    });
+    if (c.kind === "webllm") this.builtModels.set(cacheKey, built.model);
+    return built;
+  }
+
+  /**
+   * Probe a seat's endpoint (checkModelSpec); a WebLLM seat loads its model
+   * (download with progress). Resolves with a line saying what was found.
+   * @throws Error with the fix-it message (unreachable server, unknown model, missing key, no WebGPU).
+   */
+  async testConnection(role: ModelRole, config?: ModelConfig): Promise<string> {
+    if (config && JSON.stringify(config) !== JSON.stringify(this.models.get()[role])) {
+      // Test what the form holds without saving it.
+      const spec = specOf(role, config);
+      const opts = optionsOf(role, config);
+      if (config.kind !== "webllm") {
+        try {
+          return describeCheck(spec, await checkModelSpec(spec, opts));
+        } catch (e) {
+          throw new Error(`${ROLE_NAMES[role]}: ${(e as Error).message}`);
+        }
+      }
+    }
+    const c = config ?? this.models.get()[role];
+    const spec = specOf(role, c);
+    const opts = optionsOf(role, c);
+    if (c.kind === "webllm") {
+      const m = this.model(role, c).model as MeteredChatModel & { load?: () => Promise<void> };
+      try {
+        await m.load?.();
+      } catch (e) {
+        this.modelProgress.set(null);
+        throw new Error(`${ROLE_NAMES[role]}: ${(e as Error).message}`);
+      }
+      return `${spec}: model loaded`;
+    }
+    try {
+      return describeCheck(spec, await checkModelSpec(spec, opts));
+    } catch (e) {
+      throw new Error(`${ROLE_NAMES[role]}: ${(e as Error).message}`);
+    }
+  }
+
+  /** A researcher: `rules` (offline) or `llm` (the researcher model of the settings). @throws Error from the settings. */
+  researcher(kind: "rules" | "llm"): { researcher: Researcher; usage?: () => { prompt: number; completion: number } } {
+    if (kind === "rules") return { researcher: createRulesResearcher() };
+    const { model } = this.model("researcher");
+    return {
+      researcher: createLlmResearcher(model),
+      usage: () => {
+        const t = model.totals();
+        return { prompt: t.promptTokens, completion: t.completionTokens };
+      },
+    };
+  }
+
+  /**
+   * The researcher reviews a failing run of a task: the raw feedback record,
+   * rendered at any level later (RECODE-H "replay").
+   * @throws Error (ResearcherError, ModelError, settings) with a clear message.
+   */
+  async review(task: Task, code: string, run: RunResult, kind: "rules" | "llm", turn = 0): Promise<FeedbackRecord> {
+    const { researcher } = this.researcher(kind);
+    return researcher.review({ task, code, run, turn });
+  }
+
+  // ---- agent runs ----------------------------------------------------------
+
+  /**
+   * Run the RECODE-H protocol on a task with the coder model of the settings
+   * (see runAgentProtocol): turn 0 once, then each chosen level; every turn is
+   * saved; Stop with `signal`. Uses the page's Python runtime.
+   */
+  async runAgent(task: Task, options: AgentRunOptions, onEvent: (e: AgentRunEvent) => void, signal: AbortSignal): Promise<AgentRunOutcome> {
+    let coder: { spec: string; model: MeteredChatModel };
+    let researcher: ReturnType<PlaygroundServices["researcher"]>;
+    try {
+      coder = this.model("coder");
+      researcher = this.researcher(options.researcher);
+    } catch (e) {
+      return { trajectories: [], cancelled: false, error: (e as Error).message };
+    }
+    if (!this.runtime || this.python.get().state === "error") this.startPython();
+    const rt = this.runtime as PythonRuntime;
+    const repos = await this.repos;
+    let calls = 0;
+    const countCalls = <M extends MeteredChatModel>(m: M): M =>
+      ({
+        ...m,
+        id: m.id,
+        totals: () => m.totals(),
+        chat: async (req: Parameters<M["chat"]>[0]) => {
+          const r = await m.chat(req);
+          calls += 1;
+          onEvent({ type: "model-call", calls });
+          return r;
+        },
+      }) as M;
+    try {
+      return await runAgentProtocol(options, {
+        task,
+        runtime: { run: (req, opts) => rt.run(req, opts), version: rt.version },
+        repo: repos.trajectories,
+        coder: { spec: coder.spec, model: countCalls(coder.model) },
+        researcher: researcher.researcher,
+        researcherUsage: researcher.usage,
+        versions: { app: appVersion, gitCommit: null },
+        signal,
+        onEvent: (e) => {
+          onEvent(e);
+          if (e.type === "saved") void this.refreshTrajectories();
+        },
+      });
+    } finally {
+      this.modelProgress.set(null);
+      void this.refreshTrajectories();
+    }
+  }
+
+  // ---- stored results ------------------------------------------------------
+
+  /** Reload the stored trajectories into {@link trajectories}. */
+  async refreshTrajectories(): Promise<void> {
+    try {
+      const got = await (await this.repos).trajectories.list();
+      for (const p of got.problems) this.notify("warning", p);
+      this.trajectories.set({ loaded: true, records: got.records, problems: got.problems });
+    } catch (e) {
+      this.notify("error", (e as Error).message);
+      this.trajectories.set({ ...this.trajectories.get(), loaded: true });
+    }
+  }
+
+  /** Metrics input (episodeSummary) of every stored trajectory with at least one turn. */
+  summaries(): EpisodeSummary[] {
+    return this.trajectories
+      .get()
+      .records.filter((r) => r.trajectory.turns.length > 0)
+      .map((r) => episodeSummary(r.trajectory));
+  }
+
+  /**
+   * Import trajectory files: a trajectory (as `recode run` writes them) or a
+   * list of them (as Export writes). Each is read with restoreTrajectory. A
+   * broken file is reported with its name and the field; an episode already
+   * stored is kept (delete it first to replace it). Nothing stored is lost.
+   */
+  async importTrajectories(files: { name: string; text: string }[]): Promise<ImportReport> {
+    const repo = (await this.repos).trajectories;
+    const imported: string[] = [];
+    const errors: string[] = [];
+    const existing = new Set((await repo.list()).records.map((r) => r.key));
+    for (const f of files) {
+      if (/\.memory\.json$|(^|\/)run\.json$/.test(f.name)) continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(f.text);
+      } catch (e) {
+        errors.push(`${f.name}: not valid JSON (${(e as Error).message})`);
+        continue;
+      }
+      const entries = Array.isArray(value) ? value.map((v, i) => ({ where: `${f.name}[${i}]`, v })) : [{ where: f.name, v: value }];
+      for (const { where, v } of entries) {
+        let t: Trajectory;
+        try {
+          t = restoreTrajectory(v);
+        } catch (e) {
+          errors.push(`${where}: ${(e as Error).message}`);
+          continue;
+        }
+        const key = trajectoryKey(t);
+        if (existing.has(key)) {
+          errors.push(
+            `${where}: ${t.config.model} ${t.config.setting} L${t.config.level} on ${t.versions.task.id} is already stored; delete it first to replace it`,
+          );
+          continue;
+        }
+        try {
+          await repo.save(t, null, "import", f.name);
+          existing.add(key);
+          imported.push(where);
+        } catch (e) {
+          errors.push(`${where}: ${(e as Error).message}`);
+        }
+      }
+    }
+    await this.refreshTrajectories();
+    return { imported, errors };
+  }
+
+  /** Every stored trajectory as JSON text (a list; Import reads it back). */
+  exportTrajectories(): string {
+    return `${JSON.stringify(
+      this.trajectories.get().records.map((r) => r.trajectory),
+      null,
+      1,
+    )}\n`;
+  }
+
+  /** Delete every stored trajectory and shared turn 0. Errors become notices. */
+  async deleteTrajectories(): Promise<void> {
+    try {
+      await (await this.repos).trajectories.clear();
+    } catch (e) {
+      this.notify("error", (e as Error).message);
+    }
+    await this.refreshTrajectories();
   }
 
   /** Stop Python and save what is pending. */

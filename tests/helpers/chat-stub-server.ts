@@ -2,7 +2,9 @@
  * A real local HTTP server speaking the chat-completions protocol
  * (POST /v1/chat/completions, GET /v1/models) with a programmable queue of
  * replies, for tests of providers, episodes and the `recode run` command.
- * Binds 127.0.0.1 on a free port; call `close()` in afterAll.
+ * Binds 127.0.0.1 on a free port; call `close()` in afterAll. Every answer
+ * carries CORS headers and OPTIONS preflights are answered, so a page served
+ * from another origin can call it too.
  *
  * ```ts
  * const stub = await startChatStub();
@@ -103,9 +105,19 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** CORS headers on every answer (browsers check them; Node clients ignore them). */
+const CORS: Record<string, string> = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, POST, OPTIONS",
+  "access-control-allow-headers":
+    "authorization, content-type, x-stainless-arch, x-stainless-lang, x-stainless-os, x-stainless-package-version, x-stainless-runtime, x-stainless-runtime-version, x-stainless-retry-count, x-stainless-timeout",
+  "access-control-max-age": "600",
+  "cross-origin-resource-policy": "cross-origin",
+};
+
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  res.writeHead(status, { ...CORS, "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
   res.end(text);
 }
 
@@ -139,7 +151,7 @@ export async function startChatStub(options: ChatStubOptions = {}): Promise<Chat
     const status = reply.status ?? 200;
     const headers = reply.headers ?? {};
     if (reply.rawBody !== undefined) {
-      res.writeHead(status, { "content-type": "application/json", ...headers });
+      res.writeHead(status, { ...CORS, "content-type": "application/json", ...headers });
       res.end(reply.rawBody);
       return;
     }
@@ -188,6 +200,13 @@ export async function startChatStub(options: ChatStubOptions = {}): Promise<Chat
     }
     const path = req.url ?? "/";
     const rec: RecordedRequest = { method: req.method ?? "GET", path, headers: { ...req.headers }, body, rawBody };
+    if (req.method === "OPTIONS") {
+      // CORS preflight (not recorded): allow whatever headers the client asks for.
+      const asked = req.headers["access-control-request-headers"];
+      res.writeHead(204, { ...CORS, ...(typeof asked === "string" ? { "access-control-allow-headers": asked } : {}) });
+      res.end();
+      return;
+    }
     requests.push(rec);
     const route = path.split("?")[0];
     if (req.method === "GET" && route === "/v1/models") {

@@ -1,7 +1,8 @@
-/** Settings: where Pyodide and its packages come from (persisted). */
+/** Settings: where Pyodide and its packages come from, and the coder and researcher models (persisted). */
 import { useState } from "react";
 import { defaultIndexURL, PYODIDE_CDN } from "../../python/browser";
 import { useObservable, useServices } from "../services";
+import { ModelSeat } from "./ModelSettings";
 
 function checkUrl(v: string): string | null {
   if (v.trim() === "") return null;
@@ -19,9 +20,13 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const settings = useObservable(services.settings);
   const [indexURL, setIndexURL] = useState(settings.indexURL);
   const [packageBaseUrl, setPackageBaseUrl] = useState(settings.packageBaseUrl);
+  const models = useObservable(services.models);
+  const [coder, setCoder] = useState(models.coder);
+  const [researcher, setResearcher] = useState(models.researcher);
   const errors = [checkUrl(indexURL), checkUrl(packageBaseUrl)];
   const save = async () => {
     if (errors.some(Boolean)) return;
+    await services.saveModelSettings({ coder, researcher });
     await services.saveSettings({ indexURL, packageBaseUrl });
     onClose();
   };
@@ -39,6 +44,9 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
         {errors[1] && <span className="field-error">{errors[1]}</span>}
       </label>
       <p className="hint">Leave a field empty for the default. Changing a source restarts Python.</p>
+      <h3>Models</h3>
+      <ModelSeat seat="coder" value={coder} onChange={setCoder} />
+      <ModelSeat seat="researcher" value={researcher} onChange={setResearcher} />
       <div className="buttons">
         <button type="button" onClick={onClose}>
           Cancel

@@ -1,0 +1,292 @@
+/**
+ * Agent tab: the coder seat is taken by a model (RECODE-H "Interaction
+ * protocol"). Choose the setting, feedback levels, turn and step limits and
+ * the researcher; Run runs turn 0 once and then each level, saving after every
+ * turn; Stop keeps what was saved. Every stored episode of the task is shown
+ * turn by turn: code (loadable into the editor), test results, the feedback
+ * text the agent received, and its actions and messages.
+ */
+import { useEffect, useState } from "react";
+import { AGENT_SETTINGS, type AgentSetting } from "../../core/agent/types";
+import type { FeedbackLevel } from "../../core/feedback";
+import type { Trajectory, TrajectoryTurn } from "../../core/trajectory";
+import { useObservable, useServices } from "../services";
+import type { TaskWorkspace } from "../tasks/panels";
+import { agentRunsOf } from "./controller";
+import type { AgentRunOptions } from "./runner";
+
+const LEVELS: FeedbackLevel[] = [0, 1, 2, 3, 4];
+const SETTING_HINTS: Record<AgentSetting, string> = {
+  baseline: "one-shot generation each turn, no tools",
+  agent: "tools (READ, BROWSE, RETRIEVE, REPLACE, SUBMIT), no memory across turns",
+  memory_agent: "tools and memory across turns (the paper's setting)",
+};
+
+/** Options per task, kept while the page is open. */
+const chosen = new Map<string, AgentRunOptions>();
+const DEFAULTS: AgentRunOptions = { setting: "memory_agent", levels: [0, 2, 4], maxTurns: 10, maxSteps: 3, researcher: "rules" };
+
+function modelLabel(kind: string, model: string, webllm: string, script: string): string {
+  if (kind === "scripted") return script ? `scripted:${script}` : "scripted (no script uploaded)";
+  if (kind === "webllm") return webllm ? `webllm:${webllm}` : "WebLLM (no model chosen)";
+  return model || "not set";
+}
+
+/** The Agent tab of a task. */
+export function AgentPanel({ ws }: { ws: TaskWorkspace }) {
+  const services = useServices();
+  const runs = agentRunsOf(services);
+  const task = ws.task;
+  const state = useObservable(runs.state(task.id));
+  const models = useObservable(services.models);
+  const stored = useObservable(services.trajectories);
+  const progress = useObservable(services.modelProgress);
+  const [opts, setOptsState] = useState<AgentRunOptions>(chosen.get(task.id) ?? DEFAULTS);
+  const [turnsText, setTurnsText] = useState(String(opts.maxTurns));
+  const [stepsText, setStepsText] = useState(String(opts.maxSteps));
+
+  useEffect(() => {
+    if (!stored.loaded) void services.refreshTrajectories();
+  }, [services, stored.loaded]);
+
+  const setOpts = (o: AgentRunOptions) => {
+    chosen.set(task.id, o);
+    setOptsState(o);
+  };
+  const intIn = (text: string, max: number) => {
+    const n = Number(text);
+    return Number.isInteger(n) && n >= 1 && n <= max ? n : null;
+  };
+  const turns = intIn(turnsText, 50);
+  const steps = intIn(stepsText, 20);
+  const problems = [
+    opts.levels.length === 0 ? "Choose at least one feedback level." : null,
+    turns === null ? `Max turns: "${turnsText}" must be a whole number from 1 to 50.` : null,
+    steps === null ? `Max steps: "${stepsText}" must be a whole number from 1 to 20.` : null,
+  ].filter((p): p is string => p !== null);
+
+  const run = () => {
+    if (problems.length || turns === null || steps === null) return;
+    const o = { ...opts, maxTurns: turns, maxSteps: steps };
+    setOpts(o);
+    void runs.start(task, o);
+  };
+
+  const mine = stored.records.filter((r) => r.trajectory.versions.task.id === task.id).sort((a, b) => a.key.localeCompare(b.key));
+  const c = models.coder;
+
+  return (
+    <div className="agent-panel" data-testid="agent-panel">
+      <div className="agent-form">
+        <div className="agent-model">
+          Coder model: <code data-testid="coder-model">{modelLabel(c.kind, c.model, c.webllmModel, c.scriptName)}</code>{" "}
+          <span className="muted small">(change it in Settings)</span>
+        </div>
+        <label>
+          Setting
+          <select value={opts.setting} onChange={(e) => setOpts({ ...opts, setting: e.target.value as AgentSetting })} aria-label="Setting">
+            {AGENT_SETTINGS.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+          <span className="muted small">{SETTING_HINTS[opts.setting]}</span>
+        </label>
+        <fieldset className="levels" aria-label="Feedback levels">
+          <legend>Levels</legend>
+          {LEVELS.map((l) => (
+            <label key={l}>
+              <input
+                type="checkbox"
+                aria-label={`Level L${l}`}
+                checked={opts.levels.includes(l)}
+                onChange={(e) =>
+                  setOpts({ ...opts, levels: e.target.checked ? [...opts.levels, l].sort() : opts.levels.filter((x) => x !== l) })
+                }
+              />
+              L{l}
+            </label>
+          ))}
+        </fieldset>
+        <label>
+          Max turns
+          <input
+            className="num"
+            inputMode="numeric"
+            value={turnsText}
+            onChange={(e) => setTurnsText(e.target.value)}
+            aria-label="Max turns"
+          />
+        </label>
+        <label>
+          Max steps
+          <input
+            className="num"
+            inputMode="numeric"
+            value={stepsText}
+            onChange={(e) => setStepsText(e.target.value)}
+            aria-label="Max steps"
+          />
+        </label>
+        <label>
+          Researcher
+          <select
+            value={opts.researcher}
+            onChange={(e) => setOpts({ ...opts, researcher: e.target.value as "rules" | "llm" })}
+            aria-label="Agent researcher"
+          >
+            <option value="rules">rules (offline)</option>
+            <option value="llm">llm (researcher model)</option>
+          </select>
+        </label>
+        <div className="buttons">
+          {state.running ? (
+            <button type="button" className="stop" onClick={() => runs.stop(task.id)}>
+              Stop agent
+            </button>
+          ) : (
+            <button type="button" className="primary" onClick={run} disabled={problems.length > 0}>
+              Run agent
+            </button>
+          )}
+        </div>
+      </div>
+      {problems.map((p) => (
+        <div key={p} className="field-error">
+          {p}
+        </div>
+      ))}
+      {state.running && (
+        <div className="panel agent-live" role="status" data-testid="agent-live">
+          <span className="spinner" aria-hidden="true" /> {state.phase || "working…"}
+          {progress && (
+            <div className="model-progress">
+              Loading {progress.role} model: {Math.round(progress.progress * 100)}% — {progress.text}
+              <progress value={progress.progress} max={1} />
+            </div>
+          )}
+        </div>
+      )}
+      {state.ended && !state.running && (
+        <div
+          className={`panel ${state.ended.kind === "error" ? "error" : state.ended.kind === "stopped" ? "warning" : "ok"}`}
+          role={state.ended.kind === "error" ? "alert" : "status"}
+          data-testid="agent-outcome"
+        >
+          {state.ended.message}
+        </div>
+      )}
+      <h3>Episodes of this task</h3>
+      {mine.length === 0 ? (
+        <p className="muted">No agent runs stored for this task yet.</p>
+      ) : (
+        mine.map((r) => <EpisodeView key={r.key} t={r.trajectory} imported={r.source === "import"} ws={ws} />)
+      )}
+    </div>
+  );
+}
+
+function outcomeLabel(t: Trajectory): string {
+  if (!t.finished) return "unfinished";
+  if (t.stoppedReason === "solved") return `solved at turn ${t.turns.length - 1}`;
+  if (t.stoppedReason === "max_turns") return "not solved (turn limit)";
+  return "error";
+}
+
+function EpisodeView({ t, imported, ws }: { t: Trajectory; imported: boolean; ws: TaskWorkspace }) {
+  const c = t.config;
+  const status = t.finished ? (t.stoppedReason ?? "") : "unfinished";
+  return (
+    <details className="episode" data-testid="episode" data-level={c.level} data-status={status} open={!t.finished || t.turns.length < 4}>
+      <summary>
+        <strong>L{c.level}</strong> <code>{c.model}</code> · {c.setting} · researcher {c.researcher} · {t.turns.length}/{c.maxTurns} turns ·{" "}
+        <span className={`episode-outcome ${status}`}>{outcomeLabel(t)}</span>
+        {imported && <span className="muted small"> (imported)</span>}
+      </summary>
+      {t.error && (
+        <div className="panel error" role="alert" data-testid="episode-error">
+          {t.error}
+        </div>
+      )}
+      {t.turns.map((turn) => (
+        <TurnView key={turn.index} turn={turn} ws={ws} />
+      ))}
+    </details>
+  );
+}
+
+function TurnView({ turn, ws }: { turn: TrajectoryTurn; ws: TaskWorkspace }) {
+  const k = turn.run.counts;
+  const verdict = turn.run.collectionError
+    ? "collection error"
+    : turn.run.allPassed
+      ? "all tests passed"
+      : `${k.passed}/${k.total} tests passed`;
+  return (
+    <div className="turn" data-testid="turn" data-turn={turn.index}>
+      <div className="turn-head">
+        <strong>Turn {turn.index}</strong>
+        <span className={`turn-verdict ${turn.run.allPassed ? "ok" : "bad"}`}>{verdict}</span>
+        <span className="muted small">
+          {turn.actions.map((a) => a.type).join(" → ") || "no actions"} · {turn.tokens.prompt + turn.tokens.completion} tokens ·{" "}
+          {Math.round(turn.timings.agentMs + turn.timings.testMs + turn.timings.researcherMs)} ms
+        </span>
+        <span className="spacer" />
+        <button
+          type="button"
+          onClick={() => ws.setCode(turn.code)}
+          title="Replace the editor text with this turn's code (Ctrl+Z undoes it)"
+        >
+          Load into editor
+        </button>
+      </div>
+      <details>
+        <summary>Code ({turn.code.split("\n").length} lines)</summary>
+        <pre className="code">{turn.code}</pre>
+      </details>
+      <details>
+        <summary>Test results</summary>
+        <ul className="turn-tests">
+          {turn.run.collectionError && <li className="bad">collection error: {turn.run.collectionError.message}</li>}
+          {turn.run.tests.map((t) => (
+            <li key={t.id} className={t.status === "passed" ? "ok" : "bad"}>
+              {t.status.toUpperCase()} {t.id}
+              {t.message && t.status !== "passed" ? ` — ${t.message.slice(0, 200)}` : ""}
+            </li>
+          ))}
+        </ul>
+      </details>
+      {turn.feedbackText && (
+        <details>
+          <summary>Feedback the agent received</summary>
+          <pre className="feedback-text">{turn.feedbackText}</pre>
+        </details>
+      )}
+      <details>
+        <summary>
+          Actions and messages ({turn.actions.length} action{turn.actions.length === 1 ? "" : "s"}, {turn.messages.length} message
+          {turn.messages.length === 1 ? "" : "s"})
+        </summary>
+        <ol className="turn-actions">
+          {turn.actions.map((a, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: actions are ordered steps
+            <li key={i}>
+              <strong>{a.type}</strong> {a.type === "REPLACE" ? "(new file text)" : a.argument.slice(0, 120)}
+              {a.result && <pre className="small-pre">{a.result.slice(0, 1500)}</pre>}
+            </li>
+          ))}
+        </ol>
+        {turn.messages.map((m, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: messages are ordered
+          <div key={i} className={`message ${m.role}`}>
+            <div className="message-role">{m.role}</div>
+            <pre className="small-pre">
+              {m.content.length > 4000 ? `${m.content.slice(0, 4000)}… [${m.content.length - 4000} more characters]` : m.content}
+            </pre>
+          </div>
+        ))}
+      </details>
+    </div>
+  );
+}
