@@ -25,8 +25,9 @@ interface Review {
   researcher: PanelResearcher;
 }
 
-/** Reviews per task, kept while the page is open (tabs unmount their panels). */
+/** Reviews per task and researcher, kept while the page is open (tabs unmount their panels). */
 const reviews = new Map<string, Review>();
+const reviewKey = (taskId: string, r: PanelResearcher) => `${taskId}|${r}`;
 const chosenLevel = new Map<string, FeedbackLevel>();
 const chosenResearcher = new Map<string, PanelResearcher>();
 
@@ -45,7 +46,8 @@ export function FeedbackPanel({ ws }: { ws: TaskWorkspace }) {
   const task = ws.task;
   const [level, setLevelState] = useState<FeedbackLevel>(chosenLevel.get(task.id) ?? 2);
   const [researcher, setResearcherState] = useState<PanelResearcher>(chosenResearcher.get(task.id) ?? "rules");
-  const [review, setReview] = useState<Review | null>(reviews.get(task.id) ?? null);
+  const [, setVersion] = useState(0);
+  const review = reviews.get(reviewKey(task.id, researcher)) ?? null;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const models = useObservable(services.models);
@@ -60,8 +62,8 @@ export function FeedbackPanel({ ws }: { ws: TaskWorkspace }) {
     setResearcherState(r);
   };
   const keep = (r: Review) => {
-    reviews.set(task.id, r);
-    setReview(r);
+    reviews.set(reviewKey(task.id, r.researcher), r);
+    setVersion((v) => v + 1);
   };
 
   const ask = async (kind: "rules" | "llm") => {

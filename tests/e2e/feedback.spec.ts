@@ -1,0 +1,72 @@
+import { expect, test } from "@playwright/test";
+import { getTarget, openTab, openTask, runAndWait, STARTER, setTarget } from "./helpers";
+
+test.beforeEach(async ({ page }) => {
+  await openTask(page);
+  await setTarget(page, STARTER);
+  await runAndWait(page);
+  await openTab(page, "Feedback");
+});
+
+test("the rules researcher reviews a failing run; levels re-render the same record and code shows only at L4", async ({ page }) => {
+  await expect(page.getByTestId("test-log")).toContainText(/Test run: \d+ tests, 0 passed/);
+  const feedback = page.getByTestId("feedback");
+  await expect(feedback).toHaveAttribute("data-level", "2");
+  await expect(page.getByTestId("feedback-text")).toContainText("Researcher feedback");
+  await expect(page.getByTestId("feedback-text")).toContainText("Analysis:");
+  // Every item names its category (T0-T4 with its name).
+  await expect(page.locator(".feedback-items li").first()).toContainText(
+    /T[0-4] (code structure|code correctness|implementation alignment|knowledge and context|repository integration)/,
+  );
+  await expect(page.getByTestId("feedback-code")).toHaveCount(0);
+
+  await page.getByLabel("L1", { exact: true }).check();
+  await expect(feedback).toHaveAttribute("data-level", "1");
+  const l1 = await page.getByTestId("feedback-text").textContent();
+  expect(l1).not.toContain("Analysis:");
+  expect(l1).not.toContain("def min_p_filter");
+  await expect(page.getByTestId("feedback-code")).toHaveCount(0);
+
+  await page.getByLabel("L4", { exact: true }).check();
+  await expect(feedback).toHaveAttribute("data-level", "4");
+  const l4 = await page.getByTestId("feedback-text").textContent();
+  expect(l4).not.toEqual(l1);
+  expect(l4).toContain("Code correction:");
+  await expect(page.getByTestId("feedback-code").first()).toBeVisible();
+
+  // L0: nothing but the test log.
+  await page.getByLabel("L0", { exact: true }).check();
+  await expect(page.getByTestId("feedback-text")).toHaveCount(0);
+  await expect(page.getByTestId("test-log")).toBeVisible();
+
+  // Apply the L4 correction of the first item into the editor.
+  await page.getByLabel("L4", { exact: true }).check();
+  const before = await getTarget(page);
+  await page.getByRole("button", { name: "Apply to editor" }).first().click();
+  await expect.poll(() => getTarget(page)).not.toEqual(before);
+  const stubs = (text: string) => text.split("raise NotImplementedError").length - 1;
+  expect(stubs(await getTarget(page))).toBe(stubs(before) - 1);
+});
+
+test("a human item is checked field by field and then rendered like any researcher's", async ({ page }) => {
+  await page.getByLabel("Researcher", { exact: true }).selectOption("human");
+  await expect(page.getByRole("region", { name: "Write feedback" })).toBeVisible();
+  await page.getByRole("button", { name: "Add item" }).click();
+  await expect(page.locator('.field-error[data-field="description"]')).toContainText("say what is wrong");
+  await expect(page.getByTestId("feedback-text")).toHaveCount(0);
+
+  const form = page.getByRole("region", { name: "Write feedback" });
+  await form.getByLabel("Interface").selectOption("min_p_filter");
+  await form.getByLabel("Category").selectOption("T2");
+  await form.getByLabel(/Description/).fill("The filter keeps tokens below the threshold.");
+  await form.getByLabel(/Analysis/).fill("The threshold must scale with the top probability.");
+  await form.getByLabel(/Actionable feedback/).fill("Compare each probability with p_base times the maximum.");
+  await form.getByLabel(/Direct code/).fill("```python\ndef min_p_filter(probs, p_base):\n    return probs\n```");
+  await form.getByRole("button", { name: "Add item" }).click();
+  await expect(page.locator(".field-error")).toHaveCount(0);
+  await expect(page.getByTestId("feedback-text")).toContainText("The filter keeps tokens below the threshold.");
+  await expect(page.getByTestId("feedback-text")).toContainText("T2 implementation alignment");
+  await expect(page.getByTestId("feedback-text")).not.toContainText("def min_p_filter");
+  await page.getByLabel("L4", { exact: true }).check();
+  await expect(page.getByTestId("feedback-code")).toContainText("def min_p_filter(probs, p_base):");
+});

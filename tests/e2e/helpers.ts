@@ -1,0 +1,55 @@
+/** Shared steps of the page's end-to-end tests. */
+import { readFileSync } from "node:fs";
+import { expect, type Page } from "@playwright/test";
+
+export const TASK = "min-p-sampling";
+export const TARGET = JSON.parse(readFileSync(`tasks/${TASK}/task.json`, "utf8")).target_file_path as string;
+export const CANONICAL = readFileSync(`tasks/${TASK}/canonical.py`, "utf8");
+export const STARTER = readFileSync(`tasks/${TASK}/repo/${TARGET}`, "utf8");
+
+interface MonacoWindow {
+  monaco: { editor: { getModels(): { uri: { path: string }; getValue(): string; setValue(v: string): void }[] } };
+}
+
+/** Open the page and the task, wait for Python and the editor. */
+export async function openTask(page: Page, path = "/"): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "ready", { timeout: 120_000 });
+  await page.locator(`[data-task-id="${TASK}"] button`).click();
+  await page.waitForFunction(
+    (target) => (window as unknown as MonacoWindow).monaco?.editor.getModels().some((m) => m.uri.path.endsWith(`/${target}`)),
+    TARGET,
+  );
+}
+
+/** Set the target file's text in the editor. */
+export async function setTarget(page: Page, code: string): Promise<void> {
+  await page.evaluate(
+    ([target, text]) => {
+      const model = (window as unknown as MonacoWindow).monaco.editor.getModels().find((m) => m.uri.path.endsWith(`/${target}`));
+      if (!model) throw new Error(`no editor model for ${target}`);
+      model.setValue(text as string);
+    },
+    [TARGET, code],
+  );
+}
+
+/** The target file's text in the editor. */
+export async function getTarget(page: Page): Promise<string> {
+  return page.evaluate((target) => {
+    const model = (window as unknown as MonacoWindow).monaco.editor.getModels().find((m) => m.uri.path.endsWith(`/${target}`));
+    return model ? model.getValue() : "";
+  }, TARGET);
+}
+
+/** Click Run tests and wait for the run to end. */
+export async function runAndWait(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Run tests" }).click();
+  await expect(page.getByRole("button", { name: "Run tests" })).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByTestId("counts")).toBeVisible();
+}
+
+/** Open a tab of the task view. */
+export async function openTab(page: Page, name: string): Promise<void> {
+  await page.getByRole("tab", { name, exact: true }).click();
+}
