@@ -36,7 +36,8 @@ export function RecallChart({ rows, title }: { rows: MetricsRow[]; title: string
             <polyline
               fill="none"
               stroke={COLORS[r.level]}
-              strokeWidth="2"
+              strokeWidth={2 + (4 - r.level) * 1.2}
+              strokeOpacity={0.85}
               points={r.curve.map((v, i) => `${x(i + 1)},${y(v)}`).join(" ")}
             />
             {r.curve.map((v, i) => (

@@ -143,62 +143,64 @@ export function ResultsView() {
             Recall@{n} / MRR / test-case pass rate, in %, over {summaries.length} episode(s). Recall@{n}: share of tasks solved within {n}{" "}
             turns; MRR: mean of 1/(turn+1) of the first all-pass turn.
           </p>
-          <table className="metrics" data-testid="metrics-table">
-            <thead>
-              <tr>
-                <th>model</th>
-                <th>setting</th>
-                <th>researcher</th>
-                <th>tasks</th>
-                {[0, 1, 2, 3, 4].map((l) => (
-                  <th key={l}>
-                    L{l}
-                    <div className="muted small">Recall / MRR / pass</div>
-                  </th>
-                ))}
-                <th>tokens</th>
-                <th>wall time</th>
-              </tr>
-            </thead>
-            <tbody>
-              {groups.map((g) => (
-                <tr key={`${g.model}|${g.setting}|${g.researcher}`} data-model={g.model} data-setting={g.setting}>
-                  <td>
-                    <code>{g.model}</code>
-                  </td>
-                  <td>{g.setting}</td>
-                  <td>{g.researcher}</td>
-                  <td>{Math.max(...g.rows.map((r) => r.taskCount))}</td>
-                  {[0, 1, 2, 3, 4].map((l) => {
-                    const r = g.rows.find((x) => x.level === l);
-                    return (
-                      <td key={l} data-level={l} className="metric-cell">
-                        {r ? (
-                          <>
-                            <span className="recall" title={`Recall@${n}: ${r.solvedCount} of ${r.taskCount} solved`}>
-                              {pct(r.recallAtN)}
-                            </span>{" "}
-                            / <span className="mrr">{pct(r.mrr)}</span> / <span className="pass">{pct(r.passRate)}</span>
-                          </>
-                        ) : (
-                          <span className="muted">–</span>
-                        )}
-                      </td>
-                    );
-                  })}
-                  <td>{g.rows.reduce((a, r) => a + r.tokens.prompt + r.tokens.completion, 0).toLocaleString()}</td>
-                  <td>{(g.rows.reduce((a, r) => a + r.wallMs, 0) / 1000).toFixed(1)} s</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <div className="charts">
+          <div data-testid="metrics-table">
             {groups.map((g) => (
-              <RecallChart
+              <section
                 key={`${g.model}|${g.setting}|${g.researcher}`}
-                rows={g.rows}
-                title={`${g.model} · ${g.setting} · ${g.researcher}`}
-              />
+                className="result-group"
+                data-model={g.model}
+                data-setting={g.setting}
+              >
+                <h4>
+                  <code>{g.model}</code> · {g.setting} · researcher {g.researcher}
+                </h4>
+                <div className="muted small">
+                  {Math.max(...g.rows.map((r) => r.taskCount))} task(s) ·{" "}
+                  {g.rows.reduce((a, r) => a + r.tokens.prompt + r.tokens.completion, 0).toLocaleString()} coder tokens ·{" "}
+                  {(g.rows.reduce((a, r) => a + r.wallMs, 0) / 1000).toFixed(1)} s wall time
+                </div>
+                <div className="result-body">
+                  <table className="metrics">
+                    <thead>
+                      <tr>
+                        <th>%</th>
+                        {[0, 1, 2, 3, 4].map((l) => (
+                          <th key={l}>L{l}</th>
+                        ))}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {(
+                        [
+                          ["recall", `Recall@${n}`, (r: MetricsRow) => r.recallAtN],
+                          ["mrr", "MRR", (r: MetricsRow) => r.mrr],
+                          ["pass", "test-case pass rate", (r: MetricsRow) => r.passRate],
+                        ] as [string, string, (r: MetricsRow) => number][]
+                      ).map(([cls, label, value]) => (
+                        <tr key={cls}>
+                          <th scope="row">{label}</th>
+                          {[0, 1, 2, 3, 4].map((l) => {
+                            const r = g.rows.find((x) => x.level === l);
+                            return (
+                              <td
+                                key={l}
+                                data-level={l}
+                                className={`metric-cell ${cls}`}
+                                title={
+                                  r ? `L${l}: ${r.solvedCount} of ${r.taskCount} task(s) solved within ${n} turns` : `no L${l} episodes`
+                                }
+                              >
+                                {r ? pct(value(r)) : "–"}
+                              </td>
+                            );
+                          })}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                  <RecallChart rows={g.rows} title="Recall@k per turn" />
+                </div>
+              </section>
             ))}
           </div>
           {(unfinished.length > 0 || errored.length > 0) && (

@@ -1,0 +1,185 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, type Page, test } from "@playwright/test";
+import { type ChatStub, closedPort, type RecordedRequest, startChatStub } from "../helpers/chat-stub-server";
+import { CANONICAL, openTab, openTask, STARTER, TARGET } from "./helpers";
+
+const work = mkdtempSync(join(tmpdir(), "recode-e2e-agent-"));
+test.afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const fence = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+/** A scripted coder: turn 0 writes the starting text (fails), later turns write the canonical solution. */
+function writeScript(): string {
+  const rules = [
+    { match: "Result of REPLACE", reply: "Reflection: written.\nAction: SUBMIT" },
+    { match: `/# Turn 0[\\s\\S]*${esc(TARGET)}/`, reply: `Reflection: first try.\nAction: REPLACE\n${fence(STARTER)}` },
+    { match: `/# Turn [1-9][\\s\\S]*${esc(TARGET)}/`, reply: `Reflection: fix it.\nAction: REPLACE\n${fence(CANONICAL)}` },
+  ];
+  const file = join(work, "fix-on-turn-1.json");
+  writeFileSync(file, JSON.stringify({ rules }));
+  return file;
+}
+
+async function openSettings(page: Page) {
+  await page.getByRole("button", { name: "Settings" }).click();
+  return page.getByTestId("seat-coder");
+}
+
+async function saveSettings(page: Page) {
+  await page.getByRole("dialog", { name: "Settings" }).getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("dialog", { name: "Settings" })).toHaveCount(0);
+}
+
+/** Choose levels and turns in the Agent tab and run; wait for the outcome. */
+async function runAgent(page: Page, levels: number[], turns: number, setting = "memory_agent") {
+  await openTab(page, "Agent");
+  await page.getByLabel("Setting").selectOption(setting);
+  for (const l of [0, 1, 2, 3, 4]) await page.getByLabel(`Level L${l}`).setChecked(levels.includes(l));
+  await page.getByLabel("Max turns").fill(String(turns));
+  await page.getByRole("button", { name: "Run agent" }).click();
+  await expect(page.getByTestId("agent-outcome")).toBeVisible({ timeout: 150_000 });
+}
+
+function metricCell(page: Page, level: number) {
+  return page.getByTestId("metrics-table").locator(".result-group").first().locator(`[data-level="${level}"]`);
+}
+
+test("a scripted coder solves the task at turn 1 at L0 and L4; results show Recall 100 and MRR 50 and survive a reload", async ({
+  page,
+}) => {
+  await openTask(page);
+  const seat = await openSettings(page);
+  await seat.getByLabel("Scripted (script file)").check();
+  // A broken script is refused with the field that is wrong.
+  const broken = join(work, "broken.json");
+  writeFileSync(broken, JSON.stringify({ rules: [{ match: "x" }] }));
+  await seat.getByLabel("Coder model script file").setInputFiles(broken);
+  await expect(seat.locator(".field-error")).toContainText(/broken\.json.*rules\[0\].*exactly one of `reply` or `replies`/);
+  await seat.getByLabel("Coder model script file").setInputFiles(writeScript());
+  await expect(page.getByTestId("script-coder")).toContainText("fix-on-turn-1.json");
+  await saveSettings(page);
+
+  await runAgent(page, [0, 4], 3);
+  await expect(page.getByTestId("agent-outcome")).toContainText("Done: 2 of 2 level(s) solved.");
+  const episodes = page.getByTestId("episode");
+  await expect(episodes).toHaveCount(2);
+  for (const level of [0, 4]) {
+    const ep = page.locator(`[data-testid="episode"][data-level="${level}"]`);
+    await expect(ep).toHaveAttribute("data-status", "solved");
+    await expect(ep.getByTestId("turn")).toHaveCount(2);
+    await expect(ep.locator('[data-turn="1"] .turn-verdict')).toHaveText("all tests passed");
+  }
+  // The L4 episode's turn 0 carries the feedback text the agent received, code included.
+  const l4 = page.locator('[data-testid="episode"][data-level="4"]');
+  await l4.locator('[data-turn="0"] summary', { hasText: "Feedback the agent received" }).click();
+  await expect(l4.locator('[data-turn="0"] .feedback-text')).toContainText("Code correction:");
+  await page.screenshot({ path: "/tmp/recode-agent-panel.png", fullPage: true });
+
+  await openTab(page, "Results");
+  for (const level of [0, 4]) {
+    await expect(metricCell(page, level).and(page.locator(".recall"))).toHaveText("100.0");
+    await expect(metricCell(page, level).and(page.locator(".mrr"))).toHaveText("50.0");
+  }
+  await expect(page.getByTestId("recall-chart")).toHaveCount(1);
+  await page.screenshot({ path: "/tmp/recode-results.png", fullPage: true });
+
+  await page.reload();
+  await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "ready", { timeout: 120_000 });
+  await openTab(page, "Results");
+  for (const level of [0, 4]) {
+    await expect(metricCell(page, level).and(page.locator(".recall"))).toHaveText("100.0");
+    await expect(metricCell(page, level).and(page.locator(".mrr"))).toHaveText("50.0");
+  }
+  await expect(page.getByTestId("metrics-table").locator(".result-group")).toHaveCount(1);
+
+  // Running again keeps the finished episodes instead of redoing them.
+  await runAgent(page, [0, 4], 3);
+  await expect(page.getByTestId("agent-outcome")).toContainText("Done: 2 of 2");
+
+  // A broken import names the file and field, and nothing stored is lost.
+  await openTab(page, "Results");
+  await page.getByLabel("Import trajectory files").setInputFiles({
+    name: "bad-episode.json",
+    mimeType: "application/json",
+    buffer: Buffer.from(JSON.stringify({ schemaVersion: 2, turns: "no" })),
+  });
+  await expect(page.getByTestId("import-report")).toContainText("bad-episode.json");
+  await expect(page.getByTestId("import-report")).toContainText(/config|turns/);
+  await expect(metricCell(page, 4).and(page.locator(".recall"))).toHaveText("100.0");
+
+  // Delete asks first; after confirming, nothing is left.
+  page.once("dialog", (d) => void d.accept());
+  await page.getByRole("button", { name: "Delete stored results" }).click();
+  await expect(page.getByTestId("metrics-table")).toHaveCount(0);
+});
+
+test.describe("OpenAI-compatible endpoint", () => {
+  let stub: ChatStub;
+  test.beforeAll(async () => {
+    const last = (req: RecordedRequest) => {
+      const msgs = req.body?.messages ?? [];
+      return msgs.at(-1)?.content ?? "";
+    };
+    stub = await startChatStub({
+      models: ["stub-coder"],
+      fallback: (req) => {
+        const text = last(req);
+        if (text.includes("Result of REPLACE")) return { content: "Reflection: done.\nAction: SUBMIT" };
+        if (text.includes("# Turn 0")) return { content: `Reflection: try.\nAction: REPLACE\n${fence(STARTER)}` };
+        return { content: `Reflection: fix.\nAction: REPLACE\n${fence(CANONICAL)}` };
+      },
+    });
+  });
+  test.afterAll(async () => {
+    await stub.close();
+  });
+
+  test("the page calls a local endpoint for the coder; a closed port gives a clear message", async ({ page }) => {
+    await openTask(page);
+    let seat = await openSettings(page);
+    await seat.getByLabel("Coder model server").selectOption("vllm");
+    await seat.getByLabel("Coder model base URL").fill(stub.baseURL);
+    await seat.getByLabel("Coder model name").fill("stub-coder");
+    await seat.getByRole("button", { name: "Test connection" }).click();
+    await expect(page.getByTestId("check-coder")).toContainText("vllm:stub-coder: connected");
+    await saveSettings(page);
+
+    await runAgent(page, [2], 3);
+    await expect(page.getByTestId("agent-outcome")).toContainText("Done: 1 of 1");
+    const ep = page.locator('[data-testid="episode"][data-level="2"]');
+    await expect(ep.getByTestId("turn")).toHaveCount(2);
+    await expect(ep).toContainText("vllm:stub-coder");
+    expect(stub.chatRequests().length).toBeGreaterThanOrEqual(4);
+
+    const port = await closedPort();
+    seat = await openSettings(page);
+    await seat.getByLabel("Coder model base URL").fill(`http://127.0.0.1:${port}/v1`);
+    await seat.getByRole("button", { name: "Test connection" }).click();
+    await expect(page.getByTestId("check-coder")).toContainText(`cannot reach the server at http://127.0.0.1:${port}/v1`);
+    await saveSettings(page);
+    await runAgent(page, [1], 3);
+    await expect(page.getByTestId("agent-outcome")).toContainText(`cannot reach the server at http://127.0.0.1:${port}/v1`);
+    // The failed attempt is kept as an errored episode; the solved one is untouched.
+    await expect(page.locator('[data-testid="episode"][data-level="1"]')).toHaveAttribute("data-status", "error");
+    await expect(page.locator('[data-testid="episode"][data-level="2"]')).toHaveAttribute("data-status", "solved");
+  });
+});
+
+test("WebLLM in a browser without WebGPU says so and leaves the page working", async ({ page }) => {
+  await openTask(page);
+  const seat = await openSettings(page);
+  await seat.getByLabel("WebLLM (in this page)").check();
+  await expect(page.getByTestId("webgpu-coder")).toContainText("WebLLM needs WebGPU");
+  await saveSettings(page);
+  await expect(page.getByTestId("coder-model").or(page.getByRole("tab", { name: "Agent" }))).toHaveCount(1);
+  await openTab(page, "Agent");
+  await expect(page.getByTestId("coder-model")).toContainText("WebLLM");
+  await page.getByLabel("Level L0").setChecked(true);
+  await page.getByRole("button", { name: "Run agent" }).click();
+  await expect(page.getByTestId("agent-outcome")).toContainText(/WebLLM/);
+  await openTab(page, "Instruction");
+  await expect(page.getByRole("button", { name: "Run tests" })).toBeEnabled();
+});
