@@ -168,6 +168,63 @@ test.describe("OpenAI-compatible endpoint", () => {
   });
 });
 
+test.describe("interrupted runs", () => {
+  let stub: ChatStub;
+  let slow = true;
+  test.beforeAll(async () => {
+    stub = await startChatStub({
+      models: ["stub-coder"],
+      fallback: (req) => {
+        const text = req.body?.messages?.at(-1)?.content ?? "";
+        if (text.includes("Result of REPLACE")) return { content: "Reflection: done.\nAction: SUBMIT" };
+        if (text.includes("# Turn 0")) return { content: `Reflection: try.\nAction: REPLACE\n${fence(STARTER)}` };
+        if (slow) return { delayMs: 120_000, content: "Reflection: too late.\nAction: SUBMIT" };
+        return { content: `Reflection: fix.\nAction: REPLACE\n${fence(CANONICAL)}` };
+      },
+    });
+  });
+  test.afterAll(async () => {
+    await stub.close();
+  });
+
+  test("Stop and a reload keep the saved turns; running again resumes the episode", async ({ page }) => {
+    await openTask(page);
+    const seat = await openSettings(page);
+    await seat.getByLabel("Coder model server").selectOption("llamacpp");
+    await seat.getByLabel("Coder model base URL").fill(stub.baseURL);
+    await seat.getByLabel("Coder model name").fill("stub-coder");
+    await saveSettings(page);
+
+    await openTab(page, "Agent");
+    for (const l of [0, 1, 2, 3, 4]) await page.getByLabel(`Level L${l}`).setChecked(l === 3);
+    await page.getByLabel("Max turns").fill("4");
+    await page.getByRole("button", { name: "Run agent" }).click();
+    const episode = page.locator('[data-testid="episode"][data-level="3"]');
+    await expect(episode).toHaveAttribute("data-status", "unfinished");
+    await expect(page.getByTestId("agent-live")).toContainText(/L3, turn 1/);
+    await page.getByRole("button", { name: "Stop agent" }).click();
+    await expect(page.getByTestId("agent-outcome")).toContainText("Stopped");
+    await expect(episode.getByTestId("turn")).toHaveCount(1);
+
+    // Run again while the model is still slow, and reload in the middle of the turn.
+    await page.getByRole("button", { name: "Run agent" }).click();
+    await expect(page.getByTestId("agent-live")).toContainText(/L3: resuming at turn 1|L3, turn 1/);
+    await page.reload();
+    await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "ready", { timeout: 120_000 });
+    await openTab(page, "Agent");
+    await expect(episode).toHaveAttribute("data-status", "unfinished");
+    await expect(episode.getByTestId("turn")).toHaveCount(1);
+
+    slow = false;
+    for (const l of [0, 1, 2, 3, 4]) await page.getByLabel(`Level L${l}`).setChecked(l === 3);
+    await page.getByLabel("Max turns").fill("4");
+    await page.getByRole("button", { name: "Run agent" }).click();
+    await expect(page.getByTestId("agent-outcome")).toContainText("Done: 1 of 1", { timeout: 150_000 });
+    await expect(episode).toHaveAttribute("data-status", "solved");
+    await expect(episode.getByTestId("turn")).toHaveCount(2);
+  });
+});
+
 test("WebLLM in a browser without WebGPU says so and leaves the page working", async ({ page }) => {
   await openTask(page);
   const seat = await openSettings(page);

@@ -86,11 +86,12 @@ export class AgentRuns {
         case "saved": {
           const t = e.trajectory;
           const last = t.turns.at(-1);
-          const counts = last ? `${last.run.counts.passed}/${last.run.counts.total} tests passed` : "no turn";
-          const next = t.finished ? `, ${t.stoppedReason}` : `; turn ${t.turns.length} next`;
+          const counts = last ? `turn ${last.index}: ${last.run.counts.passed}/${last.run.counts.total} tests passed` : "no turn";
           update({
             latest: { ...st.latest, [t.config.level]: t },
-            phase: `L${t.config.level}, turn ${Math.max(0, t.turns.length - 1)}: ${counts}${next}`,
+            phase: t.finished
+              ? `L${t.config.level}: ${t.stoppedReason} (${counts})`
+              : `L${t.config.level}, turn ${t.turns.length}: the agent is working (${counts})`,
           });
           break;
         }
