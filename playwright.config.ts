@@ -1,4 +1,8 @@
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./src/cli/chromium";
+
+/** Port of the preview server the tests start (not 4173, which `npm start` uses). */
+const PORT = Number(process.env.RECODE_E2E_PORT ?? 4178);
 
 /**
  * End-to-end tests of the page against the built app (`vite build` first),
@@ -13,26 +17,17 @@ export default defineConfig({
   expect: { timeout: 60_000 },
   reporter: [["list"]],
   use: {
-    baseURL: "http://localhost:4173",
+    baseURL: `http://localhost:${PORT}`,
     actionTimeout: 30_000,
     navigationTimeout: 60_000,
     launchOptions: {
-      executablePath: "/usr/bin/chromium",
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     },
   },
   webServer: {
-    command: "node_modules/.bin/vite preview --port 4173 --strictPort",
-    url: "http://localhost:4173",
+    command: `node_modules/.bin/vite preview --port ${PORT} --strictPort`,
+    url: `http://localhost:${PORT}`,
     reuseExistingServer: false,
     timeout: 60_000,
   },

@@ -8,19 +8,41 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
 
 const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
-/** Chromium flags for this kind of machine (closed network, root, no GPU). */
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+
+/**
+ * In-page measurement of one submission, as plain JavaScript text (so that no
+ * helper the TypeScript loader adds to functions leaks into the page): puts the
+ * text in the editor, clicks Run tests and resolves with the milliseconds until
+ * the results are shown.
+ */
+const MEASURE_RUN = `async function (target, text) {
+  const model = window.monaco.editor.getModels().find((m) => m.uri.path.endsWith("/" + target));
+  if (!model) throw new Error("no editor model for " + target);
+  model.setValue(text + "\\n");
+  const button = [...document.querySelectorAll("button")].find((b) => b.textContent.trim() === "Run tests");
+  if (!button) throw new Error("no Run tests button");
+  const t0 = performance.now();
+  let sawBusy = false;
+  await new Promise((done, fail) => {
+    const obs = new MutationObserver(check);
+    function check() {
+      const busy = document.querySelector('[data-testid="results"][aria-busy="true"]');
+      if (busy) sawBusy = true;
+      if (sawBusy && !busy && document.querySelector('[data-testid="counts"]')) {
+        obs.disconnect();
+        done();
+      }
+    }
+    obs.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    setTimeout(() => fail(new Error("no results within 60 s")), 60000);
+    button.click();
+    check();
+  });
+  return performance.now() - t0;
+}`;
 
 /** Page measurements: ready times (ms) and warm submission latencies (ms) per task. */
 export interface PageMeasurements {
@@ -46,7 +68,7 @@ async function startPreview(port: number): Promise<ChildProcess> {
 
 /** Measure in headless Chromium. Throws when Chromium or the build is missing. */
 export async function measurePage(taskIds: string[], runs: number, port = 4183): Promise<PageMeasurements> {
-  const exe = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  const exe = CHROMIUM_PATH;
   if (!existsSync(exe)) throw new Error(`no Chromium at ${exe} (apt-get install chromium, or set CHROMIUM_PATH)`);
   if (!existsSync(join(ROOT, "dist/index.html"))) throw new Error("no build in dist/ (run npm run build first)");
   const server = await startPreview(port);
@@ -79,35 +101,9 @@ export async function measurePage(taskIds: string[], runs: number, port = 4183):
       );
       const xs: number[] = [];
       for (let i = 0; i <= runs; i++) {
-        const ms = await page.evaluate(
-          async ([target, text]) => {
-            type M = { uri: { path: string }; setValue(v: string): void };
-            const w = window as unknown as { monaco: { editor: { getModels(): M[] } } };
-            const model = w.monaco.editor.getModels().find((m) => m.uri.path.endsWith(`/${target}`));
-            model?.setValue(`${text}\n`);
-            const button = [...document.querySelectorAll("button")].find((b) => b.textContent?.trim() === "Run tests");
-            if (!button) throw new Error("no Run tests button");
-            const t0 = performance.now();
-            let sawBusy = false;
-            await new Promise<void>((done, fail) => {
-              const check = () => {
-                const busy = document.querySelector('[data-testid="results"][aria-busy="true"]');
-                if (busy) sawBusy = true;
-                if (sawBusy && !busy && document.querySelector('[data-testid="counts"]')) {
-                  obs.disconnect();
-                  done();
-                }
-              };
-              const obs = new MutationObserver(check);
-              obs.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
-              setTimeout(() => fail(new Error("no results within 60 s")), 60_000);
-              button.click();
-              check();
-            });
-            return performance.now() - t0;
-          },
-          [meta.target_file_path, canonical] as const,
-        );
+        const ms = (await page.evaluate(
+          `(${MEASURE_RUN})(${JSON.stringify(meta.target_file_path)}, ${JSON.stringify(canonical)})`,
+        )) as number;
         if (i > 0) xs.push(ms);
       }
       out.warm[id] = xs;
