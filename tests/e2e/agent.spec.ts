@@ -230,10 +230,12 @@ test("WebLLM in a browser without WebGPU says so and leaves the page working", a
   const seat = await openSettings(page);
   await seat.getByLabel("WebLLM (in this page)").check();
   await expect(page.getByTestId("webgpu-coder")).toContainText("WebLLM needs WebGPU");
+  await page.screenshot({ path: "/tmp/recode-settings.png" });
   await saveSettings(page);
   await expect(page.getByTestId("coder-model").or(page.getByRole("tab", { name: "Agent" }))).toHaveCount(1);
   await openTab(page, "Agent");
   await expect(page.getByTestId("coder-model")).toContainText("WebLLM");
+  await page.screenshot({ path: "/tmp/recode-agent-form.png" });
   await page.getByLabel("Level L0").setChecked(true);
   await page.getByRole("button", { name: "Run agent" }).click();
   await expect(page.getByTestId("agent-outcome")).toContainText(/WebLLM/);
