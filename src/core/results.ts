@@ -61,8 +61,11 @@ export interface RunIncident {
    * - `crashed`: the interpreter died (fatal error, stack overflow, worker exit).
    * - `poisoned`: MemoryError/RecursionError left it suspect; replaced after the run.
    * - `packages`: a required package could not be loaded.
+   * - `tampered`: the submission changed the test framework, the value checks
+   *   or the harness during the run; its test results are not trusted (every
+   *   test counts as an error).
    */
-  kind: "timeout" | "terminated" | "crashed" | "poisoned" | "packages";
+  kind: "timeout" | "terminated" | "crashed" | "poisoned" | "packages" | "tampered";
   message: string;
   /** Whether a fresh instance replaced the old one. */
   respawned: boolean;

@@ -177,10 +177,13 @@ def _run_one(test, check_mod, cap, target_abs, workdir, emit, poison):
     )
 
 
-def _patch_exc_capture():
+def _install_exc_capture():
     """Keep the exception object on the test so tracebacks can be filtered and
-    the candidate line found (unittest only keeps formatted text)."""
+    the candidate line found (unittest only keeps formatted text). Installed
+    once, when the harness is imported."""
     orig = unittest.TestCase._callTestMethod
+    if getattr(orig, "_recode_capture", False):
+        return
 
     def call(self, method):
         try:
@@ -190,8 +193,95 @@ def _patch_exc_capture():
                 self._recode_exc = e
             raise
 
+    call._recode_capture = True
     unittest.TestCase._callTestMethod = call
-    return orig
+
+
+_install_exc_capture()
+
+# What a submission must not change: the test framework, the value checks, the
+# harness, and the math and json they rely on. Changes to their functions or
+# classes during a run make the run's results untrusted.
+PROTECTED_MODULES = (
+    "unittest",
+    "unittest.case",
+    "unittest.result",
+    "unittest.suite",
+    "unittest.loader",
+    "unittest.util",
+    "recode_check",
+    "recode_harness",
+    "math",
+    "json",
+)
+
+
+def _is_heap_class(v):
+    return isinstance(v, type) and bool(v.__flags__ & (1 << 9))
+
+
+def _protected_objects():
+    """(label, object, kind) for every protected module and its own classes."""
+    out = []
+    for name in PROTECTED_MODULES:
+        mod = sys.modules.get(name)
+        if mod is None:
+            continue
+        out.append((name, mod, "module"))
+        for k, v in list(vars(mod).items()):
+            if _is_heap_class(v) and getattr(v, "__module__", None) == name:
+                out.append((f"{name}.{k}", v, "class"))
+    out.append(("builtins", builtins, "builtins"))
+    return out
+
+
+_MISSING = object()
+
+
+class Guard:
+    """Notes the protected objects before a run and says which of them the run
+    changed: a function or class of a protected module replaced or removed, a
+    method of one of their classes, or an existing built-in."""
+
+    def __init__(self):
+        self.saved = []
+        for label, obj, kind in _protected_objects():
+            d = vars(obj)
+            if kind == "class":
+                snap = dict(d)
+            else:
+                snap = {k: v for k, v in d.items() if callable(v) or isinstance(v, type(sys))}
+            self.saved.append((label, obj, kind, snap))
+        self.code = _code_fingerprint()
+
+    def changes(self):
+        now = _code_fingerprint()
+        changed = sorted({k.rsplit(".", 1)[0] for k, v in self.code.items() if now.get(k) != v})
+        for label, obj, kind, snap in self.saved:
+            d = vars(obj)
+            if label in changed:
+                continue
+            if kind == "class":
+                if _changed(dict(d), snap):
+                    changed.append(label)
+            elif any(d.get(k, _MISSING) is not v for k, v in snap.items()):
+                changed.append(label)
+        return changed
+
+
+def _code_fingerprint():
+    """Identity of the code of every protected function and method: a
+    submission that rewrites ``__code__`` cannot be undone by restoring
+    dictionaries, so the interpreter must be replaced."""
+    prints = {}
+    for label, obj, kind in _protected_objects():
+        if kind == "builtins":
+            continue
+        for k, v in list(vars(obj).items()):
+            code = getattr(v, "__code__", None)
+            if code is not None:
+                prints[f"{label}.{k}"] = id(code)
+    return prints
 
 
 def run_tests(config, emit_text):
@@ -211,7 +301,7 @@ def run_tests(config, emit_text):
     check_mod.MODE = config.get("mode", "test")
     check_mod.EXPECTED = config.get("expected") or {}
     check_mod.RECORDED = {}
-    orig_call = _patch_exc_capture()
+    guard = Guard()
     current = None
     try:
         try:
@@ -231,6 +321,7 @@ def run_tests(config, emit_text):
             file = None
             if isinstance(exc, SyntaxError) and exc.filename:
                 file = os.path.relpath(os.path.abspath(exc.filename), workdir)
+                line = exc.lineno
             else:
                 frames = [f for f in traceback.extract_tb(exc.__traceback__) if _in_workdir(f.filename, workdir)]
                 if frames:
@@ -252,7 +343,9 @@ def run_tests(config, emit_text):
     except KeyboardInterrupt:
         emit({"type": "interrupted", "id": current})
     finally:
-        unittest.TestCase._callTestMethod = orig_call
+        changed = guard.changes()
+        if changed:
+            emit({"type": "tampered", "what": changed})
         emit({"type": "end", "poisoned": poison.reason})
 
 
@@ -298,7 +391,7 @@ class Sandbox:
     so a run cannot leak modules, globals, builtins, files or the working
     directory into the next (used by the long-lived Pyodide instance)."""
 
-    KEEP = {"sys", "builtins", "recode_harness", "recode_check"}
+    KEEP = {"sys", "builtins"}
 
     def __init__(self, workdir, watch_dirs):
         self.workdir = os.path.abspath(workdir)
@@ -309,6 +402,11 @@ class Sandbox:
             d = getattr(mod, "__dict__", None)
             if name not in self.KEEP and isinstance(d, dict):
                 self.module_dicts[name] = dict(d)
+        self.classes = []
+        for name, d in self.module_dicts.items():
+            for v in d.values():
+                if _is_heap_class(v) and getattr(v, "__module__", None) == name:
+                    self.classes.append((v, dict(vars(v))))
         self.builtins = dict(builtins.__dict__)
         self.path = list(sys.path)
         self.meta_path = list(sys.meta_path)
@@ -328,9 +426,9 @@ class Sandbox:
         """Put everything back. Each step is guarded so that one failure
         (e.g. a candidate's ``__del__`` raising) does not skip the others."""
         for step in (
+            self._restore_globals,
             self._restore_streams_and_cwd,
             self._restore_modules,
-            self._restore_globals,
             self._restore_files,
         ):
             try:
@@ -357,12 +455,26 @@ class Sandbox:
             if _changed(cur, d):
                 cur.clear()
                 cur.update(d)
+        for cls, saved in self.classes:
+            if not _changed(dict(vars(cls)), saved):
+                continue
+            for k in [k for k in vars(cls) if k not in saved]:
+                try:
+                    delattr(cls, k)
+                except (AttributeError, TypeError):
+                    pass
+            for k, v in saved.items():
+                if vars(cls).get(k, _MISSING) is not v:
+                    try:
+                        setattr(cls, k, v)
+                    except (AttributeError, TypeError):
+                        pass
 
     def _restore_globals(self):
         import importlib
 
-        builtins.__dict__.clear()
-        builtins.__dict__.update(self.builtins)
+        _bd_clear()
+        _bd_update(self.builtins)
         sys.path[:] = self.path
         sys.meta_path[:] = self.meta_path
         sys.argv[:] = self.argv
@@ -391,6 +503,8 @@ class Sandbox:
 
 
 _SANDBOX = None
+_bd_clear = builtins.__dict__.clear
+_bd_update = builtins.__dict__.update
 
 
 def run_isolated(config, emit_text, watch_dirs=("/tmp", "/home/pyodide")):
@@ -419,6 +533,10 @@ def run_isolated(config, emit_text, watch_dirs=("/tmp", "/home/pyodide")):
         run_tests(config, emit_text)
     finally:
         sandbox.restore()
+        _SANDBOX = sandbox
+    now = _code_fingerprint()
+    damaged = sorted(k for k, v in _TRUSTED_CODE.items() if now.get(k) != v)
+    return f"tainted: {', '.join(damaged[:5])}" if damaged else ""
 
 
 def _main():
@@ -434,14 +552,24 @@ def _main():
     os.chdir(config["workdir"])
     sys.path.insert(0, os.path.abspath(config["workdir"]))
     sys.dont_write_bytecode = True
-    run_tests(config, emit_text)
+    try:
+        run_tests(config, emit_text)
+    finally:
+        # Do not wait for threads the submission left running.
+        out.flush()
+        os._exit(0)
 
 
 def run_json(config_text, emit_text):
-    """Pyodide entry: config as JSON text (see ``run_tests`` plus ``files``)."""
+    """Pyodide entry: config as JSON text (see ``run_tests`` plus ``files``).
+    Returns "" or ``tainted: <what>`` when the run damaged the harness in a
+    way restoring cannot undo (the instance must then be replaced)."""
     install_code_cache()
-    run_isolated(json.loads(config_text), emit_text)
+    return run_isolated(json.loads(config_text), emit_text)
 
+
+# Fingerprint of the protected code as imported (see ``_code_fingerprint``).
+_TRUSTED_CODE = _code_fingerprint()
 
 if __name__ == "__main__":
     _main()

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RunIncident, RunResult } from "../core/results";
-import { type HarnessEvent, harnessConfig, type PythonRuntime, RunAssembler, type RunOptions, type RunRequest, runFiles } from "./runtime";
+import { harnessConfig, type PythonRuntime, RunAssembler, type RunOptions, type RunRequest, runFiles } from "./runtime";
 
 /** Options of {@link NativeRuntime}. */
 export interface NativeRuntimeOptions {
@@ -88,7 +88,16 @@ export class NativeRuntime implements PythonRuntime {
         cwd: work,
         stdio: ["ignore", "pipe", "pipe", "pipe"],
         env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", PYTHONHASHSEED: "0" },
+        // Its own process group, so that processes the submission starts are stopped with it.
+        detached: true,
       });
+      const killGroup = (sig: NodeJS.Signals) => {
+        try {
+          if (child.pid) process.kill(-child.pid, sig);
+        } catch {
+          /* the group is gone */
+        }
+      };
       let stopKind: "timeout" | "stopped" | null = null;
       let killed = false;
       let buf = "";
@@ -102,7 +111,7 @@ export class NativeRuntime implements PythonRuntime {
         while (nl >= 0) {
           const line = buf.slice(0, nl);
           buf = buf.slice(nl + 1);
-          if (line.trim()) asm.push(JSON.parse(line) as HarnessEvent);
+          if (line.trim()) asm.pushLine(line);
           nl = buf.indexOf("\n");
         }
       });
@@ -113,17 +122,39 @@ export class NativeRuntime implements PythonRuntime {
       const interruptNow = (kind: "timeout" | "stopped") => {
         if (stopKind) return;
         stopKind = kind;
-        child.kill("SIGINT");
+        killGroup("SIGINT");
         hard = setTimeout(() => {
           killed = true;
-          child.kill("SIGKILL");
+          killGroup("SIGKILL");
         }, grace);
       };
       const clock = setTimeout(() => interruptNow("timeout"), req.timeLimitMs);
       const onAbort = () => interruptNow("stopped");
       if (opts.signal?.aborted) onAbort();
       opts.signal?.addEventListener("abort", onAbort);
-      child.on("close", (code, signal) => {
+      let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+      let done = false;
+      child.on("exit", (code, signal) => {
+        exit = { code, signal };
+        // Leftover processes of the submission hold the pipes open: stop them, and do not wait long.
+        killGroup("SIGKILL");
+        setTimeout(() => {
+          if (!done) {
+            for (const s of child.stdio) s?.destroy();
+            settle();
+          }
+        }, 500);
+      });
+      child.on("error", (e) => {
+        exit = { code: null, signal: null };
+        stderr += `\n${e.message}`;
+        settle();
+      });
+      child.on("close", () => settle());
+      const settle = () => {
+        if (done) return;
+        done = true;
+        const { code, signal } = exit ?? { code: null, signal: null };
         clearTimeout(clock);
         if (hard) clearTimeout(hard);
         opts.signal?.removeEventListener("abort", onAbort);
@@ -141,7 +172,7 @@ export class NativeRuntime implements PythonRuntime {
             respawned: true,
           };
           stop = { kind: stopKind ?? "timeout", message: "" };
-        } else if (stopKind || asm.wasInterrupted) {
+        } else if (stopKind) {
           incident = {
             kind: "timeout",
             message:
@@ -150,7 +181,7 @@ export class NativeRuntime implements PythonRuntime {
                 : `Time limit of ${limit} reached; the interrupt stopped the code.`,
             respawned: false,
           };
-          stop = { kind: stopKind ?? "timeout", message: "" };
+          stop = { kind: stopKind, message: "" };
         } else if (!asm.ended) {
           const why = signal ? `killed by ${signal}` : `exit code ${code}`;
           const tail = stderr.trim().split("\n").slice(-3).join(" ");
@@ -159,7 +190,7 @@ export class NativeRuntime implements PythonRuntime {
           stop = { kind: "crash", message };
         }
         resolve(asm.finish("native", performance.now() - t0, incident, stop));
-      });
+      };
     });
   }
 

@@ -5,7 +5,7 @@
  * code), and replaces dead or poisoned instances.
  */
 import type { RunIncident, RunResult } from "../core/results";
-import { type HarnessEvent, type PythonRuntime, RunAssembler, type RunOptions, type RunRequest } from "./runtime";
+import { type PythonRuntime, RunAssembler, type RunOptions, type RunRequest } from "./runtime";
 import type { FromWorker, PyodideSourceOptions, ToWorker } from "./worker-core";
 
 /** The few things the host needs from a worker, whatever the platform. */
@@ -206,7 +206,7 @@ export class PyodideRuntime implements PythonRuntime {
 
       const complete = () => {
         let incident: RunIncident | null = null;
-        if (asm.wasInterrupted) {
+        if (asm.wasInterrupted && stopKind) {
           incident = {
             kind: "timeout",
             message:
@@ -224,7 +224,7 @@ export class PyodideRuntime implements PythonRuntime {
             respawned: true,
           };
         }
-        const stop = asm.wasInterrupted ? { kind: stopKind ?? ("timeout" as const), message: "" } : undefined;
+        const stop = asm.wasInterrupted && stopKind ? { kind: stopKind, message: "" } : undefined;
         finish(incident, stop);
       };
 
@@ -259,12 +259,21 @@ export class PyodideRuntime implements PythonRuntime {
             if (acceptGuard) clearTimeout(acceptGuard);
             break;
           case "event": {
-            const ev = JSON.parse(msg.event) as HarnessEvent;
-            asm.push(ev);
+            const ev = asm.pushLine(msg.event);
             // Results are final at "end"; the worker restores the interpreter afterwards, off the critical path.
-            if (ev.type === "end") complete();
+            if (ev?.type === "end") complete();
             break;
           }
+          case "tainted":
+            // The previous run damaged this interpreter beyond repair: replace it and run there.
+            if (acceptGuard) clearTimeout(acceptGuard);
+            settled = true;
+            opts.signal?.removeEventListener("abort", onAbort);
+            inst.listener = null;
+            inst.exitListener = null;
+            this.respawn(inst);
+            resolve(this.runNow(req, opts, retried));
+            break;
           case "packages-error":
             finish({ kind: "packages", message: msg.message, respawned: false }, { kind: "crash", message: msg.message });
             break;

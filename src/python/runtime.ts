@@ -109,6 +109,7 @@ export type HarnessEvent =
   | ({ type: "test-result" } & Omit<TestResult, "interface">)
   | { type: "recorded"; expected: string }
   | { type: "interrupted"; id: string | null }
+  | { type: "tampered"; what: string[] }
   | { type: "end"; poisoned: string | null };
 
 /**
@@ -124,6 +125,10 @@ export class RunAssembler {
   private recorded: string | null = null;
   private interrupted = false;
   private collectionTimeout = false;
+  /** Protected objects the submission changed during the run (see harness.py `Guard`). */
+  tampered: string[] = [];
+  /** Lines of the event stream that could not be read. */
+  unreadable = 0;
   poisoned: string | null = null;
   ended = false;
 
@@ -131,6 +136,37 @@ export class RunAssembler {
     private readonly req: RunRequest,
     private readonly onProgress?: (p: RunProgress) => void,
   ) {}
+
+  /**
+   * Feed one line of the event stream (JSON text). A line that is not a
+   * harness event, a second collection, or anything after `end` can only come
+   * from the submission writing to the stream: it is ignored and the run is
+   * marked as tampered with.
+   */
+  pushLine(line: string): HarnessEvent | null {
+    let ev: HarnessEvent | null = null;
+    try {
+      ev = JSON.parse(line) as HarnessEvent;
+    } catch {
+      /* not an event */
+    }
+    if (!ev || typeof ev !== "object" || typeof (ev as { type?: unknown }).type !== "string") {
+      this.unreadable += 1;
+      this.markStreamTampered();
+      return null;
+    }
+    if (this.ended || (ev.type === "collected" && this.collected.length > 0)) {
+      // Only the submission can write a second collection or anything after the end.
+      this.markStreamTampered();
+      return null;
+    }
+    this.push(ev);
+    return ev;
+  }
+
+  private markStreamTampered(): void {
+    if (!this.tampered.includes("the event stream")) this.tampered = [...this.tampered, "the event stream"];
+  }
 
   /** Feed one event. */
   push(ev: HarnessEvent): void {
@@ -164,6 +200,9 @@ export class RunAssembler {
         this.interrupted = true;
         this.current = ev.id;
         break;
+      case "tampered":
+        this.tampered = ev.what;
+        break;
       case "end":
         this.poisoned = ev.poisoned;
         this.ended = true;
@@ -184,8 +223,12 @@ export class RunAssembler {
     backend: "pyodide" | "native",
     durationMs: number,
     incident: RunIncident | null,
-    stop?: { kind: "timeout" | "crash" | "stopped"; message: string },
+    stop?: { kind: "timeout" | "crash" | "stopped" | "raised"; message: string },
   ): RunResult {
+    if (!stop && this.interrupted) {
+      // The harness saw a KeyboardInterrupt the host did not send: the code raised it.
+      stop = { kind: "raised", message: "KeyboardInterrupt raised by the code" };
+    }
     const tests: TestResult[] = [];
     const limitS = (this.req.timeLimitMs / 1000).toFixed(1);
     let hit: string | null = null;
@@ -206,11 +249,18 @@ export class RunAssembler {
           status = "timeout";
           message = "stopped by the user while this test ran";
         } else {
+          // crash, or a KeyboardInterrupt the code raised itself
           status = "error";
           message = stop.message;
         }
       } else if (stop) {
-        message = `not run: ${stop.kind === "crash" ? "the interpreter crashed" : stop.kind === "stopped" ? "stopped by the user" : "the time limit was reached"} in ${hit ?? "an earlier test"}`;
+        const why = {
+          crash: "the interpreter crashed",
+          stopped: "stopped by the user",
+          timeout: "the time limit was reached",
+          raised: "the code raised KeyboardInterrupt",
+        }[stop.kind];
+        message = `not run: ${why} in ${hit ?? "an earlier test"}`;
       }
       tests.push(makeTestResult(id, status, { interface: this.req.interfaceOf?.[id] ?? null, message }));
     }
@@ -222,8 +272,24 @@ export class RunAssembler {
         line: null,
         traceback: "",
       };
-    } else if (!collectionError && this.collected.length === 0 && !this.ended) {
-      collectionError = { message: "the tests did not start", file: null, line: null, traceback: "" };
+    } else if (!collectionError && this.collected.length === 0) {
+      collectionError = {
+        message: this.ended ? "no unit tests were collected from test.py" : "the tests did not start",
+        file: this.ended ? "test.py" : null,
+        line: null,
+        traceback: "",
+      };
+    }
+    if (this.tampered.length > 0) {
+      const what = this.tampered.join(", ");
+      for (const [i, t] of tests.entries()) {
+        tests[i] = { ...t, status: "error", message: `not trusted: the submission changed ${what} during the run` };
+      }
+      incident = {
+        kind: "tampered",
+        message: `The submission changed ${what} during the run; its results are not trusted.`,
+        respawned: incident?.respawned ?? false,
+      };
     }
     const counts = countTests(tests);
     return {

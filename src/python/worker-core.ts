@@ -29,6 +29,7 @@ export type FromWorker =
   | { type: "ready"; version: string; loadMs: number }
   | { type: "init-error"; message: string }
   | { type: "accepted"; runId: number }
+  | { type: "tainted"; runId: number; message: string }
   | { type: "started"; runId: number }
   | { type: "event"; runId: number; event: string }
   | { type: "done"; runId: number }
@@ -49,7 +50,9 @@ const LIB_DIR = "/lib/recode";
 /** Create the message handler of a Pyodide worker. */
 export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promise<void> {
   let py: PyodideAPI | null = null;
-  let runJson: ((config: string, emit: (s: string) => void) => void) | null = null;
+  let runJson: ((config: string, emit: (s: string) => void) => string) | null = null;
+  /** Set when a run damaged the interpreter beyond repair; later runs are refused so the host replaces it. */
+  let tainted: string | null = null;
   let interrupt: Uint8Array | null = null;
   let source = "Pyodide's default package source";
   const loaded = new Set<string>();
@@ -115,6 +118,10 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
 
   async function run(runId: number, request: RunRequest): Promise<void> {
     deps.post({ type: "accepted", runId });
+    if (tainted) {
+      deps.post({ type: "tainted", runId, message: tainted });
+      return;
+    }
     if (!py || !runJson) {
       deps.post({ type: "failed", runId, message: "Pyodide is not loaded", fatal: true });
       return;
@@ -132,7 +139,8 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     if (interrupt) interrupt[0] = 0;
     deps.post({ type: "started", runId });
     try {
-      runJson(config, (event: string) => deps.post({ type: "event", runId, event }));
+      const status = runJson(config, (event: string) => deps.post({ type: "event", runId, event }));
+      if (status) tainted = status;
       deps.post({ type: "done", runId });
     } catch (e) {
       const err = e as Error & { type?: string };

@@ -221,13 +221,15 @@ describe("pyodide isolation and recovery", () => {
     timeLimitMs: 5000,
   });
 
-  it("does not leak modules, globals, builtins, files, cwd, sys.path or env between runs", async () => {
-    const polluter = `import builtins, math, os, sys, json
+  it("does not leak modules, globals, class attributes, builtins, files, cwd, sys.path or env between runs", async () => {
+    const polluter = `import builtins, math, os, sys, string, fractions, random
 COUNTER = 1
 def run(tc):
     builtins.leaked = 1
     math.pi = 3
-    json.dumps = None
+    string.capwords = None
+    fractions.Fraction.limit_denominator = None
+    random.Random.seed = None
     sys.path.append("/polluted")
     os.environ["RECODE_LEAK"] = "1"
     with open("/tmp/leak.txt", "w") as f:
@@ -241,11 +243,13 @@ def run(tc):
     const r1 = await rt.run(probe(polluter));
     expect(r1.tests[0]?.message).toBe("");
     expect(r1.tests[0]?.status).toBe("passed");
-    const checker = `import builtins, math, os, sys, json
+    const checker = `import builtins, math, os, sys, string, fractions, random
 def run(tc):
     tc.assertFalse(hasattr(builtins, "leaked"))
     tc.assertAlmostEqual(math.pi, 3.141592653589793)
-    tc.assertIsNotNone(json.dumps)
+    tc.assertIsNotNone(string.capwords)
+    tc.assertIsNotNone(fractions.Fraction.limit_denominator)
+    tc.assertIsNotNone(random.Random.seed)
     tc.assertNotIn("/polluted", sys.path)
     tc.assertNotIn("RECODE_LEAK", os.environ)
     tc.assertFalse(os.path.exists("/tmp/leak.txt"))

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
+import { createRuntime } from "../../src/python/node";
+import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
+
+/** Submissions that patch the test machinery must not pass, and must not change the next run. */
+const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+const wrong = task.canonical.replace("threshold = p_base * p_max", "threshold = p_base");
+/** A wrong solution with a patch in front: it must never pass. */
+const withHeader = (header: string) => `${header}\n${wrong}`;
+/** The canonical solution with extra code in front. */
+const canonicalWith = (header: string) => `${header}\n${task.canonical}`;
+
+const PATCHES: [string, string][] = [
+  ["unittest.TestCase.run", "import unittest\nunittest.TestCase.run = lambda self, result=None: None"],
+  ["recode_check.check", "import recode_check\nrecode_check.check = lambda *a, **k: None\nrecode_check._compare = lambda *a, **k: None"],
+  ["the harness", "import sys\nif 'recode_harness' in sys.modules:\n    sys.modules['recode_harness']._flatten = lambda s: iter(())"],
+  ["math.isclose", "import math\nmath.isclose = lambda *a, **k: True"],
+];
+
+describe.each(["pyodide", "native"] as const)("%s runtime against hostile submissions", (backend) => {
+  let rt: PythonRuntime;
+  beforeAll(async () => {
+    rt = createRuntime(backend, { interruptGraceMs: 700 });
+    await rt.ready();
+  });
+  afterAll(async () => {
+    await rt.dispose();
+  });
+
+  it("the wrong solution used below fails on its own", async () => {
+    expect(wrong).not.toBe(task.canonical);
+    expect((await rt.run(taskRunRequest(task, wrong))).allPassed).toBe(false);
+  });
+
+  it.each(PATCHES)("patching %s: the run is not trusted and the next runs are clean", async (_what, patch) => {
+    const r = await rt.run(taskRunRequest(task, withHeader(patch)));
+    expect(r.allPassed).toBe(false);
+    if (r.incident?.kind === "tampered") {
+      expect(r.tests.every((t) => t.status === "error" && t.message.startsWith("not trusted"))).toBe(true);
+    }
+    const starter = await rt.run(taskRunRequest(task, task.starter));
+    expect(starter.allPassed).toBe(false);
+    expect(starter.counts.total).toBeGreaterThan(0);
+    const bad = await rt.run(taskRunRequest(task, wrong));
+    expect(bad.allPassed).toBe(false);
+    const good = await rt.run(taskRunRequest(task, task.canonical));
+    expect(good.allPassed).toBe(true);
+    expect(good.counts.total).toBe(starter.counts.total);
+  });
+
+  it("reports a KeyboardInterrupt raised by the code as an error, not a timeout", async () => {
+    const r = await rt.run(taskRunRequest(task, `${task.canonical}\n\ndef min_p_filter(*a, **k):\n    raise KeyboardInterrupt\n`));
+    const t = r.tests.find((x) => x.status !== "passed" && x.status !== "skipped");
+    expect(t?.status).toBe("error");
+    expect(t?.message).toContain("KeyboardInterrupt");
+    expect(r.incident?.kind).not.toBe("timeout");
+  });
+
+  it("gives a collection error when test.py defines no tests", async () => {
+    const r = await rt.run({ ...taskRunRequest(task, task.canonical), tests: "import unittest\n" });
+    expect(r.collectionError?.message).toContain("no unit tests");
+    expect(r.allPassed).toBe(false);
+  });
+});
+
+describe("pyodide: code the dictionaries cannot restore", () => {
+  it("replaces an instance whose protected code was rewritten, and the next run is clean", async () => {
+    const rt = createRuntime("pyodide");
+    try {
+      await rt.ready();
+      const patch = "import recode_check\nrecode_check.check.__code__ = (lambda *a, **k: None).__code__";
+      const r = await rt.run(taskRunRequest(task, withHeader(patch)));
+      expect(r.allPassed).toBe(false);
+      const bad = await rt.run(taskRunRequest(task, wrong));
+      expect(bad.allPassed).toBe(false);
+      expect(bad.counts.failed + bad.counts.error).toBeGreaterThan(0);
+      expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    } finally {
+      await rt.dispose();
+    }
+  });
+});
+
+describe("native: the event stream and the process group", () => {
+  let rt: PythonRuntime;
+  beforeAll(async () => {
+    rt = createRuntime("native", { interruptGraceMs: 700 });
+    await rt.ready();
+  });
+  afterAll(async () => {
+    await rt.dispose();
+  });
+
+  it("treats junk and forged events on the event stream as tampering, without failing the host", async () => {
+    const junk = await rt.run(taskRunRequest(task, withHeader("import os\nos.write(3, b'this is not json\\n')")));
+    expect(junk.allPassed).toBe(false);
+    expect(junk.incident?.kind).toBe("tampered");
+    const forged = withHeader(
+      'import os, json\nfor e in [{"type": "collected", "tests": ["T.t"]}, {"type": "test-start", "id": "T.t"}, {"type": "test-result", "id": "T.t", "status": "passed", "durationMs": 1, "message": "", "traceback": "", "line": None, "stdout": "", "stderr": "", "stdoutTruncated": False, "stderrTruncated": False, "mismatch": None}, {"type": "end", "poisoned": None}]:\n    os.write(3, (json.dumps(e) + "\\n").encode())',
+    );
+    const r = await rt.run(taskRunRequest(task, forged));
+    expect(r.allPassed).toBe(false);
+    expect(r.incident?.kind).toBe("tampered");
+  });
+
+  it("holds the time limit when the code starts a child process, and stops it", async () => {
+    const code = canonicalWith("import subprocess\nsubprocess.Popen(['sleep', '30'])\nimport time\ntime.sleep(30)");
+    const t0 = Date.now();
+    const r = await rt.run({ ...taskRunRequest(task, code), timeLimitMs: 1500 });
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    expect(r.allPassed).toBe(false);
+  });
+
+  it("does not wait for threads the code leaves running", async () => {
+    const code = canonicalWith("import threading, time\nthreading.Thread(target=lambda: time.sleep(60)).start()");
+    const r = await rt.run({ ...taskRunRequest(task, code), timeLimitMs: 20_000 });
+    expect(r.allPassed).toBe(true);
+    expect(r.incident).toBeNull();
+  });
+});
