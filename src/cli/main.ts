@@ -5,13 +5,13 @@
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Command, CommanderError } from "commander";
-import { TaskFormatError } from "../core/task";
+import { loadTaskFromFiles, type Task, TaskFormatError } from "../core/task";
 import { createRuntime } from "../python/node";
 import type { PythonRuntime } from "../python/runtime";
 import { type CheckOutcome, recordExpected, VALIDATION_CHECKS, validateTask } from "../python/validate";
 import { loadReport, mergeRuns, reportCsv, reportJson, reportMarkdown } from "./report";
 import { ConfigError, executeRun, prepareRun, type RunCommandOptions } from "./run";
-import { BUILTIN_TASKS, loadTaskDir, resolveTaskIds } from "./task-fs";
+import { BUILTIN_TASKS, loadTaskDir, readTaskFiles, resolveTaskIds, TaskFolderError } from "./task-fs";
 
 class UsageError extends Error {}
 
@@ -52,12 +52,24 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .description("list the tasks with title, paper, domain and packages")
     .option(...dirOpt)
     .action((o: { dir: string }) => {
+      let broken = 0;
       for (const id of resolveTaskIds(o.dir, [])) {
-        const t = loadTaskDir(o.dir, id);
+        let t: Task;
+        try {
+          t = loadTaskDir(o.dir, id);
+        } catch (e) {
+          broken += 1;
+          out(`${pad(id, 26)} BROKEN: ${(e as Error).message}\n`);
+          continue;
+        }
         const m = t.meta;
         out(
           `${pad(id, 26)} ${m.title}\n${" ".repeat(27)}${m.paper.authors[0]}${m.paper.authors.length > 1 ? " et al." : ""} ${m.paper.year} · ${m.domain} · ${m.packages.length ? m.packages.join(", ") : "stdlib only"}\n`,
         );
+      }
+      if (broken > 0) {
+        out(`\n${broken} task folder(s) could not be read; see the messages above\n`);
+        setCode(2);
       }
     });
 
@@ -70,14 +82,27 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
     .action(async (ids: string[], o: { dir: string; native?: boolean; packageSource?: string }) => {
       const list = resolveTaskIds(o.dir, ids);
-      const loaded = list.map((id) => loadTaskDir(o.dir, id));
+      let failed = 0;
       await withRuntime(o.native ? "native" : "pyodide", runtimeOptions(o), async (rt) => {
-        for (const task of loaded) {
-          const text = await recordExpected(task, rt);
-          writeFileSync(join(o.dir, task.id, "expected.json"), text);
-          out(`recorded ${task.id}: ${Object.keys(JSON.parse(text)).length} values (${rt.version})\n`);
+        for (const id of list) {
+          try {
+            // The file being rewritten is not read: a broken expected.json can be recorded again.
+            const files = readTaskFiles(join(o.dir, id));
+            delete files["expected.json"];
+            const task = loadTaskFromFiles(id, files);
+            const text = await recordExpected(task, rt);
+            writeFileSync(join(o.dir, task.id, "expected.json"), text);
+            out(`recorded ${task.id}: ${Object.keys(JSON.parse(text)).length} values (${rt.version})\n`);
+          } catch (e) {
+            failed += 1;
+            out(`FAILED ${id}: ${(e as Error).message}\n`);
+          }
         }
       });
+      if (failed > 0) {
+        out(`\n${failed} of ${list.length} task(s) not recorded\n`);
+        setCode(1);
+      }
     });
 
   tasks
@@ -229,7 +254,7 @@ export async function main(argv: string[]): Promise<number> {
     return code;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
-    if (e instanceof TaskFormatError || e instanceof UsageError || e instanceof ConfigError) {
+    if (e instanceof TaskFormatError || e instanceof TaskFolderError || e instanceof UsageError || e instanceof ConfigError) {
       process.stderr.write(`recode: ${e.message}\n`);
       return 2;
     }

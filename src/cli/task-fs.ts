@@ -1,6 +1,6 @@
 /** Reading task folders from disk (Node). */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadTaskFromFiles, type Task, TaskFormatError } from "../core/task";
 
@@ -9,24 +9,74 @@ export const BUILTIN_TASKS = resolve(fileURLToPath(new URL("../../tasks", import
 
 const SKIP = new Set(["__pycache__", ".pytest_cache", ".git", "node_modules"]);
 
-/** All text files of a task folder, keyed by path relative to it (forward slashes). */
+/** Largest file a task may hold, in bytes (the page bundles tasks; Pyodide keeps them in memory). */
+export const MAX_TASK_FILE_BYTES = 2 * 1024 * 1024;
+/** Largest total size of a task folder, in bytes. */
+export const MAX_TASK_BYTES = 8 * 1024 * 1024;
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function decode(task: string, rel: string, bytes: Buffer): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    const text = bytes.toString("utf8");
+    const at = text.indexOf("\ufffd");
+    const line = at >= 0 ? text.slice(0, at).split("\n").length : undefined;
+    throw new TaskFormatError(task, rel, "not valid UTF-8 text (task files must be UTF-8)", undefined, line);
+  }
+}
+
+/**
+ * All files of a task folder as text, keyed by path relative to it (forward
+ * slashes). Throws TaskFormatError for a symbolic link, a file that is not
+ * UTF-8, or a file or folder over the size limits.
+ */
 export function readTaskFiles(dir: string): Record<string, string> {
+  const task = basename(dir);
   const out: Record<string, string> = {};
+  let total = 0;
   const walk = (d: string) => {
     for (const name of readdirSync(d).sort()) {
       if (SKIP.has(name) || name.endsWith(".pyc")) continue;
       const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[relative(dir, p).split("\\").join("/")] = readFileSync(p, "utf8");
+      const rel = relative(dir, p).split("\\").join("/");
+      const st = lstatSync(p);
+      if (st.isSymbolicLink())
+        throw new TaskFormatError(task, rel, "is a symbolic link; task folders hold plain files only (copy the file in)");
+      if (st.isDirectory()) {
+        walk(p);
+        continue;
+      }
+      if (!st.isFile()) throw new TaskFormatError(task, rel, "is not a regular file");
+      if (st.size > MAX_TASK_FILE_BYTES) {
+        throw new TaskFormatError(
+          task,
+          rel,
+          `is ${(st.size / 1048576).toFixed(1)} MB; a task file may be at most ${MAX_TASK_FILE_BYTES / 1048576} MB`,
+        );
+      }
+      total += st.size;
+      if (total > MAX_TASK_BYTES) throw new TaskFormatError(task, rel, `the task folder exceeds ${MAX_TASK_BYTES / 1048576} MB in all`);
+      out[rel] = decode(task, rel, readFileSync(p));
     }
   };
   walk(dir);
   return out;
 }
 
-/** Task folder names under `root`, sorted. */
+/** A task folder (the `--dir`) that cannot be read at all. */
+export class TaskFolderError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TaskFolderError";
+  }
+}
+
+/** Task folder names under `root`, sorted. Throws TaskFolderError when `root` is not a folder. */
 export function listTaskIds(root: string = BUILTIN_TASKS): string[] {
-  if (!existsSync(root)) throw new Error(`task folder ${root} does not exist`);
+  if (!existsSync(root) || !statSync(root).isDirectory())
+    throw new TaskFolderError(`task folder ${root} does not exist (or is not a folder)`);
   return readdirSync(root)
     .filter((n) => !n.startsWith(".") && statSync(join(root, n)).isDirectory())
     .sort();
@@ -50,10 +100,10 @@ export function resolveTaskIds(root: string, args: string[]): string[] {
     if (a.includes("*")) {
       const re = new RegExp(`^${a.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
       const hit = all.filter((id) => re.test(id));
-      if (hit.length === 0) throw new Error(`no task matches "${a}"; known tasks: ${all.join(", ")}`);
+      if (hit.length === 0) throw new TaskFolderError(`no task matches "${a}"; known tasks: ${all.join(", ")}`);
       out.push(...hit);
     } else if (all.includes(a)) out.push(a);
-    else throw new Error(`unknown task "${a}"; known tasks: ${all.join(", ")}`);
+    else throw new TaskFolderError(`unknown task "${a}"; known tasks: ${all.join(", ")}`);
   }
   return [...new Set(out)];
 }

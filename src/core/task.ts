@@ -3,6 +3,7 @@
  * The format mirrors the official RECODE-H annotation folders (RECODE-H.md,
  * "Task anatomy"); it is documented in docs/task-format.md.
  */
+import { findNodeAtLocation, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { z } from "zod";
 
 /** Files every task folder must have (besides `repo/<target_file_path>`). */
@@ -15,13 +16,15 @@ export const TaskMetaSchema = z
   .object({
     id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "lower-case letters, digits and dashes"),
     title: z.string().min(1),
-    paper: z.object({
-      title: z.string().min(1),
-      authors: z.array(z.string().min(1)).min(1),
-      venue: z.string().min(1),
-      year: z.number().int().min(1900).max(2100),
-      url: z.string().url(),
-    }),
+    paper: z
+      .object({
+        title: z.string().min(1),
+        authors: z.array(z.string().min(1)).min(1),
+        venue: z.string().min(1),
+        year: z.number().int().min(1900).max(2100),
+        url: z.string().url(),
+      })
+      .strict(),
     domain: z.string().min(1),
     tags: z.array(z.string()).default([]),
     /** Python packages the task needs besides the standard library (e.g. "numpy"). */
@@ -30,18 +33,42 @@ export const TaskMetaSchema = z
     target_file_path: z
       .string()
       .min(1)
-      .refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), "a relative path inside repo/")
+      .refine(
+        (p) => !p.startsWith("/") && !p.split("/").some((part) => part === ".." || part === "." || part === ""),
+        "a relative path inside repo/, like pkg/module.py (no ./, .. or //)",
+      )
       .refine((p) => p.endsWith(".py"), "a .py file"),
     interfaces: z
       .array(
-        z.object({
-          name: z.string().min(1),
-          tests: z.array(testId).min(1, "every interface needs at least one test"),
-          /** Authored hint for this interface: what to get right, in words, no code. */
-          guidance: z.string().min(1),
-        }),
+        z
+          .object({
+            name: z.string().min(1),
+            tests: z.array(testId).min(1, "every interface needs at least one test"),
+            /** Authored hint for this interface: what to get right, in words, no code. */
+            guidance: z.string().min(1),
+          })
+          .strict(),
       )
-      .min(1),
+      .min(1)
+      .superRefine((itfs, ctx) => {
+        const seen = new Map<string, number>();
+        itfs.forEach((itf, i) => {
+          itf.tests.forEach((t, j) => {
+            const first = seen.get(t);
+            if (first !== undefined) {
+              ctx.addIssue({
+                code: "custom",
+                path: [i, "tests", j],
+                message: `test ${t} is already listed under interfaces[${first}]; a test belongs to one interface`,
+              });
+            } else seen.set(t, i);
+          });
+        });
+        const names = itfs.map((i) => i.name);
+        names.forEach((n, i) => {
+          if (names.indexOf(n) !== i) ctx.addIssue({ code: "custom", path: [i, "name"], message: `interface ${n} is listed twice` });
+        });
+      }),
     /** Wall-clock limit for one run of all tests, in seconds. */
     time_limit_s: z.number().positive().max(600),
     license: z.string().min(1),
@@ -99,23 +126,48 @@ function lineOf(text: string, pos: number): number {
   return text.slice(0, pos).split("\n").length;
 }
 
-function parseJson(task: string, file: string, text: string): unknown {
+/** JSON text without a leading byte order mark (editors on some systems add one). */
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function parseJson(task: string, file: string, raw: string): unknown {
+  const text = stripBom(raw);
+  const errors: ParseError[] = [];
+  parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
+  const first = errors[0];
+  if (first) {
+    throw new TaskFormatError(task, file, `not valid JSON (${printParseErrorCode(first.error)})`, undefined, lineOf(text, first.offset));
+  }
   try {
     return JSON.parse(text);
   } catch (e) {
-    const msg = (e as Error).message;
-    const m = /position (\d+)/.exec(msg);
-    const lm = /line (\d+)/.exec(msg);
-    const line = lm ? Number(lm[1]) : m ? lineOf(text, Number(m[1])) : undefined;
-    throw new TaskFormatError(task, file, `not valid JSON (${msg})`, undefined, line);
+    throw new TaskFormatError(task, file, `not valid JSON (${(e as Error).message})`);
   }
 }
 
+/**
+ * Line of the value at `path` in JSON `text`; for a missing field, the line of
+ * the nearest enclosing value that exists. Undefined when the text does not parse.
+ */
+export function jsonLine(raw: string, path: PropertyKey[]): number | undefined {
+  const text = stripBom(raw);
+  const root = parseTree(text);
+  if (!root) return undefined;
+  const segs = path.filter((p): p is string | number => typeof p === "string" || typeof p === "number");
+  for (let n = segs.length; n >= 0; n--) {
+    const node = findNodeAtLocation(root, segs.slice(0, n));
+    if (node) {
+      // Point at the key of a property rather than at its value.
+      const at = node.parent?.type === "property" ? node.parent.offset : node.offset;
+      return lineOf(text, at);
+    }
+  }
+  return undefined;
+}
+
 function fieldLine(text: string, path: PropertyKey[]): number | undefined {
-  const last = [...path].reverse().find((p) => typeof p === "string");
-  if (typeof last !== "string") return undefined;
-  const idx = text.indexOf(`"${last}"`);
-  return idx >= 0 ? lineOf(text, idx) : undefined;
+  return jsonLine(text, path);
 }
 
 /** Validate task.json text. Throws TaskFormatError naming the field and line. */
@@ -125,11 +177,12 @@ export function parseTaskMeta(task: string, text: string): TaskMeta {
   if (!res.success) {
     const issue = res.error.issues[0];
     if (!issue) throw new TaskFormatError(task, "task.json", "invalid");
-    const field = issue.path
+    const path = issue.code === "unrecognized_keys" && issue.keys[0] !== undefined ? [...issue.path, issue.keys[0]] : issue.path;
+    const field = path
       .map((p) => (typeof p === "number" ? `[${p}]` : String(p)))
       .join(".")
       .replace(/\.\[/g, "[");
-    throw new TaskFormatError(task, "task.json", issue.message, field || "(top level)", fieldLine(text, issue.path));
+    throw new TaskFormatError(task, "task.json", issue.message, field || "(top level)", fieldLine(text, path));
   }
   return res.data;
 }
@@ -164,8 +217,8 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
   if (starter === undefined) {
     throw new TaskFormatError(
       folder,
-      `repo/${meta.target_file_path}`,
-      "the target file is missing (it holds the starting text; it may be empty)",
+      "task.json",
+      `target_file_path names repo/${meta.target_file_path}, which does not exist (it holds the starting text; it may be empty)`,
       "target_file_path",
       fieldLine(metaText, ["target_file_path"]),
     );
@@ -182,7 +235,7 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
           "task.json",
           `test ${id} is not defined in test.py`,
           `interfaces[${i}].tests[${j}]`,
-          fieldLine(metaText, ["tests"]),
+          fieldLine(metaText, ["interfaces", i, "tests", j]),
         );
       }
       interfaceOf[id] = itf.name;

@@ -2,6 +2,8 @@
  * Task validation: the checks `recode tasks validate` runs on every task, on
  * one Python runtime. Platform-free (takes a PythonRuntime).
  */
+
+import { findMathProblems } from "../core/math-check";
 import type { RunResult } from "../core/results";
 import type { Task } from "../core/task";
 import { type PythonRuntime, taskRunRequest } from "./runtime";
@@ -16,6 +18,7 @@ export interface CheckOutcome {
 
 /** Names of the validation checks, in the order they run. */
 export const VALIDATION_CHECKS = [
+  "math renders",
   "recorded",
   "canonical passes",
   "starter fails",
@@ -82,6 +85,17 @@ export async function recordExpected(task: Task, runtime: PythonRuntime): Promis
 export async function validateTask(task: Task, runtime: PythonRuntime): Promise<CheckOutcome[]> {
   const out: CheckOutcome[] = [];
   const add = (name: ValidationCheck, ok: boolean, detail: string) => out.push({ name, ok, detail });
+  const math = findMathProblems(task);
+  add(
+    "math renders",
+    math.length === 0,
+    math.length === 0
+      ? "every formula renders"
+      : math
+          .slice(0, 3)
+          .map((m) => `${m.file}${m.line ? `, line ${m.line}` : ""}: ${m.message} in $${m.formula}$`)
+          .join("; "),
+  );
   if (task.expected === null) {
     add("recorded", false, `no expected.json: run \`recode tasks record ${task.id}\``);
     return out;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { latexToMarkdown, stripComments } from "../../src/ui/tasks/latex";
+import { latexToMarkdown, stripComments } from "../../src/core/latex";
 
 describe("latexToMarkdown", () => {
   it("converts sections, subsections and paragraphs", () => {

@@ -1,7 +1,7 @@
 /** Tabs with what the coder reads: Instruction, Paper, Repo. */
 import { useMemo, useState } from "react";
+import { latexToMarkdown } from "../../core/latex";
 import type { Task } from "../../core/task";
-import { latexToMarkdown } from "./latex";
 import { Markdown } from "./Markdown";
 import { type TaskWorkspace, taskPanels } from "./panels";
 import { RepoTree } from "./RepoTree";

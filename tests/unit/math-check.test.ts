@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { findMathProblems } from "../../src/core/math-check";
+
+describe("findMathProblems", () => {
+  it("accepts inline and display math in Markdown and LaTeX", () => {
+    const instruction = "Compute $x^2$ and\n\n$$\n\\frac{a}{b}\n$$\n";
+    const paper = "\\section{M}\nWe use $\\alpha$ and\n\\begin{equation}\ny = \\sum_i x_i\n\\end{equation}\n";
+    expect(findMathProblems({ instruction, paper })).toEqual([]);
+  });
+
+  it("names the file and line of a formula that does not render", () => {
+    const instruction = "Intro.\n\n$$a = \\frac{1}{2}, \\qquad\nb = \\sqrt{c}$$ (note $d$)\n";
+    const problems = findMathProblems({ instruction, paper: "" });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ file: "instruction.md", line: 3 });
+    const bad = findMathProblems({ instruction: "x $\\fracc{1}{2}$", paper: "\\[ \\unknowncommand \\]" });
+    expect(bad.map((p) => p.file)).toEqual(["instruction.md", "paper.tex"]);
+    expect(bad[0]?.message).toContain("\\fracc");
+  });
+});

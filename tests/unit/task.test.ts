@@ -1,0 +1,107 @@
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BUILTIN_TASKS, readTaskFiles } from "../../src/cli/task-fs";
+import { loadTaskFromFiles, TaskFormatError } from "../../src/core/task";
+
+const base = readTaskFiles(join(BUILTIN_TASKS, "pass-at-k"));
+const meta = JSON.parse(base["task.json"] as string);
+
+/** Load pass-at-k with task.json replaced; return the TaskFormatError. */
+function errorFor(metaText: string): TaskFormatError {
+  try {
+    loadTaskFromFiles("pass-at-k", { ...base, "task.json": metaText });
+  } catch (e) {
+    if (e instanceof TaskFormatError) return e;
+    throw e;
+  }
+  throw new Error("expected a TaskFormatError");
+}
+
+const lineOfText = (text: string, needle: string) => text.slice(0, text.indexOf(needle)).split("\n").length;
+
+describe("task.json errors name the field and the line", () => {
+  it("a JSON syntax error gives its line", () => {
+    const text = JSON.stringify(meta, null, 2).replace('"title": "', '"title" "');
+    const e = errorFor(text);
+    expect(e.message).toMatch(/not valid JSON/);
+    expect(e.line).toBe(lineOfText(text, '"title" "'));
+  });
+
+  it("a missing top-level field points at the object, not at a nested field of the same name", () => {
+    const { title: _t, ...rest } = meta;
+    const e = errorFor(JSON.stringify(rest, null, 2));
+    expect(e.field).toBe("title");
+    expect(e.line).toBe(1);
+  });
+
+  it("an undefined test in a later interface points at that entry", () => {
+    const m = structuredClone(meta);
+    m.interfaces[2].tests[0] = "TestNothing.test_nothing";
+    const text = JSON.stringify(m, null, 2);
+    const e = errorFor(text);
+    expect(e.field).toBe("interfaces[2].tests[0]");
+    expect(e.line).toBe(lineOfText(text, "TestNothing.test_nothing"));
+  });
+
+  it("unknown fields are errors, also inside paper and interfaces", () => {
+    const top = JSON.stringify({ ...meta, extra: 1 }, null, 2);
+    expect(errorFor(top)).toMatchObject({ field: "extra", line: lineOfText(top, '"extra"') });
+    const m = structuredClone(meta);
+    m.paper.doi = "10.1/x";
+    expect(errorFor(JSON.stringify(m, null, 2)).field).toBe("paper.doi");
+    const m2 = structuredClone(meta);
+    m2.interfaces[1].notes = "x";
+    expect(errorFor(JSON.stringify(m2, null, 2)).field).toBe("interfaces[1].notes");
+  });
+
+  it("a test listed under two interfaces is an error", () => {
+    const m = structuredClone(meta);
+    m.interfaces[1].tests.push(m.interfaces[0].tests[0]);
+    expect(errorFor(JSON.stringify(m, null, 2)).message).toMatch(/already listed under interfaces\[0\]/);
+  });
+
+  it("a target path with ./ is refused with the form to use", () => {
+    const e = errorFor(JSON.stringify({ ...meta, target_file_path: `./${meta.target_file_path}` }, null, 2));
+    expect(e.field).toBe("target_file_path");
+    expect(e.message).toMatch(/no \.\//);
+  });
+
+  it("a missing target file names task.json and its field", () => {
+    const e = errorFor(JSON.stringify({ ...meta, target_file_path: "evalkit/nothing.py" }, null, 2));
+    expect(e.file).toBe("task.json");
+    expect(e.message).toContain("repo/evalkit/nothing.py");
+  });
+
+  it("a byte order mark is accepted", () => {
+    expect(loadTaskFromFiles("pass-at-k", { ...base, "task.json": `\ufeff${base["task.json"]}` }).meta.id).toBe("pass-at-k");
+  });
+});
+
+describe("task folders on disk", () => {
+  const make = () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "recode-task-")), "t");
+    mkdirSync(join(dir, "repo"), { recursive: true });
+    writeFileSync(join(dir, "task.json"), "{}");
+    return dir;
+  };
+
+  it("refuses symbolic links", () => {
+    const dir = make();
+    symlinkSync("/etc/hostname", join(dir, "repo", "link.py"));
+    expect(() => readTaskFiles(dir)).toThrow(/repo\/link.py: is a symbolic link/);
+  });
+
+  it("refuses files that are not UTF-8, naming file and line", () => {
+    const dir = make();
+    writeFileSync(join(dir, "instruction.md"), Buffer.from("line one\nbad \xff byte\n", "latin1"));
+    expect(() => readTaskFiles(dir)).toThrow(/instruction.md, line 2: not valid UTF-8/);
+  });
+
+  it("refuses files over the size limit", () => {
+    const dir = make();
+    writeFileSync(join(dir, "repo", "huge.txt"), Buffer.alloc(3 * 1024 * 1024, 97));
+    expect(() => readTaskFiles(dir)).toThrow(/repo\/huge.txt: is 3.0 MB/);
+  });
+});
