@@ -3,25 +3,20 @@
  * Returns the process exit code (0 ok, 1 a check failed, 2 bad usage or input).
  */
 import { writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { Command, CommanderError } from "commander";
 import { loadTaskFromFiles, type Task, TaskFormatError } from "../core/task";
 import { createRuntime } from "../python/node";
 import type { PythonRuntime } from "../python/runtime";
 import { type CheckOutcome, recordExpected, VALIDATION_CHECKS, validateTask } from "../python/validate";
 import { loadReport, mergeRuns, reportCsv, reportJson, reportMarkdown } from "./report";
-import { ConfigError, executeRun, prepareRun, type RunCommandOptions } from "./run";
+import { ConfigError, executeRun, packageOptions, prepareRun, type RunCommandOptions } from "./run";
 import { BUILTIN_TASKS, loadTaskDir, readTaskFiles, resolveTaskIds, TaskFolderError } from "./task-fs";
 
 class UsageError extends Error {}
 
 function runtimeOptions(opts: { packageSource?: string; python?: string }) {
-  const o: { packageBaseUrl?: string; packageCacheDir?: string; python?: string } = {};
-  if (opts.packageSource) {
-    o.packageBaseUrl = /^[a-z]+:\/\//.test(opts.packageSource) ? opts.packageSource : `${resolve(opts.packageSource)}/`;
-  }
-  if (opts.python) o.python = opts.python;
-  return o;
+  return { ...packageOptions(opts.packageSource), ...(opts.python ? { python: opts.python } : {}) };
 }
 
 async function withRuntime<T>(backend: "pyodide" | "native", opts: object, fn: (rt: PythonRuntime) => Promise<T>): Promise<T> {
@@ -179,6 +174,8 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .option("--shard <i/n>", "take every n-th task starting at i (0-based), for array jobs; join with recode merge")
     .option("--backend <name>", "pyodide | native", "pyodide")
     .option("--no-probe", "do not contact the endpoints before starting")
+    .option("--timeout <seconds>", "how long one model call may take before it is retried (default 120)")
+    .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
     .option(...dirOpt)
     .action(async (o: RunCommandOptions) => {
       const prepared = await prepareRun(o);
@@ -214,6 +211,12 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
       if (!["md", "csv", "json"].includes(o.format)) throw new UsageError(`--format: "${o.format}" must be md, csv or json`);
       const data = loadReport(dirs, n);
       out(o.format === "csv" ? reportCsv(data) : o.format === "json" ? reportJson(data) : reportMarkdown(data));
+      if (data.unreadable.length > 0) {
+        process.stderr.write(
+          `recode: ${data.unreadable.length} file(s) could not be read and are left out: ${data.unreadable.join("; ")}\n`,
+        );
+        setCode(1);
+      }
     });
 
   program

@@ -12,6 +12,10 @@ import { findTrajectoryFiles, listJsonFiles, type RunConfig, RunFolder } from ".
 /** Loaded results of one or more run folders. */
 export interface ReportData {
   rows: MetricsRow[];
+  /** Files that could not be read (left out of the metrics), with the reason. */
+  unreadable: string[];
+  /** Episodes a run.json asks for that have no trajectory file yet (`<model> <setting> L<level> <task>`). */
+  missing: string[];
   /** Episodes that have not finished (interrupted runs), listed by file. */
   unfinished: string[];
   /** Episodes that ended in an error. */
@@ -24,21 +28,43 @@ export function loadReport(dirs: string[], n: number): ReportData {
   const summaries: EpisodeSummary[] = [];
   const unfinished: string[] = [];
   const errored: string[] = [];
+  const unreadable: string[] = [];
+  const missing: string[] = [];
   for (const dir of dirs) {
+    const folder = new RunFolder(resolve(dir));
+    let config: RunConfig | null = null;
+    try {
+      config = folder.readConfig();
+    } catch (e) {
+      unreadable.push(`${folder.configPath}: ${(e as Error).message}`);
+    }
+    if (config) {
+      for (const task of config.tasks) {
+        for (const level of config.levels) {
+          if (!existsSync(folder.episodePath(config.model, config.setting, level, task)))
+            missing.push(`${config.model} ${config.setting} L${level} ${task}`);
+        }
+      }
+    }
     for (const file of findTrajectoryFiles(resolve(dir))) {
       let t: ReturnType<typeof restoreTrajectory>;
       try {
         t = restoreTrajectory(JSON.parse(readFileSync(file, "utf8")));
       } catch (e) {
-        throw new Error(`${file}: ${(e as Error).message}`);
+        unreadable.push(`${file}: ${(e as Error).message}`);
+        continue;
       }
       if (!t.finished) unfinished.push(file);
       if (t.stoppedReason === "error") errored.push(file);
       summaries.push(episodeSummary(t));
     }
   }
-  if (summaries.length === 0) throw new Error(`no trajectories under ${dirs.join(", ")} (expected <dir>/episodes/...)`);
-  return { rows: aggregate(summaries, n), unfinished, errored, n };
+  if (summaries.length === 0) {
+    throw new Error(
+      `no readable trajectories under ${dirs.join(", ")} (expected <dir>/episodes/...)${unreadable.length ? `; unreadable: ${unreadable.join("; ")}` : ""}`,
+    );
+  }
+  return { rows: aggregate(summaries, n), unfinished, errored, unreadable, missing, n };
 }
 
 const pct = (x: number) => (100 * x).toFixed(1);
@@ -80,6 +106,14 @@ export function reportMarkdown(d: ReportData): string {
       `${d.unfinished.length} episode(s) have not finished (run the same recode run again to resume); they count with the turns they have.`,
     );
   if (d.errored.length) out.push("", `${d.errored.length} episode(s) ended in an error; run again to retry them.`);
+  if (d.missing.length) {
+    out.push(
+      "",
+      `${d.missing.length} episode(s) of the run configuration have no trajectory yet (not run, or turn 0 failed): ${d.missing.slice(0, 5).join("; ")}${d.missing.length > 5 ? "; ..." : ""}`,
+    );
+  }
+  if (d.unreadable.length)
+    out.push("", `${d.unreadable.length} file(s) could not be read and are left out:`, ...d.unreadable.map((u) => `- ${u}`));
   return `${out.join("\n")}\n`;
 }
 
@@ -136,7 +170,9 @@ export function reportJson(d: ReportData): string {
 export function mergeRuns(out: string, shards: string[]): { episodes: number; config: RunConfig } {
   const target = new RunFolder(resolve(out));
   let config: RunConfig | null = target.readConfig();
-  let episodes = 0;
+  const copies: { from: string; to: string; episode: boolean }[] = [];
+  const planned = new Map<string, string>();
+  // Check everything first: a merge that fails leaves the target as it was.
   for (const dir of shards) {
     const src = new RunFolder(resolve(dir));
     const c = src.readConfig();
@@ -144,7 +180,9 @@ export function mergeRuns(out: string, shards: string[]): { episodes: number; co
     if (config) {
       for (const k of ["model", "researcher", "setting", "maxTurns", "maxSteps", "backend"] as const) {
         if (JSON.stringify(config[k]) !== JSON.stringify(c[k])) {
-          throw new Error(`${dir}: ${k} is ${JSON.stringify(c[k])} but the merged run has ${JSON.stringify(config[k])}`);
+          throw new Error(
+            `${dir}: ${k} is ${JSON.stringify(c[k])} but the merged run has ${JSON.stringify(config[k])}; nothing was merged`,
+          );
         }
       }
       config = {
@@ -156,18 +194,30 @@ export function mergeRuns(out: string, shards: string[]): { episodes: number; co
     } else config = { ...c, shard: null };
     for (const file of [...listJsonFiles(join(src.root, "episodes")), ...listJsonFiles(join(src.root, "turn0"))]) {
       const rel = relative(src.root, file);
+      const episode = rel.startsWith("episodes") && !rel.endsWith(".memory.json");
+      const text = readFileSync(file, "utf8");
+      if (episode) {
+        try {
+          restoreTrajectory(JSON.parse(text));
+        } catch (e) {
+          throw new Error(`${file}: ${(e as Error).message}; nothing was merged`);
+        }
+      }
       const dest = join(target.root, rel);
-      if (existsSync(dest)) {
-        if (readFileSync(dest, "utf8") !== readFileSync(file, "utf8"))
-          throw new Error(`${rel} is in more than one shard with different contents (${dir})`);
+      const seen = planned.get(rel) ?? (existsSync(dest) ? readFileSync(dest, "utf8") : undefined);
+      if (seen !== undefined) {
+        if (seen !== text) throw new Error(`${rel} is in more than one run with different contents (${dir}); nothing was merged`);
         continue;
       }
-      mkdirSync(dirname(dest), { recursive: true });
-      copyFileSync(file, dest);
-      if (rel.startsWith("episodes") && !rel.endsWith(".memory.json")) episodes += 1;
+      planned.set(rel, text);
+      copies.push({ from: file, to: dest, episode });
     }
   }
   if (!config) throw new Error("nothing to merge: name at least one shard folder");
+  for (const c of copies) {
+    mkdirSync(dirname(c.to), { recursive: true });
+    copyFileSync(c.from, c.to);
+  }
   target.writeConfig(config);
-  return { episodes, config };
+  return { episodes: copies.filter((c) => c.episode).length, config };
 }

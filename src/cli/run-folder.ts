@@ -11,7 +11,18 @@
  * Files are written to a temporary name and renamed, so a crash never leaves
  * half a file.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { AgentMemoryState } from "../core/agent/types";
 import type { SharedTurn0 } from "../core/episode";
@@ -37,12 +48,27 @@ export function slug(s: string): string {
   return s.replace(/[^A-Za-z0-9._-]+/g, "_");
 }
 
-/** Write JSON atomically (temporary file, then rename). */
+/**
+ * Write JSON atomically (temporary file, then rename), so a crash or a full
+ * disk never leaves half a file. Throws an error naming the file.
+ */
 export function writeJsonAtomic(path: string, value: unknown): void {
-  mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, `${JSON.stringify(value, null, 1)}\n`);
-  renameSync(tmp, path);
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(tmp, `${JSON.stringify(value, null, 1)}\n`);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    const err = e as NodeJS.ErrnoException;
+    const why =
+      err.code === "ENOSPC"
+        ? "the disk is full"
+        : err.code === "EACCES" || err.code === "EROFS"
+          ? "the folder is not writable"
+          : err.message;
+    throw new Error(`cannot write ${path}: ${why}; what was saved before is kept`);
+  }
 }
 
 function readJson(path: string): unknown {
@@ -74,6 +100,27 @@ export class RunFolder {
     return join(this.root, "episodes", slug(model), setting, `L${level}`, `${task}.memory.json`);
   }
 
+  /** Create the folder if needed and check it can be written. Throws naming the folder. */
+  checkWritable(): void {
+    try {
+      mkdirSync(this.root, { recursive: true });
+      accessSync(this.root, constants.W_OK);
+    } catch (e) {
+      throw new Error(`cannot write to ${this.root} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    // Leftovers of an interrupted write are never read; clear them.
+    for (const f of listAllFiles(this.root)) if (/\.tmp-\d+$/.test(f)) rmSync(f, { force: true });
+  }
+
+  /** Move an unreadable episode file aside (`.corrupt-<time>`), so the episode can run again. Returns the new name. */
+  setAside(model: string, setting: string, level: number, task: string): string {
+    const p = this.episodePath(model, setting, level, task);
+    const dest = `${p}.corrupt-${Date.now()}`;
+    renameSync(p, dest);
+    rmSync(this.memoryPath(model, setting, level, task), { force: true });
+    return dest;
+  }
+
   readConfig(): RunConfig | null {
     return existsSync(this.configPath) ? (readJson(this.configPath) as RunConfig) : null;
   }
@@ -101,8 +148,9 @@ export class RunFolder {
     const p = this.episodePath(model, setting, level, task);
     if (!existsSync(p)) return null;
     let trajectory: Trajectory;
+    const raw = readJson(p);
     try {
-      trajectory = restoreTrajectory(readJson(p));
+      trajectory = restoreTrajectory(raw);
     } catch (e) {
       throw new Error(`${p}: ${(e as Error).message}`);
     }
@@ -115,6 +163,17 @@ export class RunFolder {
     writeJsonAtomic(this.memoryPath(model, setting, level, t.versions.task.id), memory);
     writeJsonAtomic(this.episodePath(model, setting, level, t.versions.task.id), t);
   }
+}
+
+function listAllFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...listAllFiles(p));
+    else out.push(p);
+  }
+  return out;
 }
 
 /** Every .json file below a folder, sorted; none when the folder does not exist. */

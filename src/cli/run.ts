@@ -48,7 +48,14 @@ export interface RunCommandOptions {
   dir: string;
   /** Skip the endpoint probe (offline planning). */
   probe: boolean;
+  /** Seconds one model call may take before it is retried. */
+  timeout?: string;
+  /** Folder or URL with Pyodide package wheels. */
+  packageSource?: string;
 }
+
+/** Time the endpoint probe waits for an answer, in ms. */
+const PROBE_TIMEOUT_MS = 15_000;
 
 /** A configuration problem found before any work starts. */
 export class ConfigError extends Error {
@@ -94,9 +101,16 @@ export function shardTasks(ids: string[], shard: { index: number; count: number 
   return [...ids].sort().filter((_, i) => i % shard.count === shard.index);
 }
 
-function modelOptions(spec: string, baseUrl: string | undefined, apiKey: string | undefined, env: NodeJS.ProcessEnv): ModelFromSpecOptions {
+function modelOptions(
+  spec: string,
+  baseUrl: string | undefined,
+  apiKey: string | undefined,
+  env: NodeJS.ProcessEnv,
+  timeoutMs?: number,
+): ModelFromSpecOptions {
   const { provider, model } = parseModelSpec(spec);
   const o: ModelFromSpecOptions = {};
+  if (timeoutMs) o.timeoutMs = timeoutMs;
   if (baseUrl) o.baseURL = baseUrl;
   const key = apiKey ?? (provider === "openai" ? env.OPENAI_API_KEY : env.RECODE_API_KEY);
   if (key) o.apiKey = key;
@@ -114,7 +128,8 @@ function modelOptions(spec: string, baseUrl: string | undefined, apiKey: string 
 
 async function probe(what: string, spec: string, o: ModelFromSpecOptions): Promise<void> {
   try {
-    await checkModelSpec(spec, o);
+    // A quick look before any work: one short attempt, not the patient retries of real calls.
+    await checkModelSpec(spec, { ...o, timeoutMs: Math.min(o.timeoutMs ?? PROBE_TIMEOUT_MS, PROBE_TIMEOUT_MS), maxRetries: 0 });
   } catch (e) {
     throw new ConfigError(`${what}: ${(e as Error).message}`);
   }
@@ -138,6 +153,12 @@ function appVersion(): { app: string; gitCommit: string | null } {
   return { app, gitCommit };
 }
 
+/** Runtime options for a package source given as a folder or a URL. */
+export function packageOptions(source: string | undefined): { packageBaseUrl?: string } {
+  if (!source) return {};
+  return { packageBaseUrl: /^[a-z]+:\/\//.test(source) ? source : `${resolve(source)}/` };
+}
+
 /** Everything checked and built before work starts. */
 export interface PreparedRun {
   config: RunConfig;
@@ -145,6 +166,8 @@ export interface PreparedRun {
   tasks: Task[];
   workers: number;
   coder: MeteredChatModel;
+  /** Folder or URL with Pyodide package wheels, if set. */
+  packageSource?: string;
   /** A researcher and its token counter, one per worker. */
   makeResearcher: () => { researcher: Researcher; usage?: () => { prompt: number; completion: number } };
 }
@@ -164,6 +187,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
     throw new ConfigError(`--setting: "${o.setting}" is not one of ${AGENT_SETTINGS.join(", ")}`);
   if (o.backend !== "pyodide" && o.backend !== "native") throw new ConfigError(`--backend: "${o.backend}" is not pyodide or native`);
   const shard = o.shard ? parseShard(o.shard) : null;
+  const timeoutMs = o.timeout === undefined ? undefined : positiveInt("--timeout", o.timeout, 3600) * 1000;
   let ids: string[];
   try {
     ids = resolveTaskIds(o.dir, o.tasks);
@@ -178,7 +202,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
   let coder: MeteredChatModel;
   let coderOpts: ModelFromSpecOptions;
   try {
-    coderOpts = modelOptions(o.model, o.baseUrl, o.apiKey, env);
+    coderOpts = modelOptions(o.model, o.baseUrl, o.apiKey, env, timeoutMs);
     coder = modelFromSpec(o.model, coderOpts);
   } catch (e) {
     throw new ConfigError(`--model: ${(e as Error).message}`);
@@ -192,7 +216,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
     const spec = o.researcher.slice(4);
     let ropts: ModelFromSpecOptions;
     try {
-      ropts = modelOptions(spec, o.researcherBaseUrl ?? o.baseUrl, o.researcherApiKey ?? o.apiKey, env);
+      ropts = modelOptions(spec, o.researcherBaseUrl ?? o.baseUrl, o.researcherApiKey ?? o.apiKey, env, timeoutMs);
       modelFromSpec(spec, ropts);
     } catch (e) {
       throw new ConfigError(`--researcher: ${(e as Error).message}`);
@@ -226,9 +250,14 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
     shard: o.shard ?? null,
   };
   const folder = new RunFolder(resolve(o.out));
+  try {
+    folder.checkWritable();
+  } catch (e) {
+    throw new ConfigError(`--out: ${(e as Error).message}`);
+  }
   const existing = folder.readConfig();
   if (existing) {
-    const keys: (keyof RunConfig)[] = ["model", "researcher", "setting", "maxTurns", "maxSteps"];
+    const keys: (keyof RunConfig)[] = ["model", "researcher", "setting", "maxTurns", "maxSteps", "backend", "shard"];
     const diff = keys.filter((k) => JSON.stringify(existing[k]) !== JSON.stringify(config[k]));
     if (diff.length) {
       throw new ConfigError(
@@ -238,7 +267,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
     config.levels = [...new Set([...existing.levels, ...levels])].sort() as FeedbackLevel[];
     config.tasks = [...new Set([...existing.tasks, ...ids])].sort();
   }
-  return { config: { ...config }, folder, tasks, workers, coder, makeResearcher };
+  return { config: { ...config }, folder, tasks, workers, coder, makeResearcher, packageSource: o.packageSource };
 }
 
 /** One finished episode, as the progress display reports it. */
@@ -313,7 +342,7 @@ export async function executeRun(
   let skipped = 0;
 
   async function work(w: number): Promise<void> {
-    const runtime: PythonRuntime = createRuntime(p.config.backend);
+    const runtime: PythonRuntime = createRuntime(p.config.backend, packageOptions(p.packageSource));
     const { researcher, usage } = p.makeResearcher();
     try {
       await runtime.ready();
@@ -330,8 +359,17 @@ export async function executeRun(
           request: (t, code) => taskRunRequest(t, code),
           signal,
         };
+        const readSaved = (level: FeedbackLevel) => {
+          try {
+            return p.folder.readEpisode(model, setting, level, task.id);
+          } catch (e) {
+            const moved = p.folder.setAside(model, setting, level, task.id);
+            log(`warning: ${(e as Error).message}\n  set aside as ${moved}; the episode runs again\n`);
+            return null;
+          }
+        };
         const pending = levels.filter((level) => {
-          const saved = p.folder.readEpisode(model, setting, level, task.id);
+          const saved = readSaved(level);
           const finished = saved?.trajectory.finished && saved.trajectory.stoppedReason !== "error";
           if (finished) {
             skipped += 1;
@@ -356,7 +394,7 @@ export async function executeRun(
           }
         }
         for (const level of pending) {
-          const saved = p.folder.readEpisode(model, setting, level, task.id);
+          const saved = readSaved(level);
           const resume =
             saved?.memory && saved.trajectory.turns.length > 0 ? { trajectory: saved.trajectory, memory: saved.memory } : undefined;
           try {

@@ -103,6 +103,40 @@ describe("recode run / report / merge", () => {
     ]);
   });
 
+  it("keeps going past a corrupt trajectory: report leaves it out, a resumed run sets it aside and runs it again", async () => {
+    const out = join(work, "corrupt");
+    const args = [...base, "--tasks", TASKS[0] as string, "--out", out];
+    expect((await recode(args)).code).toBe(0);
+    const [first, second] = findTrajectoryFiles(out);
+    writeFileSync(first as string, readFileSync(first as string, "utf8").slice(0, 300));
+    const rep = await recode(["report", out]);
+    expect(rep.code).toBe(1);
+    expect(rep.out).toContain("could not be read");
+    expect(rep.out).toContain("| L0 |");
+    const again = await recode(args);
+    expect(again.code, again.out).toBe(0);
+    expect(again.out).toContain("set aside as");
+    expect(findTrajectoryFiles(out)).toHaveLength(2);
+    expect(second).toBeDefined();
+    expect((await recode(["report", out])).code).toBe(0);
+    // Another backend or shard in the same folder is refused.
+    const other = await recode([...args, "--backend", "native"]);
+    expect(other.code).toBe(2);
+    expect(other.out).toMatch(/different backend/);
+  });
+
+  it("a merge that fails changes nothing", async () => {
+    const a = join(work, "ma");
+    const b = join(work, "mb");
+    expect((await recode([...base, "--tasks", TASKS[0] as string, "--out", a])).code).toBe(0);
+    expect((await recode([...base, "--tasks", TASKS[1] as string, "--turns", "4", "--out", b])).code).toBe(0);
+    const dest = join(work, "mfail");
+    const m = await recode(["merge", dest, a, b]);
+    expect(m.code).toBe(1);
+    expect(m.out).toMatch(/maxTurns.*nothing was merged/);
+    expect(existsSync(dest)).toBe(false);
+  });
+
   it("fails before any work on bad configuration, saying what to fix", async () => {
     const out = join(work, "bad");
     const cases: [string[], RegExp, NodeJS.ProcessEnv?][] = [
@@ -113,6 +147,7 @@ describe("recode run / report / merge", () => {
       [["run", "--model", `scripted:${join(work, "missing.json")}`, "--out", out], /no script file/],
       [["run", "--model", `ollama:qwen`, "--base-url", `http://127.0.0.1:${await closedPort()}/v1`, "--out", out], /running|reach/i],
       [["run", "--model", `scripted:${script}`, "--researcher", "oracle", "--out", out], /--researcher/],
+      [["run", "--model", `scripted:${script}`, "--out", "/etc/hostname/runs"], /--out: cannot write to \/etc\/hostname\/runs/],
     ];
     for (const [args, msg, env] of cases) {
       const r = await recode(args, env);
