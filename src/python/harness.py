@@ -340,8 +340,10 @@ def run_tests(config, emit_text):
             current = None
         if check_mod.MODE == "record":
             emit({"type": "recorded", "expected": _dumps(check_mod.RECORDED, indent=1, sort_keys=True)})
-    except KeyboardInterrupt:
-        emit({"type": "interrupted", "id": current})
+    except KeyboardInterrupt as exc:
+        # Where the code was when it was stopped: the line is marked in the editor.
+        text, line = _format_tb(exc, target_abs, workdir)
+        emit({"type": "interrupted", "id": current, "line": line, "traceback": text})
     finally:
         changed = guard.changes()
         if changed:

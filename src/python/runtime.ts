@@ -101,6 +101,10 @@ export function harnessConfig(req: RunRequest, workdir: string): Record<string, 
   };
 }
 
+function now(): number {
+  return typeof performance !== "undefined" ? performance.now() : Date.now();
+}
+
 /** Event emitted by harness.py. */
 export type HarnessEvent =
   | { type: "collected"; tests: string[] }
@@ -108,7 +112,7 @@ export type HarnessEvent =
   | { type: "test-start"; id: string }
   | ({ type: "test-result" } & Omit<TestResult, "interface">)
   | { type: "recorded"; expected: string }
-  | { type: "interrupted"; id: string | null }
+  | { type: "interrupted"; id: string | null; line?: number | null; traceback?: string }
   | { type: "tampered"; what: string[] }
   | { type: "end"; poisoned: string | null };
 
@@ -125,6 +129,9 @@ export class RunAssembler {
   private recorded: string | null = null;
   private interrupted = false;
   private collectionTimeout = false;
+  private currentStart = 0;
+  /** Where the code was when the interrupt stopped it. */
+  private stoppedAt: { line: number | null; traceback: string } | null = null;
   /** Protected objects the submission changed during the run (see harness.py `Guard`). */
   tampered: string[] = [];
   /** Lines of the event stream that could not be read. */
@@ -183,6 +190,7 @@ export class RunAssembler {
       }
       case "test-start":
         this.current = ev.id;
+        this.currentStart = now();
         this.onProgress?.({ type: "test-start", id: ev.id });
         break;
       case "test-result": {
@@ -199,6 +207,7 @@ export class RunAssembler {
       case "interrupted":
         this.interrupted = true;
         this.current = ev.id;
+        this.stoppedAt = { line: ev.line ?? null, traceback: ev.traceback ?? "" };
         break;
       case "tampered":
         this.tampered = ev.what;
@@ -262,7 +271,15 @@ export class RunAssembler {
         }[stop.kind];
         message = `not run: ${why} in ${hit ?? "an earlier test"}`;
       }
-      tests.push(makeTestResult(id, status, { interface: this.req.interfaceOf?.[id] ?? null, message }));
+      const extra =
+        hit === id
+          ? {
+              durationMs: this.currentStart ? now() - this.currentStart : 0,
+              line: this.stoppedAt?.line ?? null,
+              traceback: this.stoppedAt?.traceback ?? "",
+            }
+          : {};
+      tests.push(makeTestResult(id, status, { interface: this.req.interfaceOf?.[id] ?? null, message, ...extra }));
     }
     let collectionError = this.collectionError;
     if (!collectionError && this.collected.length === 0 && stop) {

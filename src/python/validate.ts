@@ -62,7 +62,12 @@ export function firstDifference(a: unknown, b: unknown, path: string): string | 
   if (a && b && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
     const ka = Object.keys(a).sort();
     const kb = Object.keys(b).sort();
-    if (ka.join("\u0000") !== kb.join("\u0000")) return `${path || "(root)"} (keys)`;
+    if (ka.join("\u0000") !== kb.join("\u0000")) {
+      const gone = ka.filter((k) => !kb.includes(k));
+      const added = kb.filter((k) => !ka.includes(k));
+      const parts = [gone.length ? `missing ${gone.join(", ")}` : "", added.length ? `new ${added.join(", ")}` : ""].filter(Boolean);
+      return `${path || "(root)"} (keys: ${parts.join("; ")})`;
+    }
     for (const k of ka) {
       const d = firstDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], path ? `${path}.${k}` : k);
       if (d) return d;

@@ -146,6 +146,9 @@ describe.each(backends)("%s runtime", (backend) => {
     const t = r.tests.find((x) => x.id === "TestCore.test_zloop");
     expect(t?.status).toBe("timeout");
     expect(t?.message).toContain("time limit");
+    // Where the loop was stopped is reported, so the editor can mark it.
+    expect([13, 14]).toContain(t?.line);
+    expect(t?.durationMs).toBeGreaterThan(500);
     expect(r.incident?.kind).toBe("timeout");
     expect(r.tests.find((x) => x.id === "TestCore.test_pass")?.status).toBe("passed");
     const again = await rt.run(request(GOOD, { expected }));

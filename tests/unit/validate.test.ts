@@ -8,7 +8,7 @@ describe("firstDifference (re-record check)", () => {
   it("names the first real difference", () => {
     expect(firstDifference({ a: [1, 2.5] }, { a: [1, 2.6] }, "")).toBe("a[1]");
     expect(firstDifference({ a: [1] }, { a: [1, 2] }, "")).toBe("a (length)");
-    expect(firstDifference({ a: 1 }, { b: 1 }, "")).toBe("(root) (keys)");
+    expect(firstDifference({ a: 1 }, { b: 1 }, "")).toBe("(root) (keys: missing a; new b)");
     expect(firstDifference({ $float: "nan" }, { $float: "inf" }, "")).toBe("$float");
   });
 });
