@@ -22,7 +22,8 @@ export default defineConfig({
   // resolve every `katex` import to the project's copy so markup and stylesheet agree.
   resolve: { dedupe: ["katex"] },
   server: { headers: isolation },
-  preview: { headers: isolation },
+  // `PORT=4400 npm start` when 4173 is taken.
+  preview: { headers: isolation, port: Number(process.env.PORT ?? 4173), strictPort: true },
   worker: { format: "es" },
   optimizeDeps: { exclude: ["pyodide"] },
   build: { chunkSizeWarningLimit: 8000 },

@@ -215,6 +215,11 @@ export class RunRepository {
     await this.kv.put("runs", taskId, rec);
     return rec;
   }
+
+  /** Forget the last run of a task (its text was reset). */
+  remove(taskId: string): Promise<void> {
+    return this.kv.delete("runs", taskId);
+  }
 }
 
 /** The coder and researcher model settings (a single record in the settings store, key `models`). */

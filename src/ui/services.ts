@@ -16,6 +16,7 @@ import { type Task, taskContentHash } from "../core/task";
 import { episodeSummary, restoreTrajectory, type Trajectory } from "../core/trajectory";
 import type { PythonRuntime, RunOptions } from "../python/runtime";
 import { taskRunRequest } from "../python/runtime";
+import { browserStorage, DraftJournal } from "../store/journal";
 import type { DraftRecord, ModelConfig, ModelSettingsRecord, RunRecord, SettingsRecord, TrajectoryRecord } from "../store/records";
 import { DEFAULT_MODEL_SETTINGS, DEFAULT_SETTINGS, trajectoryKey } from "../store/records";
 import { openRepositories, type Repositories } from "../store/repositories";
@@ -116,6 +117,8 @@ export class PlaygroundServices {
     readonly catalog: CatalogEntry[],
     private readonly repos: Promise<Repositories>,
     private readonly makeRuntime: RuntimeFactory,
+    /** Synchronous safety net for text typed just before a reload or crash. */
+    private readonly journal: DraftJournal = new DraftJournal(null),
   ) {
     void repos.then((r) => {
       if (r.fallback) this.notify("warning", r.fallback);
@@ -198,15 +201,25 @@ export class PlaygroundServices {
   async openDraft(task: Task): Promise<OpenedDraft> {
     const mem = this.pending.get(task.id);
     if (mem) return { code: mem.code, draft: null, stale: false };
+    const unsaved = this.journal.read(task.id);
     try {
       const got = await (await this.repos).drafts.get(task.id);
       if (got.problem) this.notify("warning", got.problem);
+      if (unsaved && (!got.value || unsaved.at > got.value.updatedAt)) {
+        // Typed just before the page went away: newer than the stored draft. Save it now.
+        this.editDraft(task, unsaved.code);
+        return { code: unsaved.code, draft: got.value, stale: unsaved.taskHash !== "" && unsaved.taskHash !== hashOf(task) };
+      }
       if (got.value) {
         const stale = got.value.taskHash !== null && got.value.taskHash !== hashOf(task);
         this.draftState.set({ state: "saved", at: got.value.updatedAt });
         return { code: got.value.code, draft: got.value, stale };
       }
     } catch (e) {
+      if (unsaved) {
+        this.editDraft(task, unsaved.code);
+        return { code: unsaved.code, draft: null, stale: false };
+      }
       this.notify("error", `${(e as Error).message} The task opens with its starting text.`);
     }
     this.draftState.set({ state: "none" });
@@ -220,6 +233,7 @@ export class PlaygroundServices {
     const entry = { code, hash: hashOf(task), timer: null as ReturnType<typeof setTimeout> | null };
     entry.timer = setTimeout(() => void this.flushDraft(task.id), DRAFT_DEBOUNCE_MS);
     this.pending.set(task.id, entry);
+    this.journal.write(task.id, { code, taskHash: entry.hash, at: Date.now() });
     this.draftState.set({ state: "pending" });
   }
 
@@ -238,6 +252,7 @@ export class PlaygroundServices {
       // Only forget the in-memory copy when nothing newer arrived meanwhile.
       if (this.pending.get(taskId) === entry) {
         this.pending.delete(taskId);
+        this.journal.clear(taskId, rec.updatedAt);
         this.draftState.set({ state: "saved", at: rec.updatedAt });
       }
     } catch (e) {
@@ -251,8 +266,13 @@ export class PlaygroundServices {
     const entry = this.pending.get(task.id);
     if (entry?.timer) clearTimeout(entry.timer);
     this.pending.delete(task.id);
+    this.journal.clear(task.id);
+    this.lastRuns.delete(task.id);
     try {
-      await (await this.repos).drafts.remove(task.id);
+      const repos = await this.repos;
+      await repos.drafts.remove(task.id);
+      // The stored result belongs to the text that was reset; it no longer describes the editor.
+      await repos.runs.remove(task.id);
       this.draftState.set({ state: "none" });
     } catch (e) {
       this.notify("error", (e as Error).message);
@@ -282,11 +302,10 @@ export class PlaygroundServices {
     const result = await rt.run(taskRunRequest(task, code), opts);
     this.lastRuns.set(task.id, { code, result });
     if (this.runtime === rt && this.python.get().state !== "ready") this.python.set({ state: "ready", version: rt.version });
-    try {
-      await (await this.repos).runs.save(task.id, code, result);
-    } catch (e) {
-      this.notify("warning", `${(e as Error).message} (the run result is shown but not stored)`);
-    }
+    // Stored in the background: the result is shown at once.
+    void this.repos
+      .then((r) => r.runs.save(task.id, code, result))
+      .catch((e: Error) => this.notify("warning", `${e.message} (the run result is shown but not stored)`));
     return result;
   }
 
@@ -544,7 +563,7 @@ export class PlaygroundServices {
 
 /** Create the page's services (opens IndexedDB in the background). */
 export function createServices(catalog: CatalogEntry[], makeRuntime: RuntimeFactory, dbName?: string): PlaygroundServices {
-  return new PlaygroundServices(catalog, openRepositories(dbName), makeRuntime);
+  return new PlaygroundServices(catalog, openRepositories(dbName), makeRuntime, new DraftJournal(browserStorage()));
 }
 
 /** React context carrying the services. */

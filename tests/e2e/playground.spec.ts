@@ -100,7 +100,9 @@ test("an endless loop is stopped by the time limit, and the next run works", asy
   await setTarget(page, "while True:\n    pass\n");
   await runAndWait(page);
   await expect(page.getByTestId("incident")).toContainText(/Time limit/);
-  await expect(page.getByTestId("counts")).toContainText("Not all tests passed");
+  // The loop runs while the tests import the module: they could not run at all.
+  await expect(page.getByTestId("counts")).toContainText("The tests could not run");
+  await expect(page.getByTestId("collection-error")).toContainText("time limit");
   await setTarget(page, CANONICAL);
   await runAndWait(page);
   await expect(page.getByTestId("counts")).toContainText("All tests passed");
@@ -112,6 +114,19 @@ test("the draft survives a reload", async ({ page }) => {
   const draft = `# my draft ${Date.now()}\n${STARTER}`;
   await setTarget(page, draft);
   await expect(page.getByTestId("draft-saved")).toBeVisible();
+  await page.reload();
+  await page.waitForFunction(
+    (target) => (window as unknown as MonacoWindow).monaco?.editor.getModels().some((m) => m.uri.path.endsWith(`/${target}`)),
+    TARGET,
+  );
+  expect(await getTarget(page)).toBe(draft);
+});
+
+test("text typed just before a reload is not lost", async ({ page }) => {
+  await openTask(page);
+  const draft = `# typed right before the reload ${Date.now()}\n${STARTER}`;
+  await setTarget(page, draft);
+  // No wait for the debounced save.
   await page.reload();
   await page.waitForFunction(
     (target) => (window as unknown as MonacoWindow).monaco?.editor.getModels().some((m) => m.uri.path.endsWith(`/${target}`)),

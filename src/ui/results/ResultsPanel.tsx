@@ -108,7 +108,8 @@ export function ResultsPanel({ result, live, runError, storedAt }: ResultsPanelP
   return (
     <div className="results" data-testid="results">
       <div className={`counts ${result.allPassed ? "ok" : "bad"}`} data-testid="counts">
-        {result.allPassed ? "All tests passed" : "Not all tests passed"} — {c.passed}/{c.total} passed
+        {result.allPassed ? "All tests passed" : result.collectionError ? "The tests could not run" : "Not all tests passed"} — {c.passed}/
+        {c.total} passed
         {c.failed ? `, ${c.failed} failed` : ""}
         {c.error ? `, ${c.error} error` : ""}
         {c.timeout ? `, ${c.timeout} timeout` : ""}
@@ -122,7 +123,9 @@ export function ResultsPanel({ result, live, runError, storedAt }: ResultsPanelP
               ? "Packages"
               : result.incident.kind === "timeout" || result.incident.kind === "terminated"
                 ? "Stopped"
-                : "Python"}
+                : result.incident.kind === "tampered"
+                  ? "Not trusted"
+                  : "Python"}
             :
           </strong>{" "}
           {result.incident.message}
@@ -138,8 +141,10 @@ export function ResultsPanel({ result, live, runError, storedAt }: ResultsPanelP
               {result.collectionError.line !== null && <> line {result.collectionError.line}</>}
             </span>
           )}
-          : {result.collectionError.message}
-          {result.collectionError.traceback && <pre>{result.collectionError.traceback}</pre>}
+          : {result.collectionError.message.trim().split("\n").at(-1)}
+          {(result.collectionError.traceback || result.collectionError.message.includes("\n")) && (
+            <pre>{result.collectionError.traceback || result.collectionError.message}</pre>
+          )}
         </div>
       )}
       <ul className="tests">

@@ -2,12 +2,16 @@
 import { useMemo, useState } from "react";
 import type { Task } from "../../core/task";
 
-/** Repo files of a task; the target file is marked and opens in the editor instead. */
+/** Name under which the unit tests appear (as in tracebacks). */
+const TESTS_FILE = "test.py";
+
+/** Repo files of a task, then its unit tests; the target file is marked and opens in the editor instead. */
 export function RepoTree({ task }: { task: Task }) {
-  const paths = useMemo(() => Object.keys(task.repo).sort(), [task]);
+  const files = useMemo<Record<string, string>>(() => ({ ...task.repo, [TESTS_FILE]: task.tests }), [task]);
+  const paths = useMemo(() => [...Object.keys(task.repo).sort(), TESTS_FILE], [task]);
   const target = task.meta.target_file_path;
   const [open, setOpen] = useState<string | null>(paths.find((p) => p !== target) ?? null);
-  const shown = open !== null && open !== target ? task.repo[open] : undefined;
+  const shown = open !== null && open !== target ? files[open] : undefined;
   return (
     <div className="repo">
       <ul className="repo-tree" aria-label="Repository files">
@@ -20,10 +24,17 @@ export function RepoTree({ task }: { task: Task }) {
                 type="button"
                 className={`${open === p ? "active " : ""}${isTarget ? "target" : ""}`}
                 onClick={() => setOpen(p)}
-                title={isTarget ? "The file you write (open in the editor)" : "Read-only context file"}
+                title={
+                  isTarget
+                    ? "The file you write (open in the editor)"
+                    : p === TESTS_FILE
+                      ? "The task's unit tests (read-only)"
+                      : "Read-only context file"
+                }
               >
                 {p}
                 {isTarget ? " \u270e" : ""}
+                {p === TESTS_FILE ? " (unit tests)" : ""}
               </button>
             </li>
           );

@@ -82,6 +82,12 @@ export function TaskView({ task }: { task: Task }) {
     setRunError(null);
     const state: Live = { collected: [], done: [], current: null };
     setLive({ ...state });
+    // Live progress is drawn at most once a frame: a fast run sends many events in a few milliseconds.
+    let frame: number | null = null;
+    const draw = () => {
+      frame = null;
+      setLive({ ...state });
+    };
     try {
       const code = editorApi.current?.getText() ?? codeRef.current;
       const r = await services.run(task, code, {
@@ -93,7 +99,7 @@ export function TaskView({ task }: { task: Task }) {
             state.done = [...state.done, p.result];
             state.current = null;
           }
-          setLive({ ...state });
+          frame ??= requestAnimationFrame(draw);
         },
       });
       setResult(r);
@@ -103,6 +109,7 @@ export function TaskView({ task }: { task: Task }) {
       setRunError(`The tests could not run: ${(e as Error).message}`);
       return null;
     } finally {
+      if (frame !== null) cancelAnimationFrame(frame);
       abortRef.current = null;
       setLive(null);
     }
@@ -124,6 +131,9 @@ export function TaskView({ task }: { task: Task }) {
       return;
     editorApi.current?.setText(task.starter);
     codeRef.current = task.starter;
+    // The shown results were for the replaced text.
+    setResult(null);
+    setStoredAt(null);
     void services.resetDraft(task);
   };
 
