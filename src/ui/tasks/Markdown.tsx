@@ -1,5 +1,6 @@
 /** Markdown with $math$ (KaTeX), sanitised: the renderer for instructions and papers. */
 import "katex/dist/katex.min.css";
+import { memo } from "react";
 import ReactMarkdown from "react-markdown";
 import rehypeKatex from "rehype-katex";
 import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
@@ -14,8 +15,11 @@ const schema = {
   },
 };
 
-/** Render Markdown text (untrusted) with math. */
-export function Markdown({ text }: { text: string }) {
+/**
+ * Render Markdown text (untrusted) with math. Memoised: parsing and typesetting
+ * run again only when the text changes, not on every run of the tests.
+ */
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <div className="markdown">
       <ReactMarkdown remarkPlugins={[remarkMath]} rehypePlugins={[[rehypeSanitize, schema], rehypeKatex]}>
@@ -23,4 +27,4 @@ export function Markdown({ text }: { text: string }) {
       </ReactMarkdown>
     </div>
   );
-}
+});
