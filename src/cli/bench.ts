@@ -186,7 +186,7 @@ export async function runBench(o: BenchOptions): Promise<void> {
       pageSection = [
         `Python ready time in headless Chromium (median of ${p.ready.length} page loads): **${fmt(median(p.ready))} ms**.`,
         "",
-        `Warm submission in the page: from clicking Run tests (the editor holding the canonical solution) to the results being shown, median of ${Math.min(o.runs, 20)}; includes rendering the results and the editor markers.`,
+        `Warm submission in the page: the canonical solution is put in the editor, and 50 ms later Run tests is clicked; measured from the click to the results being shown (rendering of the results and editor markers included), median of ${Math.min(o.runs, 20)}.`,
         "",
         "| task | warm in the page (ms) | fresh python3 (ms) | ratio |",
         "| --- | --- | --- | --- |",
@@ -195,6 +195,11 @@ export async function runBench(o: BenchOptions): Promise<void> {
           const f = freshByTask[id] ?? Number.NaN;
           return `| ${id} | ${fmt(w)} | ${fmt(f)} | ${(f / w).toFixed(1)}x |`;
         }),
+        "",
+        (() => {
+          const r = Math.min(...Object.entries(p.warm).map(([id, xs]) => (freshByTask[id] ?? Number.NaN) / median(xs)));
+          return `Smallest ratio in the page: ${r.toFixed(1)}x (${r >= 10 ? "meets" : "below"} the 10x target; the page also renders the results).`;
+        })(),
       ].join("\n");
     } catch (e) {
       pageSection = `Not measured: ${(e as Error).message}`;

@@ -291,8 +291,12 @@ function episodeLine(t: Trajectory): EpisodeLine {
 
 /** Progress display: bars on a terminal, plain lines elsewhere. */
 interface Progress {
-  start(taskId: string, worker: number): void;
-  turn(worker: number, label: string): void;
+  /** A worker starts a task: `turns` is the most turns its episodes can take (levels x turn limit). */
+  start(taskId: string, worker: number, turns: number): void;
+  /** A turn of a level's episode was saved (`label` says which); `skip`: turns that episode will not take because it ended early. */
+  turn(worker: number, label: string, skip?: number): void;
+  /** Say what a worker is doing without counting a turn. */
+  note(worker: number, label: string): void;
   episodeDone(e: EpisodeLine): void;
   stop(): void;
 }
@@ -303,6 +307,7 @@ function makeProgress(total: number, workers: number, log: (s: string) => void, 
     return {
       start: (id) => log(`started ${id}\n`),
       turn: () => {},
+      note: () => {},
       episodeDone: (e) => {
         done += 1;
         log(`[${done}/${total}] ${e.taskId} L${e.level}: ${e.outcome}${e.error ? ` (${e.error})` : ""} after ${e.turns} turn(s)\n`);
@@ -315,10 +320,15 @@ function makeProgress(total: number, workers: number, log: (s: string) => void, 
     cliProgress.Presets.shades_classic,
   );
   const overall = multi.create(total, 0, { label: "episodes" });
-  const bars = Array.from({ length: workers }, (_, i) => multi.create(1, 0, { label: `worker ${i + 1}: idle` }));
+  // One bar per task in progress (one per worker): turns done of the most its episodes can take.
+  const bars = Array.from({ length: workers }, () => multi.create(1, 0, { label: "idle" }));
   return {
-    start: (id, w) => bars[w]?.update(0, { label: `worker ${w + 1}: ${id}` }),
-    turn: (w, label) => bars[w]?.update(0, { label: `worker ${w + 1}: ${label}` }),
+    start: (id, w, turns) => {
+      bars[w]?.setTotal(Math.max(1, turns));
+      bars[w]?.update(0, { label: id });
+    },
+    turn: (w, label, skip = 0) => bars[w]?.increment(1 + skip, { label }),
+    note: (w, label) => bars[w]?.update({ label }),
     episodeDone: () => overall.increment(),
     stop: () => multi.stop(),
   };
@@ -348,7 +358,7 @@ export async function executeRun(
       await runtime.ready();
       for (let task = todo.shift(); task; task = todo.shift()) {
         if (signal.aborted) return;
-        progress.start(task.id, w);
+        progress.start(task.id, w, levels.length * maxTurns);
         const env: EpisodeEnv = {
           task,
           runtime,
@@ -380,7 +390,7 @@ export async function executeRun(
         if (pending.length === 0) continue;
         let turn0: SharedTurn0 | null = p.folder.readTurn0(model, setting, task.id);
         if (!turn0) {
-          progress.turn(w, `${task.id} turn 0`);
+          progress.note(w, `${task.id} turn 0 (shared by the levels)`);
           try {
             turn0 = await runTurn0(env, { model, researcher: p.config.researcher, setting, maxTurns, maxSteps });
             p.folder.writeTurn0(turn0);
@@ -404,7 +414,7 @@ export async function executeRun(
               level,
               (traj, memory) => {
                 p.folder.writeEpisode(traj, memory);
-                progress.turn(w, `${task.id} L${level} turn ${traj.turns.length - 1}`);
+                progress.turn(w, `${task.id} L${level} turn ${traj.turns.length - 1}`, traj.finished ? maxTurns - traj.turns.length : 0);
               },
               resume,
             );
