@@ -44,6 +44,18 @@ def _np():
 
 def encode(value, path="value"):
     np = _np()
+    # numpy first: np.float64 is also a Python float.
+    if np is not None:
+        if isinstance(value, np.ndarray):
+            return {
+                "$ndarray": {
+                    "dtype": str(value.dtype),
+                    "shape": list(value.shape),
+                    "data": encode(value.tolist(), path),
+                }
+            }
+        if isinstance(value, np.generic):
+            return {"$npscalar": {"dtype": str(value.dtype), "value": encode(value.item(), path)}}
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, int):
@@ -62,17 +74,6 @@ def encode(value, path="value"):
         return {"$set": [encode(v, path) for v in sorted(value, key=repr)]}
     if isinstance(value, dict):
         return {"$dict": [[encode(k, path), encode(v, f"{path}[{k!r}]")] for k, v in value.items()]}
-    if np is not None:
-        if isinstance(value, np.ndarray):
-            return {
-                "$ndarray": {
-                    "dtype": str(value.dtype),
-                    "shape": list(value.shape),
-                    "data": encode(value.tolist(), path),
-                }
-            }
-        if isinstance(value, np.generic):
-            return {"$npscalar": {"dtype": str(value.dtype), "value": encode(value.item(), path)}}
     raise RecordError(f"cannot record {path}: values of type {type(value).__name__} are not supported")
 
 
@@ -177,11 +178,14 @@ def _compare(key, exp, act, where, rtol, atol):
         _compare(key, exp.data, act.tolist(), where, rtol, atol)
         return
     if isinstance(exp, _NpScalar):
-        if np is None or not isinstance(act, np.generic):
+        # A numpy scalar must have the recorded dtype; a plain Python number is compared by value.
+        if np is not None and isinstance(act, np.generic):
+            if str(act.dtype) != exp.dtype:
+                raise Mismatch(key, "dtype", where, exp.dtype, str(act.dtype), f"expected dtype {exp.dtype}, got {act.dtype}")
+            act = act.item()
+        elif not (_is_number(act) or isinstance(act, bool)):
             raise Mismatch(key, "type", where, exp.dtype, act, f"expected a numpy {exp.dtype} scalar, got {_type_name(act)}")
-        if str(act.dtype) != exp.dtype:
-            raise Mismatch(key, "dtype", where, exp.dtype, str(act.dtype), f"expected dtype {exp.dtype}, got {act.dtype}")
-        _compare(key, exp.value, act.item(), where, rtol, atol)
+        _compare(key, exp.value, act, where, rtol, atol)
         return
     if isinstance(exp, bool) or exp is None or isinstance(exp, str):
         if type(act) is not type(exp) or act != exp:

@@ -320,3 +320,53 @@ def run(tc):
     }
   });
 });
+
+describe("numpy values (native python3, which has numpy here)", () => {
+  const TESTS_NP = `import unittest
+import numpy as np
+from recode_check import check
+from arr import make
+
+class TestArr(unittest.TestCase):
+    def test_array(self):
+        check(self, "a", make(), rtol=1e-9)
+
+    def test_scalar(self):
+        check(self, "s", make().sum())
+`;
+  const req = (code: string, extra: Partial<RunRequest> = {}): RunRequest => ({
+    files: { "arr.py": "" },
+    targetPath: "arr.py",
+    candidate: code,
+    tests: TESTS_NP,
+    mode: "test",
+    expected: null,
+    packages: ["numpy"],
+    timeLimitMs: 20_000,
+    interfaceOf: { "TestArr.test_array": "make", "TestArr.test_scalar": "make" },
+    ...extra,
+  });
+  const GOOD_NP = "import numpy as np\ndef make():\n    return np.arange(6, dtype=np.float64).reshape(2, 3) / 3\n";
+
+  it("records arrays with dtype and shape, and names shape, dtype and element differences", async () => {
+    const rt = createRuntime("native");
+    try {
+      const rec = await rt.run(req(GOOD_NP, { mode: "record" }));
+      const doc = JSON.parse(rec.recorded as string);
+      expect(doc.a.$ndarray).toMatchObject({ dtype: "float64", shape: [2, 3] });
+      expect(doc.s.$npscalar.dtype).toBe("float64");
+      const expected = rec.recorded as string;
+      expect((await rt.run(req(GOOD_NP, { expected }))).allPassed).toBe(true);
+      const shape = await rt.run(req(GOOD_NP.replace("reshape(2, 3)", "reshape(3, 2)"), { expected }));
+      expect(shape.tests.find((t) => t.id === "TestArr.test_array")?.mismatch).toMatchObject({ kind: "shape" });
+      const dtype = await rt.run(
+        req("import numpy as np\ndef make():\n    return (np.arange(6).reshape(2, 3) / 3).astype(np.float32)\n", { expected }),
+      );
+      expect(dtype.tests.find((t) => t.id === "TestArr.test_array")?.mismatch).toMatchObject({ kind: "dtype" });
+      const value = await rt.run(req(GOOD_NP.replace("/ 3", "/ 3 + (np.arange(6).reshape(2, 3) == 4)"), { expected }));
+      expect(value.tests.find((t) => t.id === "TestArr.test_array")?.mismatch).toMatchObject({ kind: "value", where: "[1][1]" });
+    } finally {
+      await rt.dispose();
+    }
+  });
+});
