@@ -119,7 +119,7 @@ class _Poison:
     reason = None
 
 
-def _run_one(test, check_mod, cap, target_abs, workdir, emit, poison):
+def _run_one(test, check_mod, cap, target_abs, workdir, emit, poison, preface=""):
     tid = _test_id(test)
     emit({"type": "test-start", "id": tid})
     out, err = CappedStream(cap), CappedStream(cap)
@@ -168,7 +168,7 @@ def _run_one(test, check_mod, cap, target_abs, workdir, emit, poison):
             "message": outcome["message"],
             "traceback": outcome["traceback"],
             "line": outcome["line"],
-            "stdout": out.getvalue(),
+            "stdout": preface + out.getvalue(),
             "stderr": err.getvalue(),
             "stdoutTruncated": out.truncated,
             "stderrTruncated": err.truncated,
@@ -303,21 +303,42 @@ def run_tests(config, emit_text):
     check_mod.RECORDED = {}
     guard = Guard()
     current = None
+    # What the modules print while they are imported is shown too.
+    import_out = CappedStream(cap)
+    saved_streams = sys.stdout, sys.stderr
     try:
         try:
             import importlib.util
 
-            spec = importlib.util.spec_from_file_location(TEST_MODULE, os.path.join(workdir, config["tests_file"]))
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[TEST_MODULE] = module
-            spec.loader.exec_module(module)
-            suite = unittest.defaultTestLoader.loadTestsFromModule(module)
-            tests = list(_flatten(suite))
-        except KeyboardInterrupt:
-            emit({"type": "collection-error", "message": "time limit reached while importing the tests", "file": None, "line": None, "traceback": "", "timeout": True})
+            sys.stdout = sys.stderr = import_out
+            try:
+                spec = importlib.util.spec_from_file_location(TEST_MODULE, os.path.join(workdir, config["tests_file"]))
+                module = importlib.util.module_from_spec(spec)
+                sys.modules[TEST_MODULE] = module
+                spec.loader.exec_module(module)
+                suite = unittest.defaultTestLoader.loadTestsFromModule(module)
+                tests = list(_flatten(suite))
+            finally:
+                sys.stdout, sys.stderr = saved_streams
+        except KeyboardInterrupt as exc:
+            text, line = _format_tb(exc, target_abs, workdir)
+            if import_out.size:
+                text += f"\n[printed while importing]\n{import_out.getvalue()}"
+            emit(
+                {
+                    "type": "collection-error",
+                    "message": "time limit reached while importing the tests",
+                    "file": config["target"] if line is not None else None,
+                    "line": line,
+                    "traceback": text,
+                    "timeout": True,
+                }
+            )
             return
         except BaseException as exc:  # noqa: BLE001 - any import failure is a collection error
             text, line = _format_tb(exc, target_abs, workdir)
+            if import_out.size:
+                text += f"\n[printed while importing]\n{import_out.getvalue()}"
             file = None
             if isinstance(exc, SyntaxError) and exc.filename:
                 file = os.path.relpath(os.path.abspath(exc.filename), workdir)
@@ -334,9 +355,11 @@ def run_tests(config, emit_text):
                 poison.reason = type(exc).__name__
             return
         emit({"type": "collected", "tests": [_test_id(t) for t in tests]})
+        preface = f"[printed while importing]\n{import_out.getvalue()}\n[printed by the test]\n" if import_out.size else ""
         for test in tests:
             current = _test_id(test)
-            _run_one(test, check_mod, cap, target_abs, workdir, emit, poison)
+            _run_one(test, check_mod, cap, target_abs, workdir, emit, poison, preface)
+            preface = ""
             current = None
         if check_mod.MODE == "record":
             emit({"type": "recorded", "expected": _dumps(check_mod.RECORDED, indent=1, sort_keys=True)})

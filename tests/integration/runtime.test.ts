@@ -370,3 +370,29 @@ class TestArr(unittest.TestCase):
     }
   });
 });
+
+describe.each(["pyodide", "native"] as const)("%s: output printed while importing", (backend) => {
+  it("is shown with the first test, or with the collection error", async () => {
+    const rt = createRuntime(backend);
+    try {
+      const base = {
+        files: { "m.py": "" },
+        targetPath: "m.py",
+        tests:
+          "import unittest\nimport m\nclass TestM(unittest.TestCase):\n    def test_a(self):\n        pass\n    def test_b(self):\n        pass\n",
+        mode: "record" as const,
+        expected: null,
+        packages: [],
+        timeLimitMs: 10_000,
+      };
+      const ok = await rt.run({ ...base, candidate: "print('loading the module')\n" });
+      expect(ok.tests[0]?.stdout).toContain("loading the module");
+      expect(ok.tests[1]?.stdout).not.toContain("loading the module");
+      const bad = await rt.run({ ...base, candidate: "print('almost there')\nraise ValueError('broken import')\n" });
+      expect(bad.collectionError?.message).toContain("broken import");
+      expect(bad.collectionError?.traceback).toContain("almost there");
+    } finally {
+      await rt.dispose();
+    }
+  });
+});
