@@ -7,8 +7,14 @@ export const TARGET = JSON.parse(readFileSync(`tasks/${TASK}/task.json`, "utf8")
 export const CANONICAL = readFileSync(`tasks/${TASK}/canonical.py`, "utf8");
 export const STARTER = readFileSync(`tasks/${TASK}/repo/${TARGET}`, "utf8");
 
-interface MonacoWindow {
-  monaco: { editor: { getModels(): { uri: { path: string }; getValue(): string; setValue(v: string): void }[] } };
+/** The part of Monaco the tests use (the page exposes `window.monaco`). */
+export interface MonacoWindow {
+  monaco: {
+    editor: {
+      getModels(): { uri: { path: string }; getValue(): string; setValue(v: string): void }[];
+      getModelMarkers(filter: { owner?: string }): { startLineNumber: number; resource: { path: string } }[];
+    };
+  };
 }
 
 /** Open the page and the task, wait for Python and the editor. */
@@ -42,11 +48,23 @@ export async function getTarget(page: Page): Promise<string> {
   }, TARGET);
 }
 
-/** Click Run tests and wait for the run to end. */
+/** Click Run tests and wait for this run's result (the view counts finished runs in `data-runs`). */
 export async function runAndWait(page: Page): Promise<void> {
+  const wrap = page.getByTestId("results-wrap");
+  const before = Number(await wrap.getAttribute("data-runs"));
   await page.getByRole("button", { name: "Run tests" }).click();
-  await expect(page.getByRole("button", { name: "Run tests" })).toBeVisible({ timeout: 120_000 });
-  await expect(page.getByTestId("counts")).toBeVisible();
+  await expect(wrap).toHaveAttribute("data-runs", String(before + 1), { timeout: 120_000 });
+  await expect(page.getByRole("button", { name: "Run tests" })).toBeVisible();
+}
+
+/** Lines of the target file that carry a marker of the test results. */
+export async function markers(page: Page): Promise<number[]> {
+  return page.evaluate((target) => {
+    return (window as unknown as MonacoWindow).monaco.editor
+      .getModelMarkers({ owner: "recode" })
+      .filter((m) => m.resource.path.endsWith(`/${target}`))
+      .map((m) => m.startLineNumber);
+  }, TARGET);
 }
 
 /** Open a tab of the task view. */

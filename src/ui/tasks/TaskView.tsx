@@ -38,6 +38,8 @@ export function TaskView({ task }: { task: Task }) {
   const python = useObservable(services.python);
   const [opened, setOpened] = useState<OpenedDraft | null>(null);
   const [result, setResult] = useState<RunResult | null>(null);
+  /** Runs finished in this view (exposed as data-runs, so tests can wait for the next result). */
+  const [runs, setRuns] = useState(0);
   const [storedAt, setStoredAt] = useState<number | null>(null);
   const [live, setLive] = useState<Live | null>(null);
   const [runError, setRunError] = useState<string | null>(null);
@@ -103,6 +105,7 @@ export function TaskView({ task }: { task: Task }) {
         },
       });
       setResult(r);
+      setRuns((n) => n + 1);
       setStoredAt(null);
       return r;
     } catch (e) {
@@ -202,7 +205,9 @@ export function TaskView({ task }: { task: Task }) {
             <div className="editor-loading">Opening draft…</div>
           )}
         </div>
-        <ResultsPanel result={result} live={live} runError={runError} storedAt={storedAt} />
+        <div className="results-wrap" data-testid="results-wrap" data-runs={runs}>
+          <ResultsPanel result={result} live={live} runError={runError} storedAt={storedAt} />
+        </div>
       </section>
     </div>
   );
