@@ -5,7 +5,7 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { aggregate, type EpisodeSummary, type MetricsRow } from "../core/metrics";
+import { aggregate, type EpisodeSummary, type MetricsRow, validateEpisodeSummary } from "../core/metrics";
 import { episodeSummary, restoreTrajectory } from "../core/trajectory";
 import { findTrajectoryFiles, listJsonFiles, type RunConfig, RunFolder } from "./run-folder";
 
@@ -30,6 +30,7 @@ export function loadReport(dirs: string[], n: number): ReportData {
   const errored: string[] = [];
   const unreadable: string[] = [];
   const missing: string[] = [];
+  const seen = new Map<string, string>();
   for (const dir of dirs) {
     const folder = new RunFolder(resolve(dir));
     let config: RunConfig | null = null;
@@ -54,9 +55,23 @@ export function loadReport(dirs: string[], n: number): ReportData {
         unreadable.push(`${file}: ${(e as Error).message}`);
         continue;
       }
+      const summary = episodeSummary(t);
+      try {
+        validateEpisodeSummary(summary, "episode");
+      } catch (e) {
+        unreadable.push(`${file}: ${(e as Error).message}`);
+        continue;
+      }
+      const key = [summary.model, summary.setting, summary.level, summary.researcher, summary.taskId].join("\u0000");
+      const first = seen.get(key);
+      if (first) {
+        unreadable.push(`${file}: the same episode as ${first} (left out; name each run folder once)`);
+        continue;
+      }
+      seen.set(key, file);
       if (!t.finished) unfinished.push(file);
       if (t.stoppedReason === "error") errored.push(file);
-      summaries.push(episodeSummary(t));
+      summaries.push(summary);
     }
   }
   if (summaries.length === 0) {
@@ -105,7 +120,7 @@ export function reportMarkdown(d: ReportData): string {
       "",
       `${d.unfinished.length} episode(s) have not finished (run the same recode run again to resume); they count with the turns they have.`,
     );
-  if (d.errored.length) out.push("", `${d.errored.length} episode(s) ended in an error; run again to retry them.`);
+  if (d.errored.length) out.push("", `${d.errored.length} episode(s) ended in an error (counted as not solved); run again to retry them.`);
   if (d.missing.length) {
     out.push(
       "",

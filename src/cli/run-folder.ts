@@ -25,7 +25,7 @@ import {
 } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { AgentMemoryState } from "../core/agent/types";
-import type { SharedTurn0 } from "../core/episode";
+import type { SharedTurn0, Turn0Partial } from "../core/episode";
 import type { FeedbackLevel } from "../core/feedback";
 import { restoreTrajectory, type Trajectory } from "../core/trajectory";
 
@@ -129,6 +129,21 @@ export class RunFolder {
     writeJsonAtomic(this.configPath, c);
   }
 
+  /** Turn 0 of the coder whose review failed (reused by the next try), or null. */
+  readTurn0Partial(model: string, setting: string, task: string): Turn0Partial | null {
+    const p = this.turn0Path(model, setting, task).replace(/\.json$/, ".partial.json");
+    if (!existsSync(p)) return null;
+    try {
+      return readJson(p) as Turn0Partial;
+    } catch {
+      return null;
+    }
+  }
+
+  writeTurn0Partial(model: string, setting: string, task: string, partial: Turn0Partial): void {
+    writeJsonAtomic(this.turn0Path(model, setting, task).replace(/\.json$/, ".partial.json"), partial);
+  }
+
   readTurn0(model: string, setting: string, task: string): SharedTurn0 | null {
     const p = this.turn0Path(model, setting, task);
     return existsSync(p) ? (readJson(p) as SharedTurn0) : null;
@@ -136,6 +151,7 @@ export class RunFolder {
 
   writeTurn0(t: SharedTurn0): void {
     writeJsonAtomic(this.turn0Path(t.config.model, t.config.setting, t.taskId), t);
+    rmSync(this.turn0Path(t.config.model, t.config.setting, t.taskId).replace(/\.json$/, ".partial.json"), { force: true });
   }
 
   /** The saved trajectory and memory of an episode, or null. Throws naming the file when it is unreadable. */

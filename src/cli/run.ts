@@ -10,7 +10,15 @@ import { fileURLToPath } from "node:url";
 import cliProgress from "cli-progress";
 import { createAgent } from "../core/agent";
 import { AGENT_SETTINGS, type AgentSetting } from "../core/agent/types";
-import { EpisodeCancelled, type EpisodeEnv, runEpisode, runTurn0, type SharedTurn0 } from "../core/episode";
+import {
+  EpisodeCancelled,
+  type EpisodeEnv,
+  failedTrajectory,
+  runEpisode,
+  runTurn0,
+  type SharedTurn0,
+  Turn0ReviewError,
+} from "../core/episode";
 import type { FeedbackLevel, Researcher } from "../core/feedback";
 import {
   checkModelSpec,
@@ -391,15 +399,26 @@ export async function executeRun(
         let turn0: SharedTurn0 | null = p.folder.readTurn0(model, setting, task.id);
         if (!turn0) {
           progress.note(w, `${task.id} turn 0 (shared by the levels)`);
+          const config = { model, researcher: p.config.researcher, setting, maxTurns, maxSteps };
           try {
-            turn0 = await runTurn0(env, { model, researcher: p.config.researcher, setting, maxTurns, maxSteps });
+            turn0 = await runTurn0(env, config, p.folder.readTurn0Partial(model, setting, task.id) ?? undefined);
             p.folder.writeTurn0(turn0);
           } catch (e) {
             if (e instanceof EpisodeCancelled || signal.aborted) return;
+            // What the coder already did is kept, so a retry only redoes the review.
+            if (e instanceof Turn0ReviewError) p.folder.writeTurn0Partial(model, setting, task.id, e.partial);
             errors += pending.length;
-            log(`${task.id}: turn 0 failed: ${(e as Error).message}\n`);
-            for (const level of pending)
-              progress.episodeDone({ taskId: task.id, level, outcome: "error", turns: 0, error: (e as Error).message });
+            const message = (e as Error).message;
+            log(`${task.id}: turn 0 failed: ${message}\n`);
+            for (const level of pending) {
+              // Recorded as episodes that ended in an error (run again to retry them).
+              p.folder.writeEpisode(failedTrajectory(env, config, level, `turn 0 failed: ${message}`), {
+                taskId: null,
+                lastTurn: -1,
+                messages: [],
+              });
+              progress.episodeDone({ taskId: task.id, level, outcome: "error", turns: 0, error: message });
+            }
             continue;
           }
         }

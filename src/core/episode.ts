@@ -103,44 +103,73 @@ export function needsReview(run: RunResult, index: number, maxTurns: number): bo
   return !run.allPassed && index < maxTurns - 1;
 }
 
+/** What turn 0 had produced when its review failed: reused on the next try, so the coder is not asked again. */
+export interface Turn0Partial {
+  turn: Omit<TrajectoryTurn, "feedbackText" | "feedback" | "researcherTokens">;
+  memory: AgentMemoryState;
+}
+
+/** The review of turn 0 failed; `partial` holds the coder's turn and its test run. */
+export class Turn0ReviewError extends Error {
+  constructor(
+    readonly partial: Turn0Partial,
+    cause: Error,
+  ) {
+    super(`the researcher could not review turn 0: ${cause.message}`);
+    this.name = "Turn0ReviewError";
+  }
+}
+
 /**
  * Compute turn 0: the agent writes the target file without feedback, the
  * tests run, and (when it fails and more turns follow) the researcher reviews
- * it once; the raw record is rendered per level later.
- * @throws ModelError / ResearcherError from the agent or researcher; EpisodeCancelled when aborted.
+ * it once; the raw record is rendered per level later. `partial` (from a
+ * Turn0ReviewError) skips the agent and the test run.
+ * @throws ModelError from the agent; Turn0ReviewError when the review fails; EpisodeCancelled when aborted.
  */
-export async function runTurn0(env: EpisodeEnv, config: EpisodeConfig): Promise<SharedTurn0> {
+export async function runTurn0(env: EpisodeEnv, config: EpisodeConfig, partial?: Turn0Partial): Promise<SharedTurn0> {
   throwIfAborted(env.signal);
-  const agent = env.createAgent();
-  agent.reset();
-  const out = await agent.runTurn({ task: env.task, turn: 0, currentCode: env.task.starter, feedback: null, signal: env.signal });
-  throwIfAborted(env.signal);
-  const run = await env.runtime.run(env.request(env.task, out.code), { signal: env.signal });
-  throwIfAborted(env.signal);
+  let done: Turn0Partial;
+  if (partial) done = partial;
+  else {
+    const agent = env.createAgent();
+    agent.reset();
+    const out = await agent.runTurn({ task: env.task, turn: 0, currentCode: env.task.starter, feedback: null, signal: env.signal });
+    throwIfAborted(env.signal);
+    const run = await env.runtime.run(env.request(env.task, out.code), { signal: env.signal });
+    throwIfAborted(env.signal);
+    done = {
+      turn: {
+        index: 0,
+        code: out.code,
+        run,
+        messages: out.messages,
+        actions: out.actions,
+        timings: { agentMs: out.latencyMs, testMs: run.durationMs, researcherMs: 0 },
+        tokens: out.tokens,
+      },
+      memory: agent.snapshot(),
+    };
+  }
   let feedback: FeedbackRecord | null = null;
   let researcherMs = 0;
   let researcherTokens = { prompt: 0, completion: 0 };
-  if (needsReview(run, 0, config.maxTurns)) {
-    const r = await review(env, out.code, run, 0);
-    feedback = r.record;
-    researcherMs = r.ms;
-    researcherTokens = r.tokens;
+  if (needsReview(done.turn.run, 0, config.maxTurns)) {
+    try {
+      const r = await review(env, done.turn.code, done.turn.run, 0);
+      feedback = r.record;
+      researcherMs = r.ms;
+      researcherTokens = r.tokens;
+    } catch (e) {
+      if (e instanceof EpisodeCancelled || env.signal?.aborted) throw new EpisodeCancelled();
+      throw new Turn0ReviewError(done, e as Error);
+    }
   }
   return {
     taskId: env.task.id,
     config,
-    turn: {
-      index: 0,
-      code: out.code,
-      run,
-      feedback,
-      messages: out.messages,
-      actions: out.actions,
-      timings: { agentMs: out.latencyMs, testMs: run.durationMs, researcherMs },
-      tokens: out.tokens,
-      researcherTokens,
-    },
-    memory: agent.snapshot(),
+    turn: { ...done.turn, feedback, researcherTokens, timings: { ...done.turn.timings, researcherMs } },
+    memory: done.memory,
   };
 }
 
@@ -170,6 +199,13 @@ export function newTrajectory(env: EpisodeEnv, config: EpisodeConfig, level: Fee
     error: null,
     wallMs: 0,
   };
+}
+
+/** The trajectory of an episode that could not start (turn 0 failed): no turns, stopped with the error. */
+export function failedTrajectory(env: EpisodeEnv, config: EpisodeConfig, level: FeedbackLevel, error: string): Trajectory {
+  const t = newTrajectory(env, config, level);
+  finish(t, "error", error);
+  return t;
 }
 
 function finish(t: Trajectory, reason: "solved" | "max_turns" | "error", error: string | null = null): void {

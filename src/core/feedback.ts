@@ -112,9 +112,12 @@ export const CODE_OMITTED = "[code omitted at this feedback level]";
 
 /**
  * Remove code from Markdown-ish text: fenced blocks (``` or ~~~, closed or
- * running to the end) and indented code blocks (lines indented by 4+ spaces or
- * a tab that follow a blank line or the start). Each removed block becomes
- * {@link CODE_OMITTED}. Inline `code` spans are kept (they name things).
+ * running to the end), indented code blocks (lines indented by 4+ spaces or a
+ * tab that follow a blank line or the start), unfenced Python lines
+ * (definitions, statements, assignments, with the indented lines after them),
+ * and `<pre>` blocks. Each removed block becomes {@link CODE_OMITTED}. Inline
+ * `code` (and `<code>`) that is a statement or long becomes `[code omitted]`;
+ * names and short expressions are kept.
  */
 export function stripCode(text: string): string {
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
@@ -141,14 +144,42 @@ export function stripCode(text: string): string {
       out.push("");
       continue;
     }
+    if (CODE_LINE.test(line)) {
+      // Unfenced code: this line and the indented or code-like lines right after it.
+      i += 1;
+      while (
+        i < lines.length &&
+        ((lines[i] as string).trim() !== "" ? /^\s+\S/.test(lines[i] as string) || CODE_LINE.test(lines[i] as string) : false)
+      )
+        i += 1;
+      marker();
+      continue;
+    }
     out.push(line);
     i += 1;
   }
   return out
     .join("\n")
+    .replace(/<pre\b[\s\S]*?<\/pre>/gi, CODE_OMITTED)
+    .replace(/<code>([\s\S]*?)<\/code>/gi, (m, inner: string) => (INLINE_CODE.test(inner.trim()) ? INLINE_OMITTED : m))
+    .replace(/`([^`\n]+)`/g, (m, inner: string) => (INLINE_CODE.test(inner.trim()) ? INLINE_OMITTED : m))
     .replace(/\n{3,}/g, "\n\n")
     .trim();
 }
+
+/** A line of Python written as prose would not be: a statement, a definition, or an assignment. */
+const CODE_LINE =
+  /^\s*(?:def\s+\w+\s*\(|class\s+\w+\s*[(:]|return\b|import\s+\w|from\s+[\w.]+\s+import\b|for\s+.+\s+in\s+.+:\s*$|while\s+.+:\s*$|if\s+.+:\s*$|elif\s+.+:\s*$|else\s*:\s*$|try\s*:\s*$|except\b.*:\s*$|with\s+.+:\s*$|raise\s+\w|[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*(?:[-+*/%]|\*\*|\/\/)?=(?!=)\s*\S)/;
+
+/**
+ * Inline code that is a statement or a whole piece of code (`return 1 - p`,
+ * `x = y`, a comprehension, a lambda, or anything long) is removed below L4;
+ * names and short expressions (`min_p_filter`, `p_base * p_max`) are kept.
+ */
+const INLINE_CODE = /\breturn\b|\blambda\b|\bdef\b|\bimport\b|\bfor\b.+\bin\b|(?:^|[^=!<>])=(?!=)|;|^.{61,}$/;
+
+/** Marker left where inline code was removed below L4. */
+const INLINE_OMITTED = "[code omitted]";
 
 function indentBlock(text: string, pad: string): string {
   return text
@@ -172,8 +203,11 @@ export function renderFeedback(record: FeedbackRecord, level: FeedbackLevel): st
   const n = record.items.length;
   if (n === 0) return "Researcher feedback: no specific problems were named.";
   const parts: string[] = [`Researcher feedback (${n} item${n === 1 ? "" : "s"}):`];
-  record.items.forEach((item, k) => {
-    const block: string[] = [`${k + 1}. Interface: ${item.interface} [${item.category} ${CATEGORY_NAMES[item.category]}]`];
+  const shown = record.items.slice(0, MAX_RENDERED_ITEMS);
+  shown.forEach((item, k) => {
+    // The interface is a name; anything after it (a signature, code) is not shown below L4.
+    const itf = level >= 4 ? item.interface.trim() : (/^[A-Za-z_][\w.]*/.exec(item.interface.trim())?.[0] ?? "(unnamed)");
+    const block: string[] = [`${k + 1}. Interface: ${itf} [${item.category} ${CATEGORY_NAMES[item.category]}]`];
     const field = (label: string, value: string) => {
       const v = clean(value);
       if (v) block.push(`   ${label}:\n${indentBlock(v, "      ")}`);
@@ -184,8 +218,17 @@ export function renderFeedback(record: FeedbackRecord, level: FeedbackLevel): st
     if (level >= 4 && item.direct_code_feedback.trim()) block.push(`   Code correction:\n${item.direct_code_feedback.trim()}`);
     parts.push(block.join("\n"));
   });
-  return parts.join("\n\n");
+  if (n > shown.length) parts.push(`(${n - shown.length} more item(s) left out)`);
+  const text = parts.join("\n\n");
+  return text.length > MAX_RENDERED_CHARS
+    ? `${text.slice(0, MAX_RENDERED_CHARS)}\n[feedback cut at ${MAX_RENDERED_CHARS} characters]`
+    : text;
 }
+
+/** Items of one record shown to the agent. */
+export const MAX_RENDERED_ITEMS = 12;
+/** Characters of rendered feedback shown to the agent. */
+export const MAX_RENDERED_CHARS = 16_000;
 
 /** Limits of {@link renderTestLog}. */
 export interface TestLogOptions {

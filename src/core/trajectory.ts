@@ -60,24 +60,39 @@ const TestResultSchema = z.object({
 });
 
 /** Zod schema of a {@link RunResult} (src/core/results.ts). */
-export const RunResultSchema: z.ZodType<RunResult> = z.object({
-  backend: z.enum(["pyodide", "native"]),
-  tests: z.array(TestResultSchema),
-  collectionError: z
-    .object({ message: z.string(), file: z.string().nullable(), line: z.number().int().nullable(), traceback: z.string() })
-    .nullable(),
-  counts: z.object({ total: count, passed: count, failed: count, error: count, skipped: count, timeout: count }),
-  allPassed: z.boolean(),
-  durationMs: millis,
-  incident: z
-    .object({
-      kind: z.enum(["timeout", "terminated", "crashed", "poisoned", "packages"]),
-      message: z.string(),
-      respawned: z.boolean(),
-    })
-    .nullable(),
-  recorded: z.string().nullable(),
-});
+export const RunResultSchema: z.ZodType<RunResult> = z
+  .object({
+    backend: z.enum(["pyodide", "native"]),
+    tests: z.array(TestResultSchema),
+    collectionError: z
+      .object({ message: z.string(), file: z.string().nullable(), line: z.number().int().nullable(), traceback: z.string() })
+      .nullable(),
+    counts: z.object({ total: count, passed: count, failed: count, error: count, skipped: count, timeout: count }),
+    allPassed: z.boolean(),
+    durationMs: millis,
+    incident: z
+      .object({
+        kind: z.enum(["timeout", "terminated", "crashed", "poisoned", "packages", "tampered"]),
+        message: z.string(),
+        respawned: z.boolean(),
+      })
+      .nullable(),
+    recorded: z.string().nullable(),
+  })
+  .superRefine((r, ctx) => {
+    // The counts and the verdict must agree with the tests (RECODE-H success: every collected test passed).
+    const c = r.counts;
+    const byStatus = { passed: 0, failed: 0, error: 0, skipped: 0, timeout: 0 };
+    for (const t of r.tests) byStatus[t.status] += 1;
+    if (c.total !== r.tests.length)
+      ctx.addIssue({ code: "custom", path: ["counts", "total"], message: `${c.total} but ${r.tests.length} tests are listed` });
+    for (const k of Object.keys(byStatus) as (keyof typeof byStatus)[]) {
+      if (c[k] !== byStatus[k])
+        ctx.addIssue({ code: "custom", path: ["counts", k], message: `${c[k]} but ${byStatus[k]} tests have status ${k}` });
+    }
+    const pass = r.collectionError === null && c.total > 0 && c.passed === c.total;
+    if (r.allPassed !== pass) ctx.addIssue({ code: "custom", path: ["allPassed"], message: `is ${r.allPassed} but the tests say ${pass}` });
+  });
 
 /** Zod schema of a {@link FeedbackRecord}; the same one src/core/feedback.ts validates researchers' output with. */
 export { FeedbackRecordSchema };

@@ -224,6 +224,55 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
     expect(statuses).toBeGreaterThanOrEqual(6);
   });
 
+  it("keeps the coder's turn 0 when its review fails, records the episodes as errors, and retries only the review", async () => {
+    let reviewerBroken = true;
+    const srv = await startChatStub({
+      models: ["coder", "reviewer"],
+      fallback: (req) => {
+        const system = req.body?.messages?.find((m) => m.role === "system")?.content ?? "";
+        if (system.includes("You review code") && reviewerBroken) return { content: "{items: [oops" };
+        return reply(req);
+      },
+    });
+    try {
+      const out = join(work, "turn0-review");
+      const args = [
+        "run",
+        "--model",
+        "ollama:coder",
+        "--base-url",
+        srv.baseURL,
+        "--researcher",
+        "llm:ollama:reviewer",
+        "--levels",
+        "1,4",
+        "--turns",
+        "3",
+        "--tasks",
+        "min-p-sampling",
+        "--out",
+        out,
+      ];
+      const first = await recode(args);
+      expect(first.code, first.out).toBe(1);
+      expect(first.out).toContain("turn 0 failed");
+      const files = findTrajectoryFiles(out);
+      expect(files).toHaveLength(2);
+      for (const f of files) expect(restoreTrajectory(JSON.parse(readFileSync(f, "utf8"))).stoppedReason).toBe("error");
+      const rep = await recode(["report", out]);
+      expect(rep.out).toContain("ended in an error");
+      const coderTurn0 = () => srv.chatRequests().filter((q) => (q.body?.messages?.at(-1)?.content ?? "").includes("# Turn 0")).length;
+      const before = coderTurn0();
+      reviewerBroken = false;
+      const second = await recode(args);
+      expect(second.code, second.out).toBe(0);
+      expect(coderTurn0()).toBe(before);
+      for (const f of findTrajectoryFiles(out)) expect(restoreTrajectory(JSON.parse(readFileSync(f, "utf8"))).stoppedReason).toBe("solved");
+    } finally {
+      await srv.close();
+    }
+  });
+
   it("stops cleanly on Ctrl-C and resumes where it stopped", async () => {
     const slow = await startChatStub({ models: ["coder"], fallback: (req) => ({ ...reply(req), delayMs: 400 }) });
     try {

@@ -126,7 +126,9 @@ export function correctionMessage(problem: string, stepsLeft: number): string {
 
 /** Observation sent back after a tool action. */
 export function observationMessage(action: string, body: string, stepsLeft: number): string {
-  return `Result of ${action}:\n${body}\n\nSteps left in this turn: ${stepsLeft}.`;
+  // The action is echoed, not its whole argument (a query can be huge).
+  const label = action.length > 200 ? `${action.slice(0, 200)}...` : action;
+  return `Result of ${label}:\n${body}\n\nSteps left in this turn: ${stepsLeft}.`;
 }
 
 /** Longest tool observation sent to the model, in characters; longer ones are cut with a note. */

@@ -33,7 +33,7 @@ export function normalisePath(path: string): string {
  */
 export function resolveRepoPath(task: Task, path: string): string | null {
   const p = normalisePath(path);
-  if (p === task.meta.target_file_path || task.repo[p] !== undefined) return p;
+  if (p === task.meta.target_file_path || Object.hasOwn(task.repo, p)) return p;
   if (p.includes("/")) return null;
   const same = Object.keys(task.repo).filter((k) => k.split("/").at(-1) === p);
   return same.length === 1 ? (same[0] as string) : null;

@@ -240,6 +240,11 @@ function backoffMs(attempt: number, base: number, max: number): number {
   return Math.round(exp / 2 + Math.random() * (exp / 2));
 }
 
+/** A token count as reported, or 0 when it is missing, negative or not a number. */
+export function tokenCount(v: unknown): number {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.round(v) : 0;
+}
+
 function isAbort(err: unknown, signal?: AbortSignal): boolean {
   return err instanceof APIUserAbortError || (signal?.aborted ?? false);
 }
@@ -309,19 +314,40 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
     const started = nowMs();
     let retriesSpent = 0;
     const send = async (useJson: boolean) => {
-      const { value, retries } = await withRetries(id, opts, req.signal, () =>
-        client.chat.completions.create(
-          {
-            model: opts.model,
-            messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
-            temperature: req.temperature ?? 0,
-            top_p: req.topP ?? 1,
-            ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
-            ...(useJson ? { response_format: { type: "json_object" as const } } : {}),
+      const { value, retries } = await withRetries(id, opts, req.signal, async () => {
+        // The deadline covers the whole answer, body included (a body that never ends is a timeout too).
+        const ctl = new AbortController();
+        let expired = false;
+        const timer = setTimeout(
+          () => {
+            expired = true;
+            ctl.abort();
           },
-          req.signal ? { signal: req.signal } : undefined,
-        ),
-      );
+          (opts.timeoutMs ?? DEFAULT_TIMEOUT_MS) + 1000,
+        );
+        const onAbort = () => ctl.abort();
+        if (req.signal?.aborted) ctl.abort();
+        req.signal?.addEventListener("abort", onAbort, { once: true });
+        try {
+          return await client.chat.completions.create(
+            {
+              model: opts.model,
+              messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+              temperature: req.temperature ?? 0,
+              top_p: req.topP ?? 1,
+              ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
+              ...(useJson ? { response_format: { type: "json_object" as const } } : {}),
+            },
+            { signal: ctl.signal },
+          );
+        } catch (err) {
+          if (expired && !req.signal?.aborted) throw new APIConnectionTimeoutError({ message: "the answer did not finish in time" });
+          throw err;
+        } finally {
+          clearTimeout(timer);
+          req.signal?.removeEventListener("abort", onAbort);
+        }
+      });
       retriesSpent += retries;
       return value;
     };
@@ -342,9 +368,10 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
       if (!choice?.message) {
         throw new ModelError(id, `the response from ${opts.baseURL} has no choices[0].message; is it an OpenAI-compatible endpoint?`);
       }
+      // Servers differ: a missing, negative or non-numeric count is taken as 0.
       const usage = {
-        promptTokens: completion.usage?.prompt_tokens ?? 0,
-        completionTokens: completion.usage?.completion_tokens ?? 0,
+        promptTokens: tokenCount(completion.usage?.prompt_tokens),
+        completionTokens: tokenCount(completion.usage?.completion_tokens),
       };
       const latencyMs = nowMs() - started;
       meter.success({ usage, latencyMs, retries: retriesSpent });

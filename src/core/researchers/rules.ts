@@ -34,7 +34,8 @@ function repoFileOfModule(task: Task, module: string): string | null {
     module = [...dir, ...(rest ? rest.split(".") : [])].join(".");
   }
   const p = module.split(".").join("/");
-  for (const cand of [`${p}.py`, `${p}/__init__.py`]) if (task.repo[cand] !== undefined && cand !== task.meta.target_file_path) return cand;
+  for (const cand of [`${p}.py`, `${p}/__init__.py`])
+    if (Object.hasOwn(task.repo, cand) && cand !== task.meta.target_file_path) return cand;
   return null;
 }
 
@@ -278,7 +279,7 @@ export function createRulesResearcher(opts: RulesResearcherOptions = {}): Resear
         const timedOut = g.failing.find((t) => t.status === "timeout");
         const mismatched = g.failing.find((t) => t.mismatch !== null);
         const frame = errored ? lastFrame(errored.traceback) : null;
-        const inHelper = frame !== null && frame.file !== target && frame.file !== "test.py" && task.repo[frame.file] !== undefined;
+        const inHelper = frame !== null && frame.file !== target && frame.file !== "test.py" && Object.hasOwn(task.repo, frame.file);
         const helperNote = isInterface ? helperEvidence(g.name) : null;
 
         let category: FeedbackCategory;
