@@ -202,12 +202,12 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
   program
     .command("report")
     .description("results table (Recall@n, MRR, test-case pass rate per level) and per-turn curves")
-    .argument("<dirs...>", "run folders")
+    .argument("<dirs...>", "run folders, or trajectory JSON files (e.g. exported from the page)")
     .option("--format <fmt>", "md | csv | json", "md")
-    .option("--n <turns>", "n of Recall@n", "10")
-    .action((dirs: string[], o: { format: string; n: string }) => {
-      const n = Number(o.n);
-      if (!Number.isInteger(n) || n < 1) throw new UsageError(`--n: "${o.n}" must be a whole number >= 1`);
+    .option("--n <turns>", "n of Recall@n (default 10, or the runs' turn limit when smaller)")
+    .action((dirs: string[], o: { format: string; n?: string }) => {
+      const n = o.n === undefined ? undefined : Number(o.n);
+      if (n !== undefined && (!Number.isInteger(n) || n < 1)) throw new UsageError(`--n: "${o.n}" must be a whole number >= 1`);
       if (!["md", "csv", "json"].includes(o.format)) throw new UsageError(`--format: "${o.format}" must be md, csv or json`);
       const data = loadReport(dirs, n);
       out(o.format === "csv" ? reportCsv(data) : o.format === "json" ? reportJson(data) : reportMarkdown(data));

@@ -3,7 +3,7 @@
  * model x setting, columns L0-L4 with Recall@n, MRR and test-case pass rate),
  * the per-turn Recall@k curves, and joining shard folders.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { aggregate, type EpisodeSummary, type MetricsRow, validateEpisodeSummary } from "../core/metrics";
 import { episodeSummary, restoreTrajectory } from "../core/trajectory";
@@ -24,15 +24,29 @@ export interface ReportData {
 }
 
 /** Read every trajectory under the folders and compute the metrics (RECODE-H "Metrics"). Throws naming a broken file. */
-export function loadReport(dirs: string[], n: number): ReportData {
+export function loadReport(dirs: string[], nWanted?: number): ReportData {
   const summaries: EpisodeSummary[] = [];
   const unfinished: string[] = [];
   const errored: string[] = [];
   const unreadable: string[] = [];
   const missing: string[] = [];
   const seen = new Map<string, string>();
+  let maxTurns = 0;
+  // A path may also be a JSON file: one trajectory, or a list of them (the page's export).
+  const sources: { file: string; value: () => unknown[] }[] = [];
   for (const dir of dirs) {
-    const folder = new RunFolder(resolve(dir));
+    const path = resolve(dir);
+    if (existsSync(path) && statSync(path).isFile()) {
+      sources.push({
+        file: path,
+        value: () => {
+          const v = JSON.parse(readFileSync(path, "utf8")) as unknown;
+          return Array.isArray(v) ? v : [v];
+        },
+      });
+      continue;
+    }
+    const folder = new RunFolder(path);
     let config: RunConfig | null = null;
     try {
       config = folder.readConfig();
@@ -47,14 +61,26 @@ export function loadReport(dirs: string[], n: number): ReportData {
         }
       }
     }
-    for (const file of findTrajectoryFiles(resolve(dir))) {
+    for (const file of findTrajectoryFiles(path)) sources.push({ file, value: () => [JSON.parse(readFileSync(file, "utf8"))] });
+  }
+  for (const src of sources) {
+    let values: unknown[];
+    try {
+      values = src.value();
+    } catch (e) {
+      unreadable.push(`${src.file}: ${(e as Error).message}`);
+      continue;
+    }
+    for (const [i, value] of values.entries()) {
+      const file = values.length > 1 ? `${src.file}[${i}]` : src.file;
       let t: ReturnType<typeof restoreTrajectory>;
       try {
-        t = restoreTrajectory(JSON.parse(readFileSync(file, "utf8")));
+        t = restoreTrajectory(value);
       } catch (e) {
         unreadable.push(`${file}: ${(e as Error).message}`);
         continue;
       }
+      maxTurns = Math.max(maxTurns, t.config.maxTurns);
       const summary = episodeSummary(t);
       try {
         validateEpisodeSummary(summary, "episode");
@@ -74,6 +100,8 @@ export function loadReport(dirs: string[], n: number): ReportData {
       summaries.push(summary);
     }
   }
+  // Default n: RECODE-H's 10, or the runs' turn limit when that is smaller.
+  const n = nWanted ?? Math.min(10, maxTurns || 10);
   if (summaries.length === 0) {
     throw new Error(
       `no readable trajectories under ${dirs.join(", ")} (expected <dir>/episodes/...)${unreadable.length ? `; unreadable: ${unreadable.join("; ")}` : ""}`,
@@ -95,26 +123,14 @@ export function reportMarkdown(d: ReportData): string {
   out.push(`## Results (Recall@${d.n} / MRR / test-case pass rate, %)`, "");
   out.push("| model | setting | researcher | tasks | L0 | L1 | L2 | L3 | L4 |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
   for (const [k, rows] of groups) {
+    const tasks = Math.max(...rows.map((r) => r.taskCount));
     const cells = [0, 1, 2, 3, 4].map((l) => {
       const r = rows.find((x) => x.level === l);
-      return r ? `${pct(r.recallAtN)} / ${pct(r.mrr)} / ${pct(r.passRate)}` : "-";
+      // A level with fewer tasks than the row (an interrupted run) says over how many it was computed.
+      return r ? `${pct(r.recallAtN)} / ${pct(r.mrr)} / ${pct(r.passRate)}${r.taskCount < tasks ? ` (${r.taskCount} tasks)` : ""}` : "-";
     });
-    const tasks = Math.max(...rows.map((r) => r.taskCount));
     out.push(`| ${k} | ${tasks} | ${cells.join(" | ")} |`);
   }
-  out.push("", `## Per-turn Recall@k (%, k = 1..${d.n})`, "");
-  out.push(`| model | setting | level | ${Array.from({ length: d.n }, (_, i) => `@${i + 1}`).join(" | ")} |`);
-  out.push(`| --- | --- | --- | ${Array.from({ length: d.n }, () => "---").join(" | ")} |`);
-  for (const r of d.rows) out.push(`| ${r.model} | ${r.setting} | L${r.level} | ${r.curve.map(pct).join(" | ")} |`);
-  out.push(
-    "",
-    "## Cost",
-    "",
-    "| model | setting | level | prompt tokens | completion tokens | wall time (s) |",
-    "| --- | --- | --- | --- | --- | --- |",
-  );
-  for (const r of d.rows)
-    out.push(`| ${r.model} | ${r.setting} | L${r.level} | ${r.tokens.prompt} | ${r.tokens.completion} | ${(r.wallMs / 1000).toFixed(1)} |`);
   if (d.unfinished.length)
     out.push(
       "",
@@ -129,6 +145,19 @@ export function reportMarkdown(d: ReportData): string {
   }
   if (d.unreadable.length)
     out.push("", `${d.unreadable.length} file(s) could not be read and are left out:`, ...d.unreadable.map((u) => `- ${u}`));
+  out.push("", `## Per-turn Recall@k (%, k = 1..${d.n})`, "");
+  out.push(`| model | setting | level | ${Array.from({ length: d.n }, (_, i) => `@${i + 1}`).join(" | ")} |`);
+  out.push(`| --- | --- | --- | ${Array.from({ length: d.n }, () => "---").join(" | ")} |`);
+  for (const r of d.rows) out.push(`| ${r.model} | ${r.setting} | L${r.level} | ${r.curve.map(pct).join(" | ")} |`);
+  out.push(
+    "",
+    "## Cost",
+    "",
+    "| model | setting | level | prompt tokens | completion tokens | wall time (s) |",
+    "| --- | --- | --- | --- | --- | --- |",
+  );
+  for (const r of d.rows)
+    out.push(`| ${r.model} | ${r.setting} | L${r.level} | ${r.tokens.prompt} | ${r.tokens.completion} | ${(r.wallMs / 1000).toFixed(1)} |`);
   return `${out.join("\n")}\n`;
 }
 

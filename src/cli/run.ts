@@ -306,6 +306,10 @@ interface Progress {
   /** Say what a worker is doing without counting a turn. */
   note(worker: number, label: string): void;
   episodeDone(e: EpisodeLine): void;
+  /** A worker finished its task. */
+  taskDone(worker: number): void;
+  /** A message, printed above the bars on a terminal. */
+  log(s: string): void;
   stop(): void;
 }
 
@@ -320,6 +324,8 @@ function makeProgress(total: number, workers: number, log: (s: string) => void, 
         done += 1;
         log(`[${done}/${total}] ${e.taskId} L${e.level}: ${e.outcome}${e.error ? ` (${e.error})` : ""} after ${e.turns} turn(s)\n`);
       },
+      taskDone: () => {},
+      log,
       stop: () => {},
     };
   }
@@ -329,7 +335,7 @@ function makeProgress(total: number, workers: number, log: (s: string) => void, 
   );
   const overall = multi.create(total, 0, { label: "episodes" });
   // One bar per task in progress (one per worker): turns done of the most its episodes can take.
-  const bars = Array.from({ length: workers }, () => multi.create(1, 0, { label: "idle" }));
+  const bars = Array.from({ length: workers }, () => multi.create(1, 0, { label: "starting Python..." }));
   return {
     start: (id, w, turns) => {
       bars[w]?.setTotal(Math.max(1, turns));
@@ -338,6 +344,11 @@ function makeProgress(total: number, workers: number, log: (s: string) => void, 
     turn: (w, label, skip = 0) => bars[w]?.increment(1 + skip, { label }),
     note: (w, label) => bars[w]?.update({ label }),
     episodeDone: () => overall.increment(),
+    taskDone: (w) => {
+      const bar = bars[w];
+      if (bar) bar.update(bar.getTotal(), { label: "task done" });
+    },
+    log: (s) => multi.log(s.endsWith("\n") ? s : `${s}\n`),
     stop: () => multi.stop(),
   };
 }
@@ -382,7 +393,7 @@ export async function executeRun(
             return p.folder.readEpisode(model, setting, level, task.id);
           } catch (e) {
             const moved = p.folder.setAside(model, setting, level, task.id);
-            log(`warning: ${(e as Error).message}\n  set aside as ${moved}; the episode runs again\n`);
+            progress.log(`warning: ${(e as Error).message}\n  set aside as ${moved}; the episode runs again\n`);
             return null;
           }
         };
@@ -409,7 +420,7 @@ export async function executeRun(
             if (e instanceof Turn0ReviewError) p.folder.writeTurn0Partial(model, setting, task.id, e.partial);
             errors += pending.length;
             const message = (e as Error).message;
-            log(`${task.id}: turn 0 failed: ${message}\n`);
+            progress.log(`${task.id}: turn 0 failed: ${message}\n`);
             for (const level of pending) {
               // Recorded as episodes that ended in an error (run again to retry them).
               p.folder.writeEpisode(failedTrajectory(env, config, level, `turn 0 failed: ${message}`), {
@@ -444,6 +455,7 @@ export async function executeRun(
             throw e;
           }
         }
+        progress.taskDone(w);
       }
     } finally {
       await runtime.dispose();

@@ -127,7 +127,14 @@ export function stripCode(text: string): string {
     if (out[out.length - 1] !== CODE_OMITTED) out.push(CODE_OMITTED);
   };
   while (i < lines.length) {
-    const line = lines[i] as string;
+    let line = lines[i] as string;
+    // A fence opened after some words on the same line: keep the words, then treat the rest as a fence.
+    const mid = /^(.*?\S.*?)\s*(`{3,}|~{3,})[^`~]*$/.exec(line);
+    if (mid && !/^\s*(`{3,}|~{3,})/.test(line)) {
+      out.push(mid[1] as string);
+      line = (mid[2] as string) + line.slice((mid[1] as string).length).replace(/^\s*(`{3,}|~{3,})/, "");
+      lines[i] = line;
+    }
     const fence = /^\s*(`{3,}|~{3,})/.exec(line);
     if (fence) {
       const open = fence[1] as string;

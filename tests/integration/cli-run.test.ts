@@ -81,6 +81,12 @@ describe("recode run / report / merge", () => {
     expect(csv.out.split("\n")[0]).toContain("recall_at_n,mrr,pass_rate");
     const json = JSON.parse((await recode(["report", out, "--format", "json"])).out);
     expect(json.rows).toHaveLength(2);
+    expect(json.n).toBe(3);
+    // A list of trajectories in one file (the page's export) reports the same.
+    const exported = join(work, "export.json");
+    writeFileSync(exported, JSON.stringify(files.map((f) => JSON.parse(readFileSync(f, "utf8")))));
+    const fromFile = JSON.parse((await recode(["report", exported, "--format", "json"])).out);
+    expect(fromFile.rows).toEqual(json.rows);
 
     const again = await recode([...base, "--tasks", ...TASKS, "--workers", "2", "--out", out]);
     expect(again.code).toBe(0);

@@ -170,7 +170,7 @@ function classify(err: unknown, opts: OpenAIModelOptions): Failure {
     return {
       retryable: true,
       reason: "connection error",
-      message: `cannot reach the server at ${url}: is the server running at ${url}?${cause ? ` (${cause})` : ""}`,
+      message: `cannot reach the server at ${url}: is the server running at ${url}?${inPage() ? " In the page, the server must also allow requests from this page's origin (CORS; for Ollama set OLLAMA_ORIGINS)." : ""}${cause ? ` (${cause})` : ""}`,
     };
   }
   if (err instanceof APIError && typeof err.status === "number") {
@@ -238,6 +238,14 @@ function backoffMs(attempt: number, base: number, max: number): number {
   const exp = Math.min(max, base * 2 ** (attempt - 1));
   // Jitter: between half and all of the exponential delay.
   return Math.round(exp / 2 + Math.random() * (exp / 2));
+}
+
+/** Whether this runs in a browser page or worker (where a refused cross-origin request looks like a dead server). */
+function inPage(): boolean {
+  return (
+    typeof (globalThis as { document?: unknown }).document !== "undefined" ||
+    typeof (globalThis as { importScripts?: unknown }).importScripts === "function"
+  );
 }
 
 /** A token count as reported, or 0 when it is missing, negative or not a number. */

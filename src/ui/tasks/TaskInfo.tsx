@@ -27,7 +27,7 @@ export function TaskInfo({ task, workspace }: { task: Task; workspace: TaskWorks
           <a href={m.paper.url} target="_blank" rel="noreferrer">
             {m.paper.title}
           </a>{" "}
-          — {m.paper.authors.join(", ")} (
+          — {m.paper.authors.length > 3 ? `${m.paper.authors.slice(0, 3).join(", ")} et al.` : m.paper.authors.join(", ")} (
           {m.paper.venue.includes(String(m.paper.year)) ? m.paper.venue : `${m.paper.venue} ${m.paper.year}`})
         </div>
       </header>
