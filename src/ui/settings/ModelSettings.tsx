@@ -177,7 +177,7 @@ export function ModelSeat({ seat: role, value, onChange }: { seat: ModelRole; va
       {value.kind === "scripted" && (
         <div>
           <label>
-            Script file (JSON: replies or rules, see the docs of the scripted provider)
+            Script file (JSON: replies or rules; the format is in docs/protocol.md, "Scripted models")
             <input
               type="file"
               accept=".json,application/json"
