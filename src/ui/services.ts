@@ -497,7 +497,8 @@ export class PlaygroundServices {
     const errors: string[] = [];
     const existing = new Set((await repo.list()).records.map((r) => r.key));
     for (const f of files) {
-      if (/\.memory\.json$|(^|\/)run\.json$/.test(f.name)) continue;
+      // A run folder also holds its configuration, agent memories and the shared turn 0: only episodes are imported.
+      if (/\.memory\.json$|\.partial\.json$|(^|\/)run\.json$|(^|\/)turn0\//.test(f.name)) continue;
       let value: unknown;
       try {
         value = JSON.parse(f.text);

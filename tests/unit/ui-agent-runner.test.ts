@@ -117,6 +117,16 @@ describe("the agent protocol in the page", () => {
     expect(again.events.filter((e) => e.type === "level-skip")).toHaveLength(2);
   });
 
+  it("refuses to continue stored episodes with other turn or step limits, saying which", async () => {
+    const repos = repositoriesOver(memoryStore());
+    const rt = fakeRuntime();
+    await runAgentProtocol(OPTS, deps(repos, rt).d);
+    const runs = rt.runs;
+    const other = await runAgentProtocol({ ...OPTS, maxTurns: 10 }, deps(repos, rt).d);
+    expect(other.error).toMatch(/L0 on min-p-sampling is stored with 3 turns and 3 steps/);
+    expect(rt.runs).toBe(runs);
+  });
+
   it("a model failure ends the episode with stoppedReason error, saved; running again resumes from the last saved turn", async () => {
     const repos = repositoriesOver(memoryStore());
     const rt = fakeRuntime();

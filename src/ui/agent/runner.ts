@@ -120,6 +120,13 @@ export async function runAgentProtocol(o: AgentRunOptions, d: AgentRunDeps): Pro
     for (const level of levels) {
       const saved = (await d.repo.get(keyOf(level))).value;
       const t = saved?.trajectory;
+      if (t && !sameLimits(t.config, config) && t.turns.length > 0) {
+        // Like `recode run` on a run folder: results are not mixed across turn or step limits.
+        return outcome(
+          false,
+          `L${level} on ${d.task.id} is stored with ${t.config.maxTurns} turns and ${t.config.maxSteps} steps per turn; run with those settings, or delete the stored results first (Results tab).`,
+        );
+      }
       if (t && sameLimits(t.config, config) && t.finished && t.stoppedReason !== "error") {
         latest.set(level, t);
         d.onEvent({ type: "level-skip", level, trajectory: t });
