@@ -66,3 +66,33 @@ export function browserStorage(): SyncStorage | null {
     return null;
   }
 }
+
+/**
+ * Small per-task notes kept in `localStorage` (e.g. feedback a teacher is
+ * writing by hand), so a reload does not lose them. Storage errors are
+ * swallowed: the notes stay in memory.
+ */
+export class TaskNotes<T> {
+  constructor(
+    private readonly storage: SyncStorage | null,
+    private readonly kind: string,
+  ) {}
+
+  get(taskId: string): T | null {
+    try {
+      const raw = this.storage?.getItem(`recode:${this.kind}:${taskId}`);
+      return raw ? (JSON.parse(raw) as T) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  set(taskId: string, value: T | null): void {
+    try {
+      if (value === null) this.storage?.removeItem(`recode:${this.kind}:${taskId}`);
+      else this.storage?.setItem(`recode:${this.kind}:${taskId}`, JSON.stringify(value));
+    } catch {
+      /* kept in memory only */
+    }
+  }
+}

@@ -7,7 +7,7 @@
  */
 import { createContext, useContext, useSyncExternalStore } from "react";
 import { version as appVersion } from "../../package.json";
-import type { FeedbackRecord, Researcher } from "../core/feedback";
+import type { FeedbackItem, FeedbackRecord, Researcher } from "../core/feedback";
 import type { EpisodeSummary } from "../core/metrics";
 import { checkModelSpec, type MeteredChatModel, type WebLLMProgress } from "../core/providers";
 import { createLlmResearcher, createRulesResearcher } from "../core/researchers";
@@ -16,7 +16,7 @@ import { type Task, taskContentHash } from "../core/task";
 import { episodeSummary, restoreTrajectory, type Trajectory } from "../core/trajectory";
 import type { PythonRuntime, RunOptions } from "../python/runtime";
 import { taskRunRequest } from "../python/runtime";
-import { browserStorage, DraftJournal } from "../store/journal";
+import { browserStorage, DraftJournal, TaskNotes } from "../store/journal";
 import type { DraftRecord, ModelConfig, ModelSettingsRecord, RunRecord, SettingsRecord, TrajectoryRecord } from "../store/records";
 import { DEFAULT_MODEL_SETTINGS, DEFAULT_SETTINGS, trajectoryKey } from "../store/records";
 import { openRepositories, type Repositories } from "../store/repositories";
@@ -119,6 +119,8 @@ export class PlaygroundServices {
     private readonly makeRuntime: RuntimeFactory,
     /** Synchronous safety net for text typed just before a reload or crash. */
     private readonly journal: DraftJournal = new DraftJournal(null),
+    /** Feedback items a person is writing in the Feedback tab, per task (kept across reloads). */
+    readonly humanFeedback: TaskNotes<FeedbackItem[]> = new TaskNotes(null, "human-feedback"),
   ) {
     void repos.then((r) => {
       if (r.fallback) this.notify("warning", r.fallback);
@@ -564,7 +566,13 @@ export class PlaygroundServices {
 
 /** Create the page's services (opens IndexedDB in the background). */
 export function createServices(catalog: CatalogEntry[], makeRuntime: RuntimeFactory, dbName?: string): PlaygroundServices {
-  return new PlaygroundServices(catalog, openRepositories(dbName), makeRuntime, new DraftJournal(browserStorage()));
+  return new PlaygroundServices(
+    catalog,
+    openRepositories(dbName),
+    makeRuntime,
+    new DraftJournal(browserStorage()),
+    new TaskNotes(browserStorage(), "human-feedback"),
+  );
 }
 
 /** React context carrying the services. */

@@ -69,4 +69,11 @@ test("a human item is checked field by field and then rendered like any research
   await expect(page.getByTestId("feedback-text")).not.toContainText("def min_p_filter");
   await page.getByLabel("L4", { exact: true }).check();
   await expect(page.getByTestId("feedback-code")).toContainText("def min_p_filter(probs, p_base):");
+
+  // What the teacher wrote survives a reload.
+  await page.reload();
+  await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "ready", { timeout: 120_000 });
+  await openTab(page, "Feedback");
+  await page.getByLabel("Researcher", { exact: true }).selectOption("human");
+  await expect(page.getByTestId("feedback-text")).toContainText("The filter keeps tokens below the threshold.");
 });

@@ -60,6 +60,8 @@ export function FeedbackPanel({ ws }: { ws: TaskWorkspace }) {
   const setResearcher = (r: PanelResearcher) => {
     chosenResearcher.set(task.id, r);
     setResearcherState(r);
+    // A message about another researcher does not apply any more.
+    setError(null);
   };
   const keep = (r: Review) => {
     reviews.set(reviewKey(task.id, r.researcher), r);
@@ -83,7 +85,15 @@ export function FeedbackPanel({ ws }: { ws: TaskWorkspace }) {
   };
 
   // The rules researcher (offline, instant) reviews every new failing run on its own.
-  const current = review && review.result === result ? review : null;
+  let current = review && review.result === result ? review : null;
+  if (!current && researcher === "human" && result && !result.allPassed) {
+    // What a person wrote before a reload comes back (kept per task).
+    const saved = services.humanFeedback.get(task.id);
+    if (saved && saved.length > 0) {
+      current = { result, code: ws.getCode(), record: { researcher: "human", items: saved }, researcher: "human" };
+      reviews.set(reviewKey(task.id, "human"), current);
+    }
+  }
   // biome-ignore lint/correctness/useExhaustiveDependencies: review once per new run result
   useEffect(() => {
     if (researcher === "rules" && result && !result.allPassed && !ws.running && !current) void ask("rules");
@@ -146,7 +156,10 @@ export function FeedbackPanel({ ws }: { ws: TaskWorkspace }) {
         <HumanFeedbackForm
           task={task}
           items={current?.researcher === "human" ? (current.record?.items ?? []) : []}
-          onChange={(items) => keep({ result, code: ws.getCode(), record: { researcher: "human", items }, researcher: "human" })}
+          onChange={(items) => {
+            services.humanFeedback.set(task.id, items.length > 0 ? items : null);
+            keep({ result, code: ws.getCode(), record: { researcher: "human", items }, researcher: "human" });
+          }}
         />
       )}
       {record && <RenderedFeedback record={record} level={level} task={task} ws={ws} />}
