@@ -208,3 +208,16 @@ describe("rules researcher evidence", () => {
     expect(rec2.items[0]?.analysis).toContain("The value is 50% too small in magnitude (ratio 0.500).");
   });
 });
+
+describe("rules researcher: a collection error inside a helper of the candidate's own", () => {
+  it("is about the target file, not the private helper", async () => {
+    const { BUILTIN_TASKS, loadTaskDir } = await import("../../src/cli/task-fs");
+    const task = loadTaskDir(BUILTIN_TASKS, "pass-at-k");
+    const code = "def _validate(n):\n    x = (\n\ndef pass_at_k(n, c, k):\n    return 0\n";
+    const r = makeRunResult([], {
+      collectionError: { message: "SyntaxError: '(' was never closed", file: task.meta.target_file_path, line: 2, traceback: "" },
+    });
+    const rec = await createRulesResearcher().review({ task, code, run: r, turn: 0 });
+    expect(rec.items[0]?.interface).toBe(task.meta.target_file_path);
+  });
+});

@@ -244,7 +244,8 @@ export function createRulesResearcher(opts: RulesResearcherOptions = {}): Resear
         const where = e.file ? `${e.file}${e.line !== null ? `, line ${e.line}` : ""}` : "the test module";
         const missing = name !== null && interfaces.includes(name) && (!definedInCandidate(name) || namesMissing(e.message, name));
         const category: FeedbackCategory = missing ? "T0" : "T1";
-        const subject = name ?? target;
+        // A helper of the candidate's own is not an interface: the item is about the file then.
+        const subject = name !== null && interfaces.includes(name) ? name : target;
         const quoted = e.file === target ? quoteLine(code, e.line) : "";
         const description = missing
           ? `\`${subject}\` cannot be imported from ${target} (${short(e.message)}), so no test could run.`
