@@ -8,6 +8,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { solverScript } from "../core/providers/scripted";
 import { createNodePyodideRuntime } from "../python/node";
 import { runFiles, taskRunRequest } from "../python/runtime";
 import { BUILTIN_TASKS, listTaskIds, loadTaskDir } from "./task-fs";
@@ -73,16 +74,10 @@ async function measureEpisodes(
   const { restoreTrajectory } = await import("../core/trajectory");
   const dir = mkdtempSync(join(tmpdir(), "recode-bench-episodes-"));
   try {
-    const rules: object[] = [{ match: "Result of REPLACE", reply: "Reflection: written.\nAction: SUBMIT" }];
-    for (const id of ids) {
-      const t = loadTaskDir(BUILTIN_TASKS, id);
-      const esc = t.meta.target_file_path.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-      const fence = (code: string) => `Reflection: write it.\nAction: REPLACE\n\`\`\`\`python\n${code}\n\`\`\`\``;
-      rules.push({ match: `/# Turn 0[\\s\\S]*${esc}/`, reply: fence(t.starter) });
-      rules.push({ match: `/# Turn [1-9][\\s\\S]*${esc}/`, reply: fence(t.canonical) });
-    }
+    const tasks = ids.map((id) => loadTaskDir(BUILTIN_TASKS, id));
+    const rules = solverScript(tasks.map((t) => ({ targetPath: t.meta.target_file_path, first: t.starter, later: t.canonical })));
     const script = join(dir, "script.json");
-    writeFileSync(script, JSON.stringify({ rules }));
+    writeFileSync(script, JSON.stringify(rules));
     const throughput: { workers: number; episodes: number; ms: number }[] = [];
     const turnTest: number[] = [];
     const turnOverhead: number[] = [];

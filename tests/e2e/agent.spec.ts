@@ -2,24 +2,18 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
+import { fence } from "../../src/core/agent/prompts";
+import { solverScript } from "../../src/core/providers/scripted";
 import { type ChatStub, closedPort, type RecordedRequest, startChatStub } from "../helpers/chat-stub-server";
 import { CANONICAL, openTab, openTask, STARTER, TARGET } from "./helpers";
 
 const work = mkdtempSync(join(tmpdir(), "recode-e2e-agent-"));
 test.afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const fence = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
-const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-
 /** A scripted coder: turn 0 writes the starting text (fails), later turns write the canonical solution. */
 function writeScript(): string {
-  const rules = [
-    { match: "Result of REPLACE", reply: "Reflection: written.\nAction: SUBMIT" },
-    { match: `/# Turn 0[\\s\\S]*${esc(TARGET)}/`, reply: `Reflection: first try.\nAction: REPLACE\n${fence(STARTER)}` },
-    { match: `/# Turn [1-9][\\s\\S]*${esc(TARGET)}/`, reply: `Reflection: fix it.\nAction: REPLACE\n${fence(CANONICAL)}` },
-  ];
   const file = join(work, "fix-on-turn-1.json");
-  writeFileSync(file, JSON.stringify({ rules }));
+  writeFileSync(file, JSON.stringify(solverScript([{ targetPath: TARGET, first: STARTER, later: CANONICAL }])));
   return file;
 }
 

@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findTrajectoryFiles } from "../../src/cli/run-folder";
+import { fence } from "../../src/core/agent/prompts";
+import { solverScript } from "../../src/core/providers/scripted";
 import { restoreTrajectory } from "../../src/core/trajectory";
 import { type ChatStub, closedPort, type RecordedRequest, startChatStub } from "../helpers/chat-stub-server";
 import { knownBug } from "../helpers/known-bugs";
@@ -15,21 +17,14 @@ const TASKS = ["min-p-sampling", "pass-at-k"];
 const target = (id: string) => JSON.parse(readFileSync(`tasks/${id}/task.json`, "utf8")).target_file_path as string;
 const canonical = (id: string) => readFileSync(`tasks/${id}/canonical.py`, "utf8");
 const buggy = (id: string) => knownBug(id).code;
-const fence = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
-const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /** A script for the memory_agent: per task, turn 0 is the known-bug file, turn 1 the canonical solution. */
 function writeScript(): string {
-  const rules: object[] = [{ match: "Result of REPLACE", reply: "Reflection: written.\nAction: SUBMIT" }];
-  for (const id of TASKS) {
-    rules.push({ match: `/# Turn 0[\\s\\S]*${esc(target(id))}/`, reply: `Reflection: first try.\nAction: REPLACE\n${fence(buggy(id))}` });
-    rules.push({
-      match: `/# Turn [1-9][\\s\\S]*${esc(target(id))}/`,
-      reply: `Reflection: fix it.\nAction: REPLACE\n${fence(canonical(id))}`,
-    });
-  }
   const file = join(work, "script.json");
-  writeFileSync(file, JSON.stringify({ rules }));
+  writeFileSync(
+    file,
+    JSON.stringify(solverScript(TASKS.map((id) => ({ targetPath: target(id), first: buggy(id), later: canonical(id) })))),
+  );
   return file;
 }
 

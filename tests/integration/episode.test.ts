@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
-import { createAgent } from "../../src/core/agent";
+import { createAgent, fence } from "../../src/core/agent";
 import type { AgentSetting } from "../../src/core/agent/types";
 import { type EpisodeEnv, runEpisode, runTurn0 } from "../../src/core/episode";
 import type { FeedbackLevel } from "../../src/core/feedback";
@@ -16,25 +16,24 @@ import { knownBug } from "../helpers/known-bugs";
 const TASK_ID = "min-p-sampling";
 const task = loadTaskDir(BUILTIN_TASKS, TASK_ID);
 const buggy = knownBug(TASK_ID).code;
-const fenceOf = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 
 /** Scripts: turn 0 writes the known-bug version, turn 1 the canonical solution. */
 function script(setting: AgentSetting, fixAt = 1) {
   if (setting === "baseline") {
     return {
       rules: [
-        { match: "# Turn 0", reply: `Here is my attempt.\n${fenceOf(buggy)}` },
-        { match: `/# Turn [${fixAt}-9]/`, reply: fenceOf(task.canonical) },
-        { match: "/# Turn \\d/", reply: fenceOf(buggy) },
+        { match: "# Turn 0", reply: `Here is my attempt.\n${fence(buggy)}` },
+        { match: `/# Turn [${fixAt}-9]/`, reply: fence(task.canonical) },
+        { match: "/# Turn \\d/", reply: fence(buggy) },
       ],
     };
   }
   return {
     rules: [
       { match: "Result of REPLACE", reply: "Reflection: the file is written.\nAction: SUBMIT" },
-      { match: "# Turn 0", reply: `Reflection: write a first version.\nAction: REPLACE\n${fenceOf(buggy)}` },
-      { match: `/# Turn [${fixAt}-9]/`, reply: `Reflection: follow the feedback.\nAction: REPLACE\n${fenceOf(task.canonical)}` },
-      { match: "/# Turn \\d/", reply: `Reflection: try again.\nAction: REPLACE\n${fenceOf(buggy)}` },
+      { match: "# Turn 0", reply: `Reflection: write a first version.\nAction: REPLACE\n${fence(buggy)}` },
+      { match: `/# Turn [${fixAt}-9]/`, reply: `Reflection: follow the feedback.\nAction: REPLACE\n${fence(task.canonical)}` },
+      { match: "/# Turn \\d/", reply: `Reflection: try again.\nAction: REPLACE\n${fence(buggy)}` },
     ],
   };
 }
@@ -146,7 +145,7 @@ describe("episode protocol details", () => {
     const model = createScriptedModel(
       {
         rules: [
-          { match: "# Turn 0", reply: `Reflection: write.\nAction: REPLACE\n${fenceOf(task.canonical)}` },
+          { match: "# Turn 0", reply: `Reflection: write.\nAction: REPLACE\n${fence(task.canonical)}` },
           { match: "Result of", reply: "Reflection: look around.\nAction: BROWSE" },
         ],
       },

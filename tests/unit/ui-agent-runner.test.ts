@@ -1,16 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { loadTaskDir } from "../../src/cli/task-fs";
 import type { TestRunner } from "../../src/core/episode";
-import { createScriptedModel } from "../../src/core/providers";
+import { createScriptedModel, solverScript } from "../../src/core/providers";
 import { createRulesResearcher } from "../../src/core/researchers";
-import type { RunResult, TestResult } from "../../src/core/results";
+import { makeRunResult, makeTestResult, type RunResult, type TestResult } from "../../src/core/results";
 import { memoryStore, repositoriesOver } from "../../src/store/repositories";
 import { type AgentRunEvent, type AgentRunOptions, runAgentProtocol } from "../../src/ui/agent/runner";
 
 const task = loadTaskDir("tasks", "min-p-sampling");
 const target = task.meta.target_file_path;
-const fence = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
-const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /** Tests "pass" when the candidate is the canonical solution (a stand-in for Python, counting its runs). */
 function fakeRuntime(): TestRunner & { runs: number } {
@@ -20,31 +18,13 @@ function fakeRuntime(): TestRunner & { runs: number } {
     async run(req: { candidate: string }): Promise<RunResult> {
       rt.runs += 1;
       const pass = req.candidate.trim() === task.canonical.trim();
-      const test = (i: number): TestResult => ({
-        id: `T.test_${i}`,
-        interface: "min_p_filter",
-        status: pass ? "passed" : "failed",
-        durationMs: 1,
-        message: pass ? "" : "AssertionError: differs",
-        traceback: "",
-        line: null,
-        stdout: "",
-        stderr: "",
-        stdoutTruncated: false,
-        stderrTruncated: false,
-        mismatch: null,
-      });
-      const tests = [test(1), test(2)];
-      return {
-        backend: "pyodide",
-        tests,
-        collectionError: null,
-        counts: { total: 2, passed: pass ? 2 : 0, failed: pass ? 0 : 2, error: 0, skipped: 0, timeout: 0 },
-        allPassed: pass,
-        durationMs: 2,
-        incident: null,
-        recorded: null,
-      } as RunResult;
+      const test = (i: number): TestResult =>
+        makeTestResult(`T.test_${i}`, pass ? "passed" : "failed", {
+          interface: "min_p_filter",
+          durationMs: 1,
+          message: pass ? "" : "AssertionError: differs",
+        });
+      return makeRunResult([test(1), test(2)], { backend: "pyodide", durationMs: 2 });
     },
   };
   return rt;
@@ -52,18 +32,10 @@ function fakeRuntime(): TestRunner & { runs: number } {
 
 /** Turn 0 writes the starting text; later turns the canonical solution (or fail, when `broken`). */
 function coder(broken = false) {
-  return createScriptedModel(
-    {
-      rules: [
-        { match: "Result of REPLACE", reply: "Reflection: written.\nAction: SUBMIT" },
-        { match: `/# Turn 0[\\s\\S]*${esc(target)}/`, reply: `Reflection: try.\nAction: REPLACE\n${fence(task.starter)}` },
-        ...(broken
-          ? []
-          : [{ match: `/# Turn [1-9][\\s\\S]*${esc(target)}/`, reply: `Reflection: fix.\nAction: REPLACE\n${fence(task.canonical)}` }]),
-      ],
-    },
-    "fix.json",
-  );
+  const script = solverScript([{ targetPath: target, first: task.starter, later: task.canonical }]);
+  // Broken: no rule for the later turns, so turn 1 fails with a model error.
+  if (broken) script.rules = script.rules.filter((r) => !r.match.startsWith("/# Turn [1-9]"));
+  return createScriptedModel(script, "fix.json");
 }
 
 const OPTS: AgentRunOptions = { setting: "memory_agent", levels: [4, 0], maxTurns: 3, maxSteps: 3, researcher: "rules" };

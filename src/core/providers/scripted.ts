@@ -28,6 +28,7 @@
  * that names the script and shows the start of the unmatched prompt.
  */
 import { z } from "zod";
+import { fence } from "../agent/prompts";
 import { type ChatMessage, type ChatRequest, type ChatResponse, ModelError } from "../model";
 import { type MeteredChatModel, nowMs, type OnCall, UsageMeter } from "./usage";
 
@@ -266,4 +267,29 @@ export function createScriptedModel(script: ScriptInput | Script, name: string, 
   }
 
   return { id, chat, unused, totals: () => meter.totals(), calls: () => meter.calls() };
+}
+
+/** One task of {@link solverScript}: its target path, the file written at turn 0, and the file written on later turns. */
+export interface SolverTask {
+  targetPath: string;
+  first: string;
+  later: string;
+}
+
+/**
+ * A script that plays a ReCodeAgent coder (`agent` / `memory_agent` step
+ * format) on each task: at turn 0 it REPLACEs the target file with `first`, on
+ * every later turn with `later`, and SUBMITs after each REPLACE. Rules key on
+ * the turn header and the target path, so one script serves several tasks.
+ * Used for offline demos, the benchmarks and the tests.
+ */
+export function solverScript(tasks: SolverTask[]): { rules: { match: string; reply: string }[] } {
+  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  const replace = (why: string, code: string) => `Reflection: ${why}\nAction: REPLACE\n${fence(code)}`;
+  const rules: { match: string; reply: string }[] = [{ match: "Result of REPLACE", reply: "Reflection: written.\nAction: SUBMIT" }];
+  for (const t of tasks) {
+    rules.push({ match: `/# Turn 0[\\s\\S]*${esc(t.targetPath)}/`, reply: replace("a first version.", t.first) });
+    rules.push({ match: `/# Turn [1-9][\\s\\S]*${esc(t.targetPath)}/`, reply: replace("follow the feedback.", t.later) });
+  }
+  return { rules };
 }
