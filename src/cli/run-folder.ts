@@ -109,7 +109,7 @@ export class RunFolder {
       throw new Error(`cannot write to ${this.root} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
     // Leftovers of an interrupted write are never read; clear them.
-    for (const f of listAllFiles(this.root)) if (/\.tmp-\d+$/.test(f)) rmSync(f, { force: true });
+    for (const f of listFiles(this.root)) if (/\.tmp-\d+$/.test(f)) rmSync(f, { force: true });
   }
 
   /** Move an unreadable episode file aside (`.corrupt-<time>`), so the episode can run again. Returns the new name. */
@@ -181,12 +181,13 @@ export class RunFolder {
   }
 }
 
-function listAllFiles(dir: string): string[] {
+/** Every file below a folder, sorted; none when the folder does not exist. */
+function listFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   const out: string[] = [];
-  for (const name of readdirSync(dir)) {
+  for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...listAllFiles(p));
+    if (statSync(p).isDirectory()) out.push(...listFiles(p));
     else out.push(p);
   }
   return out;
@@ -194,14 +195,7 @@ function listAllFiles(dir: string): string[] {
 
 /** Every .json file below a folder, sorted; none when the folder does not exist. */
 export function listJsonFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...listJsonFiles(p));
-    else if (name.endsWith(".json")) out.push(p);
-  }
-  return out;
+  return listFiles(dir).filter((p) => p.endsWith(".json"));
 }
 
 /** Every trajectory file under a run folder (or a tree of run folders), sorted. */

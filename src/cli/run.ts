@@ -397,8 +397,10 @@ export async function executeRun(
             return null;
           }
         };
+        // Each episode file is read once: finished episodes are counted, the others run (or resume).
+        const savedByLevel = new Map(levels.map((level) => [level, readSaved(level)] as const));
         const pending = levels.filter((level) => {
-          const saved = readSaved(level);
+          const saved = savedByLevel.get(level);
           const finished = saved?.trajectory.finished && saved.trajectory.stoppedReason !== "error";
           if (finished) {
             skipped += 1;
@@ -434,7 +436,7 @@ export async function executeRun(
           }
         }
         for (const level of pending) {
-          const saved = readSaved(level);
+          const saved = savedByLevel.get(level);
           const resume =
             saved?.memory && saved.trajectory.turns.length > 0 ? { trajectory: saved.trajectory, memory: saved.memory } : undefined;
           try {

@@ -13,7 +13,7 @@ import {
   EpisodeCancelled,
   type EpisodeConfig,
   type EpisodeEnv,
-  newTrajectory,
+  failedTrajectory,
   runEpisode,
   runTurn0,
   type SharedTurn0,
@@ -161,10 +161,7 @@ export async function runAgentProtocol(o: AgentRunOptions, d: AgentRunDeps): Pro
       // Keep a record of the attempt: an episode of each pending level that ended in an error before any turn.
       for (const { level, resume } of pending) {
         if (resume) continue;
-        const t = newTrajectory(env, config, level);
-        t.finished = true;
-        t.stoppedReason = "error";
-        t.error = `turn 0: ${message}`;
+        const t = failedTrajectory(env, config, level, `turn 0: ${message}`);
         latest.set(level, t);
         try {
           await d.repo.save(t, null);
