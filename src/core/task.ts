@@ -166,10 +166,6 @@ export function jsonLine(raw: string, path: PropertyKey[]): number | undefined {
   return undefined;
 }
 
-function fieldLine(text: string, path: PropertyKey[]): number | undefined {
-  return jsonLine(text, path);
-}
-
 /** Validate task.json text. Throws TaskFormatError naming the field and line. */
 export function parseTaskMeta(task: string, text: string): TaskMeta {
   const raw = parseJson(task, "task.json", text);
@@ -182,7 +178,7 @@ export function parseTaskMeta(task: string, text: string): TaskMeta {
       .map((p) => (typeof p === "number" ? `[${p}]` : String(p)))
       .join(".")
       .replace(/\.\[/g, "[");
-    throw new TaskFormatError(task, "task.json", issue.message, field || "(top level)", fieldLine(text, path));
+    throw new TaskFormatError(task, "task.json", issue.message, field || "(top level)", jsonLine(text, path));
   }
   return res.data;
 }
@@ -206,7 +202,7 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
       "task.json",
       `id "${meta.id}" differs from the folder name "${folder}"`,
       "id",
-      fieldLine(metaText, ["id"]),
+      jsonLine(metaText, ["id"]),
     );
   }
   const repo: Record<string, string> = {};
@@ -220,7 +216,7 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
       "task.json",
       `target_file_path names repo/${meta.target_file_path}, which does not exist (it holds the starting text; it may be empty)`,
       "target_file_path",
-      fieldLine(metaText, ["target_file_path"]),
+      jsonLine(metaText, ["target_file_path"]),
     );
   }
   const tests = files["test.py"] as string;
@@ -235,7 +231,7 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
           "task.json",
           `test ${id} is not defined in test.py`,
           `interfaces[${i}].tests[${j}]`,
-          fieldLine(metaText, ["interfaces", i, "tests", j]),
+          jsonLine(metaText, ["interfaces", i, "tests", j]),
         );
       }
       interfaceOf[id] = itf.name;

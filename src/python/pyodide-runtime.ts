@@ -54,10 +54,6 @@ export class PyodideRuntime implements PythonRuntime {
   private queue: Promise<unknown> = Promise.resolve();
   private nextRun = 1;
   private disposed = false;
-  /** Milliseconds the last instance took to become ready. */
-  lastLoadMs = 0;
-  /** How many instances were started (1 + respawns). */
-  spawns = 0;
 
   constructor(private readonly opts: PyodideRuntimeOptions) {}
 
@@ -77,7 +73,6 @@ export class PyodideRuntime implements PythonRuntime {
   }
 
   private spawn(): Instance {
-    this.spawns += 1;
     const worker = this.opts.createWorker();
     const useInt = this.opts.useInterrupt ?? canInterrupt();
     const shared = useInt ? new SharedArrayBuffer(1) : null;
@@ -94,7 +89,6 @@ export class PyodideRuntime implements PythonRuntime {
       worker.onMessage((msg) => {
         if (msg.type === "ready") {
           inst.version = msg.version;
-          this.lastLoadMs = msg.loadMs;
           resolve();
         } else if (msg.type === "init-error") {
           inst.dead = true;

@@ -134,8 +134,6 @@ export class RunAssembler {
   private stoppedAt: { line: number | null; traceback: string } | null = null;
   /** Protected objects the submission changed during the run (see harness.py `Guard`). */
   tampered: string[] = [];
-  /** Lines of the event stream that could not be read. */
-  unreadable = 0;
   poisoned: string | null = null;
   ended = false;
 
@@ -158,7 +156,6 @@ export class RunAssembler {
       /* not an event */
     }
     if (!ev || typeof ev !== "object" || typeof (ev as { type?: unknown }).type !== "string") {
-      this.unreadable += 1;
       this.markStreamTampered();
       return null;
     }

@@ -26,7 +26,7 @@ export type ToWorker =
 
 /** Worker -> host messages. */
 export type FromWorker =
-  | { type: "ready"; version: string; loadMs: number }
+  | { type: "ready"; version: string }
   | { type: "init-error"; message: string }
   | { type: "accepted"; runId: number }
   | { type: "tainted"; runId: number; message: string }
@@ -58,7 +58,6 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
   const loaded = new Set<string>();
 
   async function init(options: PyodideSourceOptions, buffer: SharedArrayBuffer | null): Promise<void> {
-    const t0 = performance.now();
     try {
       const opts: Record<string, unknown> = { fullStdLib: false };
       if (options.indexURL) opts.indexURL = options.indexURL;
@@ -82,7 +81,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
         py.setInterruptBuffer(interrupt);
       }
       const version = String(py.runPython("import sys; sys.version.split()[0]"));
-      deps.post({ type: "ready", version: `${version} (pyodide ${py.version})`, loadMs: performance.now() - t0 });
+      deps.post({ type: "ready", version: `${version} (pyodide ${py.version})` });
     } catch (e) {
       deps.post({ type: "init-error", message: `Pyodide could not start: ${(e as Error).message}` });
     }
