@@ -159,6 +159,29 @@ describe("recode run / report / merge", () => {
   });
 });
 
+/** `recode run` with coder and llm researcher on one local endpoint, 3 turns, min-p-sampling. */
+const httpRun = (baseURL: string, levels: string, out: string) => [
+  "run",
+  "--model",
+  "ollama:coder",
+  "--base-url",
+  baseURL,
+  "--researcher",
+  "llm:ollama:reviewer",
+  "--levels",
+  levels,
+  "--turns",
+  "3",
+  "--tasks",
+  "min-p-sampling",
+  "--out",
+  out,
+];
+
+/** Coder requests for turn 0 a stub server has answered. */
+const turn0Calls = (stub: ChatStub) =>
+  stub.chatRequests().filter((q) => (q.body?.messages?.at(-1)?.content ?? "").includes("# Turn 0")).length;
+
 describe("recode run against an OpenAI-compatible endpoint", () => {
   let stub: ChatStub;
   afterAll(async () => {
@@ -195,23 +218,7 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
       when: (r) => (r.body?.messages?.[0]?.content ?? "").includes("You review code"),
     });
     const out = join(work, "http");
-    const r = await recode([
-      "run",
-      "--model",
-      "ollama:coder",
-      "--base-url",
-      stub.baseURL,
-      "--researcher",
-      "llm:ollama:reviewer",
-      "--levels",
-      "3",
-      "--turns",
-      "3",
-      "--tasks",
-      "min-p-sampling",
-      "--out",
-      out,
-    ]);
+    const r = await recode(httpRun(stub.baseURL, "3", out));
     expect(r.code, r.out).toBe(0);
     const [file] = findTrajectoryFiles(out);
     const t = restoreTrajectory(JSON.parse(readFileSync(file as string, "utf8")));
@@ -237,23 +244,7 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
     });
     try {
       const out = join(work, "turn0-review");
-      const args = [
-        "run",
-        "--model",
-        "ollama:coder",
-        "--base-url",
-        srv.baseURL,
-        "--researcher",
-        "llm:ollama:reviewer",
-        "--levels",
-        "1,4",
-        "--turns",
-        "3",
-        "--tasks",
-        "min-p-sampling",
-        "--out",
-        out,
-      ];
+      const args = httpRun(srv.baseURL, "1,4", out);
       const first = await recode(args);
       expect(first.code, first.out).toBe(1);
       expect(first.out).toContain("turn 0 failed");
@@ -262,7 +253,7 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
       for (const f of files) expect(restoreTrajectory(JSON.parse(readFileSync(f, "utf8"))).stoppedReason).toBe("error");
       const rep = await recode(["report", out]);
       expect(rep.out).toContain("ended in an error");
-      const coderTurn0 = () => srv.chatRequests().filter((q) => (q.body?.messages?.at(-1)?.content ?? "").includes("# Turn 0")).length;
+      const coderTurn0 = () => turn0Calls(srv);
       const before = coderTurn0();
       reviewerBroken = false;
       const second = await recode(args);
@@ -303,11 +294,11 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
       });
       expect(first.code, first.out).toBe(130);
       expect(first.out).toContain("Run the same command again to resume");
-      const turn0Calls = slow.chatRequests().filter((q) => (q.body?.messages?.at(-1)?.content ?? "").includes("# Turn 0")).length;
+      const before = turn0Calls(slow);
       const second = await recode(args);
       expect(second.code, second.out).toBe(0);
       // Turn 0 was saved and is not generated again.
-      expect(slow.chatRequests().filter((q) => (q.body?.messages?.at(-1)?.content ?? "").includes("# Turn 0")).length).toBe(turn0Calls);
+      expect(turn0Calls(slow)).toBe(before);
       const files = findTrajectoryFiles(out);
       expect(files).toHaveLength(5);
       for (const f of files) expect(restoreTrajectory(JSON.parse(readFileSync(f, "utf8"))).stoppedReason).toBe("solved");
