@@ -87,7 +87,10 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
             const task = loadTaskFromFiles(id, files);
             const text = await recordExpected(task, rt);
             writeFileSync(join(o.dir, task.id, "expected.json"), text);
-            out(`recorded ${task.id}: ${Object.keys(JSON.parse(text)).length} values (${rt.version})\n`);
+            const doc = JSON.parse(text) as { values: Record<string, unknown>; tests: Record<string, unknown> };
+            out(
+              `recorded ${task.id}: ${Object.keys(doc.values).length} values from ${Object.keys(doc.tests).length} tests (${rt.version})\n`,
+            );
           } catch (e) {
             failed += 1;
             out(`FAILED ${id}: ${(e as Error).message}\n`);

@@ -4,7 +4,7 @@
  * the level decides which prefix of an item's fields reaches the agent.
  */
 import { z } from "zod";
-import type { RunResult } from "./results";
+import { passingCount, type RunResult, type TestStatus } from "./results";
 import type { Task } from "./task";
 
 /** T0 code structure / planning, T1 correctness (syntax, runtime), T2 implementation alignment, T3 knowledge and context, T4 repository integration. */
@@ -251,56 +251,93 @@ function cap(text: string, n: number): string {
   return text.length <= n ? text : `${text.slice(0, n)}... [${text.length - n} more characters]`;
 }
 
-function tail(text: string, n: number): string {
+/** The last `n` lines of `text`, each cut to `lineCap` characters. */
+function tail(text: string, n: number, lineCap = 400): string {
   if (n <= 0) return "";
   const lines = text.replace(/\s+$/, "").split("\n");
-  const kept = lines.slice(-n);
+  const kept = lines.slice(-n).map((l) => cap(l, lineCap));
   return (lines.length > n ? ["  ..."] : []).concat(kept).join("\n");
 }
 
-const STATUS_LABEL = { passed: "PASS", failed: "FAILED", error: "ERROR", skipped: "SKIPPED", timeout: "TIMEOUT" } as const;
+/** Log label of each test status. */
+const STATUS_LABEL = {
+  passed: "PASS",
+  failed: "FAILED",
+  error: "ERROR",
+  skipped: "SKIPPED",
+  xfail: "XFAIL",
+  xpass: "XPASS",
+  timeout: "TIMEOUT",
+} as const satisfies Record<TestStatus, string>;
+
+/** Statuses that need no explanation in the log. */
+const QUIET: ReadonlySet<TestStatus> = new Set(["passed", "xfail"]);
 
 /**
  * The test log the agent sees at every feedback level (RECODE-H.md, "Feedback
  * hierarchy"): how many tests ran, passed and failed; one line per test with
- * PASS / FAILED / ERROR / TIMEOUT / SKIPPED and its interface; for each
- * non-passing test its failure message (capped) and the tail of its traceback;
- * a collection error with file and line (counted as 0 passed); and what
- * happened to the interpreter, if anything.
+ * PASS / FAILED / ERROR / TIMEOUT / SKIPPED / XFAIL / XPASS and its interface;
+ * for each other test its failure message (capped), its failing subTests and
+ * the tail of its traceback (lines capped); a collection error with file and
+ * line (counted as 0 passed); and what happened to the interpreter, if
+ * anything. Every test's status line is listed whatever the size of the
+ * details: when the details would pass `totalCap`, the later ones are left out
+ * and the log says how many.
  */
 export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string {
   const messageCap = opts.messageCap ?? 600;
   const tbLines = opts.tracebackLines ?? 6;
   const totalCap = opts.totalCap ?? 12000;
   const c = run.counts;
-  const out: string[] = [];
+  const head: string[] = [];
   if (run.collectionError) {
     const e = run.collectionError;
     const where = [e.file, e.line !== null ? `line ${e.line}` : null].filter(Boolean).join(", ");
-    out.push(`Test run: collection error, no test ran (counts as 0 of ${c.total || "all"} tests passed).`);
-    out.push(`Collection error${where ? ` in ${where}` : ""}: ${cap(e.message, messageCap)}`);
+    head.push(`Test run: collection error, no test ran (counts as 0 of ${c.total || "all"} tests passed).`);
+    head.push(`Collection error${where ? ` in ${where}` : ""}: ${cap(e.message, messageCap)}`);
     const tb = tail(e.traceback, tbLines);
-    if (tb) out.push(indentBlock(tb, "  "));
+    if (tb) head.push(indentBlock(tb, "  "));
   } else {
-    const notPassed = c.total - c.passed;
-    const breakdown = (["failed", "error", "timeout", "skipped"] as const).filter((s) => c[s] > 0).map((s) => `${c[s]} ${s}`);
-    out.push(
-      `Test run: ${c.total} test${c.total === 1 ? "" : "s"}, ${c.passed} passed, ${notPassed} failed${breakdown.length ? ` (${breakdown.join(", ")})` : ""}.` +
+    const passing = passingCount(c);
+    const breakdown = (["failed", "error", "timeout", "skipped", "xpass", "xfail"] as const)
+      .filter((s) => (c[s] ?? 0) > 0)
+      .map((s) => `${c[s]} ${s}`);
+    head.push(
+      `Test run: ${c.total} test${c.total === 1 ? "" : "s"}, ${passing} passed, ${c.total - passing} failed${breakdown.length ? ` (${breakdown.join(", ")})` : ""}.` +
         (run.allPassed ? " All tests pass." : ""),
     );
   }
-  if (run.incident) out.push(`Interpreter: ${run.incident.kind}: ${cap(run.incident.message, messageCap)}`);
-  for (const t of run.tests) {
+  if (run.incident) head.push(`Interpreter: ${run.incident.kind}: ${cap(run.incident.message, messageCap)}`);
+  const rows = run.tests.map((t) => {
     const itf = t.interface ? `  [${t.interface}]` : "";
-    out.push(`${STATUS_LABEL[t.status].padEnd(7)} ${t.id}${itf}`);
-    if (t.status === "passed") continue;
-    if (t.message) out.push(indentBlock(cap(t.message, messageCap), "    "));
-    if (t.status === "failed" || t.status === "error") {
-      const tb = tail(t.traceback, tbLines);
-      if (tb && t.mismatch === null) out.push(indentBlock(tb, "    "));
+    const line = `${STATUS_LABEL[t.status].padEnd(7)} ${t.id}${itf}`;
+    const detail: string[] = [];
+    if (!QUIET.has(t.status)) {
+      if (t.message) detail.push(indentBlock(cap(t.message, messageCap), "    "));
+      for (const s of t.subtests ?? []) {
+        detail.push(indentBlock(cap(`subTest ${s.params}: ${s.status}: ${s.message}`, messageCap), "    "));
+      }
+      if (t.status === "failed" || t.status === "error") {
+        const tb = tail(t.traceback, tbLines);
+        if (tb && t.mismatch === null) detail.push(indentBlock(tb, "    "));
+      }
     }
+    return { line, detail: detail.join("\n") };
+  });
+  // Status lines first: they are always kept; details fill what room is left, in test order.
+  let room = totalCap - head.join("\n").length - rows.reduce((n, r) => n + r.line.length + 1, 0);
+  let left = 0;
+  const out = [...head];
+  for (const r of rows) {
+    out.push(r.line);
+    if (!r.detail) continue;
+    if (r.detail.length + 1 <= room) {
+      out.push(r.detail);
+      room -= r.detail.length + 1;
+    } else left += 1;
   }
-  return cap(out.join("\n"), totalCap);
+  if (left > 0) out.push(`[details of ${left} test${left === 1 ? "" : "s"} left out: the log is capped at ${totalCap} characters]`);
+  return out.join("\n");
 }
 
 /**

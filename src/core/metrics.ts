@@ -9,7 +9,7 @@
  * (RECODE-H.md, "Interaction protocol": success; a collection error counts as 0 passed).
  */
 import type { FeedbackLevel } from "./feedback";
-import type { RunResult } from "./results";
+import { passingCount, type RunResult, runSolved } from "./results";
 
 /** RECODE-H settings: one-shot generation each turn, agent with tools, agent with tools and memory (the paper's). */
 export type Setting = "baseline" | "agent" | "memory_agent";
@@ -22,13 +22,13 @@ export const DEFAULT_N = 10;
 
 /** Test outcome of one turn, as metrics need it. */
 export interface TurnOutcome {
-  /** Tests that passed. */
+  /** Tests that count as passing: passed or expected failure (`xfail`), see `passingCount` in results.ts. */
   passed: number;
-  /** Tests collected (passed + failed + errored + skipped + timed out); 0 after a collection error. */
+  /** Tests collected (every status); 0 after a collection error. */
   total: number;
   /** Import or syntax failure before any test ran: the turn counts as 0 passed. */
   collectionError: boolean;
-  /** RECODE-H success: `!collectionError && total > 0 && passed === total`. Checked against the counts. */
+  /** Solved (`runSolved` in results.ts): `!collectionError && total > 0 && passed === total`. Checked against the counts. */
   allPassed: boolean;
 }
 
@@ -100,9 +100,9 @@ export function turnPassRate(t: TurnOutcome): number {
 /** The metrics view of one test run. */
 export function turnOutcome(run: RunResult): TurnOutcome {
   const collectionError = run.collectionError !== null;
-  const passed = collectionError ? 0 : run.counts.passed;
+  const passed = collectionError ? 0 : passingCount(run.counts);
   const total = collectionError ? 0 : run.counts.total;
-  return { passed, total, collectionError, allPassed: !collectionError && total > 0 && passed === total };
+  return { passed, total, collectionError, allPassed: runSolved(run.counts, run.collectionError) };
 }
 
 const LEVELS: readonly number[] = [0, 1, 2, 3, 4];

@@ -3,8 +3,30 @@
  * Shared by the Python runtimes, the page, the CLI and (later) metrics.
  */
 
-/** Outcome of one unit test. `timeout`: the run's wall clock ran out during it. */
-export type TestStatus = "passed" | "failed" | "error" | "skipped" | "timeout";
+/**
+ * Outcomes of one unit test, declared once. As CPython's unittest reports them,
+ * plus `timeout`:
+ * - `passed`, `failed` (an assertion), `error` (any other exception, or a
+ *   fixture of its class or module that raised), `skipped`;
+ * - `xfail`: an expected failure (`@unittest.expectedFailure` that failed);
+ * - `xpass`: an unexpected success (the same decorator, and the test passed);
+ * - `timeout`: the run's wall clock ran out (or the user stopped it) during it.
+ */
+export const TEST_STATUSES = ["passed", "failed", "error", "skipped", "xfail", "xpass", "timeout"] as const;
+
+/** Outcome of one unit test (see {@link TEST_STATUSES}). */
+export type TestStatus = (typeof TEST_STATUSES)[number];
+
+/** Outcome of one failing, erroring or skipped subTest of a test (`with self.subTest(i=1): ...`). */
+export interface SubTestResult {
+  /** The subTest's message and parameters as unittest prints them, e.g. `(i=2)` or `[first] (i=2)`. */
+  params: string;
+  status: "failed" | "error" | "skipped";
+  /** One-line message (exception type and text, or the skip reason). */
+  message: string;
+  /** Traceback limited to task files, capped like output. */
+  traceback: string;
+}
 
 /** Structured difference found by a value check (`recode_check.check`). */
 export interface Mismatch {
@@ -42,6 +64,8 @@ export interface TestResult {
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
   mismatch: Mismatch | null;
+  /** Every subTest of this test that failed, raised or was skipped, in order (empty when none did). */
+  subtests: SubTestResult[];
 }
 
 /** Import or syntax failure before any test ran (RECODE-H: counts as 0 passed). */
@@ -72,14 +96,7 @@ export interface RunIncident {
 }
 
 /** Counts by status; `total` is the number of collected tests. */
-export interface TestCounts {
-  total: number;
-  passed: number;
-  failed: number;
-  error: number;
-  skipped: number;
-  timeout: number;
-}
+export type TestCounts = { total: number } & Record<TestStatus, number>;
 
 /** Everything one run of the tests produced. */
 export interface RunResult {
@@ -87,7 +104,7 @@ export interface RunResult {
   tests: TestResult[];
   collectionError: CollectionError | null;
   counts: TestCounts;
-  /** True when every collected test passed and there was at least one (RECODE-H success). */
+  /** Whether the run solved the task: see {@link runSolved}. */
   allPassed: boolean;
   /** Wall time of the whole run in milliseconds (host side). */
   durationMs: number;
@@ -98,9 +115,33 @@ export interface RunResult {
 
 /** Count tests by status. */
 export function countTests(tests: readonly TestResult[]): TestCounts {
-  const counts: TestCounts = { total: tests.length, passed: 0, failed: 0, error: 0, skipped: 0, timeout: 0 };
+  const counts: TestCounts = { total: tests.length, passed: 0, failed: 0, error: 0, skipped: 0, xfail: 0, xpass: 0, timeout: 0 };
   for (const t of tests) counts[t.status] += 1;
   return counts;
+}
+
+/**
+ * Tests that count as passing: `passed` and `xfail` (an expected failure that
+ * failed is what the test asks for). Used for the verdict and for the
+ * test-case pass rate.
+ */
+export function passingCount(counts: TestCounts): number {
+  return counts.passed + (counts.xfail ?? 0);
+}
+
+/**
+ * Whether a run solved the task (a turn is "all-pass"): the tests were
+ * collected, there was at least one, and every test passed or is `xfail`; none
+ * failed, raised, timed out, was skipped or passed unexpectedly (`xpass`).
+ *
+ * Source: RECODE-H's harness counts a turn as solved when its JUnit report has
+ * no errors, failures or skips (RECODE-H.md, "The official harness"); the
+ * statuses it has no word for follow CPython's `TestResult.wasSuccessful()`,
+ * which accepts expected failures and rejects unexpected successes. See
+ * docs/metrics.md.
+ */
+export function runSolved(counts: TestCounts, collectionError: CollectionError | null | boolean): boolean {
+  return !collectionError && counts.total > 0 && passingCount(counts) === counts.total;
 }
 
 /** A test result with empty details, e.g. for a test that never ran. `extra` overrides any field. */
@@ -118,11 +159,12 @@ export function makeTestResult(id: string, status: TestStatus, extra: Partial<Te
     stdoutTruncated: false,
     stderrTruncated: false,
     mismatch: null,
+    subtests: [],
     ...extra,
   };
 }
 
-/** A run result over `tests` with counts and `allPassed` derived from them (RECODE-H success); `extra` overrides any field. */
+/** A run result over `tests` with counts and `allPassed` derived from them ({@link runSolved}); `extra` overrides any field. */
 export function makeRunResult(tests: TestResult[], extra: Partial<RunResult> = {}): RunResult {
   const counts = countTests(tests);
   const collectionError = extra.collectionError ?? null;
@@ -131,7 +173,7 @@ export function makeRunResult(tests: TestResult[], extra: Partial<RunResult> = {
     tests,
     collectionError,
     counts,
-    allPassed: collectionError === null && counts.total > 0 && counts.passed === counts.total,
+    allPassed: runSolved(counts, collectionError),
     durationMs: 0,
     incident: null,
     recorded: null,

@@ -14,17 +14,20 @@
  * - 1: flat configuration (`model`, `researcher`, `level`, `setting`, `taskId`,
  *   `maxTurns` at the top), turns `{turn, code, result, ...}`, no token counts,
  *   no versions block, no `maxSteps`, no `sharedTurn0`.
- * - 2 (current): `config`, `versions`, per-turn `tokens` / `researcherTokens`,
+ * - 2: `config`, `versions`, per-turn `tokens` / `researcherTokens`,
  *   `sharedTurn0`, `error`.
+ * - 3 (current): test statuses `xfail` and `xpass` (with their counts) and
+ *   per-test `subtests`; a version 2 record upgrades with zero counts and no
+ *   subtests.
  */
 import { z } from "zod";
 import { FeedbackRecordSchema } from "./feedback";
 import { type EpisodeSummary, turnOutcome } from "./metrics";
 import type { ChatMessage } from "./model";
-import type { RunResult } from "./results";
+import { type RunResult, runSolved, TEST_STATUSES } from "./results";
 
 /** The schema version this build writes. */
-export const TRAJECTORY_SCHEMA_VERSION = 2;
+export const TRAJECTORY_SCHEMA_VERSION = 3;
 
 /** Actions per turn when an old record does not say (RECODE-H: at most 3 actions per turn). */
 export const DEFAULT_MAX_STEPS = 3;
@@ -44,10 +47,17 @@ const MismatchSchema = z.object({
   detail: z.string(),
 });
 
+const SubTestResultSchema = z.object({
+  params: z.string(),
+  status: z.enum(["failed", "error", "skipped"]),
+  message: z.string(),
+  traceback: z.string(),
+});
+
 const TestResultSchema = z.object({
   id: z.string(),
   interface: z.string().nullable(),
-  status: z.enum(["passed", "failed", "error", "skipped", "timeout"]),
+  status: z.enum(TEST_STATUSES),
   durationMs: millis,
   message: z.string(),
   traceback: z.string(),
@@ -57,17 +67,29 @@ const TestResultSchema = z.object({
   stdoutTruncated: z.boolean(),
   stderrTruncated: z.boolean(),
   mismatch: MismatchSchema.nullable(),
+  /** Absent before version 3. */
+  subtests: z.array(SubTestResultSchema).default([]),
 });
 
 /** Zod schema of a {@link RunResult} (src/core/results.ts). */
-export const RunResultSchema: z.ZodType<RunResult> = z
+export const RunResultSchema: z.ZodType<RunResult, unknown> = z
   .object({
     backend: z.enum(["pyodide", "native"]),
     tests: z.array(TestResultSchema),
     collectionError: z
       .object({ message: z.string(), file: z.string().nullable(), line: z.number().int().nullable(), traceback: z.string() })
       .nullable(),
-    counts: z.object({ total: count, passed: count, failed: count, error: count, skipped: count, timeout: count }),
+    counts: z.object({
+      total: count,
+      passed: count,
+      failed: count,
+      error: count,
+      skipped: count,
+      /** Absent before version 3. */
+      xfail: count.default(0),
+      xpass: count.default(0),
+      timeout: count,
+    }),
     allPassed: z.boolean(),
     durationMs: millis,
     incident: z
@@ -80,9 +102,9 @@ export const RunResultSchema: z.ZodType<RunResult> = z
     recorded: z.string().nullable(),
   })
   .superRefine((r, ctx) => {
-    // The counts and the verdict must agree with the tests (RECODE-H success: every collected test passed).
+    // The counts and the verdict must agree with the tests (see runSolved).
     const c = r.counts;
-    const byStatus = { passed: 0, failed: 0, error: 0, skipped: 0, timeout: 0 };
+    const byStatus = Object.fromEntries(TEST_STATUSES.map((s) => [s, 0])) as Record<(typeof TEST_STATUSES)[number], number>;
     for (const t of r.tests) byStatus[t.status] += 1;
     if (c.total !== r.tests.length)
       ctx.addIssue({ code: "custom", path: ["counts", "total"], message: `${c.total} but ${r.tests.length} tests are listed` });
@@ -90,7 +112,7 @@ export const RunResultSchema: z.ZodType<RunResult> = z
       if (c[k] !== byStatus[k])
         ctx.addIssue({ code: "custom", path: ["counts", k], message: `${c[k]} but ${byStatus[k]} tests have status ${k}` });
     }
-    const pass = r.collectionError === null && c.total > 0 && c.passed === c.total;
+    const pass = runSolved(c, r.collectionError);
     if (r.allPassed !== pass) ctx.addIssue({ code: "custom", path: ["allPassed"], message: `is ${r.allPassed} but the tests say ${pass}` });
   });
 
@@ -264,7 +286,7 @@ const TrajectoryV1Schema = z
 
 type TrajectoryV1 = z.infer<typeof TrajectoryV1Schema>;
 
-function upgradeV1(v1: TrajectoryV1): Trajectory {
+function upgradeV1(v1: TrajectoryV1): TrajectoryV2 {
   const zero = { prompt: 0, completion: 0 };
   return {
     schemaVersion: 2,
@@ -298,10 +320,23 @@ function upgradeV1(v1: TrajectoryV1): Trajectory {
   };
 }
 
+// ---------------------------------------------------------------------------
+// Version 2: the same shape; its run results lack the fields version 3 added,
+// which the run-result schema fills (no xfail/xpass, no subtests).
+
+// The version 3 schema checks every field after the upgrade.
+const TrajectoryV2Schema = z.looseObject({ schemaVersion: z.literal(2) });
+type TrajectoryV2 = Omit<Trajectory, "schemaVersion"> & { schemaVersion: 2 };
+
+function upgradeV2(v2: TrajectoryV2): unknown {
+  return { ...v2, schemaVersion: 3 };
+}
+
 /** Each known version: its schema and the step to the next version (none for the current one). */
 const VERSIONS: Record<number, { schema: z.ZodType; upgrade?: (old: never) => unknown }> = {
   1: { schema: TrajectoryV1Schema, upgrade: upgradeV1 as (old: never) => unknown },
-  2: { schema: TrajectorySchema },
+  2: { schema: TrajectoryV2Schema, upgrade: upgradeV2 as (old: never) => unknown },
+  3: { schema: TrajectorySchema },
 };
 
 // ---------------------------------------------------------------------------

@@ -1,40 +1,56 @@
 """Test harness shipped into the interpreter (Pyodide or native python3).
 
 ``run_tests(config, emit)`` runs a task's unittest file against the candidate
-target file in ``config["workdir"]`` and reports through ``emit(json_text)``
-one event per step, so that a host that has to kill the interpreter still
-knows what finished:
+target file in ``config["workdir"]`` with unittest's own suite machinery (so
+module and class fixtures and their cleanups run as CPython runs them) and
+reports through ``emit(json_text)`` one event per step, so that a host that has
+to kill the interpreter still knows what finished:
 
 - ``{"type": "collected", "tests": [ids]}``
 - ``{"type": "collection-error", "message", "file", "line", "traceback"}``
+- ``{"type": "module-skipped", "message"}`` (test.py raised SkipTest on import)
 - ``{"type": "test-start", "id"}``
+- ``{"type": "check", "key", "value", "rtol", "atol", "subtest"}``: a value a
+  test checked (``recode_check.check``), as encoded JSON text; the host
+  compares it with the recorded value (the interpreter never holds those)
 - ``{"type": "test-result", "id", "status", "durationMs", "message",
   "traceback", "line", "stdout", "stderr", "stdoutTruncated",
-  "stderrTruncated", "mismatch"}``
-- ``{"type": "recorded", "expected": json_text}`` (record mode)
+  "stderrTruncated", "subtests"}``
+- ``{"type": "fixture", "name", "phase", "status", "tests", "message", "traceback"}``:
+  a module or class fixture (or cleanup) raised or skipped; ``tests`` are the
+  tests it covers
+- ``{"type": "tampered", "what": [labels]}``
+- ``{"type": "interrupted", "id", "line", "traceback"}``
 - ``{"type": "end", "poisoned": reason_or_null}``
 
-Statuses: passed, failed, error, skipped, timeout. Test ids are
+Statuses: passed, failed, error, skipped, xfail, xpass. Test ids are
 ``Class.method``. Run as a script (native backend) it reads the config from
 ``argv[1]`` and writes events as JSON lines to file descriptor 3.
 """
 
-import builtins
 import io
 import json
 import os
 import random
+import re
 import sys
 import time
 import traceback
 import unittest
+import unittest.case
+import unittest.suite
 
-import recode_check  # noqa: F401 - loaded once so every run finds it in place
+import recode_check
+from recode_guard import Guard, damaged_code, note_trusted_code
 
 TEST_MODULE = "recode_task_test"
+MESSAGE_CAP = 2000
+TRACEBACK_CAP = 20000
+RANDOM_SEED = 0
 
 # Bound at import so candidate code that patches json cannot break reporting.
 _dumps = json.dumps
+_perf = time.perf_counter
 
 
 class CappedStream(io.TextIOBase):
@@ -68,8 +84,14 @@ class CappedStream(io.TextIOBase):
         return text
 
 
+def _cut(text, cap, what):
+    if len(text) <= cap:
+        return text
+    return f"{text[:cap]}\n[{what} cut at {cap} characters; {len(text) - cap} more]"
+
+
 def _test_id(test):
-    return f"{type(test).__name__}.{test._testMethodName}"
+    return f"{type(test).__name__}.{getattr(test, '_testMethodName', 'test')}"
 
 
 def _flatten(suite):
@@ -80,11 +102,30 @@ def _flatten(suite):
             yield item
 
 
-def _format_tb(exc, target_abs, workdir):
-    """Traceback text without harness/unittest frames, and the deepest line in
-    the candidate file (or None)."""
-    tb = exc.__traceback__
-    frames = traceback.extract_tb(tb)
+def _in_workdir(filename, workdir):
+    return not filename.startswith("<") and os.path.abspath(filename).startswith(workdir + os.sep)
+
+
+def _exception_text(exc):
+    """``Type: message`` of an exception, cut before formatting when its text is huge."""
+    try:
+        text = str(exc)
+    except Exception:  # noqa: BLE001 - a broken __str__
+        text = "<exception str() failed>"
+    name = type(exc).__qualname__
+    mod = type(exc).__module__
+    if mod not in ("builtins", "__main__", None):
+        name = f"{mod}.{name}"
+    if isinstance(exc, SyntaxError):
+        return "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    text = _cut(text, MESSAGE_CAP * 4, "message")
+    return f"{name}: {text}" if text else name
+
+
+def format_exc(exc, target_abs, workdir):
+    """Traceback text without harness/unittest frames (paths relative to the
+    run folder, capped), and the deepest line in the candidate file (or None)."""
+    frames = traceback.extract_tb(exc.__traceback__)
     line = None
     for fr in frames:
         if os.path.abspath(fr.filename) == target_abs:
@@ -93,235 +134,307 @@ def _format_tb(exc, target_abs, workdir):
         line = exc.lineno
     kept = [fr for fr in frames if _in_workdir(fr.filename, workdir)]
     text = "Traceback (most recent call last):\n" if kept else ""
-    text += "".join(traceback.format_list(kept))
-    text += "".join(traceback.format_exception_only(type(exc), exc))
+    text += "".join(traceback.format_list(kept[-50:] if len(kept) > 60 else kept))
+    text += _exception_text(exc) + "\n"
     text = text.replace(workdir + os.sep, "")
-    return text, line
+    return _cut(text, TRACEBACK_CAP, "traceback"), line
 
 
-def _in_workdir(filename, workdir):
-    return not filename.startswith("<") and os.path.abspath(filename).startswith(workdir + os.sep)
-
-
-def _message(exc, workdir=None):
-    import recode_check
-
-    if isinstance(exc, recode_check.Mismatch):
-        first = f"AssertionError: {exc}"
-    else:
-        first = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+def message_of(exc, workdir=None):
+    """One-line message: exception type and text, capped."""
+    first = _exception_text(exc)
+    if isinstance(exc, AssertionError):
+        first = "AssertionError: " + first.split(": ", 1)[1] if ": " in first else "AssertionError"
     if workdir:
         first = first.replace(workdir + os.sep, "")
-    return first[:2000]
+    return first[:MESSAGE_CAP]
+
+
+_RANK = {"passed": 0, "xfail": 1, "skipped": 2, "xpass": 3, "failed": 4, "error": 5}
+_FIXTURE = re.compile(r"^(\w+) \((.*)\)$")
+
+
+class _Stop(Exception):
+    """Ends the run early (the framework was changed)."""
+
+
+class _ControlFlowError(RuntimeError):
+    pass
+
+
+def _install_control_flow_guard():
+    """unittest ends a test silently when its private ``_ShouldStop`` escapes a
+    test part (it is meant for failfast, which the harness never uses): code
+    under test raising it would pass the test. Make it an error. Installed once."""
+    case = unittest.case
+    for name in ("_callSetUp", "_callTestMethod", "_callTearDown", "_callCleanup"):
+        orig = getattr(case.TestCase, name, None)
+        if orig is None or getattr(orig, "_recode_guarded", False):
+            continue
+
+        def guarded(self, *args, _orig=orig, **kwargs):
+            try:
+                return _orig(self, *args, **kwargs)
+            except case._ShouldStop:
+                raise _ControlFlowError(
+                    "the code raised unittest's internal _ShouldStop, which would end the test without a verdict"
+                ) from None
+
+        guarded._recode_guarded = True
+        setattr(case.TestCase, name, guarded)
+
+
+_install_control_flow_guard()
+
+
+class _TestState:
+    def __init__(self, tid):
+        self.id = tid
+        self.t0 = _perf()
+        self.outcomes = []  # (status, message, traceback, line)
+        self.subtests = []
+
+
+class Run:
+    """One run of the tests: the event sink, the current test and its capture."""
+
+    def __init__(self, config, emit, guard, poison):
+        self.emit = emit
+        self.workdir = os.path.abspath(config["workdir"])
+        self.target_abs = os.path.abspath(os.path.join(self.workdir, config["target"]))
+        self.cap = int(config.get("output_cap", 20000))
+        self.guard = guard
+        self.poison = poison
+        self.current = None
+        self.preface = ""
+        self.tests = []
+        self.streams = None
+
+    # -- helpers ---------------------------------------------------------
+    def describe(self, exc):
+        tb, line = format_exc(exc, self.target_abs, self.workdir)
+        if isinstance(exc, (MemoryError, RecursionError)):
+            self.poison.reason = type(exc).__name__
+        return message_of(exc, self.workdir), tb, line
+
+    def check_guard(self):
+        changed = self.guard.changes()
+        if changed:
+            self.emit({"type": "tampered", "what": changed})
+            raise _Stop()
+
+    # -- test lifecycle ---------------------------------------------------
+    def start(self, test):
+        self.check_guard()
+        state = _TestState(_test_id(test))
+        self.current = state
+        self.emit({"type": "test-start", "id": state.id})
+        out, err = CappedStream(self.cap), CappedStream(self.cap)
+        self.streams = (sys.stdout, sys.stderr, out, err)
+        sys.stdout, sys.stderr = out, err
+        state.t0 = _perf()
+
+    def stop(self, test):
+        state = self.current
+        if state is None:
+            return
+        duration = (_perf() - state.t0) * 1000.0
+        old_out, old_err, out, err = self.streams
+        sys.stdout, sys.stderr = old_out, old_err
+        if not state.outcomes and not state.subtests:
+            # unittest reported nothing: the test is being unwound by an interrupt, which is reported as such.
+            return
+        self.current = None
+        status, message, tb, line = "passed", "", "", None
+        subs = [("skipped" if x["status"] == "skipped" else x["status"], f"subTest {x['params']}: {x['message']}", x["traceback"], None) for x in state.subtests]
+        for o in state.outcomes + subs:
+            # The first outcome of the worst kind (error > failed > xpass > skipped > xfail > passed).
+            if _RANK[o[0]] > _RANK[status]:
+                status, message, tb, line = o
+        self.emit(
+            {
+                "type": "test-result",
+                "id": state.id,
+                "status": status,
+                "durationMs": duration,
+                "message": message,
+                "traceback": tb,
+                "line": line,
+                "stdout": self.preface + out.getvalue(),
+                "stderr": err.getvalue(),
+                "stdoutTruncated": out.truncated,
+                "stderrTruncated": err.truncated,
+                "subtests": state.subtests,
+            }
+        )
+        self.preface = ""
+        self.check_guard()
+
+    def outcome(self, test, status, err=None, reason=None):
+        state = self.current
+        if state is None:
+            return
+        message, tb, line = "", "", None
+        if err is not None:
+            message, tb, line = self.describe(err[1])
+        elif reason is not None:
+            message = f"skipped: {reason}"[:MESSAGE_CAP]
+        if isinstance(test, unittest.case._SubTest):
+            try:
+                params = test._subDescription()
+            except Exception:  # noqa: BLE001 - a parameter's repr failed
+                params = "(<subtest>)"
+            state.subtests.append({"params": params[:500], "status": status, "message": message, "traceback": tb})
+            return
+        state.outcomes.append((status, message, tb, line))
+
+    def fixture(self, holder, status, err=None, reason=None):
+        desc = getattr(holder, "description", str(holder))
+        m = _FIXTURE.match(desc)
+        name, where = (m.group(1), m.group(2)) if m else (desc, "")
+        covered = []
+        for t in self.tests:
+            cls = type(t)
+            qual = f"{cls.__module__}.{cls.__qualname__}"
+            if not where or where == qual or where == cls.__module__:
+                covered.append(_test_id(t))
+        message, tb = "", ""
+        if err is not None:
+            message, tb, _line = self.describe(err[1])
+            message = f"{name} raised {message}"
+        elif reason is not None:
+            message = f"skipped in {name}: {reason}"[:MESSAGE_CAP]
+        self.emit(
+            {
+                "type": "fixture",
+                "name": desc[:300],
+                "phase": "setup" if name.startswith("setUp") else "teardown",
+                "status": status,
+                "tests": covered,
+                "message": message,
+                "traceback": tb,
+            }
+        )
+
+
+class EventResult(unittest.TestResult):
+    """A TestResult that turns unittest's callbacks into harness events.
+    Tracebacks are never formatted whole (unittest's own lists stay empty)."""
+
+    def __init__(self, run):
+        super().__init__()
+        self._run = run
+
+    def startTest(self, test):
+        self.testsRun += 1
+        self._run.start(test)
+
+    def stopTest(self, test):
+        self._run.stop(test)
+
+    def addSuccess(self, test):
+        self._run.outcome(test, "passed")
+
+    def addFailure(self, test, err):
+        self._run.outcome(test, "failed", err)
+
+    def addError(self, test, err):
+        if isinstance(test, unittest.suite._ErrorHolder):
+            self._run.fixture(test, "error", err)
+        else:
+            self._run.outcome(test, "error", err)
+
+    def addSkip(self, test, reason):
+        if isinstance(test, unittest.suite._ErrorHolder):
+            self._run.fixture(test, "skipped", reason=reason)
+        else:
+            self._run.outcome(test, "skipped", reason=reason)
+
+    def addExpectedFailure(self, test, err):
+        self._run.outcome(test, "xfail")
+
+    def addUnexpectedSuccess(self, test):
+        self._run.outcome(test, "xpass")
+
+    def addSubTest(self, test, subtest, err):
+        if err is not None:
+            failed = issubclass(err[0], test.failureException)
+            self._run.outcome(subtest, "failed" if failed else "error", err)
+
+    def addDuration(self, test, elapsed):
+        pass
 
 
 class _Poison:
     reason = None
 
 
-def _run_one(test, check_mod, cap, target_abs, workdir, emit, poison, preface=""):
-    tid = _test_id(test)
-    emit({"type": "test-start", "id": tid})
-    out, err = CappedStream(cap), CappedStream(cap)
-    old_out, old_err = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    check_mod.last_mismatch = None
-    outcome = {"status": "passed", "message": "", "traceback": "", "line": None}
-    result = unittest.TestResult()
-    t0 = time.perf_counter()
+def _import_tests(config, run, import_out):
+    """Import test.py (which imports the candidate) and load its tests."""
+    import importlib.util
+
+    saved = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = import_out
     try:
-        test.run(result)
+        spec = importlib.util.spec_from_file_location(TEST_MODULE, os.path.join(run.workdir, config["tests_file"]))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[TEST_MODULE] = module
+        spec.loader.exec_module(module)
+        return list(_flatten(unittest.defaultTestLoader.loadTestsFromModule(module)))
     finally:
-        sys.stdout, sys.stderr = old_out, old_err
-    duration = (time.perf_counter() - t0) * 1000.0
-    exc = None
-    if result.errors:
-        outcome["status"] = "error"
-        exc = getattr(result, "_recode_exc", None)
-        outcome["traceback"] = result.errors[0][1]
-    elif result.failures:
-        outcome["status"] = "failed"
-        outcome["traceback"] = result.failures[0][1]
-    elif result.skipped:
-        outcome["status"] = "skipped"
-        outcome["message"] = f"skipped: {result.skipped[0][1]}"
-    elif result.expectedFailures or result.unexpectedSuccesses:
-        outcome["status"] = "failed" if result.unexpectedSuccesses else "passed"
-    captured = getattr(test, "_recode_exc", None)
-    if captured is not None:
-        exc = captured
-    if exc is not None and outcome["status"] in ("failed", "error"):
-        outcome["traceback"], outcome["line"] = _format_tb(exc, target_abs, workdir)
-        outcome["message"] = _message(exc, workdir)
-        if isinstance(exc, (MemoryError, RecursionError)):
-            poison.reason = type(exc).__name__
-    elif outcome["status"] in ("failed", "error"):
-        tb_lines = outcome["traceback"].strip().splitlines()
-        outcome["message"] = tb_lines[-1] if tb_lines else outcome["status"]
-    mismatch = check_mod.last_mismatch if outcome["status"] == "failed" else None
-    emit(
-        {
-            "type": "test-result",
-            "id": tid,
-            "status": outcome["status"],
-            "durationMs": duration,
-            "message": outcome["message"],
-            "traceback": outcome["traceback"],
-            "line": outcome["line"],
-            "stdout": preface + out.getvalue(),
-            "stderr": err.getvalue(),
-            "stdoutTruncated": out.truncated,
-            "stderrTruncated": err.truncated,
-            "mismatch": mismatch,
-        }
-    )
+        sys.stdout, sys.stderr = saved
 
 
-def _install_exc_capture():
-    """Keep the exception object on the test so tracebacks can be filtered and
-    the candidate line found (unittest only keeps formatted text). Installed
-    once, when the harness is imported."""
-    orig = unittest.TestCase._callTestMethod
-    if getattr(orig, "_recode_capture", False):
-        return
-
-    def call(self, method):
-        try:
-            orig(self, method)
-        except BaseException as e:  # noqa: BLE001 - re-raised below
-            if not isinstance(e, (KeyboardInterrupt, SystemExit, unittest.SkipTest)):
-                self._recode_exc = e
-            raise
-
-    call._recode_capture = True
-    unittest.TestCase._callTestMethod = call
-
-
-_install_exc_capture()
-
-# What a submission must not change: the test framework, the value checks, the
-# harness, and the math and json they rely on. Changes to their functions or
-# classes during a run make the run's results untrusted.
-PROTECTED_MODULES = (
-    "unittest",
-    "unittest.case",
-    "unittest.result",
-    "unittest.suite",
-    "unittest.loader",
-    "unittest.util",
-    "recode_check",
-    "recode_harness",
-    "math",
-    "json",
-)
-
-
-def _is_heap_class(v):
-    return isinstance(v, type) and bool(v.__flags__ & (1 << 9))
-
-
-def _protected_objects():
-    """(label, object, kind) for every protected module and its own classes."""
-    out = []
-    for name in PROTECTED_MODULES:
-        mod = sys.modules.get(name)
-        if mod is None:
-            continue
-        out.append((name, mod, "module"))
-        for k, v in list(vars(mod).items()):
-            if _is_heap_class(v) and getattr(v, "__module__", None) == name:
-                out.append((f"{name}.{k}", v, "class"))
-    out.append(("builtins", builtins, "builtins"))
-    return out
-
-
-_MISSING = object()
-
-
-class Guard:
-    """Notes the protected objects before a run and says which of them the run
-    changed: a function or class of a protected module replaced or removed, a
-    method of one of their classes, or an existing built-in."""
-
-    def __init__(self):
-        self.saved = []
-        for label, obj, kind in _protected_objects():
-            d = vars(obj)
-            if kind == "class":
-                snap = dict(d)
-            else:
-                snap = {k: v for k, v in d.items() if callable(v) or isinstance(v, type(sys))}
-            self.saved.append((label, obj, kind, snap))
-        self.code = _code_fingerprint()
-
-    def changes(self):
-        now = _code_fingerprint()
-        changed = sorted({k.rsplit(".", 1)[0] for k, v in self.code.items() if now.get(k) != v})
-        for label, obj, kind, snap in self.saved:
-            d = vars(obj)
-            if label in changed:
-                continue
-            if kind == "class":
-                if _changed(dict(d), snap):
-                    changed.append(label)
-            elif any(d.get(k, _MISSING) is not v for k, v in snap.items()):
-                changed.append(label)
-        return changed
-
-
-def _code_fingerprint():
-    """Identity of the code of every protected function and method: a
-    submission that rewrites ``__code__`` cannot be undone by restoring
-    dictionaries, so the interpreter must be replaced."""
-    prints = {}
-    for label, obj, kind in _protected_objects():
-        if kind == "builtins":
-            continue
-        for k, v in list(vars(obj).items()):
-            code = getattr(v, "__code__", None)
-            if code is not None:
-                prints[f"{label}.{k}"] = id(code)
-    return prints
+def _collection_error(exc, run, import_out):
+    text, line = format_exc(exc, run.target_abs, run.workdir)
+    if import_out.size:
+        text += f"\n[printed while importing]\n{import_out.getvalue()}"
+    file = None
+    if isinstance(exc, SyntaxError) and exc.filename:
+        file = os.path.relpath(os.path.abspath(exc.filename), run.workdir)
+        line = exc.lineno
+    else:
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if _in_workdir(f.filename, run.workdir)]
+        if frames:
+            file = os.path.relpath(os.path.abspath(frames[-1].filename), run.workdir)
+            line = frames[-1].lineno
+    if file is None and line is not None:
+        file = run.config_target
+    return {"type": "collection-error", "message": message_of(exc, run.workdir), "file": file, "line": line, "traceback": text}
 
 
 def run_tests(config, emit_text):
     """Run the task tests. ``config``: workdir, target (path relative to
-    workdir), tests_file, mode ("test"|"record"), expected (dict, test mode),
-    output_cap (characters per stream per test)."""
+    workdir), tests_file, output_cap (characters per stream per test), only
+    (optional list of test ids: run just these, e.g. after a crash)."""
 
     def emit(event):
         emit_text(_dumps(event))
 
-    workdir = os.path.abspath(config["workdir"])
-    target_abs = os.path.abspath(os.path.join(workdir, config["target"]))
-    cap = int(config.get("output_cap", 20000))
     poison = _Poison()
-    import recode_check as check_mod
+    random.seed(RANDOM_SEED)
+    sys.stdin = io.StringIO("")
+    recode_check.MODE = "harness"
+    run = Run(config, emit, None, poison)
 
-    check_mod.MODE = config.get("mode", "test")
-    check_mod.EXPECTED = config.get("expected") or {}
-    check_mod.RECORDED = {}
-    guard = Guard()
-    current = None
-    # What the modules print while they are imported is shown too.
-    import_out = CappedStream(cap)
-    saved_streams = sys.stdout, sys.stderr
+    def sink(key, value, rtol, atol, subtest):
+        caller = ""
+        try:
+            frames = traceback.extract_stack(sys._getframe(2), limit=1)
+            caller = "".join(traceback.format_list(frames)).replace(run.workdir + os.sep, "")
+        except Exception:  # noqa: BLE001 - the caller is only for the traceback text
+            pass
+        emit({"type": "check", "key": key, "value": value, "rtol": rtol, "atol": atol, "subtest": subtest, "caller": caller})
+
+    recode_check.SINK = sink
+    guard = run.guard = Guard()
+    run.config_target = config["target"]
+    import_out = CappedStream(run.cap)
     try:
         try:
-            import importlib.util
-
-            sys.stdout = sys.stderr = import_out
-            try:
-                spec = importlib.util.spec_from_file_location(TEST_MODULE, os.path.join(workdir, config["tests_file"]))
-                module = importlib.util.module_from_spec(spec)
-                sys.modules[TEST_MODULE] = module
-                spec.loader.exec_module(module)
-                suite = unittest.defaultTestLoader.loadTestsFromModule(module)
-                tests = list(_flatten(suite))
-            finally:
-                sys.stdout, sys.stderr = saved_streams
+            tests = _import_tests(config, run, import_out)
         except KeyboardInterrupt as exc:
-            text, line = _format_tb(exc, target_abs, workdir)
+            text, line = format_exc(exc, run.target_abs, run.workdir)
             if import_out.size:
                 text += f"\n[printed while importing]\n{import_out.getvalue()}"
             emit(
@@ -335,233 +448,39 @@ def run_tests(config, emit_text):
                 }
             )
             return
+        except unittest.SkipTest as exc:
+            emit({"type": "module-skipped", "message": f"skipped: {exc}"[:MESSAGE_CAP]})
+            return
         except BaseException as exc:  # noqa: BLE001 - any import failure is a collection error
-            text, line = _format_tb(exc, target_abs, workdir)
-            if import_out.size:
-                text += f"\n[printed while importing]\n{import_out.getvalue()}"
-            file = None
-            if isinstance(exc, SyntaxError) and exc.filename:
-                file = os.path.relpath(os.path.abspath(exc.filename), workdir)
-                line = exc.lineno
-            else:
-                frames = [f for f in traceback.extract_tb(exc.__traceback__) if _in_workdir(f.filename, workdir)]
-                if frames:
-                    file = os.path.relpath(os.path.abspath(frames[-1].filename), workdir)
-                    line = frames[-1].lineno
-            if file is None and line is not None:
-                file = config["target"]
-            emit({"type": "collection-error", "message": _message(exc, workdir), "file": file, "line": line, "traceback": text})
             if isinstance(exc, (MemoryError, RecursionError)):
                 poison.reason = type(exc).__name__
+            emit(_collection_error(exc, run, import_out))
             return
+        only = config.get("only")
+        if only is not None:
+            wanted = set(only)
+            tests = [t for t in tests if _test_id(t) in wanted]
+        run.tests = tests
         emit({"type": "collected", "tests": [_test_id(t) for t in tests]})
-        preface = f"[printed while importing]\n{import_out.getvalue()}\n[printed by the test]\n" if import_out.size else ""
-        for test in tests:
-            current = _test_id(test)
-            _run_one(test, check_mod, cap, target_abs, workdir, emit, poison, preface)
-            preface = ""
-            current = None
-        if check_mod.MODE == "record":
-            emit({"type": "recorded", "expected": _dumps(check_mod.RECORDED, indent=1, sort_keys=True)})
+        if import_out.size:
+            run.preface = f"[printed while importing]\n{import_out.getvalue()}\n[printed by the test]\n"
+        run.check_guard()
+        unittest.TestSuite(tests).run(EventResult(run))
+    except _Stop:
+        pass
     except KeyboardInterrupt as exc:
         # Where the code was when it was stopped: the line is marked in the editor.
-        text, line = _format_tb(exc, target_abs, workdir)
+        text, line = format_exc(exc, run.target_abs, run.workdir)
+        current = run.current.id if run.current else None
+        if run.streams:
+            sys.stdout, sys.stderr = run.streams[0], run.streams[1]
         emit({"type": "interrupted", "id": current, "line": line, "traceback": text})
     finally:
         changed = guard.changes()
+        recode_check.SINK = None
         if changed:
             emit({"type": "tampered", "what": changed})
         emit({"type": "end", "poisoned": poison.reason})
-
-
-def _changed(cur, saved):
-    """Whether a module dict differs from its snapshot. Dict equality runs in C
-    and checks identity first; values whose ``==`` raises (arrays) fall back to
-    identity."""
-    try:
-        return cur != saved
-    except Exception:  # noqa: BLE001 - a value's __eq__ failed; compare identities
-        return cur.keys() != saved.keys() or any(cur[k] is not v for k, v in saved.items())
-
-
-_CODE_CACHE = {}
-
-
-def install_code_cache(limit=512):
-    """Reuse compiled code for unchanged source files (repo files and tests do
-    not change between runs). Keyed by path and source bytes; code objects are
-    immutable, so sharing them between runs leaks no state."""
-    from importlib.machinery import SourceFileLoader
-
-    if getattr(SourceFileLoader.source_to_code, "_recode_cached", False):
-        return
-    original = SourceFileLoader.source_to_code
-
-    def source_to_code(self, data, path, *args, **kwargs):
-        key = (path, bytes(data))
-        code = _CODE_CACHE.get(key)
-        if code is None:
-            code = original(self, data, path, *args, **kwargs)
-            if len(_CODE_CACHE) >= limit:
-                _CODE_CACHE.clear()
-            _CODE_CACHE[key] = code
-        return code
-
-    source_to_code._recode_cached = True
-    SourceFileLoader.source_to_code = source_to_code
-
-
-class Sandbox:
-    """Snapshot of interpreter state taken before a run and restored after it,
-    so a run cannot leak modules, globals, builtins, files or the working
-    directory into the next (used by the long-lived Pyodide instance)."""
-
-    KEEP = {"sys", "builtins"}
-
-    def __init__(self, workdir, watch_dirs):
-        self.workdir = os.path.abspath(workdir)
-        self.cwd = os.getcwd()
-        self.modules = set(sys.modules)
-        self.module_dicts = {}
-        for name, mod in list(sys.modules.items()):
-            d = getattr(mod, "__dict__", None)
-            if name not in self.KEEP and isinstance(d, dict):
-                self.module_dicts[name] = dict(d)
-        self.classes = []
-        for name, d in self.module_dicts.items():
-            for v in d.values():
-                if _is_heap_class(v) and getattr(v, "__module__", None) == name:
-                    self.classes.append((v, dict(vars(v))))
-        self.builtins = dict(builtins.__dict__)
-        self.path = list(sys.path)
-        self.meta_path = list(sys.meta_path)
-        self.argv = list(sys.argv)
-        self.environ = dict(os.environ)
-        self.recursion = sys.getrecursionlimit()
-        self.random_state = random.getstate()
-        self.stdout, self.stderr, self.stdin = sys.stdout, sys.stderr, sys.stdin
-        self.watch_dirs = tuple(watch_dirs)
-        self.rescan_files()
-
-    def rescan_files(self):
-        """Note what the watched folders hold now (their new entries are removed at restore)."""
-        self.watch = {d: set(os.listdir(d)) for d in self.watch_dirs if os.path.isdir(d)}
-
-    def restore(self):
-        """Put everything back. Each step is guarded so that one failure
-        (e.g. a candidate's ``__del__`` raising) does not skip the others."""
-        for step in (
-            self._restore_globals,
-            self._restore_streams_and_cwd,
-            self._restore_modules,
-            self._restore_files,
-        ):
-            try:
-                step()
-            except Exception:  # noqa: BLE001 - best effort; the remaining steps still run
-                pass
-
-    def _restore_streams_and_cwd(self):
-        sys.stdout, sys.stderr, sys.stdin = self.stdout, self.stderr, self.stdin
-        try:
-            os.chdir(self.cwd)
-        except OSError:
-            os.chdir("/")
-
-    def _restore_modules(self):
-        for name in list(sys.modules):
-            if name not in self.modules:
-                del sys.modules[name]
-        for name, d in self.module_dicts.items():
-            mod = sys.modules.get(name)
-            if mod is None:
-                continue
-            cur = mod.__dict__
-            if _changed(cur, d):
-                cur.clear()
-                cur.update(d)
-        for cls, saved in self.classes:
-            if not _changed(dict(vars(cls)), saved):
-                continue
-            for k in [k for k in vars(cls) if k not in saved]:
-                try:
-                    delattr(cls, k)
-                except (AttributeError, TypeError):
-                    pass
-            for k, v in saved.items():
-                if vars(cls).get(k, _MISSING) is not v:
-                    try:
-                        setattr(cls, k, v)
-                    except (AttributeError, TypeError):
-                        pass
-
-    def _restore_globals(self):
-        import importlib
-
-        _bd_clear()
-        _bd_update(self.builtins)
-        sys.path[:] = self.path
-        sys.meta_path[:] = self.meta_path
-        sys.argv[:] = self.argv
-        os.environ.clear()
-        os.environ.update(self.environ)
-        sys.setrecursionlimit(self.recursion)
-        random.setstate(self.random_state)
-        importlib.invalidate_caches()
-
-    def _restore_files(self):
-        import shutil
-
-        for d, names in self.watch.items():
-            if not os.path.isdir(d):
-                continue
-            for name in set(os.listdir(d)) - names:
-                p = os.path.join(d, name)
-                if os.path.isdir(p) and not os.path.islink(p):
-                    shutil.rmtree(p, ignore_errors=True)
-                else:
-                    try:
-                        os.remove(p)
-                    except OSError:
-                        pass
-        shutil.rmtree(self.workdir, ignore_errors=True)
-
-
-_SANDBOX = None
-_bd_clear = builtins.__dict__.clear
-_bd_update = builtins.__dict__.update
-
-
-def run_isolated(config, emit_text, watch_dirs=("/tmp", "/home/pyodide")):
-    """Write the run's files (unless the host wrote them already, ``files``
-    absent), run the tests from the run's directory with a fresh ``sys.path``
-    entry, then restore the interpreter (see ``Sandbox``)."""
-    global _SANDBOX
-    workdir = config["workdir"]
-    sandbox = _SANDBOX
-    # A restored interpreter is in the snapshot's state again, so the snapshot
-    # can be reused as long as no module appeared in between (e.g. a package load).
-    if sandbox is None or sandbox.workdir != os.path.abspath(workdir) or sys.modules.keys() != sandbox.modules:
-        sandbox = Sandbox(workdir, watch_dirs)
-    else:
-        sandbox.rescan_files()
-    _SANDBOX = sandbox
-    try:
-        for rel, text in config.get("files", {}).items():
-            path = os.path.join(workdir, rel)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
-        os.chdir(workdir)
-        sys.path.insert(0, workdir)
-        sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
-        run_tests(config, emit_text)
-    finally:
-        sandbox.restore()
-        _SANDBOX = sandbox
-    now = _code_fingerprint()
-    damaged = sorted(k for k, v in _TRUSTED_CODE.items() if now.get(k) != v)
-    return f"tainted: {', '.join(damaged[:5])}" if damaged else ""
 
 
 def _main():
@@ -585,16 +504,117 @@ def _main():
         os._exit(0)
 
 
-def run_json(config_text, emit_text):
-    """Pyodide entry: config as JSON text (see ``run_tests`` plus ``files``).
-    Returns "" or ``tainted: <what>`` when the run damaged the harness in a
-    way restoring cannot undo (the instance must then be replaced)."""
-    install_code_cache()
-    return run_isolated(json.loads(config_text), emit_text)
+_SANDBOX = None
+_os_write = os.write
+_os_open = os.open
+_os_close = os.close
+
+# Modules through which Python reaches JavaScript in Pyodide (globals, the
+# worker's messages, the host's file system under Node). Code under test gets
+# none of them (see ``seal``).
+_BRIDGE_ROOTS = frozenset(("js", "pyodide", "_pyodide", "pyodide_js", "_pyodide_core"))
 
 
-# Fingerprint of the protected code as imported (see ``_code_fingerprint``).
-_TRUSTED_CODE = _code_fingerprint()
+def _bridge_modules():
+    return [n for n in list(sys.modules) if isinstance(n, str) and n.split(".")[0] in _BRIDGE_ROOTS]
+
+
+def seal():
+    """Hide the JavaScript bridge from code under test (Pyodide, once the
+    harness is loaded): its modules leave ``sys.modules`` and its import hook
+    leaves ``sys.meta_path``, and an audit hook, which cannot be removed,
+    refuses to import them again and refuses the ``gc`` walks that would find
+    them. The harness itself reports through a device file, not a JavaScript
+    function, so no JavaScript object is left on the Python heap for frames
+    to reach."""
+    for name in _bridge_modules():
+        del sys.modules[name]
+    sys.meta_path[:] = [f for f in sys.meta_path if (type(f).__module__ or "").split(".")[0] not in ("_pyodide", "pyodide")]
+
+    def audit(event, args, _roots=_BRIDGE_ROOTS, _str=str, _type=type, _ie=ImportError, _re=RuntimeError):
+        if event == "import":
+            name = args[0] if args else None
+            if _type(name) is _str and name.split(".")[0] in _roots:
+                raise _ie(f"{name} is not available to code under test")
+        elif event in ("gc.get_objects", "gc.get_referrers", "gc.get_referents"):
+            raise _re(f"{event} is not available to code under test")
+
+    sys.addaudithook(audit)
+
+    # A builtin module can be created without an import statement; refuse the bridge's.
+    import _imp
+
+    def create_builtin(spec, _orig=_imp.create_builtin, _roots=_BRIDGE_ROOTS, _str=str, _type=type, _ie=ImportError):
+        name = getattr(spec, "name", None)
+        if _type(name) is _str and name.split(".")[0] in _roots:
+            raise _ie(f"{name} is not available to code under test")
+        return _orig(spec)
+
+    _imp.create_builtin = create_builtin
+
+
+def run_isolated(config, emit_text, watch_dirs=("/tmp", "/home/pyodide")):
+    """Run the tests from the run's directory with a fresh ``sys.path`` entry,
+    then restore the interpreter (see ``recode_sandbox.Sandbox``). Returns ""
+    or ``tainted: <what>`` when the run left something restoring cannot undo
+    (the instance must then be replaced)."""
+    global _SANDBOX
+    from recode_sandbox import Sandbox
+
+    workdir = config["workdir"]
+    sandbox = _SANDBOX
+    # A restored interpreter is in the snapshot's state again, so the snapshot
+    # can be reused as long as no module appeared in between (e.g. a package load).
+    if sandbox is None or sandbox.workdir != os.path.abspath(workdir) or sys.modules.keys() != sandbox.modules:
+        sandbox = Sandbox(workdir, watch_dirs)
+    else:
+        sandbox.rescan_files()
+    _SANDBOX = sandbox
+    reached = []
+    try:
+        os.chdir(workdir)
+        sys.path.insert(0, workdir)
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
+        run_tests(config, emit_text)
+    finally:
+        try:
+            reached = _bridge_modules()
+        except Exception:  # noqa: BLE001 - sys.modules replaced: the restore puts it back
+            reached = ["sys.modules"]
+        sandbox.restore()
+        _SANDBOX = sandbox
+    damaged = damaged_code()
+    if damaged:
+        return f"tainted: {', '.join(damaged[:5])}"
+    if reached:
+        return f"tainted: the run reached the JavaScript bridge ({', '.join(reached[:3])})"
+    return ""
+
+
+EVENT_DEVICE = "/dev/recode-events"
+
+
+def run_json(config_text):
+    """Pyodide entry: config as JSON text (see ``run_tests``); events go to the
+    event device, one JSON line each."""
+    fd = _os_open(EVENT_DEVICE, os.O_WRONLY)
+
+    def emit_text(text, _fd=fd):
+        data = (text + "\n").encode("utf-8")
+        while data:
+            n = _os_write(_fd, data)
+            data = data[n:]
+
+    try:
+        return run_isolated(json.loads(config_text), emit_text)
+    finally:
+        try:
+            _os_close(fd)
+        except OSError:
+            pass
+
+
+note_trusted_code()
 
 if __name__ == "__main__":
     _main()

@@ -10,13 +10,14 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RunIncident, RunResult } from "../core/results";
-import { harnessConfig, type PythonRuntime, RunAssembler, type RunOptions, type RunRequest, runFiles } from "./runtime";
+import { RunAssembler, type RunStop } from "./assembler";
+import { crashedIncident, harnessConfig, type PythonRuntime, type RunOptions, type RunRequest, runFiles } from "./runtime";
 
 /** Options of {@link NativeRuntime}. */
 export interface NativeRuntimeOptions {
   /** Python executable. Default "python3". */
   python?: string;
-  /** Wait after SIGINT before SIGKILL, in ms. Default 1500. */
+  /** Wait after SIGINT before SIGKILL, in ms. Default 1000 (a run ends within its time limit plus one second). */
   interruptGraceMs?: number;
 }
 
@@ -72,6 +73,34 @@ export class NativeRuntime implements PythonRuntime {
       const message = `package ${missing.join(", ")} is not installed for ${this.python}; install it (pip install ${missing.join(" ")}) or use another backend.`;
       return asm.finish("native", performance.now() - t0, { kind: "packages", message, respawned: false }, { kind: "crash", message });
     }
+    let only: string[] | undefined;
+    let crashes: string[] = [];
+    for (;;) {
+      const left = req.timeLimitMs - (performance.now() - t0);
+      const attempt = await this.attempt(req, asm, opts, Math.max(left, 1), only);
+      if (attempt.stop?.kind !== "crash" || opts.signal?.aborted) {
+        const incident = crashes.length && !attempt.incident ? crashedIncident(crashes) : attempt.incident;
+        return asm.finish("native", performance.now() - t0, incident, attempt.stop);
+      }
+      // The interpreter died: the test that ran is an error; the rest run in a new process.
+      crashes = [...crashes, attempt.stop.message];
+      const rest = asm.crashed(`the Python process died during this test: ${attempt.stop.message}`);
+      if (rest.length === 0 || req.timeLimitMs - (performance.now() - t0) < 50) {
+        return asm.finish("native", performance.now() - t0, crashedIncident(crashes), rest.length ? attempt.stop : undefined);
+      }
+      only = rest;
+      asm.beginAttempt(rest);
+    }
+  }
+
+  /** One python3 process running the harness (all tests, or `only` these). */
+  private attempt(
+    req: RunRequest,
+    asm: RunAssembler,
+    opts: RunOptions,
+    limitMs: number,
+    only: string[] | undefined,
+  ): Promise<{ incident: RunIncident | null; stop?: RunStop }> {
     const dir = mkdtempSync(join(tmpdir(), "recode-run-"));
     const work = join(dir, "work");
     for (const [rel, text] of Object.entries(runFiles(req))) {
@@ -80,10 +109,10 @@ export class NativeRuntime implements PythonRuntime {
       writeFileSync(p, text);
     }
     const cfgPath = join(dir, "config.json");
-    writeFileSync(cfgPath, JSON.stringify(harnessConfig(req, work)));
-    const grace = this.opts.interruptGraceMs ?? 1500;
+    writeFileSync(cfgPath, JSON.stringify(harnessConfig(req, work, only)));
+    const grace = this.opts.interruptGraceMs ?? 1000;
 
-    return new Promise<RunResult>((resolve) => {
+    return new Promise((resolve) => {
       const child = spawn(this.python, ["-X", "utf8", HARNESS, cfgPath], {
         cwd: work,
         stdio: ["ignore", "pipe", "pipe", "pipe"],
@@ -128,7 +157,7 @@ export class NativeRuntime implements PythonRuntime {
           killGroup("SIGKILL");
         }, grace);
       };
-      const clock = setTimeout(() => interruptNow("timeout"), req.timeLimitMs);
+      const clock = setTimeout(() => interruptNow("timeout"), limitMs);
       const onAbort = () => interruptNow("stopped");
       if (opts.signal?.aborted) onAbort();
       opts.signal?.addEventListener("abort", onAbort);
@@ -160,36 +189,35 @@ export class NativeRuntime implements PythonRuntime {
         opts.signal?.removeEventListener("abort", onAbort);
         rmSync(dir, { recursive: true, force: true });
         const limit = `${(req.timeLimitMs / 1000).toFixed(1)} s`;
-        let incident: RunIncident | null = null;
-        let stop: { kind: "timeout" | "crash" | "stopped"; message: string } | undefined;
         if (killed) {
-          incident = {
-            kind: "terminated",
-            message:
-              stopKind === "stopped"
-                ? "Stopped: the code did not respond to the interrupt, so the process was killed."
-                : `Time limit of ${limit}: the code did not respond to the interrupt, so the process was killed.`,
-            respawned: true,
-          };
-          stop = { kind: stopKind ?? "timeout", message: "" };
+          resolve({
+            incident: {
+              kind: "terminated",
+              message:
+                stopKind === "stopped"
+                  ? "Stopped: the code did not respond to the interrupt, so the process was killed."
+                  : `Time limit of ${limit}: the code did not respond to the interrupt, so the process was killed.`,
+              respawned: true,
+            },
+            stop: { kind: stopKind ?? "timeout", message: "" },
+          });
         } else if (stopKind) {
-          incident = {
-            kind: "timeout",
-            message:
-              stopKind === "stopped"
-                ? "Stopped by the user; the interrupt stopped the code."
-                : `Time limit of ${limit} reached; the interrupt stopped the code.`,
-            respawned: false,
-          };
-          stop = { kind: stopKind, message: "" };
+          resolve({
+            incident: {
+              kind: "timeout",
+              message:
+                stopKind === "stopped"
+                  ? "Stopped by the user; the interrupt stopped the code."
+                  : `Time limit of ${limit} reached; the interrupt stopped the code.`,
+              respawned: false,
+            },
+            stop: { kind: stopKind, message: "" },
+          });
         } else if (!asm.ended) {
           const why = signal ? `killed by ${signal}` : `exit code ${code}`;
           const tail = stderr.trim().split("\n").slice(-3).join(" ");
-          const message = `python3 stopped (${why})${tail ? `: ${tail}` : ""}`;
-          incident = { kind: "crashed", message, respawned: true };
-          stop = { kind: "crash", message };
-        }
-        resolve(asm.finish("native", performance.now() - t0, incident, stop));
+          resolve({ incident: null, stop: { kind: "crash", message: `python3 stopped (${why})${tail ? `: ${tail}` : ""}` } });
+        } else resolve({ incident: null });
       };
     });
   }

@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
 import { loadPyodide } from "pyodide";
+import { HARNESS_FILES } from "./harness-files";
 import { createWorkerCore, type FromWorker, type ToWorker } from "./worker-core";
 
 const port = parentPort;
@@ -9,8 +10,7 @@ if (!port) throw new Error("node-worker-entry must run in a worker thread");
 const here = new URL(".", import.meta.url);
 const handle = createWorkerCore({
   loadPyodide: (opts) => loadPyodide(opts),
-  harness: readFileSync(new URL("harness.py", here), "utf8"),
-  check: readFileSync(new URL("recode_check.py", here), "utf8"),
+  sources: Object.fromEntries(Object.entries(HARNESS_FILES).map(([module, file]) => [module, readFileSync(new URL(file, here), "utf8")])),
   post: (msg: FromWorker) => port.postMessage(msg),
 });
 port.on("message", (msg: ToWorker) => {

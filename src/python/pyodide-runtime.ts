@@ -5,7 +5,8 @@
  * code), and replaces dead or poisoned instances.
  */
 import type { RunIncident, RunResult } from "../core/results";
-import { type PythonRuntime, RunAssembler, type RunOptions, type RunRequest } from "./runtime";
+import { RunAssembler, type RunStop } from "./assembler";
+import { crashedIncident, type PythonRuntime, type RunOptions, type RunRequest } from "./runtime";
 import type { FromWorker, PyodideSourceOptions, ToWorker } from "./worker-core";
 
 /** The few things the host needs from a worker, whatever the platform. */
@@ -22,8 +23,10 @@ export interface WorkerHandle {
 export interface PyodideRuntimeOptions extends PyodideSourceOptions {
   /** Creates a fresh worker running worker-core. */
   createWorker: () => WorkerHandle;
-  /** How long to wait after the interrupt before terminating, in ms. Default 1500. */
+  /** How long to wait after the interrupt before terminating, in ms. Default 1000 (a run ends within its time limit plus one second). */
   interruptGraceMs?: number;
+  /** WebAssembly memory above which the instance is replaced after a run, in bytes. Default {@link DEFAULT_MEMORY_CAP}. */
+  memoryCapBytes?: number;
   /** Use a SharedArrayBuffer interrupt (needs cross-origin isolation in the page). Default: when available. */
   useInterrupt?: boolean;
 }
@@ -43,6 +46,16 @@ function canInterrupt(): boolean {
   const iso = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
   return iso === undefined || iso === true;
 }
+
+/** How one attempt ended: `died` when the instance died (its remaining tests may run in a new one). */
+interface Attempt {
+  incident: RunIncident | null;
+  stop?: RunStop;
+  died: boolean;
+}
+
+/** WebAssembly memory above which an instance is replaced after a run, in bytes (1 GiB). */
+export const DEFAULT_MEMORY_CAP = 1024 * 1024 * 1024;
 
 /** How long a worker may take to accept a run before it counts as stuck, in ms. */
 const ACCEPT_TIMEOUT_MS = 10_000;
@@ -94,8 +107,8 @@ export class PyodideRuntime implements PythonRuntime {
           inst.dead = true;
           reject(new Error(msg.message));
         } else if (inst.listener) inst.listener(msg);
-        else if (msg.type === "failed" && !inst.dead) {
-          // Cleaning up after a finished run failed: the interpreter may hold that run's state, so replace it.
+        else if (!inst.dead && (msg.type === "failed" || msg.type === "closing" || (msg.type === "done" && this.mustReplace(msg)))) {
+          // After a finished run: cleaning up failed, the run left the instance tainted or too big, or the worker is closing.
           this.respawn(inst);
         }
       });
@@ -124,6 +137,11 @@ export class PyodideRuntime implements PythonRuntime {
     if (this.inst === inst) this.inst = null;
   }
 
+  /** Whether a finished run left its instance to be replaced: tainted, or memory past the cap. */
+  private mustReplace(msg: { tainted: string; memoryBytes: number }): boolean {
+    return msg.tainted !== "" || msg.memoryBytes > (this.opts.memoryCapBytes ?? DEFAULT_MEMORY_CAP);
+  }
+
   /** Kill the current instance and start a new one in the background. */
   private respawn(inst: Instance): void {
     this.kill(inst);
@@ -136,21 +154,54 @@ export class PyodideRuntime implements PythonRuntime {
     return p;
   }
 
-  private async runNow(req: RunRequest, opts: RunOptions, retried = false): Promise<RunResult> {
+  /**
+   * Attempts until the run is over: when the interpreter dies during a test,
+   * that test is an error and the tests not yet run go to a fresh instance
+   * (within what is left of the time limit).
+   */
+  private async runNow(req: RunRequest, opts: RunOptions): Promise<RunResult> {
+    const t0 = performance.now();
+    const asm = new RunAssembler(req, opts.onProgress);
+    let only: string[] | undefined;
+    let crashes: string[] = [];
+    for (;;) {
+      const left = Math.max(req.timeLimitMs - (performance.now() - t0), 1);
+      const attempt = await this.attempt(req, asm, opts, left, only);
+      if (attempt.stop?.kind !== "crash" || !attempt.died || opts.signal?.aborted) {
+        const incident = crashes.length && !attempt.incident ? crashedIncident(crashes) : attempt.incident;
+        return asm.finish("pyodide", performance.now() - t0, incident, attempt.stop);
+      }
+      crashes = [...crashes, attempt.stop.message];
+      const rest = asm.crashed(`the Python instance died during this test: ${attempt.stop.message}`);
+      if (rest.length === 0 || req.timeLimitMs - (performance.now() - t0) < 50) {
+        return asm.finish("pyodide", performance.now() - t0, crashedIncident(crashes), rest.length ? attempt.stop : undefined);
+      }
+      only = rest;
+      asm.beginAttempt(rest);
+    }
+  }
+
+  /** One run of the harness in the current instance (all tests, or `only` these). */
+  private async attempt(
+    req: RunRequest,
+    asm: RunAssembler,
+    opts: RunOptions,
+    limitMs: number,
+    only: string[] | undefined,
+    retried = false,
+  ): Promise<Attempt> {
     const inst = this.instance();
     await inst.ready;
     const runId = this.nextRun++;
-    const t0 = performance.now();
-    const asm = new RunAssembler(req, opts.onProgress);
-    const grace = this.opts.interruptGraceMs ?? 1500;
+    const grace = this.opts.interruptGraceMs ?? 1000;
 
-    return new Promise<RunResult>((resolve) => {
+    return new Promise<Attempt>((resolve) => {
       let clock: ReturnType<typeof setTimeout> | null = null;
       let hard: ReturnType<typeof setTimeout> | null = null;
       let stopKind: "timeout" | "stopped" | null = null;
       let settled = false;
 
-      const finish = (incident: RunIncident | null, stop?: { kind: "timeout" | "crash" | "stopped"; message: string }) => {
+      const finish = (result: Attempt) => {
         if (settled) return;
         settled = true;
         if (clock) clearTimeout(clock);
@@ -159,14 +210,14 @@ export class PyodideRuntime implements PythonRuntime {
         opts.signal?.removeEventListener("abort", onAbort);
         inst.listener = null;
         inst.exitListener = null;
-        resolve(asm.finish("pyodide", performance.now() - t0, incident, stop));
+        resolve(result);
       };
 
       const terminate = () => {
         const kind = stopKind ?? "timeout";
         this.respawn(inst);
-        finish(
-          {
+        finish({
+          incident: {
             kind: "terminated",
             message:
               kind === "stopped"
@@ -174,8 +225,9 @@ export class PyodideRuntime implements PythonRuntime {
                 : `Time limit of ${(req.timeLimitMs / 1000).toFixed(1)} s: the code did not respond to the interrupt (a sleep, a C-level loop or a caught KeyboardInterrupt), so the Python instance was replaced.`,
             respawned: true,
           },
-          { kind, message: "" },
-        );
+          stop: { kind, message: "" },
+          died: false,
+        });
       };
 
       const interruptNow = (kind: "timeout" | "stopped") => {
@@ -189,15 +241,15 @@ export class PyodideRuntime implements PythonRuntime {
 
       const onAbort = () => interruptNow("stopped");
 
-      inst.exitListener = (reason) => {
-        if (this.inst === inst) this.inst = null;
-        finish(
-          { kind: "crashed", message: `The Python instance died (${reason}); a new one was started.`, respawned: true },
-          { kind: "crash", message: `the Python instance died during this test: ${reason}` },
-        );
-        if (!this.disposed) this.instance();
+      const died = (reason: string) => {
+        // The harness never dies after its last event: an "end" before a death was written by the code under test.
+        if (asm.ended) asm.distrustEnd("the interpreter died after the run reported its end");
+        this.respawn(inst);
+        finish({ incident: null, stop: { kind: "crash", message: reason }, died: true });
       };
+      inst.exitListener = (reason) => died(reason);
 
+      let poisoned = false;
       const complete = () => {
         let incident: RunIncident | null = null;
         if (asm.wasInterrupted && stopKind) {
@@ -211,6 +263,7 @@ export class PyodideRuntime implements PythonRuntime {
           };
         }
         if (asm.poisoned) {
+          poisoned = true;
           this.respawn(inst);
           incident = {
             kind: "poisoned",
@@ -219,7 +272,7 @@ export class PyodideRuntime implements PythonRuntime {
           };
         }
         const stop = asm.wasInterrupted && stopKind ? { kind: stopKind, message: "" } : undefined;
-        finish(incident, stop);
+        finish({ incident, stop, died: false });
       };
 
       // A worker that does not even accept the run is stuck (e.g. cleaning up after the last run): replace it and try once more.
@@ -231,33 +284,32 @@ export class PyodideRuntime implements PythonRuntime {
         inst.listener = null;
         inst.exitListener = null;
         this.respawn(inst);
-        if (retried) {
-          resolve(
-            asm.finish(
-              "pyodide",
-              performance.now() - t0,
-              { kind: "crashed", message: "The Python instance stopped responding twice; it was replaced.", respawned: true },
-              { kind: "crash", message: "the Python instance stopped responding" },
-            ),
-          );
-        } else resolve(this.runNow(req, opts, true));
+        if (retried) died("the Python instance stopped responding twice");
+        else resolve(this.attempt(req, asm, opts, limitMs, only, true));
       }, ACCEPT_TIMEOUT_MS);
 
       inst.listener = (msg) => {
+        if (msg.type === "closing") {
+          died("the Python worker closed itself");
+          return;
+        }
         if (!("runId" in msg) || msg.runId !== runId) return;
         switch (msg.type) {
           case "started":
-            clock = setTimeout(() => interruptNow("timeout"), req.timeLimitMs);
+            clock = setTimeout(() => interruptNow("timeout"), limitMs);
             break;
           case "accepted":
             if (acceptGuard) clearTimeout(acceptGuard);
             break;
-          case "event": {
-            const ev = asm.pushLine(msg.event);
-            // Results are final at "end"; the worker restores the interpreter afterwards, off the critical path.
-            if (ev?.type === "end") complete();
+          case "event":
+            // Not final at "end": code under test can write an "end" of its own. The worker's "done" closes the run.
+            asm.pushLine(msg.event);
             break;
-          }
+          case "done":
+            // After the restore: replace an instance the run left tainted or too big (WebAssembly memory never shrinks).
+            if (!poisoned && this.mustReplace(msg)) this.respawn(inst);
+            complete();
+            break;
           case "tainted":
             // The previous run damaged this interpreter beyond repair: replace it and run there.
             if (acceptGuard) clearTimeout(acceptGuard);
@@ -266,26 +318,28 @@ export class PyodideRuntime implements PythonRuntime {
             inst.listener = null;
             inst.exitListener = null;
             this.respawn(inst);
-            resolve(this.runNow(req, opts, retried));
+            resolve(this.attempt(req, asm, opts, limitMs, only, retried));
             break;
           case "packages-error":
-            finish({ kind: "packages", message: msg.message, respawned: false }, { kind: "crash", message: msg.message });
+            finish({
+              incident: { kind: "packages", message: msg.message, respawned: false },
+              stop: { kind: "crash", message: msg.message },
+              died: false,
+            });
             break;
           case "failed":
-            if (msg.fatal) {
+            if (msg.fatal) died(`fatal error: ${msg.message}`);
+            else {
+              // The harness itself failed after the run: the instance may hold the run's state.
               this.respawn(inst);
-              finish(
-                {
-                  kind: "crashed",
-                  message: `The Python instance hit a fatal error (${msg.message}); a new one was started.`,
-                  respawned: true,
-                },
-                { kind: "crash", message: `the Python instance crashed during this test: ${msg.message}` },
-              );
-            } else finish({ kind: "crashed", message: msg.message, respawned: false }, { kind: "crash", message: msg.message });
-            break;
-          case "done":
-            complete();
+              if (asm.ended) complete();
+              else
+                finish({
+                  incident: { kind: "crashed", message: msg.message, respawned: true },
+                  stop: { kind: "crash", message: msg.message },
+                  died: false,
+                });
+            }
             break;
         }
       };
@@ -294,7 +348,7 @@ export class PyodideRuntime implements PythonRuntime {
         interruptNow("stopped");
       }
       opts.signal?.addEventListener("abort", onAbort);
-      inst.worker.post({ type: "run", runId, request: req });
+      inst.worker.post({ type: "run", runId, request: req, only });
     });
   }
 

@@ -7,6 +7,8 @@
 import type { PyodideAPI } from "pyodide";
 import harness from "./harness.py?raw";
 import check from "./recode_check.py?raw";
+import guard from "./recode_guard.py?raw";
+import sandbox from "./recode_sandbox.py?raw";
 import { createWorkerCore, type FromWorker, type ToWorker } from "./worker-core";
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -23,10 +25,17 @@ const handle = createWorkerCore({
     }
     return mod.loadPyodide({ ...opts, stdout: () => {}, stderr: () => {} });
   },
-  harness,
-  check,
+  // The modules of HARNESS_FILES (harness-files.ts), bundled as text.
+  sources: { recode_harness: harness, recode_check: check, recode_guard: guard, recode_sandbox: sandbox },
   post: (msg: FromWorker) => self.postMessage(msg),
 });
+
+// A worker that closes itself sends no event the page can see: say so first.
+const close = self.close.bind(self);
+self.close = () => {
+  self.postMessage({ type: "closing" } satisfies FromWorker);
+  close();
+};
 
 self.onmessage = (ev: MessageEvent<ToWorker>) => {
   void handle(ev.data);

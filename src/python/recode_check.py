@@ -1,35 +1,58 @@
-"""Value checks for task unit tests: record values from the canonical solution,
-compare candidate values against them later.
+"""Value checks for task unit tests.
 
 A task's ``test.py`` calls ``check(self, "key", value, rtol=..., atol=...)``.
-In record mode the value is stored under ``key`` (the run writes them to
-``expected.json``); in test mode it is compared with the recorded value and a
-mismatch raises ``AssertionError`` with a message that says where the values
-differ (type, length, shape, dtype, which element, by how much). The structured
-mismatch is also kept for the researcher (``last_mismatch``).
 
-Encoding of recorded values (JSON): numbers, strings, booleans and ``None`` as
-themselves; lists as lists; non-finite floats as ``{"$float": "nan"|"inf"|"-inf"}``;
-tuples ``{"$tuple": [...]}``; sets ``{"$set": [...]}`` (sorted); dicts
+Under the playground's harness (``SINK`` set) the value is encoded and sent
+out of the interpreter; the host records it (recording the canonical solution)
+or compares it with the recorded value (testing a candidate). The interpreter
+that runs candidate code never holds the recorded values.
+
+Outside the harness (``python3 -m unittest`` in a task folder, with
+``RECODE_EXPECTED`` naming an ``expected.json``) the value is compared here, the
+same way the host compares it, and a mismatch raises ``AssertionError`` with a
+message that says where the values differ (type, length, shape, dtype, which
+element, by how much).
+
+Encoding of values (JSON): numbers, strings, booleans and ``None`` as
+themselves (integers of any size exactly, floats as their repr); lists as
+lists; non-finite floats as ``{"$float": "nan"|"inf"|"-inf"}``; tuples
+``{"$tuple": [...]}``; sets ``{"$set": [...]}`` (sorted by repr); dicts
 ``{"$dict": [[key, value], ...]}``; numpy arrays
 ``{"$ndarray": {"dtype", "shape", "data"}}``; numpy scalars
-``{"$npscalar": {"dtype", "value"}}``.
+``{"$npscalar": {"dtype", "value"}}``; a value of any other type (which can be
+neither recorded nor equal to a recorded value) ``{"$other": {"type", "repr"}}``.
+
+``expected.json`` (format 2): ``{"format": 2, "tests": {test id: [keys]},
+"values": {key: encoded value}}``; format 1 was the bare ``values`` object.
 """
 
 import json
 import math
 import os
 
+# "harness" while the playground's harness runs the tests, else "test".
 MODE = "test"
+# Where checked values go under the harness: SINK(key, value_json, rtol, atol, subtest).
+SINK = None
 EXPECTED = {}
-RECORDED = {}
 last_mismatch = None
+
+_dumps = json.dumps
+
+
+def load_expected(path):
+    """The recorded values of an expected.json file (format 1 or 2)."""
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    if isinstance(data, dict) and data.get("format") == 2:
+        return data.get("values", {})
+    return data
+
 
 # Outside the harness (e.g. `python3 -m unittest test` in a task folder), the
 # recorded values come from the file named by RECODE_EXPECTED.
 if os.environ.get("RECODE_EXPECTED"):
-    with open(os.environ["RECODE_EXPECTED"], encoding="utf-8") as _f:
-        EXPECTED = json.load(_f)
+    EXPECTED = load_expected(os.environ["RECODE_EXPECTED"])
 
 
 class RecordError(Exception):
@@ -128,7 +151,10 @@ class Mismatch(AssertionError):
 
 
 def _short(v, limit=200):
-    text = repr(v)
+    try:
+        text = repr(v)
+    except Exception as e:  # an int too long to print, a repr that raises
+        text = f"<{_type_name(v)}: repr failed with {type(e).__name__}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -157,6 +183,17 @@ def _same_fast(exp, act, rtol, atol):
 
 
 def _compare(key, exp, act, where, rtol, atol):
+    """Compare ``act`` with the recorded ``exp``. Raises only ``Mismatch``
+    (MemoryError and RecursionError pass: they mark the interpreter suspect)."""
+    try:
+        _compare_unchecked(key, exp, act, where, rtol, atol)
+    except (Mismatch, MemoryError, RecursionError):
+        raise
+    except Exception as e:  # e.g. a bad tolerance, an __eq__ that raises
+        raise Mismatch(key, "type", where, exp, act, f"cannot compare: {_short(e)}") from None
+
+
+def _compare_unchecked(key, exp, act, where, rtol, atol):
     # Fast paths for plain floats, ints and lists/tuples of them; anything
     # unusual (or a mismatch) goes through the full comparison below.
     if _same_fast(exp, act, rtol, atol):
@@ -194,12 +231,19 @@ def _compare(key, exp, act, where, rtol, atol):
     if _is_number(exp):
         if not _is_number(act):
             raise Mismatch(key, "type", where, exp, act, f"expected a number, got {_type_name(act)} {_short(act)}")
-        e, a = float(exp), float(act)
-        if math.isnan(e) and math.isnan(a):
-            return
         if isinstance(exp, int) and isinstance(act, int):
             if exp != act:
                 raise Mismatch(key, "value", where, exp, act, f"expected {exp}, got {act} (off by {act - exp})")
+            return
+        try:
+            e, a = float(exp), float(act)
+        except OverflowError:  # an int beyond float range (about 1.8e308) against a float
+            if isinstance(act, int):
+                detail = f"expected a number within float range, got an int of {len(str(abs(act)))} digits"
+            else:
+                detail = f"expected an int of {len(str(abs(exp)))} digits (beyond float range), got {float(act)!r}"
+            raise Mismatch(key, "value", where, exp, act, detail) from None
+        if math.isnan(e) and math.isnan(a):
             return
         if not math.isclose(e, a, rel_tol=rtol, abs_tol=atol):
             diff = abs(e - a) if not (math.isinf(e) or math.isinf(a)) else math.inf
@@ -232,15 +276,36 @@ def _compare(key, exp, act, where, rtol, atol):
     raise Mismatch(key, "type", where, exp, act, f"cannot compare with recorded {_type_name(exp)}")
 
 
+def _subtest_params(testcase):
+    sub = getattr(testcase, "_subtest", None)
+    if sub is None:
+        return None
+    try:
+        return sub._subDescription()[:500]
+    except Exception:  # noqa: BLE001 - a parameter's repr failed
+        return "(<subtest>)"
+
+
+def encode_any(value, key):
+    """JSON text of ``encode(value)``; a value of an unsupported type becomes ``$other``."""
+    try:
+        return _dumps(encode(value, key))
+    except RecordError:
+        return _dumps({"$other": {"type": _type_name(value), "repr": _short(value)}})
+
+
 def check(testcase, key, actual, rtol=1e-9, atol=0.0):
-    """Record ``actual`` under ``key`` (record mode) or compare it with the
-    recorded value (test mode). Floats compare with ``math.isclose(rtol, atol)``;
-    everything else exactly. Raises ``AssertionError`` (a ``Mismatch``)."""
+    """Check ``actual`` against the value recorded under ``key`` from the
+    canonical solution. Floats compare with ``math.isclose(rtol, atol)``;
+    everything else exactly. Under the harness the value is sent to the host,
+    which compares it; otherwise it is compared here and a mismatch raises
+    ``AssertionError`` (a ``Mismatch``)."""
     global last_mismatch
-    if MODE == "record":
-        if key in RECORDED:
-            raise RecordError(f"key {key!r} is recorded twice; every check needs its own key")
-        RECORDED[key] = encode(actual, key)
+    if not isinstance(key, str):
+        raise TypeError(f"check key must be a str, not {type(key).__name__}")
+    rtol, atol = float(rtol), float(atol)
+    if SINK is not None:
+        SINK(key, encode_any(actual, key), rtol, atol, _subtest_params(testcase))
         return
     if key not in EXPECTED:
         raise RecordError(f"no recorded value for key {key!r}: record the task again")

@@ -6,6 +6,7 @@
 import { findMathProblems } from "../core/math-check";
 import type { RunResult } from "../core/results";
 import type { Task } from "../core/task";
+import { parseExpected } from "../core/values";
 import { type PythonRuntime, taskRunRequest } from "./runtime";
 
 /** One check's outcome. */
@@ -20,6 +21,7 @@ export interface CheckOutcome {
 export const VALIDATION_CHECKS = [
   "math renders",
   "recorded",
+  "every test checks a value",
   "canonical passes",
   "starter fails",
   "re-record identical",
@@ -105,7 +107,27 @@ export async function validateTask(task: Task, runtime: PythonRuntime): Promise<
     add("recorded", false, `no expected.json: run \`recode tasks record ${task.id}\``);
     return out;
   }
-  add("recorded", true, "expected.json present");
+  let tests: ReadonlyMap<string, readonly string[]> | null = null;
+  try {
+    tests = parseExpected(task.expected, `${task.id}/expected.json`).tests;
+  } catch (e) {
+    add("recorded", false, (e as Error).message);
+    return out;
+  }
+  if (tests === null) {
+    add("recorded", false, `expected.json is in the old format (no per-test checks): run \`recode tasks record ${task.id}\``);
+    return out;
+  }
+  add("recorded", true, `expected.json present (${tests.size} tests)`);
+  // A test's verdict is the host's only when the host can verify a value it produced (docs/security.md).
+  const unchecked = [...tests].filter(([, keys]) => keys.length === 0).map(([id]) => id);
+  add(
+    "every test checks a value",
+    unchecked.length === 0,
+    unchecked.length === 0
+      ? "every test makes at least one check the host verifies"
+      : `tests with no check(): ${unchecked.slice(0, 4).join(", ")} (their verdict would rest on the interpreter alone)`,
+  );
 
   const canon: RunResult[] = [];
   const starter: RunResult[] = [];

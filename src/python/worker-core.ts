@@ -3,6 +3,12 @@
  * (pyodide.worker.ts) and the Node worker thread (node-worker.mjs). It owns one
  * Pyodide instance, loads packages, and runs the harness for each request.
  * The host side is PyodideRuntime (pyodide-runtime.ts).
+ *
+ * Initialisation in named steps: {@link initRuntime} (Pyodide, fixed hash
+ * seed, standard input at EOF), {@link initEventDevice} (the device the harness
+ * writes its events to), {@link initHarness} (the harness modules), then
+ * `recode_harness.seal()` hides the JavaScript bridge from Python, and
+ * {@link watchFiles} notes writes outside the run folders.
  */
 import type { PyodideAPI } from "pyodide";
 import { harnessConfig, type RunRequest, runFiles } from "./runtime";
@@ -22,7 +28,7 @@ export interface PyodideSourceOptions {
 /** Host -> worker messages. */
 export type ToWorker =
   | { type: "init"; options: PyodideSourceOptions; interruptBuffer: SharedArrayBuffer | null }
-  | { type: "run"; runId: number; request: RunRequest };
+  | { type: "run"; runId: number; request: RunRequest; only?: string[] };
 
 /** Worker -> host messages. */
 export type FromWorker =
@@ -32,55 +38,174 @@ export type FromWorker =
   | { type: "tainted"; runId: number; message: string }
   | { type: "started"; runId: number }
   | { type: "event"; runId: number; event: string }
-  | { type: "done"; runId: number }
+  /** `memoryBytes`: the WebAssembly memory after the run (it never shrinks). `tainted`: why the instance must be replaced, or "". */
+  | { type: "done"; runId: number; memoryBytes: number; tainted: string }
   | { type: "packages-error"; runId: number; message: string }
-  | { type: "failed"; runId: number; message: string; fatal: boolean };
+  | { type: "failed"; runId: number; message: string; fatal: boolean }
+  /** The worker is closing itself (code under test called `close()`). */
+  | { type: "closing" };
+
+/** Harness modules written into the interpreter: module name -> source text. */
+export type HarnessSources = Record<string, string>;
 
 /** What a worker entry provides to the core. */
 export interface WorkerCoreDeps {
   loadPyodide: (opts: Record<string, unknown>) => Promise<PyodideAPI>;
-  /** Text of harness.py and recode_check.py. */
-  harness: string;
-  check: string;
+  /** harness.py (as `recode_harness`), recode_check.py, recode_guard.py, recode_sandbox.py. */
+  sources: HarnessSources;
   post: (msg: FromWorker) => void;
 }
 
 const LIB_DIR = "/lib/recode";
+/** The run folder: one fixed path, emptied after every run. */
+const WORKDIR = "/tmp/recode-run";
+/** The device the harness writes its events to (one JSON line each). */
+const EVENT_DEVICE = "/dev/recode-events";
+/** Folders whose new entries the harness removes after a run; writes elsewhere taint the instance. */
+const SCRATCH = ["/tmp/", "/home/pyodide/", "/dev/"];
+
+/** The parts of Emscripten's FS the core uses (Pyodide's typings leave them out). */
+interface EmscriptenFs {
+  makedev(major: number, minor: number): number;
+  registerDevice(dev: number, ops: { write: (stream: unknown, buffer: Uint8Array, offset: number, length: number) => number }): void;
+  mkdev(path: string, mode: number, dev: number): void;
+  mkdirTree(path: string): void;
+  writeFile(path: string, data: string): void;
+  trackingDelegate: Record<string, (...args: unknown[]) => void>;
+  [name: string]: unknown;
+}
+
+/** Open flags that can change a file (O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND). */
+const WRITE_FLAGS = 1 | 2 | 64 | 512 | 1024;
+
+/**
+ * Remove the `constructor` property from the prototypes of every kind of
+ * function, so that a JavaScript object Python code might still reach cannot
+ * give it the Function constructor (`f.constructor("return globalThis")()`),
+ * and with it the worker's globals. The constructors stay available to
+ * JavaScript by name (`Function`), which Python cannot name.
+ */
+export function sealFunctionConstructors(): void {
+  const kinds = [
+    (() => {}).constructor,
+    // biome-ignore lint/complexity/useArrowFunction: the constructor of each kind of function is needed
+    async function () {}.constructor,
+    function* () {}.constructor,
+    async function* () {}.constructor,
+  ];
+  for (const ctor of kinds) {
+    const proto = (ctor as { prototype?: object }).prototype;
+    if (proto && Object.hasOwn(proto, "constructor")) {
+      Object.defineProperty(proto, "constructor", { value: undefined, writable: false, configurable: false });
+    }
+  }
+}
 
 /** Create the message handler of a Pyodide worker. */
 export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promise<void> {
   let py: PyodideAPI | null = null;
-  let runJson: ((config: string, emit: (s: string) => void) => string) | null = null;
+  let runJson: ((config: string) => string) | null = null;
   /** Set when a run damaged the interpreter beyond repair; later runs are refused so the host replaces it. */
   let tainted: string | null = null;
   let interrupt: Uint8Array | null = null;
   let source = "Pyodide's default package source";
   const loaded = new Set<string>();
+  /** The run the event device reports to (null between runs: writes then are dropped). */
+  let eventRun: number | null = null;
+  /** Paths outside the scratch folders changed during the current run. */
+  let watching = false;
+  const touched = new Set<string>();
+
+  function initRuntime(options: PyodideSourceOptions): Record<string, unknown> {
+    const opts: Record<string, unknown> = { fullStdLib: false, env: { PYTHONHASHSEED: "0", HOME: "/home/pyodide" } };
+    if (options.indexURL) opts.indexURL = options.indexURL;
+    if (options.packageBaseUrl) {
+      opts.packageBaseUrl = options.packageBaseUrl;
+      source = options.packageBaseUrl;
+    } else if (options.indexURL) {
+      source = `${options.indexURL} (then Pyodide's CDN)`;
+    }
+    if (options.lockFileURL) opts.lockFileURL = options.lockFileURL;
+    if (options.packageCacheDir) opts.packageCacheDir = options.packageCacheDir;
+    return opts;
+  }
+
+  function initEventDevice(fs: EmscriptenFs): void {
+    const decoder = new TextDecoder();
+    let pending = "";
+    const dev = fs.makedev(64, 0);
+    fs.registerDevice(dev, {
+      write: (_stream, buffer, offset, length) => {
+        if (eventRun === null) return length;
+        pending += decoder.decode(buffer.subarray(offset, offset + length), { stream: true });
+        let nl = pending.indexOf("\n");
+        while (nl >= 0) {
+          const line = pending.slice(0, nl);
+          pending = pending.slice(nl + 1);
+          if (line) deps.post({ type: "event", runId: eventRun, event: line });
+          nl = pending.indexOf("\n");
+        }
+        return length;
+      },
+    });
+    fs.mkdev(EVENT_DEVICE, 0o666, dev);
+  }
+
+  function initHarness(p: PyodideAPI, fs: EmscriptenFs): void {
+    fs.mkdirTree(LIB_DIR);
+    for (const [name, text] of Object.entries(deps.sources)) fs.writeFile(`${LIB_DIR}/${name}.py`, text);
+    fs.mkdirTree("/home/pyodide");
+    p.setStdin({ stdin: () => null });
+    p.runPython(`import sys\nsys.path.insert(0, "${LIB_DIR}")\nsys.dont_write_bytecode = True\nimport recode_harness, unittest, json`);
+    runJson = p.runPython("recode_harness.run_json") as typeof runJson;
+  }
+
+  /** Note every change to a path outside the scratch folders while a run is in progress. */
+  function watchFiles(fs: EmscriptenFs): void {
+    const note = (path: unknown) => {
+      if (!watching) return;
+      const p = String(path);
+      if (!SCRATCH.some((d) => p.startsWith(d)) && p !== "/tmp" && p !== "/home/pyodide") touched.add(p);
+    };
+    const t = fs.trackingDelegate;
+    t.onOpenFile = (path, flags) => {
+      if (typeof flags === "number" && (flags & WRITE_FLAGS) !== 0) note(path);
+    };
+    t.onMakeDirectory = note;
+    t.onMakeSymlink = (_target, link) => note(link);
+    t.onMovePath = (from, to) => {
+      note(from);
+      note(to);
+    };
+    t.onDeletePath = note;
+    t.onWriteToFile = note;
+    // Changes the tracking hooks do not see.
+    for (const name of ["truncate", "ftruncate", "chmod", "fchmod", "lchmod", "chown", "fchown", "lchown", "utime"]) {
+      const orig = fs[name];
+      if (typeof orig !== "function") continue;
+      fs[name] = (...args: unknown[]) => {
+        const target = args[0];
+        note(typeof target === "string" ? target : ((target as { path?: unknown } | null)?.path ?? `fd ${String(target)}`));
+        return (orig as (...a: unknown[]) => unknown).apply(fs, args);
+      };
+    }
+  }
 
   async function init(options: PyodideSourceOptions, buffer: SharedArrayBuffer | null): Promise<void> {
     try {
-      const opts: Record<string, unknown> = { fullStdLib: false };
-      if (options.indexURL) opts.indexURL = options.indexURL;
-      if (options.packageBaseUrl) {
-        opts.packageBaseUrl = options.packageBaseUrl;
-        source = options.packageBaseUrl;
-      } else if (options.indexURL) {
-        source = `${options.indexURL} (then Pyodide's CDN)`;
-      }
-      if (options.lockFileURL) opts.lockFileURL = options.lockFileURL;
-      if (options.packageCacheDir) opts.packageCacheDir = options.packageCacheDir;
-      py = await deps.loadPyodide(opts);
-      py.FS.mkdirTree(LIB_DIR);
-      py.FS.writeFile(`${LIB_DIR}/recode_harness.py`, deps.harness);
-      py.FS.writeFile(`${LIB_DIR}/recode_check.py`, deps.check);
-      py.FS.mkdirTree("/home/pyodide");
-      py.runPython(`import sys\nsys.path.insert(0, "${LIB_DIR}")\nsys.dont_write_bytecode = True\nimport recode_harness, unittest, json`);
-      runJson = py.runPython("recode_harness.run_json") as typeof runJson;
+      py = await deps.loadPyodide(initRuntime(options));
+      const fs = py.FS as unknown as EmscriptenFs;
+      initEventDevice(fs);
+      initHarness(py, fs);
       if (buffer) {
         interrupt = new Uint8Array(buffer);
         py.setInterruptBuffer(interrupt);
       }
       const version = String(py.runPython("import sys; sys.version.split()[0]"));
+      // From here on, Python code cannot import the JavaScript bridge, nor climb from a stray JS object to globalThis.
+      py.runPython("recode_harness.seal()");
+      sealFunctionConstructors();
+      watchFiles(fs);
       deps.post({ type: "ready", version: `${version} (pyodide ${py.version})` });
     } catch (e) {
       deps.post({ type: "init-error", message: `Pyodide could not start: ${(e as Error).message}` });
@@ -115,7 +240,12 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     return true;
   }
 
-  async function run(runId: number, request: RunRequest): Promise<void> {
+  function memoryBytes(): number {
+    const mod = (py as unknown as { _module?: { HEAPU8?: Uint8Array } } | null)?._module;
+    return mod?.HEAPU8?.length ?? 0;
+  }
+
+  async function run(runId: number, request: RunRequest, only?: string[]): Promise<void> {
     deps.post({ type: "accepted", runId });
     if (tainted) {
       deps.post({ type: "tainted", runId, message: tainted });
@@ -126,22 +256,31 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       return;
     }
     if (!(await ensurePackages(runId, request.packages))) return;
-    // One fixed folder (emptied after every run) so compiled code of unchanged files can be reused.
-    const workdir = "/tmp/recode-run";
-    const config = JSON.stringify(harnessConfig(request, workdir));
+    const config = JSON.stringify(harnessConfig(request, WORKDIR, only));
     // Written from JS (much faster than Python file objects in MEMFS); the sandbox removes the folder after the run.
     for (const [rel, text] of Object.entries(runFiles(request))) {
-      const path = `${workdir}/${rel}`;
+      const path = `${WORKDIR}/${rel}`;
       py.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
       py.FS.writeFile(path, text);
     }
     if (interrupt) interrupt[0] = 0;
+    touched.clear();
+    eventRun = runId;
+    watching = true;
     deps.post({ type: "started", runId });
     try {
-      const status = runJson(config, (event: string) => deps.post({ type: "event", runId, event }));
+      const status = runJson(config);
+      watching = false;
+      eventRun = null;
       if (status) tainted = status;
-      deps.post({ type: "done", runId });
+      else if (touched.size > 0) {
+        const list = [...touched].slice(0, 3).join(", ");
+        tainted = `tainted: the run changed files outside its folder (${list}${touched.size > 3 ? ", ..." : ""})`;
+      }
+      deps.post({ type: "done", runId, memoryBytes: memoryBytes(), tainted: tainted ?? "" });
     } catch (e) {
+      watching = false;
+      eventRun = null;
       const err = e as Error & { type?: string };
       const fatal = err.type === undefined || /fatal/i.test(err.message);
       deps.post({ type: "failed", runId, message: err.message.split("\n").slice(-3).join(" ").trim(), fatal });
@@ -150,6 +289,6 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
 
   return async (msg: ToWorker) => {
     if (msg.type === "init") await init(msg.options, msg.interruptBuffer);
-    else if (msg.type === "run") await run(msg.runId, msg.request);
+    else if (msg.type === "run") await run(msg.runId, msg.request, msg.only);
   };
 }

@@ -24,6 +24,8 @@ class TestUpdateMoments(unittest.TestCase):
         check(self, "moments_second", (m2, v2))
 
     def test_invalid(self):
+        # beta1 = 0 is allowed: the first moment is then the gradient itself
+        check(self, "moments_beta1_zero", update_moments([0.5, 0.5], [0.25, 0.0], [2.0, -1.0], 0.0, 0.5))
         with self.assertRaises(ValueError):
             update_moments([0.0], [0.0, 0.0], [1.0], 0.9, 0.999)
         with self.assertRaises(ValueError):
@@ -80,6 +82,7 @@ class TestAdamWStep(unittest.TestCase):
             p2 = adamw_step(p2, g, s2, lr=0.01, weight_decay=0.0)
         for a, b in zip(p1, p2):
             self.assertAlmostEqual(a, b, places=12)
+        check(self, "adamw_no_decay", p2, rtol=1e-12)
         with self.assertRaises(ValueError):
             adamw_step([0.0], [1.0], AdamState(1), weight_decay=-0.1)
 

@@ -85,8 +85,12 @@ describe.each(backends)("%s runtime", (backend) => {
 
   it("records values with tuples, nan and inf", () => {
     const doc = JSON.parse(expected);
-    expect(doc.table.$dict[0][1]).toEqual({ $tuple: [1.5, { $float: "nan" }, { $float: "inf" }] });
-    expect(doc.add).toBe(3);
+    expect(doc.format).toBe(2);
+    expect(doc.values.table.$dict[0][1]).toEqual({ $tuple: [1.5, { $float: "nan" }, { $float: "inf" }] });
+    expect(doc.values.add).toBe(3);
+    // Which checks each test makes, for the host to require them.
+    expect(doc.tests["TestCore.test_pass"]).toEqual(["add"]);
+    expect(doc.tests["TestCore.test_error"]).toEqual([]);
   });
 
   it("reports passed, failed, error and skipped with details", async () => {
@@ -279,7 +283,7 @@ def run(tc):
     const r = await rt.run(probe(code));
     expect(r.incident).toMatchObject({ kind: "crashed", respawned: true });
     expect(r.tests[0]?.status).toBe("error");
-    expect(r.tests[0]?.message).toContain("crashed");
+    expect(r.tests[0]?.message).toContain("died");
     expect(r.allPassed).toBe(false);
     const again = await rt.run(probe("def run(tc):\n    tc.assertTrue(True)\n"));
     expect(again.allPassed).toBe(true);
@@ -353,8 +357,8 @@ class TestArr(unittest.TestCase):
     try {
       const rec = await rt.run(req(GOOD_NP, { mode: "record" }));
       const doc = JSON.parse(rec.recorded as string);
-      expect(doc.a.$ndarray).toMatchObject({ dtype: "float64", shape: [2, 3] });
-      expect(doc.s.$npscalar.dtype).toBe("float64");
+      expect(doc.values.a.$ndarray).toMatchObject({ dtype: "float64", shape: [2, 3] });
+      expect(doc.values.s.$npscalar.dtype).toBe("float64");
       const expected = rec.recorded as string;
       expect((await rt.run(req(GOOD_NP, { expected }))).allPassed).toBe(true);
       const shape = await rt.run(req(GOOD_NP.replace("reshape(2, 3)", "reshape(3, 2)"), { expected }));

@@ -158,7 +158,26 @@ describe("renderTestLog", () => {
     const log = renderTestLog(long, { messageCap: 100 });
     expect(log).toContain("more characters]");
     expect(log.length).toBeLessThan(400);
-    expect(renderTestLog(long, { totalCap: 50 }).length).toBeLessThan(100);
+    // Past the cap the details go, never a test's status line.
+    const tight = renderTestLog(long, { totalCap: 50 });
+    expect(tight).toMatch(/^FAILED +TestA\.test_x\b/m);
+    expect(tight).toContain("[details of 1 test left out");
+    expect(tight).not.toContain("xxxxx");
+  });
+
+  it("lists every test whatever one traceback holds (one huge traceback, then two more tests)", () => {
+    const huge = `Traceback (most recent call last):\n  File "t.py", line 1\nValueError: ${"1, ".repeat(1_000_000)}`;
+    const run = runOf([
+      result("TestSummarize.test_a_big_input", "error", { message: "ValueError: cannot summarize", traceback: huge }),
+      result("TestSummarize.test_b_empty", "error", { message: "ValueError: cannot summarize rows: []" }),
+      result("TestSummarize.test_c_passes", "passed"),
+    ]);
+    const log = renderTestLog(run);
+    expect(log.length).toBeLessThan(12_000);
+    expect(log).toMatch(/^ERROR +TestSummarize\.test_a_big_input\b/m);
+    expect(log).toMatch(/^ERROR +TestSummarize\.test_b_empty\b/m);
+    expect(log).toContain("cannot summarize rows: []");
+    expect(log).toMatch(/^PASS +TestSummarize\.test_c_passes\b/m);
   });
 
   it("reports a collection error with file and line as 0 passed", () => {

@@ -11,7 +11,8 @@ import {
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/trajectories/${name}`, import.meta.url), "utf8");
 const v1Text = fixture("v1-solved-turn1.json");
-const v2Text = fixture("v2-current.json");
+const v2Text = fixture("v3-current.json");
+const v2OldText = fixture("v2-counts-without-xfail.json");
 const clone = (text: string): Record<string, unknown> => JSON.parse(text) as Record<string, unknown>;
 
 function restoreError(value: unknown): string {
@@ -26,7 +27,7 @@ function restoreError(value: unknown): string {
 
 describe("restoreTrajectory: current version", () => {
   it("reads the current fixture unchanged, from text or value", () => {
-    expect(TRAJECTORY_SCHEMA_VERSION).toBe(2);
+    expect(TRAJECTORY_SCHEMA_VERSION).toBe(3);
     const t = restoreTrajectory(v2Text);
     expect(t).toEqual(JSON.parse(v2Text));
     expect(restoreTrajectory(JSON.parse(v2Text))).toEqual(t);
@@ -56,11 +57,21 @@ describe("restoreTrajectory: current version", () => {
   });
 });
 
+describe("restoreTrajectory: upgrade from version 2", () => {
+  it("adds zero xfail/xpass counts and empty subtests, and nothing else", () => {
+    const t = restoreTrajectory(v2OldText);
+    expect(t.schemaVersion).toBe(3);
+    expect(t.turns[1]?.run.counts).toMatchObject({ xfail: 0, xpass: 0 });
+    expect(t.turns[1]?.run.tests.every((x) => Array.isArray(x.subtests) && x.subtests.length === 0)).toBe(true);
+    expect(t).toEqual(restoreTrajectory(v2Text));
+  });
+});
+
 describe("restoreTrajectory: upgrade from version 1", () => {
   it("moves configuration, fills versions, zero tokens and defaults", () => {
     const t = restoreTrajectory(v1Text);
     const v1 = JSON.parse(v1Text);
-    expect(t.schemaVersion).toBe(2);
+    expect(t.schemaVersion).toBe(3);
     expect(t.createdAt).toBe("2026-03-02T10:15:00.000Z");
     expect(t.config).toEqual({
       model: "ollama:qwen2.5-coder:7b",
@@ -74,7 +85,9 @@ describe("restoreTrajectory: upgrade from version 1", () => {
     expect(t.sharedTurn0).toBe(false);
     expect(t.error).toBeNull();
     expect(t.turns.map((x) => x.index)).toEqual([0, 1]);
-    expect(t.turns[0]?.run).toEqual(v1.turns[0].result);
+    // The run as recorded, with the fields later versions added.
+    expect(t.turns[0]?.run).toMatchObject({ ...v1.turns[0].result, tests: expect.any(Array) });
+    expect(t.turns[0]?.run.counts).toEqual({ ...v1.turns[0].result.counts, xfail: 0, xpass: 0 });
     expect(t.turns[0]?.feedback).toEqual(v1.turns[0].feedback);
     expect(t.turns[0]?.messages).toEqual(v1.turns[0].messages);
     expect(t.turns[1]?.tokens).toEqual({ prompt: 0, completion: 0 });
@@ -109,12 +122,12 @@ describe("restoreTrajectory: upgrade from version 1", () => {
 
 describe("restoreTrajectory: bad records", () => {
   it("rejects unknown, missing and newer versions", () => {
-    expect(restoreError({ ...clone(v2Text), schemaVersion: 3 })).toBe(
-      "trajectory: schemaVersion: unknown version 3; this build reads versions 1, 2 (the record comes from a newer build: update the app)",
+    expect(restoreError({ ...clone(v2Text), schemaVersion: 4 })).toBe(
+      "trajectory: schemaVersion: unknown version 4; this build reads versions 1, 2, 3 (the record comes from a newer build: update the app)",
     );
-    expect(restoreError({ ...clone(v2Text), schemaVersion: "2" })).toMatch(/schemaVersion: unknown version "2"/);
+    expect(restoreError({ ...clone(v2Text), schemaVersion: "3" })).toMatch(/schemaVersion: unknown version "3"/);
     const { schemaVersion: _, ...noVersion } = clone(v2Text);
-    expect(restoreError(noVersion)).toBe("trajectory: schemaVersion: missing; this build reads versions 1, 2");
+    expect(restoreError(noVersion)).toBe("trajectory: schemaVersion: missing; this build reads versions 1, 2, 3");
   });
 
   it("rejects text that is not JSON, and non-objects", () => {
@@ -126,7 +139,7 @@ describe("restoreTrajectory: bad records", () => {
   it("names the invalid field of a current record", () => {
     const t = clone(v2Text) as { turns: { run: { counts: { passed: unknown } }; index: number }[]; config: Record<string, unknown> };
     (t.turns[1] as { run: { counts: { passed: unknown } } }).run.counts.passed = "one";
-    expect(restoreError(t)).toMatch(/^trajectory: invalid version 2 record: turns\[1\]\.run\.counts\.passed: .*expected number/);
+    expect(restoreError(t)).toMatch(/^trajectory: invalid version 3 record: turns\[1\]\.run\.counts\.passed: .*expected number/);
 
     const u = clone(v2Text) as { config: Record<string, unknown> };
     u.config.level = 5;
@@ -154,6 +167,6 @@ describe("restoreTrajectory: bad records", () => {
   });
 
   it("validateTrajectory rejects an old record as the current version", () => {
-    expect(() => validateTrajectory(JSON.parse(v1Text))).toThrow(/invalid version 2 record: schemaVersion/);
+    expect(() => validateTrajectory(JSON.parse(v1Text))).toThrow(/invalid version 3 record: schemaVersion/);
   });
 });

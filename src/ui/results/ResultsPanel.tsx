@@ -6,6 +6,8 @@ const STATUS_LABEL: Record<TestResult["status"], string> = {
   failed: "failed",
   error: "error",
   skipped: "skipped",
+  xfail: "expected failure",
+  xpass: "unexpected success",
   timeout: "timeout",
 };
 

@@ -1,0 +1,241 @@
+/**
+ * The host-side value check: a candidate's value (as the test encoded it)
+ * against the recorded one. A line-by-line mirror of `_compare` in
+ * `src/python/recode_check.py` (same rules, same `kind`, `where` and
+ * `detail` text), working on decoded {@link PyValue} trees.
+ */
+import type { Mismatch } from "./results";
+import type { PyValue } from "./values";
+import { PyLookup, pyDictEntries, setEqual } from "./values-equality";
+import { byCodePoint } from "./values-json";
+import { pyFloatRepr, pyFormatG } from "./values-number";
+import { isNumericDtype, pyRepr, pyShortRepr, pyTypeName } from "./values-repr";
+
+/** `math.isclose` raised ValueError (a negative tolerance). */
+const BAD_TOLERANCE = "bad-tolerance";
+const BAD_TOLERANCE_DETAIL = "cannot compare: ValueError('tolerances must be non-negative')";
+
+type Close = boolean | typeof BAD_TOLERANCE;
+
+interface Check {
+  key: string;
+  rtol: number;
+  atol: number;
+}
+
+/** `math.isclose(a, b, rel_tol=rtol, abs_tol=atol)` as CPython computes it. */
+function isClose(a: number, b: number, c: Check): Close {
+  if (c.rtol < 0 || c.atol < 0) return BAD_TOLERANCE;
+  if (a === b) return true;
+  if (a === Number.POSITIVE_INFINITY || a === Number.NEGATIVE_INFINITY) return false;
+  if (b === Number.POSITIVE_INFINITY || b === Number.NEGATIVE_INFINITY) return false;
+  const diff = Math.abs(b - a);
+  return diff <= Math.abs(c.rtol * b) || diff <= Math.abs(c.rtol * a) || diff <= c.atol;
+}
+
+/** `_same_fast`: two plain floats within tolerance (nan equal to nan) or two equal plain ints. */
+function sameFast(exp: PyValue, act: PyValue, c: Check): Close {
+  if (exp.type === "float" && act.type === "float") {
+    if (exp.value === act.value || (Number.isNaN(exp.value) && Number.isNaN(act.value))) return true;
+    return isClose(exp.value, act.value, c);
+  }
+  if (exp.type === "int" && act.type === "int") return exp.value === act.value;
+  return false;
+}
+
+/** `_is_number`: int, float or a numpy number scalar; not bool. */
+function isNumber(v: PyValue): boolean {
+  return v.type === "int" || v.type === "float" || (v.type === "npscalar" && isNumericDtype(v.dtype));
+}
+
+/** `float(v)` of a number; an int beyond float range gives ±Infinity (where Python raises OverflowError). */
+function toFloat(v: PyValue): number {
+  if (v.type === "int") return Number(v.value);
+  if (v.type === "float") return v.value;
+  if (v.type === "npscalar") return toFloat(v.value);
+  return Number.NaN;
+}
+
+function str(s: string): PyValue {
+  return { type: "str", value: s };
+}
+
+function shapeValue(shape: readonly number[]): PyValue {
+  return { type: "tuple", items: shape.map((n) => ({ type: "int", value: BigInt(n) })) };
+}
+
+function sameShape(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((n, i) => n === b[i]);
+}
+
+function digitCount(n: bigint): number {
+  return (n < 0n ? -n : n).toString().length;
+}
+
+/** `type(act) is type(exp) and act == exp` for a recorded bool, None or str. */
+function sameScalar(exp: PyValue, act: PyValue): boolean {
+  if (exp.type === "bool") return act.type === "bool" && act.value === exp.value;
+  if (exp.type === "str") return act.type === "str" && act.value === exp.value;
+  return exp.type === "none" && act.type === "none";
+}
+
+/** Compare one value (the body of `_compare`, including its ValueError-to-Mismatch wrapper for bad tolerances). */
+function compareAt(c: Check, exp: PyValue, act: PyValue, where: string): Mismatch | null {
+  const mismatch = (kind: Mismatch["kind"], e: PyValue, a: PyValue, detail: string): Mismatch => ({
+    key: c.key,
+    kind,
+    where,
+    expected: pyShortRepr(e),
+    actual: pyShortRepr(a),
+    detail,
+  });
+  const fast = sameFast(exp, act, c);
+  if (fast === BAD_TOLERANCE) return mismatch("type", exp, act, BAD_TOLERANCE_DETAIL);
+  if (fast) return null;
+  if ((exp.type === "list" || exp.type === "tuple") && act.type === exp.type && exp.items.length === act.items.length) {
+    for (let i = 0; i < exp.items.length; i += 1) {
+      const e = exp.items[i] as PyValue;
+      const a = act.items[i] as PyValue;
+      const same = sameFast(e, a, c);
+      if (same === BAD_TOLERANCE) return mismatch("type", exp, act, BAD_TOLERANCE_DETAIL);
+      const m = same ? null : compareAt(c, e, a, `${where}[${i}]`);
+      if (m) return m;
+    }
+    return null;
+  }
+  if (act.type === "other" && act.typeName === pyTypeName(exp) && exp.type !== "other") {
+    // encode_any gave up on the whole value: something inside it has an unsupported type.
+    return mismatch("type", exp, act, `cannot compare: the ${act.typeName} holds a value of an unsupported type`);
+  }
+  switch (exp.type) {
+    case "other":
+      return mismatch("type", exp, act, `cannot compare with recorded ${exp.typeName}`);
+    case "ndarray": {
+      if (act.type !== "ndarray") return mismatch("type", str("ndarray"), act, `expected a numpy array, got ${pyTypeName(act)}`);
+      if (!sameShape(exp.shape, act.shape)) {
+        const [e, a] = [shapeValue(exp.shape), shapeValue(act.shape)];
+        return mismatch("shape", e, a, `expected shape ${pyRepr(e)}, got ${pyRepr(a)}`);
+      }
+      if (act.dtype !== exp.dtype)
+        return mismatch("dtype", str(exp.dtype), str(act.dtype), `expected dtype ${exp.dtype}, got ${act.dtype}`);
+      return compareAt(c, exp.data, act.data, where);
+    }
+    case "npscalar": {
+      // A numpy scalar must have the recorded dtype; a plain Python number is compared by value.
+      let a = act;
+      if (act.type === "npscalar") {
+        if (act.dtype !== exp.dtype)
+          return mismatch("dtype", str(exp.dtype), str(act.dtype), `expected dtype ${exp.dtype}, got ${act.dtype}`);
+        a = act.value;
+      } else if (!(isNumber(act) || act.type === "bool")) {
+        return mismatch("type", str(exp.dtype), act, `expected a numpy ${exp.dtype} scalar, got ${pyTypeName(act)}`);
+      }
+      return compareAt(c, exp.value, a, where);
+    }
+    case "bool":
+    case "none":
+    case "str":
+      if (!sameScalar(exp, act)) return mismatch("value", exp, act, `expected ${pyShortRepr(exp)}, got ${pyShortRepr(act)}`);
+      return null;
+    case "int":
+    case "float":
+      return compareNumbers(c, exp, act, mismatch);
+    case "list":
+    case "tuple": {
+      if (act.type !== exp.type) return mismatch("type", exp, act, `expected ${exp.type}, got ${pyTypeName(act)}`);
+      const [n, m] = [exp.items.length, act.items.length];
+      if (n !== m)
+        return mismatch("length", { type: "int", value: BigInt(n) }, { type: "int", value: BigInt(m) }, `expected length ${n}, got ${m}`);
+      return null; // same type and length: handled by the loop above
+    }
+    case "set":
+      if (act.type !== "set" || !setEqual(exp.items, act.items, true)) {
+        return mismatch("value", exp, act, `expected the set ${pyShortRepr(exp)}, got ${pyShortRepr(act)}`);
+      }
+      return null;
+    case "dict":
+      return compareDicts(c, exp, act, where, mismatch);
+  }
+}
+
+type MakeMismatch = (kind: Mismatch["kind"], e: PyValue, a: PyValue, detail: string) => Mismatch;
+
+function compareNumbers(c: Check, exp: PyValue & { type: "int" | "float" }, act: PyValue, mismatch: MakeMismatch): Mismatch | null {
+  if (!isNumber(act)) return mismatch("type", exp, act, `expected a number, got ${pyTypeName(act)} ${pyShortRepr(act)}`);
+  if (exp.type === "int" && act.type === "int") {
+    if (exp.value === act.value) return null;
+    return mismatch("value", exp, act, `expected ${exp.value}, got ${act.value} (off by ${act.value - exp.value})`);
+  }
+  const e = toFloat(exp);
+  const a = toFloat(act);
+  if (exp.type === "int" && !Number.isFinite(e)) {
+    return mismatch("value", exp, act, `expected an int of ${digitCount(exp.value)} digits (beyond float range), got ${pyFloatRepr(a)}`);
+  }
+  if (act.type === "int" && !Number.isFinite(a)) {
+    return mismatch("value", exp, act, `expected a number within float range, got an int of ${digitCount(act.value)} digits`);
+  }
+  if (Number.isNaN(e) && Number.isNaN(a)) return null;
+  const close = isClose(e, a, c);
+  if (close === BAD_TOLERANCE) return mismatch("type", exp, act, BAD_TOLERANCE_DETAIL);
+  if (close) return null;
+  const infinite = (x: number) => x === Number.POSITIVE_INFINITY || x === Number.NEGATIVE_INFINITY;
+  const diff = infinite(e) || infinite(a) ? Number.POSITIVE_INFINITY : Math.abs(e - a);
+  const tol = `rtol ${pyFormatG(c.rtol)}, atol ${pyFormatG(c.atol)}`;
+  return mismatch("value", exp, act, `expected ${pyRepr(exp)}, got ${pyFloatRepr(a)} (abs diff ${pyFormatG(diff, 3)}; ${tol})`);
+}
+
+function compareDicts(c: Check, exp: PyValue & { type: "dict" }, act: PyValue, where: string, mismatch: MakeMismatch): Mismatch | null {
+  if (act.type !== "dict") return mismatch("type", exp, act, `expected dict, got ${pyTypeName(act)}`);
+  const entries = pyDictEntries(exp.entries);
+  const inAct = new PyLookup(act.entries, false);
+  const inExp = new PyLookup(entries, true);
+  const missing = entries.filter(([k]) => inAct.get(k) === undefined).map(([k]) => k);
+  const extra = act.entries.filter(([k]) => inExp.get(k) === undefined).map(([k]) => k);
+  if (missing.length > 0 || extra.length > 0) {
+    const reprs = (keys: readonly PyValue[]): PyValue => ({ type: "list", items: keys.map(pyRepr).sort(byCodePoint).map(str) });
+    const list = (keys: PyValue[]) => pyRepr({ type: "list", items: keys });
+    return mismatch(
+      "keys",
+      reprs(entries.map(([k]) => k)),
+      reprs(act.entries.map(([k]) => k)),
+      `missing keys ${list(missing)}, unexpected keys ${list(extra)}`,
+    );
+  }
+  for (const [k, v] of entries) {
+    const m = compareAt(c, v, inAct.get(k) as PyValue, `${where}[${pyRepr(k)}]`);
+    if (m) return m;
+  }
+  return null;
+}
+
+/**
+ * Compare a candidate's value with the recorded one, exactly as
+ * `recode_check._compare` does: ints exactly, floats (and int against float)
+ * with `math.isclose(rel_tol=rtol, abs_tol=atol)`, nan equal to nan, bool not
+ * a number, list and tuple distinct, sets and dict keys by Python equality,
+ * arrays by shape, dtype, then element by element, numpy scalars by dtype
+ * then value. `rtol` and `atol` are the relative and absolute tolerances
+ * (non-negative; a negative one gives a `cannot compare` mismatch, as
+ * Python's ValueError does).
+ *
+ * Returns null when the values agree, else the first difference in Python's
+ * order: its `kind`, `where` (element path such as `[2][0]` or `['a']`),
+ * short reprs (200 characters) and `detail` text, identical to
+ * `Mismatch.info` on the Python side. Never throws: values nested too deeply
+ * for the stack give a `cannot compare` mismatch.
+ */
+export function compareValues(key: string, expected: PyValue, actual: PyValue, rtol: number, atol: number): Mismatch | null {
+  try {
+    return compareAt({ key, rtol, atol }, expected, actual, "");
+  } catch (e) {
+    const short = (v: PyValue): string => {
+      try {
+        return pyShortRepr(v);
+      } catch {
+        return `<${pyTypeName(v)}>`;
+      }
+    };
+    const why = e instanceof RangeError ? "values nested too deeply" : String(e);
+    return { key, kind: "type", where: "", expected: short(expected), actual: short(actual), detail: `cannot compare: ${why}` };
+  }
+}

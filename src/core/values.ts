@@ -1,0 +1,209 @@
+/**
+ * Values checked by task tests, on the host. A test's `check(self, key,
+ * value)` sends the value out as JSON in the `recode_check.encode` encoding
+ * (see the top of src/python/recode_check.py); the host decodes it into a
+ * {@link PyValue} and compares it with the recorded one from expected.json
+ * ({@link compareValues}), so the interpreter running candidate code never
+ * holds the recorded values.
+ *
+ * Files: values-json.ts (JSON in and out), values-compare.ts (the
+ * comparison), values-equality.ts (Python `==` for dict keys and sets),
+ * values-repr.ts and values-ndarray.ts (Python and numpy reprs for
+ * messages), values-number.ts (float text).
+ */
+import {
+  byCodePoint,
+  decodeAt,
+  encodeValue,
+  fieldPath,
+  isJsonObject,
+  type JsonNode,
+  jsonKind,
+  parseJsonText,
+  ValueFormatError,
+  writeJson,
+} from "./values-json";
+
+export { compareValues } from "./values-compare";
+export { pyFloat } from "./values-json";
+export { pyFloatRepr, pyFormatG } from "./values-number";
+export { pyRepr, pyShortRepr, pyStrRepr, pyTypeName } from "./values-repr";
+
+/**
+ * A decoded Python value: the object a test checked, as far as the encoding
+ * keeps it.
+ * - `int`: exact, any size. `float`: the double and its Python repr `text`
+ *   (`0.1`, `1e-07`, `-0.0`, `nan`, `inf`, `-inf`; always `pyFloatRepr(value)`,
+ *   which for a file Python wrote is the JSON text as written). `bool`,
+ *   `none`, `str`.
+ * - `list`, `tuple`, `set` (items in encoded order: sorted by repr), `dict`
+ *   (entries in insertion order; keys may be any hashable value).
+ * - `ndarray`: numpy array with `dtype` as `str(a.dtype)` (`float64`, `<U3`),
+ *   `shape` (non-negative ints) and `data` = `a.tolist()` (nested lists, or a
+ *   scalar for a 0-d array).
+ * - `npscalar`: numpy scalar with `dtype` and `value` = `x.item()`.
+ * - `other`: a checked value the encoding cannot hold (`{"$other": {"type",
+ *   "repr"}}`: its type name and `_short` repr); never recorded, never equal
+ *   to a recorded value.
+ */
+export type PyValue =
+  | { readonly type: "int"; readonly value: bigint }
+  | { readonly type: "float"; readonly value: number; readonly text: string }
+  | { readonly type: "bool"; readonly value: boolean }
+  | { readonly type: "none" }
+  | { readonly type: "str"; readonly value: string }
+  | { readonly type: "list"; readonly items: readonly PyValue[] }
+  | { readonly type: "tuple"; readonly items: readonly PyValue[] }
+  | { readonly type: "set"; readonly items: readonly PyValue[] }
+  | { readonly type: "dict"; readonly entries: readonly (readonly [PyValue, PyValue])[] }
+  | { readonly type: "ndarray"; readonly dtype: string; readonly shape: readonly number[]; readonly data: PyValue }
+  | { readonly type: "npscalar"; readonly dtype: string; readonly value: PyValue }
+  | { readonly type: "other"; readonly typeName: string; readonly repr: string };
+
+/**
+ * Parse one encoded value from JSON text, e.g. `{"$tuple": [1, 0.5]}`.
+ * Numbers keep their exact text: with `.`, `e` or `E` a float (as Python's
+ * json reads them, so `1e400` is `inf`), otherwise an int (BigInt).
+ *
+ * Throws an Error: `invalid value JSON at line L, column C: ...` on a syntax
+ * error; `invalid encoded value at ["$tuple"][1]: unknown tag "$x" ...` on
+ * an unknown `$` tag, an untagged object or a malformed tagged value.
+ */
+export function parseValueJson(text: string): PyValue {
+  let raw: unknown;
+  try {
+    raw = parseJsonText(text);
+  } catch (e) {
+    throw new Error(`${(e as Error).message.replace(/^invalid JSON/, "invalid value JSON")}`);
+  }
+  try {
+    return decodeAt(raw);
+  } catch (e) {
+    if (!(e instanceof ValueFormatError)) throw e;
+    throw new Error(`invalid encoded value${e.path ? ` at ${e.path}` : ""}: ${e.reason}`);
+  }
+}
+
+/**
+ * A parsed expected.json.
+ * - `tests`: per unit test id (`Class.test_name`), the keys of the checks
+ *   that test makes, in order; every key belongs to exactly one test. Null
+ *   for a legacy file (format 1: a flat object key -> value).
+ * - `values`: the recorded value of every key.
+ * Maps iterate in key order (by code point, as Python's `sort_keys` writes them).
+ */
+export interface ExpectedFile {
+  tests: ReadonlyMap<string, readonly string[]> | null;
+  values: ReadonlyMap<string, PyValue>;
+}
+
+/** Current expected.json format version. */
+export const EXPECTED_FORMAT = 2;
+
+function sortedKeys(o: Record<string, unknown>): string[] {
+  return Object.keys(o).sort(byCodePoint);
+}
+
+/** Consistency of tests and values; throws `path: reason` (path like `tests["A.test_x"][2]`). */
+function checkTests(tests: ReadonlyMap<string, readonly string[]>, values: ReadonlyMap<string, unknown>): void {
+  const owner = new Map<string, string>();
+  for (const [id, keys] of tests) {
+    keys.forEach((key, i) => {
+      const at = `tests${fieldPath(id)}[${i}]`;
+      const first = owner.get(key);
+      if (first !== undefined) throw new Error(`${at}: key ${JSON.stringify(key)} is already listed at ${first}`);
+      owner.set(key, at);
+      if (!values.has(key)) throw new Error(`${at}: key ${JSON.stringify(key)} has no entry in "values"`);
+    });
+  }
+  for (const key of values.keys()) {
+    if (!owner.has(key)) throw new Error(`values${fieldPath(key)}: not listed by any test in "tests"`);
+  }
+}
+
+function parseTests(raw: unknown): Map<string, string[]> {
+  if (!isJsonObject(raw)) throw new Error(`tests: expected an object (test id -> list of keys), got ${jsonKind(raw)}`);
+  const tests = new Map<string, string[]>();
+  for (const id of sortedKeys(raw)) {
+    const keys = raw[id];
+    if (!Array.isArray(keys)) throw new Error(`tests${fieldPath(id)}: expected a list of keys, got ${jsonKind(keys)}`);
+    tests.set(
+      id,
+      keys.map((k: unknown, i) => {
+        if (typeof k !== "string") throw new Error(`tests${fieldPath(id)}[${i}]: expected a key (string), got ${jsonKind(k)}`);
+        return k;
+      }),
+    );
+  }
+  return tests;
+}
+
+function parseValues(raw: unknown, prefix: string): Map<string, PyValue> {
+  if (!isJsonObject(raw)) throw new Error(`${prefix || "top level"}: expected an object (key -> value), got ${jsonKind(raw)}`);
+  const values = new Map<string, PyValue>();
+  for (const key of sortedKeys(raw)) values.set(key, decodeAt(raw[key], prefix + fieldPath(key), true));
+  return values;
+}
+
+function parseRoot(raw: unknown): ExpectedFile {
+  if (!isJsonObject(raw)) throw new Error(`top level: expected an object, got ${jsonKind(raw)}`);
+  const format = raw.format;
+  if (jsonKind(format) !== "number") {
+    return { tests: null, values: parseValues(raw, "") };
+  }
+  if (String(format) !== String(EXPECTED_FORMAT)) {
+    throw new Error(`format: unsupported format ${String(format)} (this version reads format 2, and legacy files without "format")`);
+  }
+  for (const k of Object.keys(raw)) {
+    if (!["format", "tests", "values"].includes(k))
+      throw new Error(`unexpected field ${JSON.stringify(k)} (expected format, tests, values)`);
+  }
+  for (const k of ["tests", "values"]) if (!(k in raw)) throw new Error(`missing field ${JSON.stringify(k)}`);
+  const tests = parseTests(raw.tests);
+  const values = parseValues(raw.values, "values");
+  checkTests(tests, values);
+  return { tests, values };
+}
+
+/**
+ * Parse expected.json text: format 2 (`{"format": 2, "tests": {...},
+ * "values": {...}}`) or a legacy format-1 file (a flat object key -> encoded
+ * value, no `"format"` field; returned with `tests: null`). A legacy file
+ * whose top level has a numeric `"format"` key is not supported.
+ *
+ * Throws an Error naming the file and where: `expected.json: invalid JSON at
+ * line 3, column 5: ...`, `expected.json: tests["A.test_x"][2]: key "k" has
+ * no entry in "values"`, `expected.json: values["k"]["$tuple"][0]: unknown tag ...`.
+ */
+export function parseExpected(text: string, file = "expected.json"): ExpectedFile {
+  try {
+    return parseRoot(parseJsonText(text));
+  } catch (e) {
+    if (e instanceof RangeError) throw new Error(`${file}: values nested too deeply`);
+    throw new Error(`${file}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * expected.json text exactly as Python's `json.dumps(obj, indent=1,
+ * sort_keys=True)` writes it (no trailing newline; files add one), so
+ * recording again gives identical bytes: format 2, or the legacy flat object
+ * when `tests` is null. Ints as digits, floats as their repr text,
+ * non-finite floats as `{"$float": ...}`.
+ *
+ * Throws an Error when `tests` and `values` disagree (a key listed twice or
+ * without a value, a value no test lists).
+ */
+export function formatExpected(file: ExpectedFile): string {
+  const values: [string, JsonNode][] = [...file.values].map(([k, v]) => [k, encodeValue(v)]);
+  if (file.tests === null) return writeJson({ fields: values });
+  checkTests(file.tests, file.values);
+  const tests: [string, JsonNode][] = [...file.tests].map(([id, keys]) => [id, keys]);
+  return writeJson({
+    fields: [
+      ["format", { num: String(EXPECTED_FORMAT) }],
+      ["tests", { fields: tests }],
+      ["values", { fields: values }],
+    ],
+  });
+}

@@ -1,0 +1,623 @@
+/**
+ * The host's verdict on a run: builds a RunResult from the harness's event
+ * stream (harness.py), checking the stream and the checked values itself.
+ *
+ * Trust rules (docs/security.md, "Verdicts"):
+ * - Checked values are compared here, with the recorded values the
+ *   interpreter never holds (`expected.json`, src/core/values.ts).
+ * - A test counts as passed only when the interpreter says so AND every check
+ *   the recording says it makes arrived, in that test, and matched.
+ * - The stream must be consistent: one collection, the recorded tests, each
+ *   test started once and finished before the next starts, checks inside a
+ *   test, nothing after the end, an end only once every test has reported.
+ *   An inconsistent stream, or a harness report that the framework was
+ *   changed, makes the run "not trusted": every test counts as an error.
+ *
+ * Works with a partial stream: when the interpreter had to be killed, the test
+ * that was running becomes `timeout` (or `error` for a crash), and the tests
+ * not started are `skipped` ("not run") unless another attempt runs them
+ * ({@link RunAssembler.beginAttempt}).
+ */
+import type { CollectionError, Mismatch, RunIncident, RunResult, SubTestResult, TestResult, TestStatus } from "../core/results";
+import { countTests, makeTestResult, runSolved } from "../core/results";
+import { compareValues, type ExpectedFile, formatExpected, type PyValue, parseExpected, parseValueJson } from "../core/values";
+import type { RunProgress, RunRequest } from "./runtime";
+
+/** Event emitted by harness.py (one JSON line each). */
+export type HarnessEvent =
+  | { type: "collected"; tests: string[] }
+  | ({ type: "collection-error"; timeout?: boolean } & CollectionError)
+  | { type: "module-skipped"; message: string }
+  | { type: "test-start"; id: string }
+  | { type: "check"; key: string; value: string; rtol: number; atol: number; subtest: string | null; caller?: string }
+  | ({ type: "test-result" } & Omit<TestResult, "interface" | "mismatch">)
+  | {
+      type: "fixture";
+      name: string;
+      phase: "setup" | "teardown";
+      status: "error" | "skipped";
+      tests: string[];
+      message: string;
+      traceback: string;
+    }
+  | { type: "interrupted"; id: string | null; line?: number | null; traceback?: string }
+  | { type: "tampered"; what: string[] }
+  | { type: "end"; poisoned: string | null };
+
+const EVENT_TYPES = new Set<string>([
+  "collected",
+  "collection-error",
+  "module-skipped",
+  "test-start",
+  "check",
+  "test-result",
+  "fixture",
+  "interrupted",
+  "tampered",
+  "end",
+]);
+
+/** Why a run ended early, as the backend saw it. */
+export interface RunStop {
+  /** `timeout`: the clock ran out; `stopped`: the user; `crash`: the interpreter died; `raised`: the code raised KeyboardInterrupt. */
+  kind: "timeout" | "crash" | "stopped" | "raised";
+  message: string;
+}
+
+interface CheckSeen {
+  key: string;
+  value: string;
+  rtol: number;
+  atol: number;
+  subtest: string | null;
+  caller: string;
+}
+
+/** Parsed expected.json files, by text (a task's file is parsed once, not once per run). */
+const expectedCache = new Map<string, ExpectedFile>();
+
+function expectedFor(text: string): ExpectedFile {
+  let file = expectedCache.get(text);
+  if (!file) {
+    file = parseExpected(text);
+    if (expectedCache.size >= 8) expectedCache.delete(expectedCache.keys().next().value as string);
+    expectedCache.set(text, file);
+  }
+  return file;
+}
+
+function now(): number {
+  return typeof performance !== "undefined" ? performance.now() : Date.now();
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Builds the host's RunResult from harness events; see the module comment. */
+export class RunAssembler {
+  private collected: string[] = [];
+  private readonly collectedSet = new Set<string>();
+  private readonly results = new Map<string, TestResult>();
+  private readonly started = new Set<string>();
+  /** Tests whose result a class or module set-up fixture gave (they never ran). */
+  private readonly byFixture = new Set<string>();
+  private current: string | null = null;
+  private currentStart = 0;
+  private checks: CheckSeen[] = [];
+  private collectionError: CollectionError | null = null;
+  private collectionTimeout = false;
+  private interrupted = false;
+  private stoppedAt: { line: number | null; traceback: string } | null = null;
+  private readonly expected: ExpectedFile | null;
+  private readonly recording: { tests: Record<string, string[]>; values: Record<string, PyValue>; errors: string[] } | null;
+  /** Test ids this attempt may run (null: all). */
+  private only: Set<string> | null = null;
+  private attemptCollected = false;
+  private readonly crashes = new Map<string, string>();
+  /** Why the stream is not trusted (empty when it is). */
+  private readonly inconsistent: string[] = [];
+  /** Protected objects the submission changed during the run (harness.py `Guard`). */
+  tampered: string[] = [];
+  poisoned: string | null = null;
+  ended = false;
+  /** The expected.json could not be read: every check fails with this message. */
+  private expectedError: string | null = null;
+
+  constructor(
+    private readonly req: RunRequest,
+    private readonly onProgress?: (p: RunProgress) => void,
+  ) {
+    let expected: ExpectedFile | null = null;
+    if (req.mode === "test" && req.expected) {
+      try {
+        expected = expectedFor(req.expected);
+      } catch (e) {
+        this.expectedError = `expected.json cannot be read: ${(e as Error).message}`;
+      }
+    }
+    this.expected = expected;
+    this.recording = req.mode === "record" ? { tests: {}, values: {}, errors: [] } : null;
+  }
+
+  /** Start another attempt after a crash: the harness runs again with `only` these tests. */
+  beginAttempt(only: string[]): void {
+    this.only = new Set(only);
+    this.attemptCollected = false;
+    this.ended = false;
+    this.current = null;
+  }
+
+  /** Mark the stream untrusted because of what happened after its end (see the backends). */
+  distrustEnd(why: string): void {
+    this.distrust(why);
+  }
+
+  private distrust(why: string): void {
+    if (!this.inconsistent.includes(why)) this.inconsistent.push(why);
+  }
+
+  /**
+   * Feed one line of the event stream (JSON text). Returns the event, or null
+   * for a line that is not a well-formed event (the run is then not trusted:
+   * only the code under test writes such lines).
+   */
+  pushLine(line: string): HarnessEvent | null {
+    let ev: unknown = null;
+    try {
+      ev = JSON.parse(line);
+    } catch {
+      /* not an event */
+    }
+    if (!isRecord(ev) || typeof ev.type !== "string" || !EVENT_TYPES.has(ev.type)) {
+      this.distrust("a line on the event stream that is not a harness event");
+      return null;
+    }
+    if (this.ended) {
+      this.distrust(`a "${ev.type}" event after the end of the run`);
+      return null;
+    }
+    this.push(ev as HarnessEvent);
+    return ev as HarnessEvent;
+  }
+
+  /** Feed one event. */
+  push(ev: HarnessEvent): void {
+    switch (ev.type) {
+      case "collected":
+        this.onCollected(ev.tests);
+        return;
+      case "collection-error": {
+        if (this.attemptCollected || this.collected.length > 0) {
+          this.distrust("a collection error after the tests were collected");
+          return;
+        }
+        const { type: _t, timeout, ...err } = ev;
+        this.collectionError = {
+          message: String(err.message ?? ""),
+          file: err.file ?? null,
+          line: err.line ?? null,
+          traceback: String(err.traceback ?? ""),
+        };
+        this.collectionTimeout = Boolean(timeout);
+        return;
+      }
+      case "module-skipped":
+        if (this.attemptCollected || this.collected.length > 0) {
+          this.distrust("a module skip after the tests were collected");
+          return;
+        }
+        this.onCollected(["ModuleSkipped.test"], true);
+        this.setResult(makeTestResult("ModuleSkipped.test", "skipped", { message: String(ev.message) }));
+        return;
+      case "test-start":
+        this.onStart(ev.id);
+        return;
+      case "check":
+        this.onCheck(ev);
+        return;
+      case "test-result":
+        this.onResult(ev);
+        return;
+      case "fixture":
+        this.onFixture(ev);
+        return;
+      case "interrupted":
+        this.interrupted = true;
+        if (ev.id !== null && ev.id !== this.current) this.distrust("an interrupt reported for a test that was not running");
+        this.stoppedAt = { line: ev.line ?? null, traceback: String(ev.traceback ?? "") };
+        return;
+      case "tampered":
+        this.tampered = [...new Set([...this.tampered, ...(Array.isArray(ev.what) ? ev.what.map(String) : ["the harness"])])];
+        return;
+      case "end":
+        this.poisoned = typeof ev.poisoned === "string" ? ev.poisoned : null;
+        this.ended = true;
+        if (this.current !== null && !this.interrupted) this.distrust("the run ended while a test had not reported");
+        if (!this.interrupted && this.tampered.length === 0 && this.attemptCollected) {
+          const open = this.attemptTests().filter((id) => !this.results.has(id));
+          if (open.length > 0) this.distrust(`the run ended before ${open.length} test(s) reported (${open.slice(0, 3).join(", ")})`);
+        }
+        return;
+    }
+  }
+
+  private attemptTests(): string[] {
+    return this.only ? this.collected.filter((id) => this.only?.has(id)) : this.collected;
+  }
+
+  private onCollected(tests: unknown, synthetic = false): void {
+    if (this.attemptCollected) {
+      this.distrust("a second collection in one run");
+      return;
+    }
+    if (!Array.isArray(tests) || tests.some((t) => typeof t !== "string")) {
+      this.distrust("a malformed collection");
+      return;
+    }
+    this.attemptCollected = true;
+    const ids = tests as string[];
+    if (new Set(ids).size !== ids.length) this.distrust("the same test collected twice");
+    if (this.only) {
+      const unexpected = ids.filter((id) => !this.only?.has(id));
+      if (unexpected.length > 0) this.distrust(`tests collected that this attempt did not ask for (${unexpected.slice(0, 3).join(", ")})`);
+      return;
+    }
+    this.collected = ids;
+    for (const id of ids) this.collectedSet.add(id);
+    if (this.recording) for (const id of ids) this.recording.tests[id] = [];
+    // Tests the recording has must all be collected (code under test cannot hide one); tests it lacks
+    // (test.py changed since) run, and any check they make has no recorded value.
+    const known = this.expected?.tests;
+    if (known && !synthetic) {
+      const missing = [...known.keys()].filter((id) => !this.collectedSet.has(id));
+      if (missing.length > 0) {
+        this.distrust(`recorded tests were not collected (${missing.slice(0, 3).join(", ")}); record the task again if test.py changed`);
+      }
+    }
+    this.onProgress?.({ type: "collected", tests: ids });
+  }
+
+  private onStart(id: unknown): void {
+    if (typeof id !== "string" || !this.collectedSet.has(id) || (this.only && !this.only.has(id))) {
+      this.distrust(`a test started that was not collected (${String(id)})`);
+      return;
+    }
+    if (this.started.has(id)) {
+      this.distrust(`test ${id} started twice`);
+      return;
+    }
+    if (this.current !== null) {
+      this.distrust(`test ${id} started while ${this.current} was running`);
+      return;
+    }
+    this.started.add(id);
+    this.current = id;
+    this.currentStart = now();
+    this.checks = [];
+    this.onProgress?.({ type: "test-start", id });
+  }
+
+  private onCheck(ev: Extract<HarnessEvent, { type: "check" }>): void {
+    if (this.current === null) {
+      this.distrust(`a check (${String(ev.key)}) outside any test`);
+      return;
+    }
+    if (typeof ev.key !== "string" || typeof ev.value !== "string") {
+      this.distrust("a malformed check");
+      return;
+    }
+    if (this.checks.some((c) => c.key === ev.key)) {
+      this.distrust(`check ${ev.key} made twice in ${this.current}`);
+      return;
+    }
+    this.checks.push({
+      key: ev.key,
+      value: ev.value,
+      rtol: Number(ev.rtol),
+      atol: Number(ev.atol),
+      subtest: typeof ev.subtest === "string" ? ev.subtest : null,
+      caller: typeof ev.caller === "string" ? ev.caller : "",
+    });
+  }
+
+  private onResult(ev: Extract<HarnessEvent, { type: "test-result" }>): void {
+    if (typeof ev.id !== "string" || ev.id !== this.current) {
+      this.distrust(`a result for ${String(ev.id)}, which was not the running test`);
+      return;
+    }
+    const status = ev.status as TestStatus;
+    const base = makeTestResult(ev.id, status, {
+      interface: this.req.interfaceOf?.[ev.id] ?? null,
+      durationMs: Number(ev.durationMs) || 0,
+      message: String(ev.message ?? ""),
+      traceback: String(ev.traceback ?? ""),
+      line: typeof ev.line === "number" ? ev.line : null,
+      stdout: String(ev.stdout ?? ""),
+      stderr: String(ev.stderr ?? ""),
+      stdoutTruncated: Boolean(ev.stdoutTruncated),
+      stderrTruncated: Boolean(ev.stderrTruncated),
+      subtests: Array.isArray(ev.subtests) ? (ev.subtests as SubTestResult[]) : [],
+    });
+    this.current = null;
+    this.setResult(this.recording ? this.recordChecks(base) : this.verifyChecks(base));
+  }
+
+  private setResult(result: TestResult): void {
+    this.results.set(result.id, result);
+    this.onProgress?.({ type: "test-result", result });
+  }
+
+  /** Record mode: keep the values the canonical solution produced. */
+  private recordChecks(t: TestResult): TestResult {
+    const rec = this.recording;
+    if (!rec) return t;
+    const problems: string[] = [];
+    for (const c of this.checks) {
+      if (c.key in rec.values) {
+        problems.push(`key ${c.key} is recorded twice; every check needs its own key`);
+        continue;
+      }
+      try {
+        const value = parseValueJson(c.value);
+        if (value.type === "other") {
+          problems.push(`cannot record ${c.key}: values of type ${value.typeName} are not supported`);
+          continue;
+        }
+        rec.values[c.key] = value;
+        rec.tests[t.id]?.push(c.key);
+      } catch (e) {
+        problems.push(`cannot record ${c.key}: ${(e as Error).message}`);
+      }
+    }
+    if (problems.length === 0) return t;
+    rec.errors.push(...problems);
+    return { ...t, status: "error", message: `RecordError: ${problems[0]}` };
+  }
+
+  /** Test mode: compare every check with the recording, and require the recorded ones. */
+  private verifyChecks(t: TestResult): TestResult {
+    if (!this.expected && !this.expectedError) return t;
+    let first: { mismatch: Mismatch; check: CheckSeen } | null = null;
+    const subtests: SubTestResult[] = [...t.subtests];
+    for (const c of this.checks) {
+      const mismatch = this.compare(c);
+      if (!mismatch) continue;
+      if (c.subtest) {
+        subtests.push({ params: c.subtest, status: "failed", message: mismatchMessage(mismatch), traceback: c.caller });
+      }
+      first ??= { mismatch, check: c };
+    }
+    const wanted = this.expected?.tests?.get(t.id) ?? [];
+    const missing = wanted.filter((k) => !this.checks.some((c) => c.key === k));
+    if (first && t.status !== "xfail") {
+      const m = first.mismatch;
+      const where = first.check.subtest ? `subTest ${first.check.subtest}: ` : "";
+      return {
+        ...t,
+        status: "failed",
+        message: `${where}${mismatchMessage(m)}`,
+        traceback: checkTraceback(first.check, m),
+        line: null,
+        mismatch: m,
+        subtests,
+      };
+    }
+    if (missing.length > 0 && (t.status === "passed" || t.status === "xpass")) {
+      return {
+        ...t,
+        status: "failed",
+        message: `AssertionError: check ${missing.slice(0, 3).join(", ")} did not report a value (the recording says this test makes it)`,
+        line: null,
+        subtests,
+      };
+    }
+    return { ...t, subtests };
+  }
+
+  private compare(c: CheckSeen): Mismatch | null {
+    if (this.expectedError) {
+      return { key: c.key, kind: "value", where: "", expected: "", actual: "", detail: this.expectedError };
+    }
+    const recorded = this.expected?.values.get(c.key);
+    if (recorded === undefined) {
+      return {
+        key: c.key,
+        kind: "value",
+        where: "",
+        expected: "",
+        actual: "",
+        detail: `no recorded value for key ${c.key}: record the task again`,
+      };
+    }
+    let actual: PyValue;
+    try {
+      actual = parseValueJson(c.value);
+    } catch (e) {
+      return {
+        key: c.key,
+        kind: "type",
+        where: "",
+        expected: "",
+        actual: "",
+        detail: `the checked value could not be read: ${(e as Error).message}`,
+      };
+    }
+    if (!Number.isFinite(c.rtol) || !Number.isFinite(c.atol)) {
+      return { key: c.key, kind: "value", where: "", expected: "", actual: "", detail: "the check's tolerances are not finite numbers" };
+    }
+    return compareValues(c.key, recorded, actual, c.rtol, c.atol);
+  }
+
+  private onFixture(ev: Extract<HarnessEvent, { type: "fixture" }>): void {
+    const tests = Array.isArray(ev.tests) ? ev.tests.map(String) : [];
+    if (tests.some((id) => !this.collectedSet.has(id))) {
+      this.distrust(`a fixture (${String(ev.name)}) covering tests that were not collected`);
+      return;
+    }
+    if (this.current !== null) {
+      this.distrust(`a fixture (${String(ev.name)}) reported while ${this.current} was running`);
+      return;
+    }
+    const message = String(ev.message ?? "");
+    const traceback = String(ev.traceback ?? "");
+    if (ev.phase === "setup") {
+      // The tests never ran; a later report for the same fixture (its cleanup raised too) can only make it worse.
+      const status: TestStatus = ev.status === "skipped" ? "skipped" : "error";
+      for (const id of tests) {
+        if (this.started.has(id) && !(this.byFixture.has(id) && status === "error")) continue;
+        this.started.add(id);
+        this.byFixture.add(id);
+        this.setResult(makeTestResult(id, status, { interface: this.req.interfaceOf?.[id] ?? null, message, traceback }));
+      }
+      return;
+    }
+    if (ev.status !== "error") return;
+    for (const id of tests) {
+      const r = this.results.get(id);
+      if (r && (r.status === "passed" || r.status === "xfail")) this.setResult({ ...r, status: "error", message, traceback });
+    }
+  }
+
+  /** Whether the harness stopped because the time limit interrupt arrived. */
+  get wasInterrupted(): boolean {
+    return this.interrupted || this.collectionTimeout;
+  }
+
+  /**
+   * The interpreter died during this attempt: the test that was running is an
+   * error with `message`. Returns the tests still to run (collected, not
+   * started), for another attempt in a fresh interpreter.
+   */
+  crashed(message: string): string[] {
+    if (this.current !== null) {
+      this.crashes.set(this.current, message);
+      this.setResult(
+        makeTestResult(this.current, "error", {
+          interface: this.req.interfaceOf?.[this.current] ?? null,
+          message,
+          durationMs: now() - this.currentStart,
+        }),
+      );
+      this.current = null;
+    }
+    if (!this.attemptCollected || this.tampered.length > 0 || this.inconsistent.length > 0) return [];
+    return this.attemptTests().filter((id) => !this.started.has(id));
+  }
+
+  /**
+   * Final result. `stop` says why the run ended early, if it did.
+   * @param incident what happened to the interpreter, if anything.
+   */
+  finish(backend: "pyodide" | "native", durationMs: number, incident: RunIncident | null, stop?: RunStop): RunResult {
+    if (!stop && this.interrupted) {
+      // The harness saw a KeyboardInterrupt the host did not send: the code raised it.
+      stop = { kind: "raised", message: "KeyboardInterrupt raised by the code" };
+    }
+    const tests: TestResult[] = [];
+    const limitS = (this.req.timeLimitMs / 1000).toFixed(1);
+    let hit: string | null = null;
+    for (const id of this.collected) {
+      const done = this.results.get(id);
+      if (done) {
+        tests.push(done);
+        continue;
+      }
+      let status: TestStatus = "skipped";
+      let message = "not run";
+      if (stop && hit === null && (id === this.current || this.current === null)) {
+        hit = id;
+        if (stop.kind === "timeout") {
+          status = "timeout";
+          message = `time limit of ${limitS} s reached while this test ran`;
+        } else if (stop.kind === "stopped") {
+          status = "timeout";
+          message = "stopped by the user while this test ran";
+        } else {
+          status = "error";
+          message = stop.message;
+        }
+      } else if (stop) {
+        const why = {
+          crash: "the interpreter crashed",
+          stopped: "stopped by the user",
+          timeout: "the time limit was reached",
+          raised: "the code raised KeyboardInterrupt",
+        }[stop.kind];
+        message = `not run: ${why} in ${hit ?? "an earlier test"}`;
+      }
+      const extra =
+        hit === id
+          ? {
+              durationMs: this.currentStart ? now() - this.currentStart : 0,
+              line: this.stoppedAt?.line ?? null,
+              traceback: this.stoppedAt?.traceback ?? "",
+            }
+          : {};
+      let result = makeTestResult(id, status, { interface: this.req.interfaceOf?.[id] ?? null, message, ...extra });
+      // A test stopped after a check already failed failed at that check.
+      if (id === this.current && !this.recording) {
+        const verified = this.verifyChecks({ ...result, status: "passed" });
+        if (verified.status === "failed" && verified.mismatch) result = verified;
+      }
+      tests.push(result);
+    }
+    let collectionError = this.collectionError;
+    if (!collectionError && this.collected.length === 0 && stop) {
+      collectionError = {
+        message: stop.kind === "timeout" ? `time limit of ${limitS} s reached while importing the tests` : stop.message,
+        file: null,
+        line: null,
+        traceback: "",
+      };
+    } else if (!collectionError && this.collected.length === 0) {
+      collectionError = {
+        message: this.ended ? "no unit tests were collected from test.py" : "the tests did not start",
+        file: this.ended ? "test.py" : null,
+        line: null,
+        traceback: "",
+      };
+    }
+    const why = [
+      ...(this.tampered.length ? [`the submission changed ${this.tampered.join(", ")} during the run`] : []),
+      ...this.inconsistent,
+    ];
+    if (why.length > 0) {
+      const text = why.join("; ");
+      for (const [i, t] of tests.entries()) tests[i] = { ...t, status: "error", message: `not trusted: ${text}`, mismatch: null };
+      incident = {
+        kind: "tampered",
+        message: `${text[0]?.toUpperCase() ?? ""}${text.slice(1)}; the run's results are not trusted.`,
+        respawned: incident?.respawned ?? false,
+      };
+    }
+    const counts = countTests(tests);
+    let recorded: string | null = null;
+    if (this.recording && this.recording.errors.length === 0 && why.length === 0) {
+      recorded = formatExpected({
+        tests: new Map(Object.entries(this.recording.tests)),
+        values: new Map(Object.entries(this.recording.values)),
+      });
+    }
+    return {
+      backend,
+      tests,
+      collectionError,
+      counts,
+      allPassed: runSolved(counts, collectionError),
+      durationMs,
+      incident,
+      recorded,
+    };
+  }
+}
+
+/** The one-line message of a failed check, as unittest would show the AssertionError. */
+export function mismatchMessage(m: Mismatch): string {
+  return `AssertionError: ${m.key}${m.where ? ` at ${m.where}` : ""}: ${m.detail}`;
+}
+
+function checkTraceback(c: CheckSeen, m: Mismatch): string {
+  const head = c.caller ? `Traceback (most recent call last):\n${c.caller}` : "";
+  return `${head}${mismatchMessage(m)}\n`;
+}

@@ -1,0 +1,11 @@
+/**
+ * The harness's Python modules: module name in the interpreter -> file in
+ * src/python. Pyodide gets them written to /lib/recode; native python3 runs
+ * harness.py from this folder, which imports the others beside it.
+ */
+export const HARNESS_FILES = {
+  recode_harness: "harness.py",
+  recode_check: "recode_check.py",
+  recode_guard: "recode_guard.py",
+  recode_sandbox: "recode_sandbox.py",
+} as const;

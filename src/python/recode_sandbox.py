@@ -1,0 +1,184 @@
+"""Interpreter state put back after every run of a long-lived interpreter (Pyodide).
+
+``Sandbox`` takes a snapshot before a run and restores it after, so that one
+run cannot leak into the next: modules imported during the run are dropped;
+module dictionaries, the attributes of classes defined in Python, the
+module-level dicts, lists and sets of every module, the attributes of ``sys``,
+built-ins, ``sys.path``, ``sys.meta_path``, ``sys.argv``, the environment, the
+recursion limit, the random state, the standard streams and the working
+directory are put back; new entries in the watched folders are removed.
+
+What it does not reach (objects nested deeper than one level in a module's
+containers, changes to files outside the watched folders, state held by the
+JavaScript side) is watched by the host, which replaces the interpreter after a
+run that touched it.
+"""
+
+import builtins
+import os
+import random
+import shutil
+import sys
+
+from recode_guard import dict_changed, is_heap_class
+
+_MISSING = object()
+_CONTAINERS = (dict, list, set)
+# sys attributes the restore must not touch (the interpreter's own machinery;
+# the streams, path and meta_path are restored by identity and content below).
+_SYS_KEEP = {"modules", "stdout", "stderr", "stdin", "path", "meta_path", "argv", "path_importer_cache", "last_exc"}
+
+
+class Sandbox:
+    """Snapshot of interpreter state; ``restore()`` puts it back."""
+
+    def __init__(self, workdir, watch_dirs):
+        self.workdir = os.path.abspath(workdir)
+        self.cwd = os.getcwd()
+        self.modules = set(sys.modules)
+        self.module_dicts = {}
+        self.containers = []
+        for name, mod in list(sys.modules.items()):
+            d = getattr(mod, "__dict__", None)
+            if name in ("sys", "builtins") or not isinstance(d, dict):
+                continue
+            self.module_dicts[name] = dict(d)
+            for v in d.values():
+                if type(v) in _CONTAINERS:
+                    self.containers.append((v, v.copy()))
+        self.classes = []
+        for name, d in self.module_dicts.items():
+            for v in d.values():
+                if is_heap_class(v) and getattr(v, "__module__", None) == name:
+                    self.classes.append((v, dict(vars(v))))
+        self.sys_dict = {k: v for k, v in vars(sys).items() if k not in _SYS_KEEP}
+        self.builtins = dict(builtins.__dict__)
+        self.path = (sys.path, list(sys.path))
+        self.meta_path = (sys.meta_path, list(sys.meta_path))
+        self.importer_cache = (sys.path_importer_cache, dict(sys.path_importer_cache))
+        self.argv = list(sys.argv)
+        self.environ = dict(os.environ)
+        self.recursion = sys.getrecursionlimit()
+        self.random_state = random.getstate()
+        self.stdout, self.stderr, self.stdin = sys.stdout, sys.stderr, sys.stdin
+        self.watch_dirs = tuple(watch_dirs)
+        self.rescan_files()
+
+    def rescan_files(self):
+        """Note what the watched folders hold now (their new entries are removed at restore)."""
+        self.watch = {d: set(os.listdir(d)) for d in self.watch_dirs if os.path.isdir(d)}
+
+    def restore(self):
+        """Put everything back. Each step is guarded so that one failure
+        (e.g. a candidate's ``__del__`` raising) does not skip the others."""
+        for step in (
+            self._restore_globals,
+            self._restore_sys,
+            self._restore_modules,
+            self._restore_containers,
+            self._restore_files,
+        ):
+            try:
+                step()
+            except Exception:  # noqa: BLE001 - best effort; the remaining steps still run
+                pass
+
+    def _restore_sys(self):
+        d = vars(sys)
+        sys.stdout, sys.stderr, sys.stdin = self.stdout, self.stderr, self.stdin
+        for obj, items in (self.path, self.meta_path):
+            items_now = obj
+            items_now[:] = items
+        sys.path = self.path[0]
+        sys.meta_path = self.meta_path[0]
+        cache, saved = self.importer_cache
+        cache.clear()
+        cache.update(saved)
+        sys.path_importer_cache = cache
+        sys.argv = self.argv[:]
+        for k in [k for k in d if k not in self.sys_dict and k not in _SYS_KEEP]:
+            try:
+                delattr(sys, k)
+            except (AttributeError, TypeError):
+                pass
+        for k, v in self.sys_dict.items():
+            if d.get(k, _MISSING) is not v:
+                try:
+                    setattr(sys, k, v)
+                except (AttributeError, TypeError):
+                    pass
+        try:
+            os.chdir(self.cwd)
+        except OSError:
+            os.chdir("/")
+
+    def _restore_modules(self):
+        for name in list(sys.modules):
+            if name not in self.modules:
+                del sys.modules[name]
+        for name, d in self.module_dicts.items():
+            mod = sys.modules.get(name)
+            if mod is None:
+                continue
+            cur = mod.__dict__
+            if dict_changed(cur, d):
+                cur.clear()
+                cur.update(d)
+        for cls, saved in self.classes:
+            if not dict_changed(dict(vars(cls)), saved):
+                continue
+            for k in [k for k in vars(cls) if k not in saved]:
+                try:
+                    delattr(cls, k)
+                except (AttributeError, TypeError):
+                    pass
+            for k, v in saved.items():
+                if vars(cls).get(k, _MISSING) is not v:
+                    try:
+                        setattr(cls, k, v)
+                    except (AttributeError, TypeError):
+                        pass
+
+    def _restore_containers(self):
+        for obj, saved in self.containers:
+            try:
+                same = obj == saved if type(obj) is not dict else not dict_changed(obj, saved)
+            except Exception:  # noqa: BLE001 - an element's __eq__ failed: restore
+                same = False
+            if same:
+                continue
+            obj.clear()
+            if type(obj) is list:
+                obj.extend(saved)
+            else:
+                obj.update(saved)
+
+    def _restore_globals(self):
+        import importlib
+
+        _bd_clear()
+        _bd_update(self.builtins)
+        os.environ.clear()
+        os.environ.update(self.environ)
+        sys.setrecursionlimit(self.recursion)
+        random.setstate(self.random_state)
+        importlib.invalidate_caches()
+
+    def _restore_files(self):
+        for d, names in self.watch.items():
+            if not os.path.isdir(d):
+                continue
+            for name in set(os.listdir(d)) - names:
+                p = os.path.join(d, name)
+                if os.path.isdir(p) and not os.path.islink(p):
+                    shutil.rmtree(p, ignore_errors=True)
+                else:
+                    try:
+                        os.remove(p)
+                    except OSError:
+                        pass
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+_bd_clear = builtins.__dict__.clear
+_bd_update = builtins.__dict__.update

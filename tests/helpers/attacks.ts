@@ -1,0 +1,188 @@
+/**
+ * Hostile candidate files for a built-in task, one per attack kind on the
+ * verdicts (docs/security.md, "Verdicts"). Each is a short target file that
+ * implements nothing and tries to make the tests pass anyway; used by the
+ * Node tests on both backends and by the browser test.
+ *
+ * Every attack defines the task's interfaces as `_fake` (a function that
+ * returns a wrong but harmless value) unless it replaces them.
+ */
+
+/** Interfaces of min-p-sampling's target file (decoding/min_p.py). */
+const NAMES = ["softmax_with_temperature", "min_p_filter", "min_p_sample"];
+
+const fakes = `def _fake(*args, **kwargs):\n    return [0.0]\n${NAMES.map((n) => `${n} = _fake`).join("\n")}\n`;
+
+/** Forge a passing result for every test through a reporting function found by walking up the frames. */
+const FORGE = `
+import json, sys
+
+def _forge_all(emit):
+    f = sys._getframe()
+    tests, current = [], None
+    while f is not None:
+        run = f.f_locals.get("run")
+        if run is not None and hasattr(run, "tests"):
+            tests = [f"{type(t).__name__}.{t._testMethodName}" for t in run.tests]
+            current = run.current.id if getattr(run, "current", None) else None
+        f = f.f_back
+    for tid in tests:
+        if tid != current:
+            emit({"type": "test-start", "id": tid})
+        emit({"type": "test-result", "id": tid, "status": "passed", "durationMs": 1, "message": "", "traceback": "",
+              "line": None, "stdout": "", "stderr": "", "stdoutTruncated": False, "stderrTruncated": False, "subtests": []})
+    emit({"type": "end", "poisoned": None})
+`;
+
+/** Attack kind -> candidate file. */
+export const ATTACKS: Record<string, string> = {
+  // unittest swallows its private _ShouldStop inside a test: the test would "pass".
+  "control-flow exception": `import unittest.case\n\ndef _stop(*args, **kwargs):\n    raise unittest.case._ShouldStop()\n\n${NAMES.map((n) => `${n} = _stop`).join("\n")}\n`,
+  // Other BaseException subclasses escaping a test.
+  "BaseException subclass": `class _Out(BaseException):\n    pass\n\ndef _out(*args, **kwargs):\n    raise _Out()\n\n${NAMES.map((n) => `${n} = _out`).join("\n")}\n`,
+  // The harness's own reporting function, found through the frames.
+  "harness reporting function": `${FORGE}
+def _attack(*args, **kwargs):
+    f = sys._getframe()
+    while f is not None:
+        emit = f.f_locals.get("emit")
+        if callable(emit) and f.f_code.co_name == "run_tests":
+            _forge_all(emit)
+            break
+        f = f.f_back
+    return [0.0]
+
+${NAMES.map((n) => `${n} = _attack`).join("\n")}
+`,
+  // Writing events straight to the event channel (fd 3 natively, the event device in Pyodide), then leaving.
+  "event channel": `${FORGE}
+import os
+
+def _attack(*args, **kwargs):
+    def emit(event):
+        data = (json.dumps(event) + "\\n").encode()
+        try:
+            os.write(3, data)
+        except OSError:
+            fd = os.open("/dev/recode-events", os.O_WRONLY)
+            os.write(fd, data)
+    _forge_all(emit)
+    os._exit(0)
+
+${NAMES.map((n) => `${n} = _attack`).join("\n")}
+`,
+  // Replace the checks and assertions while the tests run, put them back before the run ends.
+  "framework replaced and put back": `import atexit, unittest, recode_check
+_saved = (recode_check.check, unittest.TestCase.assertEqual, unittest.TestCase.assertTrue)
+_calls = [0]
+
+def _attack(*args, **kwargs):
+    _calls[0] += 1
+    if _calls[0] == 1:
+        recode_check.check = lambda *a, **k: None
+        unittest.TestCase.assertEqual = lambda *a, **k: None
+        unittest.TestCase.assertTrue = lambda *a, **k: None
+    elif _calls[0] > 40:
+        recode_check.check, unittest.TestCase.assertEqual, unittest.TestCase.assertTrue = _saved
+    return [0.0]
+
+${NAMES.map((n) => `${n} = _attack`).join("\n")}
+`,
+  // Look for the recorded values anywhere the interpreter can see: the check module, the environment, the files.
+  "recorded values": `import json, os, sys, recode_check
+
+def _find():
+    found = dict(getattr(recode_check, "EXPECTED", {}) or {})
+    path = os.environ.get("RECODE_EXPECTED")
+    if path and os.path.exists(path):
+        found.update(json.load(open(path)).get("values", {}))
+    for top in ("/tmp", "/home", os.getcwd(), os.path.dirname(os.getcwd())):
+        for root, dirs, files in os.walk(top):
+            if "expected.json" in files or "config.json" in files:
+                for name in ("expected.json", "config.json"):
+                    p = os.path.join(root, name)
+                    if os.path.exists(p):
+                        text = open(p).read()
+                        if '"values"' in text:
+                            found["_file"] = p
+    return found
+
+FOUND = _find()
+print("FOUND", sorted(FOUND)[:5])
+
+def _fake(*args, **kwargs):
+    if FOUND:
+        raise RuntimeError(f"the recorded values are visible: {sorted(FOUND)[:3]}")
+    return [0.0]
+
+${NAMES.map((n) => `${n} = _fake`).join("\n")}
+`,
+  // Poison what a later run could share: the import caches, sys, builtins, module containers.
+  "cache poisoning": `import builtins, importlib.machinery, linecache, re, sys
+class _Finder:
+    def find_spec(self, name, path=None, target=None):
+        return None
+sys.path_importer_cache["/tmp/recode-run"] = _Finder()
+sys.path_importer_cache["/tmp"] = _Finder()
+sys.meta_path.insert(0, _Finder())
+sys.poisoned = True
+builtins.poisoned = True
+linecache.cache["poison.py"] = (1, None, ["x\\n"], "poison.py")
+re._cache[(str, "poison", 0)] = re.compile("x")
+${fakes}`,
+  // Leave a file behind for the next run, in and outside the scratch folders.
+  "file left behind": `import os
+for path in ("/tmp/left-behind.py", "/home/pyodide/left-behind.py", "/tmp/recode-run/../left.py"):
+    try:
+        with open(path, "w") as f:
+            f.write("POISON = True\\n")
+    except OSError:
+        pass
+${fakes}`,
+  // Reach JavaScript (Pyodide): the js module, pyodide.ffi, or the builtin core module.
+  "JavaScript bridge": `def _attack(*args, **kwargs):
+    reached = []
+    for name in ("js", "pyodide_js", "pyodide.ffi", "pyodide.code", "_pyodide_core"):
+        try:
+            __import__(name)
+            reached.append(name)
+        except Exception:
+            pass
+    try:
+        import _imp, importlib.machinery as m
+        core = _imp.create_builtin(m.ModuleSpec("_pyodide_core", None))
+        f = core.create_once_callable(lambda: 1)
+        g = f.constructor("return globalThis")()
+        g.setTimeout(lambda: None, 10)
+        reached.append("globalThis")
+    except Exception:
+        pass
+    if reached:
+        raise RuntimeError(f"reached {reached}")
+    return [0.0]
+
+${NAMES.map((n) => `${n} = _attack`).join("\n")}
+`,
+};
+
+/** A probe run after an attack: it fails if anything the attacks leave behind is visible. */
+export const LEFTOVER_PROBE = `import builtins, linecache, os, re, sys
+LEFT = [name for name, seen in (
+    ("sys attribute", hasattr(sys, "poisoned")),
+    ("builtin", hasattr(builtins, "poisoned")),
+    ("linecache", "poison.py" in linecache.cache),
+    ("re cache", (str, "poison", 0) in getattr(re, "_cache", {})),
+    ("meta_path finder", any(type(f).__name__ == "_Finder" for f in sys.meta_path)),
+    ("path importer cache", any(type(f).__name__ == "_Finder" for f in sys.path_importer_cache.values())),
+    ("file in /tmp", os.path.exists("/tmp/left-behind.py")),
+    ("file in home", os.path.exists("/home/pyodide/left-behind.py")),
+    ("file beside the run folder", os.path.exists("/tmp/left.py")),
+) if seen]
+
+def softmax_with_temperature(*args, **kwargs):
+    if LEFT:
+        raise RuntimeError(f"left over from an earlier run: {LEFT}")
+    return [0.0]
+
+min_p_filter = min_p_sample = softmax_with_temperature
+`;

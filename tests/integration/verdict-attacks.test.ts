@@ -1,0 +1,39 @@
+/**
+ * Attacks on the verdicts (docs/security.md, "Verdicts"): short candidate files
+ * that implement nothing and try to pass the tests of a built-in task anyway.
+ * On both backends, each attack must yield no passed test, and the next run
+ * must be clean (nothing it left is visible, and the canonical solution passes).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
+import { createRuntime } from "../../src/python/node";
+import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
+import { ATTACKS, LEFTOVER_PROBE } from "../helpers/attacks";
+
+const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+/** Messages by which an attack says it reached something it must not. */
+const BREACH = /recorded values are visible|reached \[|left over from an earlier run/;
+
+describe.each(["pyodide", "native"] as const)("%s: attacks on the verdicts", (backend) => {
+  let rt: PythonRuntime;
+  beforeAll(async () => {
+    rt = createRuntime(backend, { interruptGraceMs: 700 });
+    await rt.ready();
+  });
+  afterAll(async () => {
+    await rt.dispose();
+  });
+
+  it.each(Object.keys(ATTACKS))("%s: no test passes, and the next run is clean", async (kind) => {
+    const r = await rt.run(taskRunRequest(task, ATTACKS[kind] as string));
+    expect(r.counts.total).toBeGreaterThan(0);
+    expect(r.tests.filter((t) => t.status === "passed").map((t) => t.id)).toEqual([]);
+    expect(r.allPassed).toBe(false);
+    for (const t of r.tests) expect(t.message).not.toMatch(BREACH);
+
+    const probe = await rt.run(taskRunRequest(task, LEFTOVER_PROBE));
+    for (const t of probe.tests) expect(t.message).not.toMatch(BREACH);
+    expect(probe.collectionError).toBeNull();
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+});
