@@ -6,7 +6,7 @@ const PORT = Number(process.env.RECODE_E2E_PORT ?? 4178);
 
 /**
  * End-to-end tests of the page against the built app (`vite build` first),
- * in Debian's chromium (scripts/ensure-chromium.mjs installs it).
+ * in Debian's chromium (scripts/ensure-system.mjs installs it).
  */
 export default defineConfig({
   testDir: "tests/e2e",

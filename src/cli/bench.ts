@@ -9,6 +9,8 @@ import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { solverScript } from "../core/providers/scripted";
+import type { Task } from "../core/task";
+import { NativeRuntime } from "../python/native-runtime";
 import { createNodePyodideRuntime } from "../python/node";
 import { runFiles, taskRunRequest } from "../python/runtime";
 import { BUILTIN_TASKS, listTaskIds, loadTaskDir } from "./task-fs";
@@ -59,6 +61,75 @@ function freshProcessMs(files: Record<string, string>, expected: string): number
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The native floor of a task: its test bodies in a warm python3 (the suite run
+ * again and again in one process, values compared in Python), median of `runs`
+ * suite runs, in ms.
+ */
+function nativeFloorMs(files: Record<string, string>, expected: string, runs: number): number {
+  const dir = mkdtempSync(join(tmpdir(), "recode-bench-floor-"));
+  try {
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, rel)), { recursive: true });
+      writeFileSync(join(dir, rel), text);
+    }
+    copyFileSync(CHECK_PY, join(dir, "recode_check.py"));
+    writeFileSync(join(dir, "expected.json"), expected);
+    const script = [
+      "import importlib.util, json, sys, time, unittest",
+      "sys.path.insert(0, '.')",
+      "spec = importlib.util.spec_from_file_location('test', 'test.py')",
+      "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)",
+      "def flat(s):",
+      "    for t in s:",
+      "        yield from (flat(t) if isinstance(t, unittest.TestSuite) else [t])",
+      "tests = list(flat(unittest.defaultTestLoader.loadTestsFromModule(m)))",
+      "out = []",
+      `for i in range(${runs + 3}):`,
+      "    r = unittest.TestResult(); t0 = time.perf_counter(); unittest.TestSuite(tests).run(r); out.append((time.perf_counter() - t0) * 1000)",
+      "    assert r.wasSuccessful(), r.failures + r.errors",
+      "print(json.dumps(out[3:]))",
+    ].join("\n");
+    const r = spawnSync("python3", ["-c", script], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, RECODE_EXPECTED: join(dir, "expected.json"), PYTHONDONTWRITEBYTECODE: "1" },
+    });
+    if (r.status !== 0) throw new Error(`the warm python3 floor failed on the canonical solution: ${r.stderr.slice(-500)}`);
+    return median(JSON.parse(r.stdout) as number[]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Resident memory of this process (the Node host and its Pyodide worker threads), in MB. */
+function rssMb(): number {
+  return process.memoryUsage().rss / 1024 ** 2;
+}
+
+/** Process memory after a run that allocates about 400 MB, with and without the memory cap that replaces the instance. */
+async function measureMemory(task: Task): Promise<{ idle: number; capped: number; uncapped: number }> {
+  const hog = `${task.canonical}\n\n_HOG = None\n_orig_filter = min_p_filter\n\ndef min_p_filter(*a, **k):\n    global _HOG\n    _HOG = bytearray(400 * 1024 * 1024)\n    _HOG = None\n    return _orig_filter(*a, **k)\n`;
+  const out = { idle: 0, capped: 0, uncapped: 0 };
+  for (const [key, cap] of [
+    ["capped", 256 * 1024 ** 2],
+    ["uncapped", 4 * 1024 ** 3],
+  ] as const) {
+    const rt = createNodePyodideRuntime({ memoryCapBytes: cap });
+    await rt.ready();
+    await rt.run(taskRunRequest(task, task.canonical));
+    if (key === "capped") out.idle = rssMb();
+    await rt.run(taskRunRequest(task, hog));
+    // The replacement (if any) starts in the background; give it time, then measure.
+    await new Promise((r) => setTimeout(r, 4000));
+    await rt.run(taskRunRequest(task, task.canonical));
+    (globalThis as { gc?: () => void }).gc?.();
+    out[key] = rssMb();
+    await rt.dispose();
+  }
+  return out;
 }
 
 function fmt(ms: number): string {
@@ -138,8 +209,12 @@ export async function runBench(o: BenchOptions): Promise<void> {
   o.log(`Warm submission latency, ${o.runs} runs per task...\n`);
   const rt = createNodePyodideRuntime();
   await rt.ready();
+  const native = new NativeRuntime();
+  await native.ready();
   const rows: string[] = [];
+  const floorRows: string[] = [];
   const ratios: number[] = [];
+  let floorMet = 0;
   const freshByTask: Record<string, number> = {};
   for (const task of tasks) {
     const req = taskRunRequest(task, task.canonical);
@@ -153,19 +228,43 @@ export async function runBench(o: BenchOptions): Promise<void> {
       warm.push(performance.now() - t0);
       if (!r.allPassed) throw new Error(`bench: canonical solution of ${task.id} does not pass; run recode tasks validate`);
     }
+    // Back to back, as the agent loop submits: no pause, so the cleanup of one run is on the next one's path.
+    const b2b: number[] = [];
+    for (let i = 0; i < o.runs; i++) {
+      const t0 = performance.now();
+      await rt.run(req);
+      b2b.push(performance.now() - t0);
+    }
+    const boxed: number[] = [];
+    for (let i = 0; i < Math.min(o.runs, 10); i++) {
+      const t0 = performance.now();
+      const r = await native.run(req);
+      boxed.push(performance.now() - t0);
+      if (!r.allPassed) throw new Error(`bench: canonical solution of ${task.id} does not pass natively`);
+    }
     const fresh: number[] = [];
     for (let i = 0; i < Math.min(o.runs, 10); i++) fresh.push(freshProcessMs(runFiles(req), task.expected as string));
+    const floor = nativeFloorMs(runFiles(req), task.expected as string, o.runs);
     const w = median(warm);
     const f = median(fresh);
+    const bb = median(b2b);
+    const target = 3 * floor + 5;
+    if (bb <= target) floorMet += 1;
     ratios.push(f / w);
     freshByTask[task.id] = f;
     rows.push(
-      `| ${task.id} | ${task.interfaceOf ? Object.keys(task.interfaceOf).length : 0} | ${fmt(w)} | ${fmt(f)} | ${(f / w).toFixed(1)}x |`,
+      `| ${task.id} | ${task.interfaceOf ? Object.keys(task.interfaceOf).length : 0} | ${fmt(w)} | ${fmt(f)} | ${(f / w).toFixed(1)}x | ${fmt(median(boxed))} |`,
     );
-    o.log(`  ${task.id}: warm ${fmt(w)} ms, fresh python3 ${fmt(f)} ms\n`);
+    floorRows.push(`| ${task.id} | ${fmt(floor)} | ${fmt(bb)} | ${fmt(target)} | ${bb <= target ? "met" : "NOT met"} |`);
+    o.log(`  ${task.id}: warm ${fmt(w)} ms, back to back ${fmt(bb)} ms (floor ${fmt(floor)} ms), fresh python3 ${fmt(f)} ms\n`);
   }
   const version = rt.version;
+  const nativeVersion = native.version;
   await rt.dispose();
+
+  o.log("Memory after a run that peaked high...\n");
+  const minp = tasks.find((t) => t.id === "min-p-sampling");
+  const memory = minp ? await measureMemory(minp) : null;
 
   o.log("Episodes with the scripted model (memory_agent, L0-L4, starting text at turn 0, canonical at turn 1)...\n");
   const loop = await measureEpisodes(tasks.map((t) => t.id));
@@ -214,13 +313,31 @@ export async function runBench(o: BenchOptions): Promise<void> {
     "",
     `From handing the candidate file to the runtime to having per-test results, canonical solution, median of ${o.runs} runs on one warm Pyodide instance (${EDIT_PAUSE_MS} ms apart, standing for the edit between submissions); beside a fresh \`python3 -m unittest\` process on the same files (median of ${Math.min(o.runs, 10)}). Target: warm latency at least 10x below the fresh process.`,
     "",
-    "| task | tests | warm Pyodide (ms) | fresh python3 (ms) | ratio |",
-    "| --- | --- | --- | --- | --- |",
+    `The last column is one run in the native backend's bubblewrap box (${nativeVersion}): a new process per run, box included.`,
+    "",
+    "| task | tests | warm Pyodide (ms) | fresh python3 (ms) | ratio | native in its box (ms) |",
+    "| --- | --- | --- | --- | --- | --- |",
     ...rows,
     "",
     ratios.length
       ? `Smallest ratio in Node: ${Math.min(...ratios).toFixed(1)}x; the target is ${Math.min(...ratios) >= 10 ? "met" : "NOT met"}.`
       : "No recorded tasks.",
+    "",
+    "## Back-to-back runs against the native floor (Node)",
+    "",
+    `The agent loop submits with no pause, so each run also waits for the cleanup of the one before. Median of ${o.runs} back-to-back runs of the canonical solution on one warm Pyodide instance, beside the native floor: the same test bodies in a warm python3 (the suite run again and again in one process, median). Target: at most 3x the floor plus 5 ms.`,
+    "",
+    "| task | native floor (ms) | back to back, Pyodide (ms) | target (ms) | |",
+    "| --- | --- | --- | --- | --- |",
+    ...floorRows,
+    "",
+    `Target met for ${floorMet} of ${tasks.length} tasks.`,
+    "",
+    "## Memory per worker",
+    "",
+    memory
+      ? `Resident memory of the bench process (Node host plus one Pyodide worker thread), after a warm run: ${memory.idle.toFixed(0)} MB. After a run whose test allocated 400 MB, then one more run: ${memory.capped.toFixed(0)} MB with a 256 MB cap on the WebAssembly memory (the instance is replaced after the run), ${memory.uncapped.toFixed(0)} MB with a 4 GiB cap (the instance keeps its peak: WebAssembly memory never shrinks). The default cap is 1 GiB (\`memoryCapBytes\`).`
+      : "Not measured (min-p-sampling is not recorded).",
     "",
     "## Episode loop (scripted model)",
     "",

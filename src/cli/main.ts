@@ -1,22 +1,27 @@
 /**
- * The `recode` command: `tasks list|record|validate`, `bench`.
+ * The `recode` command: `tasks list|record|validate`, `test`, `run`, `report`, `merge`, `bench`.
  * Returns the process exit code (0 ok, 1 a check failed, 2 bad usage or input).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, CommanderError } from "commander";
 import { loadTaskFromFiles, type Task, TaskFormatError } from "../core/task";
+import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
 import { createRuntime } from "../python/node";
 import type { PythonRuntime } from "../python/runtime";
 import { type CheckOutcome, recordExpected, VALIDATION_CHECKS, validateTask } from "../python/validate";
 import { loadReport, mergeRuns, reportCsv, reportJson, reportMarkdown } from "./report";
 import { ConfigError, executeRun, packageOptions, prepareRun, type RunCommandOptions } from "./run";
 import { BUILTIN_TASKS, loadTaskDir, readTaskFiles, resolveTaskIds, TaskFolderError } from "./task-fs";
+import { addTestCommand, CommandInputError } from "./test-command";
 
-class UsageError extends Error {}
+class UsageError extends CommandInputError {}
 
-function runtimeOptions(opts: { packageSource?: string; python?: string }) {
-  return { ...packageOptions(opts.packageSource), ...(opts.python ? { python: opts.python } : {}) };
+function runtimeOptions(opts: { packageSource?: string; python?: string; sandbox?: string }) {
+  const sandbox = (opts.sandbox ?? "auto") as NativeSandbox;
+  if (!NATIVE_SANDBOXES.includes(sandbox))
+    throw new UsageError(`--sandbox: "${opts.sandbox}" is not one of ${NATIVE_SANDBOXES.join(", ")}`);
+  return { ...packageOptions(opts.packageSource), ...(opts.python ? { python: opts.python } : {}), sandbox };
 }
 
 async function withRuntime<T>(backend: "pyodide" | "native", opts: object, fn: (rt: PythonRuntime) => Promise<T>): Promise<T> {
@@ -74,8 +79,9 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .argument("[tasks...]", "task ids or globs (default: all)")
     .option(...dirOpt)
     .option("--native", "record with python3 instead of Pyodide")
+    .option("--sandbox <policy>", "native runs: auto | bwrap | none", "auto")
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
-    .action(async (ids: string[], o: { dir: string; native?: boolean; packageSource?: string }) => {
+    .action(async (ids: string[], o: { dir: string; native?: boolean; packageSource?: string; sandbox?: string }) => {
       const list = resolveTaskIds(o.dir, ids);
       let failed = 0;
       await withRuntime(o.native ? "native" : "pyodide", runtimeOptions(o), async (rt) => {
@@ -110,8 +116,9 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .option(...dirOpt)
     .option("--native", "also run every check under python3 and show both side by side")
     .option("--native-only", "run the checks under python3 only")
+    .option("--sandbox <policy>", "native runs: auto | bwrap | none", "auto")
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
-    .action(async (ids: string[], o: { dir: string; native?: boolean; nativeOnly?: boolean; packageSource?: string }) => {
+    .action(async (ids: string[], o: { dir: string; native?: boolean; nativeOnly?: boolean; packageSource?: string; sandbox?: string }) => {
       const list = resolveTaskIds(o.dir, ids);
       const backends: ("pyodide" | "native")[] = o.nativeOnly ? ["native"] : o.native ? ["pyodide", "native"] : ["pyodide"];
       const results = new Map<string, Map<string, CheckOutcome[] | string>>();
@@ -176,6 +183,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .option("--out <dir>", "run folder", "runs/latest")
     .option("--shard <i/n>", "take every n-th task starting at i (0-based), for array jobs; join with recode merge")
     .option("--backend <name>", "pyodide | native", "pyodide")
+    .option("--sandbox <policy>", "native runs: auto (bubblewrap, or refuse) | bwrap | none", "auto")
     .option("--no-probe", "do not contact the endpoints before starting")
     .option("--timeout <seconds>", "how long one model call may take before it is retried (default 120)")
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
@@ -201,6 +209,8 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
         process.off("SIGINT", onSigint);
       }
     });
+
+  addTestCommand(program, out, setCode);
 
   program
     .command("report")
@@ -260,7 +270,7 @@ export async function main(argv: string[]): Promise<number> {
     return code;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
-    if (e instanceof TaskFormatError || e instanceof TaskFolderError || e instanceof UsageError || e instanceof ConfigError) {
+    if (e instanceof TaskFormatError || e instanceof TaskFolderError || e instanceof CommandInputError || e instanceof ConfigError) {
       process.stderr.write(`recode: ${e.message}\n`);
       return 2;
     }

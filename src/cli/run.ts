@@ -31,6 +31,7 @@ import {
 import { researcherFromSpec } from "../core/researchers";
 import type { Task } from "../core/task";
 import type { Trajectory } from "../core/trajectory";
+import { NATIVE_SANDBOXES, type NativeSandbox, resolveSandbox } from "../python/native-sandbox";
 import { createRuntime } from "../python/node";
 import { type PythonRuntime, taskRunRequest } from "../python/runtime";
 import { type RunConfig, RunFolder } from "./run-folder";
@@ -60,6 +61,8 @@ export interface RunCommandOptions {
   timeout?: string;
   /** Folder or URL with Pyodide package wheels. */
   packageSource?: string;
+  /** Native backend's box: auto | bwrap | none. */
+  sandbox?: string;
 }
 
 /** Time the endpoint probe waits for an answer, in ms. */
@@ -176,6 +179,8 @@ export interface PreparedRun {
   coder: MeteredChatModel;
   /** Folder or URL with Pyodide package wheels, if set. */
   packageSource?: string;
+  /** Native backend's box (native-sandbox.ts). */
+  sandbox: NativeSandbox;
   /** A researcher and its token counter, one per worker. */
   makeResearcher: () => { researcher: Researcher; usage?: () => { prompt: number; completion: number } };
 }
@@ -194,6 +199,15 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
   if (!AGENT_SETTINGS.includes(o.setting as AgentSetting))
     throw new ConfigError(`--setting: "${o.setting}" is not one of ${AGENT_SETTINGS.join(", ")}`);
   if (o.backend !== "pyodide" && o.backend !== "native") throw new ConfigError(`--backend: "${o.backend}" is not pyodide or native`);
+  const sandbox = (o.sandbox ?? "auto") as NativeSandbox;
+  if (!NATIVE_SANDBOXES.includes(sandbox)) throw new ConfigError(`--sandbox: "${o.sandbox}" is not one of ${NATIVE_SANDBOXES.join(", ")}`);
+  if (o.backend === "native") {
+    try {
+      resolveSandbox(sandbox);
+    } catch (e) {
+      throw new ConfigError((e as Error).message);
+    }
+  }
   const shard = o.shard ? parseShard(o.shard) : null;
   const timeoutMs = o.timeout === undefined ? undefined : positiveInt("--timeout", o.timeout, 3600) * 1000;
   let ids: string[];
@@ -275,7 +289,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
     config.levels = [...new Set([...existing.levels, ...levels])].sort() as FeedbackLevel[];
     config.tasks = [...new Set([...existing.tasks, ...ids])].sort();
   }
-  return { config: { ...config }, folder, tasks, workers, coder, makeResearcher, packageSource: o.packageSource };
+  return { config: { ...config }, folder, tasks, workers, coder, makeResearcher, packageSource: o.packageSource, sandbox };
 }
 
 /** One finished episode, as the progress display reports it. */
@@ -371,7 +385,7 @@ export async function executeRun(
   let skipped = 0;
 
   async function work(w: number): Promise<void> {
-    const runtime: PythonRuntime = createRuntime(p.config.backend, packageOptions(p.packageSource));
+    const runtime: PythonRuntime = createRuntime(p.config.backend, { ...packageOptions(p.packageSource), sandbox: p.sandbox });
     const { researcher, usage } = p.makeResearcher();
     try {
       await runtime.ready();

@@ -26,6 +26,9 @@ import {
 
 export { compareValues } from "./values-compare";
 export { pyFloat } from "./values-json";
+
+import { pyFloatRepr } from "./values-number";
+
 export { pyFloatRepr, pyFormatG } from "./values-number";
 export { pyRepr, pyShortRepr, pyStrRepr, pyTypeName } from "./values-repr";
 
@@ -90,12 +93,23 @@ export function parseValueJson(text: string): PyValue {
  *   that test makes, in order; every key belongs to exactly one test. Null
  *   for a legacy file (format 1: a flat object key -> value).
  * - `values`: the recorded value of every key.
+ * - `tolerances`: `[rtol, atol]` of the checks recorded with tolerances other
+ *   than the default (1e-9, 0); the host compares with these, never with
+ *   what the interpreter under test sends.
+ * - `expectedFailures`: tests the canonical solution fails on purpose
+ *   (`@unittest.expectedFailure`); an `xfail` from any other test is not
+ *   trusted.
  * Maps iterate in key order (by code point, as Python's `sort_keys` writes them).
  */
 export interface ExpectedFile {
   tests: ReadonlyMap<string, readonly string[]> | null;
   values: ReadonlyMap<string, PyValue>;
+  tolerances?: ReadonlyMap<string, readonly [number, number]>;
+  expectedFailures?: ReadonlySet<string>;
 }
+
+/** Tolerances of `check()` when a test gives none. */
+export const DEFAULT_TOLERANCE: readonly [number, number] = [1e-9, 0];
 
 /** Current expected.json format version. */
 export const EXPECTED_FORMAT = 2;
@@ -154,15 +168,37 @@ function parseRoot(raw: unknown): ExpectedFile {
   if (String(format) !== String(EXPECTED_FORMAT)) {
     throw new Error(`format: unsupported format ${String(format)} (this version reads format 2, and legacy files without "format")`);
   }
+  const fields = ["expectedFailures", "format", "tests", "tolerances", "values"];
   for (const k of Object.keys(raw)) {
-    if (!["format", "tests", "values"].includes(k))
-      throw new Error(`unexpected field ${JSON.stringify(k)} (expected format, tests, values)`);
+    if (!fields.includes(k)) throw new Error(`unexpected field ${JSON.stringify(k)} (expected ${fields.join(", ")})`);
   }
   for (const k of ["tests", "values"]) if (!(k in raw)) throw new Error(`missing field ${JSON.stringify(k)}`);
   const tests = parseTests(raw.tests);
   const values = parseValues(raw.values, "values");
   checkTests(tests, values);
-  return { tests, values };
+  const tolerances = new Map<string, readonly [number, number]>();
+  if ("tolerances" in raw) {
+    const t = raw.tolerances;
+    if (!isJsonObject(t)) throw new Error(`tolerances: expected an object (key -> [rtol, atol]), got ${jsonKind(t)}`);
+    for (const key of sortedKeys(t)) {
+      const pair = t[key];
+      const nums = Array.isArray(pair) ? pair.map((x: unknown) => Number(String(x))) : [];
+      if (nums.length !== 2 || !nums.every((x) => Number.isFinite(x) && x >= 0)) {
+        throw new Error(`tolerances${fieldPath(key)}: expected [rtol, atol], two numbers >= 0`);
+      }
+      if (!values.has(key)) throw new Error(`tolerances${fieldPath(key)}: key has no entry in "values"`);
+      tolerances.set(key, [nums[0] as number, nums[1] as number]);
+    }
+  }
+  const expectedFailures = new Set<string>();
+  if ("expectedFailures" in raw) {
+    const x = raw.expectedFailures;
+    if (!Array.isArray(x) || x.some((id: unknown) => typeof id !== "string" || !tests.has(id))) {
+      throw new Error('expectedFailures: expected a list of test ids listed in "tests"');
+    }
+    for (const id of x as string[]) expectedFailures.add(id);
+  }
+  return { tests, values, tolerances, expectedFailures };
 }
 
 /**
@@ -199,10 +235,16 @@ export function formatExpected(file: ExpectedFile): string {
   if (file.tests === null) return writeJson({ fields: values });
   checkTests(file.tests, file.values);
   const tests: [string, JsonNode][] = [...file.tests].map(([id, keys]) => [id, keys]);
+  const xfail = [...(file.expectedFailures ?? [])].sort(byCodePoint);
+  const tolerances: [string, JsonNode][] = [...(file.tolerances ?? [])]
+    .sort(([a], [b]) => byCodePoint(a, b))
+    .map(([k, [r, a]]) => [k, [{ num: pyFloatRepr(r) }, { num: pyFloatRepr(a) }]]);
   return writeJson({
     fields: [
+      ...(xfail.length ? [["expectedFailures", xfail] as [string, JsonNode]] : []),
       ["format", { num: String(EXPECTED_FORMAT) }],
       ["tests", { fields: tests }],
+      ...(tolerances.length ? [["tolerances", { fields: tolerances }] as [string, JsonNode]] : []),
       ["values", { fields: values }],
     ],
   });

@@ -20,7 +20,15 @@
  */
 import type { CollectionError, Mismatch, RunIncident, RunResult, SubTestResult, TestResult, TestStatus } from "../core/results";
 import { countTests, makeTestResult, runSolved } from "../core/results";
-import { compareValues, type ExpectedFile, formatExpected, type PyValue, parseExpected, parseValueJson } from "../core/values";
+import {
+  compareValues,
+  DEFAULT_TOLERANCE,
+  type ExpectedFile,
+  formatExpected,
+  type PyValue,
+  parseExpected,
+  parseValueJson,
+} from "../core/values";
 import type { RunProgress, RunRequest } from "./runtime";
 
 /** Event emitted by harness.py (one JSON line each). */
@@ -110,7 +118,13 @@ export class RunAssembler {
   private interrupted = false;
   private stoppedAt: { line: number | null; traceback: string } | null = null;
   private readonly expected: ExpectedFile | null;
-  private readonly recording: { tests: Record<string, string[]>; values: Record<string, PyValue>; errors: string[] } | null;
+  private readonly recording: {
+    tests: Record<string, string[]>;
+    values: Record<string, PyValue>;
+    tolerances: Map<string, readonly [number, number]>;
+    xfail: Set<string>;
+    errors: string[];
+  } | null;
   /** Test ids this attempt may run (null: all). */
   private only: Set<string> | null = null;
   private attemptCollected = false;
@@ -137,7 +151,7 @@ export class RunAssembler {
       }
     }
     this.expected = expected;
-    this.recording = req.mode === "record" ? { tests: {}, values: {}, errors: [] } : null;
+    this.recording = req.mode === "record" ? { tests: {}, values: {}, tolerances: new Map(), xfail: new Set(), errors: [] } : null;
   }
 
   /** Start another attempt after a crash: the harness runs again with `only` these tests. */
@@ -366,10 +380,12 @@ export class RunAssembler {
         }
         rec.values[c.key] = value;
         rec.tests[t.id]?.push(c.key);
+        if (c.rtol !== DEFAULT_TOLERANCE[0] || c.atol !== DEFAULT_TOLERANCE[1]) rec.tolerances.set(c.key, [c.rtol, c.atol]);
       } catch (e) {
         problems.push(`cannot record ${c.key}: ${(e as Error).message}`);
       }
     }
+    if (t.status === "xfail") rec.xfail.add(t.id);
     if (problems.length === 0) return t;
     rec.errors.push(...problems);
     return { ...t, status: "error", message: `RecordError: ${problems[0]}` };
@@ -378,6 +394,10 @@ export class RunAssembler {
   /** Test mode: compare every check with the recording, and require the recorded ones. */
   private verifyChecks(t: TestResult): TestResult {
     if (!this.expected && !this.expectedError) return t;
+    // An expected failure counts as passing only where the recording has one (code under test can mark any test).
+    if ((t.status === "xfail" || t.status === "xpass") && this.expected?.tests && !this.expected.expectedFailures?.has(t.id)) {
+      this.distrust(`${t.id} reported as an expected failure, which the recording does not have`);
+    }
     let first: { mismatch: Mismatch; check: CheckSeen } | null = null;
     const subtests: SubTestResult[] = [...t.subtests];
     for (const c of this.checks) {
@@ -443,10 +463,12 @@ export class RunAssembler {
         detail: `the checked value could not be read: ${(e as Error).message}`,
       };
     }
-    if (!Number.isFinite(c.rtol) || !Number.isFinite(c.atol)) {
+    // The recording's tolerances, never the ones the interpreter under test sends (legacy files have none recorded).
+    const [rtol, atol] = this.expected?.tests ? (this.expected.tolerances?.get(c.key) ?? DEFAULT_TOLERANCE) : [c.rtol, c.atol];
+    if (!Number.isFinite(rtol) || !Number.isFinite(atol)) {
       return { key: c.key, kind: "value", where: "", expected: "", actual: "", detail: "the check's tolerances are not finite numbers" };
     }
-    return compareValues(c.key, recorded, actual, c.rtol, c.atol);
+    return compareValues(c.key, recorded, actual, rtol, atol);
   }
 
   private onFixture(ev: Extract<HarnessEvent, { type: "fixture" }>): void {
@@ -594,9 +616,12 @@ export class RunAssembler {
     const counts = countTests(tests);
     let recorded: string | null = null;
     if (this.recording && this.recording.errors.length === 0 && why.length === 0) {
+      const rec = this.recording;
       recorded = formatExpected({
-        tests: new Map(Object.entries(this.recording.tests)),
-        values: new Map(Object.entries(this.recording.values)),
+        tests: new Map(Object.entries(rec.tests)),
+        values: new Map(Object.entries(rec.values)),
+        tolerances: rec.tolerances,
+        expectedFailures: rec.xfail,
       });
     }
     return {

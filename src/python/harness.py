@@ -209,6 +209,7 @@ class Run:
         self.preface = ""
         self.tests = []
         self.streams = None
+        self.tampered = False
 
     # -- helpers ---------------------------------------------------------
     def describe(self, exc):
@@ -220,6 +221,7 @@ class Run:
     def check_guard(self):
         changed = self.guard.changes()
         if changed:
+            self.tampered = True
             self.emit({"type": "tampered", "what": changed})
             raise _Stop()
 
@@ -447,20 +449,21 @@ def run_tests(config, emit_text):
                     "timeout": True,
                 }
             )
-            return
+            return run
         except unittest.SkipTest as exc:
             emit({"type": "module-skipped", "message": f"skipped: {exc}"[:MESSAGE_CAP]})
-            return
+            return run
         except BaseException as exc:  # noqa: BLE001 - any import failure is a collection error
             if isinstance(exc, (MemoryError, RecursionError)):
                 poison.reason = type(exc).__name__
             emit(_collection_error(exc, run, import_out))
-            return
+            return run
         only = config.get("only")
         if only is not None:
             wanted = set(only)
             tests = [t for t in tests if _test_id(t) in wanted]
         run.tests = tests
+        guard.watch_classes({type(t) for t in tests if type(t).__module__ == TEST_MODULE})
         emit({"type": "collected", "tests": [_test_id(t) for t in tests]})
         if import_out.size:
             run.preface = f"[printed while importing]\n{import_out.getvalue()}\n[printed by the test]\n"
@@ -479,8 +482,10 @@ def run_tests(config, emit_text):
         changed = guard.changes()
         recode_check.SINK = None
         if changed:
+            run.tampered = True
             emit({"type": "tampered", "what": changed})
         emit({"type": "end", "poisoned": poison.reason})
+    return run
 
 
 def _main():
@@ -527,21 +532,37 @@ def seal():
     them. The harness itself reports through a device file, not a JavaScript
     function, so no JavaScript object is left on the Python heap for frames
     to reach."""
-    for name in _bridge_modules():
-        del sys.modules[name]
+    hidden = {name: sys.modules.pop(name) for name in _bridge_modules()}
     sys.meta_path[:] = [f for f in sys.meta_path if (type(f).__module__ or "").split(".")[0] not in ("_pyodide", "pyodide")]
+    sealed = []
 
-    def audit(event, args, _roots=_BRIDGE_ROOTS, _str=str, _type=type, _ie=ImportError, _re=RuntimeError):
+    def audit(event, args, _roots=_BRIDGE_ROOTS, _sealed=sealed, _str=str, _type=type, _ie=ImportError, _re=RuntimeError):
         if event == "import":
             name = args[0] if args else None
             if _type(name) is _str and name.split(".")[0] in _roots:
                 raise _ie(f"{name} is not available to code under test")
         elif event in ("gc.get_objects", "gc.get_referrers", "gc.get_referents"):
             raise _re(f"{event} is not available to code under test")
+        elif event == "object.__getattr__" and args and any(args[0] is f for f in _sealed):
+            raise _re("the harness's own functions cannot be inspected")
 
     sys.addaudithook(audit)
 
-    # A builtin module can be created without an import statement; refuse the bridge's.
+    # JavaScript objects Pyodide's own modules hold at module level (found by walking their
+    # globals from any of their functions): the import hook's table of `js` and `pyodide_js`,
+    # the event loop's timer, the package loader's registry. The harness needs none of them.
+    for name, attr in (("pyodide.webloop", "scheduleCallback"), ("pyodide._package_loader", "loadedPackages")):
+        mod = hidden.get(name)
+        if mod is not None and hasattr(mod, attr):
+            setattr(mod, attr, None)
+    hook = hidden.get("_pyodide._importhook")
+    finder = getattr(hook, "jsfinder", None)
+    if finder is not None:
+        finder.jsproxies.clear()
+
+    # A builtin module can be created without an import statement: refuse the bridge's. The
+    # original function is kept where only this wrapper can read it (the audit hook refuses
+    # reads of the wrapper's defaults and code).
     import _imp
 
     def create_builtin(spec, _orig=_imp.create_builtin, _roots=_BRIDGE_ROOTS, _str=str, _type=type, _ie=ImportError):
@@ -551,6 +572,7 @@ def seal():
         return _orig(spec)
 
     _imp.create_builtin = create_builtin
+    sealed.append(create_builtin)
 
 
 def run_isolated(config, emit_text, watch_dirs=("/tmp", "/home/pyodide")):
@@ -571,11 +593,12 @@ def run_isolated(config, emit_text, watch_dirs=("/tmp", "/home/pyodide")):
         sandbox.rescan_files()
     _SANDBOX = sandbox
     reached = []
+    run = None
     try:
         os.chdir(workdir)
         sys.path.insert(0, workdir)
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
-        run_tests(config, emit_text)
+        run = run_tests(config, emit_text)
     finally:
         try:
             reached = _bridge_modules()
@@ -588,6 +611,9 @@ def run_isolated(config, emit_text, watch_dirs=("/tmp", "/home/pyodide")):
         return f"tainted: {', '.join(damaged[:5])}"
     if reached:
         return f"tainted: the run reached the JavaScript bridge ({', '.join(reached[:3])})"
+    if run is None or run.tampered:
+        # Restoring undoes what the guard saw, but a run that tampered gets no benefit of the doubt.
+        return "tainted: the run changed protected objects"
     return ""
 
 

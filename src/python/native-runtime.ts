@@ -1,16 +1,26 @@
 /**
  * Native CPython backend for Node: each run is a fresh `python3` process in a
- * fresh temporary folder (so nothing leaks between runs). The wall clock sends
+ * fresh temporary folder (so nothing leaks between runs), inside the box of
+ * native-sandbox.ts (bubblewrap by default on Linux). The wall clock sends
  * SIGINT first (KeyboardInterrupt, like Pyodide's interrupt buffer), then
- * SIGKILL when that does not stop the code.
+ * SIGKILL to the whole process group when that does not stop the code.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RunIncident, RunResult } from "../core/results";
 import { RunAssembler, type RunStop } from "./assembler";
+import {
+  BOX,
+  bwrapCommand,
+  findPython,
+  type NativeSandbox,
+  type PythonInstall,
+  resolveSandbox,
+  type SandboxLimits,
+} from "./native-sandbox";
 import { crashedIncident, harnessConfig, type PythonRuntime, type RunOptions, type RunRequest, runFiles } from "./runtime";
 
 /** Options of {@link NativeRuntime}. */
@@ -19,9 +29,41 @@ export interface NativeRuntimeOptions {
   python?: string;
   /** Wait after SIGINT before SIGKILL, in ms. Default 1000 (a run ends within its time limit plus one second). */
   interruptGraceMs?: number;
+  /** The box runs get (native-sandbox.ts). Default `auto`: bubblewrap, or refuse to start without it. */
+  sandbox?: NativeSandbox;
+  /** Limits inside the box. */
+  limits?: SandboxLimits;
+  /** Where the warning about running without a box goes (once per runtime). Default: standard error. */
+  warn?: (message: string) => void;
 }
 
 const HARNESS = fileURLToPath(new URL("./harness.py", import.meta.url));
+const HARNESS_DIR = dirname(HARNESS);
+
+/** Child processes of `pid` (Linux /proc), or [] when they cannot be read. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** The host PID of the harness's Python inside bubblewrap: bwrap -> its init in the new PID namespace -> Python. */
+function boxedPythonPid(bwrapPid: number): number | null {
+  const init = childrenOf(bwrapPid)[0];
+  return (init !== undefined ? childrenOf(init)[0] : undefined) ?? null;
+}
+
+/** Environment of an unboxed run: enough to find Python, no secrets (API keys never reach Python). */
+function plainEnv(): Record<string, string> {
+  const env: Record<string, string> = { PYTHONDONTWRITEBYTECODE: "1", PYTHONHASHSEED: "0", LANG: "C.UTF-8" };
+  for (const k of ["PATH", "HOME", "SYSTEMROOT", "LD_LIBRARY_PATH"]) {
+    const v = process.env[k];
+    if (v) env[k] = v;
+  }
+  return env;
+}
 
 /** PythonRuntime backed by a native python3 process per run. */
 export class NativeRuntime implements PythonRuntime {
@@ -30,23 +72,30 @@ export class NativeRuntime implements PythonRuntime {
   private readonly python: string;
   private readonly available = new Map<string, boolean>();
   private readyPromise: Promise<void> | null = null;
+  private install: PythonInstall | null = null;
+  /** The box runs get, known after ready(). */
+  box: "bwrap" | "none" | null = null;
 
   constructor(private readonly opts: NativeRuntimeOptions = {}) {
     this.python = opts.python ?? "python3";
   }
 
+  /** Rejects with a clear error when Python cannot run, or when the sandbox policy cannot be met. */
   ready(): Promise<void> {
     this.readyPromise ??= new Promise<void>((resolve, reject) => {
-      const r = spawnSync(this.python, ["-c", "import sys; print(sys.version.split()[0])"], { encoding: "utf8" });
-      if (r.error || r.status !== 0) {
-        reject(
-          new Error(
-            `native backend: cannot run ${this.python} (${r.error?.message ?? r.stderr.trim()}); install Python 3 or use the pyodide backend`,
-          ),
-        );
+      try {
+        this.install = findPython(this.python);
+        this.box = resolveSandbox(this.opts.sandbox ?? "auto");
+      } catch (e) {
+        reject(e);
         return;
       }
-      this.version = `${r.stdout.trim()} (native ${this.python})`;
+      this.version = `${this.install.version} (native ${this.python}${this.box === "bwrap" ? ", bubblewrap" : ", no sandbox"})`;
+      if (this.box === "none") {
+        (this.opts.warn ?? ((m: string) => process.stderr.write(`${m}\n`)))(
+          "warning: native runs without a sandbox (--sandbox none): the code under test runs as you, with your files and your network.",
+        );
+      }
       resolve();
     });
     return this.readyPromise;
@@ -109,14 +158,19 @@ export class NativeRuntime implements PythonRuntime {
       writeFileSync(p, text);
     }
     const cfgPath = join(dir, "config.json");
-    writeFileSync(cfgPath, JSON.stringify(harnessConfig(req, work, only)));
+    const boxed = this.box === "bwrap" && this.install !== null;
+    writeFileSync(cfgPath, JSON.stringify(harnessConfig(req, boxed ? `${BOX.run}/work` : work, only)));
     const grace = this.opts.interruptGraceMs ?? 1000;
+    const cmd =
+      boxed && this.install
+        ? bwrapCommand(this.install, dir, HARNESS_DIR, ["-X", "utf8", `${BOX.lib}/harness.py`, `${BOX.run}/config.json`], this.opts.limits)
+        : { command: this.python, args: ["-X", "utf8", HARNESS, cfgPath] };
 
     return new Promise((resolve) => {
-      const child = spawn(this.python, ["-X", "utf8", HARNESS, cfgPath], {
+      const child = spawn(cmd.command, cmd.args, {
         cwd: work,
         stdio: ["ignore", "pipe", "pipe", "pipe"],
-        env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", PYTHONHASHSEED: "0" },
+        env: boxed ? {} : plainEnv(),
         // Its own process group, so that processes the submission starts are stopped with it.
         detached: true,
       });
@@ -151,7 +205,15 @@ export class NativeRuntime implements PythonRuntime {
       const interruptNow = (kind: "timeout" | "stopped") => {
         if (stopKind) return;
         stopKind = kind;
-        killGroup("SIGINT");
+        // In the box, bubblewrap would die of SIGINT and take Python with it: interrupt Python alone.
+        const py = boxed && child.pid ? boxedPythonPid(child.pid) : null;
+        if (py) {
+          try {
+            process.kill(py, "SIGINT");
+          } catch {
+            /* already gone */
+          }
+        } else killGroup("SIGINT");
         hard = setTimeout(() => {
           killed = true;
           killGroup("SIGKILL");

@@ -32,6 +32,7 @@ PROTECTED_MODULES = (
 )
 
 _MISSING = object()
+_METHOD_TYPES = (type(lambda: None), staticmethod, classmethod)
 
 
 def is_heap_class(v):
@@ -40,7 +41,9 @@ def is_heap_class(v):
 
 
 def _protected_objects():
-    """(label, object, kind) for every protected module and its own classes."""
+    """(label, object, kind) for every protected module, its own classes, and
+    the objects it holds at module level that carry attributes (such as
+    ``json._default_encoder`` or ``unittest.defaultTestLoader``)."""
     out = []
     for name in PROTECTED_MODULES:
         mod = sys.modules.get(name)
@@ -50,8 +53,30 @@ def _protected_objects():
         for k, v in list(vars(mod).items()):
             if is_heap_class(v) and getattr(v, "__module__", None) == name:
                 out.append((f"{name}.{k}", v, "class"))
+            elif not isinstance(v, (type, type(sys))) and not callable(v) and isinstance(getattr(v, "__dict__", None), dict):
+                out.append((f"{name}.{k}", v, "object"))
     out.append(("builtins", builtins, "builtins"))
     return out
+
+
+def _hooks():
+    """Interpreter-wide hooks that see or steer every call: tracing, profiling,
+    sys.monitoring tools, the SIGINT handler. The harness sets none of them."""
+    import signal
+
+    state = {"trace": sys.gettrace(), "profile": sys.getprofile()}
+    mon = getattr(sys, "monitoring", None)
+    if mon is not None:
+        for tool in range(6):
+            try:
+                state[f"monitoring tool {tool}"] = mon.get_tool(tool)
+            except Exception:  # noqa: BLE001 - an unknown tool id
+                pass
+    try:
+        state["SIGINT handler"] = signal.getsignal(signal.SIGINT)
+    except (AttributeError, ValueError):
+        pass
+    return state
 
 
 def dict_changed(cur, saved):
@@ -83,23 +108,38 @@ class Guard:
     def __init__(self):
         self.saved = []
         for label, obj, kind in _protected_objects():
-            d = vars(obj)
-            if kind == "class":
-                snap = dict(d)
-            else:
-                snap = {k: v for k, v in d.items() if callable(v) or isinstance(v, type(sys))}
-            self.saved.append((label, obj, kind, snap))
+            self._note(label, obj, kind)
         self.code = code_fingerprint()
+        self.hooks = _hooks()
+
+    def _note(self, label, obj, kind):
+        d = vars(obj)
+        if kind in ("class", "object"):
+            snap = dict(d)
+        elif kind == "methods":
+            snap = {k: v for k, v in d.items() if isinstance(v, _METHOD_TYPES)}
+        else:
+            snap = {k: v for k, v in d.items() if callable(v) or isinstance(v, type(sys))}
+        self.saved.append((label, obj, kind, snap))
+
+    def watch_classes(self, classes):
+        """Also watch the methods of these classes (the test module's, once its
+        tests are loaded): their fixtures may set data attributes, but a method
+        replaced or removed during the run is tampering."""
+        for cls in classes:
+            self._note(f"test class {cls.__name__}", cls, "methods")
 
     def changes(self):
         """Labels of the protected objects changed since the guard was made (empty when none)."""
         now = code_fingerprint()
         changed = sorted({k.rsplit(".", 1)[0] for k, v in self.code.items() if now.get(k) != v})
+        hooks = _hooks()
+        changed += [k for k, v in self.hooks.items() if hooks.get(k, _MISSING) is not v]
         for label, obj, kind, snap in self.saved:
             if label in changed:
                 continue
             d = vars(obj)
-            if kind == "class":
+            if kind in ("class", "object"):
                 if dict_changed(dict(d), snap):
                     changed.append(label)
             elif any(d.get(k, _MISSING) is not v for k, v in snap.items()):

@@ -38,6 +38,8 @@ class Sandbox:
         self.modules = set(sys.modules)
         self.module_dicts = {}
         self.containers = []
+        # Objects held at module level (json's default encoder, unittest's default loader, ...) and their attributes.
+        self.objects = []
         for name, mod in list(sys.modules.items()):
             d = getattr(mod, "__dict__", None)
             if name in ("sys", "builtins") or not isinstance(d, dict):
@@ -46,6 +48,10 @@ class Sandbox:
             for v in d.values():
                 if type(v) in _CONTAINERS:
                     self.containers.append((v, v.copy()))
+                elif not isinstance(v, (type, type(sys))) and not callable(v):
+                    attrs = getattr(v, "__dict__", None)
+                    if type(attrs) is dict:
+                        self.objects.append((v, dict(attrs)))
         self.classes = []
         for name, d in self.module_dicts.items():
             for v in d.values():
@@ -59,6 +65,7 @@ class Sandbox:
         self.argv = list(sys.argv)
         self.environ = dict(os.environ)
         self.recursion = sys.getrecursionlimit()
+        self.int_digits = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else None
         self.random_state = random.getstate()
         self.stdout, self.stderr, self.stdin = sys.stdout, sys.stderr, sys.stdin
         self.watch_dirs = tuple(watch_dirs)
@@ -72,10 +79,12 @@ class Sandbox:
         """Put everything back. Each step is guarded so that one failure
         (e.g. a candidate's ``__del__`` raising) does not skip the others."""
         for step in (
+            self._restore_hooks,
             self._restore_globals,
             self._restore_sys,
             self._restore_modules,
             self._restore_containers,
+            self._restore_objects,
             self._restore_files,
         ):
             try:
@@ -139,6 +148,13 @@ class Sandbox:
                     except (AttributeError, TypeError):
                         pass
 
+    def _restore_objects(self):
+        for obj, saved in self.objects:
+            d = obj.__dict__
+            if dict_changed(d, saved):
+                d.clear()
+                d.update(saved)
+
     def _restore_containers(self):
         for obj, saved in self.containers:
             try:
@@ -152,6 +168,28 @@ class Sandbox:
                 obj.extend(saved)
             else:
                 obj.update(saved)
+
+    def _restore_hooks(self):
+        """Interpreter-wide hooks a run may have set: tracing, profiling, sys.monitoring, SIGINT."""
+        import signal
+
+        sys.settrace(None)
+        sys.setprofile(None)
+        mon = getattr(sys, "monitoring", None)
+        if mon is not None:
+            for tool in range(6):
+                try:
+                    if mon.get_tool(tool) is not None:
+                        mon.set_events(tool, 0)
+                        mon.free_tool_id(tool)
+                except Exception:  # noqa: BLE001 - a tool that cannot be freed
+                    pass
+        try:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        except (AttributeError, ValueError):
+            pass
+        if self.int_digits is not None:
+            sys.set_int_max_str_digits(self.int_digits)
 
     def _restore_globals(self):
         import importlib

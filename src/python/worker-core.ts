@@ -130,9 +130,11 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     return opts;
   }
 
+  /** Text written to the event device and not yet ended by a newline; dropped when a run starts. */
+  let decoder = new TextDecoder();
+  let pending = "";
+
   function initEventDevice(fs: EmscriptenFs): void {
-    const decoder = new TextDecoder();
-    let pending = "";
     const dev = fs.makedev(64, 0);
     fs.registerDevice(dev, {
       write: (_stream, buffer, offset, length) => {
@@ -265,6 +267,9 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     }
     if (interrupt) interrupt[0] = 0;
     touched.clear();
+    // Nothing a previous run left half-written reaches this run's stream.
+    decoder = new TextDecoder();
+    pending = "";
     eventRun = runId;
     watching = true;
     deps.post({ type: "started", runId });

@@ -139,6 +139,126 @@ for path in ("/tmp/left-behind.py", "/home/pyodide/left-behind.py", "/tmp/recode
     except OSError:
         pass
 ${fakes}`,
+  // Find the canonical solution on the file system (the checkout, the parent folders, the host's process) and run it.
+  "canonical solution": `import os
+
+def _find():
+    places = ["/work/main/tasks/min-p-sampling/canonical.py", "/proc/1/cwd/tasks/min-p-sampling/canonical.py"]
+    d = os.getcwd()
+    for _ in range(8):
+        places.append(os.path.join(d, "tasks", "min-p-sampling", "canonical.py"))
+        d = os.path.dirname(d)
+    for root in ("/work", "/home", "/root", "/srv", "/opt"):
+        for r, dirs, files in os.walk(root):
+            if r.count(os.sep) > 6:
+                dirs[:] = []
+            if "canonical.py" in files:
+                places.append(os.path.join(r, "canonical.py"))
+    for p in places:
+        try:
+            text = open(p).read()
+        except OSError:
+            continue
+        if "def min_p_filter" in text:
+            return text
+    return None
+
+_code = _find()
+if _code:
+    exec(_code, globals())
+    raise RuntimeError("reached [the canonical solution]")
+${fakes}`,
+  // Mark every test an expected failure through a hook on unittest's default loader (an attribute, not a function).
+  "expected failure marking": `import unittest
+_L = unittest.defaultTestLoader
+def _load(m, *a, **k):
+    s = type(_L).loadTestsFromModule(_L, m, *a, **k)
+    for c in vars(m).values():
+        if isinstance(c, type):
+            c.__unittest_expecting_failure__ = True
+    return s
+_L.loadTestsFromModule = _load
+def _fail(*a, **k):
+    raise ValueError("not implemented")
+def __getattr__(name):
+    return _fail
+`,
+  // Rewrite the harness's reports through json's default encoder (an object, not a function).
+  "JSON encoder hijack": `import json
+_E = json._default_encoder
+_enc = type(_E).encode
+def _encode(o):
+    if isinstance(o, dict) and o.get("type") == "test-result":
+        o = dict(o, status="xfail")
+    return _enc(_E, o)
+_E.encode = _encode
+def _x(*a, **k):
+    return [0.5]
+def __getattr__(name):
+    return _x
+`,
+  // Edit the harness's events from a profile hook as they are emitted.
+  "profile hook": `import sys
+def _hook(frame, event, arg):
+    if event == "call" and frame.f_code.co_name == "emit":
+        ev = frame.f_locals.get("event")
+        if isinstance(ev, dict) and ev.get("type") == "test-result":
+            ev["status"] = "passed"
+            ev["message"] = ""
+sys.setprofile(_hook)
+def _x(*a, **k):
+    return [0.5]
+def __getattr__(name):
+    return _x
+`,
+  // Write half an event (an unfinished UTF-8 character) while the interpreter is restored after the run.
+  "half-written event": `import os, sys
+class _D:
+    def __del__(self):
+        try:
+            fd = os.open("/dev/recode-events", os.O_WRONLY)
+            os.write(fd, b'\\xe2{"type": "test-result"')
+            os.close(fd)
+        except OSError:
+            pass
+sys.zz = _D()
+${fakes}`,
+  // Reach JavaScript through objects Pyodide's modules keep: the import hook's table, found via __subclasses__.
+  "JavaScript through subclasses": `def _attack(*args, **kwargs):
+    reached = []
+    stack, seen = [object], set()
+    while stack:
+        c = stack.pop()
+        if c in seen:
+            continue
+        seen.add(c)
+        try:
+            stack += type.__subclasses__(c)
+        except TypeError:
+            pass
+        for name, f in list(vars(c).items()):
+            g = getattr(f, "__globals__", None)
+            if isinstance(g, dict):
+                finder = g.get("jsfinder")
+                if finder is not None and getattr(finder, "jsproxies", None):
+                    reached.append("jsproxies " + ",".join(finder.jsproxies))
+                if g.get("scheduleCallback") is not None:
+                    reached.append("scheduleCallback")
+    try:
+        import _imp
+        d = _imp.create_builtin.__defaults__
+        if d and callable(d[0]):
+            import importlib.machinery as m
+            d[0](m.ModuleSpec("_pyodide_core", None))
+            reached.append("_pyodide_core")
+    except Exception:
+        pass
+    if reached:
+        raise RuntimeError(f"reached {sorted(set(reached))}")
+    return [0.0]
+
+${NAMES.map((n) => `${n} = _attack`).join("\n")}
+`,
   // Reach JavaScript (Pyodide): the js module, pyodide.ffi, or the builtin core module.
   "JavaScript bridge": `def _attack(*args, **kwargs):
     reached = []
@@ -165,9 +285,31 @@ ${NAMES.map((n) => `${n} = _attack`).join("\n")}
 `,
 };
 
+/**
+ * Lenient tolerances on pass-at-k: the values are wrong (0.5 everywhere) but of
+ * the right shape, and every check is called with enormous tolerances.
+ */
+export const TOLERANCE_ATTACK = `import contextlib, unittest, recode_check
+def _lenient(tc, key, value, rtol=0, atol=0):
+    return recode_check.check(tc, key, value, rtol=1e300, atol=1e300)
+_L = unittest.defaultTestLoader
+def _load(module, *a, **k):
+    module.check = _lenient
+    return type(_L).loadTestsFromModule(_L, module, *a, **k)
+_L.loadTestsFromModule = _load
+def pass_at_k(*a):
+    return 0.5
+naive_pass_at_k = pass_at_k
+def aggregate_pass_at_k(results, ks=(1,)):
+    return {f"pass@{k}": 0.5 for k in ks if all(len(v) >= k for v in results.values())}
+`;
+
 /** A probe run after an attack: it fails if anything the attacks leave behind is visible. */
-export const LEFTOVER_PROBE = `import builtins, linecache, os, re, sys
+export const LEFTOVER_PROBE = `import builtins, json, linecache, os, re, sys, unittest
 LEFT = [name for name, seen in (
+    ("json encoder", "encode" in vars(json._default_encoder)),
+    ("default loader", "loadTestsFromModule" in vars(unittest.defaultTestLoader)),
+    ("profile hook", sys.getprofile() is not None),
     ("sys attribute", hasattr(sys, "poisoned")),
     ("builtin", hasattr(builtins, "poisoned")),
     ("linecache", "poison.py" in linecache.cache),

@@ -277,6 +277,21 @@ def run(tc):
     expect(r2.allPassed).toBe(true);
   });
 
+  it("runs the remaining tests in a new instance after the interpreter dies during one", async () => {
+    const tests =
+      "import unittest\nimport state\nclass T(unittest.TestCase):\n    def test_a_dies(self):\n        state.die()\n    def test_b_after(self):\n        self.assertEqual(state.ok(), 1)\n    def test_c_after(self):\n        self.assertEqual(state.ok(), 1)\n";
+    const code =
+      "import sys\nsys.setrecursionlimit(10**7)\nclass A:\n    def __repr__(self):\n        return repr(A())\ndef die():\n    repr(A())\ndef ok():\n    return 1\n";
+    const r = await rt.run({ ...probe(code), tests, mode: "test", timeLimitMs: 20_000 });
+    expect(r.tests.map((t) => [t.id, t.status])).toEqual([
+      ["T.test_a_dies", "error"],
+      ["T.test_b_after", "passed"],
+      ["T.test_c_after", "passed"],
+    ]);
+    expect(r.incident).toMatchObject({ kind: "crashed", respawned: true });
+    expect(r.incident?.message).toContain("remaining tests ran in a new interpreter");
+  });
+
   it("replaces an instance killed by deep C-level recursion and reports it", async () => {
     const code =
       "import sys\nsys.setrecursionlimit(10**7)\nclass A:\n    def __repr__(self):\n        return repr(A())\ndef run(tc):\n    repr(A())\n";

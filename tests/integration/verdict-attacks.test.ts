@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import { createRuntime } from "../../src/python/node";
 import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
-import { ATTACKS, LEFTOVER_PROBE } from "../helpers/attacks";
+import { ATTACKS, LEFTOVER_PROBE, TOLERANCE_ATTACK } from "../helpers/attacks";
 
 const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
 /** Messages by which an attack says it reached something it must not. */
@@ -35,5 +35,12 @@ describe.each(["pyodide", "native"] as const)("%s: attacks on the verdicts", (ba
     for (const t of probe.tests) expect(t.message).not.toMatch(BREACH);
     expect(probe.collectionError).toBeNull();
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
+  it("lenient tolerances sent by the code under test are ignored (the recording's are used)", async () => {
+    const passAtK = loadTaskDir(BUILTIN_TASKS, "pass-at-k");
+    const r = await rt.run(taskRunRequest(passAtK, TOLERANCE_ATTACK));
+    expect(r.tests.filter((t) => t.status === "passed").map((t) => t.id)).toEqual([]);
+    expect((await rt.run(taskRunRequest(passAtK, passAtK.canonical))).allPassed).toBe(true);
   });
 });

@@ -348,7 +348,18 @@ describe("parseExpected and formatExpected", () => {
     };
     const text = formatExpected(file);
     expect(text).toContain('"k": [\n   1180591620717411303424,\n   -0.0,\n   {\n    "$float": "nan"\n   },\n   "\\u00e9\\u2028"\n  ]');
-    expect(parseExpected(text)).toEqual({ tests: file.tests, values: new Map([...file.values].reverse()) });
+    expect(parseExpected(text)).toEqual({
+      tests: file.tests,
+      values: new Map([...file.values].reverse()),
+      tolerances: new Map(),
+      expectedFailures: new Set(),
+    });
+    // Recorded tolerances and expected failures round-trip, in the order Python's sort_keys writes them.
+    const extra = { ...file, tolerances: new Map([["k", [1e-12, 0] as const]]), expectedFailures: new Set(["A.test"]) };
+    const withExtra = formatExpected(extra);
+    expect(withExtra.indexOf('"expectedFailures"')).toBeLessThan(withExtra.indexOf('"format"'));
+    expect(withExtra).toContain('"tolerances": {\n  "k": [\n   1e-12,\n   0.0\n  ]\n }');
+    expect(formatExpected(parseExpected(withExtra))).toBe(withExtra);
     expect(formatExpected({ tests: null, values: new Map([["a", int(1)]]) })).toBe('{\n "a": 1\n}');
     expect(() => formatExpected({ tests: new Map([["A.t", ["a"]]]), values: new Map() })).toThrow('tests["A.t"][0]: key "a" has no entry');
   });

@@ -1,0 +1,98 @@
+/**
+ * `recode test <task> <candidate.py>`: run one candidate file against a
+ * task's unit tests, for teachers grading a file, authors checking a task, and
+ * scripts. Exit code 0 only when the run solved the task (`runSolved`), 1 when
+ * it did not, 2 for bad usage or input.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
+import type { Command } from "commander";
+import { renderTestLog } from "../core/feedback";
+import type { RunResult } from "../core/results";
+import type { Task } from "../core/task";
+import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
+import { createRuntime } from "../python/node";
+import { taskRunRequest } from "../python/runtime";
+import { packageOptions } from "./run";
+import { BUILTIN_TASKS, loadTaskDir } from "./task-fs";
+
+/** Bad usage or input of a command: the message says what to fix (exit code 2). */
+export class CommandInputError extends Error {}
+
+/** The JSON `recode test --json` prints (one object). */
+export interface TestCommandJson {
+  solved: boolean;
+  tests: { id: string; status: string; message: string; interface: string | null }[];
+  collectionError: string | null;
+  incident: { kind: string; message: string } | null;
+  counts: RunResult["counts"];
+}
+
+/** A task id in `dir`, or a task folder given by path. */
+export function resolveTask(spec: string, dir: string): Task {
+  if (existsSync(spec) && statSync(spec).isDirectory()) {
+    const folder = resolve(spec);
+    return loadTaskDir(dirname(folder), basename(folder));
+  }
+  if (spec.includes("/") || spec.includes("\\")) throw new CommandInputError(`task folder ${spec} does not exist`);
+  return loadTaskDir(dir, spec);
+}
+
+/** The JSON form of a run result. */
+export function testCommandJson(r: RunResult): TestCommandJson {
+  return {
+    solved: r.allPassed,
+    tests: r.tests.map((t) => ({ id: t.id, status: t.status, message: t.message, interface: t.interface })),
+    collectionError: r.collectionError ? r.collectionError.message : null,
+    incident: r.incident ? { kind: r.incident.kind, message: r.incident.message } : null,
+    counts: r.counts,
+  };
+}
+
+/** Register `recode test` on the program. */
+export function addTestCommand(program: Command, out: (s: string) => void, setCode: (c: number) => void): void {
+  program
+    .command("test")
+    .description("run one candidate file against a task's unit tests; exit code 0 only when every test passes")
+    .argument("<task>", "task id (in --dir) or task folder")
+    .argument("<candidate>", "the target file to test (Python)")
+    .option("--dir <folder>", "task folder for task ids", BUILTIN_TASKS)
+    .option("--backend <name>", "pyodide | native", "pyodide")
+    .option("--sandbox <policy>", "native runs: auto | bwrap | none", "auto")
+    .option("--json", "print one JSON object: {solved, tests: [{id, status, message}], incident, ...}")
+    .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
+    .action(
+      async (
+        spec: string,
+        candidatePath: string,
+        o: { dir: string; backend: string; sandbox: string; json?: boolean; packageSource?: string },
+      ) => {
+        if (o.backend !== "pyodide" && o.backend !== "native")
+          throw new CommandInputError(`--backend: "${o.backend}" is not pyodide or native`);
+        if (!NATIVE_SANDBOXES.includes(o.sandbox as NativeSandbox)) {
+          throw new CommandInputError(`--sandbox: "${o.sandbox}" is not one of ${NATIVE_SANDBOXES.join(", ")}`);
+        }
+        const task = resolveTask(spec, o.dir);
+        if (task.expected === null) throw new CommandInputError(`task ${task.id} has no expected.json: run recode tasks record ${task.id}`);
+        let candidate: string;
+        try {
+          candidate = readFileSync(candidatePath, "utf8");
+        } catch (e) {
+          throw new CommandInputError(
+            `cannot read the candidate file ${candidatePath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+          );
+        }
+        const rt = createRuntime(o.backend, { ...packageOptions(o.packageSource), sandbox: o.sandbox as NativeSandbox });
+        let r: RunResult;
+        try {
+          await rt.ready();
+          r = await rt.run(taskRunRequest(task, candidate));
+        } finally {
+          await rt.dispose();
+        }
+        if (o.json) out(`${JSON.stringify(testCommandJson(r))}\n`);
+        else out(`${task.id} (${rt.version || o.backend}):\n${renderTestLog(r, { totalCap: 200_000 })}\n`);
+        setCode(r.allPassed ? 0 : 1);
+      },
+    );
+}

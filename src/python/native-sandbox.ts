@@ -1,0 +1,160 @@
+/**
+ * The box native python3 runs in (docs/security.md, "Native"). On Linux the
+ * default is bubblewrap (`bwrap`, Debian package `bubblewrap`): the system and
+ * the Python installation read-only, only the run folder writable, a fresh
+ * /tmp, no network (a new network namespace with no interfaces), a new PID
+ * namespace (every process the run starts dies with it), an empty environment,
+ * no capabilities, and limits on address space and file size.
+ *
+ * Policies: `auto` (bubblewrap where it works, else refuse to start), `bwrap`
+ * (bubblewrap or refuse), `none` (no box: the code runs as the user, with the
+ * user's files and network; warned about once per runtime).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, lstatSync, readlinkSync } from "node:fs";
+
+/** Sandbox policy of the native backend. */
+export type NativeSandbox = "auto" | "bwrap" | "none";
+
+/** The sandbox policies, for option parsing. */
+export const NATIVE_SANDBOXES: readonly NativeSandbox[] = ["auto", "bwrap", "none"];
+
+/** Limits inside the box. */
+export interface SandboxLimits {
+  /** Address space of each process, in bytes. Default 8 GiB. */
+  memoryBytes?: number;
+  /** Largest file a process may write, in bytes. Default 256 MiB. */
+  fileBytes?: number;
+}
+
+/** The Python installation as the box needs to see it. */
+export interface PythonInstall {
+  /** `sys.executable`, resolved (not a shim). */
+  executable: string;
+  /** Folders Python reads: prefixes and `sys.path` entries that exist. */
+  roots: string[];
+  version: string;
+}
+
+/** Paths inside the box. */
+export const BOX = { lib: "/recode/lib", run: "/recode/run" } as const;
+
+/** Ask `python` where it lives. Throws an Error that says what to install when it cannot run. */
+export function findPython(python: string): PythonInstall {
+  const code =
+    "import json, os, sys; print(json.dumps([os.path.realpath(sys.executable), sys.version.split()[0], sorted({os.path.realpath(p) for p in [sys.prefix, sys.base_prefix, sys.exec_prefix, *sys.path] if p and os.path.isdir(p)})]))";
+  const r = spawnSync(python, ["-c", code], { encoding: "utf8" });
+  if (r.error || r.status !== 0) {
+    throw new Error(
+      `native backend: cannot run ${python} (${r.error?.message ?? r.stderr.trim()}); install Python 3 or use the pyodide backend`,
+    );
+  }
+  const [executable, version, roots] = JSON.parse(r.stdout) as [string, string, string[]];
+  return { executable, version, roots };
+}
+
+let bwrapWorks: boolean | null = null;
+
+/** Whether bubblewrap is installed and can make the namespaces it needs here (checked once). */
+export function bwrapAvailable(): boolean {
+  if (bwrapWorks === null) {
+    const r = spawnSync("bwrap", ["--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "true"], { encoding: "utf8" });
+    bwrapWorks = !r.error && r.status === 0;
+  }
+  return bwrapWorks;
+}
+
+/**
+ * Which box a policy gives on this machine.
+ * @throws Error naming what to install (or `--sandbox none`) when the policy needs bubblewrap and it does not work.
+ */
+export function resolveSandbox(policy: NativeSandbox): "bwrap" | "none" {
+  if (policy === "none") return "none";
+  if (process.platform === "linux" && bwrapAvailable()) return "bwrap";
+  const why =
+    process.platform === "linux"
+      ? "bubblewrap (bwrap) is not installed or cannot create namespaces here; install it (apt-get install bubblewrap)"
+      : `no sandbox is available on ${process.platform}`;
+  throw new Error(
+    `native backend: ${why}. Native runs execute untrusted code, so they do not start without a box; pass --sandbox none to run without one (the code then runs as you, with your files and network), or use the pyodide backend.`,
+  );
+}
+
+/** Top-level folders that are symbolic links into /usr on merged-/usr systems (e.g. /lib -> usr/lib). */
+function topLevelLinks(): [string, string][] {
+  const out: [string, string][] = [];
+  for (const name of ["bin", "sbin", "lib", "lib32", "lib64", "libx32"]) {
+    const p = `/${name}`;
+    try {
+      if (lstatSync(p).isSymbolicLink()) out.push([readlinkSync(p), p]);
+      else out.push(["", p]);
+    } catch {
+      /* absent */
+    }
+  }
+  return out;
+}
+
+/**
+ * The command that runs `args` (a python3 command line, paths as inside the
+ * box) in the box: bubblewrap's arguments, then a shell that sets the limits.
+ * @param runDir host folder mounted writable at {@link BOX.run}.
+ * @param libDir host folder of the harness, mounted read-only at {@link BOX.lib}.
+ */
+export function bwrapCommand(
+  py: PythonInstall,
+  runDir: string,
+  libDir: string,
+  args: string[],
+  limits: SandboxLimits = {},
+): { command: string; args: string[] } {
+  const b = [
+    "--unshare-all",
+    "--die-with-parent",
+    "--cap-drop",
+    "ALL",
+    "--ro-bind",
+    "/usr",
+    "/usr",
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    "--tmpfs",
+    "/tmp",
+  ];
+  for (const [target, path] of topLevelLinks()) {
+    if (target) b.push("--symlink", target, path);
+    else b.push("--ro-bind", path, path);
+  }
+  for (const f of ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/localtime"]) {
+    if (existsSync(f)) b.push("--ro-bind", f, f);
+  }
+  for (const root of py.roots) {
+    if (!root.startsWith("/usr/") && root !== "/usr" && existsSync(root)) b.push("--ro-bind", root, root);
+  }
+  b.push("--ro-bind", libDir, BOX.lib, "--bind", runDir, BOX.run, "--remount-ro", "/", "--chdir", `${BOX.run}/work`);
+  b.push(
+    "--clearenv",
+    "--setenv",
+    "PATH",
+    "/usr/local/bin:/usr/bin:/bin",
+    "--setenv",
+    "HOME",
+    "/tmp",
+    "--setenv",
+    "LANG",
+    "C.UTF-8",
+    "--setenv",
+    "PYTHONHASHSEED",
+    "0",
+    "--setenv",
+    "PYTHONDONTWRITEBYTECODE",
+    "1",
+  );
+  const mem = Math.floor((limits.memoryBytes ?? 8 * 1024 ** 3) / 1024);
+  // POSIX sh counts -f in 512-byte blocks and -v in KiB.
+  const file = Math.floor((limits.fileBytes ?? 256 * 1024 ** 2) / 512);
+  b.push("/bin/sh", "-c", `ulimit -v ${mem}; ulimit -f ${file}; exec "$0" "$@"`, py.executable, ...args);
+  return { command: "bwrap", args: b };
+}

@@ -1,0 +1,49 @@
+/** `recode test <task> <candidate.py>` as a user runs it: a real process, real Python. */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { knownBug } from "../helpers/known-bugs";
+
+const BIN = new URL("../../bin/recode.mjs", import.meta.url).pathname;
+const recode = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 120_000 });
+const dir = mkdtempSync(join(tmpdir(), "recode-test-cmd-"));
+const file = (name: string, text: string) => {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+
+describe("recode test", () => {
+  it("exits 0 for the canonical solution and lists every test", () => {
+    const r = recode("test", "pass-at-k", new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("All tests pass.");
+    expect(r.stdout).toMatch(/^PASS +TestPassAtK\.test_values/m);
+  });
+
+  it.each(["pyodide", "native"])("prints one JSON object and exits 1 for a known bug (%s)", (backend) => {
+    const bug = knownBug("pass-at-k");
+    const r = recode("test", "tasks/pass-at-k", file("bug.py", bug.code), "--json", "--backend", backend);
+    expect(r.status).toBe(1);
+    const out = JSON.parse(r.stdout) as { solved: boolean; tests: { id: string; status: string; message: string }[]; incident: unknown };
+    expect(out.solved).toBe(false);
+    expect(out.incident).toBeNull();
+    const failing = out.tests.filter((t) => t.status !== "passed");
+    expect(failing.length).toBeGreaterThan(0);
+    expect(failing.every((t) => t.message.length > 0)).toBe(true);
+  });
+
+  it("exits 2 with a clear message for a missing candidate, an unknown task or a bad option", () => {
+    const missing = recode("test", "pass-at-k", join(dir, "nope.py"));
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("cannot read the candidate file");
+    const unknown = recode("test", "no-such-task", file("x.py", "x = 1\n"));
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain("no such task folder");
+    const bad = recode("test", "pass-at-k", file("y.py", "x = 1\n"), "--backend", "java");
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("--backend");
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * The native backend's box (bubblewrap): each guarantee attacked by a
+ * candidate file. A local catcher server on the loopback address must receive
+ * nothing; secrets in the host's environment must not reach Python; no
+ * process may outlive the run; nothing outside the run folder is readable or
+ * writable. Without the box (`sandbox: "none"`) the same attacks succeed,
+ * which shows they are real.
+ */
+import { spawnSync } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
+import { NativeRuntime } from "../../src/python/native-runtime";
+import { type RunRequest, taskRunRequest } from "../../src/python/runtime";
+import { ATTACKS } from "../helpers/attacks";
+
+const SECRET = "sk-test-secret-never-in-python";
+let server: Server;
+let port = 0;
+const hits: string[] = [];
+
+beforeAll(async () => {
+  process.env.OPENAI_API_KEY = SECRET;
+  server = createServer((req, res) => {
+    hits.push(req.url ?? "");
+    res.end("caught");
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  delete process.env.OPENAI_API_KEY;
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+/** A one-test run whose test prints what `probe()` in the candidate returns. */
+function probe(code: string): RunRequest {
+  return {
+    files: {},
+    targetPath: "target.py",
+    candidate: code,
+    tests:
+      "import unittest\nimport target\nclass T(unittest.TestCase):\n    def test_probe(self):\n        print('PROBE', target.probe())\n",
+    mode: "test",
+    expected: null,
+    packages: [],
+    timeLimitMs: 10_000,
+  };
+}
+
+const ATTEMPTS = {
+  environment: "import os\ndef probe():\n    return sorted(k for k, v in os.environ.items() if 'sk-test' in v)\n",
+  network: `import urllib.request\ndef probe():\n    try:\n        return urllib.request.urlopen('http://127.0.0.1:PORT/leak', timeout=2).read().decode()\n    except Exception as e:\n        return 'blocked ' + type(e).__name__\n`,
+  files:
+    "import os\ndef probe():\n    seen = [p for p in ('/work', '/root/.ssh', '/etc/shadow', '/etc/passwd', '/home') if os.path.exists(p)]\n    wrote = []\n    for p in ('/usr/recode-x', '/recode/lib/x', '/etc/recode-x'):\n        try:\n            open(p, 'w').write('x')\n            wrote.append(p)\n        except OSError:\n            pass\n    return [seen, wrote]\n",
+  processes:
+    "import subprocess\ndef probe():\n    subprocess.Popen(['setsid', 'sleep', '61.4242'], start_new_session=True)\n    return 'started'\n",
+};
+
+function sleepersLeft(): number {
+  const r = spawnSync("ps", ["-eo", "args"], { encoding: "utf8" });
+  return r.stdout.split("\n").filter((l) => l.includes("sleep 61.4242")).length;
+}
+
+describe("native backend in bubblewrap", () => {
+  const rt = new NativeRuntime({ sandbox: "bwrap" });
+  beforeAll(() => rt.ready());
+
+  it("reports the box in its version", () => {
+    expect(rt.version).toContain("bubblewrap");
+  });
+
+  it("gives Python no secret from the environment", async () => {
+    const r = await rt.run(probe(ATTEMPTS.environment));
+    expect(r.tests[0]?.stdout).toContain("PROBE []");
+  });
+
+  it("reaches no network address, the loopback included", async () => {
+    const before = hits.length;
+    const r = await rt.run(probe(ATTEMPTS.network.replace("PORT", String(port))));
+    expect(r.tests[0]?.stdout).toContain("PROBE blocked");
+    expect(hits.length).toBe(before);
+  });
+
+  it("sees no file outside the system, Python and its run folder, and writes none", async () => {
+    const r = await rt.run(probe(ATTEMPTS.files));
+    expect(r.tests[0]?.stdout).toContain("PROBE [[], []]");
+    expect(spawnSync("ls", ["/usr/recode-x", "/etc/recode-x"]).status).not.toBe(0);
+  });
+
+  it("leaves no process behind", async () => {
+    const r = await rt.run(probe(ATTEMPTS.processes));
+    expect(r.tests[0]?.stdout).toContain("PROBE started");
+    await new Promise((res) => setTimeout(res, 300));
+    expect(sleepersLeft()).toBe(0);
+  });
+
+  it("cannot read the canonical solution", async () => {
+    const r = await rt.run(taskRunRequest(loadTaskDir(BUILTIN_TASKS, "min-p-sampling"), ATTACKS["canonical solution"] as string));
+    expect(r.collectionError).toBeNull();
+    expect(r.counts.passed).toBe(0);
+  });
+});
+
+describe("native backend without a box (sandbox none): the same attacks succeed", () => {
+  const warnings: string[] = [];
+  const rt = new NativeRuntime({ sandbox: "none", warn: (m) => warnings.push(m) });
+  beforeAll(() => rt.ready());
+
+  it("warns once, and still keeps secrets out of the environment", async () => {
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("without a sandbox");
+    const r = await rt.run(probe(ATTEMPTS.environment));
+    expect(r.tests[0]?.stdout).toContain("PROBE []");
+  });
+
+  it("reaches the catcher server and the canonical solution", async () => {
+    const before = hits.length;
+    const r = await rt.run(probe(ATTEMPTS.network.replace("PORT", String(port))));
+    expect(r.tests[0]?.stdout).toContain("PROBE caught");
+    expect(hits.length).toBe(before + 1);
+    const c = await rt.run(taskRunRequest(loadTaskDir(BUILTIN_TASKS, "min-p-sampling"), ATTACKS["canonical solution"] as string));
+    expect(c.collectionError?.message).toContain("reached [the canonical solution]");
+  });
+});
