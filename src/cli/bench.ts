@@ -40,15 +40,21 @@ const EDIT_PAUSE_MS = 50;
 
 const CHECK_PY = fileURLToPath(new URL("../python/recode_check.py", import.meta.url));
 
-function freshProcessMs(files: Record<string, string>, expected: string): number {
+/** A temporary folder holding a run's files, recode_check.py and expected.json (the caller removes it). */
+function writeRunDir(files: Record<string, string>, expected: string): string {
   const dir = mkdtempSync(join(tmpdir(), "recode-bench-"));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  copyFileSync(CHECK_PY, join(dir, "recode_check.py"));
+  writeFileSync(join(dir, "expected.json"), expected);
+  return dir;
+}
+
+function freshProcessMs(files: Record<string, string>, expected: string): number {
+  const dir = writeRunDir(files, expected);
   try {
-    for (const [rel, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(dir, rel)), { recursive: true });
-      writeFileSync(join(dir, rel), text);
-    }
-    copyFileSync(CHECK_PY, join(dir, "recode_check.py"));
-    writeFileSync(join(dir, "expected.json"), expected);
     const t0 = performance.now();
     const r = spawnSync("python3", ["-m", "unittest", "-q", "test"], {
       cwd: dir,
@@ -69,14 +75,8 @@ function freshProcessMs(files: Record<string, string>, expected: string): number
  * suite runs, in ms.
  */
 function nativeFloorMs(files: Record<string, string>, expected: string, runs: number): number {
-  const dir = mkdtempSync(join(tmpdir(), "recode-bench-floor-"));
+  const dir = writeRunDir(files, expected);
   try {
-    for (const [rel, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(dir, rel)), { recursive: true });
-      writeFileSync(join(dir, rel), text);
-    }
-    copyFileSync(CHECK_PY, join(dir, "recode_check.py"));
-    writeFileSync(join(dir, "expected.json"), expected);
     const script = [
       "import importlib.util, json, sys, time, unittest",
       "sys.path.insert(0, '.')",

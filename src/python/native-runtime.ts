@@ -10,8 +10,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { RunIncident, RunResult } from "../core/results";
-import { RunAssembler, type RunStop } from "./assembler";
+import type { RunResult } from "../core/results";
+import { RunAssembler } from "./assembler";
 import {
   BOX,
   bwrapCommand,
@@ -21,7 +21,7 @@ import {
   resolveSandbox,
   type SandboxLimits,
 } from "./native-sandbox";
-import { crashedIncident, harnessConfig, type PythonRuntime, type RunOptions, type RunRequest, runFiles } from "./runtime";
+import { type Attempt, harnessConfig, type PythonRuntime, type RunOptions, type RunRequest, runAttempts, runFiles } from "./runtime";
 
 /** Options of {@link NativeRuntime}. */
 export interface NativeRuntimeOptions {
@@ -122,34 +122,11 @@ export class NativeRuntime implements PythonRuntime {
       const message = `package ${missing.join(", ")} is not installed for ${this.python}; install it (pip install ${missing.join(" ")}) or use another backend.`;
       return asm.finish("native", performance.now() - t0, { kind: "packages", message, respawned: false }, { kind: "crash", message });
     }
-    let only: string[] | undefined;
-    let crashes: string[] = [];
-    for (;;) {
-      const left = req.timeLimitMs - (performance.now() - t0);
-      const attempt = await this.attempt(req, asm, opts, Math.max(left, 1), only);
-      if (attempt.stop?.kind !== "crash" || opts.signal?.aborted) {
-        const incident = crashes.length && !attempt.incident ? crashedIncident(crashes) : attempt.incident;
-        return asm.finish("native", performance.now() - t0, incident, attempt.stop);
-      }
-      // The interpreter died: the test that ran is an error; the rest run in a new process.
-      crashes = [...crashes, attempt.stop.message];
-      const rest = asm.crashed(`the Python process died during this test: ${attempt.stop.message}`);
-      if (rest.length === 0 || req.timeLimitMs - (performance.now() - t0) < 50) {
-        return asm.finish("native", performance.now() - t0, crashedIncident(crashes), rest.length ? attempt.stop : undefined);
-      }
-      only = rest;
-      asm.beginAttempt(rest);
-    }
+    return runAttempts("native", req, asm, t0, (limitMs, only) => this.attempt(req, asm, opts, limitMs, only), opts.signal);
   }
 
   /** One python3 process running the harness (all tests, or `only` these). */
-  private attempt(
-    req: RunRequest,
-    asm: RunAssembler,
-    opts: RunOptions,
-    limitMs: number,
-    only: string[] | undefined,
-  ): Promise<{ incident: RunIncident | null; stop?: RunStop }> {
+  private attempt(req: RunRequest, asm: RunAssembler, opts: RunOptions, limitMs: number, only: string[] | undefined): Promise<Attempt> {
     const dir = mkdtempSync(join(tmpdir(), "recode-run-"));
     const work = join(dir, "work");
     for (const [rel, text] of Object.entries(runFiles(req))) {
@@ -262,6 +239,7 @@ export class NativeRuntime implements PythonRuntime {
               respawned: true,
             },
             stop: { kind: stopKind ?? "timeout", message: "" },
+            died: false,
           });
         } else if (stopKind) {
           resolve({
@@ -274,12 +252,13 @@ export class NativeRuntime implements PythonRuntime {
               respawned: false,
             },
             stop: { kind: stopKind, message: "" },
+            died: false,
           });
         } else if (!asm.ended) {
           const why = signal ? `killed by ${signal}` : `exit code ${code}`;
           const tail = stderr.trim().split("\n").slice(-3).join(" ");
-          resolve({ incident: null, stop: { kind: "crash", message: `python3 stopped (${why})${tail ? `: ${tail}` : ""}` } });
-        } else resolve({ incident: null });
+          resolve({ incident: null, stop: { kind: "crash", message: `python3 stopped (${why})${tail ? `: ${tail}` : ""}` }, died: true });
+        } else resolve({ incident: null, died: false });
       };
     });
   }

@@ -5,8 +5,8 @@
  * code), and replaces dead or poisoned instances.
  */
 import type { RunIncident, RunResult } from "../core/results";
-import { RunAssembler, type RunStop } from "./assembler";
-import { crashedIncident, type PythonRuntime, type RunOptions, type RunRequest } from "./runtime";
+import { RunAssembler } from "./assembler";
+import { type Attempt, type PythonRuntime, type RunOptions, type RunRequest, runAttempts } from "./runtime";
 import type { FromWorker, PyodideSourceOptions, ToWorker } from "./worker-core";
 
 /** The few things the host needs from a worker, whatever the platform. */
@@ -45,13 +45,6 @@ function canInterrupt(): boolean {
   if (typeof SharedArrayBuffer === "undefined") return false;
   const iso = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
   return iso === undefined || iso === true;
-}
-
-/** How one attempt ended: `died` when the instance died (its remaining tests may run in a new one). */
-interface Attempt {
-  incident: RunIncident | null;
-  stop?: RunStop;
-  died: boolean;
 }
 
 /** WebAssembly memory above which an instance is replaced after a run, in bytes (1 GiB). */
@@ -162,23 +155,7 @@ export class PyodideRuntime implements PythonRuntime {
   private async runNow(req: RunRequest, opts: RunOptions): Promise<RunResult> {
     const t0 = performance.now();
     const asm = new RunAssembler(req, opts.onProgress);
-    let only: string[] | undefined;
-    let crashes: string[] = [];
-    for (;;) {
-      const left = Math.max(req.timeLimitMs - (performance.now() - t0), 1);
-      const attempt = await this.attempt(req, asm, opts, left, only);
-      if (attempt.stop?.kind !== "crash" || !attempt.died || opts.signal?.aborted) {
-        const incident = crashes.length && !attempt.incident ? crashedIncident(crashes) : attempt.incident;
-        return asm.finish("pyodide", performance.now() - t0, incident, attempt.stop);
-      }
-      crashes = [...crashes, attempt.stop.message];
-      const rest = asm.crashed(`the Python instance died during this test: ${attempt.stop.message}`);
-      if (rest.length === 0 || req.timeLimitMs - (performance.now() - t0) < 50) {
-        return asm.finish("pyodide", performance.now() - t0, crashedIncident(crashes), rest.length ? attempt.stop : undefined);
-      }
-      only = rest;
-      asm.beginAttempt(rest);
-    }
+    return runAttempts("pyodide", req, asm, t0, (limitMs, only) => this.attempt(req, asm, opts, limitMs, only), opts.signal);
   }
 
   /** One run of the harness in the current instance (all tests, or `only` these). */

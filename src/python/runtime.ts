@@ -101,7 +101,48 @@ export function harnessConfig(req: RunRequest, workdir: string, only?: string[])
   };
 }
 
+import type { RunAssembler, RunStop } from "./assembler";
+
 export { type HarnessEvent, RunAssembler, type RunStop } from "./assembler";
+
+/** How one attempt of a run ended (see {@link runAttempts}). `died`: the interpreter died, so the remaining tests may run in a new one. */
+export interface Attempt {
+  incident: RunIncident | null;
+  stop?: RunStop;
+  died: boolean;
+}
+
+/**
+ * Drive a run through attempts until it is over: when the interpreter dies
+ * during a test, that test is an error and the tests not yet run go to a new
+ * interpreter (`attempt(limitMs, only)`), within what is left of the time limit.
+ * @param t0 when the run started (performance.now(), ms).
+ */
+export async function runAttempts(
+  backend: "pyodide" | "native",
+  req: RunRequest,
+  asm: RunAssembler,
+  t0: number,
+  attempt: (limitMs: number, only: string[] | undefined) => Promise<Attempt>,
+  signal?: AbortSignal,
+): Promise<RunResult> {
+  let only: string[] | undefined;
+  let crashes: string[] = [];
+  for (;;) {
+    const a = await attempt(Math.max(req.timeLimitMs - (performance.now() - t0), 1), only);
+    if (a.stop?.kind !== "crash" || !a.died || signal?.aborted) {
+      const incident = crashes.length && !a.incident ? crashedIncident(crashes) : a.incident;
+      return asm.finish(backend, performance.now() - t0, incident, a.stop);
+    }
+    crashes = [...crashes, a.stop.message];
+    const rest = asm.crashed(`the Python interpreter died during this test: ${a.stop.message}`);
+    if (rest.length === 0 || req.timeLimitMs - (performance.now() - t0) < 50) {
+      return asm.finish(backend, performance.now() - t0, crashedIncident(crashes), rest.length ? a.stop : undefined);
+    }
+    only = rest;
+    asm.beginAttempt(rest);
+  }
+}
 
 /** The incident of a run whose interpreter died (once or more) and whose remaining tests ran in a new one. */
 export function crashedIncident(messages: readonly string[]): RunIncident {
