@@ -30,12 +30,36 @@ export interface TestCommandJson {
 
 /** A task id in `dir`, or a task folder given by path. */
 export function resolveTask(spec: string, dir: string): Task {
-  if (existsSync(spec) && statSync(spec).isDirectory()) {
+  if (existsSync(spec)) {
+    if (!statSync(spec).isDirectory())
+      throw new CommandInputError(`${spec} is not a task folder (give the folder that holds task.json, or a task id)`);
     const folder = resolve(spec);
     return loadTaskDir(dirname(folder), basename(folder));
   }
   if (spec.includes("/") || spec.includes("\\")) throw new CommandInputError(`task folder ${spec} does not exist`);
   return loadTaskDir(dir, spec);
+}
+
+const FILE_ERRORS: Record<string, string> = {
+  ENOENT: "no such file",
+  EISDIR: "it is a folder, not a file",
+  EACCES: "permission denied",
+};
+
+/** The candidate file's text; a clear error when it cannot be read or is not UTF-8. */
+function readCandidate(path: string): string {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? "";
+    throw new CommandInputError(`cannot read the candidate file ${path}: ${FILE_ERRORS[code] ?? (e as Error).message}`);
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new CommandInputError(`the candidate file ${path} is not UTF-8 text`);
+  }
 }
 
 /** The JSON form of a run result. */
@@ -53,7 +77,9 @@ export function testCommandJson(r: RunResult): TestCommandJson {
 export function addTestCommand(program: Command, out: (s: string) => void, setCode: (c: number) => void): void {
   program
     .command("test")
-    .description("run one candidate file against a task's unit tests; exit code 0 only when every test passes")
+    .description(
+      "run one candidate file against a task's unit tests; exit 0 when solved, 1 when not, 2 when the file or the setup is wrong",
+    )
     .argument("<task>", "task id (in --dir) or task folder")
     .argument("<candidate>", "the target file to test (Python)")
     .option("--dir <folder>", "task folder for task ids", BUILTIN_TASKS)
@@ -74,18 +100,16 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
         }
         const task = resolveTask(spec, o.dir);
         if (task.expected === null) throw new CommandInputError(`task ${task.id} has no expected.json: run recode tasks record ${task.id}`);
-        let candidate: string;
-        try {
-          candidate = readFileSync(candidatePath, "utf8");
-        } catch (e) {
-          throw new CommandInputError(
-            `cannot read the candidate file ${candidatePath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-          );
-        }
+        const candidate = readCandidate(candidatePath);
         const rt = createRuntime(o.backend, { ...packageOptions(o.packageSource), sandbox: o.sandbox as NativeSandbox });
         let r: RunResult;
         try {
-          await rt.ready();
+          try {
+            await rt.ready();
+          } catch (e) {
+            // Python could not start (or no sandbox): not a verdict on the file.
+            throw new CommandInputError((e as Error).message);
+          }
           r = await rt.run(taskRunRequest(task, candidate));
         } finally {
           await rt.dispose();

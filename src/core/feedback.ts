@@ -303,7 +303,7 @@ export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string
       .filter((s) => (c[s] ?? 0) > 0)
       .map((s) => `${c[s]} ${s}`);
     head.push(
-      `Test run: ${c.total} test${c.total === 1 ? "" : "s"}, ${passing} passed, ${c.total - passing} failed${breakdown.length ? ` (${breakdown.join(", ")})` : ""}.` +
+      `Test run: ${c.total} test${c.total === 1 ? "" : "s"}, ${passing} passed, ${c.total - passing} failed${breakdown.length && !(breakdown.length === 1 && breakdown[0]?.endsWith(" failed")) ? ` (${breakdown.join(", ")})` : ""}.` +
         (run.allPassed ? " All tests pass." : ""),
     );
   }

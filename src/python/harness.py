@@ -520,8 +520,15 @@ _os_close = os.close
 _BRIDGE_ROOTS = frozenset(("js", "pyodide", "_pyodide", "pyodide_js", "_pyodide_core"))
 
 
+# The _imp module as sealed (a run that swaps it in sys.modules is tainted).
+_SEALED_IMP = []
+
+
 def _bridge_modules():
-    return [n for n in list(sys.modules) if isinstance(n, str) and n.split(".")[0] in _BRIDGE_ROOTS]
+    found = [n for n in list(sys.modules) if isinstance(n, str) and n.split(".")[0] in _BRIDGE_ROOTS | {"ctypes", "_ctypes"}]
+    if _SEALED_IMP and sys.modules.get("_imp") is not _SEALED_IMP[0]:
+        found.append("_imp replaced")
+    return found
 
 
 def seal():
@@ -536,7 +543,7 @@ def seal():
     sys.meta_path[:] = [f for f in sys.meta_path if (type(f).__module__ or "").split(".")[0] not in ("_pyodide", "pyodide")]
     sealed = []
 
-    def audit(event, args, _roots=_BRIDGE_ROOTS, _sealed=sealed, _str=str, _type=type, _ie=ImportError, _re=RuntimeError):
+    def audit(event, args, _roots=_BRIDGE_ROOTS | {"ctypes", "_ctypes"}, _sealed=sealed, _str=str, _type=type, _ie=ImportError, _re=RuntimeError):
         if event == "import":
             name = args[0] if args else None
             if _type(name) is _str and name.split(".")[0] in _roots:
@@ -565,14 +572,25 @@ def seal():
     # reads of the wrapper's defaults and code).
     import _imp
 
-    def create_builtin(spec, _orig=_imp.create_builtin, _roots=_BRIDGE_ROOTS, _str=str, _type=type, _ie=ImportError):
+    # _imp itself is refused too: a second _imp would hold the original functions.
+    refused = _BRIDGE_ROOTS | {"_imp", "_ctypes", "ctypes"}
+
+    def create_builtin(spec, _orig=_imp.create_builtin, _roots=refused, _str=str, _type=type, _ie=ImportError):
         name = getattr(spec, "name", None)
         if _type(name) is _str and name.split(".")[0] in _roots:
             raise _ie(f"{name} is not available to code under test")
         return _orig(spec)
 
+    def create_dynamic(spec, file=None, _orig=_imp.create_dynamic, _roots=refused, _str=str, _type=type, _ie=ImportError):
+        name = getattr(spec, "name", None)
+        if _type(name) is _str and name.split(".")[0] in _roots:
+            raise _ie(f"{name} is not available to code under test")
+        return _orig(spec) if file is None else _orig(spec, file)
+
     _imp.create_builtin = create_builtin
-    sealed.append(create_builtin)
+    _imp.create_dynamic = create_dynamic
+    sealed.extend((create_builtin, create_dynamic))
+    _SEALED_IMP.append(_imp)
 
 
 def run_isolated(config, emit_text, watch_dirs=("/tmp", "/home/pyodide")):

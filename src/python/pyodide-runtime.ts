@@ -6,8 +6,8 @@
  */
 import type { RunIncident, RunResult } from "../core/results";
 import { RunAssembler } from "./assembler";
-import { type Attempt, type PythonRuntime, type RunOptions, type RunRequest, runAttempts } from "./runtime";
-import type { FromWorker, PyodideSourceOptions, ToWorker } from "./worker-core";
+import { type Attempt, harnessConfig, type PythonRuntime, type RunOptions, type RunRequest, runAttempts, runFiles } from "./runtime";
+import { type FromWorker, type PyodideSourceOptions, type ToWorker, WORKDIR } from "./worker-core";
 
 /** The few things the host needs from a worker, whatever the platform. */
 export interface WorkerHandle {
@@ -325,7 +325,9 @@ export class PyodideRuntime implements PythonRuntime {
         interruptNow("stopped");
       }
       opts.signal?.addEventListener("abort", onAbort);
-      inst.worker.post({ type: "run", runId, request: req, only });
+      // Only what the worker needs: never the recorded values.
+      const files: Record<string, string> = Object.assign(Object.create(null), runFiles(req));
+      inst.worker.post({ type: "run", runId, run: { files, config: JSON.stringify(harnessConfig(req, WORKDIR, only)), packages: [...req.packages] } });
     });
   }
 

@@ -308,7 +308,9 @@ def check(testcase, key, actual, rtol=1e-9, atol=0.0):
         SINK(key, encode_any(actual, key), rtol, atol, _subtest_params(testcase))
         return
     if key not in EXPECTED:
-        raise RecordError(f"no recorded value for key {key!r}: record the task again")
+        if not os.environ.get("RECODE_EXPECTED"):
+            raise RecordError(f"no recorded values: set RECODE_EXPECTED to the task's expected.json to check {key!r} outside the playground")
+        raise RecordError(f"no recorded value for key {key!r} in {os.environ['RECODE_EXPECTED']}: record the task again")
     try:
         _compare(key, decode(EXPECTED[key]), actual, "", rtol, atol)
     except Mismatch as m:

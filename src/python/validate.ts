@@ -161,6 +161,12 @@ export async function validateTask(task: Task, runtime: PythonRuntime): Promise<
   );
 
   const collected = new Set(c0.tests.map((t) => t.id));
+  const unrecorded = [...collected].filter((id) => !tests?.has(id));
+  const recordedCheck = out.find((c) => c.name === "recorded");
+  if (unrecorded.length > 0 && recordedCheck) {
+    recordedCheck.ok = false;
+    recordedCheck.detail = `tests not in expected.json (test.py changed since it was recorded): ${unrecorded.slice(0, 4).join(", ")}; run \`recode tasks record ${task.id}\``;
+  }
   const missing = Object.keys(task.interfaceOf).filter((id) => !collected.has(id));
   const orphan = [...collected].filter((id) => !(id in task.interfaceOf));
   const untested = task.meta.interfaces.filter((i) => !i.tests.some((t) => collected.has(t))).map((i) => i.name);

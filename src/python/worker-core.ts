@@ -11,7 +11,7 @@
  * {@link watchFiles} notes writes outside the run folders.
  */
 import type { PyodideAPI } from "pyodide";
-import { harnessConfig, type RunRequest, runFiles } from "./runtime";
+import type { RunRequest } from "./runtime";
 
 /** Where Pyodide and its packages come from. All optional. */
 export interface PyodideSourceOptions {
@@ -25,10 +25,27 @@ export interface PyodideSourceOptions {
   packageCacheDir?: string;
 }
 
+/**
+ * What the worker gets for a run: the files to write and the harness
+ * configuration, nothing else (the recorded values stay on the host). Every
+ * field is always present, so no lookup ever reaches a prototype.
+ */
+export interface WorkerRun {
+  /** Path relative to the run folder -> text (repo files, the target file, test.py). */
+  files: Record<string, string>;
+  /** Harness configuration as JSON text (runtime.ts `harnessConfig`). */
+  config: string;
+  /** Packages to load before the run. */
+  packages: string[];
+}
+
+/** The run folder inside the interpreter: one fixed path, emptied after every run. */
+export const WORKDIR = "/tmp/recode-run";
+
 /** Host -> worker messages. */
 export type ToWorker =
   | { type: "init"; options: PyodideSourceOptions; interruptBuffer: SharedArrayBuffer | null }
-  | { type: "run"; runId: number; request: RunRequest; only?: string[] };
+  | { type: "run"; runId: number; run: WorkerRun };
 
 /** Worker -> host messages. */
 export type FromWorker =
@@ -57,8 +74,6 @@ export interface WorkerCoreDeps {
 }
 
 const LIB_DIR = "/lib/recode";
-/** The run folder: one fixed path, emptied after every run. */
-const WORKDIR = "/tmp/recode-run";
 /** The device the harness writes its events to (one JSON line each). */
 const EVENT_DEVICE = "/dev/recode-events";
 /** Folders whose new entries the harness removes after a run; writes elsewhere taint the instance. */
@@ -99,6 +114,17 @@ export function sealFunctionConstructors(): void {
       Object.defineProperty(proto, "constructor", { value: undefined, writable: false, configurable: false });
     }
   }
+}
+
+/**
+ * Freeze the prototypes every JavaScript object inherits from, so that code
+ * which reaches a JavaScript object cannot plant getters or methods on them
+ * that the worker's own code would later run (prototype pollution).
+ */
+export function freezeIntrinsics(): void {
+  const protos = [Object.prototype, Array.prototype, Function.prototype, String.prototype, Number.prototype, Boolean.prototype, Promise.prototype, Map.prototype, Set.prototype, Error.prototype, RegExp.prototype, Symbol.prototype];
+  for (const p of protos) Object.freeze(p);
+  for (const o of [Object, Array, Function, JSON, Reflect, Promise]) Object.freeze(o);
 }
 
 /** Create the message handler of a Pyodide worker. */
@@ -207,6 +233,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       // From here on, Python code cannot import the JavaScript bridge, nor climb from a stray JS object to globalThis.
       py.runPython("recode_harness.seal()");
       sealFunctionConstructors();
+      freezeIntrinsics();
       watchFiles(fs);
       deps.post({ type: "ready", version: `${version} (pyodide ${py.version})` });
     } catch (e) {
@@ -247,7 +274,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     return mod?.HEAPU8?.length ?? 0;
   }
 
-  async function run(runId: number, request: RunRequest, only?: string[]): Promise<void> {
+  async function run(runId: number, job: WorkerRun): Promise<void> {
     deps.post({ type: "accepted", runId });
     if (tainted) {
       deps.post({ type: "tainted", runId, message: tainted });
@@ -257,10 +284,10 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       deps.post({ type: "failed", runId, message: "Pyodide is not loaded", fatal: true });
       return;
     }
-    if (!(await ensurePackages(runId, request.packages))) return;
-    const config = JSON.stringify(harnessConfig(request, WORKDIR, only));
+    if (!(await ensurePackages(runId, job.packages))) return;
+    const config = job.config;
     // Written from JS (much faster than Python file objects in MEMFS); the sandbox removes the folder after the run.
-    for (const [rel, text] of Object.entries(runFiles(request))) {
+    for (const [rel, text] of Object.entries(job.files)) {
       const path = `${WORKDIR}/${rel}`;
       py.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
       py.FS.writeFile(path, text);
@@ -294,6 +321,6 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
 
   return async (msg: ToWorker) => {
     if (msg.type === "init") await init(msg.options, msg.interruptBuffer);
-    else if (msg.type === "run") await run(msg.runId, msg.request, msg.only);
+    else if (msg.type === "run") await run(msg.runId, msg.run);
   };
 }

@@ -259,6 +259,31 @@ ${fakes}`,
 
 ${NAMES.map((n) => `${n} = _attack`).join("\n")}
 `,
+  // A second _imp gives the original create_builtin, then _pyodide_core, then a JavaScript Object whose
+  // prototype gets a getter that rewrites the next run's request (and reads its recorded values).
+  "JavaScript prototype getter": `import sys, importlib, importlib.machinery as m
+def _plant():
+    o = sys.modules.pop("_imp")
+    try:
+        n = importlib.import_module("_imp")
+    finally:
+        sys.modules["_imp"] = o
+    core = n.create_builtin(m.ModuleSpec("_pyodide_core", None))
+    sys.modules.pop("_pyodide_core", None)
+    O = core.to_js({}).constructor
+    T = "import unittest\\nclass Forged(unittest.TestCase):\\n    def test_forged(self):\\n        pass\\n"
+    def get(req):
+        req.tests = T
+        return 20000
+    O.defineProperty(O.prototype, "outputCap", core.to_js({"get": core.create_proxy(get, capture_this=True), "configurable": True}))
+    raise RuntimeError("reached [Object.prototype]")
+try:
+    _plant()
+except RuntimeError:
+    raise
+except Exception:
+    pass
+${fakes}`,
   // Reach JavaScript (Pyodide): the js module, pyodide.ffi, or the builtin core module.
   "JavaScript bridge": `def _attack(*args, **kwargs):
     reached = []

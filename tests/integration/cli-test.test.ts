@@ -1,6 +1,6 @@
 /** `recode test <task> <candidate.py>` as a user runs it: a real process, real Python. */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -45,5 +45,26 @@ describe("recode test", () => {
     const bad = recode("test", "pass-at-k", file("y.py", "x = 1\n"), "--backend", "java");
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("--backend");
+    const latin1 = join(dir, "latin1.py");
+    writeFileSync(latin1, Buffer.from([0x78, 0x20, 0x3d, 0x20, 0x22, 0xe9, 0x22, 0x0a]));
+    const notUtf8 = recode("test", "pass-at-k", latin1);
+    expect(notUtf8.status).toBe(2);
+    expect(notUtf8.stderr).toContain("is not UTF-8 text");
+    const notFolder = recode("test", new URL("../../tasks/pass-at-k/task.json", import.meta.url).pathname, latin1);
+    expect(notFolder.status).toBe(2);
+    expect(notFolder.stderr).toContain("is not a task folder");
+  });
+
+  it("does not pass a test that test.py gained after the recording, and says to record again", () => {
+    const tasks = mkdtempSync(join(tmpdir(), "recode-stale-"));
+    cpSync(new URL("../../tasks/pass-at-k", import.meta.url).pathname, join(tasks, "pass-at-k"), { recursive: true });
+    const testPy = join(tasks, "pass-at-k", "test.py");
+    writeFileSync(testPy, `${readFileSync(testPy, "utf8")}\n\nclass TestExtra(unittest.TestCase):\n    def test_new(self):\n        self.assertTrue(True)\n`);
+    const r = recode("test", join(tasks, "pass-at-k"), new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname, "--json");
+    expect(r.status).toBe(1);
+    const out = JSON.parse(r.stdout) as { tests: { id: string; status: string; message: string }[] };
+    const extra = out.tests.find((t) => t.id === "TestExtra.test_new");
+    expect(extra?.status).toBe("error");
+    expect(extra?.message).toContain("record the task again");
   });
 });

@@ -34,6 +34,9 @@ describe.each(["pyodide", "native"] as const)("%s: attacks on the verdicts", (ba
     const probe = await rt.run(taskRunRequest(task, LEFTOVER_PROBE));
     for (const t of probe.tests) expect(t.message).not.toMatch(BREACH);
     expect(probe.collectionError).toBeNull();
+    // The probe implements nothing: the same tests as any run, and none passes.
+    expect(probe.tests.map((t) => t.id)).toEqual(Object.keys(task.interfaceOf).sort());
+    expect(probe.counts.passed).toBe(0);
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
