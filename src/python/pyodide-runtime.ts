@@ -327,7 +327,11 @@ export class PyodideRuntime implements PythonRuntime {
       opts.signal?.addEventListener("abort", onAbort);
       // Only what the worker needs: never the recorded values.
       const files: Record<string, string> = Object.assign(Object.create(null), runFiles(req));
-      inst.worker.post({ type: "run", runId, run: { files, config: JSON.stringify(harnessConfig(req, WORKDIR, only)), packages: [...req.packages] } });
+      inst.worker.post({
+        type: "run",
+        runId,
+        run: { files, config: JSON.stringify(harnessConfig(req, WORKDIR, only)), packages: [...req.packages] },
+      });
     });
   }
 

@@ -11,7 +11,6 @@
  * {@link watchFiles} notes writes outside the run folders.
  */
 import type { PyodideAPI } from "pyodide";
-import type { RunRequest } from "./runtime";
 
 /** Where Pyodide and its packages come from. All optional. */
 export interface PyodideSourceOptions {
@@ -122,7 +121,20 @@ export function sealFunctionConstructors(): void {
  * that the worker's own code would later run (prototype pollution).
  */
 export function freezeIntrinsics(): void {
-  const protos = [Object.prototype, Array.prototype, Function.prototype, String.prototype, Number.prototype, Boolean.prototype, Promise.prototype, Map.prototype, Set.prototype, Error.prototype, RegExp.prototype, Symbol.prototype];
+  const protos = [
+    Object.prototype,
+    Array.prototype,
+    Function.prototype,
+    String.prototype,
+    Number.prototype,
+    Boolean.prototype,
+    Promise.prototype,
+    Map.prototype,
+    Set.prototype,
+    Error.prototype,
+    RegExp.prototype,
+    Symbol.prototype,
+  ];
   for (const p of protos) Object.freeze(p);
   for (const o of [Object, Array, Function, JSON, Reflect, Promise]) Object.freeze(o);
 }

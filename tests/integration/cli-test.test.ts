@@ -59,7 +59,10 @@ describe("recode test", () => {
     const tasks = mkdtempSync(join(tmpdir(), "recode-stale-"));
     cpSync(new URL("../../tasks/pass-at-k", import.meta.url).pathname, join(tasks, "pass-at-k"), { recursive: true });
     const testPy = join(tasks, "pass-at-k", "test.py");
-    writeFileSync(testPy, `${readFileSync(testPy, "utf8")}\n\nclass TestExtra(unittest.TestCase):\n    def test_new(self):\n        self.assertTrue(True)\n`);
+    writeFileSync(
+      testPy,
+      `${readFileSync(testPy, "utf8")}\n\nclass TestExtra(unittest.TestCase):\n    def test_new(self):\n        self.assertTrue(True)\n`,
+    );
     const r = recode("test", join(tasks, "pass-at-k"), new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname, "--json");
     expect(r.status).toBe(1);
     const out = JSON.parse(r.stdout) as { tests: { id: string; status: string; message: string }[] };
