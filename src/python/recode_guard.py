@@ -89,10 +89,11 @@ def dict_changed(cur, saved):
         return cur.keys() != saved.keys() or any(cur.get(k, _MISSING) is not v for k, v in saved.items())
 
 
-def code_fingerprint():
-    """Identity of the code of every protected function and method."""
+def code_fingerprint(objects=None):
+    """Identity of the code of every protected function and method (of
+    ``objects``, as ``_protected_objects()`` gives them; default: found now)."""
     prints = {}
-    for label, obj, kind in _protected_objects():
+    for label, obj, kind in objects if objects is not None else _protected_objects():
         if kind == "builtins":
             continue
         for k, v in list(vars(obj).items()):
@@ -107,9 +108,17 @@ class Guard:
 
     def __init__(self):
         self.saved = []
-        for label, obj, kind in _protected_objects():
+        self.objects = _protected_objects()
+        for label, obj, kind in self.objects:
             self._note(label, obj, kind)
-        self.code = code_fingerprint()
+        # (label, function, its code): a rewritten __code__ is seen by identity, without building strings.
+        self.code = [
+            (f"{label}.{k}", v, v.__code__)
+            for label, obj, kind in self.objects
+            if kind != "builtins"
+            for k, v in list(vars(obj).items())
+            if getattr(v, "__code__", None) is not None
+        ]
         self.hooks = _hooks()
 
     def _note(self, label, obj, kind):
@@ -131,8 +140,7 @@ class Guard:
 
     def changes(self):
         """Labels of the protected objects changed since the guard was made (empty when none)."""
-        now = code_fingerprint()
-        changed = sorted({k.rsplit(".", 1)[0] for k, v in self.code.items() if now.get(k) != v})
+        changed = sorted({label.rsplit(".", 1)[0] for label, fn, code in self.code if getattr(fn, "__code__", None) is not code})
         hooks = _hooks()
         changed += [k for k, v in self.hooks.items() if hooks.get(k, _MISSING) is not v]
         for label, obj, kind, snap in self.saved:
@@ -140,9 +148,11 @@ class Guard:
                 continue
             d = vars(obj)
             if kind in ("class", "object"):
-                if dict_changed(dict(d), snap):
+                if dict_changed(d, snap):
                     changed.append(label)
             elif any(d.get(k, _MISSING) is not v for k, v in snap.items()):
+                changed.append(label)
+            elif kind == "methods" and any(k not in snap and isinstance(v, _METHOD_TYPES) for k, v in d.items()):
                 changed.append(label)
         return changed
 

@@ -142,7 +142,10 @@ export function freezeIntrinsics(): void {
 /** Create the message handler of a Pyodide worker. */
 export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promise<void> {
   let py: PyodideAPI | null = null;
-  let runJson: ((config: string) => string) | null = null;
+  let runJson: ((config: string) => void) | null = null;
+  let finishRun: (() => string) | null = null;
+  /** A finished run whose interpreter is not restored yet (done after the host has the results). */
+  let pendingFinish = false;
   /** Set when a run damaged the interpreter beyond repair; later runs are refused so the host replaces it. */
   let tainted: string | null = null;
   let interrupt: Uint8Array | null = null;
@@ -198,6 +201,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     p.setStdin({ stdin: () => null });
     p.runPython(`import sys\nsys.path.insert(0, "${LIB_DIR}")\nsys.dont_write_bytecode = True\nimport recode_harness, unittest, json`);
     runJson = p.runPython("recode_harness.run_json") as typeof runJson;
+    finishRun = p.runPython("recode_harness.finish_run") as typeof finishRun;
   }
 
   /** Note every change to a path outside the scratch folders while a run is in progress. */
@@ -288,6 +292,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
 
   async function run(runId: number, job: WorkerRun): Promise<void> {
     deps.post({ type: "accepted", runId });
+    finish();
     if (tainted) {
       deps.post({ type: "tainted", runId, message: tainted });
       return;
@@ -313,21 +318,38 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     watching = true;
     deps.post({ type: "started", runId });
     try {
-      const status = runJson(config);
-      watching = false;
+      runJson(config);
+      // Whatever runs from here on (the restore, `__del__` methods) reports nothing.
       eventRun = null;
-      if (status) tainted = status;
-      else if (touched.size > 0) {
-        const list = [...touched].slice(0, 3).join(", ");
-        tainted = `tainted: the run changed files outside its folder (${list}${touched.size > 3 ? ", ..." : ""})`;
-      }
-      deps.post({ type: "done", runId, memoryBytes: memoryBytes(), tainted: tainted ?? "" });
+      pendingFinish = true;
+      deps.post({ type: "done", runId, memoryBytes: memoryBytes(), tainted: "" });
+      // The results are out: restore the interpreter now, before the next run is read.
+      setTimeout(finish, 0);
     } catch (e) {
       watching = false;
       eventRun = null;
+      pendingFinish = false;
       const err = e as Error & { type?: string };
       const fatal = err.type === undefined || /fatal/i.test(err.message);
       deps.post({ type: "failed", runId, message: err.message.split("\n").slice(-3).join(" ").trim(), fatal });
+    }
+  }
+
+  /** Restore the interpreter after a run; a run that left it damaged taints it (the next run is refused, and the host replaces it). */
+  function finish(): void {
+    if (!pendingFinish || !finishRun) return;
+    pendingFinish = false;
+    let status = "";
+    try {
+      status = finishRun();
+    } catch (e) {
+      status = `tainted: the restore after the run failed (${(e as Error).message.split("\n").slice(-1)[0]})`;
+    }
+    watching = false;
+    if (status) tainted = status;
+    else if (touched.size > 0) {
+      const list = [...touched].slice(0, 3).join(", ");
+      tainted = `tainted: the run changed files outside its folder (${list}${touched.size > 3 ? ", ..." : ""})`;
     }
   }
 
