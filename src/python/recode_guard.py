@@ -2,7 +2,7 @@
 
 The test framework, the value checks, the harness and the modules they rely on
 are protected. ``Guard`` notes them before a run; ``Guard.changes()`` (called
-at every test's start and end, and when the run ends) says which of them the
+at every test's start, and when the run ends) says which of them the
 run changed: a function or class of a protected module replaced or removed, a
 method of one of their classes, an existing built-in, or the code of one of
 their functions (``__code__`` rewritten). A change makes the run's results
