@@ -30,6 +30,7 @@ Statuses: passed, failed, error, skipped, xfail, xpass. Test ids are
 
 import io
 import json
+import linecache
 import os
 import random
 import re
@@ -41,7 +42,7 @@ import unittest.case
 import unittest.suite
 
 import recode_check
-from recode_guard import Guard, damaged_code, note_trusted_code
+from recode_guard import Guard
 
 TEST_MODULE = "recode_task_test"
 MESSAGE_CAP = 2000
@@ -421,14 +422,21 @@ def run_tests(config, emit_text):
     def sink(key, value, rtol, atol, subtest):
         caller = ""
         try:
-            frames = traceback.extract_stack(sys._getframe(2), limit=1)
-            caller = "".join(traceback.format_list(frames)).replace(run.workdir + os.sep, "")
+            # The line that called check(), as a traceback shows it (built by hand: traceback's own formatting parses the line).
+            frame = sys._getframe(2)
+            code = frame.f_code
+            line = frame.f_lineno
+            text = linecache.getline(code.co_filename, line).strip()
+            name = code.co_filename.replace(run.workdir + os.sep, "")
+            caller = f'  File "{name}", line {line}, in {code.co_name}\n' + (f"    {text}\n" if text else "")
         except Exception:  # noqa: BLE001 - the caller is only for the traceback text
             pass
         emit({"type": "check", "key": key, "value": value, "rtol": rtol, "atol": atol, "subtest": subtest, "caller": caller})
 
     recode_check.SINK = sink
-    guard = run.guard = Guard()
+    guard = run.guard = _guard()
+    guard.expect("recode_check", "SINK", sink)
+    guard.watch_classes(())
     run.config_target = config["target"]
     import_out = CappedStream(run.cap)
     try:
@@ -478,7 +486,7 @@ def run_tests(config, emit_text):
             sys.stdout, sys.stderr = run.streams[0], run.streams[1]
         emit({"type": "interrupted", "id": current, "line": line, "traceback": text})
     finally:
-        changed = guard.changes()
+        changed = guard.changes(code=True)
         recode_check.SINK = None
         if changed:
             run.tampered = True
@@ -508,7 +516,20 @@ def _main():
         os._exit(0)
 
 
-_SANDBOX = None
+class _RunState:
+    """What the harness keeps between runs of one interpreter. Slots, not a
+    dictionary: the restore after a run leaves it alone, and the guard's view
+    of this module stays the same from run to run."""
+
+    __slots__ = ("sandbox", "guard", "pending")
+
+    def __init__(self):
+        self.sandbox = None  # the Sandbox snapshot, reused while no module appears
+        self.guard = None  # the Guard, made at the first run
+        self.pending = None  # (sandbox, run) of a run not restored yet
+
+
+_STATE = _RunState()
 _os_write = os.write
 _os_open = os.open
 _os_close = os.close
@@ -592,47 +613,52 @@ def seal():
     _SEALED_IMP.append(_imp)
 
 
+def _guard():
+    """The interpreter's guard, made at its first run (see ``recode_guard.Guard``)."""
+    if _STATE.guard is None:
+        _STATE.guard = Guard()
+    return _STATE.guard
+
+
 def run_isolated(config, emit_text, watch_dirs=("/tmp", "/home/pyodide")):
     """Run the tests from the run's directory with a fresh ``sys.path`` entry.
     The interpreter is restored afterwards by ``finish_run()`` (see
     ``recode_sandbox.Sandbox``), which the host may call once it has the
     results, off the critical path of the submission."""
-    global _SANDBOX, _PENDING
     from recode_sandbox import Sandbox
 
-    if _PENDING is not None:
+    if _STATE.pending is not None:
         finish_run()
     workdir = config["workdir"]
-    sandbox = _SANDBOX
+    sandbox = _STATE.sandbox
     # A restored interpreter is in the snapshot's state again, so the snapshot
     # can be reused as long as no module appeared in between (e.g. a package load).
     if sandbox is None or sandbox.workdir != os.path.abspath(workdir) or sys.modules.keys() != sandbox.modules:
         sandbox = Sandbox(workdir, watch_dirs)
     else:
         sandbox.rescan_files()
-    _SANDBOX = sandbox
-    _PENDING = [sandbox, None]
+    _STATE.sandbox = sandbox
+    _STATE.pending = (sandbox, None)
     os.chdir(workdir)
     sys.path.insert(0, workdir)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
-    _PENDING[1] = run_tests(config, emit_text)
+    _STATE.pending = (sandbox, run_tests(config, emit_text))
 
 
 def finish_run():
     """Restore the interpreter after a run. Returns "" or ``tainted: <what>``
     when the run left something restoring cannot undo (the instance must then
     be replaced)."""
-    global _PENDING
-    if _PENDING is None:
+    if _STATE.pending is None:
         return ""
-    sandbox, run = _PENDING
-    _PENDING = None
+    sandbox, run = _STATE.pending
+    _STATE.pending = None
     try:
         reached = _bridge_modules()
     except Exception:  # noqa: BLE001 - sys.modules replaced: the restore puts it back
         reached = ["sys.modules"]
     sandbox.restore()
-    damaged = damaged_code()
+    damaged = _STATE.guard.damaged_code() if _STATE.guard is not None else []
     if damaged:
         return f"tainted: {', '.join(damaged[:5])}"
     if reached:
@@ -643,7 +669,6 @@ def finish_run():
     return ""
 
 
-_PENDING = None
 EVENT_DEVICE = "/dev/recode-events"
 
 
@@ -667,7 +692,6 @@ def run_json(config_text):
             pass
 
 
-note_trusted_code()
 
 if __name__ == "__main__":
     _main()

@@ -7,11 +7,14 @@ run changed: a function or class of a protected module replaced or removed, a
 method of one of their classes, an existing built-in, or the code of one of
 their functions (``__code__`` rewritten). A change makes the run's results
 untrusted; a rewritten ``__code__`` cannot be undone by restoring dictionaries,
-so the interpreter must then be replaced (see ``damaged_code``).
+so the interpreter must then be replaced (see ``Guard.damaged_code``).
 """
 
 import builtins
 import sys
+from itertools import chain
+from operator import attrgetter, methodcaller
+from operator import is_ as _is
 
 PROTECTED_MODULES = (
     "unittest",
@@ -33,6 +36,8 @@ PROTECTED_MODULES = (
 
 _MISSING = object()
 _METHOD_TYPES = (type(lambda: None), staticmethod, classmethod)
+_code_of = attrgetter("__code__")
+_values = methodcaller("values")
 
 
 def is_heap_class(v):
@@ -79,47 +84,75 @@ def _hooks():
     return state
 
 
+def _install_audit_guard(functions):
+    """Install an audit hook (it cannot be removed) that refuses to set the
+    attributes of these functions that the interpreter audits (``__code__``,
+    ``__defaults__``, ``__kwdefaults__``), and refuses any later audit hook:
+    code under test must not leave one behind to run inside later runs."""
+    ids = frozenset(map(id, functions))
+    keep = list(functions)  # the ids stay theirs while the hook lives
+
+    def audit(event, args, _ids=ids, _keep=keep, _id=id, _re=RuntimeError):
+        if event == "object.__setattr__" and _id(args[0]) in _ids:
+            raise _re("the functions of the test framework and the harness cannot be changed")
+        if event == "sys.addaudithook":
+            raise _re("audit hooks are not available to code under test")
+
+    sys.addaudithook(audit)
+
+
 def dict_changed(cur, saved):
-    """Whether a dict differs from its snapshot. Dict equality runs in C and
-    checks identity first; values whose ``==`` raises (arrays) fall back to
-    identity."""
-    try:
-        return cur != saved
-    except Exception:  # noqa: BLE001 - a value's __eq__ failed; compare identities
-        return cur.keys() != saved.keys() or any(cur.get(k, _MISSING) is not v for k, v in saved.items())
+    """Whether a dict (or a class's dictionary view) differs from its copy: by
+    the identity of its keys and values, in order, so that no value's ``__eq__``
+    runs (a look-alike that says it equals anything is still a change).
+    Compared in C, without ``id()`` (which would call every audit hook)."""
+    return len(cur) != len(saved) or not all(map(_is, cur, saved)) or not all(map(_is, cur.values(), saved.values()))
 
 
-def code_fingerprint(objects=None):
-    """Identity of the code of every protected function and method (of
-    ``objects``, as ``_protected_objects()`` gives them; default: found now)."""
-    prints = {}
-    for label, obj, kind in objects if objects is not None else _protected_objects():
-        if kind == "builtins":
-            continue
-        for k, v in list(vars(obj).items()):
-            code = getattr(v, "__code__", None)
-            if code is not None:
-                prints[f"{label}.{k}"] = id(code)
-    return prints
+def dicts_same(live, saved):
+    """Whether every dict in ``live`` holds the same keys and values (by
+    identity, in order) as its copy in ``saved``; a few C-level passes for the
+    whole list."""
+    return (
+        list(map(len, live)) == list(map(len, saved))
+        and all(map(_is, chain.from_iterable(live), chain.from_iterable(saved)))
+        and all(map(_is, chain.from_iterable(map(_values, live)), chain.from_iterable(map(_values, saved))))
+    )
 
 
 class Guard:
-    """Notes the protected objects before a run and says which of them the run changed."""
+    """Notes the protected objects once and says which of them a run changed.
+
+    One guard serves every run of an interpreter: the restore after a run puts
+    the protected objects back as they were, so a guard that still sees a
+    change at the next run's start has found damage the restore could not
+    undo. ``changes()`` runs at every test's start, so its common case (nothing
+    changed) is a few comparisons done in C: each dictionary against a full
+    copy, and the hooks. Only when one of those differs does it look closer,
+    since some values may change (see ``expect``). The code of the protected
+    functions cannot be rewritten: an audit hook refuses it."""
 
     def __init__(self):
         self.saved = []
+        self.views = []
+        self.fulls = []
         self.objects = _protected_objects()
         for label, obj, kind in self.objects:
             self._note(label, obj, kind)
-        # (label, function, its code): a rewritten __code__ is seen by identity, without building strings.
-        self.code = [
+        self.base = len(self.saved)
+        # Protected functions and their code: a rewritten __code__ is seen by identity, without building strings.
+        found = [
             (f"{label}.{k}", v, v.__code__)
             for label, obj, kind in self.objects
             if kind != "builtins"
             for k, v in list(vars(obj).items())
             if getattr(v, "__code__", None) is not None
         ]
+        self.code_labels = [label for label, _, _ in found]
+        self.functions = [fn for _, fn, _ in found]
+        self.codes = [code for _, _, code in found]
         self.hooks = _hooks()
+        _install_audit_guard(self.functions)
 
     def _note(self, label, obj, kind):
         d = vars(obj)
@@ -129,47 +162,64 @@ class Guard:
             snap = {k: v for k, v in d.items() if isinstance(v, _METHOD_TYPES)}
         else:
             snap = {k: v for k, v in d.items() if callable(v) or isinstance(v, type(sys))}
-        self.saved.append((label, obj, kind, snap))
+        full = dict(d)
+        self.saved.append([label, obj, kind, snap, full])
+        # The live dictionaries (class dictionaries as their read-only views) and their copies, side by side.
+        self.views.append(d)
+        self.fulls.append(full)
+
+    def expect(self, module, name, value):
+        """Accept that ``module.name`` is now ``value`` (a setting the harness
+        itself changes for a run, such as the check helper's sink)."""
+        for entry in self.saved:
+            if entry[0] == module:
+                entry[3][name] = value
+                entry[4][name] = value
 
     def watch_classes(self, classes):
         """Also watch the methods of these classes (the test module's, once its
-        tests are loaded): their fixtures may set data attributes, but a method
-        replaced or removed during the run is tampering."""
+        tests are loaded) until the next call: their fixtures may set data
+        attributes, but a method replaced or removed during the run is
+        tampering."""
+        del self.saved[self.base :]
+        del self.views[self.base :]
+        del self.fulls[self.base :]
         for cls in classes:
             self._note(f"test class {cls.__name__}", cls, "methods")
 
-    def changes(self):
-        """Labels of the protected objects changed since the guard was made (empty when none)."""
-        changed = sorted({label.rsplit(".", 1)[0] for label, fn, code in self.code if getattr(fn, "__code__", None) is not code})
+    def damaged_code(self):
+        """Protected functions whose ``__code__`` was rewritten (restoring dictionaries cannot undo that)."""
+        if list(map(_code_of, self.functions)) == self.codes:
+            return []
+        return sorted(label for label, fn, code in zip(self.code_labels, self.functions, self.codes) if fn.__code__ is not code)
+
+    def _unchanged(self):
+        """The common case, compared in C: every dictionary holds the same
+        objects as its copy, and the hooks are the same objects."""
+        hooks = _hooks()
+        return dicts_same(self.views, self.fulls) and dicts_same([hooks], [self.hooks])
+
+    def changes(self, code=False):
+        """Labels of the protected objects changed since the guard was made
+        (empty when none). ``code``: also look at the code of every protected
+        function (an audit hook refuses to rewrite it, so this is for the
+        end of a run, not for every test)."""
+        changed = sorted({label.rsplit(".", 1)[0] for label in self.damaged_code()}) if code else []
+        if not changed and self._unchanged():
+            return []
         hooks = _hooks()
         changed += [k for k, v in self.hooks.items() if hooks.get(k, _MISSING) is not v]
-        for label, obj, kind, snap in self.saved:
-            if label in changed:
-                continue
+        for i, (label, obj, kind, snap, full) in enumerate(self.saved):
             d = vars(obj)
+            if label in changed or not dict_changed(d, full):
+                continue
             if kind in ("class", "object"):
-                if dict_changed(d, snap):
-                    changed.append(label)
+                changed.append(label)
             elif any(d.get(k, _MISSING) is not v for k, v in snap.items()):
                 changed.append(label)
             elif kind == "methods" and any(k not in snap and isinstance(v, _METHOD_TYPES) for k, v in d.items()):
                 changed.append(label)
-        return changed
-
-
-# Fingerprint of the protected code as first imported.
-_TRUSTED_CODE = None
-
-
-def note_trusted_code():
-    """Remember the protected code as it is now (called once the harness is loaded)."""
-    global _TRUSTED_CODE
-    _TRUSTED_CODE = code_fingerprint()
-
-
-def damaged_code():
-    """Protected functions whose code differs from when the harness was loaded."""
-    if _TRUSTED_CODE is None:
-        return []
-    now = code_fingerprint()
-    return sorted(k for k, v in _TRUSTED_CODE.items() if now.get(k) != v)
+            else:
+                # Only data changed (a module's setting, unittest's mark on a test class): the fast path takes it from here.
+                self.fulls[i] = self.saved[i][4] = dict(d)
+                return changed

@@ -16,11 +16,14 @@ run that touched it.
 
 import builtins
 import os
+from itertools import chain
 import random
 import shutil
 import sys
 
-from recode_guard import dict_changed, is_heap_class
+from operator import is_ as _is
+
+from recode_guard import dict_changed, dicts_same, is_heap_class
 
 _MISSING = object()
 _CONTAINERS = (dict, list, set)
@@ -57,6 +60,17 @@ class Sandbox:
             for v in d.values():
                 if is_heap_class(v) and getattr(v, "__module__", None) == name:
                     self.classes.append((v, dict(vars(v))))
+        # Side by side, for a restore whose common case (nothing to put back) is a few comparisons in C.
+        self.module_names = list(self.module_dicts)
+        self.module_objects = [sys.modules[name] for name in self.module_names]
+        self.module_views = [m.__dict__ for m in self.module_objects]
+        self.module_saved = list(self.module_dicts.values())
+        self.class_views = [vars(cls) for cls, _ in self.classes]
+        self.class_saved = [saved for _, saved in self.classes]
+        self.object_views = [obj.__dict__ for obj, _ in self.objects]
+        self.object_saved = [saved for _, saved in self.objects]
+        self.container_dicts = [(obj, saved) for obj, saved in self.containers if type(obj) is dict]
+        self.container_items = [(obj, saved) for obj, saved in self.containers if type(obj) is not dict]
         self.sys_dict = {k: v for k, v in vars(sys).items() if k not in _SYS_KEEP}
         self.builtins = dict(builtins.__dict__)
         self.path = (sys.path, list(sys.path))
@@ -122,18 +136,22 @@ class Sandbox:
             os.chdir("/")
 
     def _restore_modules(self):
-        for name in list(sys.modules):
-            if name not in self.modules:
-                del sys.modules[name]
-        for name, d in self.module_dicts.items():
-            mod = sys.modules.get(name)
-            if mod is None:
-                continue
-            cur = mod.__dict__
-            if dict_changed(cur, d):
-                cur.clear()
-                cur.update(d)
-        for cls, saved in self.classes:
+        modules = sys.modules
+        if modules.keys() != self.modules:
+            for name in list(modules):
+                if name not in self.modules:
+                    del modules[name]
+        if not all(map(_is, map(modules.get, self.module_names), self.module_objects)):
+            # A module replaced or removed: the snapshot's own module goes back.
+            for name, mod in zip(self.module_names, self.module_objects):
+                if modules.get(name) is not mod:
+                    modules[name] = mod
+        for i in _changed(self.module_views, self.module_saved):
+            cur = self.module_views[i]
+            cur.clear()
+            cur.update(self.module_saved[i])
+        for i in _changed(self.class_views, self.class_saved):
+            cls, saved = self.classes[i]
             if not dict_changed(vars(cls), saved):
                 continue
             for k in [k for k in vars(cls) if k not in saved]:
@@ -149,25 +167,29 @@ class Sandbox:
                         pass
 
     def _restore_objects(self):
-        for obj, saved in self.objects:
-            d = obj.__dict__
-            if dict_changed(d, saved):
-                d.clear()
-                d.update(saved)
+        for i in _changed(self.object_views, self.object_saved):
+            d = self.object_views[i]
+            d.clear()
+            d.update(self.object_saved[i])
 
     def _restore_containers(self):
-        for obj, saved in self.containers:
-            try:
-                same = obj == saved if type(obj) is not dict else not dict_changed(obj, saved)
-            except Exception:  # noqa: BLE001 - an element's __eq__ failed: restore
-                same = False
-            if same:
+        for i in _changed([obj for obj, _ in self.container_dicts], [saved for _, saved in self.container_dicts]):
+            obj, saved = self.container_dicts[i]
+            obj.clear()
+            obj.update(saved)
+        live = [obj for obj, _ in self.container_items]
+        saved = [copy for _, copy in self.container_items]
+        if list(map(len, live)) == list(map(len, saved)) and all(map(_is, chain.from_iterable(live), chain.from_iterable(saved))):
+            return
+        for obj, copy in self.container_items:
+            if len(obj) == len(copy) and all(map(_is, obj, copy)):
                 continue
+            # (A set whose items are the same but iterate in another order is put back too: harmless.)
             obj.clear()
             if type(obj) is list:
-                obj.extend(saved)
+                obj.extend(copy)
             else:
-                obj.update(saved)
+                obj.update(copy)
 
     def _restore_hooks(self):
         """Interpreter-wide hooks a run may have set: tracing, profiling, sys.monitoring, SIGINT."""
@@ -215,6 +237,20 @@ class Sandbox:
                     except OSError:
                         pass
         shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def _changed(live, saved, lo=0, hi=None):
+    """Indices of the dicts in ``live`` that differ from their copies in
+    ``saved``, by identity. Halves the list until the differing dicts are
+    found, so that each step is a comparison in C."""
+    if hi is None:
+        hi = len(live)
+    if hi <= lo or dicts_same(live[lo:hi], saved[lo:hi]):
+        return []
+    if hi - lo == 1:
+        return [lo]
+    mid = (lo + hi) // 2
+    return _changed(live, saved, lo, mid) + _changed(live, saved, mid, hi)
 
 
 _bd_clear = builtins.__dict__.clear

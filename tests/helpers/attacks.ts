@@ -88,6 +88,29 @@ def _attack(*args, **kwargs):
 
 ${NAMES.map((n) => `${n} = _attack`).join("\n")}
 `,
+  // Replace assertions with look-alikes that say they equal anything, so that a comparison with the
+  // originals by \`==\` sees no change (the guard during the run, the restore after it).
+  "look-alike framework objects": `import unittest
+class _Same:
+    def __init__(self, f):
+        self.f = f
+    def __eq__(self, other):
+        return True
+    __hash__ = object.__hash__
+    def __get__(self, obj, cls=None):
+        return lambda *a, **k: None
+for _name in ("assertEqual", "assertAlmostEqual", "assertTrue", "assertRaises"):
+    setattr(unittest.TestCase, _name, _Same(getattr(unittest.TestCase, _name)))
+${fakes}`,
+  // An audit hook cannot be removed: it would run inside every later run.
+  "audit hook left behind": `import builtins, sys
+def _hook(event, args):
+    builtins.poisoned = True
+try:
+    sys.addaudithook(_hook)
+except RuntimeError:
+    pass
+${fakes}`,
   // Look for the recorded values anywhere the interpreter can see: the check module, the environment, the files.
   "recorded values": `import json, os, sys, recode_check
 
@@ -333,6 +356,7 @@ def aggregate_pass_at_k(results, ks=(1,)):
 export const LEFTOVER_PROBE = `import builtins, json, linecache, os, re, sys, unittest
 LEFT = [name for name, seen in (
     ("json encoder", "encode" in vars(json._default_encoder)),
+    ("look-alike assertion", type(vars(unittest.TestCase)["assertEqual"]).__name__ != "function"),
     ("default loader", "loadTestsFromModule" in vars(unittest.defaultTestLoader)),
     ("profile hook", sys.getprofile() is not None),
     ("sys attribute", hasattr(sys, "poisoned")),
