@@ -31,6 +31,7 @@ Statuses: passed, failed, error, skipped, xfail, xpass. Test ids are
 import io
 import json
 import linecache
+import marshal
 import os
 import random
 import re
@@ -670,6 +671,15 @@ def finish_run():
 
 
 EVENT_DEVICE = "/dev/recode-events"
+
+
+def compile_code(path, source, _compile=compile, _dumps=marshal.dumps):
+    """Pyodide: the code of a task file (``source``, to be found at ``path``),
+    marshalled as a ``.pyc`` holds it. The host calls this between runs, once
+    the interpreter is restored, and keeps the result where Python cannot
+    reach it; before a later run with the same file it writes the ``.pyc``
+    beside it, so that the import skips compiling."""
+    return _dumps(_compile(source, path, "exec", dont_inherit=True))
 
 
 def run_json(config_text):

@@ -11,6 +11,7 @@
  * {@link watchFiles} notes writes outside the run folders.
  */
 import type { PyodideAPI } from "pyodide";
+import { CodeCache } from "./code-cache";
 
 /** Where Pyodide and its packages come from. All optional. */
 export interface PyodideSourceOptions {
@@ -139,11 +140,25 @@ export function freezeIntrinsics(): void {
   for (const o of [Object, Array, Function, JSON, Reflect, Promise]) Object.freeze(o);
 }
 
+/** The target file named in a harness configuration (JSON text), or "" when it names none. */
+function targetOf(config: string): string {
+  try {
+    const target = (JSON.parse(config) as { target?: unknown }).target;
+    return typeof target === "string" ? target : "";
+  } catch {
+    return "";
+  }
+}
+
 /** Create the message handler of a Pyodide worker. */
 export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promise<void> {
   let py: PyodideAPI | null = null;
   let runJson: ((config: string) => void) | null = null;
   let finishRun: (() => string) | null = null;
+  let compileCode: ((path: string, source: string) => { toJs(): Uint8Array; destroy(): void }) | null = null;
+  let codeCache: CodeCache | null = null;
+  /** The files of the last run and its target, compiled into the cache once the interpreter is restored. */
+  let lastFiles: { files: Record<string, string>; target: string } | null = null;
   /** A finished run whose interpreter is not restored yet (done after the host has the results). */
   let pendingFinish = false;
   /** Set when a run damaged the interpreter beyond repair; later runs are refused so the host replaces it. */
@@ -202,6 +217,10 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     p.runPython(`import sys\nsys.path.insert(0, "${LIB_DIR}")\nsys.dont_write_bytecode = True\nimport recode_harness, unittest, json`);
     runJson = p.runPython("recode_harness.run_json") as typeof runJson;
     finishRun = p.runPython("recode_harness.finish_run") as typeof finishRun;
+    compileCode = p.runPython("recode_harness.compile_code") as typeof compileCode;
+    const magic = p.runPython("import importlib.util; importlib.util.MAGIC_NUMBER") as { toJs(): Uint8Array; destroy(): void };
+    codeCache = new CodeCache(magic.toJs(), String(p.runPython("sys.implementation.cache_tag")));
+    magic.destroy();
   }
 
   /** Note every change to a path outside the scratch folders while a run is in progress. */
@@ -309,6 +328,13 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       py.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
       py.FS.writeFile(path, text);
     }
+    if (codeCache) {
+      for (const [path, pyc] of codeCache.pycFiles(WORKDIR, job.files)) {
+        py.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+        py.FS.writeFile(path, pyc);
+      }
+    }
+    lastFiles = { files: job.files, target: targetOf(job.config) };
     if (interrupt) interrupt[0] = 0;
     touched.clear();
     // Nothing a previous run left half-written reaches this run's stream.
@@ -350,6 +376,24 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     else if (touched.size > 0) {
       const list = [...touched].slice(0, 3).join(", ");
       tainted = `tainted: the run changed files outside its folder (${list}${touched.size > 3 ? ", ..." : ""})`;
+    }
+    if (!tainted) fillCodeCache();
+    lastFiles = null;
+  }
+
+  /** Compile the last run's task files that the cache lacks (the interpreter is restored and clean by now). */
+  function fillCodeCache(): void {
+    if (!lastFiles || !codeCache || !compileCode) return;
+    for (const [rel, text] of codeCache.missing(lastFiles.files, lastFiles.target)) {
+      let code: { toJs(): Uint8Array; destroy(): void } | null = null;
+      try {
+        code = compileCode(`${WORKDIR}/${rel}`, text);
+        codeCache.add(rel, text, code.toJs());
+      } catch {
+        // A file that does not compile is compiled (and reported) by the import, as before.
+      } finally {
+        code?.destroy();
+      }
     }
   }
 

@@ -277,6 +277,36 @@ def run(tc):
     expect(r2.allPassed).toBe(true);
   });
 
+  it("runs a task file as its text says, whatever an earlier run compiled or left in __pycache__", async () => {
+    const withHelper = (helper: string, code: string): RunRequest => ({
+      ...probe(code),
+      files: { "state.py": "", "helper.py": helper },
+    });
+    const reader = "import helper\ndef run(tc):\n    tc.assertEqual(helper.VALUE, 1)\n";
+    expect((await rt.run(withHelper("VALUE = 1\n", reader))).allPassed).toBe(true);
+    // The next run of the same files finds the helper's compiled code beside it (Python itself writes none here).
+    const cached = `import helper, importlib.util, os
+def run(tc):
+    tc.assertEqual(helper.VALUE, 1)
+    tc.assertTrue(os.path.exists(importlib.util.cache_from_source(helper.__file__)))
+`;
+    expect((await rt.run(withHelper("VALUE = 1\n", cached))).tests[0]?.message).toBe("");
+    // A changed file is compiled anew: its own text counts, with its own line numbers.
+    const changed = await rt.run(withHelper("\n\nVALUE = 1 / 0\n", reader));
+    expect(changed.collectionError?.traceback).toMatch(/helper\.py", line 3/);
+    // A run that plants a compiled helper of its own changes nothing for the next run.
+    const planter = `import importlib.util, marshal, os
+def run(tc):
+    pass
+os.makedirs("__pycache__", exist_ok=True)
+code = marshal.dumps(compile("VALUE = 99\\n", "helper.py", "exec"))
+with open(importlib.util.cache_from_source(os.path.abspath("helper.py")), "wb") as f:
+    f.write(importlib.util.MAGIC_NUMBER + b"\\x01\\x00\\x00\\x00" + bytes(8) + code)
+`;
+    await rt.run(withHelper("VALUE = 1\n", planter));
+    expect((await rt.run(withHelper("VALUE = 1\n", reader))).allPassed).toBe(true);
+  });
+
   it("runs the remaining tests in a new instance after the interpreter dies during one", async () => {
     const tests =
       "import unittest\nimport state\nclass T(unittest.TestCase):\n    def test_a_dies(self):\n        state.die()\n    def test_b_after(self):\n        self.assertEqual(state.ok(), 1)\n    def test_c_after(self):\n        self.assertEqual(state.ok(), 1)\n";
