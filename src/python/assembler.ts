@@ -331,7 +331,7 @@ export class RunAssembler {
       rtol: Number(ev.rtol),
       atol: Number(ev.atol),
       subtest: typeof ev.subtest === "string" ? ev.subtest : null,
-      caller: typeof ev.caller === "string" ? ev.caller : "",
+      caller: typeof ev.caller === "string" ? withSourceLine(ev.caller, this.req) : "",
     });
   }
 
@@ -644,6 +644,21 @@ export class RunAssembler {
 /** The one-line message of a failed check, as unittest would show the AssertionError. */
 export function mismatchMessage(m: Mismatch): string {
   return `AssertionError: ${m.key}${m.where ? ` at ${m.where}` : ""}: ${m.detail}`;
+}
+
+/**
+ * A traceback line from the harness (`  File "test.py", line 12, in test_x`)
+ * with the source line under it, taken from the run's own files (the
+ * interpreter sends only where the call was).
+ */
+export function withSourceLine(caller: string, req: RunRequest): string {
+  const m = /^ {2}File "([^"]+)", line (\d+), in .*\n$/.exec(caller);
+  if (!m) return caller;
+  const file = m[1] as string;
+  const text =
+    file === "test.py" ? req.tests : file === req.targetPath ? req.candidate : Object.hasOwn(req.files, file) ? req.files[file] : undefined;
+  const line = text?.split("\n")[Number(m[2]) - 1]?.trim();
+  return line ? `${caller}    ${line}\n` : caller;
 }
 
 function checkTraceback(c: CheckSeen, m: Mismatch): string {

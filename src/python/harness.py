@@ -30,7 +30,6 @@ Statuses: passed, failed, error, skipped, xfail, xpass. Test ids are
 
 import io
 import json
-import linecache
 import marshal
 import os
 import random
@@ -187,6 +186,8 @@ def _install_control_flow_guard():
 
 
 _install_control_flow_guard()
+# Set once, so that the check module's globals are the same before and after every run.
+recode_check.MODE = "harness"
 
 
 class _TestState:
@@ -423,13 +424,11 @@ def run_tests(config, emit_text):
     def sink(key, value, rtol, atol, subtest):
         caller = ""
         try:
-            # The line that called check(), as a traceback shows it (built by hand: traceback's own formatting parses the line).
+            # Where check() was called, as a traceback's line shows it; the host adds the source line from the task's files.
             frame = sys._getframe(2)
             code = frame.f_code
-            line = frame.f_lineno
-            text = linecache.getline(code.co_filename, line).strip()
             name = code.co_filename.replace(run.workdir + os.sep, "")
-            caller = f'  File "{name}", line {line}, in {code.co_name}\n' + (f"    {text}\n" if text else "")
+            caller = f'  File "{name}", line {frame.f_lineno}, in {code.co_name}\n'
         except Exception:  # noqa: BLE001 - the caller is only for the traceback text
             pass
         emit({"type": "check", "key": key, "value": value, "rtol": rtol, "atol": atol, "subtest": subtest, "caller": caller})

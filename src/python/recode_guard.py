@@ -64,6 +64,10 @@ def _protected_objects():
     return out
 
 
+# The same label objects every time, so that two states compare by identity.
+_TOOL_LABELS = tuple(f"monitoring tool {tool}" for tool in range(6))
+
+
 def _hooks():
     """Interpreter-wide hooks that see or steer every call: tracing, profiling,
     sys.monitoring tools, the SIGINT handler. The harness sets none of them."""
@@ -72,9 +76,9 @@ def _hooks():
     state = {"trace": sys.gettrace(), "profile": sys.getprofile()}
     mon = getattr(sys, "monitoring", None)
     if mon is not None:
-        for tool in range(6):
+        for tool, label in enumerate(_TOOL_LABELS):
             try:
-                state[f"monitoring tool {tool}"] = mon.get_tool(tool)
+                state[label] = mon.get_tool(tool)
             except Exception:  # noqa: BLE001 - an unknown tool id
                 pass
     try:

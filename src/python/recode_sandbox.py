@@ -16,7 +16,6 @@ run that touched it.
 
 import builtins
 import os
-from itertools import chain
 import random
 import shutil
 import sys
@@ -78,6 +77,7 @@ class Sandbox:
         self.importer_cache = (sys.path_importer_cache, dict(sys.path_importer_cache))
         self.argv = list(sys.argv)
         self.environ = dict(os.environ)
+        self.environ_data = dict(os.environ._data)
         self.recursion = sys.getrecursionlimit()
         self.int_digits = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else None
         self.random_state = random.getstate()
@@ -146,10 +146,11 @@ class Sandbox:
             for name, mod in zip(self.module_names, self.module_objects):
                 if modules.get(name) is not mod:
                     modules[name] = mod
-        for i in _changed(self.module_views, self.module_saved):
-            cur = self.module_views[i]
-            cur.clear()
-            cur.update(self.module_saved[i])
+        # Dictionaries are put back whole, changed or not: copying from the snapshot is a few C-level
+        # operations, cheaper than finding what changed, and the result is the snapshot's objects by construction.
+        _reset(self.module_views, self.module_saved)
+        # A class's dictionary can only be changed through setattr (which keeps the type caches right), so
+        # classes are compared (by identity) and only the changed ones are put back.
         for i in _changed(self.class_views, self.class_saved):
             cls, saved = self.classes[i]
             if not dict_changed(vars(cls), saved):
@@ -167,28 +168,15 @@ class Sandbox:
                         pass
 
     def _restore_objects(self):
-        for i in _changed(self.object_views, self.object_saved):
-            d = self.object_views[i]
-            d.clear()
-            d.update(self.object_saved[i])
+        _reset(self.object_views, self.object_saved)
 
     def _restore_containers(self):
-        for i in _changed([obj for obj, _ in self.container_dicts], [saved for _, saved in self.container_dicts]):
-            obj, saved = self.container_dicts[i]
-            obj.clear()
-            obj.update(saved)
-        live = [obj for obj, _ in self.container_items]
-        saved = [copy for _, copy in self.container_items]
-        if list(map(len, live)) == list(map(len, saved)) and all(map(_is, chain.from_iterable(live), chain.from_iterable(saved))):
-            return
+        _reset([obj for obj, _ in self.container_dicts], [saved for _, saved in self.container_dicts])
         for obj, copy in self.container_items:
-            if len(obj) == len(copy) and all(map(_is, obj, copy)):
-                continue
-            # (A set whose items are the same but iterate in another order is put back too: harmless.)
-            obj.clear()
             if type(obj) is list:
-                obj.extend(copy)
+                obj[:] = copy
             else:
+                obj.clear()
                 obj.update(copy)
 
     def _restore_hooks(self):
@@ -216,8 +204,10 @@ class Sandbox:
     def _restore_globals(self):
         _bd_clear()
         _bd_update(self.builtins)
-        os.environ.clear()
-        os.environ.update(self.environ)
+        if dict_changed(os.environ._data, self.environ_data):
+            # (Rebuilding the environment when nothing changed would make its dict look changed to the restore of containers.)
+            os.environ.clear()
+            os.environ.update(self.environ)
         sys.setrecursionlimit(self.recursion)
         random.setstate(self.random_state)
         # The run folder's import caches go with sys.path_importer_cache (restored in _restore_sys);
@@ -237,6 +227,13 @@ class Sandbox:
                     except OSError:
                         pass
         shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def _reset(live, saved):
+    """Put every dict of ``live`` back to its copy in ``saved``."""
+    for cur, copy in zip(live, saved):
+        cur.clear()
+        cur.update(copy)
 
 
 def _changed(live, saved, lo=0, hi=None):

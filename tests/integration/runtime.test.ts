@@ -104,6 +104,10 @@ describe.each(backends)("%s runtime", (backend) => {
     expect(by["TestCore.test_pass"]?.interface).toBe("add");
     expect(by["TestCore.test_pass"]?.mismatch).toMatchObject({ key: "add", kind: "value" });
     expect(by["TestCore.test_values"]?.mismatch).toMatchObject({ key: "table", where: "['n'][2]", kind: "value" });
+    // A failed check's traceback points at the line of test.py that made it, as unittest would show it.
+    expect(by["TestCore.test_pass"]?.traceback).toContain(
+      '  File "test.py", line 7, in test_pass\n    check(self, "add", add(1, 2))\nAssertionError: add',
+    );
     expect(by["TestCore.test_error"]?.status).toBe("error");
     expect(by["TestCore.test_error"]?.message).toContain("ZeroDivisionError");
     expect(by["TestCore.test_error"]?.line).toBe(5);
