@@ -79,7 +79,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .argument("[tasks...]", "task ids or globs (default: all)")
     .option(...dirOpt)
     .option("--native", "record with python3 instead of Pyodide")
-    .option("--sandbox <policy>", "native runs: auto | bwrap | none", "auto")
+    .option("--sandbox <policy>", "where candidate code runs, both backends: auto | bwrap | none (docs/security.md)", "auto")
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
     .action(async (ids: string[], o: { dir: string; native?: boolean; packageSource?: string; sandbox?: string }) => {
       const list = resolveTaskIds(o.dir, ids);
@@ -116,7 +116,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .option(...dirOpt)
     .option("--native", "also run every check under python3 and show both side by side")
     .option("--native-only", "run the checks under python3 only")
-    .option("--sandbox <policy>", "native runs: auto | bwrap | none", "auto")
+    .option("--sandbox <policy>", "where candidate code runs, both backends: auto | bwrap | none (docs/security.md)", "auto")
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
     .action(async (ids: string[], o: { dir: string; native?: boolean; nativeOnly?: boolean; packageSource?: string; sandbox?: string }) => {
       const list = resolveTaskIds(o.dir, ids);
@@ -183,7 +183,11 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .option("--out <dir>", "run folder", "runs/latest")
     .option("--shard <i/n>", "take every n-th task starting at i (0-based), for array jobs; join with recode merge")
     .option("--backend <name>", "pyodide | native", "pyodide")
-    .option("--sandbox <policy>", "native runs: auto (bubblewrap, or refuse) | bwrap | none", "auto")
+    .option(
+      "--sandbox <policy>",
+      "where candidate code runs: auto (bubblewrap; without it native refuses, Pyodide uses a worker thread) | bwrap | none",
+      "auto",
+    )
     .option("--no-probe", "do not contact the endpoints before starting")
     .option("--timeout <seconds>", "how long one model call may take before it is retried (default 120)")
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")

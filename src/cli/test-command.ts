@@ -84,7 +84,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
     .argument("<candidate>", "the target file to test (Python)")
     .option("--dir <folder>", "task folder for task ids", BUILTIN_TASKS)
     .option("--backend <name>", "pyodide | native", "pyodide")
-    .option("--sandbox <policy>", "native runs: auto | bwrap | none", "auto")
+    .option("--sandbox <policy>", "where candidate code runs, both backends: auto | bwrap | none (docs/security.md)", "auto")
     .option("--json", "print one JSON object: {solved, tests: [{id, status, message}], incident, ...}")
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
     .action(

@@ -96,18 +96,12 @@ function topLevelLinks(): [string, string][] {
 }
 
 /**
- * The command that runs `args` (a python3 command line, paths as inside the
- * box) in the box: bubblewrap's arguments, then a shell that sets the limits.
- * @param runDir host folder mounted writable at {@link BOX.run}.
- * @param libDir host folder of the harness, mounted read-only at {@link BOX.lib}.
+ * bubblewrap's arguments for the system part of a box: new namespaces of every
+ * kind (no network), no capabilities, /usr and the top-level system folders
+ * read-only, a fresh /proc, /dev and /tmp, and the box dies with its parent.
+ * Callers add their own folders, then `--remount-ro /`.
  */
-export function bwrapCommand(
-  py: PythonInstall,
-  runDir: string,
-  libDir: string,
-  args: string[],
-  limits: SandboxLimits = {},
-): { command: string; args: string[] } {
+export function bwrapSystemArgs(): string[] {
   const b = [
     "--unshare-all",
     "--die-with-parent",
@@ -130,6 +124,23 @@ export function bwrapCommand(
   for (const f of ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/localtime"]) {
     if (existsSync(f)) b.push("--ro-bind", f, f);
   }
+  return b;
+}
+
+/**
+ * The command that runs `args` (a python3 command line, paths as inside the
+ * box) in the box: bubblewrap's arguments, then a shell that sets the limits.
+ * @param runDir host folder mounted writable at {@link BOX.run}.
+ * @param libDir host folder of the harness, mounted read-only at {@link BOX.lib}.
+ */
+export function bwrapCommand(
+  py: PythonInstall,
+  runDir: string,
+  libDir: string,
+  args: string[],
+  limits: SandboxLimits = {},
+): { command: string; args: string[] } {
+  const b = bwrapSystemArgs();
   for (const root of py.roots) {
     if (!root.startsWith("/usr/") && root !== "/usr" && existsSync(root)) b.push("--ro-bind", root, root);
   }

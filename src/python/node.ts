@@ -4,6 +4,8 @@
  */
 import { Worker } from "node:worker_threads";
 import { NativeRuntime, type NativeRuntimeOptions } from "./native-runtime";
+import type { NativeSandbox } from "./native-sandbox";
+import { nodeBoxHandle, resolvePyodideBox } from "./node-box";
 import { PyodideRuntime, type PyodideRuntimeOptions, type WorkerHandle } from "./pyodide-runtime";
 import type { PythonRuntime } from "./runtime";
 
@@ -38,11 +40,41 @@ export function nodeWorkerHandle(): WorkerHandle {
 }
 
 /** Options for the Pyodide runtime in Node (package source etc.). */
-export type NodePyodideOptions = Omit<PyodideRuntimeOptions, "createWorker">;
+export type NodePyodideOptions = Omit<PyodideRuntimeOptions, "createWorker"> & {
+  /**
+   * Where Pyodide runs (node-box.ts): `auto` (default: in a bubblewrap box
+   * where that works, else a worker thread, warned about once), `bwrap` (the
+   * box or an Error), `none` (a worker thread of this process).
+   */
+  sandbox?: NativeSandbox;
+  /** Where the warning about running without a box goes. Default: stderr. */
+  warn?: (message: string) => void;
+};
 
-/** Pyodide in a Node worker thread. */
+let warnedThread = false;
+
+/** Local folders among the package sources, which the box must be able to read. */
+function localSources(opts: NodePyodideOptions): string[] {
+  return [opts.packageCacheDir, opts.indexURL, opts.packageBaseUrl].filter((p): p is string => typeof p === "string" && p.startsWith("/"));
+}
+
+/**
+ * Pyodide for `recode` in Node: in a bubblewrap box (no network, no
+ * environment, none of the tasks' files) where that works, else in a worker
+ * thread of this process.
+ * @throws Error when `sandbox` is `bwrap` and bubblewrap does not work here.
+ */
 export function createNodePyodideRuntime(opts: NodePyodideOptions = {}): PyodideRuntime {
-  return new PyodideRuntime({ ...opts, createWorker: nodeWorkerHandle });
+  const { sandbox = "auto", warn, ...rest } = opts;
+  const home = resolvePyodideBox(sandbox);
+  if (home === "thread" && sandbox === "auto" && !warnedThread) {
+    warnedThread = true;
+    (warn ?? ((m: string) => process.stderr.write(`${m}\n`)))(
+      "warning: bubblewrap is not available, so Pyodide runs in a worker thread of this process; candidate code is kept from JavaScript only by the sealed bridge (install bubblewrap for the box).",
+    );
+  }
+  const readable = localSources(opts);
+  return new PyodideRuntime({ ...rest, createWorker: home === "bwrap" ? () => nodeBoxHandle(readable) : nodeWorkerHandle });
 }
 
 /** Backend by name: "pyodide" (default) or "native" (python3 on PATH). */

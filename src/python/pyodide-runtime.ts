@@ -17,6 +17,12 @@ export interface WorkerHandle {
   /** Register a listener for the worker dying (error or exit). */
   onExit(cb: (reason: string) => void): void;
   terminate(): void;
+  /**
+   * Interrupt the running code (a KeyboardInterrupt in Python), for a worker
+   * in another process, where no SharedArrayBuffer can be shared with it.
+   * Without it, the host interrupts through a SharedArrayBuffer when it can.
+   */
+  interrupt?(): void;
 }
 
 /** Options of {@link PyodideRuntime}. */
@@ -33,7 +39,8 @@ export interface PyodideRuntimeOptions extends PyodideSourceOptions {
 
 interface Instance {
   worker: WorkerHandle;
-  buffer: Uint8Array | null;
+  /** Interrupt the running code, or null when only replacing the worker can stop it. */
+  interrupt: (() => void) | null;
   ready: Promise<void>;
   version: string;
   dead: boolean;
@@ -81,10 +88,17 @@ export class PyodideRuntime implements PythonRuntime {
   private spawn(): Instance {
     const worker = this.opts.createWorker();
     const useInt = this.opts.useInterrupt ?? canInterrupt();
-    const shared = useInt ? new SharedArrayBuffer(1) : null;
+    const shared = useInt && !worker.interrupt ? new SharedArrayBuffer(1) : null;
+    const buffer = shared ? new Uint8Array(shared) : null;
     const inst: Instance = {
       worker,
-      buffer: shared ? new Uint8Array(shared) : null,
+      interrupt: buffer
+        ? () => {
+            buffer[0] = 2; // SIGINT
+          }
+        : useInt && worker.interrupt
+          ? () => worker.interrupt?.()
+          : null,
       ready: Promise.resolve(),
       version: "",
       dead: false,
@@ -210,8 +224,8 @@ export class PyodideRuntime implements PythonRuntime {
       const interruptNow = (kind: "timeout" | "stopped") => {
         if (settled || stopKind) return;
         stopKind = kind;
-        if (inst.buffer) {
-          inst.buffer[0] = 2; // SIGINT
+        if (inst.interrupt) {
+          inst.interrupt();
           hard = setTimeout(terminate, grace);
         } else terminate();
       };

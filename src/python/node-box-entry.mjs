@@ -1,0 +1,39 @@
+// Entry of the boxed Node process that hosts Pyodide for `recode` (node-box.ts):
+// a worker thread runs the worker core (node-worker.mjs); this process relays its
+// messages to and from the host over the IPC channel, and owns the interrupt
+// buffer, which the host sets through an "interrupt" message.
+import { Worker } from "node:worker_threads";
+
+const worker = new Worker(new URL("./node-worker.mjs", import.meta.url), { stdout: true, stderr: true });
+worker.stdout.resume();
+let lastErr = "";
+worker.stderr.on("data", (d) => {
+  lastErr = (lastErr + d.toString()).slice(-2000);
+});
+/** @type {Uint8Array | null} */
+let interrupt = null;
+
+process.on("message", (msg) => {
+  if (msg && msg.type === "interrupt") {
+    if (interrupt) Atomics.store(interrupt, 0, 2);
+    return;
+  }
+  if (msg && msg.type === "init") {
+    const shared = new SharedArrayBuffer(1);
+    interrupt = new Uint8Array(shared);
+    worker.postMessage({ ...msg, interruptBuffer: shared });
+    return;
+  }
+  worker.postMessage(msg);
+});
+worker.on("message", (msg) => process.send?.(msg));
+worker.on("error", (e) => {
+  process.stderr.write(`worker error: ${e.message}${e.resource ? ` (${e.permission} ${e.resource})` : ""}\n`);
+  process.exit(70);
+});
+worker.on("exit", (code) => {
+  if (lastErr) process.stderr.write(lastErr);
+  process.exit(code === 0 ? 70 : code);
+});
+// The host is gone: so is this process.
+process.on("disconnect", () => process.exit(0));

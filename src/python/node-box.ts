@@ -1,0 +1,115 @@
+/**
+ * Where Pyodide runs for `recode` in Node (docs/security.md, "Node").
+ *
+ * With bubblewrap (Linux, Debian package `bubblewrap`), Pyodide runs in a
+ * separate Node process inside a box: no network (a new network namespace
+ * with no interfaces), an empty environment (no API key), the system
+ * read-only, and of this package only the code that runs Pyodide (its
+ * `node_modules` folders and `src/python`), never the tasks with their
+ * canonical solutions and recorded values; /tmp is the box's own, and the box
+ * dies with the host. The host talks to it over the IPC channel
+ * (node-box-entry.mjs relays to a worker thread running the worker core).
+ *
+ * Policies: `auto` (the box where bubblewrap works, else a worker thread of
+ * the host process, warned about once), `bwrap` (the box or refuse), `none`
+ * (a worker thread). In a worker thread the sealed bridge (harness `seal()`)
+ * is the only barrier between candidate code and the host process.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { bwrapAvailable, bwrapSystemArgs, type NativeSandbox } from "./native-sandbox";
+import type { WorkerHandle } from "./pyodide-runtime";
+import type { FromWorker } from "./worker-core";
+
+/** This package's root folder (holds package.json, src/, node_modules/). */
+const ROOT = realpathSync(fileURLToPath(new URL("../..", import.meta.url)));
+const ENTRY = join(ROOT, "src", "python", "node-box-entry.mjs");
+
+/** Which home a policy gives Pyodide on this machine. @throws Error when `bwrap` is asked for and does not work. */
+export function resolvePyodideBox(policy: NativeSandbox): "bwrap" | "thread" {
+  if (policy === "none") return "thread";
+  if (process.platform === "linux" && bwrapAvailable()) return "bwrap";
+  if (policy === "bwrap") {
+    throw new Error(
+      "pyodide backend: bubblewrap (bwrap) is not installed or cannot create namespaces here; install it (apt-get install bubblewrap), or pass --sandbox auto to run Pyodide in a worker thread of this process",
+    );
+  }
+  return "thread";
+}
+
+/** Every `node_modules` folder from this package up to the file system's root (dependencies may be hoisted). */
+function nodeModulesFolders(): string[] {
+  const out: string[] = [];
+  let dir = ROOT;
+  for (;;) {
+    const nm = join(dir, "node_modules");
+    if (existsSync(nm)) out.push(realpathSync(nm));
+    const up = dirname(dir);
+    if (up === dir) return out;
+    dir = up;
+  }
+}
+
+/**
+ * The bubblewrap command line of the box.
+ * @param readable extra host folders the box may read (a package cache, a local Pyodide index), at the same paths.
+ */
+export function pyodideBoxCommand(readable: string[] = []): { command: string; args: string[] } {
+  const b = bwrapSystemArgs();
+  const node = realpathSync(process.execPath);
+  if (!node.startsWith("/usr/")) b.push("--ro-bind", dirname(node), dirname(node));
+  for (const dir of nodeModulesFolders()) b.push("--ro-bind", dir, dir);
+  b.push("--ro-bind", join(ROOT, "src", "python"), join(ROOT, "src", "python"));
+  for (const f of ["package.json", "tsconfig.json"]) {
+    const p = join(ROOT, f);
+    if (existsSync(p)) b.push("--ro-bind", p, p);
+  }
+  for (const dir of readable) {
+    if (existsSync(dir)) b.push("--ro-bind", realpathSync(dir), realpathSync(dir));
+  }
+  b.push("--remount-ro", "/", "--chdir", join(ROOT, "src", "python"));
+  // An empty environment: the host's (API keys included) stays outside. NODE_CHANNEL_FD is the IPC channel.
+  b.push("--clearenv", "--setenv", "HOME", "/tmp", "--setenv", "NODE_CHANNEL_FD", "3", "--setenv", "LANG", "C.UTF-8");
+  b.push(node, ENTRY);
+  return { command: "bwrap", args: b };
+}
+
+/**
+ * Start Pyodide's worker core in the box.
+ * @param readable host folders the box may read, besides its own code (see {@link pyodideBoxCommand}).
+ */
+export function nodeBoxHandle(readable: string[] = []): WorkerHandle {
+  const { command, args } = pyodideBoxCommand(readable);
+  const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe", "ipc"], env: {} });
+  let lastErr = "";
+  child.stderr?.on("data", (d: Buffer) => {
+    lastErr = (lastErr + d.toString()).slice(-2000);
+  });
+  let exited = false;
+  return {
+    post: (msg) => {
+      if (!exited && child.connected) child.send(msg);
+    },
+    onMessage: (cb) => child.on("message", (msg) => cb(msg as FromWorker)),
+    onExit: (cb) => {
+      const report = (why: string) => {
+        if (!exited) cb(why);
+        exited = true;
+      };
+      child.on("error", (e) => report(`the Pyodide box could not start: ${e.message}`));
+      child.on("exit", (code, signal) => {
+        const tail = lastErr.trim().split("\n").slice(-2).join(" ");
+        report(`the Pyodide box exited (${signal ?? `code ${code}`})${tail ? `: ${tail}` : ""}`);
+      });
+    },
+    terminate: () => {
+      exited = true;
+      child.kill("SIGKILL");
+    },
+    interrupt: () => {
+      if (!exited && child.connected) child.send({ type: "interrupt" });
+    },
+  };
+}

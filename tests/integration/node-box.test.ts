@@ -1,0 +1,126 @@
+/**
+ * The box Pyodide runs in for `recode` in Node (node-box.ts). Candidate Python
+ * cannot reach JavaScript (the sealed bridge, verdict-attacks.test.ts); this
+ * box is what holds if it ever did: JavaScript run in the box's command line
+ * tries each route out. A local catcher server on the loopback address must
+ * receive nothing, the host's secrets must not be in the environment, the
+ * tasks (canonical solutions, recorded values) must not be readable, nothing
+ * outside /tmp writable, and no process may outlive the box. The same probe
+ * outside the box succeeds, which shows the attacks are real.
+ */
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
+import { createNodePyodideRuntime } from "../../src/python/node";
+import { pyodideBoxCommand, resolvePyodideBox } from "../../src/python/node-box";
+import { taskRunRequest } from "../../src/python/runtime";
+
+const SECRET = "sk-test-secret-never-in-the-box";
+const CANONICAL = fileURLToPath(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url));
+let server: Server;
+let port = 0;
+const hits: string[] = [];
+
+beforeAll(async () => {
+  process.env.OPENAI_API_KEY = SECRET;
+  server = createServer((req, res) => {
+    hits.push(req.url ?? "");
+    res.end("caught");
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  delete process.env.OPENAI_API_KEY;
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+/** JavaScript that tries every route out and prints what it reached, as JSON. */
+const PROBE = `
+const fs = require("node:fs");
+const out = { env: Object.keys(process.env).filter((k) => String(process.env[k]).includes("sk-test")), read: [], wrote: [], net: "", spawned: "" };
+for (const p of [process.argv[1], "/etc/passwd", "/root", "/home"]) { try { fs.readFileSync(p); out.read.push(p); } catch (e) { if (e.code === "EISDIR") out.read.push(p); } }
+for (const p of ["/usr/recode-x", process.cwd() + "/recode-x"]) { try { fs.writeFileSync(p, "x"); out.wrote.push(p); } catch {} }
+try { require("node:child_process").spawn("sleep", ["61.2424"], { detached: true, stdio: "ignore" }).unref(); out.spawned = "started"; } catch (e) { out.spawned = e.code; }
+fetch("http://127.0.0.1:" + process.argv[2] + "/leak").then((r) => r.text()).then((t) => { out.net = t; }, (e) => { out.net = "blocked " + (e.cause?.code ?? e.message); }).finally(() => console.log(JSON.stringify(out)));
+`;
+
+/** Run the probe (async: the catcher server lives in this process and must answer meanwhile). */
+async function runProbe(boxed: boolean): Promise<{ env: string[]; read: string[]; wrote: string[]; net: string; spawned: string }> {
+  let command = process.execPath;
+  let args = ["-e", PROBE, CANONICAL, String(port)];
+  if (boxed) {
+    const box = pyodideBoxCommand();
+    // The box's own command line, with the probe in place of the worker entry.
+    command = box.command;
+    args = [...box.args.slice(0, -1), "-e", PROBE, CANONICAL, String(port)];
+  }
+  const child = spawn(command, args, { env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  await new Promise((r) => child.on("close", r));
+  expect(stderr).not.toMatch(/SyntaxError/);
+  return JSON.parse(stdout.trim().split("\n").pop() as string);
+}
+
+function strays(): number {
+  try {
+    return execFileSync("pgrep", ["-f", "sleep 61.2424"], { encoding: "utf8" }).trim().split("\n").filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+}
+
+describe("the Pyodide box in Node", () => {
+  it("is used here (bubblewrap works on this machine)", () => {
+    expect(resolvePyodideBox("auto")).toBe("bwrap");
+    expect(resolvePyodideBox("none")).toBe("thread");
+  });
+
+  it("outside the box, the probe reaches the secret, the tasks, the network and the host's processes", async () => {
+    hits.length = 0;
+    const r = await runProbe(false);
+    expect(r.env).toContain("OPENAI_API_KEY");
+    expect(r.read).toContain(CANONICAL);
+    expect(r.net).toBe("caught");
+    expect(hits).toEqual(["/leak"]);
+    expect(r.spawned).toBe("started");
+    expect(strays()).toBeGreaterThan(0);
+    spawnSync("pkill", ["-f", "sleep 61.2424"]);
+  });
+
+  it("inside the box: no secret, no task file, no network, no write outside /tmp, no process left behind", async () => {
+    hits.length = 0;
+    const r = await runProbe(true);
+    expect(r.env).toEqual([]);
+    expect(r.read).toEqual([]);
+    expect(r.wrote).toEqual([]);
+    expect(r.net).toMatch(/^blocked/);
+    expect(hits).toEqual([]);
+    // A process it started died with the box.
+    expect(strays()).toBe(0);
+  });
+
+  it("runs the tasks, stops a loop with the interrupt, and leaves no process behind when disposed", async () => {
+    const task = loadTaskDir(BUILTIN_TASKS, "pass-at-k");
+    const rt = createNodePyodideRuntime({ sandbox: "bwrap", interruptGraceMs: 700 });
+    await rt.ready();
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    const loop = await rt.run({ ...taskRunRequest(task, "while True:\n    pass\n"), timeLimitMs: 1500 });
+    expect(loop.incident?.kind).toBe("timeout");
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    await rt.dispose();
+    await new Promise((r) => setTimeout(r, 300));
+    const left = spawnSync("pgrep", ["-f", "node-box-entry"], { encoding: "utf8" }).stdout.trim();
+    expect(left).toBe("");
+  });
+});
