@@ -9,8 +9,11 @@
  * outside the box succeeds, which shows the attacks are real.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
@@ -58,7 +61,8 @@ async function runProbe(boxed: boolean): Promise<{ env: string[]; read: string[]
     command = box.command;
     args = [...box.args.slice(0, -1), "-e", PROBE, CANONICAL, String(port)];
   }
-  const child = spawn(command, args, { env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+  const cwd = mkdtempSync(join(tmpdir(), "node-box-probe-"));
+  const child = spawn(command, args, { env: process.env, stdio: ["ignore", "pipe", "pipe"], cwd });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => {
@@ -68,6 +72,7 @@ async function runProbe(boxed: boolean): Promise<{ env: string[]; read: string[]
     stderr += d.toString();
   });
   await new Promise((r) => child.on("close", r));
+  rmSync(cwd, { recursive: true, force: true });
   expect(stderr).not.toMatch(/SyntaxError/);
   return JSON.parse(stdout.trim().split("\n").pop() as string);
 }
