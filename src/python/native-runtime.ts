@@ -21,6 +21,7 @@ import {
   resolveSandbox,
   type SandboxLimits,
 } from "./native-sandbox";
+import { createPidsLimit } from "./pids-limit";
 import { type Attempt, harnessConfig, type PythonRuntime, type RunOptions, type RunRequest, runAttempts, runFiles } from "./runtime";
 
 /** Options of {@link NativeRuntime}. */
@@ -138,10 +139,13 @@ export class NativeRuntime implements PythonRuntime {
     const boxed = this.box === "bwrap" && this.install !== null;
     writeFileSync(cfgPath, JSON.stringify(harnessConfig(req, boxed ? `${BOX.run}/work` : work, only)));
     const grace = this.opts.interruptGraceMs ?? 1000;
-    const cmd =
+    let cmd =
       boxed && this.install
         ? bwrapCommand(this.install, dir, HARNESS_DIR, ["-X", "utf8", `${BOX.lib}/harness.py`, `${BOX.run}/config.json`], this.opts.limits)
         : { command: this.python, args: ["-X", "utf8", HARNESS, cfgPath] };
+    // The box joins a group with a process limit before it starts (where the kernel's pids controller can be written).
+    const pids = boxed ? createPidsLimit(this.opts.limits?.processes ?? 64) : null;
+    if (pids) cmd = pids.wrap(cmd.command, cmd.args);
 
     return new Promise((resolve) => {
       const child = spawn(cmd.command, cmd.args, {
@@ -227,6 +231,7 @@ export class NativeRuntime implements PythonRuntime {
         if (hard) clearTimeout(hard);
         opts.signal?.removeEventListener("abort", onAbort);
         rmSync(dir, { recursive: true, force: true });
+        if (pids) setTimeout(() => pids.remove(), 200);
         const limit = `${(req.timeLimitMs / 1000).toFixed(1)} s`;
         if (killed) {
           resolve({

@@ -25,6 +25,10 @@ export interface SandboxLimits {
   memoryBytes?: number;
   /** Largest file a process may write, in bytes. Default 256 MiB. */
   fileBytes?: number;
+  /** Space of the run folder (a tmpfs of this size; the task's files are copied in), in bytes. Default 64 MiB. */
+  diskBytes?: number;
+  /** Processes and threads the box may run at once (where a `pids` cgroup can be made, pids-limit.ts). Default 64. */
+  processes?: number;
 }
 
 /** The Python installation as the box needs to see it. */
@@ -37,7 +41,7 @@ export interface PythonInstall {
 }
 
 /** Paths inside the box. */
-export const BOX = { lib: "/recode/lib", run: "/recode/run" } as const;
+export const BOX = { lib: "/recode/lib", run: "/recode/run", src: "/recode/src" } as const;
 
 /** Ask `python` where it lives. Throws an Error that says what to install when it cannot run. */
 export function findPython(python: string): PythonInstall {
@@ -130,7 +134,7 @@ export function bwrapSystemArgs(): string[] {
 /**
  * The command that runs `args` (a python3 command line, paths as inside the
  * box) in the box: bubblewrap's arguments, then a shell that sets the limits.
- * @param runDir host folder mounted writable at {@link BOX.run}.
+ * @param runDir host folder with `work/` (the run's files) and `config.json`, copied into the box's own {@link BOX.run}.
  * @param libDir host folder of the harness, mounted read-only at {@link BOX.lib}.
  */
 export function bwrapCommand(
@@ -144,7 +148,10 @@ export function bwrapCommand(
   for (const root of py.roots) {
     if (!root.startsWith("/usr/") && root !== "/usr" && existsSync(root)) b.push("--ro-bind", root, root);
   }
-  b.push("--ro-bind", libDir, BOX.lib, "--bind", runDir, BOX.run, "--remount-ro", "/", "--chdir", `${BOX.run}/work`);
+  // The run folder is a tmpfs of its own size (a full disk is the box's, never the host's); the files are copied in.
+  const disk = limits.diskBytes ?? 64 * 1024 ** 2;
+  b.push("--ro-bind", libDir, BOX.lib, "--ro-bind", runDir, BOX.src, "--size", String(disk), "--tmpfs", BOX.run);
+  b.push("--remount-ro", "/", "--chdir", BOX.run);
   b.push(
     "--clearenv",
     "--setenv",
@@ -166,6 +173,12 @@ export function bwrapCommand(
   const mem = Math.floor((limits.memoryBytes ?? 8 * 1024 ** 3) / 1024);
   // POSIX sh counts -f in 512-byte blocks and -v in KiB.
   const file = Math.floor((limits.fileBytes ?? 256 * 1024 ** 2) / 512);
-  b.push("/bin/sh", "-c", `ulimit -v ${mem}; ulimit -f ${file}; exec "$0" "$@"`, py.executable, ...args);
+  b.push(
+    "/bin/sh",
+    "-c",
+    `cp -R ${BOX.src}/. ${BOX.run}/ && cd work && ulimit -v ${mem} && ulimit -f ${file} && exec "$0" "$@"`,
+    py.executable,
+    ...args,
+  );
   return { command: "bwrap", args: b };
 }

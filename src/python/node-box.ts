@@ -89,6 +89,7 @@ export function nodeBoxHandle(readable: string[] = []): WorkerHandle {
   });
   let exited = false;
   return {
+    pid: child.pid,
     post: (msg) => {
       if (!exited && child.connected) child.send(msg);
     },

@@ -23,6 +23,8 @@ export interface WorkerHandle {
    * Without it, the host interrupts through a SharedArrayBuffer when it can.
    */
   interrupt?(): void;
+  /** The process id of the worker's own process, when it runs in one. */
+  readonly pid?: number;
 }
 
 /** Options of {@link PyodideRuntime}. */

@@ -96,6 +96,43 @@ describe("native backend in bubblewrap", () => {
     expect(sleepersLeft()).toBe(0);
   });
 
+  it("ends a fork bomb at the process limit, with the test's error saying so", async () => {
+    const bomb = `import os, time
+def probe():
+    pids = []
+    try:
+        for _ in range(500):
+            pid = os.fork()
+            if pid == 0:
+                time.sleep(5)
+                os._exit(0)
+            pids.append(pid)
+    except OSError as e:
+        return f"stopped after {len(pids)} forks: {e.strerror}"
+    return f"forked {len(pids)}"
+`;
+    const r = await rt.run(probe(bomb));
+    expect(r.tests[0]?.stdout).toMatch(/PROBE stopped after \d+ forks: Resource temporarily unavailable/);
+    const forks = Number(/after (\d+) forks/.exec(r.tests[0]?.stdout ?? "")?.[1]);
+    expect(forks).toBeLessThan(64);
+  });
+
+  it("fills only its own run folder: a full disk is an error in the test, and the next run works", async () => {
+    const fill = `def probe():
+    try:
+        with open("big.bin", "wb") as f:
+            for _ in range(1000):
+                f.write(b"x" * (1 << 20))
+    except OSError as e:
+        return e.strerror
+    return "wrote 1000 MiB"
+`;
+    const r = await rt.run(probe(fill));
+    expect(r.tests[0]?.stdout).toContain("PROBE No space left on device");
+    const next = await rt.run(probe("def probe():\n    return 'fine'\n"));
+    expect(next.tests[0]?.stdout).toContain("PROBE fine");
+  });
+
   it("cannot read the canonical solution", async () => {
     const r = await rt.run(taskRunRequest(loadTaskDir(BUILTIN_TASKS, "min-p-sampling"), ATTACKS["canonical solution"] as string));
     expect(r.collectionError).toBeNull();

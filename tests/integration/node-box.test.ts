@@ -9,7 +9,7 @@
  * outside the box succeeds, which shows the attacks are real.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -17,8 +17,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
-import { createNodePyodideRuntime } from "../../src/python/node";
-import { pyodideBoxCommand, resolvePyodideBox } from "../../src/python/node-box";
+import { nodeBoxHandle, pyodideBoxCommand, resolvePyodideBox } from "../../src/python/node-box";
+import { PyodideRuntime } from "../../src/python/pyodide-runtime";
 import { taskRunRequest } from "../../src/python/runtime";
 
 const SECRET = "sk-test-secret-never-in-the-box";
@@ -117,7 +117,15 @@ describe("the Pyodide box in Node", () => {
 
   it("runs the tasks, stops a loop with the interrupt, and leaves no process behind when disposed", async () => {
     const task = loadTaskDir(BUILTIN_TASKS, "pass-at-k");
-    const rt = createNodePyodideRuntime({ sandbox: "bwrap", interruptGraceMs: 700 });
+    const pids: number[] = [];
+    const rt = new PyodideRuntime({
+      interruptGraceMs: 700,
+      createWorker: () => {
+        const handle = nodeBoxHandle();
+        pids.push(handle.pid as number);
+        return handle;
+      },
+    });
     await rt.ready();
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
     const loop = await rt.run({ ...taskRunRequest(task, "while True:\n    pass\n"), timeLimitMs: 1500 });
@@ -125,7 +133,8 @@ describe("the Pyodide box in Node", () => {
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
     await rt.dispose();
     await new Promise((r) => setTimeout(r, 300));
-    const left = spawnSync("pgrep", ["-f", "node-box-entry"], { encoding: "utf8" }).stdout.trim();
-    expect(left).toBe("");
+    expect(pids.length).toBeGreaterThan(0);
+    // The box's process, and with it every process in the box, is gone.
+    for (const pid of pids) expect(existsSync(`/proc/${pid}`)).toBe(false);
   });
 });
