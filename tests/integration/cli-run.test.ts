@@ -51,6 +51,26 @@ function recode(args: string[], env: NodeJS.ProcessEnv = {}, onStart?: (child: C
   });
 }
 
+/** Every process below `pid` (children, their children, ...). */
+function descendants(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+  return children.flatMap((c) => [c, ...descendants(c)]);
+}
+
+/** Whether a process is running (not gone, not a zombie waiting for its new parent to reap it). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
 const script = writeScript();
 const base = ["run", "--model", `scripted:${script}`, "--levels", "0,4", "--turns", "3", "--setting", "memory_agent"];
 
@@ -262,6 +282,52 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
       for (const f of findTrajectoryFiles(out)) expect(restoreTrajectory(JSON.parse(readFileSync(f, "utf8"))).stoppedReason).toBe("solved");
     } finally {
       await srv.close();
+    }
+  });
+
+  it("killed outright (SIGKILL), it leaves no box running and the next run resumes with every saved turn", async () => {
+    const slow = await startChatStub({ models: ["coder"], fallback: (req) => ({ ...reply(req), delayMs: 400 }) });
+    try {
+      const out = join(work, "killed");
+      const args = [
+        "run",
+        "--model",
+        "ollama:coder",
+        "--base-url",
+        slow.baseURL,
+        "--levels",
+        "0-4",
+        "--turns",
+        "3",
+        "--tasks",
+        "min-p-sampling",
+        "--out",
+        out,
+      ];
+      let boxes: number[] = [];
+      const first = await recode(args, {}, (child) => {
+        const timer = setInterval(() => {
+          if (existsSync(join(out, "episodes")) && child.pid) {
+            clearInterval(timer);
+            boxes = descendants(child.pid);
+            child.kill("SIGKILL");
+          }
+        }, 50);
+      });
+      expect(first.code).toBeNull();
+      expect(boxes.length).toBeGreaterThan(0);
+      await new Promise((r) => setTimeout(r, 500));
+      // The Pyodide box (bubblewrap and everything in it) died with the command.
+      expect(boxes.filter(alive)).toEqual([]);
+      const before = turn0Calls(slow);
+      const second = await recode(args);
+      expect(second.code, second.out).toBe(0);
+      expect(turn0Calls(slow)).toBe(before);
+      const files = findTrajectoryFiles(out);
+      expect(files).toHaveLength(5);
+      for (const f of files) expect(restoreTrajectory(JSON.parse(readFileSync(f, "utf8"))).stoppedReason).toBe("solved");
+    } finally {
+      await slow.close();
     }
   });
 
