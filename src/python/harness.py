@@ -28,6 +28,7 @@ Statuses: passed, failed, error, skipped, xfail, xpass. Test ids are
 ``argv[1]`` and writes events as JSON lines to file descriptor 3.
 """
 
+import gc
 import io
 import json
 import marshal
@@ -551,6 +552,11 @@ def _bridge_modules():
     return found
 
 
+# Functions of the bridge that turn Python objects into JavaScript ones (run_sync and can_run_sync
+# stay: time.sleep needs them, and they take a JavaScript awaitable, which Python cannot make).
+_JS_MAKERS = frozenset({"create_once_callable", "create_proxy", "to_js", "destroy_proxies"})
+
+
 def seal():
     """Hide the JavaScript bridge from code under test (Pyodide, once the
     harness is loaded): its modules leave ``sys.modules`` and its import hook
@@ -582,6 +588,14 @@ def seal():
         mod = hidden.get(name)
         if mod is not None and hasattr(mod, attr):
             setattr(mod, attr, None)
+    # The bridge's own functions that Pyodide's modules keep at module level (the event loop's
+    # create_once_callable, the documented stubs of pyodide.ffi): each hands out JavaScript objects.
+    for mod in hidden.values():
+        if not isinstance(getattr(mod, "__dict__", None), dict):
+            continue  # the js module itself is a JavaScript object
+        for name, value in list(vars(mod).items()):
+            if name in _JS_MAKERS and callable(value) and getattr(value, "__module__", None) in ("_pyodide_core", "pyodide.ffi"):
+                setattr(mod, name, None)
     hook = hidden.get("_pyodide._importhook")
     finder = getattr(hook, "jsfinder", None)
     if finder is not None:
@@ -593,7 +607,7 @@ def seal():
     import _imp
 
     # _imp itself is refused too: a second _imp would hold the original functions.
-    refused = _BRIDGE_ROOTS | {"_imp", "_ctypes", "ctypes"}
+    refused = _BRIDGE_ROOTS | {"_imp", "_ctypes", "ctypes", "_codecs"}
 
     def create_builtin(spec, _orig=_imp.create_builtin, _roots=refused, _str=str, _type=type, _ie=ImportError):
         name = getattr(spec, "name", None)
@@ -611,6 +625,53 @@ def seal():
     _imp.create_dynamic = create_dynamic
     sealed.extend((create_builtin, create_dynamic))
     _SEALED_IMP.append(_imp)
+    sealed.extend(_watch_codecs())
+
+
+def _watch_codecs():
+    """The codec registry is the interpreter's, not a module's: note what a run
+    registers (``finish_run`` unregisters its search functions; an error
+    handler, which cannot be unregistered, gets the instance replaced). The
+    notes are kept where only these functions can read them (the audit hook
+    refuses reads of their defaults). Returns the functions to seal."""
+    import _codecs
+    import codecs
+
+    searches, handlers = [], []
+
+    def register(search_function, _orig=_codecs.register, _log=searches):
+        _orig(search_function)
+        _log.append(search_function)
+
+    def register_error(name, error_handler, _orig=_codecs.register_error, _log=handlers):
+        _orig(name, error_handler)
+        _log.append(name)
+
+    def undo(_searches=searches, _handlers=handlers, _unregister=_codecs.unregister):
+        for fn in _searches:
+            try:
+                _unregister(fn)
+            except Exception:  # noqa: BLE001 - already gone
+                pass
+        _searches.clear()
+        names = list(_handlers)
+        _handlers.clear()
+        return f"tainted: the run registered a codec error handler ({', '.join(map(str, names[:3]))})" if names else ""
+
+    for mod in (_codecs, codecs):
+        mod.register = register
+        mod.register_error = register_error
+    global _CODEC_UNDO
+    _CODEC_UNDO = undo
+    return (register, register_error, undo)
+
+
+def _no_codecs():
+    return ""
+
+
+# Undoes a run's codec registrations (Pyodide, after seal()).
+_CODEC_UNDO = _no_codecs
 
 
 def _guard():
@@ -657,7 +718,16 @@ def finish_run():
         reached = _bridge_modules()
     except Exception:  # noqa: BLE001 - sys.modules replaced: the restore puts it back
         reached = ["sys.modules"]
+    # The run's cyclic garbage goes first, so that its finalizers run now and the restore undoes what they did.
+    gc.collect()
     sandbox.restore()
+    # What the restore let go (the run's modules and classes); garbage after that is being made by finalizers.
+    gc.collect()
+    if gc.collect(0):
+        return "tainted: objects of the run keep running code as they are collected (finalizers)"
+    codecs_left = _CODEC_UNDO()
+    if codecs_left:
+        return codecs_left
     damaged = _STATE.guard.damaged_code() if _STATE.guard is not None else []
     if damaged:
         return f"tainted: {', '.join(damaged[:5])}"

@@ -43,11 +43,24 @@ export interface PythonInstall {
 /** Paths inside the box. */
 export const BOX = { lib: "/recode/lib", run: "/recode/run", src: "/recode/src" } as const;
 
-/** Ask `python` where it lives. Throws an Error that says what to install when it cannot run. */
+/**
+ * Ask `python` where it lives: its prefixes, and the `sys.path` folders inside
+ * them. Asked in isolated mode (`-I`) without the `PYTHON*` variables, and
+ * folders outside the prefixes left out, so that a `PYTHONPATH` of the
+ * caller's (or an editable install's path entry) never mounts a host folder,
+ * such as a checkout with the tasks, into the box.
+ * Throws an Error that says what to install when it cannot run.
+ */
 export function findPython(python: string): PythonInstall {
-  const code =
-    "import json, os, sys; print(json.dumps([os.path.realpath(sys.executable), sys.version.split()[0], sorted({os.path.realpath(p) for p in [sys.prefix, sys.base_prefix, sys.exec_prefix, *sys.path] if p and os.path.isdir(p)})]))";
-  const r = spawnSync(python, ["-c", code], { encoding: "utf8" });
+  const code = [
+    "import json, os, sys",
+    "pre = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix) if p}",
+    "inside = lambda p: any(p == q or p.startswith(q + os.sep) for q in pre)",
+    "roots = sorted(p for p in {os.path.realpath(x) for x in [*pre, *sys.path] if x} if os.path.isdir(p) and inside(p))",
+    "print(json.dumps([os.path.realpath(sys.executable), sys.version.split()[0], roots]))",
+  ].join("\n");
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("PYTHON")));
+  const r = spawnSync(python, ["-I", "-c", code], { encoding: "utf8", env });
   if (r.error || r.status !== 0) {
     throw new Error(
       `native backend: cannot run ${python} (${r.error?.message ?? r.stderr.trim()}); install Python 3 or use the pyodide backend`,

@@ -88,6 +88,14 @@ def _hooks():
     return state
 
 
+def _code_or_none(v):
+    """A function's code, or None (not a function, or one whose code the audit hook hides)."""
+    try:
+        return getattr(v, "__code__", None)
+    except RuntimeError:
+        return None
+
+
 def _install_audit_guard(functions):
     """Install an audit hook (it cannot be removed) that refuses to set the
     attributes of these functions that the interpreter audits (``__code__``,
@@ -146,11 +154,11 @@ class Guard:
         self.base = len(self.saved)
         # Protected functions and their code: a rewritten __code__ is seen by identity, without building strings.
         found = [
-            (f"{label}.{k}", v, v.__code__)
+            (f"{label}.{k}", v, code)
             for label, obj, kind in self.objects
             if kind != "builtins"
             for k, v in list(vars(obj).items())
-            if getattr(v, "__code__", None) is not None
+            if (code := _code_or_none(v)) is not None
         ]
         self.code_labels = [label for label, _, _ in found]
         self.functions = [fn for _, fn, _ in found]

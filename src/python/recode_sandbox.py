@@ -14,7 +14,10 @@ JavaScript side) is watched by the host, which replaces the interpreter after a
 run that touched it.
 """
 
+import _abc
+import abc
 import builtins
+import gc
 import os
 import random
 import shutil
@@ -81,6 +84,16 @@ class Sandbox:
         self.recursion = sys.getrecursionlimit()
         self.int_digits = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else None
         self.random_state = random.getstate()
+        # The contents of every list, dict and set sys holds (path_hooks, warnoptions, _xoptions, ...).
+        self.sys_containers = [(v, v.copy()) for k, v in vars(sys).items() if type(v) in _CONTAINERS and k != "modules"]
+        # Interpreter-wide settings outside any dictionary.
+        self.gc_threshold = gc.get_threshold()
+        self.switch_interval = sys.getswitchinterval()
+        self.umask = os.umask(0)
+        os.umask(self.umask)
+        # Registrations with abstract base classes (``Sequence.register(dict)``): each ABC's registry, by identity.
+        self.abc_token = abc.get_cache_token()
+        self.abcs = [(cls, _abc_registry(cls)) for cls, _ in self.classes if isinstance(cls, abc.ABCMeta)]
         self.stdout, self.stderr, self.stdin = sys.stdout, sys.stderr, sys.stdin
         self.watch_dirs = tuple(watch_dirs)
         self.rescan_files()
@@ -130,6 +143,12 @@ class Sandbox:
                     setattr(sys, k, v)
                 except (AttributeError, TypeError):
                     pass
+        for obj, copy in self.sys_containers:
+            if type(obj) is list:
+                obj[:] = copy
+            else:
+                obj.clear()
+                obj.update(copy)
         try:
             os.chdir(self.cwd)
         except OSError:
@@ -210,8 +229,25 @@ class Sandbox:
             os.environ.update(self.environ)
         sys.setrecursionlimit(self.recursion)
         random.setstate(self.random_state)
+        gc.set_threshold(*self.gc_threshold)
+        sys.setswitchinterval(self.switch_interval)
+        os.umask(self.umask)
+        if abc.get_cache_token() != self.abc_token:
+            self._restore_abcs()
         # The run folder's import caches go with sys.path_importer_cache (restored in _restore_sys);
         # importlib.invalidate_caches() would also re-read the standard library's zip (tens of ms).
+
+    def _restore_abcs(self):
+        """Put back every ABC's registry as it was (a class registered during the run is dropped)."""
+        for cls, saved in self.abcs:
+            try:
+                if list(map(id, _abc_registry(cls))) != list(map(id, saved)):
+                    _abc._reset_registry(cls)
+                    for sub in saved:
+                        _abc._abc_register(cls, sub)
+                _abc._reset_caches(cls)
+            except Exception:  # noqa: BLE001 - a class whose registry cannot be read
+                pass
 
     def _restore_files(self):
         for d, names in self.watch.items():
@@ -227,6 +263,12 @@ class Sandbox:
                     except OSError:
                         pass
         shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def _abc_registry(cls):
+    """The classes registered with an ABC (``abc.ABCMeta.register``), in a stable order (by id)."""
+    registry = _abc._get_dump(cls)[0]
+    return sorted((c for c in (ref() for ref in registry) if c is not None), key=id)
 
 
 def _reset(live, saved):

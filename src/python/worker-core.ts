@@ -138,6 +138,9 @@ export function freezeIntrinsics(): void {
   ];
   for (const p of protos) Object.freeze(p);
   for (const o of [Object, Array, Function, JSON, Reflect, Promise]) Object.freeze(o);
+  // V8 calls Error.prepareStackTrace with call sites that lead to the WebAssembly instance and its memory.
+  // (Error itself cannot be frozen: Pyodide sets Error.stackTraceLimit.)
+  Object.defineProperty(Error, "prepareStackTrace", { value: undefined, writable: false, configurable: false });
 }
 
 /** The target file named in a harness configuration (JSON text), or "" when it names none. */

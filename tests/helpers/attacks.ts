@@ -111,6 +111,67 @@ try:
 except RuntimeError:
     pass
 ${fakes}`,
+  // An import hook for the run folder: sys.path_hooks is a list the interpreter keeps between runs.
+  "path hook left behind": `import sys
+def _recode_hook(path):
+    raise ImportError
+sys.path_hooks.insert(0, _recode_hook)
+${fakes}`,
+  // Interpreter-wide settings and registries outside any module's dictionary.
+  "interpreter-wide state": `import codecs, collections.abc, gc, os, sys
+def _search(name):
+    return codecs.lookup("utf-8") if name == "recode_leak" else None
+codecs.register(_search)
+codecs.register_error("recode_leak", lambda exc: ("?", exc.end))
+gc.set_threshold(1234, 56, 78)
+sys.setswitchinterval(0.0123)
+os.umask(0o027)
+collections.abc.Sequence.register(dict)
+sys.warnoptions.append("recode-leak")
+sys._xoptions["recode_leak"] = "1"
+${fakes}`,
+  // A finalizer on a garbage cycle, which runs whenever the collector gets to it (in a later run),
+  // and makes a new such cycle each time.
+  "finalizer in a later run": `import builtins
+class _Ghost:
+    def __del__(self):
+        builtins.poisoned = True
+        _make()
+def _make():
+    g = _Ghost()
+    g.me = g
+_make()
+${fakes}`,
+  // JavaScript through a function of Pyodide's event loop that its module still holds.
+  "JavaScript through the event loop": `def _attack(*args, **kwargs):
+    reached = []
+    stack, seen = [object], set()
+    while stack:
+        c = stack.pop()
+        if c in seen:
+            continue
+        seen.add(c)
+        try:
+            stack += type.__subclasses__(c)
+        except TypeError:
+            pass
+        for f in list(vars(c).values()):
+            g = getattr(f, "__globals__", None)
+            if isinstance(g, dict):
+                for name in ("create_once_callable", "create_proxy", "to_js", "run_sync"):
+                    fn = g.get(name)
+                    if callable(fn):
+                        try:
+                            fn(lambda: None)
+                            reached.append(name)
+                        except Exception:
+                            pass
+    if reached:
+        raise RuntimeError(f"reached {sorted(set(reached))}")
+    return [0.0]
+
+${NAMES.map((n) => `${n} = _attack`).join("\n")}
+`,
   // Look for the recorded values anywhere the interpreter can see: the check module, the environment, the files.
   "recorded values": `import json, os, sys, recode_check
 
@@ -353,8 +414,27 @@ def aggregate_pass_at_k(results, ks=(1,)):
 `;
 
 /** A probe run after an attack: it fails if anything the attacks leave behind is visible. */
-export const LEFTOVER_PROBE = `import builtins, json, linecache, os, re, sys, unittest
+export const LEFTOVER_PROBE = `import builtins, codecs, collections.abc, gc, json, linecache, os, re, sys, unittest
+gc.collect()
+def _codec():
+    try:
+        codecs.lookup("recode_leak")
+        return True
+    except LookupError:
+        return False
+def _umask():
+    m = os.umask(0)
+    os.umask(m)
+    return m == 0o027
 LEFT = [name for name, seen in (
+    ("path hook", any(getattr(h, "__name__", "") == "_recode_hook" for h in sys.path_hooks)),
+    ("codec", _codec()),
+    ("gc threshold", gc.get_threshold()[0] == 1234),
+    ("switch interval", abs(sys.getswitchinterval() - 0.0123) < 1e-9),
+    ("umask", _umask()),
+    ("ABC registration", isinstance({}, collections.abc.Sequence)),
+    ("warnoptions", "recode-leak" in sys.warnoptions),
+    ("xoptions", "recode_leak" in sys._xoptions),
     ("json encoder", "encode" in vars(json._default_encoder)),
     ("look-alike assertion", type(vars(unittest.TestCase)["assertEqual"]).__name__ != "function"),
     ("default loader", "loadTestsFromModule" in vars(unittest.defaultTestLoader)),

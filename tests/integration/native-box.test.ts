@@ -9,9 +9,11 @@
 import { spawnSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import { NativeRuntime } from "../../src/python/native-runtime";
+import { findPython } from "../../src/python/native-sandbox";
 import { type RunRequest, taskRunRequest } from "../../src/python/runtime";
 import { ATTACKS } from "../helpers/attacks";
 
@@ -62,6 +64,20 @@ function sleepersLeft(): number {
   const r = spawnSync("ps", ["-eo", "args"], { encoding: "utf8" });
   return r.stdout.split("\n").filter((l) => l.includes("sleep 61.4242")).length;
 }
+
+describe("the Python installation the box mounts", () => {
+  it("leaves out the caller's PYTHONPATH and any folder outside Python's prefixes", () => {
+    const checkout = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
+    process.env.PYTHONPATH = checkout;
+    try {
+      const py = findPython("python3");
+      expect(py.roots.some((r) => r === checkout || r.startsWith(`${checkout}/`))).toBe(false);
+      expect(py.roots.length).toBeGreaterThan(0);
+    } finally {
+      delete process.env.PYTHONPATH;
+    }
+  });
+});
 
 describe("native backend in bubblewrap", () => {
   const rt = new NativeRuntime({ sandbox: "bwrap" });
