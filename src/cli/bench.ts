@@ -104,6 +104,42 @@ function nativeFloorMs(files: Record<string, string>, expected: string, runs: nu
   }
 }
 
+/**
+ * The Pyodide floor of a task: its test bodies in a warm Pyodide without the
+ * harness (the suite run again and again, values compared in Python), median
+ * of `runs` suite runs, in ms. What the interpreter costs before any isolation.
+ */
+async function pyodideFloorMs(files: Record<string, string>, expected: string, runs: number): Promise<number> {
+  const { loadPyodide } = await import("pyodide");
+  const py = await loadPyodide({});
+  const dir = "/tmp/floor";
+  for (const [rel, text] of Object.entries({ ...files, "expected.json": expected, "recode_check.py": readFileSync(CHECK_PY, "utf8") })) {
+    const p = `${dir}/${rel}`;
+    py.FS.mkdirTree(p.slice(0, p.lastIndexOf("/")));
+    py.FS.writeFile(p, text);
+  }
+  const script = [
+    "def _floor():",
+    "    import importlib.util, json, os, sys, time, unittest",
+    `    sys.path.insert(0, '${dir}')`,
+    `    os.environ['RECODE_EXPECTED'] = '${dir}/expected.json'`,
+    `    os.chdir('${dir}')`,
+    "    spec = importlib.util.spec_from_file_location('test', 'test.py')",
+    "    m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)",
+    "    def flat(s):",
+    "        for t in s:",
+    "            yield from (flat(t) if isinstance(t, unittest.TestSuite) else [t])",
+    "    tests = list(flat(unittest.defaultTestLoader.loadTestsFromModule(m)))",
+    "    out = []",
+    `    for i in range(${runs + 3}):`,
+    "        r = unittest.TestResult(); t0 = time.perf_counter(); unittest.TestSuite(tests).run(r); out.append((time.perf_counter() - t0) * 1000)",
+    "        assert r.wasSuccessful(), r.failures + r.errors",
+    "    return json.dumps(out[3:])",
+    "_floor()",
+  ].join("\n");
+  return median(JSON.parse(String(py.runPython(script))) as number[]);
+}
+
 /** Resident memory of this process (the Node host and its Pyodide worker threads), in MB. */
 function rssMb(): number {
   return process.memoryUsage().rss / 1024 ** 2;
@@ -117,7 +153,8 @@ async function measureMemory(task: Task): Promise<{ idle: number; capped: number
     ["capped", 256 * 1024 ** 2],
     ["uncapped", 4 * 1024 ** 3],
   ] as const) {
-    const rt = createNodePyodideRuntime({ memoryCapBytes: cap });
+    // In a worker thread of this process, so that its resident memory counts the instance.
+    const rt = createNodePyodideRuntime({ memoryCapBytes: cap, sandbox: "none" });
     await rt.ready();
     await rt.run(taskRunRequest(task, task.canonical));
     if (key === "capped") out.idle = rssMb();
@@ -196,19 +233,27 @@ export async function runBench(o: BenchOptions): Promise<void> {
   const ids = listTaskIds(BUILTIN_TASKS);
   const tasks = ids.map((id) => loadTaskDir(BUILTIN_TASKS, id)).filter((t) => t.expected !== null);
 
-  o.log("Python ready time in Node (3 fresh Pyodide instances)...\n");
+  o.log("Python ready time in Node (3 fresh Pyodide instances in the box, 3 in a worker thread)...\n");
   const ready: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const rt = createNodePyodideRuntime();
-    const t0 = performance.now();
-    await rt.ready();
-    ready.push(performance.now() - t0);
-    await rt.dispose();
+  const readyThread: number[] = [];
+  for (const [home, into] of [
+    ["auto", ready],
+    ["none", readyThread],
+  ] as const) {
+    for (let i = 0; i < 3; i++) {
+      const rt = createNodePyodideRuntime({ sandbox: home });
+      const t0 = performance.now();
+      await rt.ready();
+      into.push(performance.now() - t0);
+      await rt.dispose();
+    }
   }
 
   o.log(`Warm submission latency, ${o.runs} runs per task...\n`);
   const rt = createNodePyodideRuntime();
   await rt.ready();
+  const rtThread = createNodePyodideRuntime({ sandbox: "none" });
+  await rtThread.ready();
   const native = new NativeRuntime();
   await native.ready();
   const rows: string[] = [];
@@ -235,6 +280,14 @@ export async function runBench(o: BenchOptions): Promise<void> {
       await rt.run(req);
       b2b.push(performance.now() - t0);
     }
+    await rtThread.run(req);
+    const b2bThread: number[] = [];
+    for (let i = 0; i < o.runs; i++) {
+      const t0 = performance.now();
+      await rtThread.run(req);
+      b2bThread.push(performance.now() - t0);
+    }
+    const pyFloor = await pyodideFloorMs(runFiles(req), task.expected as string, o.runs);
     const boxed: number[] = [];
     for (let i = 0; i < Math.min(o.runs, 10); i++) {
       const t0 = performance.now();
@@ -255,11 +308,14 @@ export async function runBench(o: BenchOptions): Promise<void> {
     rows.push(
       `| ${task.id} | ${task.interfaceOf ? Object.keys(task.interfaceOf).length : 0} | ${fmt(w)} | ${fmt(f)} | ${(f / w).toFixed(1)}x | ${fmt(median(boxed))} |`,
     );
-    floorRows.push(`| ${task.id} | ${fmt(floor)} | ${fmt(bb)} | ${fmt(target)} | ${bb <= target ? "met" : "NOT met"} |`);
+    floorRows.push(
+      `| ${task.id} | ${fmt(floor)} | ${fmt(pyFloor)} | ${fmt(bb)} | ${fmt(median(b2bThread))} | ${fmt(target)} | ${bb <= target ? "met" : "NOT met"} |`,
+    );
     o.log(`  ${task.id}: warm ${fmt(w)} ms, back to back ${fmt(bb)} ms (floor ${fmt(floor)} ms), fresh python3 ${fmt(f)} ms\n`);
   }
   const version = rt.version;
   const nativeVersion = native.version;
+  await rtThread.dispose();
   await rt.dispose();
 
   o.log("Memory after a run that peaked high...\n");
@@ -307,11 +363,11 @@ export async function runBench(o: BenchOptions): Promise<void> {
     "",
     "## Python ready time",
     "",
-    `Node (worker thread, median of ${ready.length} fresh instances): **${fmt(median(ready))} ms** (${ready.map(fmt).join(", ")}).`,
+    `Node, in the bubblewrap box (a separate process; median of ${ready.length} fresh instances): **${fmt(median(ready))} ms** (${ready.map(fmt).join(", ")}). In a worker thread of the host process (\`--sandbox none\`, or where bubblewrap is missing): ${fmt(median(readyThread))} ms (${readyThread.map(fmt).join(", ")}).`,
     "",
     "## Warm submission latency (Node)",
     "",
-    `From handing the candidate file to the runtime to having per-test results, canonical solution, median of ${o.runs} runs on one warm Pyodide instance (${EDIT_PAUSE_MS} ms apart, standing for the edit between submissions); beside a fresh \`python3 -m unittest\` process on the same files (median of ${Math.min(o.runs, 10)}). Target: warm latency at least 10x below the fresh process.`,
+    `From handing the candidate file to the runtime to having per-test results, canonical solution, median of ${o.runs} runs on one warm Pyodide instance in its box (${EDIT_PAUSE_MS} ms apart, standing for the edit between submissions); beside a fresh \`python3 -m unittest\` process on the same files (median of ${Math.min(o.runs, 10)}). Target: warm latency at least 10x below the fresh process.`,
     "",
     `The last column is one run in the native backend's bubblewrap box (${nativeVersion}): a new process per run, box included.`,
     "",
@@ -325,10 +381,10 @@ export async function runBench(o: BenchOptions): Promise<void> {
     "",
     "## Back-to-back runs against the native floor (Node)",
     "",
-    `The agent loop submits with no pause, so each run also waits for the cleanup of the one before. Median of ${o.runs} back-to-back runs of the canonical solution on one warm Pyodide instance, beside the native floor: the same test bodies in a warm python3 (the suite run again and again in one process, median). Target: at most 3x the floor plus 5 ms.`,
+    `The agent loop submits with no pause, so each run also waits for the cleanup of the one before. Median of ${o.runs} back-to-back runs of the canonical solution on one warm Pyodide instance, in its box and in a worker thread, beside the native floor: the same test bodies in a warm python3 (the suite run again and again in one process, median). The Pyodide floor is the same in a warm Pyodide without the harness: what WebAssembly alone costs. Target: at most 3x the native floor plus 5 ms.`,
     "",
-    "| task | native floor (ms) | back to back, Pyodide (ms) | target (ms) | |",
-    "| --- | --- | --- | --- | --- |",
+    "| task | native floor (ms) | Pyodide floor (ms) | back to back, box (ms) | back to back, thread (ms) | target (ms) | |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
     ...floorRows,
     "",
     `Target met for ${floorMet} of ${tasks.length} tasks.`,
