@@ -522,9 +522,10 @@ class _RunState:
     dictionary: the restore after a run leaves it alone, and the guard's view
     of this module stays the same from run to run."""
 
-    __slots__ = ("sandbox", "guard", "pending")
+    __slots__ = ("sandbox", "guard", "pending", "frozen")
 
     def __init__(self):
+        self.frozen = None  # the snapshot whose objects the collector was told to leave alone (gc.freeze)
         self.sandbox = None  # the Sandbox snapshot, reused while no module appears
         self.guard = None  # the Guard, made at the first run
         self.pending = None  # (sandbox, run) of a run not restored yet
@@ -736,6 +737,11 @@ def finish_run():
     if run is None or run.tampered:
         # Restoring undoes what the guard saw, but a run that tampered gets no benefit of the doubt.
         return "tainted: the run changed protected objects"
+    if _STATE.frozen is not sandbox:
+        # What lives now (the standard library, the harness, the snapshot) lives for good: the collector
+        # leaves it alone from here on, so that the collections after each run see only the run's objects.
+        gc.freeze()
+        _STATE.frozen = sandbox
     return ""
 
 
