@@ -153,6 +153,34 @@ function targetOf(config: string): string {
   }
 }
 
+/**
+ * Take the network away from Python's sockets: Emscripten's sockets (Python's
+ * `socket`, and `urllib` on top of it) open a WebSocket to whatever address
+ * Python connects to (in Node, through the `ws` package), so candidate code
+ * would otherwise reach any server, the page's own origin included. The
+ * worker itself never needs one.
+ */
+export function sealSockets(py: PyodideAPI): void {
+  const refuse = function WebSocket(): never {
+    throw new Error("no network for code under test");
+  };
+  Object.defineProperty(globalThis, "WebSocket", { value: refuse, writable: false, configurable: false });
+  // In Node, Emscripten opens sockets with the `ws` package instead (and listens with its server): refuse both.
+  const mod = (py as unknown as { _module?: { SOCKFS?: { websocket_sock_ops?: Record<string, unknown> } } })._module;
+  const ops = mod?.SOCKFS?.websocket_sock_ops;
+  const fs = py.FS as unknown as { ErrnoError: new (errno: number) => Error };
+  if (ops) {
+    for (const name of ["createPeer", "listen"]) {
+      ops[name] = () => {
+        throw new fs.ErrnoError(EHOSTUNREACH);
+      };
+    }
+  }
+}
+
+/** Emscripten's errno for "host is unreachable". */
+const EHOSTUNREACH = 23;
+
 /** Create the message handler of a Pyodide worker. */
 export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promise<void> {
   let py: PyodideAPI | null = null;
@@ -271,6 +299,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       // From here on, Python code cannot import the JavaScript bridge, nor climb from a stray JS object to globalThis.
       py.runPython("recode_harness.seal()");
       sealFunctionConstructors();
+      sealSockets(py);
       freezeIntrinsics();
       watchFiles(fs);
       deps.post({ type: "ready", version: `${version} (pyodide ${py.version})` });

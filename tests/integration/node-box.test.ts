@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
+import { createNodePyodideRuntime } from "../../src/python/node";
 import { nodeBoxHandle, pyodideBoxCommand, resolvePyodideBox } from "../../src/python/node-box";
 import { PyodideRuntime } from "../../src/python/pyodide-runtime";
 import { taskRunRequest } from "../../src/python/runtime";
@@ -113,6 +114,44 @@ describe("the Pyodide box in Node", () => {
     expect(hits).toEqual([]);
     // A process it started died with the box.
     expect(strays()).toBe(0);
+  });
+
+  it("in a worker thread too (no box), Python's sockets reach nothing and listen on nothing", async () => {
+    hits.length = 0;
+    const rt = createNodePyodideRuntime({ sandbox: "none" });
+    await rt.ready();
+    const probe = `import socket
+def probe():
+    out = []
+    try:
+        s = socket.create_connection(("127.0.0.1", ${port}), timeout=2)
+        s.sendall(b"GET /leak HTTP/1.0\\r\\n\\r\\n")
+        out.append(s.recv(10))
+    except OSError as e:
+        out.append("refused " + str(e.errno))
+    try:
+        srv = socket.socket()
+        srv.bind(("127.0.0.1", 0))
+        srv.listen()
+        out.append("listening")
+    except OSError as e:
+        out.append("refused " + str(e.errno))
+    return out
+`;
+    const r = await rt.run({
+      files: {},
+      targetPath: "target.py",
+      candidate: probe,
+      tests:
+        "import unittest\nimport target\nclass T(unittest.TestCase):\n    def test_probe(self):\n        print('PROBE', target.probe())\n",
+      mode: "test",
+      expected: null,
+      packages: [],
+      timeLimitMs: 10_000,
+    });
+    await rt.dispose();
+    expect(r.tests[0]?.stdout).toMatch(/PROBE \['refused \d+', 'refused \d+'\]/);
+    expect(hits).toEqual([]);
   });
 
   it("runs the tasks, stops a loop with the interrupt, and leaves no process behind when disposed", async () => {
