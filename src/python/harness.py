@@ -419,7 +419,6 @@ def run_tests(config, emit_text):
     poison = _Poison()
     random.seed(RANDOM_SEED)
     sys.stdin = io.StringIO("")
-    recode_check.MODE = "harness"
     run = Run(config, emit, None, poison)
 
     def sink(key, value, rtol, atol, subtest):

@@ -174,19 +174,18 @@ class Guard:
             snap = {k: v for k, v in d.items() if isinstance(v, _METHOD_TYPES)}
         else:
             snap = {k: v for k, v in d.items() if callable(v) or isinstance(v, type(sys))}
-        full = dict(d)
-        self.saved.append([label, obj, kind, snap, full])
-        # The live dictionaries (class dictionaries as their read-only views) and their copies, side by side.
+        self.saved.append((label, obj, kind, snap))
+        # The live dictionaries (class dictionaries as their read-only views) and their full copies, side by side.
         self.views.append(d)
-        self.fulls.append(full)
+        self.fulls.append(dict(d))
 
     def expect(self, module, name, value):
         """Accept that ``module.name`` is now ``value`` (a setting the harness
         itself changes for a run, such as the check helper's sink)."""
-        for entry in self.saved:
-            if entry[0] == module:
-                entry[3][name] = value
-                entry[4][name] = value
+        for (label, _, _, snap), full in zip(self.saved, self.fulls):
+            if label == module:
+                snap[name] = value
+                full[name] = value
 
     def watch_classes(self, classes):
         """Also watch the methods of these classes (the test module's, once its
@@ -221,9 +220,9 @@ class Guard:
             return []
         hooks = _hooks()
         changed += [k for k, v in self.hooks.items() if hooks.get(k, _MISSING) is not v]
-        for i, (label, obj, kind, snap, full) in enumerate(self.saved):
+        for i, (label, obj, kind, snap) in enumerate(self.saved):
             d = vars(obj)
-            if label in changed or not dict_changed(d, full):
+            if label in changed or not dict_changed(d, self.fulls[i]):
                 continue
             if kind in ("class", "object"):
                 changed.append(label)
@@ -233,5 +232,5 @@ class Guard:
                 changed.append(label)
             else:
                 # Only data changed (a module's setting, unittest's mark on a test class): the fast path takes it from here.
-                self.fulls[i] = self.saved[i][4] = dict(d)
-                return changed
+                self.fulls[i] = dict(d)
+        return changed

@@ -49,6 +49,26 @@ describe.each(["pyodide", "native"] as const)("%s runtime against hostile submis
     expect(good.counts.total).toBe(starter.counts.total);
   });
 
+  it("sees a replaced function even when a harmless setting of an earlier module changes before every check", async () => {
+    // math.isclose is replaced, and every call into the code changes a data attribute of unittest.case
+    // (a change the guard accepts), so that it differs at every check, including the last.
+    const hide = `${wrong}
+import itertools, math, unittest.case
+math.isclose = lambda *a, **k: True
+_n = itertools.count()
+def _noisy(f):
+    def call(*a, **k):
+        unittest.case._recode_noise = next(_n)
+        return f(*a, **k)
+    return call
+softmax_with_temperature, min_p_filter, min_p_sample = map(_noisy, (softmax_with_temperature, min_p_filter, min_p_sample))
+`;
+    const r = await rt.run(taskRunRequest(task, hide));
+    expect(r.incident?.kind).toBe("tampered");
+    expect(r.allPassed).toBe(false);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
   it("reports a KeyboardInterrupt raised by the code as an error, not a timeout", async () => {
     const r = await rt.run(taskRunRequest(task, `${task.canonical}\n\ndef min_p_filter(*a, **k):\n    raise KeyboardInterrupt\n`));
     const t = r.tests.find((x) => x.status !== "passed" && x.status !== "skipped");
