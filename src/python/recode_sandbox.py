@@ -62,6 +62,8 @@ class Sandbox:
             for v in d.values():
                 if is_heap_class(v) and getattr(v, "__module__", None) == name:
                     self.classes.append((v, dict(vars(v))))
+        # The closure cells of functions held at module level and in classes (os.fsencode keeps its encoding in one).
+        self.cells = _cells([*(d.values() for d in self.module_dicts.values()), *(saved.values() for _, saved in self.classes)])
         # Side by side, for a restore whose common case (nothing to put back) is a few comparisons in C.
         self.module_names = list(self.module_dicts)
         self.module_objects = [sys.modules[name] for name in self.module_names]
@@ -71,7 +73,8 @@ class Sandbox:
         self.class_saved = [saved for _, saved in self.classes]
         self.object_views = [obj.__dict__ for obj, _ in self.objects]
         self.object_saved = [saved for _, saved in self.objects]
-        self.container_dicts = [(obj, saved) for obj, saved in self.containers if type(obj) is dict]
+        self.dict_live = [obj for obj, _ in self.containers if type(obj) is dict]
+        self.dict_saved = [saved for obj, saved in self.containers if type(obj) is dict]
         self.container_items = [(obj, saved) for obj, saved in self.containers if type(obj) is not dict]
         self.sys_dict = {k: v for k, v in vars(sys).items() if k not in _SYS_KEEP}
         self.builtins = dict(builtins.__dict__)
@@ -112,6 +115,7 @@ class Sandbox:
             self._restore_modules,
             self._restore_containers,
             self._restore_objects,
+            self._restore_cells,
             self._restore_files,
         ):
             try:
@@ -186,11 +190,23 @@ class Sandbox:
                     except (AttributeError, TypeError):
                         pass
 
+    def _restore_cells(self):
+        for cell, saved in self.cells:
+            try:
+                now = cell.cell_contents
+            except ValueError:
+                now = _MISSING
+            if now is not saved:
+                if saved is _MISSING:
+                    del cell.cell_contents
+                else:
+                    cell.cell_contents = saved
+
     def _restore_objects(self):
         _reset(self.object_views, self.object_saved)
 
     def _restore_containers(self):
-        _reset([obj for obj, _ in self.container_dicts], [saved for _, saved in self.container_dicts])
+        _reset(self.dict_live, self.dict_saved)
         for obj, copy in self.container_items:
             if type(obj) is list:
                 obj[:] = copy
@@ -269,6 +285,28 @@ def _abc_registry(cls):
     """The classes registered with an ABC (``abc.ABCMeta.register``), in a stable order (by id)."""
     registry = _abc._get_dump(cls)[0]
     return sorted((c for c in (ref() for ref in registry) if c is not None), key=id)
+
+
+def _cells(groups):
+    """(cell, contents) for every closure cell of the functions in these groups
+    of values (an empty cell's contents are ``_MISSING``)."""
+    out = []
+    seen = set()
+    for values in groups:
+        for v in values:
+            closure = getattr(v, "__closure__", None) if type(v) is _FUNCTION else None
+            if not closure or v in seen:
+                continue
+            seen.add(v)
+            for cell in closure:
+                try:
+                    out.append((cell, cell.cell_contents))
+                except ValueError:
+                    out.append((cell, _MISSING))
+    return out
+
+
+_FUNCTION = type(_cells)
 
 
 def _reset(live, saved):

@@ -111,6 +111,12 @@ try:
 except RuntimeError:
     pass
 ${fakes}`,
+  // The closure cells of standard-library functions (os.fsencode keeps its encoding in one).
+  "closure cell left behind": `import os
+for _cell in os.fsencode.__closure__ or ():
+    if _cell.cell_contents == "surrogateescape":
+        _cell.cell_contents = "recode-leak"
+${fakes}`,
   // An import hook for the run folder: sys.path_hooks is a list the interpreter keeps between runs.
   "path hook left behind": `import sys
 def _recode_hook(path):
@@ -427,6 +433,7 @@ def _umask():
     os.umask(m)
     return m == 0o027
 LEFT = [name for name, seen in (
+    ("closure cell", any(getattr(c, "cell_contents", None) == "recode-leak" for c in os.fsencode.__closure__ or ())),
     ("path hook", any(getattr(h, "__name__", "") == "_recode_hook" for h in sys.path_hooks)),
     ("codec", _codec()),
     ("gc threshold", gc.get_threshold()[0] == 1234),
