@@ -229,6 +229,59 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
     return { content: `Reflection: fix.\nAction: REPLACE\n${fence(canonical("min-p-sampling"))}` };
   }
 
+  /**
+   * Start a run against a slow endpoint, send `signal` once its first episode
+   * exists, check the stopped run (`stopped`, given the processes that were
+   * below it), then run the same command again: it must resume without
+   * generating any saved turn 0 again, and finish every episode.
+   */
+  async function stopAndResume(
+    name: string,
+    signal: NodeJS.Signals,
+    stopped: (first: Result, below: number[]) => Promise<void>,
+  ): Promise<void> {
+    const slow = await startChatStub({ models: ["coder"], fallback: (req) => ({ ...reply(req), delayMs: 400 }) });
+    try {
+      const out = join(work, name);
+      const args = [
+        "run",
+        "--model",
+        "ollama:coder",
+        "--base-url",
+        slow.baseURL,
+        "--levels",
+        "0-4",
+        "--turns",
+        "3",
+        "--tasks",
+        "min-p-sampling",
+        "--out",
+        out,
+      ];
+      let below: number[] = [];
+      const first = await recode(args, {}, (child) => {
+        const timer = setInterval(() => {
+          if (existsSync(join(out, "episodes")) && child.pid) {
+            clearInterval(timer);
+            below = descendants(child.pid);
+            child.kill(signal);
+          }
+        }, 50);
+      });
+      await stopped(first, below);
+      const before = turn0Calls(slow);
+      const second = await recode(args);
+      expect(second.code, second.out).toBe(0);
+      // Turn 0 was saved and is not generated again.
+      expect(turn0Calls(slow)).toBe(before);
+      const files = findTrajectoryFiles(out);
+      expect(files).toHaveLength(5);
+      for (const f of files) expect(restoreTrajectory(JSON.parse(readFileSync(f, "utf8"))).stoppedReason).toBe("solved");
+    } finally {
+      await slow.close();
+    }
+  }
+
   it("drives the agent and the llm researcher over real HTTP, through a 429 and a malformed reply", async () => {
     stub = await startChatStub({ models: ["coder", "reviewer"], fallback: reply });
     // The first chat call is rate limited; the first review is not JSON (the researcher repairs it).
@@ -286,90 +339,19 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
   });
 
   it("killed outright (SIGKILL), it leaves no box running and the next run resumes with every saved turn", async () => {
-    const slow = await startChatStub({ models: ["coder"], fallback: (req) => ({ ...reply(req), delayMs: 400 }) });
-    try {
-      const out = join(work, "killed");
-      const args = [
-        "run",
-        "--model",
-        "ollama:coder",
-        "--base-url",
-        slow.baseURL,
-        "--levels",
-        "0-4",
-        "--turns",
-        "3",
-        "--tasks",
-        "min-p-sampling",
-        "--out",
-        out,
-      ];
-      let boxes: number[] = [];
-      const first = await recode(args, {}, (child) => {
-        const timer = setInterval(() => {
-          if (existsSync(join(out, "episodes")) && child.pid) {
-            clearInterval(timer);
-            boxes = descendants(child.pid);
-            child.kill("SIGKILL");
-          }
-        }, 50);
-      });
+    await stopAndResume("killed", "SIGKILL", async (first, boxes) => {
       expect(first.code).toBeNull();
       expect(boxes.length).toBeGreaterThan(0);
       await new Promise((r) => setTimeout(r, 500));
       // The Pyodide box (bubblewrap and everything in it) died with the command.
       expect(boxes.filter(alive)).toEqual([]);
-      const before = turn0Calls(slow);
-      const second = await recode(args);
-      expect(second.code, second.out).toBe(0);
-      expect(turn0Calls(slow)).toBe(before);
-      const files = findTrajectoryFiles(out);
-      expect(files).toHaveLength(5);
-      for (const f of files) expect(restoreTrajectory(JSON.parse(readFileSync(f, "utf8"))).stoppedReason).toBe("solved");
-    } finally {
-      await slow.close();
-    }
+    });
   });
 
   it("stops cleanly on Ctrl-C and resumes where it stopped", async () => {
-    const slow = await startChatStub({ models: ["coder"], fallback: (req) => ({ ...reply(req), delayMs: 400 }) });
-    try {
-      const out = join(work, "interrupt");
-      const args = [
-        "run",
-        "--model",
-        "ollama:coder",
-        "--base-url",
-        slow.baseURL,
-        "--levels",
-        "0-4",
-        "--turns",
-        "3",
-        "--tasks",
-        "min-p-sampling",
-        "--out",
-        out,
-      ];
-      const first = await recode(args, {}, (child) => {
-        const timer = setInterval(() => {
-          if (existsSync(join(out, "episodes"))) {
-            clearInterval(timer);
-            child.kill("SIGINT");
-          }
-        }, 50);
-      });
+    await stopAndResume("interrupt", "SIGINT", async (first) => {
       expect(first.code, first.out).toBe(130);
       expect(first.out).toContain("Run the same command again to resume");
-      const before = turn0Calls(slow);
-      const second = await recode(args);
-      expect(second.code, second.out).toBe(0);
-      // Turn 0 was saved and is not generated again.
-      expect(turn0Calls(slow)).toBe(before);
-      const files = findTrajectoryFiles(out);
-      expect(files).toHaveLength(5);
-      for (const f of files) expect(restoreTrajectory(JSON.parse(readFileSync(f, "utf8"))).stoppedReason).toBe("solved");
-    } finally {
-      await slow.close();
-    }
+    });
   });
 });

@@ -7,8 +7,6 @@
  * which shows they are real.
  */
 import { spawnSync } from "node:child_process";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
@@ -16,24 +14,22 @@ import { NativeRuntime } from "../../src/python/native-runtime";
 import { findPython } from "../../src/python/native-sandbox";
 import { type RunRequest, taskRunRequest } from "../../src/python/runtime";
 import { ATTACKS } from "../helpers/attacks";
+import { type Catcher, startCatcher } from "../helpers/catcher";
 
 const SECRET = "sk-test-secret-never-in-python";
-let server: Server;
+let catcher: Catcher;
 let port = 0;
-const hits: string[] = [];
+let hits: string[] = [];
 
 beforeAll(async () => {
   process.env.OPENAI_API_KEY = SECRET;
-  server = createServer((req, res) => {
-    hits.push(req.url ?? "");
-    res.end("caught");
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  port = (server.address() as AddressInfo).port;
+  catcher = await startCatcher();
+  port = catcher.port;
+  hits = catcher.hits;
 });
 afterAll(async () => {
   delete process.env.OPENAI_API_KEY;
-  await new Promise<void>((r) => server.close(() => r()));
+  await catcher.close();
 });
 
 /** A one-test run whose test prints what `probe()` in the candidate returns. */

@@ -10,8 +10,6 @@
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,25 +19,23 @@ import { createNodePyodideRuntime } from "../../src/python/node";
 import { nodeBoxHandle, pyodideBoxCommand, resolvePyodideBox } from "../../src/python/node-box";
 import { PyodideRuntime } from "../../src/python/pyodide-runtime";
 import { taskRunRequest } from "../../src/python/runtime";
+import { type Catcher, startCatcher } from "../helpers/catcher";
 
 const SECRET = "sk-test-secret-never-in-the-box";
 const CANONICAL = fileURLToPath(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url));
-let server: Server;
+let catcher: Catcher;
 let port = 0;
-const hits: string[] = [];
+let hits: string[] = [];
 
 beforeAll(async () => {
   process.env.OPENAI_API_KEY = SECRET;
-  server = createServer((req, res) => {
-    hits.push(req.url ?? "");
-    res.end("caught");
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  port = (server.address() as AddressInfo).port;
+  catcher = await startCatcher();
+  port = catcher.port;
+  hits = catcher.hits;
 });
 afterAll(async () => {
   delete process.env.OPENAI_API_KEY;
-  await new Promise<void>((r) => server.close(() => r()));
+  await catcher.close();
 });
 
 /** JavaScript that tries every route out and prints what it reached, as JSON. */
