@@ -70,28 +70,38 @@ function freshProcessMs(files: Record<string, string>, expected: string): number
 }
 
 /**
+ * Python source of `_floor()`: import test.py from `dir`, run its suite
+ * `runs + 3` times, and return the last `runs` durations in ms as JSON text
+ * (the floors below; the first three runs warm up).
+ */
+function floorFunction(dir: string, runs: number): string {
+  return [
+    "def _floor():",
+    "    import importlib.util, json, sys, time, unittest",
+    `    sys.path.insert(0, '${dir}')`,
+    `    spec = importlib.util.spec_from_file_location('test', '${dir}/test.py')`,
+    "    m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)",
+    "    def flat(s):",
+    "        for t in s:",
+    "            yield from (flat(t) if isinstance(t, unittest.TestSuite) else [t])",
+    "    tests = list(flat(unittest.defaultTestLoader.loadTestsFromModule(m)))",
+    "    out = []",
+    `    for i in range(${runs + 3}):`,
+    "        r = unittest.TestResult(); t0 = time.perf_counter(); unittest.TestSuite(tests).run(r); out.append((time.perf_counter() - t0) * 1000)",
+    "        assert r.wasSuccessful(), r.failures + r.errors",
+    "    return json.dumps(out[3:])",
+  ].join("\n");
+}
+
+/**
  * The native floor of a task: its test bodies in a warm python3 (the suite run
  * again and again in one process, values compared in Python), median of `runs`
  * suite runs, in ms.
  */
-function nativeFloorMs(files: Record<string, string>, expected: string, runs: number): number {
+export function nativeFloorMs(files: Record<string, string>, expected: string, runs: number): number {
   const dir = writeRunDir(files, expected);
   try {
-    const script = [
-      "import importlib.util, json, sys, time, unittest",
-      "sys.path.insert(0, '.')",
-      "spec = importlib.util.spec_from_file_location('test', 'test.py')",
-      "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)",
-      "def flat(s):",
-      "    for t in s:",
-      "        yield from (flat(t) if isinstance(t, unittest.TestSuite) else [t])",
-      "tests = list(flat(unittest.defaultTestLoader.loadTestsFromModule(m)))",
-      "out = []",
-      `for i in range(${runs + 3}):`,
-      "    r = unittest.TestResult(); t0 = time.perf_counter(); unittest.TestSuite(tests).run(r); out.append((time.perf_counter() - t0) * 1000)",
-      "    assert r.wasSuccessful(), r.failures + r.errors",
-      "print(json.dumps(out[3:]))",
-    ].join("\n");
+    const script = `${floorFunction(".", runs)}\nprint(_floor())`;
     const r = spawnSync("python3", ["-c", script], {
       cwd: dir,
       encoding: "utf8",
@@ -109,7 +119,7 @@ function nativeFloorMs(files: Record<string, string>, expected: string, runs: nu
  * harness (the suite run again and again, values compared in Python), median
  * of `runs` suite runs, in ms. What the interpreter costs before any isolation.
  */
-async function pyodideFloorMs(files: Record<string, string>, expected: string, runs: number): Promise<number> {
+export async function pyodideFloorMs(files: Record<string, string>, expected: string, runs: number): Promise<number> {
   const { loadPyodide } = await import("pyodide");
   const py = await loadPyodide({});
   const dir = "/tmp/floor";
@@ -118,25 +128,8 @@ async function pyodideFloorMs(files: Record<string, string>, expected: string, r
     py.FS.mkdirTree(p.slice(0, p.lastIndexOf("/")));
     py.FS.writeFile(p, text);
   }
-  const script = [
-    "def _floor():",
-    "    import importlib.util, json, os, sys, time, unittest",
-    `    sys.path.insert(0, '${dir}')`,
-    `    os.environ['RECODE_EXPECTED'] = '${dir}/expected.json'`,
-    `    os.chdir('${dir}')`,
-    "    spec = importlib.util.spec_from_file_location('test', 'test.py')",
-    "    m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)",
-    "    def flat(s):",
-    "        for t in s:",
-    "            yield from (flat(t) if isinstance(t, unittest.TestSuite) else [t])",
-    "    tests = list(flat(unittest.defaultTestLoader.loadTestsFromModule(m)))",
-    "    out = []",
-    `    for i in range(${runs + 3}):`,
-    "        r = unittest.TestResult(); t0 = time.perf_counter(); unittest.TestSuite(tests).run(r); out.append((time.perf_counter() - t0) * 1000)",
-    "        assert r.wasSuccessful(), r.failures + r.errors",
-    "    return json.dumps(out[3:])",
-    "_floor()",
-  ].join("\n");
+  py.runPython(`import os\nos.environ['RECODE_EXPECTED'] = '${dir}/expected.json'\nos.chdir('${dir}')`);
+  const script = `${floorFunction(dir, runs)}\n_floor()`;
   return median(JSON.parse(String(py.runPython(script))) as number[]);
 }
 
