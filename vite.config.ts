@@ -1,6 +1,8 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { viteStaticCopy } from "vite-plugin-static-copy";
+import { bundleText } from "./scripts/bundle-text-plugin.ts";
+import { PYODIDE_FILES } from "./src/python/box-protocol.ts";
 
 /** Cross-origin isolation: SharedArrayBuffer (the Pyodide interrupt) needs both headers. */
 const isolation = {
@@ -8,12 +10,11 @@ const isolation = {
   "Cross-Origin-Embedder-Policy": "require-corp",
 };
 
-/** Pyodide runtime files served at /pyodide/ so the page works offline. */
-const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
-
 export default defineConfig({
   plugins: [
     react(),
+    bundleText(),
+    // Pyodide's files served at /pyodide/ so the page works offline.
     viteStaticCopy({
       targets: PYODIDE_FILES.map((f) => ({ src: `node_modules/pyodide/${f}`, dest: "pyodide" })),
     }),
@@ -24,7 +25,6 @@ export default defineConfig({
   server: { headers: isolation },
   // `PORT=4400 npm start` when 4173 is taken.
   preview: { headers: isolation, port: Number(process.env.PORT ?? 4173), strictPort: true },
-  worker: { format: "es" },
   optimizeDeps: { exclude: ["pyodide"] },
   build: { chunkSizeWarningLimit: 8000 },
 });

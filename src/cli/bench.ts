@@ -318,6 +318,9 @@ export async function runBench(o: BenchOptions): Promise<void> {
   o.log("Episodes with the scripted model (memory_agent, L0-L4, starting text at turn 0, canonical at turn 1)...\n");
   const loop = await measureEpisodes(tasks.map((t) => t.id));
 
+  /** The page's figures before its Python box, for comparison (the unboxed worker no longer exists to measure). */
+  const PAGE_BEFORE_THE_BOX =
+    "Python runs in the page's box (a sandboxed frame with an opaque origin; the page hands in Pyodide's files). Before the box, with the worker on the page's origin fetching its own files (measured by this bench on this machine at commit 4d6ad08): ready 6802 ms; warm 43.7 to 83.4 ms per task.";
   let pageSection = "Not measured (run `recode bench` with Chromium installed and after `npm run build`).";
   if (o.page) {
     try {
@@ -328,6 +331,8 @@ export async function runBench(o: BenchOptions): Promise<void> {
       );
       pageSection = [
         `Python ready time in headless Chromium (median of ${p.ready.length} page loads): **${fmt(median(p.ready))} ms**.`,
+        "",
+        PAGE_BEFORE_THE_BOX,
         "",
         `Warm submission in the page: the canonical solution is put in the editor, and 50 ms later Run tests is clicked; measured from the click to the results being shown (rendering of the results and editor markers included), median of ${Math.min(o.runs, 20)}.`,
         "",

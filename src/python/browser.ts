@@ -1,9 +1,10 @@
 /**
- * Browser host of the Python runtime: Pyodide in a module Web Worker
- * (pyodide.worker.ts), driven by PyodideRuntime.
+ * Browser host of the Python runtime: Pyodide in a module Web Worker inside
+ * the page's Python box (page-box.ts), driven by PyodideRuntime.
  */
 import pyodidePackage from "pyodide/package.json";
-import { PyodideRuntime, type WorkerHandle } from "./pyodide-runtime";
+import { pageBoxHandle } from "./page-box";
+import { PyodideRuntime } from "./pyodide-runtime";
 
 /** Version of the bundled pyodide npm package, e.g. "314.0.7". */
 export const PYODIDE_VERSION: string = pyodidePackage.version;
@@ -32,41 +33,16 @@ function folderURL(u: string): string {
   return abs.endsWith("/") ? abs : `${abs}/`;
 }
 
-/** Start a module Web Worker running the Pyodide worker core. */
-export function browserWorkerHandle(): WorkerHandle {
-  const worker = new Worker(new URL("./pyodide.worker.ts", import.meta.url), { type: "module", name: "pyodide" });
-  let gone = false;
-  return {
-    post: (msg) => worker.postMessage(msg),
-    onMessage: (cb) => worker.addEventListener("message", (ev) => cb(ev.data)),
-    onExit: (cb) => {
-      worker.addEventListener("error", (ev) => {
-        ev.preventDefault();
-        if (!gone) cb(`worker error: ${ev.message || "the worker script failed to load"}`);
-        gone = true;
-      });
-      worker.addEventListener("messageerror", () => {
-        if (!gone) cb("worker message could not be read");
-        gone = true;
-      });
-    },
-    terminate: () => {
-      gone = true;
-      worker.terminate();
-    },
-  };
-}
-
 /**
- * A PythonRuntime running Pyodide in a Web Worker of this page. Relative URLs
- * resolve against the page.
+ * A PythonRuntime running Pyodide in the page's Python box (page-box.ts):
+ * each instance is a new box. Relative URLs resolve against the page.
  * @throws TypeError when a URL in `opts` cannot be parsed.
  */
 export function createBrowserRuntime(opts: BrowserRuntimeOptions = {}): PyodideRuntime {
   const indexURL = folderURL(opts.indexURL?.trim() || defaultIndexURL());
   const packageBaseUrl = folderURL(opts.packageBaseUrl?.trim() || PYODIDE_CDN);
   return new PyodideRuntime({
-    createWorker: browserWorkerHandle,
+    createWorker: () => pageBoxHandle({ indexURL, packageBaseUrl }),
     indexURL,
     packageBaseUrl,
     interruptGraceMs: opts.interruptGraceMs,

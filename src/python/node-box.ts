@@ -21,7 +21,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bwrapAvailable, bwrapSystemArgs, type NativeSandbox } from "./native-sandbox";
 import type { WorkerHandle } from "./pyodide-runtime";
-import type { FromWorker } from "./worker-core";
+import { parseFromWorker } from "./worker-messages";
 
 /** This package's root folder (holds package.json, src/, node_modules/). */
 const ROOT = realpathSync(fileURLToPath(new URL("../..", import.meta.url)));
@@ -93,7 +93,11 @@ export function nodeBoxHandle(readable: string[] = []): WorkerHandle {
     post: (msg) => {
       if (!exited && child.connected) child.send(msg);
     },
-    onMessage: (cb) => child.on("message", (msg) => cb(msg as FromWorker)),
+    onMessage: (cb) =>
+      child.on("message", (raw) => {
+        const msg = parseFromWorker(raw);
+        if (msg) cb(msg);
+      }),
     onExit: (cb) => {
       const report = (why: string) => {
         if (!exited) cb(why);

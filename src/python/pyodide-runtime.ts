@@ -208,14 +208,16 @@ export class PyodideRuntime implements PythonRuntime {
 
       const terminate = () => {
         const kind = stopKind ?? "timeout";
+        const limit = `Time limit of ${(req.timeLimitMs / 1000).toFixed(1)} s`;
         this.respawn(inst);
         finish({
           incident: {
             kind: "terminated",
-            message:
-              kind === "stopped"
+            message: !inst.interrupt
+              ? `${kind === "stopped" ? "Stopped" : limit}: no interrupt is available here (a page that is not cross-origin isolated), so the Python instance was replaced.`
+              : kind === "stopped"
                 ? "Stopped: the code did not respond to the interrupt, so the Python instance was replaced."
-                : `Time limit of ${(req.timeLimitMs / 1000).toFixed(1)} s: the code did not respond to the interrupt (a sleep, a C-level loop or a caught KeyboardInterrupt), so the Python instance was replaced.`,
+                : `${limit}: the code did not respond to the interrupt (a sleep, a C-level loop or a caught KeyboardInterrupt), so the Python instance was replaced.`,
             respawned: true,
           },
           stop: { kind, message: "" },

@@ -1,10 +1,13 @@
 /**
- * Browser Web Worker entry of the Pyodide runtime: wires worker-core to
- * postMessage/onmessage. Pyodide itself is imported at run time from the
- * configured indexURL (served at /pyodide/ by the page), never bundled.
+ * Browser Web Worker entry of the Pyodide runtime, started inside the page's
+ * Python box (box-frame.ts): wires worker-core to the data port the page
+ * created. The box allows no connections, so every file this worker needs
+ * (Pyodide's own files, package wheels) is asked of the page over that port
+ * (`need-file`), and `fetch` here serves only those answers.
  */
 /// <reference lib="webworker" />
 import type { PyodideAPI } from "pyodide";
+import type { FileReply, FileRequest, WorkerHello } from "./box-protocol";
 import harness from "./harness.py?raw";
 import check from "./recode_check.py?raw";
 import guard from "./recode_guard.py?raw";
@@ -13,30 +16,93 @@ import { createWorkerCore, type FromWorker, type ToWorker } from "./worker-core"
 
 declare const self: DedicatedWorkerGlobalScope;
 
+let port: MessagePort | null = null;
+let interruptBuffer: SharedArrayBuffer | null = null;
+const waiting = new Map<string, Promise<ArrayBuffer>>();
+const answers = new Map<string, { resolve: (b: ArrayBuffer) => void; reject: (e: Error) => void }>();
+
+function post(msg: FromWorker | FileRequest): void {
+  port?.postMessage(msg);
+}
+
+/** The bytes of `url`, as the page hands them in. */
+function requestFile(url: string): Promise<ArrayBuffer> {
+  let p = waiting.get(url);
+  if (!p) {
+    p = new Promise<ArrayBuffer>((resolve, reject) => answers.set(url, { resolve, reject }));
+    waiting.set(url, p);
+    post({ type: "need-file", url });
+    // A failed file may be asked for again (the network may be back).
+    p.catch(() => waiting.delete(url));
+  }
+  return p;
+}
+
+function answer(msg: FileReply): void {
+  const a = answers.get(msg.url);
+  if (!a) return;
+  answers.delete(msg.url);
+  if (msg.type === "file") a.resolve(msg.bytes);
+  else a.reject(new TypeError(msg.message));
+}
+
+/** `fetch` inside the box: the page's answer for the URL, or the page's reason why not. */
+async function boxFetch(input: RequestInfo | URL): Promise<Response> {
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  const bytes = await requestFile(new URL(url, self.location.href).href);
+  const type = url.endsWith(".wasm") ? "application/wasm" : "application/octet-stream";
+  return new Response(bytes, { status: 200, headers: { "Content-Type": type } });
+}
+self.fetch = boxFetch as typeof fetch;
+
+/** Import an ES module whose text the page hands in. */
+async function importFile<T>(url: string): Promise<T> {
+  const bytes = await requestFile(url);
+  const blob = URL.createObjectURL(new Blob([bytes], { type: "text/javascript" }));
+  return (await import(/* @vite-ignore */ blob)) as T;
+}
+
+type PyodideModule = { loadPyodide: (o: Record<string, unknown>) => Promise<PyodideAPI> };
+
 const handle = createWorkerCore({
   loadPyodide: async (opts) => {
     const indexURL = typeof opts.indexURL === "string" ? opts.indexURL : "";
     if (!indexURL) throw new Error("no indexURL: the page must say where pyodide.mjs is served");
-    let mod: { loadPyodide: (o: Record<string, unknown>) => Promise<PyodideAPI> };
+    let mod: PyodideModule;
+    let asm: { default: unknown };
     try {
-      mod = await import(/* @vite-ignore */ `${indexURL}pyodide.mjs`);
+      mod = await importFile<PyodideModule>(`${indexURL}pyodide.mjs`);
+      asm = await importFile<{ default: unknown }>(`${indexURL}pyodide.asm.mjs`);
     } catch (e) {
-      throw new Error(`could not load ${indexURL}pyodide.mjs (${(e as Error).message}); check the Pyodide URL in Settings`);
+      throw new Error(`could not load Pyodide from ${indexURL} (${(e as Error).message}); check the Pyodide URL in Settings`);
     }
-    return mod.loadPyodide({ ...opts, stdout: () => {}, stderr: () => {} });
+    return mod.loadPyodide({ ...opts, createPyodideModule: asm.default, stdout: () => {}, stderr: () => {} });
   },
   // The modules of HARNESS_FILES (harness-files.ts), bundled as text.
   sources: { recode_harness: harness, recode_check: check, recode_guard: guard, recode_sandbox: sandbox },
-  post: (msg: FromWorker) => self.postMessage(msg),
+  post,
 });
 
 // A worker that closes itself sends no event the page can see: say so first.
 const close = self.close.bind(self);
 self.close = () => {
-  self.postMessage({ type: "closing" } satisfies FromWorker);
+  post({ type: "closing" });
   close();
 };
 
-self.onmessage = (ev: MessageEvent<ToWorker>) => {
-  void handle(ev.data);
+function onPortMessage(ev: MessageEvent<ToWorker | FileReply>): void {
+  const msg = ev.data;
+  if (msg.type === "file" || msg.type === "file-error") answer(msg);
+  // The page's runtime cannot share its buffer with the box: the frame's own takes its place.
+  else if (msg.type === "init") void handle({ ...msg, interruptBuffer });
+  else void handle(msg);
+}
+
+// The frame's first message hands over the port to the page; nothing else the frame could send is read.
+self.onmessage = (ev: MessageEvent<WorkerHello>) => {
+  if (port || ev.data?.type !== "port") return;
+  port = ev.data.port;
+  interruptBuffer = ev.data.interruptBuffer;
+  self.onmessage = null;
+  port.onmessage = onPortMessage;
 };

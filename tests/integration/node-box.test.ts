@@ -172,4 +172,32 @@ def probe():
     // The box's process, and with it every process in the box, is gone.
     for (const pid of pids) expect(existsSync(`/proc/${pid}`)).toBe(false);
   });
+
+  it("a box killed during a run: the run ends with a clear status, and the next run works in a new box", async () => {
+    const task = loadTaskDir(BUILTIN_TASKS, "pass-at-k");
+    const pids: number[] = [];
+    const rt = new PyodideRuntime({
+      createWorker: () => {
+        const handle = nodeBoxHandle();
+        pids.push(handle.pid as number);
+        return handle;
+      },
+    });
+    try {
+      await rt.ready();
+      const spin = `${task.canonical}\n\nimport time\nwhile True:\n    time.sleep(0.01)\n`;
+      const running = rt.run({ ...taskRunRequest(task, spin), timeLimitMs: 60_000 });
+      await new Promise((r) => setTimeout(r, 1500));
+      process.kill(pids[0] as number, "SIGKILL");
+      const killed = await running;
+      expect(killed.allPassed).toBe(false);
+      expect(killed.incident?.kind).toBe("crashed");
+      expect(killed.incident?.message).toContain("the Pyodide box exited (SIGKILL)");
+      const next = await rt.run(taskRunRequest(task, task.canonical));
+      expect(next.allPassed).toBe(true);
+      expect(pids.length).toBe(2);
+    } finally {
+      await rt.dispose();
+    }
+  });
 });

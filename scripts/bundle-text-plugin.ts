@@ -1,0 +1,53 @@
+/**
+ * Vite plugin: `import text, { sha256 } from "./file.ts?bundle"` gives the
+ * module and everything it imports as the text of one self-contained classic
+ * script (minified; a module worker cannot start from a blob in an opaque
+ * origin, a classic one can, and can still `import()` blobs), and the SHA-256 of that text in base64 (for a
+ * Content-Security-Policy hash source). The page hands such texts to its
+ * Python box, which cannot load anything from the page's origin.
+ * Works in `vite build` and in the dev server (rebuilt when a source changes).
+ */
+import { createHash } from "node:crypto";
+import { build, type Plugin, type Rolldown } from "vite";
+
+const SUFFIX = "?bundle";
+const PREFIX = "\0bundle:";
+
+/** The plugin; see the file comment. */
+export function bundleText(): Plugin {
+  return {
+    name: "recode-bundle-text",
+    enforce: "pre",
+    async resolveId(id, importer) {
+      if (!id.endsWith(SUFFIX)) return null;
+      const resolved = await this.resolve(id.slice(0, -SUFFIX.length), importer, { skipSelf: true });
+      if (!resolved) throw new Error(`${importer ?? "?"}: cannot resolve ${id}`);
+      return `${PREFIX}${resolved.id}`;
+    },
+    async load(id) {
+      if (!id.startsWith(PREFIX)) return null;
+      const entry = id.slice(PREFIX.length);
+      const result = await build({
+        configFile: false,
+        logLevel: "warn",
+        publicDir: false,
+        build: {
+          write: false,
+          minify: true,
+          emptyOutDir: false,
+          lib: { entry, formats: ["iife"], name: "recodeBundle", fileName: "bundle" },
+          rolldownOptions: { output: { codeSplitting: false } },
+        },
+      });
+      const outputs = (Array.isArray(result) ? result : [result]) as Rolldown.RolldownOutput[];
+      const chunks = outputs.flatMap((o) => o.output).filter((c): c is Rolldown.OutputChunk => c.type === "chunk");
+      if (chunks.length !== 1) throw new Error(`${entry}: expected one chunk, got ${chunks.length}`);
+      const chunk = chunks[0] as Rolldown.OutputChunk;
+      for (const m of chunk.moduleIds) if (!m.startsWith("\0")) this.addWatchFile(m);
+      // The text may go into an inline <script>: it must not close the element.
+      const text = chunk.code.replaceAll("</script", "<\\/script");
+      const sha256 = createHash("sha256").update(text).digest("base64");
+      return `export default ${JSON.stringify(text)};\nexport const sha256 = ${JSON.stringify(sha256)};\n`;
+    },
+  };
+}

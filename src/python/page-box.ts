@@ -1,0 +1,127 @@
+/**
+ * The page's Python box: Pyodide runs in a module worker started inside a
+ * sandboxed iframe (`sandbox="allow-scripts"`, so its origin is opaque: the
+ * page's IndexedDB, Cache Storage, localStorage and cookies do not exist for
+ * it) whose Content-Security-Policy allows no connections and no scripts but
+ * its own and the blobs it makes (so neither the network nor the page's own
+ * assets, with their canonical solutions, can be reached). The page hands in
+ * everything the box runs: the frame script (inline, allowed by its hash),
+ * the worker's script text, and each file Pyodide asks for, which must be one
+ * of Pyodide's own files under `indexURL` or a wheel that `pyodide-lock.json`
+ * lists under `packageBaseUrl` (fetched with the lock file's SHA-256).
+ *
+ * The page reads only the two MessageChannel ports it created: the frame's
+ * control port and the worker's data port. Window messages are never read, and
+ * what arrives on the data port is shape-checked (worker-messages.ts).
+ */
+import { type BoxSources, boxFile } from "./box-files";
+import frameSource, { sha256 as frameSha256 } from "./box-frame.ts?bundle";
+import { BOX_HELLO, type FileReply, type FromFrame, type ToFrame } from "./box-protocol";
+import workerSource from "./pyodide.worker.ts?bundle";
+import type { WorkerHandle } from "./pyodide-runtime";
+import type { FromWorker } from "./worker-core";
+import { parseFileRequest, parseFromWorker } from "./worker-messages";
+
+/**
+ * The box frame's Content-Security-Policy: no connections of any kind; scripts
+ * only the frame's own (by hash) and blobs it creates (the worker, Pyodide's
+ * modules); `'unsafe-eval'` because Pyodide builds its JavaScript glue with
+ * `eval`, `'wasm-unsafe-eval'` for WebAssembly. A worker started from a blob
+ * inherits this policy.
+ */
+export const BOX_CSP = [
+  "default-src 'none'",
+  `script-src 'sha256-${frameSha256}' blob: 'unsafe-eval' 'wasm-unsafe-eval'`,
+  "worker-src blob:",
+  "connect-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join("; ");
+
+/** The box frame's document (its `srcdoc`). */
+export function boxDocument(): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${BOX_CSP}"><script>${frameSource}</script></head><body></body></html>`;
+}
+
+/** How long a loaded box frame may take to start its worker, in ms. */
+const BOX_START_TIMEOUT_MS = 10_000;
+
+/**
+ * A {@link WorkerHandle} for a Pyodide worker in a new box (a hidden iframe
+ * appended to the document). `terminate()` removes the frame and with it the
+ * worker; `interrupt()` asks the frame to set its interrupt buffer, which it
+ * has when the page is cross-origin isolated.
+ */
+export function pageBoxHandle(src: BoxSources): WorkerHandle {
+  const control = new MessageChannel();
+  const data = new MessageChannel();
+  const frame = document.createElement("iframe");
+  frame.setAttribute("sandbox", "allow-scripts");
+  frame.setAttribute("allow", "cross-origin-isolated");
+  frame.setAttribute("data-recode-box", "");
+  frame.title = "Python box";
+  frame.hidden = true;
+  frame.srcdoc = boxDocument();
+  let gone = false;
+  let onMessage: ((msg: FromWorker) => void) | null = null;
+  let onExit: ((reason: string) => void) | null = null;
+  const exit = (reason: string) => {
+    if (gone) return;
+    gone = true;
+    onExit?.(reason);
+  };
+
+  const toFrame = (msg: ToFrame) => control.port1.postMessage(msg);
+  // A frame whose script did not run (a policy that refuses it, a browser without srcdoc) never says "started".
+  let startGuard: ReturnType<typeof setTimeout> | null = null;
+  control.port1.onmessage = (ev: MessageEvent<FromFrame>) => {
+    if (ev.data?.type === "started" && startGuard) {
+      clearTimeout(startGuard);
+      startGuard = null;
+    } else if (ev.data?.type === "worker-error" && typeof ev.data.message === "string") exit(ev.data.message);
+  };
+  data.port1.onmessage = (ev: MessageEvent<unknown>) => {
+    const req = parseFileRequest(ev.data);
+    if (req) {
+      boxFile(src, req.url).then(
+        (bytes) => data.port1.postMessage({ type: "file", url: req.url, bytes } satisfies FileReply),
+        (e: Error) => data.port1.postMessage({ type: "file-error", url: req.url, message: e.message } satisfies FileReply),
+      );
+      return;
+    }
+    const msg = parseFromWorker(ev.data);
+    if (msg && onMessage) onMessage(msg);
+  };
+  frame.addEventListener(
+    "load",
+    () => {
+      frame.contentWindow?.postMessage({ type: BOX_HELLO }, "*", [control.port2, data.port2]);
+      toFrame({ type: "start", source: workerSource });
+      startGuard = setTimeout(() => exit("the Python box did not start (its frame ran no script)"), BOX_START_TIMEOUT_MS);
+    },
+    { once: true },
+  );
+  document.body.append(frame);
+
+  return {
+    post: (msg) => {
+      if (!gone) data.port1.postMessage(msg);
+    },
+    onMessage: (cb) => {
+      onMessage = cb;
+    },
+    onExit: (cb) => {
+      onExit = cb;
+    },
+    interrupt: () => {
+      if (!gone) toFrame({ type: "interrupt" });
+    },
+    terminate: () => {
+      gone = true;
+      if (startGuard) clearTimeout(startGuard);
+      frame.remove();
+      control.port1.close();
+      data.port1.close();
+    },
+  };
+}
