@@ -35,6 +35,11 @@ function onHello(ev: MessageEvent): void {
       say({ type: "started", interrupt: interrupt !== null });
     } else if (msg.type === "interrupt" && interrupt) {
       interrupt[0] = 2; // SIGINT
+    } else if (msg.type === "stop") {
+      worker?.terminate();
+      ctl.close();
+    } else if (msg.type === "ping" && typeof msg.n === "number") {
+      say({ type: "pong", n: msg.n });
     }
   };
 }

@@ -17,14 +17,20 @@ export type ToFrame =
   /** Start the worker from this script text (the frame cannot load anything itself). */
   | { type: "start"; source: string }
   /** Interrupt the running code (KeyboardInterrupt), when the frame holds an interrupt buffer. */
-  | { type: "interrupt" };
+  | { type: "interrupt" }
+  /** End the worker now (the page is about to remove the frame; a removed frame whose ports are open can live on). */
+  | { type: "stop" }
+  /** Are you there? (The frame answers at once: its own thread is idle while Python runs in the worker.) */
+  | { type: "ping"; n: number };
 
 /** Frame -> page, on the control port. */
 export type FromFrame =
   /** The worker is starting; `interrupt`: whether the frame can interrupt it (cross-origin isolated). */
   | { type: "started"; interrupt: boolean }
   /** The worker failed to load or died. */
-  | { type: "worker-error"; message: string };
+  | { type: "worker-error"; message: string }
+  /** The answer to a ping. */
+  | { type: "pong"; n: number };
 
 /** Frame -> worker: the first message, with the data port to the page. */
 export interface WorkerHello {

@@ -46,6 +46,9 @@ export function boxDocument(): string {
 /** How long a loaded box frame may take to start its worker, in ms. */
 const BOX_START_TIMEOUT_MS = 10_000;
 
+/** The page pings the box frame this often, in ms; a ping not answered by the next one means the frame is gone. */
+const HEARTBEAT_MS = 2000;
+
 /**
  * A {@link WorkerHandle} for a Pyodide worker in a new box (a hidden iframe
  * appended to the document). `terminate()` removes the frame and with it the
@@ -65,22 +68,47 @@ export function pageBoxHandle(src: BoxSources): WorkerHandle {
   let gone = false;
   let onMessage: ((msg: FromWorker) => void) | null = null;
   let onExit: ((reason: string) => void) | null = null;
-  const exit = (reason: string) => {
-    if (gone) return;
-    gone = true;
-    onExit?.(reason);
-  };
-
   const toFrame = (msg: ToFrame) => control.port1.postMessage(msg);
   // A frame whose script did not run (a policy that refuses it, a browser without srcdoc) never says "started".
   let startGuard: ReturnType<typeof setTimeout> | null = null;
+  // A frame that crashed or left the page sends nothing more: it must answer every ping before the next.
+  let heartbeat: ReturnType<typeof setInterval> | null = null;
+  let pinged = 0;
+  let ponged = 0;
+
+  /** End the worker and remove the frame (the ports close a little later, so that "stop" is read first). */
+  const end = () => {
+    gone = true;
+    if (startGuard) clearTimeout(startGuard);
+    if (heartbeat) clearInterval(heartbeat);
+    toFrame({ type: "stop" });
+    frame.remove();
+    setTimeout(() => {
+      control.port1.close();
+      data.port1.close();
+    }, 1000);
+  };
+  const exit = (reason: string) => {
+    if (gone) return;
+    end();
+    onExit?.(reason);
+  };
+  const beat = () => {
+    if (!frame.isConnected) exit("the Python box was closed (its frame left the page)");
+    else if (ponged < pinged) exit("the Python box stopped responding (its frame crashed)");
+    else toFrame({ type: "ping", n: ++pinged });
+  };
   control.port1.onmessage = (ev: MessageEvent<FromFrame>) => {
-    if (ev.data?.type === "started" && startGuard) {
+    const msg = ev.data;
+    if (msg?.type === "started" && startGuard) {
       clearTimeout(startGuard);
       startGuard = null;
-    } else if (ev.data?.type === "worker-error" && typeof ev.data.message === "string") exit(ev.data.message);
+      heartbeat = setInterval(beat, HEARTBEAT_MS);
+    } else if (msg?.type === "pong" && typeof msg.n === "number") ponged = Math.max(ponged, msg.n);
+    else if (msg?.type === "worker-error" && typeof msg.message === "string") exit(msg.message);
   };
   data.port1.onmessage = (ev: MessageEvent<unknown>) => {
+    if (gone) return;
     const req = parseFileRequest(ev.data);
     if (req) {
       boxFile(src, req.url).then(
@@ -117,11 +145,7 @@ export function pageBoxHandle(src: BoxSources): WorkerHandle {
       if (!gone) toFrame({ type: "interrupt" });
     },
     terminate: () => {
-      gone = true;
-      if (startGuard) clearTimeout(startGuard);
-      frame.remove();
-      control.port1.close();
-      data.port1.close();
+      if (!gone) end();
     },
   };
 }

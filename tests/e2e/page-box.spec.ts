@@ -11,7 +11,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { type Catcher, startCatcher } from "../helpers/catcher";
 import { startStaticHost } from "../helpers/static-host";
-import { CANONICAL, openTask, runAndWait, setTarget } from "./helpers";
+import { CANONICAL, getTarget, openTask, runAndWait, setTarget } from "./helpers";
 
 /** The probe: a classic worker script that reports, per route, what happened ("reached ..." when it got through). */
 function probeSource(catcher: string, origin: string, asset: string): string {
@@ -134,6 +134,8 @@ test.describe("the page's Python box", () => {
       await page.getByRole("button", { name: "Stop" }).click();
       await expect(page.getByRole("button", { name: "Run tests" })).toBeVisible();
       await expect(page.getByTestId("incident")).toContainText("Stopped: no interrupt is available here");
+      // The replaced box's worker, still spinning when it was replaced, is gone.
+      await expect.poll(() => page.workers().filter((w) => w.url().startsWith("blob:null/")).length, { timeout: 20_000 }).toBe(1);
       await setTarget(page, CANONICAL);
       await runAndWait(page);
       await expect(page.getByTestId("counts")).toContainText("All tests passed");
@@ -141,5 +143,23 @@ test.describe("the page's Python box", () => {
     } finally {
       await host.close();
     }
+  });
+
+  test("a box that dies during a run: a clear status, the draft kept, and the next run works", async ({ page }) => {
+    await openTask(page);
+    const spinning = `${CANONICAL}\n\ndef _spin():\n    while True:\n        pass\n\n\nmin_p_sample = lambda *a, **k: _spin()\n`;
+    await setTarget(page, spinning);
+    await page.getByRole("button", { name: "Run tests" }).click();
+    await expect(page.locator('.test-row[data-status="passed"]').first()).toBeVisible();
+    // The box goes away without a word (its frame closed, its process gone): nothing tells the page.
+    await page.evaluate(() => document.querySelector("iframe[data-recode-box]")?.remove());
+    await expect(page.getByRole("button", { name: "Run tests" })).toBeVisible();
+    // The test that was running is an error that says why; the rest ran in a new box (where the loop met the time limit).
+    await expect(page.locator('.test-row[data-status="error"]', { hasText: "the Python box was closed" })).toHaveCount(1);
+    await expect(page.locator("iframe[data-recode-box]")).toHaveCount(1);
+    expect(await getTarget(page)).toBe(spinning);
+    await setTarget(page, CANONICAL);
+    await runAndWait(page);
+    await expect(page.getByTestId("counts")).toContainText("All tests passed");
   });
 });
