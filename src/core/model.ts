@@ -7,6 +7,8 @@
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
   content: string;
+  /** An assistant's reasoning apart from its answer, kept in trajectories only: never sent back to a model, never parsed. */
+  reasoning?: string;
 }
 
 /** One chat request. Decoding defaults follow RECODE-H: temperature 0, top-p 1. */
@@ -37,6 +39,10 @@ export interface ChatResponse {
   latencyMs: number;
   /** Model name as the provider reported it. */
   model: string;
+  /** Reasoning the model gave apart from its answer (a field of its own, thinking parts, `<think>` blocks); never parsed for actions or code. */
+  reasoning?: string;
+  /** The reply was cut at the token limit (`finish_reason: "length"`): the answer may be unfinished. */
+  truncated?: boolean;
 }
 
 /** A chat model. `id` is `provider:model`, e.g. `openai:gpt-4o-mini`, `scripted:fixture.json`. */
@@ -53,6 +59,8 @@ export class ModelError extends Error {
     message: string,
     /** HTTP status when there was one. */
     readonly status?: number,
+    /** The request parameter the server named as the problem (`temperature`, `max_tokens`, ...), when it named one. */
+    readonly param?: string,
   ) {
     super(`model ${modelId}: ${message}`);
     this.name = "ModelError";

@@ -122,6 +122,7 @@ export { FeedbackRecordSchema };
 const ChatMessageSchema: z.ZodType<ChatMessage> = z.object({
   role: z.enum(["system", "user", "assistant"]),
   content: z.string(),
+  reasoning: z.string().optional(),
 });
 
 /** One agent action in a turn (ReCodeAgent: READ, BROWSE, RETRIEVE, REPLACE, SUBMIT; `INVALID` for a malformed one). */

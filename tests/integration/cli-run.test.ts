@@ -305,6 +305,46 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
     expect(statuses).toBeGreaterThanOrEqual(6);
   });
 
+  it("runs an episode with an OpenAI reasoning model as coder and researcher, though it refuses temperature, top_p and max_tokens", async () => {
+    const refusal = JSON.parse(readFileSync("tests/fixtures/cases/08-o-series-temperature.server-response.json", "utf8"));
+    const srv = await startChatStub({
+      models: ["o4-mini"],
+      fallback: (req) => {
+        const b = req.body ?? {};
+        if ((b.temperature !== undefined && b.temperature !== 1) || (b.top_p !== undefined && b.top_p !== 1)) {
+          return { status: 400, rawBody: JSON.stringify(refusal.body) };
+        }
+        if (b.max_tokens !== undefined) {
+          const message = "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.";
+          return {
+            status: 400,
+            rawBody: JSON.stringify({
+              error: { message, type: "invalid_request_error", param: "max_tokens", code: "unsupported_parameter" },
+            }),
+          };
+        }
+        return reply(req);
+      },
+    });
+    try {
+      const out = join(work, "reasoning-model");
+      const args = ["run", "--model", "openai:o4-mini", "--base-url", srv.baseURL, "--api-key", "sk-test"];
+      args.push("--researcher", "llm:openai:o4-mini", "--researcher-api-key", "sk-test", "--levels", "1", "--turns", "3");
+      args.push("--setting", "agent", "--tasks", "min-p-sampling", "--out", out);
+      const r = await recode(args);
+      expect(r.code, r.out).toBe(0);
+      const t = restoreTrajectory(JSON.parse(readFileSync(findTrajectoryFiles(out)[0] as string, "utf8")));
+      expect(t.stoppedReason).toBe("solved");
+      expect(t.turns[0]?.feedback?.items.length).toBeGreaterThan(0);
+      // Known reasoning models never get the parameters they refuse.
+      const chats = srv.chatRequests();
+      expect(chats.length).toBeGreaterThan(2);
+      for (const q of chats) expect([q.body?.temperature, q.body?.top_p, q.body?.max_tokens]).toEqual([undefined, undefined, undefined]);
+    } finally {
+      await srv.close();
+    }
+  });
+
   it("keeps the coder's turn 0 when its review fails, records the episodes as errors, and retries only the review", async () => {
     let reviewerBroken = true;
     const srv = await startChatStub({

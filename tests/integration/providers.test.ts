@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ModelError } from "../../src/core/model";
 import { checkEndpoint, createOpenAIModel, type OpenAIModelOptions, type RetryInfo } from "../../src/core/providers/openai";
@@ -237,5 +238,87 @@ describe("checkEndpoint", () => {
     await expect(checkEndpoint(fast({ baseURL: "localhost:11434" }))).rejects.toThrow(/baseURL must be an http\(s\) URL/);
     expect(() => createOpenAIModel(fast({ model: " " }))).toThrow(/model must be a non-empty/);
     expect(() => createOpenAIModel(fast({ retryBaseMs: -1 }))).toThrow(/retryBaseMs/);
+  });
+});
+
+describe("replies in the shapes servers send", () => {
+  const completion = (message: Record<string, unknown>, finish = "stop") =>
+    JSON.stringify({
+      id: "c1",
+      object: "chat.completion",
+      created: 1,
+      model: "stub-model",
+      choices: [{ index: 0, message: { role: "assistant", ...message }, finish_reason: finish }],
+    });
+  const fixture = (name: string) => readFileSync(`tests/fixtures/cases/${name}`, "utf8");
+
+  it("content as a list of parts: the text parts are the answer, the thinking parts the reasoning", async () => {
+    stub.enqueue({ rawBody: fixture("10-content-parts.server-response.json") });
+    const res = await createOpenAIModel(fast()).chat(hello);
+    expect(res.content).toBe("Reflection: ok\nAction: SUBMIT");
+    expect(res.reasoning).toBe("The tests only need a submit.");
+    expect(res.truncated).toBeUndefined();
+  });
+
+  it("reasoning in a field of its own or in <think> blocks is kept apart from the answer", async () => {
+    const model = createOpenAIModel(fast());
+    stub.enqueue({ rawBody: completion({ content: "Action: SUBMIT", reasoning_content: "Action: REPLACE (a thought, not an action)" }) });
+    expect(await model.chat(hello)).toMatchObject({ content: "Action: SUBMIT", reasoning: "Action: REPLACE (a thought, not an action)" });
+    stub.enqueue({ rawBody: completion({ content: "<think>\nMaybe ```python\nx = 1\n```\n</think>\n\nReflection: ok\nAction: SUBMIT" }) });
+    expect(await model.chat(hello)).toMatchObject({ content: "Reflection: ok\nAction: SUBMIT", reasoning: "Maybe ```python\nx = 1\n```" });
+    // A server that put the opening tag in the prompt sends only the closing one.
+    stub.enqueue({ rawBody: completion({ content: "thinking hard</think>Action: SUBMIT", reasoning: "" }) });
+    expect(await model.chat(hello)).toMatchObject({ content: "Action: SUBMIT", reasoning: "thinking hard" });
+    // Only reasoning, no answer: an empty answer.
+    stub.enqueue({ rawBody: completion({ content: null, reasoning: "still thinking" }) });
+    expect(await model.chat(hello)).toMatchObject({ content: "", reasoning: "still thinking" });
+  });
+
+  it("marks a reply cut at the token limit", async () => {
+    stub.enqueue({ rawBody: completion({ content: "Action: REPLACE\n```python\ndef f(" }, "length") });
+    const res = await createOpenAIModel(fast()).chat(hello);
+    expect(res.truncated).toBe(true);
+  });
+
+  it("names an unreadable content shape instead of failing inside", async () => {
+    stub.enqueue({ rawBody: completion({ content: { text: "x" } }) });
+    const err = await modelError(createOpenAIModel(fast({ maxRetries: 0 })).chat(hello));
+    expect(err.message).toContain("the message content is an object, not text or a list of parts");
+  });
+});
+
+describe("models that refuse sampling parameters", () => {
+  const refusal = JSON.parse(readFileSync("tests/fixtures/cases/08-o-series-temperature.server-response.json", "utf8"));
+  const ok = { rawBody: JSON.stringify(refusal.otherwise.body) };
+
+  it("OpenAI's reasoning models get no temperature or top_p, and max_completion_tokens", async () => {
+    stub.setFallback((req) =>
+      req.body?.temperature !== undefined || req.body?.top_p !== undefined ? { status: 400, rawBody: JSON.stringify(refusal.body) } : ok,
+    );
+    const model = createOpenAIModel(fast({ model: "o4-mini" }));
+    const res = await model.chat({ ...hello, maxTokens: 50 });
+    expect(res.content).toBe("Reflection: ok\nAction: SUBMIT");
+    const [req] = stub.chatRequests();
+    expect(stub.chatRequests()).toHaveLength(1);
+    expect(req?.body).toMatchObject({ max_completion_tokens: 50 });
+    expect([req?.body?.temperature, req?.body?.top_p, req?.body?.max_tokens]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it("any other model whose 400 names a parameter gets the call again without it, once, and later calls leave it out", async () => {
+    stub.setFallback((req) => (req.body?.temperature !== undefined ? { status: 400, rawBody: JSON.stringify(refusal.body) } : ok));
+    const model = createOpenAIModel(fast({ model: "my-reasoner", provider: "vllm" }));
+    expect((await model.chat(hello)).content).toBe("Reflection: ok\nAction: SUBMIT");
+    expect(stub.chatRequests().map((r) => r.body?.temperature)).toEqual([0, undefined]);
+    await model.chat(hello);
+    expect(stub.chatRequests()).toHaveLength(3);
+    expect(stub.chatRequests()[2]?.body?.temperature).toBeUndefined();
+  });
+
+  it("a 400 about a parameter it already left out is final, with the server's words", async () => {
+    stub.setFallback(() => ({ status: 400, rawBody: JSON.stringify(refusal.body) }));
+    const err = await modelError(createOpenAIModel(fast({ model: "my-reasoner" })).chat(hello));
+    expect(err.status).toBe(400);
+    expect(err.message).toContain("'temperature' does not support 0 with this model");
+    expect(stub.chatRequests()).toHaveLength(2);
   });
 });

@@ -7,13 +7,14 @@ import { loadTaskFromFiles, type Task } from "../../src/core/task";
 class FakeModel implements ChatModel {
   readonly id = "fake:queue";
   readonly requests: ChatRequest[] = [];
-  constructor(private readonly replies: (string | Error)[]) {}
+  constructor(private readonly replies: (string | Error | { content: string; truncated?: true; reasoning?: string })[]) {}
   async chat(req: ChatRequest): Promise<ChatResponse> {
     this.requests.push({ ...req, messages: req.messages.map((m) => ({ ...m })) });
     const next = this.replies.shift();
     if (next === undefined) throw new Error(`FakeModel: no reply left for call ${this.requests.length}`);
     if (next instanceof Error) throw next;
-    return { content: next, usage: { promptTokens: 10, completionTokens: 2 }, latencyMs: 0, model: "queue" };
+    const reply = typeof next === "string" ? { content: next } : next;
+    return { ...reply, usage: { promptTokens: 10, completionTokens: 2 }, latencyMs: 0, model: "queue" };
   }
   /** Requests that were memory summary calls (their system prompt asks to condense a history). */
   summaryRequests(): ChatRequest[] {
@@ -184,6 +185,34 @@ describe("ReCodeAgent actions", () => {
     expect(out.actions[0]?.argument).toBe(NEW_CODE);
     expect(model.requests).toHaveLength(2);
     expect(out.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+  });
+
+  it("applies nothing from a reply cut at the token limit, and tells the agent", async () => {
+    const cut = {
+      content: replaceReply("def smooth_probs(counts, alpha):\n    return [c +").replace(/```$/, ""),
+      truncated: true as const,
+    };
+    const model = new FakeModel([cut, replaceReply(), step("SUBMIT")]);
+    const out = await createAgent("agent", model).runTurn({ task: makeTask(), turn: 0, currentCode: STARTER, feedback: null });
+    expect(out.actions.map((a) => a.type)).toEqual(["INVALID", "REPLACE", "SUBMIT"]);
+    expect(out.actions[0]?.result).toContain("truncated");
+    expect(model.requests[1]?.messages.at(-1)?.content).toContain("cut at the token limit");
+    expect(out.code).toBe(NEW_CODE);
+  });
+
+  it("keeps a reply's reasoning in the turn's messages, never sends it back and never acts on it", async () => {
+    const model = new FakeModel([{ content: step("BROWSE"), reasoning: "Action: SUBMIT (only a thought)" }, step("SUBMIT")]);
+    const out = await createAgent("agent", model).runTurn({ task: makeTask(), turn: 0, currentCode: STARTER, feedback: null });
+    expect(out.actions.map((a) => a.type)).toEqual(["BROWSE", "SUBMIT"]);
+    expect(out.messages[1]).toEqual({ role: "assistant", content: step("BROWSE"), reasoning: "Action: SUBMIT (only a thought)" });
+    expect(JSON.stringify(model.requests[1]?.messages)).not.toContain("only a thought");
+  });
+
+  it("a one-shot reply cut at the token limit leaves the target file as it was", async () => {
+    const model = new FakeModel([{ content: "```python\ndef smooth_probs(counts, al", truncated: true }]);
+    const out = await createAgent("baseline", model).runTurn({ task: makeTask(), turn: 0, currentCode: STARTER, feedback: null });
+    expect(out.code).toBe(STARTER);
+    expect(out.actions).toEqual([{ type: "INVALID", argument: "", result: expect.stringContaining("truncated") }]);
   });
 
   it("submits automatically after maxSteps actions", async () => {

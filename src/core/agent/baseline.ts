@@ -4,7 +4,7 @@
  */
 import type { ChatMessage, ChatModel } from "../model";
 import { extractPythonCode } from "./parse";
-import { taskSystemPrompt, turnMessage } from "./prompts";
+import { TRUNCATED, taskSystemPrompt, turnMessage } from "./prompts";
 import type { Agent, AgentMemoryState, AgentTurnInput, AgentTurnOutput } from "./types";
 import { checkMemoryState, checkTurnInput } from "./validate";
 
@@ -34,11 +34,16 @@ export class BaselineAgent implements Agent {
       topP: 1,
       signal,
     });
-    const code = extractPythonCode(res.content);
+    // A reply cut at the token limit may hold half a file: the target file stays as it was.
+    const code = res.truncated ? currentCode : extractPythonCode(res.content);
     return {
       code,
-      messages: [user, { role: "assistant", content: res.content }],
-      actions: [{ type: "REPLACE", argument: code, result: `target file set (${lines(code)} lines) from a one-shot reply` }],
+      messages: [user, { role: "assistant", content: res.content, ...(res.reasoning ? { reasoning: res.reasoning } : {}) }],
+      actions: [
+        res.truncated
+          ? { type: "INVALID", argument: "", result: `${TRUNCATED}; the target file was left as it was` }
+          : { type: "REPLACE", argument: code, result: `target file set (${lines(code)} lines) from a one-shot reply` },
+      ],
       tokens: { prompt: res.usage.promptTokens, completion: res.usage.completionTokens },
       modelCalls: 1,
       latencyMs: performance.now() - started,

@@ -113,7 +113,10 @@ export function turnMessage(task: Task, setting: AgentSetting, turn: number, cur
   return parts.join("\n");
 }
 
-/** Correction sent after a malformed reply. */
+/** How a reply cut at the model's token limit is named in actions and corrections. */
+export const TRUNCATED = "the reply was cut at the token limit (truncated)";
+
+/** Correction sent back after a reply that could not be used. */
 export function correctionMessage(problem: string, stepsLeft: number): string {
   return [
     `Your reply could not be used: ${problem}.`,

@@ -9,7 +9,7 @@ import type { ChatMessage, ChatModel } from "../model";
 import type { Task } from "../task";
 import { compactMemory } from "./memory";
 import { type ParsedStep, parseStep } from "./parse";
-import { clip, correctionMessage, fence, observationMessage, repoFileList, taskSystemPrompt, turnMessage } from "./prompts";
+import { clip, correctionMessage, fence, observationMessage, repoFileList, TRUNCATED, taskSystemPrompt, turnMessage } from "./prompts";
 import { retrieverFor } from "./retrieve";
 import type { Agent, AgentAction, AgentMemoryState, AgentTurnInput, AgentTurnOutput } from "./types";
 import { checkMemoryState, checkTurnInput, type ResolvedAgentOptions } from "./validate";
@@ -117,15 +117,23 @@ export class ReCodeAgent implements Agent {
       modelCalls++;
       tokens.prompt += res.usage.promptTokens;
       tokens.completion += res.usage.completionTokens;
-      push({ role: "assistant", content: res.content });
+      conv.push({ role: "assistant", content: res.content });
+      out.push({ role: "assistant", content: res.content, ...(res.reasoning ? { reasoning: res.reasoning } : {}) });
       const stepsLeft = maxSteps - step;
-      const parsed = parseStep(res.content);
-      const outcome: StepOutcome = parsed.ok
-        ? this.act(task, parsed, code, stepsLeft)
-        : {
-            action: { type: "INVALID", argument: parsed.line, result: parsed.problem },
-            observation: correctionMessage(parsed.problem, stepsLeft),
-          };
+      // A reply cut at the token limit may hold half a file: nothing in it is applied, and the agent is told.
+      const parsed = res.truncated ? null : parseStep(res.content);
+      const outcome: StepOutcome =
+        parsed === null
+          ? {
+              action: { type: "INVALID", argument: "", result: `${TRUNCATED}; nothing in it was applied` },
+              observation: correctionMessage(`${TRUNCATED}, so nothing in it was applied; reply again, shorter`, stepsLeft),
+            }
+          : parsed.ok
+            ? this.act(task, parsed, code, stepsLeft)
+            : {
+                action: { type: "INVALID", argument: parsed.line, result: parsed.problem },
+                observation: correctionMessage(parsed.problem, stepsLeft),
+              };
       actions.push(outcome.action);
       if (outcome.code !== undefined) code = outcome.code;
       if (outcome.observation === null) submitted = true;

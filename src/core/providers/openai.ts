@@ -1,8 +1,9 @@
 /**
  * OpenAI-compatible chat provider, on the official `openai` SDK. Works with
  * OpenAI, Ollama (`http://localhost:11434/v1`), vLLM and the llama.cpp server:
- * a missing `usage` counts as zero tokens, and a server that rejects
- * `response_format` gets the request again without it.
+ * a missing `usage` counts as zero tokens, and a server that rejects a
+ * parameter (`response_format`, a reasoning model's `temperature`) gets the
+ * request again without it.
  *
  * Decoding defaults follow RECODE-H ("Interaction protocol": temperature 0,
  * top-p 1). Retries (exponential backoff with jitter, honouring Retry-After)
@@ -11,6 +12,7 @@
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { type ChatRequest, type ChatResponse, ModelError } from "../model";
+import { type ReplyText, readReply } from "./reply";
 import { type MeteredChatModel, nowMs, type OnCall, UsageMeter } from "./usage";
 
 /** `fetch` as the SDK accepts it (the global one by default). */
@@ -131,6 +133,8 @@ export function retryAfterMs(headers: Headers | undefined, now: number = Date.no
 interface Failure {
   retryable: boolean;
   status?: number;
+  /** The request parameter the server named, if any. */
+  param?: string;
   reason: string;
   message: string;
   retryAfter?: number;
@@ -221,7 +225,13 @@ function classify(err: unknown, opts: OpenAIModelOptions): Failure {
         message: `not found (HTTP 404): ${detail}; check the model name "${opts.model}" (for Ollama: \`ollama pull ${opts.model}\`) and that the base URL ${url} ends with /v1`,
       };
     }
-    return { retryable: false, status, reason: `HTTP ${status}`, message: `request rejected (HTTP ${status}) by ${url}: ${detail}` };
+    return {
+      retryable: false,
+      status,
+      param: rejectedParam(err, detail),
+      reason: `HTTP ${status}`,
+      message: `request rejected (HTTP ${status}) by ${url}: ${detail}`,
+    };
   }
   if (err instanceof SyntaxError) {
     return {
@@ -232,6 +242,21 @@ function classify(err: unknown, opts: OpenAIModelOptions): Failure {
   }
   const msg = err instanceof Error ? err.message : String(err);
   return { retryable: false, reason: "error", message: `request failed: ${msg}` };
+}
+
+/** Sampling and length parameters a server may refuse for a model (OpenAI's reasoning models refuse temperature and top_p, and want max_completion_tokens). */
+const ADJUSTABLE = ["temperature", "top_p", "max_tokens", "response_format"] as const;
+type Adjustable = (typeof ADJUSTABLE)[number];
+
+/** The parameter a 4xx names: the error's `param` field, or one quoted in its message. */
+function rejectedParam(err: APIError, detail: string): string | undefined {
+  if (typeof err.param === "string" && err.param) return err.param;
+  return ADJUSTABLE.find((p) => new RegExp(`['"\`]${p}['"\`]`).test(detail));
+}
+
+/** OpenAI's reasoning models (o1, o3, o4-mini, gpt-5...): no temperature or top_p, `max_completion_tokens` instead of `max_tokens`. */
+export function isOpenAIReasoningModel(provider: string, model: string): boolean {
+  return provider === "openai" && /^(o\d|gpt-5)/i.test(model);
 }
 
 function backoffMs(attempt: number, base: number, max: number): number {
@@ -282,7 +307,7 @@ async function withRetries<T>(
       const f = classify(err, opts);
       if (!f.retryable || retries >= maxRetries) {
         const tail = f.retryable && maxRetries > 0 ? ` (gave up after ${retries + 1} attempts)` : "";
-        throw new ModelError(modelId, f.message + tail, f.status);
+        throw new ModelError(modelId, f.message + tail, f.status, f.param);
       }
       const delayMs = Math.min(maxDelay, f.retryAfter ?? backoffMs(retries + 1, base, maxDelay));
       opts.onRetry?.({ attempt: retries + 1, delayMs, status: f.status, reason: f.reason });
@@ -300,9 +325,14 @@ async function withRetries<T>(
  *
  * id: `<provider>:<model>` (`openai:<model>` by default). Each call sends
  * temperature 0 and top_p 1 unless the request says otherwise; `json: true`
- * sends `response_format: {type: "json_object"}`, and when the server answers
- * that with HTTP 400 the call is repeated once without it (and later calls skip
- * it). Missing `usage` counts as zero tokens.
+ * sends `response_format: {type: "json_object"}`. A server that answers HTTP
+ * 400 naming one of these parameters (or `max_tokens`) gets the call again
+ * without it (`max_completion_tokens` instead of `max_tokens`), once per
+ * parameter, and later calls leave it out; OpenAI's reasoning models (o1, o3,
+ * o4-mini, gpt-5) get neither temperature nor top_p from the start. The answer
+ * is the message's final text ({@link readReply}: content parts joined,
+ * reasoning kept apart in `reasoning`); `truncated` marks a reply cut at the
+ * token limit. Missing `usage` counts as zero tokens.
  *
  * @throws Error at once for bad options (names the option).
  * @returns a model whose `chat` rejects with {@link ModelError} (status set for
@@ -310,10 +340,17 @@ async function withRetries<T>(
  */
 export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
   checkOptions(opts);
-  const id = `${opts.provider ?? "openai"}:${opts.model}`;
+  const provider = opts.provider ?? "openai";
+  const id = `${provider}:${opts.model}`;
   const client = makeClient(opts);
   const meter = new UsageMeter(opts.onCall);
-  let jsonModeSupported = true;
+  // What this model's server refused so far: later calls leave it out from the start.
+  const refused = new Set<Adjustable>();
+  if (isOpenAIReasoningModel(provider, opts.model)) {
+    refused.add("temperature");
+    refused.add("top_p");
+    refused.add("max_tokens");
+  }
 
   async function chat(req: ChatRequest): Promise<ChatResponse> {
     if (!req || !Array.isArray(req.messages) || req.messages.length === 0) {
@@ -321,7 +358,19 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
     }
     const started = nowMs();
     let retriesSpent = 0;
-    const send = async (useJson: boolean) => {
+    const body = (): OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming => ({
+      model: opts.model,
+      messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+      ...(refused.has("temperature") ? {} : { temperature: req.temperature ?? 0 }),
+      ...(refused.has("top_p") ? {} : { top_p: req.topP ?? 1 }),
+      ...(req.maxTokens === undefined
+        ? {}
+        : refused.has("max_tokens")
+          ? { max_completion_tokens: req.maxTokens }
+          : { max_tokens: req.maxTokens }),
+      ...(req.json === true && !refused.has("response_format") ? { response_format: { type: "json_object" as const } } : {}),
+    });
+    const send = async () => {
       const { value, retries } = await withRetries(id, opts, req.signal, async () => {
         // The deadline covers the whole answer, body included (a body that never ends is a timeout too).
         const ctl = new AbortController();
@@ -337,17 +386,7 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
         if (req.signal?.aborted) ctl.abort();
         req.signal?.addEventListener("abort", onAbort, { once: true });
         try {
-          return await client.chat.completions.create(
-            {
-              model: opts.model,
-              messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
-              temperature: req.temperature ?? 0,
-              top_p: req.topP ?? 1,
-              ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
-              ...(useJson ? { response_format: { type: "json_object" as const } } : {}),
-            },
-            { signal: ctl.signal },
-          );
+          return await client.chat.completions.create(body(), { signal: ctl.signal });
         } catch (err) {
           if (expired && !req.signal?.aborted) throw new APIConnectionTimeoutError({ message: "the answer did not finish in time" });
           throw err;
@@ -361,20 +400,26 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
     };
     try {
       let completion: OpenAI.Chat.Completions.ChatCompletion;
-      const wantJson = req.json === true && jsonModeSupported;
-      try {
-        completion = await send(wantJson);
-      } catch (err) {
-        if (wantJson && err instanceof ModelError && err.status === 400) {
-          completion = await send(false);
-          jsonModeSupported = false;
-        } else {
-          throw err;
+      for (;;) {
+        try {
+          completion = await send();
+          break;
+        } catch (err) {
+          // A 400 that names a parameter this call sent: once per parameter, ask again without it.
+          const param = err instanceof ModelError && err.status === 400 ? adjustableParam(err, req) : undefined;
+          if (!param || refused.has(param)) throw err;
+          refused.add(param);
         }
       }
       const choice = completion?.choices?.[0];
       if (!choice?.message) {
         throw new ModelError(id, `the response from ${opts.baseURL} has no choices[0].message; is it an OpenAI-compatible endpoint?`);
+      }
+      let reply: ReplyText;
+      try {
+        reply = readReply(choice.message as unknown as Record<string, unknown>);
+      } catch (e) {
+        throw new ModelError(id, `the response from ${opts.baseURL} cannot be read: ${(e as Error).message}`);
       }
       // Servers differ: a missing, negative or non-numeric count is taken as 0.
       const usage = {
@@ -383,7 +428,14 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
       };
       const latencyMs = nowMs() - started;
       meter.success({ usage, latencyMs, retries: retriesSpent });
-      return { content: choice.message.content ?? "", usage, latencyMs, model: completion.model || opts.model };
+      return {
+        content: reply.text,
+        usage,
+        latencyMs,
+        model: completion.model || opts.model,
+        ...(reply.reasoning ? { reasoning: reply.reasoning } : {}),
+        ...(choice.finish_reason === "length" ? { truncated: true } : {}),
+      };
     } catch (err) {
       meter.failure();
       throw err;
@@ -391,6 +443,17 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
   }
 
   return { id, chat, totals: () => meter.totals(), calls: () => meter.calls() };
+}
+
+/** The parameter a rejected call named, when the call sent it and it can be left out (or renamed). */
+function adjustableParam(err: ModelError, req: ChatRequest): Adjustable | undefined {
+  // A 400 that names nothing, to a call that asked for JSON: JSON mode is the usual culprit (older servers).
+  if (err.param === undefined) return req.json === true ? "response_format" : undefined;
+  const p = ADJUSTABLE.find((a) => a === err.param || (err.param === "max_completion_tokens" && a === "max_tokens"));
+  if (!p) return undefined;
+  if (p === "response_format" && req.json !== true) return undefined;
+  if (p === "max_tokens" && req.maxTokens === undefined) return undefined;
+  return p;
 }
 
 /** What {@link checkEndpoint} found. */
