@@ -151,6 +151,27 @@ export function stripCode(text: string): string {
       out.push("");
       continue;
     }
+    // A table row: each cell that holds code.
+    if (/^\s*\|.*\|\s*$/.test(line)) {
+      out.push(line.replace(/\|([^|]*)(?=\|)/g, (cell, inner: string) => (looksLikeCode(inner.trim()) ? `| ${CODE_OMITTED} ` : cell)));
+      i += 1;
+      continue;
+    }
+    // A list item or a numbered step whose text is code: keep the marker.
+    const item = /^(\s*(?:[-*+]|\d+[.)]|step\s+\d+\s*[.:)]?)\s+)(.*)$/i.exec(line);
+    if (item && (CODE_LINE.test(item[2] as string) || looksLikeCode((item[2] as string).trim()))) {
+      out.push(`${item[1]}${CODE_OMITTED}`);
+      i += 1;
+      while (i < lines.length && /^\s{2,}\S/.test(lines[i] as string) && looksLikeCode((lines[i] as string).trim())) i += 1;
+      continue;
+    }
+    // Code after prose on the same line ("Replace the body with: return ..."): from where it starts.
+    const at = codeInProse(line);
+    if (at > 0) {
+      out.push(`${line.slice(0, at)}${CODE_OMITTED}`);
+      i += 1;
+      continue;
+    }
     if (CODE_LINE.test(line)) {
       // Unfenced code: this line and the indented or code-like lines right after it.
       i += 1;
@@ -167,7 +188,7 @@ export function stripCode(text: string): string {
   }
   return out
     .join("\n")
-    .replace(/<pre\b[\s\S]*?<\/pre>/gi, CODE_OMITTED)
+    .replace(/<pre\b[\s\S]*?(?:<\/pre>|$)/gi, CODE_OMITTED)
     .replace(/<code>([\s\S]*?)<\/code>/gi, (m, inner: string) => (INLINE_CODE.test(inner.trim()) ? INLINE_OMITTED : m))
     .replace(/`([^`\n]+)`/g, (m, inner: string) => (INLINE_CODE.test(inner.trim()) ? INLINE_OMITTED : m))
     .replace(/\n{3,}/g, "\n\n")
@@ -177,6 +198,36 @@ export function stripCode(text: string): string {
 /** A line of Python written as prose would not be: a statement, a definition, or an assignment. */
 const CODE_LINE =
   /^\s*(?:def\s+\w+\s*\(|class\s+\w+\s*[(:]|return\b|import\s+\w|from\s+[\w.]+\s+import\b|for\s+.+\s+in\s+.+:\s*$|while\s+.+:\s*$|if\s+.+:\s*$|elif\s+.+:\s*$|else\s*:\s*$|try\s*:\s*$|except\b.*:\s*$|with\s+.+:\s*$|raise\s+\w|[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*(?:[-+*/%]|\*\*|\/\/)?=(?!=)\s*\S)/;
+
+/** A one-line compound statement: `for v in values: out.append(v)`, `if x: return y`. */
+const ONE_LINER = /^(?:for\s+[\w, ]+\s+in\s+.+|while\s+.+|if\s+.+|elif\s+.+|with\s+.+|else|try)\s*:\s*\S/;
+
+/**
+ * Whether a piece of text (a table cell, a list item, the rest of a line after
+ * prose) is Python rather than words: a return or yield with an expression, a
+ * definition, an import, a one-line compound statement, an assignment, or a
+ * call statement. "return value" and "the return is wrong" are words.
+ */
+function looksLikeCode(t: string): boolean {
+  return (
+    /^(?:return|yield)\s+(?:[[({"'\d-]|[\w.]+\s*(?:[[(.,]|[-+*/%<>=!]|$))/.test(t) ||
+    /^(?:return|pass|break|continue)\s*$/.test(t) ||
+    /^(?:def\s+\w+\s*\(|class\s+\w+\s*[(:]|import\s+[\w.]+\s*(?:as\s+\w+\s*)?$|from\s+[\w.]+\s+import\s)/.test(t) ||
+    ONE_LINER.test(t) ||
+    /^[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*(?:[-+*/%]|\*\*|\/\/)?=(?!=)\s*\S/.test(t) ||
+    /^[A-Za-z_][\w.]*\.[A-Za-z_]\w*\(.*\)\s*$/.test(t)
+  );
+}
+
+/** Where code starts after prose on a line (after a colon or semicolon, or at a return/def/lambda with code after it), or -1. */
+function codeInProse(line: string): number {
+  for (const m of line.matchAll(/[:;]\s+/g)) {
+    const at = (m.index ?? 0) + m[0].length;
+    if (looksLikeCode(line.slice(at).trim())) return at;
+  }
+  const kw = /\s(?=(?:return|yield)\s+(?:[[({]|[\w.]+\s*(?:[[(]|[-+*/%]\s*\w))|def\s+\w+\s*\(|lambda\s[^:]*:)/.exec(line);
+  return kw ? kw.index + 1 : -1;
+}
 
 /**
  * Inline code that is a statement or a whole piece of code (`return 1 - p`,

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   CODE_OMITTED,
@@ -228,5 +229,42 @@ describe("FeedbackRecordSchema", () => {
       /trajectory t\.json turn 2: not a valid feedback record: items\[0\]\.category/,
     );
     expect(() => parseFeedbackRecord({ items: [] })).toThrow(/researcher/);
+  });
+});
+
+describe("stripCode below L4: code wherever a researcher writes it", () => {
+  const record = parseFeedbackRecord(JSON.parse(readFileSync("tests/fixtures/cases/15-feedback-code-leak.record.json", "utf8")));
+  const leaks = ["return [v * factor for v in values]", "out.append(v * factor)", "return out", "def scale"];
+
+  it("removes a statement after prose, code in table cells and numbered steps, and an unclosed <pre> (case 15)", () => {
+    for (const level of [1, 2, 3] as const) {
+      const text = renderFeedback(record, level);
+      for (const leak of leaks) expect(text, `L${level}: ${leak}`).not.toContain(leak);
+    }
+    expect(stripCode(record.items[0]?.description ?? "")).toBe(
+      `scale multiplies by the factor twice. Replace the body with: ${CODE_OMITTED}`,
+    );
+    expect(stripCode("| line | fix |\n| --- | --- |\n| 3 | return [v * factor for v in values] |")).toBe(
+      `| line | fix |\n| --- | --- |\n| 3 | ${CODE_OMITTED} |`,
+    );
+    expect(stripCode("Step 1. for v in values: out.append(v * factor)\nStep 2. return out")).toBe(
+      `Step 1. ${CODE_OMITTED}\nStep 2. ${CODE_OMITTED}`,
+    );
+    expect(stripCode("<pre>def scale(values, factor):")).toBe(CODE_OMITTED);
+    // At L4 the code is the point.
+    expect(renderFeedback(record, 4)).toContain("return [v * factor for v in values]");
+  });
+
+  it("keeps prose that only sounds like code", () => {
+    for (const prose of [
+      "The function should return the sum (not the mean) of the values.",
+      "Cause: the return value is a list, not a float.",
+      "1. Check the bins: there are ten of them.",
+      "| test | status |\n| --- | --- |\n| test_scale | failed |",
+      "If the scale is wrong, check the factor.",
+      "Multiply `1 - k/i` terms and call `pass_at_k`.",
+    ]) {
+      expect(stripCode(prose), prose).toBe(prose);
+    }
   });
 });
