@@ -153,11 +153,16 @@ export function reportMarkdown(d: ReportData): string {
     "",
     "## Cost",
     "",
-    "| model | setting | level | prompt tokens | completion tokens | wall time (s) |",
-    "| --- | --- | --- | --- | --- | --- |",
+    "| model | setting | level | prompt tokens | completion tokens | calls without token counts | wall time (s) |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
   );
-  for (const r of d.rows)
-    out.push(`| ${r.model} | ${r.setting} | L${r.level} | ${r.tokens.prompt} | ${r.tokens.completion} | ${(r.wallMs / 1000).toFixed(1)} |`);
+  for (const r of d.rows) {
+    // A server that sent no counts makes the sums a lower bound: say so in the cells.
+    const atLeast = r.tokens.unreported ? "≥ " : "";
+    out.push(
+      `| ${r.model} | ${r.setting} | L${r.level} | ${atLeast}${r.tokens.prompt} | ${atLeast}${r.tokens.completion} | ${r.tokens.unreported ?? 0} | ${(r.wallMs / 1000).toFixed(1)} |`,
+    );
+  }
   return `${out.join("\n")}\n`;
 }
 
@@ -175,6 +180,7 @@ export function reportCsv(d: ReportData): string {
     "pass_rate",
     "prompt_tokens",
     "completion_tokens",
+    "unreported_calls",
     "wall_ms",
   ];
   const lines = [[...head, ...Array.from({ length: d.n }, (_, i) => `recall_at_${i + 1}`)].join(",")];
@@ -193,6 +199,7 @@ export function reportCsv(d: ReportData): string {
         r.passRate,
         r.tokens.prompt,
         r.tokens.completion,
+        r.tokens.unreported ?? 0,
         Math.round(r.wallMs),
         ...r.curve,
       ].join(","),

@@ -20,6 +20,7 @@ import {
   Turn0ReviewError,
 } from "../core/episode";
 import type { FeedbackLevel, Researcher } from "../core/feedback";
+import type { TokenCounts } from "../core/model";
 import {
   checkModelSpec,
   loadScript,
@@ -182,7 +183,7 @@ export interface PreparedRun {
   /** Native backend's box (native-sandbox.ts). */
   sandbox: NativeSandbox;
   /** A researcher and its token counter, one per worker. */
-  makeResearcher: () => { researcher: Researcher; usage?: () => { prompt: number; completion: number } };
+  makeResearcher: () => { researcher: Researcher; usage?: () => TokenCounts };
 }
 
 /**
@@ -251,7 +252,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
         researcher: researcherFromSpec(`llm:${spec}`, { model: () => m }),
         usage: () => {
           const t = m.totals();
-          return { prompt: t.promptTokens, completion: t.completionTokens };
+          return { prompt: t.promptTokens, completion: t.completionTokens, unreported: t.unreported };
         },
       };
     };

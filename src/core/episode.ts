@@ -17,6 +17,7 @@
 import type { RunOptions, RunRequest } from "../python/runtime";
 import type { Agent, AgentMemoryState, AgentSetting } from "./agent/types";
 import { type FeedbackLevel, type FeedbackRecord, type Researcher, renderForAgent } from "./feedback";
+import type { TokenCounts } from "./model";
 import type { RunResult } from "./results";
 import { type Task, taskContentHash } from "./task";
 import { TRAJECTORY_SCHEMA_VERSION, type Trajectory, type TrajectoryTurn } from "./trajectory";
@@ -50,7 +51,7 @@ export interface EpisodeEnv {
   /** Versions recorded in every trajectory. */
   versions: { app: string; gitCommit: string | null };
   /** Token totals of the researcher's model so far (for per-review counts); absent for rules/human. */
-  researcherUsage?: () => { prompt: number; completion: number };
+  researcherUsage?: () => TokenCounts;
   /** Builds the run request for candidate code (defaults to the task's own settings). */
   request: (task: Task, code: string) => RunRequest;
   signal?: AbortSignal;
@@ -90,12 +91,21 @@ async function review(
   code: string,
   run: RunResult,
   turn: number,
-): Promise<{ record: FeedbackRecord; ms: number; tokens: { prompt: number; completion: number } }> {
+): Promise<{ record: FeedbackRecord; ms: number; tokens: TokenCounts }> {
   const before = env.researcherUsage?.() ?? { prompt: 0, completion: 0 };
   const t0 = now();
   const record = await env.researcher.review({ task: env.task, code, run, turn });
   const after = env.researcherUsage?.() ?? { prompt: 0, completion: 0 };
-  return { record, ms: now() - t0, tokens: { prompt: after.prompt - before.prompt, completion: after.completion - before.completion } };
+  const unreported = (after.unreported ?? 0) - (before.unreported ?? 0);
+  return {
+    record,
+    ms: now() - t0,
+    tokens: {
+      prompt: after.prompt - before.prompt,
+      completion: after.completion - before.completion,
+      ...(unreported ? { unreported } : {}),
+    },
+  };
 }
 
 /** Whether the researcher reviews turn `index` (failing, and not the last turn). RECODE-H: feedback after every failing turn except the last. */

@@ -9,6 +9,7 @@
  * (RECODE-H.md, "Interaction protocol": success; a collection error counts as 0 passed).
  */
 import type { FeedbackLevel } from "./feedback";
+import { addTokens, type TokenCounts } from "./model";
 import { passingCount, type RunResult, runSolved } from "./results";
 
 /** RECODE-H settings: one-shot generation each turn, agent with tools, agent with tools and memory (the paper's). */
@@ -43,8 +44,8 @@ export interface EpisodeSummary {
   taskId: string;
   /** Turns in order; index = 0-based turn. Stops at the first solved turn or the turn limit. */
   turns: TurnOutcome[];
-  /** Tokens the coder model used over the episode. */
-  tokens: { prompt: number; completion: number };
+  /** Tokens the coder model used over the episode (`unreported`: calls without counts). */
+  tokens: TokenCounts;
   /** Wall time of the episode, in milliseconds. */
   wallMs: number;
 }
@@ -80,8 +81,8 @@ export interface MetricsRow {
   passRate: number;
   /** curve[k-1] = Recall@k for k = 1..n (non-decreasing). */
   curve: number[];
-  /** Summed coder tokens over the group's episodes. */
-  tokens: { prompt: number; completion: number };
+  /** Summed coder tokens over the group's episodes (`unreported`: calls without counts). */
+  tokens: TokenCounts;
   /** Summed episode wall time, in milliseconds. */
   wallMs: number;
 }
@@ -234,10 +235,7 @@ export function aggregate(summaries: readonly EpisodeSummary[], n: number = DEFA
       mrr: mean(scores.map((x) => x.reciprocalRank)),
       passRate: mean(scores.map((x) => x.passRate)),
       curve: recallCurve(items, n),
-      tokens: {
-        prompt: items.reduce((a, s) => a + s.tokens.prompt, 0),
-        completion: items.reduce((a, s) => a + s.tokens.completion, 0),
-      },
+      tokens: items.reduce((a: TokenCounts, s) => addTokens(a, s.tokens), { prompt: 0, completion: 0 }),
       wallMs: items.reduce((a, s) => a + s.wallMs, 0),
     });
   }

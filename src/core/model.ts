@@ -25,10 +25,34 @@ export interface ChatRequest {
   signal?: AbortSignal;
 }
 
-/** Token counts of one call (0 when the provider does not report them). */
+/** Token counts of one call. */
 export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;
+  /** The server sent no counts: the zeros above are unknown, not zero. */
+  unreported?: true;
+}
+
+/**
+ * Tokens summed over calls, as trajectories, summaries and reports keep them.
+ * `unreported`: how many of the calls had no counts from their server (so the
+ * sums are a lower bound); absent or 0 when every call reported.
+ */
+export interface TokenCounts {
+  prompt: number;
+  completion: number;
+  unreported?: number;
+}
+
+/** `a + b`, for {@link TokenCounts}. */
+export function addTokens(a: TokenCounts, b: TokenCounts): TokenCounts {
+  const unreported = (a.unreported ?? 0) + (b.unreported ?? 0);
+  return { prompt: a.prompt + b.prompt, completion: a.completion + b.completion, ...(unreported ? { unreported } : {}) };
+}
+
+/** The counts of one call, as {@link TokenCounts}. */
+export function callTokens(u: TokenUsage): TokenCounts {
+  return { prompt: u.promptTokens, completion: u.completionTokens, ...(u.unreported ? { unreported: 1 } : {}) };
 }
 
 /** One chat response. */

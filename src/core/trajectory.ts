@@ -23,7 +23,7 @@
 import { z } from "zod";
 import { FeedbackRecordSchema } from "./feedback";
 import { type EpisodeSummary, turnOutcome } from "./metrics";
-import type { ChatMessage } from "./model";
+import { addTokens, type ChatMessage, type TokenCounts } from "./model";
 import { type RunResult, runSolved, TEST_STATUSES } from "./results";
 
 /** The schema version this build writes. */
@@ -144,7 +144,8 @@ const TimingsSchema = z.object({
   researcherMs: millis,
 });
 
-const TokensSchema = z.object({ prompt: count, completion: count });
+/** Tokens of a turn; `unreported`: calls whose server sent no counts (the sums are then a lower bound). */
+const TokensSchema = z.object({ prompt: count, completion: count, unreported: count.optional() });
 
 const SettingSchema = z.enum(["baseline", "agent", "memory_agent"]);
 const LevelSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
@@ -431,10 +432,7 @@ export function episodeSummary(t: Trajectory): EpisodeSummary {
     researcher: t.config.researcher,
     taskId: t.versions.task.id,
     turns: t.turns.map((turn) => turnOutcome(turn.run)),
-    tokens: {
-      prompt: t.turns.reduce((a, turn) => a + turn.tokens.prompt, 0),
-      completion: t.turns.reduce((a, turn) => a + turn.tokens.completion, 0),
-    },
+    tokens: t.turns.reduce((a: TokenCounts, turn) => addTokens(a, turn.tokens), { prompt: 0, completion: 0 }),
     wallMs: t.wallMs,
   };
 }

@@ -9,6 +9,7 @@ import { createContext, useContext, useSyncExternalStore } from "react";
 import { version as appVersion } from "../../package.json";
 import type { FeedbackItem, FeedbackRecord, Researcher } from "../core/feedback";
 import type { EpisodeSummary } from "../core/metrics";
+import type { TokenCounts } from "../core/model";
 import { checkModelSpec, type MeteredChatModel, type WebLLMProgress } from "../core/providers";
 import { createLlmResearcher, createRulesResearcher } from "../core/researchers";
 import type { RunResult } from "../core/results";
@@ -390,14 +391,14 @@ export class PlaygroundServices {
   }
 
   /** A researcher: `rules` (offline) or `llm` (the researcher model of the settings). @throws Error from the settings. */
-  researcher(kind: "rules" | "llm"): { researcher: Researcher; usage?: () => { prompt: number; completion: number } } {
+  researcher(kind: "rules" | "llm"): { researcher: Researcher; usage?: () => TokenCounts } {
     if (kind === "rules") return { researcher: createRulesResearcher() };
     const { model } = this.model("researcher");
     return {
       researcher: createLlmResearcher(model),
       usage: () => {
         const t = model.totals();
-        return { prompt: t.promptTokens, completion: t.completionTokens };
+        return { prompt: t.promptTokens, completion: t.completionTokens, unreported: t.unreported };
       },
     };
   }

@@ -49,13 +49,13 @@ describe("OpenAI-compatible provider against a misbehaving server", () => {
     expect(String(err.message)).toMatch(/within 500 ms.*gave up after 2 attempts/);
   });
 
-  it("counts negative or non-numeric token counts as 0", async () => {
+  it("records negative or non-numeric token counts as unreported", async () => {
     const m = createOpenAIModel({
       baseURL: base,
       model: "m",
       fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), "x-case": "odd-usage" } }),
     });
     const r = await m.chat({ messages: [{ role: "user", content: "hi" }] });
-    expect(r.usage).toEqual({ promptTokens: 0, completionTokens: 0 });
+    expect(r.usage).toEqual({ promptTokens: 0, completionTokens: 0, unreported: true });
   });
 });

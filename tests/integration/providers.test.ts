@@ -58,12 +58,13 @@ describe("createOpenAIModel through a real chat-completions server", () => {
     expect(model.totals()).toMatchObject({ calls: 1, failures: 0, promptTokens: 12, completionTokens: 3, retries: 0 });
   });
 
-  it("uses the provider name in the id and counts a missing usage block as zero tokens", async () => {
+  it("uses the provider name in the id and records a missing usage block as unreported, not as zero tokens", async () => {
     stub.enqueue({ content: "ok", usage: null });
     const model = createOpenAIModel(fast({ provider: "llamacpp", apiKey: undefined }));
     expect(model.id).toBe("llamacpp:stub-model");
     const res = await model.chat(hello);
-    expect(res.usage).toEqual({ promptTokens: 0, completionTokens: 0 });
+    expect(res.usage).toEqual({ promptTokens: 0, completionTokens: 0, unreported: true });
+    expect(model.totals()).toMatchObject({ calls: 1, promptTokens: 0, unreported: 1 });
     expect(stub.chatRequests()[0]?.headers.authorization).toBe("Bearer no-key");
   });
 

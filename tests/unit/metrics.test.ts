@@ -121,6 +121,14 @@ describe("aggregate", () => {
     });
   });
 
+  it("sums the calls that had no token counts, so that reports can say the sums are a lower bound", () => {
+    const [row] = aggregate([
+      episode("t1", [ok(2, 2)], { tokens: { prompt: 5, completion: 1, unreported: 2 } }),
+      episode("t2", [ok(2, 2)], { tokens: { prompt: 5, completion: 1 } }),
+    ]);
+    expect(row?.tokens).toEqual({ prompt: 10, completion: 2, unreported: 2 });
+  });
+
   it("honours n for every metric", () => {
     const [row] = aggregate(group, 3);
     expect(row).toMatchObject({ n: 3, recallAtN: 0.5, curve: [0.25, 0.25, 0.5] });

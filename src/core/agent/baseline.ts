@@ -2,7 +2,7 @@
  * The `baseline` setting (RECODE-H, "Interaction protocol"): one-shot generation each turn, no tools,
  * no memory. One model call returns the whole target file.
  */
-import type { ChatMessage, ChatModel } from "../model";
+import { type ChatMessage, type ChatModel, callTokens } from "../model";
 import { extractPythonCode } from "./parse";
 import { TRUNCATED, taskSystemPrompt, turnMessage } from "./prompts";
 import type { Agent, AgentMemoryState, AgentTurnInput, AgentTurnOutput } from "./types";
@@ -44,7 +44,7 @@ export class BaselineAgent implements Agent {
           ? { type: "INVALID", argument: "", result: `${TRUNCATED}; the target file was left as it was` }
           : { type: "REPLACE", argument: code, result: `target file set (${lines(code)} lines) from a one-shot reply` },
       ],
-      tokens: { prompt: res.usage.promptTokens, completion: res.usage.completionTokens },
+      tokens: callTokens(res.usage),
       modelCalls: 1,
       latencyMs: performance.now() - started,
     };

@@ -5,7 +5,7 @@
  * Settings `agent` (no memory across turns) and `memory_agent` (the conversation carries over and is
  * summarised past a threshold).
  */
-import type { ChatMessage, ChatModel } from "../model";
+import { addTokens, type ChatMessage, type ChatModel, callTokens, type TokenCounts } from "../model";
 import type { Task } from "../task";
 import { compactMemory } from "./memory";
 import { type ParsedStep, parseStep } from "./parse";
@@ -91,7 +91,7 @@ export class ReCodeAgent implements Agent {
       remember && this.memory.length > 0 ? [...this.memory] : [{ role: "system", content: taskSystemPrompt(task, this.setting, maxSteps) }];
     const out: ChatMessage[] = [];
     const actions: AgentAction[] = [];
-    const tokens = { prompt: 0, completion: 0 };
+    let tokens: TokenCounts = { prompt: 0, completion: 0 };
     let modelCalls = 0;
     let code = input.currentCode;
     const push = (m: ChatMessage) => {
@@ -108,15 +108,13 @@ export class ReCodeAgent implements Agent {
         if (c.summary) {
           conv = c.messages;
           out.push(c.summary);
-          tokens.prompt += c.usage.promptTokens;
-          tokens.completion += c.usage.completionTokens;
+          tokens = addTokens(tokens, callTokens(c.usage));
           modelCalls += c.modelCalls;
         }
       }
       const res = await this.model.chat({ messages: [...conv], temperature: 0, topP: 1, signal });
       modelCalls++;
-      tokens.prompt += res.usage.promptTokens;
-      tokens.completion += res.usage.completionTokens;
+      tokens = addTokens(tokens, callTokens(res.usage));
       conv.push({ role: "assistant", content: res.content });
       out.push({ role: "assistant", content: res.content, ...(res.reasoning ? { reasoning: res.reasoning } : {}) });
       const stepsLeft = maxSteps - step;

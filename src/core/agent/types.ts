@@ -3,7 +3,7 @@
  * agent (RECODE-H.md, "Interaction protocol"; RECODE-H paper, the ReCodeAgent
  * and its `baseline` / `agent` / `memory_agent` settings).
  */
-import type { ChatMessage } from "../model";
+import type { ChatMessage, TokenCounts } from "../model";
 import type { Task } from "../task";
 
 /**
@@ -65,7 +65,7 @@ export interface AgentTurnOutput {
   /** The steps taken, in order. */
   actions: AgentAction[];
   /** Tokens over every model call of the turn (memory summaries included), as providers report them. */
-  tokens: { prompt: number; completion: number };
+  tokens: TokenCounts;
   /** Number of model calls this turn (memory summaries included). */
   modelCalls: number;
   /** Wall time of the turn in milliseconds (model calls and tools). */

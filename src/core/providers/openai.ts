@@ -1,7 +1,7 @@
 /**
  * OpenAI-compatible chat provider, on the official `openai` SDK. Works with
  * OpenAI, Ollama (`http://localhost:11434/v1`), vLLM and the llama.cpp server:
- * a missing `usage` counts as zero tokens, and a server that rejects a
+ * a missing `usage` is recorded as unreported (not as zero), and a server that rejects a
  * parameter (`response_format`, a reasoning model's `temperature`) gets the
  * request again without it.
  *
@@ -11,7 +11,7 @@
  * 4xx fails at once with a message that says what to fix.
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
-import { type ChatRequest, type ChatResponse, ModelError } from "../model";
+import { type ChatRequest, type ChatResponse, ModelError, type TokenUsage } from "../model";
 import { type ReplyText, readReply } from "./reply";
 import { type MeteredChatModel, nowMs, type OnCall, UsageMeter } from "./usage";
 
@@ -273,6 +273,11 @@ function inPage(): boolean {
   );
 }
 
+/** Whether a server's token count is one (a finite number, not negative). */
+function isCount(v: unknown): boolean {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0;
+}
+
 /** A token count as reported, or 0 when it is missing, negative or not a number. */
 export function tokenCount(v: unknown): number {
   return typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.round(v) : 0;
@@ -332,7 +337,7 @@ async function withRetries<T>(
  * o4-mini, gpt-5) get neither temperature nor top_p from the start. The answer
  * is the message's final text ({@link readReply}: content parts joined,
  * reasoning kept apart in `reasoning`); `truncated` marks a reply cut at the
- * token limit. Missing `usage` counts as zero tokens.
+ * token limit. A missing `usage` is recorded as `unreported` (its zeros are unknown).
  *
  * @throws Error at once for bad options (names the option).
  * @returns a model whose `chat` rejects with {@link ModelError} (status set for
@@ -421,10 +426,12 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
       } catch (e) {
         throw new ModelError(id, `the response from ${opts.baseURL} cannot be read: ${(e as Error).message}`);
       }
-      // Servers differ: a missing, negative or non-numeric count is taken as 0.
-      const usage = {
-        promptTokens: tokenCount(completion.usage?.prompt_tokens),
-        completionTokens: tokenCount(completion.usage?.completion_tokens),
+      // Servers differ: a missing usage block (or count) is recorded as unreported, not as zero tokens.
+      const u = completion.usage;
+      const usage: TokenUsage = {
+        promptTokens: tokenCount(u?.prompt_tokens),
+        completionTokens: tokenCount(u?.completion_tokens),
+        ...(isCount(u?.prompt_tokens) && isCount(u?.completion_tokens) ? {} : { unreported: true as const }),
       };
       const latencyMs = nowMs() - started;
       meter.success({ usage, latencyMs, retries: retriesSpent });

@@ -6,7 +6,7 @@ import type { ChatModel, TokenUsage } from "../model";
 
 /** What one finished chat call cost. */
 export interface CallRecord {
-  /** Prompt and completion tokens (0 when the provider does not report them). */
+  /** Prompt and completion tokens (`unreported` when the provider did not report them). */
   usage: TokenUsage;
   /** Wall time of the call including retries, in milliseconds. */
   latencyMs: number;
@@ -22,6 +22,8 @@ export interface UsageTotals {
   failures: number;
   promptTokens: number;
   completionTokens: number;
+  /** Calls whose server reported no token counts (the sums above are a lower bound). */
+  unreported: number;
   /** Sum of call wall times, in milliseconds. */
   latencyMs: number;
   /** Retries over all calls. */
@@ -58,11 +60,20 @@ export class UsageMeter {
   }
 
   totals(): UsageTotals {
-    const t: UsageTotals = { calls: 0, failures: this.failed, promptTokens: 0, completionTokens: 0, latencyMs: 0, retries: 0 };
+    const t: UsageTotals = {
+      calls: 0,
+      failures: this.failed,
+      promptTokens: 0,
+      completionTokens: 0,
+      unreported: 0,
+      latencyMs: 0,
+      retries: 0,
+    };
     for (const r of this.records) {
       t.calls += 1;
       t.promptTokens += r.usage.promptTokens;
       t.completionTokens += r.usage.completionTokens;
+      if (r.usage.unreported) t.unreported += 1;
       t.latencyMs += r.latencyMs;
       t.retries += r.retries;
     }

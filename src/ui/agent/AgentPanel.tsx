@@ -14,6 +14,7 @@ import { useObservable, useServices } from "../services";
 import type { TaskWorkspace } from "../tasks/panels";
 import { agentRunsOf } from "./controller";
 import type { AgentRunOptions } from "./runner";
+import { unreportedNote } from "./tokens";
 
 const LEVELS: FeedbackLevel[] = [0, 1, 2, 3, 4];
 const SETTING_HINTS: Record<AgentSetting, string> = {
@@ -229,7 +230,8 @@ function TurnView({ turn, ws }: { turn: TrajectoryTurn; ws: TaskWorkspace }) {
         <strong>Turn {turn.index}</strong>
         <span className={`turn-verdict ${turn.run.allPassed ? "ok" : "bad"}`}>{verdict}</span>
         <span className="muted small">
-          {turn.actions.map((a) => a.type).join(" → ") || "no actions"} · {turn.tokens.prompt + turn.tokens.completion} tokens ·{" "}
+          {turn.actions.map((a) => a.type).join(" → ") || "no actions"} · {turn.tokens.prompt + turn.tokens.completion} tokens
+          {unreportedNote(turn.tokens.unreported ?? 0)} ·{" "}
           {Math.round(turn.timings.agentMs + turn.timings.testMs + turn.timings.researcherMs)} ms
         </span>
         <span className="spacer" />

@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import { aggregate, DEFAULT_N, type MetricsRow } from "../../core/metrics";
 import { type ImportReport, useObservable, useServices } from "../services";
 import { RecallChart } from "./RecallChart";
+import { unreportedNote } from "./tokens";
 
 const pct = (v: number) => (v * 100).toFixed(1);
 
@@ -156,7 +157,8 @@ export function ResultsView() {
                 </h4>
                 <div className="muted small">
                   {Math.max(...g.rows.map((r) => r.taskCount))} task(s) ·{" "}
-                  {g.rows.reduce((a, r) => a + r.tokens.prompt + r.tokens.completion, 0).toLocaleString()} coder tokens ·{" "}
+                  {g.rows.reduce((a, r) => a + r.tokens.prompt + r.tokens.completion, 0).toLocaleString()} coder tokens
+                  {unreportedNote(g.rows.reduce((a, r) => a + (r.tokens.unreported ?? 0), 0))} ·{" "}
                   {(g.rows.reduce((a, r) => a + r.wallMs, 0) / 1000).toFixed(1)} s wall time
                 </div>
                 <div className="result-body">

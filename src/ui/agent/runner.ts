@@ -20,7 +20,7 @@ import {
   type TestRunner,
 } from "../../core/episode";
 import type { FeedbackLevel, Researcher } from "../../core/feedback";
-import type { ChatModel } from "../../core/model";
+import type { ChatModel, TokenCounts } from "../../core/model";
 import type { Task } from "../../core/task";
 import type { Trajectory } from "../../core/trajectory";
 import { taskRunRequest } from "../../python/runtime";
@@ -70,7 +70,7 @@ export interface AgentRunDeps {
   coder: { spec: string; model: ChatModel };
   researcher: Researcher;
   /** Researcher model token totals (llm researcher), for per-review counts. */
-  researcherUsage?: () => { prompt: number; completion: number };
+  researcherUsage?: () => TokenCounts;
   versions: { app: string; gitCommit: string | null };
   signal: AbortSignal;
   onEvent: (e: AgentRunEvent) => void;
