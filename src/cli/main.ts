@@ -174,6 +174,11 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .option("--researcher <spec>", "rules | llm:<provider:model>", "rules")
     .option("--researcher-base-url <url>", "base URL of the researcher's endpoint (default: --base-url)")
     .option("--researcher-api-key <key>", "API key of the researcher's endpoint")
+    .option(
+      "--sampling <settings>",
+      "coder decoding, e.g. temperature=0.2,top_p=default,max_tokens=4096 (default: temperature 0, top_p 1; `default` leaves a parameter to the server)",
+    )
+    .option("--researcher-sampling <settings>", "researcher decoding, in the same form")
     .option("--levels <list>", "feedback levels, e.g. 0-4 or 0,2,4", "0-4")
     .option("--turns <n>", "turn limit per episode", "10")
     .option("--steps <n>", "agent actions per turn before automatic submit", "3")

@@ -27,6 +27,7 @@ import { dirname, join, relative } from "node:path";
 import type { AgentMemoryState } from "../core/agent/types";
 import type { SharedTurn0, Turn0Partial } from "../core/episode";
 import type { FeedbackLevel } from "../core/feedback";
+import type { SeatSampling } from "../core/sampling";
 import { restoreTrajectory, type Trajectory } from "../core/trajectory";
 
 /** Batch configuration stored in run.json. */
@@ -41,6 +42,8 @@ export interface RunConfig {
   backend: "pyodide" | "native";
   /** `i/n` when this folder holds one shard, else null. */
   shard: string | null;
+  /** Decoding settings of the coder and the researcher, when any were given. */
+  sampling?: SeatSampling;
 }
 
 /** Model ids contain `:` and `/`; folder names keep letters, digits, `.`, `_`, `-`. */

@@ -30,6 +30,7 @@ import {
   parseModelSpec,
 } from "../core/providers";
 import { researcherFromSpec } from "../core/researchers";
+import { parseSampling, type SeatSampling, samplingText, withSampling } from "../core/sampling";
 import type { Task } from "../core/task";
 import type { Trajectory } from "../core/trajectory";
 import { NATIVE_SANDBOXES, type NativeSandbox, resolveSandbox } from "../python/native-sandbox";
@@ -46,6 +47,10 @@ export interface RunCommandOptions {
   researcher: string;
   researcherBaseUrl?: string;
   researcherApiKey?: string;
+  /** Coder decoding settings, `temperature=0.2,top_p=default,max_tokens=4096`. */
+  sampling?: string;
+  /** Researcher decoding settings, the same form. */
+  researcherSampling?: string;
   levels: string;
   turns: string;
   steps: string;
@@ -222,11 +227,21 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
   const unrecorded = tasks.filter((t) => t.expected === null).map((t) => t.id);
   if (unrecorded.length) throw new ConfigError(`tasks without expected.json: ${unrecorded.join(", ")} (run recode tasks record)`);
 
+  let sampling: SeatSampling;
+  try {
+    sampling = {
+      coder: parseSampling(o.sampling ?? "", "--sampling"),
+      researcher: parseSampling(o.researcherSampling ?? "", "--researcher-sampling"),
+    };
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
+  const anySampling = samplingText(sampling.coder) !== "" || samplingText(sampling.researcher) !== "";
   let coder: MeteredChatModel;
   let coderOpts: ModelFromSpecOptions;
   try {
     coderOpts = modelOptions(o.model, o.baseUrl, o.apiKey, env, timeoutMs);
-    coder = modelFromSpec(o.model, coderOpts);
+    coder = withSampling(modelFromSpec(o.model, coderOpts), sampling.coder);
   } catch (e) {
     throw new ConfigError(`--model: ${(e as Error).message}`);
   }
@@ -247,7 +262,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
     if (o.probe) await probe("--researcher", spec, ropts);
     researcherId = `llm:${spec}`;
     makeResearcher = () => {
-      const m = modelFromSpec(spec, ropts);
+      const m = withSampling(modelFromSpec(spec, ropts), sampling.researcher);
       return {
         researcher: researcherFromSpec(`llm:${spec}`, { model: () => m }),
         usage: () => {
@@ -271,6 +286,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
     tasks: ids,
     backend: o.backend,
     shard: o.shard ?? null,
+    ...(anySampling ? { sampling } : {}),
   };
   const folder = new RunFolder(resolve(o.out));
   try {
@@ -280,7 +296,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
   }
   const existing = folder.readConfig();
   if (existing) {
-    const keys: (keyof RunConfig)[] = ["model", "researcher", "setting", "maxTurns", "maxSteps", "backend", "shard"];
+    const keys: (keyof RunConfig)[] = ["model", "researcher", "setting", "maxTurns", "maxSteps", "backend", "shard", "sampling"];
     const diff = keys.filter((k) => JSON.stringify(existing[k]) !== JSON.stringify(config[k]));
     if (diff.length) {
       throw new ConfigError(
@@ -427,7 +443,7 @@ export async function executeRun(
         let turn0: SharedTurn0 | null = p.folder.readTurn0(model, setting, task.id);
         if (!turn0) {
           progress.note(w, `${task.id} turn 0 (shared by the levels)`);
-          const config = { model, researcher: p.config.researcher, setting, maxTurns, maxSteps };
+          const config = { model, researcher: p.config.researcher, setting, maxTurns, maxSteps, sampling: p.config.sampling };
           try {
             turn0 = await runTurn0(env, config, p.folder.readTurn0Partial(model, setting, task.id) ?? undefined);
             p.folder.writeTurn0(turn0);

@@ -19,6 +19,7 @@ import type { Agent, AgentMemoryState, AgentSetting } from "./agent/types";
 import { type FeedbackLevel, type FeedbackRecord, type Researcher, renderForAgent } from "./feedback";
 import type { TokenCounts } from "./model";
 import type { RunResult } from "./results";
+import type { SeatSampling } from "./sampling";
 import { type Task, taskContentHash } from "./task";
 import { TRAJECTORY_SCHEMA_VERSION, type Trajectory, type TrajectoryTurn } from "./trajectory";
 
@@ -33,6 +34,8 @@ export interface EpisodeConfig {
   maxTurns: number;
   /** Actions per turn before automatic submit (RECODE-H: 3). */
   maxSteps: number;
+  /** Decoding settings of the coder and the researcher, when any differ from the protocol's (recorded in the trajectory). */
+  sampling?: SeatSampling;
 }
 
 /** Anything that runs a task's tests (a PythonRuntime, or a wrapper around one). */
@@ -195,6 +198,7 @@ export function newTrajectory(env: EpisodeEnv, config: EpisodeConfig, level: Fee
       setting: config.setting,
       maxTurns: config.maxTurns,
       maxSteps: config.maxSteps,
+      ...(config.sampling ? { sampling: config.sampling } : {}),
     },
     versions: {
       app: env.versions.app,

@@ -14,12 +14,12 @@ export interface ChatMessage {
 /** One chat request. Decoding defaults follow RECODE-H: temperature 0, top-p 1. */
 export interface ChatRequest {
   messages: ChatMessage[];
-  /** Default 0. */
-  temperature?: number;
-  /** Default 1. */
-  topP?: number;
-  /** Upper bound on completion tokens; provider default when absent. */
-  maxTokens?: number;
+  /** Default 0; null leaves it out of the request (the server's default). */
+  temperature?: number | null;
+  /** Default 1; null leaves it out of the request. */
+  topP?: number | null;
+  /** Upper bound on completion tokens; the server's default when absent or null. */
+  maxTokens?: number | null;
   /** Ask for a JSON object (providers that support it); the caller still validates. */
   json?: boolean;
   signal?: AbortSignal;

@@ -25,6 +25,7 @@ import { FeedbackRecordSchema } from "./feedback";
 import { type EpisodeSummary, turnOutcome } from "./metrics";
 import { addTokens, type ChatMessage, type TokenCounts } from "./model";
 import { type RunResult, runSolved, TEST_STATUSES } from "./results";
+import { SeatSamplingSchema } from "./sampling";
 
 /** The schema version this build writes. */
 export const TRAJECTORY_SCHEMA_VERSION = 3;
@@ -199,6 +200,8 @@ export const TrajectorySchema = z
         maxTurns: z.number().int().positive(),
         /** Actions per turn before the code is submitted automatically (RECODE-H: 3). */
         maxSteps: z.number().int().positive(),
+        /** Decoding settings of the coder and the researcher; absent: the protocol's (temperature 0, top-p 1). */
+        sampling: SeatSamplingSchema.optional(),
       })
       .strict(),
     versions: z

@@ -345,6 +345,35 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
     }
   });
 
+  it("decodes each seat with its own settings and records them in the trajectory", async () => {
+    const srv = await startChatStub({ models: ["coder", "reviewer"], fallback: reply });
+    try {
+      const out = join(work, "sampling");
+      const args = httpRun(srv.baseURL, "1", out);
+      args.push("--sampling", "temperature=0.7,top_p=default,max_tokens=900", "--researcher-sampling", "temperature=default");
+      const r = await recode(args);
+      expect(r.code, r.out).toBe(0);
+      const isReview = (q: RecordedRequest) => (q.body?.messages?.[0]?.content ?? "").includes("You review code");
+      const coder = srv.chatRequests().filter((q) => !isReview(q));
+      const reviews = srv.chatRequests().filter(isReview);
+      expect(coder.length).toBeGreaterThan(0);
+      expect(reviews.length).toBeGreaterThan(0);
+      for (const q of coder) expect([q.body?.temperature, q.body?.top_p, q.body?.max_tokens]).toEqual([0.7, undefined, 900]);
+      for (const q of reviews) expect([q.body?.temperature, q.body?.top_p]).toEqual([undefined, 1]);
+      const t = restoreTrajectory(JSON.parse(readFileSync(findTrajectoryFiles(out)[0] as string, "utf8")));
+      expect(t.config.sampling).toEqual({ coder: { temperature: 0.7, topP: null, maxTokens: 900 }, researcher: { temperature: null } });
+      // A run folder keeps its settings: other ones are refused, with what differs.
+      const other = await recode([...httpRun(srv.baseURL, "1", out), "--sampling", "temperature=0.2"]);
+      expect(other.code).toBe(2);
+      expect(other.out).toContain("sampling");
+      const bad = await recode([...httpRun(srv.baseURL, "1", join(work, "sampling-bad")), "--sampling", "temprature=0.2"]);
+      expect(bad.code).toBe(2);
+      expect(bad.out).toContain('--sampling: unknown setting "temprature"');
+    } finally {
+      await srv.close();
+    }
+  });
+
   it("keeps the coder's turn 0 when its review fails, records the episodes as errors, and retries only the review", async () => {
     let reviewerBroken = true;
     const srv = await startChatStub({

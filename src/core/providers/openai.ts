@@ -366,9 +366,9 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
     const body = (): OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming => ({
       model: opts.model,
       messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
-      ...(refused.has("temperature") ? {} : { temperature: req.temperature ?? 0 }),
-      ...(refused.has("top_p") ? {} : { top_p: req.topP ?? 1 }),
-      ...(req.maxTokens === undefined
+      ...(refused.has("temperature") || req.temperature === null ? {} : { temperature: req.temperature ?? 0 }),
+      ...(refused.has("top_p") || req.topP === null ? {} : { top_p: req.topP ?? 1 }),
+      ...(req.maxTokens === undefined || req.maxTokens === null
         ? {}
         : refused.has("max_tokens")
           ? { max_completion_tokens: req.maxTokens }
@@ -459,7 +459,7 @@ function adjustableParam(err: ModelError, req: ChatRequest): Adjustable | undefi
   const p = ADJUSTABLE.find((a) => a === err.param || (err.param === "max_completion_tokens" && a === "max_tokens"));
   if (!p) return undefined;
   if (p === "response_format" && req.json !== true) return undefined;
-  if (p === "max_tokens" && req.maxTokens === undefined) return undefined;
+  if (p === "max_tokens" && (req.maxTokens === undefined || req.maxTokens === null)) return undefined;
   return p;
 }
 

@@ -22,8 +22,8 @@ export interface WebLLMEngineLike {
     completions: {
       create(req: {
         messages: { role: "system" | "user" | "assistant"; content: string }[];
-        temperature: number;
-        top_p: number;
+        temperature?: number;
+        top_p?: number;
         max_tokens?: number;
         response_format?: { type: "json_object" };
         stream?: false;
@@ -148,9 +148,9 @@ export function createWebLLMModel(opts: WebLLMModelOptions): WebLLMChatModel {
       try {
         res = await e.chat.completions.create({
           messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
-          temperature: req.temperature ?? 0,
-          top_p: req.topP ?? 1,
-          ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
+          ...(req.temperature === null ? {} : { temperature: req.temperature ?? 0 }),
+          ...(req.topP === null ? {} : { top_p: req.topP ?? 1 }),
+          ...(req.maxTokens !== undefined && req.maxTokens !== null ? { max_tokens: req.maxTokens } : {}),
           ...(req.json ? { response_format: { type: "json_object" as const } } : {}),
           stream: false,
         });
