@@ -31,9 +31,19 @@ export interface SeatSampling {
 /** Zod schema of {@link Sampling} (run folders and trajectories). */
 export const SamplingSchema: z.ZodType<Sampling> = z
   .object({
-    temperature: z.number().min(0).max(2).nullable().optional(),
-    topP: z.number().gt(0).max(1).nullable().optional(),
-    maxTokens: z.number().int().positive().nullable().optional(),
+    temperature: z.number("must be a number from 0 to 2").min(0, "must be from 0 to 2").max(2, "must be from 0 to 2").nullable().optional(),
+    topP: z
+      .number("must be a number above 0, at most 1")
+      .gt(0, "must be above 0, at most 1")
+      .max(1, "must be above 0, at most 1")
+      .nullable()
+      .optional(),
+    maxTokens: z
+      .number("must be a whole number above 0")
+      .int("must be a whole number above 0")
+      .positive("must be a whole number above 0")
+      .nullable()
+      .optional(),
   })
   .strict();
 
@@ -69,7 +79,8 @@ export function parseSampling(text: string, flag: string): Sampling {
   const r = SamplingSchema.safeParse(out);
   if (!r.success) {
     const issue = r.error.issues[0];
-    throw new Error(`${flag}: ${String(issue?.path[0] ?? "value")} ${issue?.message ?? "is not valid"} (got "${text}")`);
+    const name = { temperature: "temperature", topP: "top_p", maxTokens: "max_tokens" }[String(issue?.path[0])] ?? "a value";
+    throw new Error(`${flag}: ${name} ${issue?.message ?? "is not valid"} (got "${text}")`);
   }
   return r.data;
 }

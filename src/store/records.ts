@@ -173,6 +173,8 @@ export interface ModelConfig {
   scriptName: string;
   /** JSON text of the script (validated with loadScript when uploaded). */
   scriptText: string;
+  /** Decoding settings, `temperature=0.2,top_p=default,max_tokens=4096` (src/core/sampling.ts); "" for the protocol's. */
+  sampling: string;
 }
 
 /** Models of the page: the coder seat (agent) and the researcher (llm researcher). */
@@ -192,6 +194,7 @@ export const EMPTY_MODEL_CONFIG: ModelConfig = {
   webllmModel: "",
   scriptName: "",
   scriptText: "",
+  sampling: "",
 };
 
 /** Model settings used when nothing is stored. */
@@ -218,6 +221,7 @@ function restoreModelConfig(raw: unknown): ModelConfig {
     webllmModel: str("webllmModel").trim(),
     scriptName: str("scriptName"),
     scriptText: str("scriptText"),
+    sampling: str("sampling").trim(),
   };
 }
 

@@ -12,6 +12,7 @@ import {
   OPENAI_COMPATIBLE_PROVIDERS,
   type WebLLMProgress,
 } from "../core/providers";
+import { parseSampling, type Sampling, withSampling } from "../core/sampling";
 import type { EndpointPreset, ModelConfig } from "../store/records";
 
 /** Which seat a model fills: the coder (agent) or the llm researcher. */
@@ -99,7 +100,19 @@ export function optionsOf(role: ModelRole, c: ModelConfig, onProgress?: (p: WebL
 }
 
 /**
- * Build the chat model of a seat.
+ * The decoding settings of a seat (its `sampling` text; "" gives none).
+ * @throws ModelConfigError naming the sampling field and what is wrong in it.
+ */
+export function samplingOf(role: ModelRole, c: ModelConfig): Sampling {
+  try {
+    return parseSampling(c.sampling, "sampling");
+  } catch (e) {
+    throw new ModelConfigError(role, "sampling", `${(e as Error).message} (Settings, Models)`);
+  }
+}
+
+/**
+ * Build the chat model of a seat, decoding with its sampling settings.
  * @throws ModelConfigError / Error with what to fix (missing key, unknown provider, broken script).
  */
 export function buildModel(
@@ -109,8 +122,9 @@ export function buildModel(
 ): { spec: string; model: MeteredChatModel } {
   const spec = specOf(role, c);
   const opts = optionsOf(role, c, onProgress);
+  const sampling = samplingOf(role, c);
   try {
-    return { spec, model: modelFromSpec(spec, opts) };
+    return { spec, model: withSampling(modelFromSpec(spec, opts), sampling) };
   } catch (e) {
     throw new Error(`${ROLE_NAMES[role]}: ${(e as Error).message}`);
   }

@@ -13,6 +13,7 @@ import type { TokenCounts } from "../core/model";
 import { checkModelSpec, type MeteredChatModel, type WebLLMProgress } from "../core/providers";
 import { createLlmResearcher, createRulesResearcher } from "../core/researchers";
 import type { RunResult } from "../core/results";
+import { type SeatSampling, samplingText } from "../core/sampling";
 import { type Task, taskContentHash } from "../core/task";
 import { episodeSummary, restoreTrajectory, type Trajectory } from "../core/trajectory";
 import type { PythonRuntime, RunOptions } from "../python/runtime";
@@ -22,7 +23,7 @@ import type { DraftRecord, ModelConfig, ModelSettingsRecord, RunRecord, Settings
 import { DEFAULT_MODEL_SETTINGS, DEFAULT_SETTINGS, trajectoryKey } from "../store/records";
 import { openRepositories, type Repositories } from "../store/repositories";
 import { type AgentRunEvent, type AgentRunOptions, type AgentRunOutcome, runAgentProtocol } from "./agent/runner";
-import { buildModel, describeCheck, type ModelRole, optionsOf, ROLE_NAMES, specOf } from "./models";
+import { buildModel, describeCheck, type ModelRole, optionsOf, ROLE_NAMES, samplingOf, specOf } from "./models";
 import { Observable } from "./observable";
 import type { CatalogEntry } from "./tasks/catalog";
 
@@ -423,9 +424,16 @@ export class PlaygroundServices {
   async runAgent(task: Task, options: AgentRunOptions, onEvent: (e: AgentRunEvent) => void, signal: AbortSignal): Promise<AgentRunOutcome> {
     let coder: { spec: string; model: MeteredChatModel };
     let researcher: ReturnType<PlaygroundServices["researcher"]>;
+    let sampling: SeatSampling | undefined;
     try {
       coder = this.model("coder");
       researcher = this.researcher(options.researcher);
+      const seats = this.models.get();
+      const s = {
+        coder: samplingOf("coder", seats.coder),
+        researcher: options.researcher === "llm" ? samplingOf("researcher", seats.researcher) : {},
+      };
+      if (samplingText(s.coder) || samplingText(s.researcher)) sampling = s;
     } catch (e) {
       return { trajectories: [], cancelled: false, error: (e as Error).message };
     }
@@ -451,6 +459,7 @@ export class PlaygroundServices {
         runtime: { run: (req, opts) => rt.run(req, opts), version: rt.version },
         repo: repos.trajectories,
         coder: { spec: coder.spec, model: countCalls(coder.model) },
+        ...(sampling ? { sampling } : {}),
         researcher: researcher.researcher,
         researcherUsage: researcher.usage,
         versions: { app: appVersion, gitCommit: null },

@@ -137,6 +137,9 @@ test.describe("OpenAI-compatible endpoint", () => {
     await seat.getByLabel("Coder model server").selectOption("vllm");
     await seat.getByLabel("Coder model base URL").fill(stub.baseURL);
     await seat.getByLabel("Coder model name").fill("stub-coder");
+    await seat.getByLabel("Coder model sampling").fill("temprature=1");
+    await expect(seat.getByRole("alert")).toContainText('unknown setting "temprature"');
+    await seat.getByLabel("Coder model sampling").fill("temperature=default, max_tokens=700");
     await seat.getByRole("button", { name: "Test connection" }).click();
     await expect(page.getByTestId("check-coder")).toContainText("vllm:stub-coder: connected");
     await saveSettings(page);
@@ -147,6 +150,8 @@ test.describe("OpenAI-compatible endpoint", () => {
     await expect(ep.getByTestId("turn")).toHaveCount(2);
     await expect(ep).toContainText("vllm:stub-coder");
     expect(stub.chatRequests().length).toBeGreaterThanOrEqual(4);
+    // The seat's sampling settings reach every request.
+    for (const q of stub.chatRequests()) expect([q.body?.temperature, q.body?.top_p, q.body?.max_tokens]).toEqual([undefined, 1, 700]);
 
     const port = await closedPort();
     seat = await openSettings(page);

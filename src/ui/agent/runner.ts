@@ -21,6 +21,7 @@ import {
 } from "../../core/episode";
 import type { FeedbackLevel, Researcher } from "../../core/feedback";
 import type { ChatModel, TokenCounts } from "../../core/model";
+import type { SeatSampling } from "../../core/sampling";
 import type { Task } from "../../core/task";
 import type { Trajectory } from "../../core/trajectory";
 import { taskRunRequest } from "../../python/runtime";
@@ -68,6 +69,8 @@ export interface AgentRunDeps {
   repo: TrajectoryRepository;
   /** Coder model and its spec (the trajectory's `config.model`). */
   coder: { spec: string; model: ChatModel };
+  /** Decoding settings of the seats, when any differ from the protocol's (the trajectory's `config.sampling`). */
+  sampling?: SeatSampling;
   researcher: Researcher;
   /** Researcher model token totals (llm researcher), for per-review counts. */
   researcherUsage?: () => TokenCounts;
@@ -93,6 +96,7 @@ export async function runAgentProtocol(o: AgentRunOptions, d: AgentRunDeps): Pro
     setting: o.setting,
     maxTurns: o.maxTurns,
     maxSteps: o.maxSteps,
+    ...(d.sampling ? { sampling: d.sampling } : {}),
   };
   const env: EpisodeEnv = {
     task: d.task,

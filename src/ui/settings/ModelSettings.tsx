@@ -4,8 +4,10 @@
  * OpenAI), WebLLM in the page (needs WebGPU), or a scripted model (an uploaded
  * script file, checked with loadScript). "Test connection" probes the endpoint.
  */
+
 import { useEffect, useState } from "react";
 import { loadScript, webLLMModelIds } from "../../core/providers";
+import { parseSampling } from "../../core/sampling";
 import type { EndpointPreset, ModelConfig, ModelKind } from "../../store/records";
 import { ENDPOINT_PRESETS, type ModelRole, NEEDS_WEBGPU, ROLE_NAMES, webGpuAvailable } from "../models";
 import { useObservable, useServices } from "../services";
@@ -68,6 +70,12 @@ export function ModelSeat({ seat: role, value, onChange }: { seat: ModelRole; va
     }
   };
   const preset = ENDPOINT_PRESETS.find((p) => p.id === value.preset);
+  let samplingError = "";
+  try {
+    parseSampling(value.sampling, "sampling");
+  } catch (e) {
+    samplingError = (e as Error).message;
+  }
 
   return (
     <fieldset className="model-seat" aria-label={ROLE_NAMES[role]} data-testid={`seat-${role}`}>
@@ -197,6 +205,26 @@ export function ModelSeat({ seat: role, value, onChange }: { seat: ModelRole; va
             </span>
           )}
         </div>
+      )}
+      {value.kind !== "scripted" && (
+        <label className="sampling">
+          Sampling
+          <input
+            aria-label={`${ROLE_NAMES[role]} sampling`}
+            value={value.sampling}
+            placeholder="temperature=0, top_p=1 (the protocol's)"
+            onChange={(e) => set({ sampling: e.target.value })}
+          />
+          <span className="hint">
+            e.g. <code>temperature=0.2, top_p=default, max_tokens=4096</code>; <code>default</code> leaves a setting to the server. Recorded
+            in every trajectory.
+          </span>
+          {samplingError && (
+            <span className="field-error" role="alert">
+              {samplingError}
+            </span>
+          )}
+        </label>
       )}
       <div className="buttons left">
         <button type="button" onClick={() => void test()} disabled={checking || (value.kind === "webllm" && gpu !== true)}>
