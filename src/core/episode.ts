@@ -16,7 +16,7 @@
 
 import type { RunOptions, RunRequest } from "../python/runtime";
 import type { Agent, AgentMemoryState, AgentSetting } from "./agent/types";
-import { type FeedbackLevel, type FeedbackRecord, type Researcher, renderForAgent } from "./feedback";
+import { codeOmitted, type FeedbackLevel, type FeedbackRecord, type Researcher, renderForAgent } from "./feedback";
 import type { TokenCounts } from "./model";
 import type { RunResult } from "./results";
 import type { SeatSampling } from "./sampling";
@@ -87,6 +87,12 @@ function throwIfAborted(signal?: AbortSignal): void {
 
 function now(): number {
   return typeof performance !== "undefined" ? performance.now() : Date.now();
+}
+
+/** `{ codeOmitted }` when the level removed code from the record, else nothing. */
+function omitted(record: FeedbackRecord | null, level: FeedbackLevel): { codeOmitted?: number } {
+  const n = codeOmitted(record, level);
+  return n > 0 ? { codeOmitted: n } : {};
 }
 
 async function review(
@@ -259,6 +265,7 @@ export async function runEpisode(
     traj.turns.push({
       ...structuredClone(turn0.turn),
       feedbackText: needs ? renderForAgent(turn0.turn.feedback, turn0.turn.run, level) : "",
+      ...omitted(needs ? turn0.turn.feedback : null, level),
     });
     agent.restore(turn0.memory);
     if (turn0.turn.run.allPassed) finish(traj, "solved");
@@ -303,6 +310,7 @@ export async function runEpisode(
         run,
         feedback,
         feedbackText,
+        ...omitted(feedback, level),
         messages: out.messages,
         actions: out.actions,
         timings: { agentMs: out.latencyMs, testMs: run.durationMs, researcherMs },

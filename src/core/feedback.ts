@@ -247,6 +247,17 @@ function indentBlock(text: string, pad: string): string {
 }
 
 /**
+ * How many pieces of code the level removed from a record (blocks and inline
+ * code, below L4): what the agent did not see, for the trajectory. Markers the
+ * researcher wrote itself are not counted. 0 at L0 and L4, and for no record.
+ */
+export function codeOmitted(record: FeedbackRecord | null, level: FeedbackLevel): number {
+  if (!record || level === 0 || level >= 4) return 0;
+  const count = (s: string) => s.split(CODE_OMITTED).length - 1 + (s.split(INLINE_OMITTED).length - 1);
+  return Math.max(0, count(renderFeedback(record, level)) - count(JSON.stringify(record)));
+}
+
+/**
  * Render a feedback record at a feedback level (RECODE-H.md, "Feedback
  * hierarchy"): L0 gives "" (no feedback text); L1 interface, category and
  * description; L2 adds the analysis; L3 the actionable guidance; L4 the direct

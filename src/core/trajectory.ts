@@ -170,6 +170,8 @@ export const TrajectoryTurnSchema = z
     feedback: FeedbackRecordSchema.nullable(),
     /** Feedback text as the agent received it after this turn, rendered at the episode's level ("" when none). */
     feedbackText: z.string(),
+    /** Pieces of code the level removed from the researcher's record before the agent saw it (below L4; absent when none). */
+    codeOmitted: count.optional(),
     /** The agent's chat messages for this turn. */
     messages: z.array(ChatMessageSchema),
     /** The agent's actions this turn, in order. */

@@ -218,7 +218,7 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
         interface: "min_p_sample",
         category: "T2",
         description: "Temperature is applied at the wrong point.",
-        analysis: "The sampling test fails at high temperature.",
+        analysis: "The sampling test fails at high temperature. Write instead: probs = softmax(logits / temperature)",
         actionable_feedback: "Apply temperature before the min-p threshold.",
         direct_code_feedback: fence(canonical("min-p-sampling")),
       };
@@ -300,6 +300,7 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
     expect(t.turns[0]?.feedback?.items[0]?.interface).toBe("min_p_sample");
     expect(t.turns[0]?.feedbackText).toContain("Apply temperature before");
     expect(t.turns[0]?.feedbackText).not.toContain("def min_p_sample");
+    expect(t.turns[0]?.codeOmitted).toBeGreaterThan(0);
     expect(t.turns[0]?.tokens.prompt).toBeGreaterThan(0);
     const statuses = stub.chatRequests().length;
     expect(statuses).toBeGreaterThanOrEqual(6);

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   CODE_OMITTED,
+  codeOmitted,
   type FeedbackLevel,
   type FeedbackRecord,
   FeedbackRecordSchema,
@@ -253,6 +254,8 @@ describe("stripCode below L4: code wherever a researcher writes it", () => {
     expect(stripCode("<pre>def scale(values, factor):")).toBe(CODE_OMITTED);
     // At L4 the code is the point.
     expect(renderFeedback(record, 4)).toContain("return [v * factor for v in values]");
+    // The trajectory counts what each level removed.
+    expect([0, 1, 2, 3, 4].map((l) => codeOmitted(record, l as FeedbackLevel))).toEqual([0, 1, 2, 4, 0]);
   });
 
   it("keeps prose that only sounds like code", () => {
