@@ -82,7 +82,9 @@ export function pyodideBoxCommand(readable: string[] = []): { command: string; a
  */
 export function nodeBoxHandle(readable: string[] = []): WorkerHandle {
   const { command, args } = pyodideBoxCommand(readable);
-  const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe", "ipc"], env: {} });
+  // Its own process group: ending the box kills the group, so a bubblewrap that is still setting up (whose inner
+  // process would otherwise outlive the outer one) goes with it.
+  const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe", "ipc"], env: {}, detached: true });
   let lastErr = "";
   child.stderr?.on("data", (d: Buffer) => {
     lastErr = (lastErr + d.toString()).slice(-2000);
@@ -111,7 +113,15 @@ export function nodeBoxHandle(readable: string[] = []): WorkerHandle {
     },
     terminate: () => {
       exited = true;
-      child.kill("SIGKILL");
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+      // Nothing of the box keeps the host's event loop alive.
+      if (child.connected) child.disconnect();
+      child.stderr?.destroy();
+      child.unref();
     },
     interrupt: () => {
       if (!exited && child.connected) child.send({ type: "interrupt" });

@@ -200,4 +200,20 @@ def probe():
       await rt.dispose();
     }
   });
+
+  it("boxes ended while bubblewrap is still setting them up leave no process behind", async () => {
+    // Running processes of boxes (a zombie, dead and waiting for the system to reap it, does not count).
+    const running = () =>
+      execFileSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" })
+        .split("\n")
+        .filter((l) => l.includes("node-box-entry.mjs") && !l.trim().startsWith("Z")).length;
+    const before = running();
+    for (let i = 0; i < 20; i++) {
+      const handle = nodeBoxHandle();
+      await new Promise((r) => setTimeout(r, i % 10));
+      handle.terminate();
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(running()).toBe(before);
+  });
 });
