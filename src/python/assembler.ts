@@ -84,6 +84,26 @@ interface CheckSeen {
 /** Parsed expected.json files, by text (a task's file is parsed once, not once per run). */
 const expectedCache = new Map<string, ExpectedFile>();
 
+/**
+ * What one run's event stream may hold. Beyond these the run is not trusted
+ * and the rest of the stream is dropped: the page must never be made to hold
+ * or draw more than this by what the code under test writes.
+ */
+export const STREAM_LIMITS = {
+  /** Characters of all event lines of a run (large checked arrays included). */
+  chars: 64 * 1024 * 1024,
+  /** Event lines of a run. */
+  lines: 200_000,
+  /** Tests in a collection. */
+  tests: 2000,
+  /** Characters of a test id. */
+  idChars: 300,
+  /** Characters of one reason a run is not trusted (it may quote what the code wrote). */
+  reasonChars: 300,
+  /** Reasons kept (the others are counted). */
+  reasons: 5,
+} as const;
+
 function expectedFor(text: string): ExpectedFile {
   let file = expectedCache.get(text);
   if (!file) {
@@ -168,8 +188,18 @@ export class RunAssembler {
   }
 
   private distrust(why: string): void {
-    if (!this.inconsistent.includes(why)) this.inconsistent.push(why);
+    const text = why.length > STREAM_LIMITS.reasonChars ? `${why.slice(0, STREAM_LIMITS.reasonChars)}...` : why;
+    if (this.inconsistent.includes(text)) return;
+    if (this.inconsistent.length < STREAM_LIMITS.reasons) this.inconsistent.push(text);
+    else this.moreReasons += 1;
   }
+
+  /** Reasons past {@link STREAM_LIMITS}.reasons. */
+  private moreReasons = 0;
+  /** Characters and lines of the stream so far; past the limits the rest is dropped. */
+  private streamChars = 0;
+  private streamLines = 0;
+  private overflowed = false;
 
   /**
    * Feed one line of the event stream (JSON text). Returns the event, or null
@@ -177,6 +207,14 @@ export class RunAssembler {
    * only the code under test writes such lines).
    */
   pushLine(line: string): HarnessEvent | null {
+    if (this.overflowed) return null;
+    this.streamChars += line.length;
+    this.streamLines += 1;
+    if (this.streamChars > STREAM_LIMITS.chars || this.streamLines > STREAM_LIMITS.lines) {
+      this.overflowed = true;
+      this.distrust(`the event stream grew past ${STREAM_LIMITS.lines} lines or ${STREAM_LIMITS.chars / 1024 / 1024} MB`);
+      return null;
+    }
     let ev: unknown = null;
     try {
       ev = JSON.parse(line);
@@ -267,6 +305,12 @@ export class RunAssembler {
     }
     if (!Array.isArray(tests) || tests.some((t) => typeof t !== "string")) {
       this.distrust("a malformed collection");
+      return;
+    }
+    if (tests.length > STREAM_LIMITS.tests || tests.some((t: string) => t.length > STREAM_LIMITS.idChars)) {
+      this.distrust(
+        `a collection of more than ${STREAM_LIMITS.tests} tests, or with a test id longer than ${STREAM_LIMITS.idChars} characters`,
+      );
       return;
     }
     this.attemptCollected = true;
@@ -605,8 +649,9 @@ export class RunAssembler {
       };
     }
     const why = [
-      ...(this.tampered.length ? [`the submission changed ${this.tampered.join(", ")} during the run`] : []),
+      ...(this.tampered.length ? [`the submission changed ${this.tampered.slice(0, 5).join(", ")} during the run`] : []),
       ...this.inconsistent,
+      ...(this.moreReasons > 0 ? [`${this.moreReasons} more reason(s)`] : []),
     ];
     if (why.length > 0) {
       const text = why.join("; ");

@@ -43,8 +43,22 @@ function sriFromHex(hex: string): string | undefined {
   return `sha256-${btoa(String.fromCharCode(...bytes))}`;
 }
 
-/** Wheel URL -> expected SHA-256 (SRI form, or undefined), from the lock file under `indexURL`. */
-async function wheelsOf(src: BoxSources): Promise<Map<string, string | undefined>> {
+/** The wheels of each lock file, read once. */
+const wheelLists = new Map<string, Promise<Map<string, string | undefined>>>();
+
+/** Wheel URL -> expected SHA-256 (SRI form, or undefined), from the lock file under `indexURL` (read once). */
+function wheelsOf(src: BoxSources): Promise<Map<string, string | undefined>> {
+  const key = `${src.indexURL}\n${src.packageBaseUrl}`;
+  let p = wheelLists.get(key);
+  if (!p) {
+    p = readWheels(src);
+    wheelLists.set(key, p);
+    p.catch(() => wheelLists.delete(key));
+  }
+  return p;
+}
+
+async function readWheels(src: BoxSources): Promise<Map<string, string | undefined>> {
   const lockURL = `${src.indexURL}pyodide-lock.json`;
   const lock = JSON.parse(new TextDecoder().decode(await fetchBytes(lockURL))) as {
     packages?: Record<string, { file_name?: unknown; sha256?: unknown }>;

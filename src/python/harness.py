@@ -596,6 +596,14 @@ def seal():
         for name, value in list(vars(mod).items()):
             if name in _JS_MAKERS and callable(value) and getattr(value, "__module__", None) in ("_pyodide_core", "pyodide.ffi"):
                 setattr(mod, name, None)
+    # A bridge function left in a module's globals (the event loop's run_sync) leads through its
+    # __self__ to the bridge's own builtin module, with its converters and raw calls: empty that
+    # module's namespace. Functions bound elsewhere keep working; nothing can look them up by name.
+    for mod in {id(m): m for m in hidden.values()}.values():
+        mod_name = getattr(mod, "__name__", "") if isinstance(getattr(mod, "__dict__", None), dict) else ""
+        if isinstance(mod_name, str) and mod_name.startswith("_pyodide_core"):
+            for name in [n for n in vars(mod) if not (n.startswith("__") and n.endswith("__"))]:
+                delattr(mod, name)
     hook = hidden.get("_pyodide._importhook")
     finder = getattr(hook, "jsfinder", None)
     if finder is not None:

@@ -46,6 +46,13 @@ export function boxDocument(): string {
 /** How long a loaded box frame may take to start its worker, in ms. */
 const BOX_START_TIMEOUT_MS = 10_000;
 
+/** Most distinct files one box may ask for (Pyodide's own and every wheel its lock file lists fit). */
+const MAX_FILES = 1000;
+/** Most times one box may ask for the same file. */
+const MAX_ASKS_PER_FILE = 3;
+/** Longest file URL a box may ask for. */
+const MAX_URL_CHARS = 2048;
+
 /** The page pings the box frame this often, in ms; a ping not answered by the next one means the frame is gone. */
 const HEARTBEAT_MS = 2000;
 
@@ -107,10 +114,23 @@ export function pageBoxHandle(src: BoxSources): WorkerHandle {
     } else if (msg?.type === "pong" && typeof msg.n === "number") ponged = Math.max(ponged, msg.n);
     else if (msg?.type === "worker-error" && typeof msg.message === "string") exit(msg.message);
   };
+  // What the box asked for: each file at most a few times (a failed one may be asked again by a later run).
+  const asked = new Map<string, number>();
   data.port1.onmessage = (ev: MessageEvent<unknown>) => {
     if (gone) return;
     const req = parseFileRequest(ev.data);
     if (req) {
+      const times = asked.get(req.url) ?? 0;
+      if (req.url.length > MAX_URL_CHARS || (times === 0 && asked.size >= MAX_FILES)) {
+        exit("the Python box asked for more files than Pyodide has, or for a name too long to be one");
+        return;
+      }
+      if (times >= MAX_ASKS_PER_FILE) {
+        const message = `${req.url} was asked for ${MAX_ASKS_PER_FILE} times by this Python instance; reload the page to try again`;
+        data.port1.postMessage({ type: "file-error", url: req.url, message } satisfies FileReply);
+        return;
+      }
+      asked.set(req.url, times + 1);
       boxFile(src, req.url).then(
         (bytes) => data.port1.postMessage({ type: "file", url: req.url, bytes } satisfies FileReply),
         (e: Error) => data.port1.postMessage({ type: "file-error", url: req.url, message: e.message } satisfies FileReply),

@@ -122,7 +122,7 @@ export function sealFunctionConstructors(): void {
  * that the worker's own code would later run (prototype pollution).
  */
 export function freezeIntrinsics(): void {
-  const protos = [
+  const protos: object[] = [
     Object.prototype,
     Array.prototype,
     Function.prototype,
@@ -136,6 +136,20 @@ export function freezeIntrinsics(): void {
     RegExp.prototype,
     Symbol.prototype,
   ];
+  // Typed arrays, buffers and the other error kinds: Python can come by such objects (bytes it converts, a JsException's error).
+  const typed = [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array];
+  protos.push(Object.getPrototypeOf(Uint8Array.prototype) as object, ...typed.map((t) => t.prototype));
+  if (typeof BigInt64Array === "function") protos.push(BigInt64Array.prototype, BigUint64Array.prototype);
+  protos.push(ArrayBuffer.prototype, DataView.prototype, WeakMap.prototype, WeakSet.prototype, Date.prototype);
+  if (typeof SharedArrayBuffer === "function") protos.push(SharedArrayBuffer.prototype);
+  protos.push(
+    TypeError.prototype,
+    RangeError.prototype,
+    SyntaxError.prototype,
+    ReferenceError.prototype,
+    EvalError.prototype,
+    URIError.prototype,
+  );
   for (const p of protos) Object.freeze(p);
   for (const o of [Object, Array, Function, JSON, Reflect, Promise]) Object.freeze(o);
   // V8 calls Error.prepareStackTrace with call sites that lead to the WebAssembly instance and its memory.

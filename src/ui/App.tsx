@@ -22,13 +22,16 @@ function PythonBadge() {
       </span>
     );
   }
+  // The message may be long and is cut to fit; Retry stays outside it, always visible.
   return (
-    <span className="py-status error" data-testid="python-status" data-state="error" title={s.message}>
-      Python failed: {s.message}{" "}
+    <>
+      <span className="py-status error" data-testid="python-status" data-state="error" title={s.message}>
+        Python failed: {s.message}
+      </span>
       <button type="button" className="py-retry" onClick={() => services.startPython()}>
         Retry
       </button>
-    </span>
+    </>
   );
 }
 

@@ -178,6 +178,42 @@ ${fakes}`,
 
 ${NAMES.map((n) => `${n} = _attack`).join("\n")}
 `,
+  // A bridge function left in a module's globals leads, through its __self__, to the bridge's module and its converters.
+  "JavaScript through a bridge function's module": `def _attack(*args, **kwargs):
+    reached = []
+    stack, seen = [object], set()
+    while stack:
+        c = stack.pop()
+        if c in seen:
+            continue
+        seen.add(c)
+        try:
+            stack += type.__subclasses__(c)
+        except TypeError:
+            pass
+        for f in list(vars(c).values()):
+            g = getattr(f, "__globals__", None)
+            if not isinstance(g, dict):
+                continue
+            for value in list(g.values()):
+                core = getattr(value, "__self__", None)
+                if type(core).__name__ != "module" or not (getattr(core, "__name__", "") or "").startswith("_pyodide"):
+                    continue
+                for name in ("py2js_deep", "raw_call", "trigger_fatal_error", "jsproxy_typedict", "create_promise_converter"):
+                    if getattr(core, name, None) is not None:
+                        reached.append(name)
+                try:
+                    obj = core.py2js_deep.py2js_convert({"a": 1})
+                    if obj.constructor is not None:
+                        reached.append("a JavaScript object")
+                except Exception:
+                    pass
+    if reached:
+        raise RuntimeError(f"reached {sorted(set(reached))}")
+    return [0.0]
+
+${NAMES.map((n) => `${n} = _attack`).join("\n")}
+`,
   // Look for the recorded values anywhere the interpreter can see: the check module, the environment, the files.
   "recorded values": `import json, os, sys, recode_check
 

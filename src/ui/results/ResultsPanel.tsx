@@ -120,16 +120,7 @@ export function ResultsPanel({ result, live, runError, storedAt }: ResultsPanelP
       </div>
       {result.incident && (
         <div className={`panel incident ${result.incident.kind}`} role="status" data-testid="incident" data-kind={result.incident.kind}>
-          <strong>
-            {result.incident.kind === "packages"
-              ? "Packages"
-              : result.incident.kind === "timeout" || result.incident.kind === "terminated"
-                ? "Stopped"
-                : result.incident.kind === "tampered"
-                  ? "Not trusted"
-                  : "Python"}
-            :
-          </strong>{" "}
+          {incidentLabel(result.incident) && <strong>{incidentLabel(result.incident)}: </strong>}
           {result.incident.message}
         </div>
       )}
@@ -156,4 +147,17 @@ export function ResultsPanel({ result, live, runError, storedAt }: ResultsPanelP
       </ul>
     </div>
   );
+}
+
+/** The bold word before an incident's message, or "" when the message already starts with it ("Stopped: ..."). */
+function incidentLabel(incident: { kind: string; message: string }): string {
+  const label =
+    incident.kind === "packages"
+      ? "Packages"
+      : incident.kind === "timeout" || incident.kind === "terminated"
+        ? "Stopped"
+        : incident.kind === "tampered"
+          ? "Not trusted"
+          : "Python";
+  return incident.message.startsWith(label) ? "" : label;
 }
