@@ -56,6 +56,26 @@ function canInterrupt(): boolean {
   return iso === undefined || iso === true;
 }
 
+/** Wait for `ready`; true when `signal` aborts first (or already has). Rejects as `ready` does. */
+function readyOrStopped(ready: Promise<void>, signal: AbortSignal | undefined): Promise<boolean> {
+  if (!signal) return ready.then(() => false);
+  if (signal.aborted) return Promise.resolve(true);
+  return new Promise<boolean>((resolve, reject) => {
+    const onAbort = () => resolve(true);
+    signal.addEventListener("abort", onAbort, { once: true });
+    ready.then(
+      () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(false);
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
 /** WebAssembly memory above which an instance is replaced after a run, in bytes (1 GiB). */
 export const DEFAULT_MEMORY_CAP = 1024 * 1024 * 1024;
 
@@ -184,7 +204,14 @@ export class PyodideRuntime implements PythonRuntime {
     retried = false,
   ): Promise<Attempt> {
     const inst = this.instance();
-    await inst.ready;
+    // Stop works while Python is still loading too: nothing has run, and nothing will.
+    if (await readyOrStopped(inst.ready, opts.signal)) {
+      return {
+        incident: { kind: "timeout", message: "Stopped by the user before Python was ready; no test ran.", respawned: false },
+        stop: { kind: "stopped", message: "" },
+        died: false,
+      };
+    }
     const runId = this.nextRun++;
     const grace = this.opts.interruptGraceMs ?? 1000;
 

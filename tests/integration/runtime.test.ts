@@ -358,6 +358,21 @@ with open(importlib.util.cache_from_source(os.path.abspath("helper.py")), "wb") 
     expect(again.allPassed).toBe(true);
   });
 
+  it("Stop while Python is still loading ends the run at once, and the next run works", async () => {
+    const rt2 = createRuntime("pyodide");
+    try {
+      const stop = new AbortController();
+      const pending = rt2.run(probe("def run(tc):\n    tc.assertTrue(True)\n"), { signal: stop.signal });
+      stop.abort();
+      const r = await pending;
+      expect(r.incident?.message).toBe("Stopped by the user before Python was ready; no test ran.");
+      expect(r.allPassed).toBe(false);
+      expect((await rt2.run(probe("def run(tc):\n    tc.assertTrue(True)\n"))).allPassed).toBe(true);
+    } finally {
+      await rt2.dispose();
+    }
+  });
+
   it("names the package and the source when a package cannot be loaded", async () => {
     const empty = mkdtempSync(join(tmpdir(), "recode-empty-wheels-"));
     const rt2 = createRuntime("pyodide", { packageBaseUrl: `${empty}/` });
