@@ -34,6 +34,28 @@ def _forge_all(emit):
     emit({"type": "end", "poisoned": None})
 `;
 
+/**
+ * Python that starts an attack function walking every class (all subclasses
+ * of object) and, for each function a class holds, binds `g` to that
+ * function's module globals; the attack goes on from there, indented inside
+ * the loop.
+ */
+const GLOBALS_WALK = `def _attack(*args, **kwargs):
+    reached = []
+    stack, seen = [object], set()
+    while stack:
+        c = stack.pop()
+        if c in seen:
+            continue
+        seen.add(c)
+        try:
+            stack += type.__subclasses__(c)
+        except TypeError:
+            pass
+        for f in list(vars(c).values()):
+            g = getattr(f, "__globals__", None)
+`;
+
 /** Attack kind -> candidate file. */
 export const ATTACKS: Record<string, string> = {
   // unittest swallows its private _ShouldStop inside a test: the test would "pass".
@@ -149,21 +171,7 @@ def _make():
 _make()
 ${fakes}`,
   // JavaScript through a function of Pyodide's event loop that its module still holds.
-  "JavaScript through the event loop": `def _attack(*args, **kwargs):
-    reached = []
-    stack, seen = [object], set()
-    while stack:
-        c = stack.pop()
-        if c in seen:
-            continue
-        seen.add(c)
-        try:
-            stack += type.__subclasses__(c)
-        except TypeError:
-            pass
-        for f in list(vars(c).values()):
-            g = getattr(f, "__globals__", None)
-            if isinstance(g, dict):
+  "JavaScript through the event loop": `${GLOBALS_WALK}            if isinstance(g, dict):
                 for name in ("create_once_callable", "create_proxy", "to_js", "run_sync"):
                     fn = g.get(name)
                     if callable(fn):
@@ -179,21 +187,7 @@ ${fakes}`,
 ${NAMES.map((n) => `${n} = _attack`).join("\n")}
 `,
   // A bridge function left in a module's globals leads, through its __self__, to the bridge's module and its converters.
-  "JavaScript through a bridge function's module": `def _attack(*args, **kwargs):
-    reached = []
-    stack, seen = [object], set()
-    while stack:
-        c = stack.pop()
-        if c in seen:
-            continue
-        seen.add(c)
-        try:
-            stack += type.__subclasses__(c)
-        except TypeError:
-            pass
-        for f in list(vars(c).values()):
-            g = getattr(f, "__globals__", None)
-            if not isinstance(g, dict):
+  "JavaScript through a bridge function's module": `${GLOBALS_WALK}            if not isinstance(g, dict):
                 continue
             for value in list(g.values()):
                 core = getattr(value, "__self__", None)

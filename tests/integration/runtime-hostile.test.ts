@@ -82,6 +82,29 @@ softmax_with_temperature, min_p_filter, min_p_sample = map(_noisy, (softmax_with
     expect(r.collectionError?.message).toContain("no unit tests");
     expect(r.allPassed).toBe(false);
   });
+
+  it("thousands of forged tests and megabyte ids give an untrusted run whose result stays small", async () => {
+    const flood = withHeader(`import os, json
+try:
+    _fd = os.open("/dev/recode-events", os.O_WRONLY)
+except OSError:
+    _fd = 3
+def _w(e):
+    os.write(_fd, (json.dumps(e) + "\\n").encode())
+_w({"type": "collected", "tests": ["T.t%d" % i for i in range(5000)]})
+_big = "y" * (1024 * 1024)
+for _j in range(10):
+    _w({"type": "test-start", "id": _big + str(_j)})
+for _j in range(300):
+    _w({"type": "check", "key": "k%d%s" % (_j, _big[:1000]), "value": 1})`);
+    const r = await rt.run(taskRunRequest(task, flood));
+    expect(r.allPassed).toBe(false);
+    expect(r.incident?.kind).toBe("tampered");
+    // The real tests, each an error that says why, and nothing of the flood's size.
+    expect(r.tests.map((t) => t.id)).toEqual(Object.keys(task.interfaceOf).sort());
+    expect(JSON.stringify(r).length).toBeLessThan(100_000);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
 });
 
 describe("pyodide: code the dictionaries cannot restore", () => {
@@ -137,39 +160,5 @@ describe("native: the event stream and the process group", () => {
     const r = await rt.run({ ...taskRunRequest(task, code), timeLimitMs: 20_000 });
     expect(r.allPassed).toBe(true);
     expect(r.incident).toBeNull();
-  });
-});
-
-describe.each(["pyodide", "native"] as const)("%s: a flood on the event stream", (backend) => {
-  let rt: PythonRuntime;
-  beforeAll(async () => {
-    rt = createRuntime(backend, { interruptGraceMs: 700 });
-    await rt.ready();
-  });
-  afterAll(async () => {
-    await rt.dispose();
-  });
-
-  it("thousands of forged tests and megabyte ids give an untrusted run whose result stays small", async () => {
-    const flood = withHeader(`import os, json
-try:
-    _fd = os.open("/dev/recode-events", os.O_WRONLY)
-except OSError:
-    _fd = 3
-def _w(e):
-    os.write(_fd, (json.dumps(e) + "\\n").encode())
-_w({"type": "collected", "tests": ["T.t%d" % i for i in range(5000)]})
-_big = "y" * (1024 * 1024)
-for _j in range(10):
-    _w({"type": "test-start", "id": _big + str(_j)})
-for _j in range(300):
-    _w({"type": "check", "key": "k%d%s" % (_j, _big[:1000]), "value": 1})`);
-    const r = await rt.run(taskRunRequest(task, flood));
-    expect(r.allPassed).toBe(false);
-    expect(r.incident?.kind).toBe("tampered");
-    // The real tests, each an error that says why, and nothing of the flood's size.
-    expect(r.tests.map((t) => t.id)).toEqual(Object.keys(task.interfaceOf).sort());
-    expect(JSON.stringify(r).length).toBeLessThan(100_000);
-    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 });
