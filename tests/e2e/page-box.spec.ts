@@ -162,4 +162,31 @@ test.describe("the page's Python box", () => {
     await runAndWait(page);
     await expect(page.getByTestId("counts")).toContainText("All tests passed");
   });
+
+  test("a box that floods the page with file requests is ended, and the page goes on working", async ({ page }) => {
+    await openTask(page);
+    const box = page.workers().find((w) => w.url().startsWith("blob:null/"));
+    if (!box) throw new Error("no box worker");
+    // JavaScript in the box (as if the seal were broken): take hold of the worker's port to the page when it next posts.
+    await box.evaluate(() => {
+      const post = MessagePort.prototype.postMessage;
+      MessagePort.prototype.postMessage = function (this: MessagePort, ...args: unknown[]) {
+        (self as unknown as { caught?: MessagePort }).caught = this;
+        return (post as (...a: unknown[]) => void).apply(this, args);
+      } as typeof post;
+    });
+    await setTarget(page, CANONICAL);
+    await runAndWait(page);
+    const sent = await box.evaluate(() => {
+      const port = (self as unknown as { caught?: MessagePort }).caught;
+      if (!port) return 0;
+      for (let i = 0; i < 1500; i++) port.postMessage({ type: "need-file", url: `https://cdn.invalid/x${i}.whl` });
+      return 1500;
+    });
+    expect(sent).toBe(1500);
+    // The page ends that box (its worker goes), and the next run gets a new one.
+    await expect.poll(() => page.workers().includes(box), { timeout: 30_000 }).toBe(false);
+    await runAndWait(page);
+    await expect(page.getByTestId("counts")).toContainText("All tests passed");
+  });
 });
