@@ -344,21 +344,7 @@ class _D:
 sys.zz = _D()
 ${fakes}`,
   // Reach JavaScript through objects Pyodide's modules keep: the import hook's table, found via __subclasses__.
-  "JavaScript through subclasses": `def _attack(*args, **kwargs):
-    reached = []
-    stack, seen = [object], set()
-    while stack:
-        c = stack.pop()
-        if c in seen:
-            continue
-        seen.add(c)
-        try:
-            stack += type.__subclasses__(c)
-        except TypeError:
-            pass
-        for name, f in list(vars(c).items()):
-            g = getattr(f, "__globals__", None)
-            if isinstance(g, dict):
+  "JavaScript through subclasses": `${GLOBALS_WALK}            if isinstance(g, dict):
                 finder = g.get("jsfinder")
                 if finder is not None and getattr(finder, "jsproxies", None):
                     reached.append("jsproxies " + ",".join(finder.jsproxies))

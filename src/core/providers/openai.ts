@@ -280,7 +280,7 @@ function isCount(v: unknown): boolean {
 
 /** A token count as reported, or 0 when it is missing, negative or not a number. */
 export function tokenCount(v: unknown): number {
-  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.round(v) : 0;
+  return isCount(v) ? Math.round(v as number) : 0;
 }
 
 function isAbort(err: unknown, signal?: AbortSignal): boolean {
