@@ -5,6 +5,7 @@ run cannot leak into the next: modules imported during the run are dropped;
 module dictionaries, the attributes of classes defined in Python, the
 module-level dicts, lists and sets of every module, the attributes of ``sys``,
 built-ins, ``sys.path``, ``sys.meta_path``, ``sys.argv``, the environment, the
+interpreter's codec cache and the attributes of the codec objects it holds, the
 recursion limit, the random state, the standard streams and the working
 directory are put back; new entries in the watched folders are removed.
 
@@ -97,6 +98,13 @@ class Sandbox:
         # Registrations with abstract base classes (``Sequence.register(dict)``): each ABC's registry, by identity.
         self.abc_token = abc.get_cache_token()
         self.abcs = [(cls, _abc_registry(cls)) for cls, _ in self.classes if isinstance(cls, abc.ABCMeta)]
+        # The interpreter's codec cache (codecs.lookup hands out the same CodecInfo every time) and the
+        # attributes of the codec objects it holds: a decoder planted on one would run in a later run.
+        cache = codec_cache()
+        self.codec_cache = ([cache], [dict(cache)]) if cache is not None else ([], [])
+        infos = {id(v): v for v in (*(cache or {}).values(), *_encodings_cache().values()) if type(getattr(v, "__dict__", None)) is dict}
+        self.codec_views = [v.__dict__ for v in infos.values()]
+        self.codec_saved = [dict(d) for d in self.codec_views]
         self.stdout, self.stderr, self.stdin = sys.stdout, sys.stderr, sys.stdin
         self.watch_dirs = tuple(watch_dirs)
         self.rescan_files()
@@ -116,6 +124,7 @@ class Sandbox:
             self._restore_containers,
             self._restore_objects,
             self._restore_cells,
+            self._restore_codecs,
             self._restore_files,
         ):
             try:
@@ -205,6 +214,11 @@ class Sandbox:
     def _restore_objects(self):
         _reset(self.object_views, self.object_saved)
 
+    def _restore_codecs(self):
+        # (A codec first looked up during the run leaves the cache; encodings' own cache is a module-level dict.)
+        _reset(*self.codec_cache)
+        _reset(self.codec_views, self.codec_saved)
+
     def _restore_containers(self):
         _reset(self.dict_live, self.dict_saved)
         for obj, copy in self.container_items:
@@ -279,6 +293,35 @@ class Sandbox:
                     except OSError:
                         pass
         shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+_CODEC_CACHE = []
+
+
+def codec_cache():
+    """The interpreter's codec search cache: the dict, normalized name ->
+    ``codecs.CodecInfo``, that ``codecs.lookup`` consults before any search
+    function. It is not reachable by name; it is found once, as the one dict
+    besides ``encodings._cache`` and module namespaces that holds the UTF-8
+    codec, and kept. Call it first before ``gc.get_referrers`` is refused
+    (``harness.seal``). Returns None when it cannot be found."""
+    if not _CODEC_CACHE:
+        import codecs
+
+        info = codecs.lookup("utf-8")
+        namespaces = {id(getattr(m, "__dict__", None)) for m in list(sys.modules.values())}
+        found = [
+            r
+            for r in gc.get_referrers(info)
+            if type(r) is dict and r is not _encodings_cache() and id(r) not in namespaces and any(v is info for v in r.values())
+        ]
+        _CODEC_CACHE.append(found[0] if len(found) == 1 else None)
+    return _CODEC_CACHE[0]
+
+
+def _encodings_cache():
+    cache = getattr(sys.modules.get("encodings"), "_cache", None)
+    return cache if type(cache) is dict else {}
 
 
 def _abc_registry(cls):

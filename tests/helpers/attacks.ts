@@ -158,6 +158,14 @@ collections.abc.Sequence.register(dict)
 sys.warnoptions.append("recode-leak")
 sys._xoptions["recode_leak"] = "1"
 ${fakes}`,
+  // Attributes of the codec objects the interpreter caches (codecs.lookup hands out the same object
+  // every time): a decoder planted here would run whenever a later run opens a text file.
+  "codec objects left behind": `import codecs
+for _name in ("utf-8", "koi8_r"):
+    _info = codecs.lookup(_name)
+    _info.recode_leak = True
+    _info.incrementaldecoder = type("Decoder", (_info.incrementaldecoder,), {"recode_leak": True})
+${fakes}`,
   // A finalizer on a garbage cycle, which runs whenever the collector gets to it (in a later run),
   // and makes a new such cycle each time.
   "finalizer in a later run": `import builtins
@@ -452,6 +460,7 @@ LEFT = [name for name, seen in (
     ("closure cell", any(getattr(c, "cell_contents", None) == "recode-leak" for c in os.fsencode.__closure__ or ())),
     ("path hook", any(getattr(h, "__name__", "") == "_recode_hook" for h in sys.path_hooks)),
     ("codec", _codec()),
+    ("codec object", any(hasattr(codecs.lookup(n), "recode_leak") or hasattr(codecs.lookup(n).incrementaldecoder, "recode_leak") for n in ("utf-8", "koi8_r"))),
     ("gc threshold", gc.get_threshold()[0] == 1234),
     ("switch interval", abs(sys.getswitchinterval() - 0.0123) < 1e-9),
     ("umask", _umask()),
