@@ -183,6 +183,11 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .option("--turns <n>", "turn limit per episode", "10")
     .option("--steps <n>", "agent actions per turn before automatic submit", "3")
     .option("--setting <name>", "baseline | agent | memory_agent", "memory_agent")
+    .option(
+      "--protocol <profile>",
+      "playground (the playground's choices) | reference (behaves like the official RECODE-H harness; see docs/protocol.md)",
+      "playground",
+    )
     .option("--tasks <ids...>", "task ids or globs (default: all)", [])
     .option("--workers <n>", "tasks run in parallel (one Python instance each)", "1")
     .option("--out <dir>", "run folder", "runs/latest")
@@ -210,7 +215,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
       process.on("SIGINT", onSigint);
       try {
         out(
-          `run: ${prepared.config.model}, ${prepared.config.setting}, researcher ${prepared.config.researcher}, levels ${prepared.config.levels.map((l) => `L${l}`).join(",")}, ${prepared.tasks.length} task(s) -> ${prepared.folder.root}\n`,
+          `run: ${prepared.config.model}, ${prepared.config.setting}, ${prepared.config.protocol ?? "playground"} protocol, researcher ${prepared.config.researcher}, levels ${prepared.config.levels.map((l) => `L${l}`).join(",")}, ${prepared.tasks.length} task(s) -> ${prepared.folder.root}\n`,
         );
         const code = await executeRun(prepared, out, ac.signal);
         setCode(code);
@@ -226,7 +231,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .description("results table (Recall@n, MRR, test-case pass rate per level) and per-turn curves")
     .argument("<dirs...>", "run folders, or trajectory JSON files (e.g. exported from the page)")
     .option("--format <fmt>", "md | csv | json", "md")
-    .option("--n <turns>", "n of Recall@n (default 10, or the runs' turn limit when smaller)")
+    .option("--n <turns>", "n of Recall@n (default 10, or the episodes' largest turn limit when smaller)")
     .action((dirs: string[], o: { format: string; n?: string }) => {
       const n = o.n === undefined ? undefined : Number(o.n);
       if (n !== undefined && (!Number.isInteger(n) || n < 1)) throw new UsageError(`--n: "${o.n}" must be a whole number >= 1`);
@@ -236,6 +241,12 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
       if (data.unreadable.length > 0) {
         process.stderr.write(
           `recode: ${data.unreadable.length} file(s) could not be read and are left out: ${data.unreadable.join("; ")}\n`,
+        );
+        setCode(1);
+      }
+      if (data.duplicates.length > 0) {
+        process.stderr.write(
+          `recode: ${data.duplicates.length} episode(s) are the same measurement as one already counted and are left out: ${data.duplicates.map((e) => `${e.source} (the same as ${e.kept})`).join("; ")}\n`,
         );
         setCode(1);
       }

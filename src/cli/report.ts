@@ -1,49 +1,49 @@
 /**
  * `recode report` and `recode merge`: the paper-style results table (rows
- * model x setting, columns L0-L4 with Recall@n, MRR and test-case pass rate),
- * the per-turn Recall@k curves, and joining shard folders.
+ * model x setting x researcher, columns L0-L4 with Recall@n, MRR and
+ * test-case pass rate), the per-turn Recall@k curves, and joining shard
+ * folders. The figures and notes come from src/core/report.ts, the code the
+ * page's Results tab uses too; this file only reads run folders and prints.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { aggregate, type EpisodeSummary, type MetricsRow, validateEpisodeSummary } from "../core/metrics";
-import { episodeSummary, restoreTrajectory } from "../core/trajectory";
+import { DEFAULT_PROTOCOL } from "../core/protocol";
+import { buildReport, type Report, type ReportInput } from "../core/report";
+import { CONDITION_HEADINGS, conditionText, groupRows, reportNotes } from "../core/report-text";
+import { restoreTrajectory } from "../core/trajectory";
 import { findTrajectoryFiles, listJsonFiles, type RunConfig, RunFolder } from "./run-folder";
 
-/** Loaded results of one or more run folders. */
-export interface ReportData {
-  rows: MetricsRow[];
-  /** Files that could not be read (left out of the metrics), with the reason. */
-  unreadable: string[];
+/** Loaded results of one or more run folders: the shared {@link Report} plus what only run folders know. */
+export interface ReportData extends Report {
   /** Episodes a run.json asks for that have no trajectory file yet (`<model> <setting> L<level> <task>`). */
   missing: string[];
-  /** Episodes that have not finished (interrupted runs), listed by file. */
-  unfinished: string[];
-  /** Episodes that ended in an error. */
-  errored: string[];
-  n: number;
 }
 
-/** Read every trajectory under the folders and compute the metrics (RECODE-H "Metrics"). Throws naming a broken file. */
+/**
+ * Read every trajectory under the folders (or in the JSON files: one
+ * trajectory, or a list of them as the page exports) and compute the report
+ * with {@link buildReport}, the same code the page's Results tab uses.
+ * @param nWanted n of Recall@n; absent: the shared default (docs/metrics.md).
+ * @throws Error when nothing readable is found (names the folders and what could not be read).
+ */
 export function loadReport(dirs: string[], nWanted?: number): ReportData {
-  const summaries: EpisodeSummary[] = [];
-  const unfinished: string[] = [];
-  const errored: string[] = [];
   const unreadable: string[] = [];
   const missing: string[] = [];
-  const seen = new Map<string, string>();
-  let maxTurns = 0;
-  // A path may also be a JSON file: one trajectory, or a list of them (the page's export).
-  const sources: { file: string; value: () => unknown[] }[] = [];
+  const inputs: ReportInput[] = [];
+  const readJson = (file: string): unknown | undefined => {
+    try {
+      return JSON.parse(readFileSync(file, "utf8")) as unknown;
+    } catch (e) {
+      unreadable.push(`${file}: ${(e as Error).message}`);
+      return undefined;
+    }
+  };
   for (const dir of dirs) {
     const path = resolve(dir);
     if (existsSync(path) && statSync(path).isFile()) {
-      sources.push({
-        file: path,
-        value: () => {
-          const v = JSON.parse(readFileSync(path, "utf8")) as unknown;
-          return Array.isArray(v) ? v : [v];
-        },
-      });
+      const v = readJson(path);
+      if (Array.isArray(v)) inputs.push(...v.map((t, i) => ({ source: `${path}[${i}]`, trajectory: t })));
+      else if (v !== undefined) inputs.push({ source: path, trajectory: v });
       continue;
     }
     const folder = new RunFolder(path);
@@ -61,117 +61,84 @@ export function loadReport(dirs: string[], nWanted?: number): ReportData {
         }
       }
     }
-    for (const file of findTrajectoryFiles(path)) sources.push({ file, value: () => [JSON.parse(readFileSync(file, "utf8"))] });
-  }
-  for (const src of sources) {
-    let values: unknown[];
-    try {
-      values = src.value();
-    } catch (e) {
-      unreadable.push(`${src.file}: ${(e as Error).message}`);
-      continue;
-    }
-    for (const [i, value] of values.entries()) {
-      const file = values.length > 1 ? `${src.file}[${i}]` : src.file;
-      let t: ReturnType<typeof restoreTrajectory>;
-      try {
-        t = restoreTrajectory(value);
-      } catch (e) {
-        unreadable.push(`${file}: ${(e as Error).message}`);
-        continue;
-      }
-      maxTurns = Math.max(maxTurns, t.config.maxTurns);
-      const summary = episodeSummary(t);
-      try {
-        validateEpisodeSummary(summary, "episode");
-      } catch (e) {
-        unreadable.push(`${file}: ${(e as Error).message}`);
-        continue;
-      }
-      const key = [summary.model, summary.setting, summary.level, summary.researcher, summary.taskId].join("\u0000");
-      const first = seen.get(key);
-      if (first) {
-        unreadable.push(`${file}: the same episode as ${first} (left out; name each run folder once)`);
-        continue;
-      }
-      seen.set(key, file);
-      if (!t.finished) unfinished.push(file);
-      if (t.stoppedReason === "error") errored.push(file);
-      summaries.push(summary);
+    for (const file of findTrajectoryFiles(path)) {
+      const v = readJson(file);
+      if (v !== undefined) inputs.push({ source: file, trajectory: v });
     }
   }
-  // Default n: RECODE-H's 10, or the runs' turn limit when that is smaller.
-  const n = nWanted ?? Math.min(10, maxTurns || 10);
-  if (summaries.length === 0) {
+  const report = buildReport(inputs, nWanted);
+  unreadable.push(...report.unreadable);
+  if (report.episodes === 0) {
     throw new Error(
       `no readable trajectories under ${dirs.join(", ")} (expected <dir>/episodes/...)${unreadable.length ? `; unreadable: ${unreadable.join("; ")}` : ""}`,
     );
   }
-  return { rows: aggregate(summaries, n), unfinished, errored, unreadable, missing, n };
+  return { ...report, unreadable, missing };
 }
 
 const pct = (x: number) => (100 * x).toFixed(1);
 
-/** Markdown: the results table and the per-turn curves. */
+/** Markdown: the results table, the notes, the per-turn curves and the cost. */
 export function reportMarkdown(d: ReportData): string {
-  const groups = new Map<string, MetricsRow[]>();
-  for (const r of d.rows) {
-    const k = `${r.model} | ${r.setting} | ${r.researcher}`;
-    groups.set(k, [...(groups.get(k) ?? []), r]);
-  }
+  const groups = groupRows(d.rows);
+  // Condition columns only where the episodes differ (e.g. two backends).
+  const condHead = d.varying.map((f) => `${CONDITION_HEADINGS[f]} | `).join("");
+  const condRule = d.varying.map(() => "--- | ").join("");
+  const condCells = (c: Parameters<typeof conditionText>[0]) => d.varying.map((f) => `${conditionText(c, f)} | `).join("");
   const out: string[] = [];
   out.push(`## Results (Recall@${d.n} / MRR / test-case pass rate, %)`, "");
-  out.push("| model | setting | researcher | tasks | L0 | L1 | L2 | L3 | L4 |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
-  for (const [k, rows] of groups) {
-    const tasks = Math.max(...rows.map((r) => r.taskCount));
+  out.push(
+    `| model | setting | researcher | ${condHead}tasks | L0 | L1 | L2 | L3 | L4 |`,
+    `| --- | --- | --- | ${condRule}--- | --- | --- | --- | --- | --- |`,
+  );
+  for (const g of groups) {
     const cells = [0, 1, 2, 3, 4].map((l) => {
-      const r = rows.find((x) => x.level === l);
-      // A level with fewer tasks than the row (an interrupted run) says over how many it was computed.
-      return r ? `${pct(r.recallAtN)} / ${pct(r.mrr)} / ${pct(r.passRate)}${r.taskCount < tasks ? ` (${r.taskCount} tasks)` : ""}` : "-";
+      const r = g.rows.find((x) => x.level === l);
+      // A level with fewer tasks than the line (an interrupted run) says over how many it was computed.
+      return r
+        ? `${pct(r.recallAtN)} / ${pct(r.mrr)} / ${pct(r.passRate)}${r.taskCount < g.taskCount ? ` (${r.taskCount} tasks)` : ""}`
+        : "-";
     });
-    out.push(`| ${k} | ${tasks} | ${cells.join(" | ")} |`);
+    out.push(`| ${g.model} | ${g.setting} | ${g.researcher} | ${condCells(g.conditions)}${g.taskCount} | ${cells.join(" | ")} |`);
   }
-  if (d.unfinished.length)
-    out.push(
-      "",
-      `${d.unfinished.length} episode(s) have not finished (run the same recode run again to resume); they count with the turns they have.`,
-    );
-  if (d.errored.length) out.push("", `${d.errored.length} episode(s) ended in an error (counted as not solved); run again to retry them.`);
+  for (const note of reportNotes(d)) out.push("", note.text, ...(note.items.length ? ["", ...note.items.map((i) => `- ${i}`)] : []));
   if (d.missing.length) {
     out.push(
       "",
-      `${d.missing.length} episode(s) of the run configuration have no trajectory yet (not run, or turn 0 failed): ${d.missing.slice(0, 5).join("; ")}${d.missing.length > 5 ? "; ..." : ""}`,
+      `${d.missing.length} episode(s) of the run configuration have no trajectory yet (not run): ${d.missing.slice(0, 5).join("; ")}${d.missing.length > 5 ? "; ..." : ""}`,
     );
   }
-  if (d.unreadable.length)
-    out.push("", `${d.unreadable.length} file(s) could not be read and are left out:`, ...d.unreadable.map((u) => `- ${u}`));
   out.push("", `## Per-turn Recall@k (%, k = 1..${d.n})`, "");
-  out.push(`| model | setting | level | ${Array.from({ length: d.n }, (_, i) => `@${i + 1}`).join(" | ")} |`);
-  out.push(`| --- | --- | --- | ${Array.from({ length: d.n }, () => "---").join(" | ")} |`);
-  for (const r of d.rows) out.push(`| ${r.model} | ${r.setting} | L${r.level} | ${r.curve.map(pct).join(" | ")} |`);
+  out.push(`| model | setting | ${condHead}level | ${Array.from({ length: d.n }, (_, i) => `@${i + 1}`).join(" | ")} |`);
+  out.push(`| --- | --- | ${condRule}--- | ${Array.from({ length: d.n }, () => "---").join(" | ")} |`);
+  for (const r of d.rows) out.push(`| ${r.model} | ${r.setting} | ${condCells(r)}L${r.level} | ${r.curve.map(pct).join(" | ")} |`);
   out.push(
     "",
     "## Cost",
     "",
-    "| model | setting | level | prompt tokens | completion tokens | calls without token counts | wall time (s) |",
-    "| --- | --- | --- | --- | --- | --- | --- |",
+    `| model | setting | ${condHead}level | prompt tokens | completion tokens | calls without token counts | wall time (s) |`,
+    `| --- | --- | ${condRule}--- | --- | --- | --- | --- |`,
   );
   for (const r of d.rows) {
     // A server that sent no counts makes the sums a lower bound: say so in the cells.
     const atLeast = r.tokens.unreported ? "≥ " : "";
     out.push(
-      `| ${r.model} | ${r.setting} | L${r.level} | ${atLeast}${r.tokens.prompt} | ${atLeast}${r.tokens.completion} | ${r.tokens.unreported ?? 0} | ${(r.wallMs / 1000).toFixed(1)} |`,
+      `| ${r.model} | ${r.setting} | ${condCells(r)}L${r.level} | ${atLeast}${r.tokens.prompt} | ${atLeast}${r.tokens.completion} | ${r.tokens.unreported ?? 0} | ${(r.wallMs / 1000).toFixed(1)} |`,
     );
   }
   return `${out.join("\n")}\n`;
 }
 
-/** CSV: one line per model x setting x researcher x level, curve columns at the end. */
+/** CSV: one line per model x setting x researcher x conditions x level, curve columns at the end. */
 export function reportCsv(d: ReportData): string {
   const head = [
     "model",
     "setting",
     "researcher",
+    "protocol",
+    "backend",
+    "max_steps",
+    "sampling",
     "level",
     "tasks",
     "solved",
@@ -191,6 +158,10 @@ export function reportCsv(d: ReportData): string {
         q(r.model),
         r.setting,
         q(r.researcher),
+        r.protocol,
+        q(r.backend),
+        r.maxSteps,
+        q(r.sampling),
         r.level,
         r.taskCount,
         r.solvedCount,
@@ -208,7 +179,7 @@ export function reportCsv(d: ReportData): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** JSON: the metrics rows plus unfinished and errored episode files. */
+/** JSON: the whole {@link ReportData} (rows with their conditions, n, and every list). */
 export function reportJson(d: ReportData): string {
   return `${JSON.stringify(d, null, 1)}\n`;
 }
@@ -229,8 +200,9 @@ export function mergeRuns(out: string, shards: string[]): { episodes: number; co
     const c = src.readConfig();
     if (!c) throw new Error(`${dir}: no run.json (is it a recode run folder?)`);
     if (config) {
-      for (const k of ["model", "researcher", "setting", "maxTurns", "maxSteps", "backend"] as const) {
-        if (JSON.stringify(config[k]) !== JSON.stringify(c[k])) {
+      for (const k of ["model", "researcher", "setting", "maxTurns", "maxSteps", "backend", "protocol"] as const) {
+        const norm = (x: RunConfig) => JSON.stringify(k === "protocol" ? (x.protocol ?? DEFAULT_PROTOCOL) : x[k]);
+        if (norm(config) !== norm(c)) {
           throw new Error(
             `${dir}: ${k} is ${JSON.stringify(c[k])} but the merged run has ${JSON.stringify(config[k])}; nothing was merged`,
           );

@@ -24,11 +24,16 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { z } from "zod";
 import type { AgentMemoryState } from "../core/agent/types";
-import type { SharedTurn0, Turn0Partial } from "../core/episode";
+import type { SharedTurn0 } from "../core/episode";
+import { restoreAgentMemory, restoreSharedTurn0, restoreTurn0Partial } from "../core/episode-records";
+import type { EpisodeStore } from "../core/episode-store";
 import type { FeedbackLevel } from "../core/feedback";
-import type { SeatSampling } from "../core/sampling";
-import { restoreTrajectory, type Trajectory } from "../core/trajectory";
+import type { ProtocolProfile } from "../core/protocol";
+import { type SeatSampling, SeatSamplingSchema } from "../core/sampling";
+import { describeIssues, restoreTrajectory, type Trajectory } from "../core/trajectory";
+import { AgentSettingSchema, FeedbackLevelSchema, ProtocolProfileSchema } from "../core/vocabulary";
 
 /** Batch configuration stored in run.json. */
 export interface RunConfig {
@@ -44,7 +49,26 @@ export interface RunConfig {
   shard: string | null;
   /** Decoding settings of the coder and the researcher, when any were given. */
   sampling?: SeatSampling;
+  /** Protocol profile; absent in folders written before profiles (`playground`). */
+  protocol?: ProtocolProfile;
 }
+
+/** Zod schema of {@link RunConfig} (run.json). */
+export const RunConfigSchema: z.ZodType<RunConfig, unknown> = z
+  .object({
+    model: z.string().min(1),
+    researcher: z.string().min(1),
+    setting: AgentSettingSchema,
+    levels: z.array(FeedbackLevelSchema).min(1),
+    maxTurns: z.number().int().positive(),
+    maxSteps: z.number().int().positive(),
+    tasks: z.array(z.string().min(1)),
+    backend: z.enum(["pyodide", "native"]),
+    shard: z.string().nullable(),
+    sampling: SeatSamplingSchema.optional(),
+    protocol: ProtocolProfileSchema.optional(),
+  })
+  .strict();
 
 /** Model ids contain `:` and `/`; folder names keep letters, digits, `.`, `_`, `-`. */
 export function slug(s: string): string {
@@ -124,37 +148,27 @@ export class RunFolder {
     return dest;
   }
 
+  /** The batch configuration, or null when the folder has none. Throws naming the file and the field when it is not one. */
   readConfig(): RunConfig | null {
-    return existsSync(this.configPath) ? (readJson(this.configPath) as RunConfig) : null;
+    if (!existsSync(this.configPath)) return null;
+    const r = RunConfigSchema.safeParse(readJson(this.configPath));
+    if (!r.success) throw new Error(`${this.configPath}: not a run configuration: ${describeIssues(r.error)}`);
+    return r.data;
   }
 
   writeConfig(c: RunConfig): void {
     writeJsonAtomic(this.configPath, c);
   }
 
-  /** Turn 0 of the coder whose review failed (reused by the next try), or null. */
-  readTurn0Partial(model: string, setting: string, task: string): Turn0Partial | null {
-    const p = this.turn0Path(model, setting, task).replace(/\.json$/, ".partial.json");
-    if (!existsSync(p)) return null;
-    try {
-      return readJson(p) as Turn0Partial;
-    } catch {
-      return null;
-    }
+  /** Where the coder's turn 0 whose review failed is kept (reused by the next try). */
+  turn0PartialPath(model: string, setting: string, task: string): string {
+    return this.turn0Path(model, setting, task).replace(/\.json$/, ".partial.json");
   }
 
-  writeTurn0Partial(model: string, setting: string, task: string, partial: Turn0Partial): void {
-    writeJsonAtomic(this.turn0Path(model, setting, task).replace(/\.json$/, ".partial.json"), partial);
-  }
-
-  readTurn0(model: string, setting: string, task: string): SharedTurn0 | null {
-    const p = this.turn0Path(model, setting, task);
-    return existsSync(p) ? (readJson(p) as SharedTurn0) : null;
-  }
-
+  /** Save the shared turn 0 and forget the partial one. Throws naming the file. */
   writeTurn0(t: SharedTurn0): void {
     writeJsonAtomic(this.turn0Path(t.config.model, t.config.setting, t.taskId), t);
-    rmSync(this.turn0Path(t.config.model, t.config.setting, t.taskId).replace(/\.json$/, ".partial.json"), { force: true });
+    rmSync(this.turn0PartialPath(t.config.model, t.config.setting, t.taskId), { force: true });
   }
 
   /** The saved trajectory and memory of an episode, or null. Throws naming the file when it is unreadable. */
@@ -174,14 +188,68 @@ export class RunFolder {
       throw new Error(`${p}: ${(e as Error).message}`);
     }
     const m = this.memoryPath(model, setting, level, task);
-    return { trajectory, memory: existsSync(m) ? (readJson(m) as AgentMemoryState) : null };
+    return { trajectory, memory: existsSync(m) ? restoreAgentMemory(readJson(m), m) : null };
   }
 
-  writeEpisode(t: Trajectory, memory: AgentMemoryState): void {
+  /** Save an episode and its agent memory (none: the memory file is removed). Throws naming the file. */
+  writeEpisode(t: Trajectory, memory: AgentMemoryState | null): void {
     const { model, setting, level } = t.config;
-    writeJsonAtomic(this.memoryPath(model, setting, level, t.versions.task.id), memory);
+    const m = this.memoryPath(model, setting, level, t.versions.task.id);
+    if (memory) writeJsonAtomic(m, memory);
+    else rmSync(m, { force: true });
     writeJsonAtomic(this.episodePath(model, setting, level, t.versions.task.id), t);
   }
+}
+
+/**
+ * The run folder as the episode runner's store (src/core/episode-store.ts).
+ * The folder holds one researcher's episodes (run.json names it), so turn 0
+ * files are named by model, setting and task. An unreadable file is renamed
+ * `<name>.corrupt-<time>` and reported; the work it held runs again.
+ */
+export function folderEpisodeStore(folder: RunFolder): EpisodeStore {
+  const setAside = (path: string, e: unknown): string => {
+    const dest = `${path}.corrupt-${Date.now()}`;
+    renameSync(path, dest);
+    return `${(e as Error).message}; set aside as ${dest}, and the work it held runs again`;
+  };
+  return {
+    async readEpisode(id) {
+      try {
+        return { value: folder.readEpisode(id.model, id.setting, id.level, id.taskId), problem: null };
+      } catch (e) {
+        const moved = folder.setAside(id.model, id.setting, id.level, id.taskId);
+        return { value: null, problem: `${(e as Error).message}; set aside as ${moved}, and the episode runs again` };
+      }
+    },
+    async writeEpisode(t, memory) {
+      folder.writeEpisode(t, memory);
+    },
+    async readTurn0(id) {
+      const p = folder.turn0Path(id.model, id.setting, id.taskId);
+      if (!existsSync(p)) return { value: null, problem: null };
+      try {
+        return { value: restoreSharedTurn0(readJson(p), p), problem: null };
+      } catch (e) {
+        return { value: null, problem: setAside(p, e) };
+      }
+    },
+    async writeTurn0(t) {
+      folder.writeTurn0(t);
+    },
+    async readTurn0Partial(id) {
+      const p = folder.turn0PartialPath(id.model, id.setting, id.taskId);
+      if (!existsSync(p)) return { value: null, problem: null };
+      try {
+        return { value: restoreTurn0Partial(readJson(p), p), problem: null };
+      } catch (e) {
+        return { value: null, problem: setAside(p, e) };
+      }
+    },
+    async writeTurn0Partial(id, partial) {
+      writeJsonAtomic(folder.turn0PartialPath(id.model, id.setting, id.taskId), partial);
+    },
+  };
 }
 
 /** Every file below a folder, sorted; none when the folder does not exist. */

@@ -10,17 +10,10 @@ import { fileURLToPath } from "node:url";
 import cliProgress from "cli-progress";
 import { createAgent } from "../core/agent";
 import { AGENT_SETTINGS, type AgentSetting } from "../core/agent/types";
-import {
-  EpisodeCancelled,
-  type EpisodeEnv,
-  failedTrajectory,
-  runEpisode,
-  runTurn0,
-  type SharedTurn0,
-  Turn0ReviewError,
-} from "../core/episode";
+import type { EpisodeEnv } from "../core/episode";
 import type { FeedbackLevel, Researcher } from "../core/feedback";
 import type { TokenCounts } from "../core/model";
+import { DEFAULT_PROTOCOL, type ProtocolProfile, parseProtocol, profileSeatSampling } from "../core/protocol";
 import {
   checkModelSpec,
   loadScript,
@@ -32,11 +25,12 @@ import {
 import { researcherFromSpec } from "../core/researchers";
 import { parseSampling, type SeatSampling, samplingText, withSampling } from "../core/sampling";
 import type { Task } from "../core/task";
+import { runTaskEpisodes } from "../core/task-episodes";
 import type { Trajectory } from "../core/trajectory";
 import { NATIVE_SANDBOXES, type NativeSandbox, resolveSandbox } from "../python/native-sandbox";
 import { createRuntime } from "../python/node";
 import { type PythonRuntime, taskRunRequest } from "../python/runtime";
-import { type RunConfig, RunFolder } from "./run-folder";
+import { folderEpisodeStore, type RunConfig, RunFolder } from "./run-folder";
 import { loadTaskDir, resolveTaskIds } from "./task-fs";
 
 /** Options of `recode run` as parsed from the command line. */
@@ -55,6 +49,8 @@ export interface RunCommandOptions {
   turns: string;
   steps: string;
   setting: string;
+  /** Protocol profile: playground | reference (src/core/protocol.ts). */
+  protocol?: string;
   tasks: string[];
   workers: string;
   out: string;
@@ -236,6 +232,14 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
   } catch (e) {
     throw new ConfigError((e as Error).message);
   }
+  let protocol: ProtocolProfile;
+  try {
+    protocol = parseProtocol(o.protocol ?? DEFAULT_PROTOCOL);
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
+  // The reference profile leaves OpenAI models at their provider's default temperature.
+  sampling = profileSeatSampling(protocol, o.model, o.researcher.startsWith("llm:") ? o.researcher.slice(4) : "", sampling);
   const anySampling = samplingText(sampling.coder) !== "" || samplingText(sampling.researcher) !== "";
   let coder: MeteredChatModel;
   let coderOpts: ModelFromSpecOptions;
@@ -287,6 +291,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
     backend: o.backend,
     shard: o.shard ?? null,
     ...(anySampling ? { sampling } : {}),
+    protocol,
   };
   const folder = new RunFolder(resolve(o.out));
   try {
@@ -294,10 +299,27 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
   } catch (e) {
     throw new ConfigError(`--out: ${(e as Error).message}`);
   }
-  const existing = folder.readConfig();
+  let existing: RunConfig | null;
+  try {
+    existing = folder.readConfig();
+  } catch (e) {
+    throw new ConfigError(`--out: ${(e as Error).message}; use another --out, or fix or remove that file`);
+  }
   if (existing) {
-    const keys: (keyof RunConfig)[] = ["model", "researcher", "setting", "maxTurns", "maxSteps", "backend", "shard", "sampling"];
-    const diff = keys.filter((k) => JSON.stringify(existing[k]) !== JSON.stringify(config[k]));
+    const keys: (keyof RunConfig)[] = [
+      "model",
+      "researcher",
+      "setting",
+      "maxTurns",
+      "maxSteps",
+      "backend",
+      "shard",
+      "sampling",
+      "protocol",
+    ];
+    // (A folder written before profiles holds a playground run.)
+    const norm = (c: RunConfig, k: keyof RunConfig) => JSON.stringify(k === "protocol" ? (c.protocol ?? DEFAULT_PROTOCOL) : c[k]);
+    const diff = keys.filter((k) => norm(existing, k) !== norm(config, k));
     if (diff.length) {
       throw new ConfigError(
         `${folder.configPath} holds a run with a different ${diff.map((k) => `${k} (${JSON.stringify(existing[k])})`).join(", ")}; use another --out or the same settings to resume`,
@@ -400,6 +422,12 @@ export async function executeRun(
   const progress = makeProgress(total, p.workers, log, tty);
   let errors = 0;
   let skipped = 0;
+  let storageError: string | null = null;
+  const store = folderEpisodeStore(p.folder);
+  // Stopped on request (Ctrl-C), or when a save fails.
+  const stopAll = new AbortController();
+  const onAbort = () => stopAll.abort();
+  signal.addEventListener("abort", onAbort);
 
   async function work(w: number): Promise<void> {
     const runtime: PythonRuntime = createRuntime(p.config.backend, { ...packageOptions(p.packageSource), sandbox: p.sandbox });
@@ -407,86 +435,62 @@ export async function executeRun(
     try {
       await runtime.ready();
       for (let task = todo.shift(); task; task = todo.shift()) {
-        if (signal.aborted) return;
+        if (stopAll.signal.aborted) return;
         progress.start(task.id, w, levels.length * maxTurns);
         const env: EpisodeEnv = {
           task,
           runtime,
           researcher,
           researcherUsage: usage,
-          createAgent: () => createAgent(setting, p.coder, { maxSteps }),
+          createAgent: () => createAgent(setting, p.coder, { maxSteps, profile: p.config.protocol ?? DEFAULT_PROTOCOL }),
           versions,
           request: (t, code) => taskRunRequest(t, code),
-          signal,
+          signal: stopAll.signal,
         };
-        const readSaved = (level: FeedbackLevel) => {
-          try {
-            return p.folder.readEpisode(model, setting, level, task.id);
-          } catch (e) {
-            const moved = p.folder.setAside(model, setting, level, task.id);
-            progress.log(`warning: ${(e as Error).message}\n  set aside as ${moved}; the episode runs again\n`);
-            return null;
-          }
+        const config = {
+          model,
+          researcher: p.config.researcher,
+          setting,
+          maxTurns,
+          maxSteps,
+          sampling: p.config.sampling,
+          protocol: p.config.protocol ?? DEFAULT_PROTOCOL,
         };
-        // Each episode file is read once: finished episodes are counted, the others run (or resume).
-        const savedByLevel = new Map(levels.map((level) => [level, readSaved(level)] as const));
-        const pending = levels.filter((level) => {
-          const saved = savedByLevel.get(level);
-          const finished = saved?.trajectory.finished && saved.trajectory.stoppedReason !== "error";
-          if (finished) {
-            skipped += 1;
-            progress.episodeDone(episodeLine(saved.trajectory));
-          }
-          return !finished;
-        });
-        if (pending.length === 0) continue;
-        let turn0: SharedTurn0 | null = p.folder.readTurn0(model, setting, task.id);
-        if (!turn0) {
-          progress.note(w, `${task.id} turn 0 (shared by the levels)`);
-          const config = { model, researcher: p.config.researcher, setting, maxTurns, maxSteps, sampling: p.config.sampling };
-          try {
-            turn0 = await runTurn0(env, config, p.folder.readTurn0Partial(model, setting, task.id) ?? undefined);
-            p.folder.writeTurn0(turn0);
-          } catch (e) {
-            if (e instanceof EpisodeCancelled || signal.aborted) return;
-            // What the coder already did is kept, so a retry only redoes the review.
-            if (e instanceof Turn0ReviewError) p.folder.writeTurn0Partial(model, setting, task.id, e.partial);
-            errors += pending.length;
-            const message = (e as Error).message;
-            progress.log(`${task.id}: turn 0 failed: ${message}\n`);
-            for (const level of pending) {
-              // Recorded as episodes that ended in an error (run again to retry them).
-              p.folder.writeEpisode(failedTrajectory(env, config, level, `turn 0 failed: ${message}`), {
-                taskId: null,
-                lastTurn: -1,
-                messages: [],
-              });
-              progress.episodeDone({ taskId: task.id, level, outcome: "error", turns: 0, error: message });
+        const out = await runTaskEpisodes(env, store, config, levels, (e) => {
+          switch (e.type) {
+            case "problem":
+              progress.log(`warning: ${e.message}\n`);
+              break;
+            case "level-skip":
+              skipped += 1;
+              progress.episodeDone(episodeLine(e.trajectory));
+              break;
+            case "turn0-start":
+              progress.note(w, `${task.id} turn 0 (shared by the levels)`);
+              break;
+            case "saved": {
+              const t = e.trajectory;
+              progress.turn(w, `${task.id} L${t.config.level} turn ${t.turns.length - 1}`, t.finished ? maxTurns - t.turns.length : 0);
+              break;
             }
-            continue;
+            case "level-done":
+              if (e.trajectory.stoppedReason === "error") errors += 1;
+              progress.episodeDone(episodeLine(e.trajectory));
+              break;
           }
+        });
+        if (out.cancelled || signal.aborted) return;
+        if (out.error?.startsWith("turn 0 failed")) progress.log(`${task.id}: ${out.error}\n`);
+        else if (out.error && out.trajectories.every((t) => t.stoppedReason !== "error") && !out.storageFailed) {
+          // Stored episodes this run may not continue (other limits).
+          errors += 1;
+          progress.log(`${task.id}: ${out.error}\n`);
         }
-        for (const level of pending) {
-          const saved = savedByLevel.get(level);
-          const resume =
-            saved?.memory && saved.trajectory.turns.length > 0 ? { trajectory: saved.trajectory, memory: saved.memory } : undefined;
-          try {
-            const t = await runEpisode(
-              env,
-              turn0,
-              level,
-              (traj, memory) => {
-                p.folder.writeEpisode(traj, memory);
-                progress.turn(w, `${task.id} L${level} turn ${traj.turns.length - 1}`, traj.finished ? maxTurns - traj.turns.length : 0);
-              },
-              resume,
-            );
-            if (t.stoppedReason === "error") errors += 1;
-            progress.episodeDone(episodeLine(t));
-          } catch (e) {
-            if (e instanceof EpisodeCancelled || signal.aborted) return;
-            throw e;
-          }
+        if (out.storageFailed) {
+          // Nothing more can be saved: stop every worker; what was saved stays.
+          storageError ??= `${task.id}: ${out.error}`;
+          stopAll.abort();
+          return;
         }
         progress.taskDone(w);
       }
@@ -499,6 +503,13 @@ export async function executeRun(
     await Promise.all(Array.from({ length: Math.min(p.workers, Math.max(1, p.tasks.length)) }, (_, w) => work(w)));
   } finally {
     progress.stop();
+    signal.removeEventListener("abort", onAbort);
+  }
+  if (storageError) {
+    log(
+      `stopped: a result could not be saved (${storageError}). What was saved before is kept; free space or fix the folder, then run the same command again to resume.\n`,
+    );
+    return 1;
   }
   if (signal.aborted) {
     log(`stopped; finished turns are saved in ${p.folder.root}. Run the same command again to resume.\n`);

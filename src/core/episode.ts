@@ -16,8 +16,9 @@
 
 import type { RunOptions, RunRequest } from "../python/runtime";
 import type { Agent, AgentMemoryState, AgentSetting } from "./agent/types";
-import { codeOmitted, type FeedbackLevel, type FeedbackRecord, type Researcher, renderForAgent } from "./feedback";
+import { codeOmitted, type FeedbackLevel, type FeedbackRecord, type Researcher } from "./feedback";
 import type { TokenCounts } from "./model";
+import { agentFeedback, DEFAULT_PROTOCOL, type ProtocolProfile, sharesTurn0 } from "./protocol";
 import type { RunResult } from "./results";
 import type { SeatSampling } from "./sampling";
 import { type Task, taskContentHash } from "./task";
@@ -36,6 +37,13 @@ export interface EpisodeConfig {
   maxSteps: number;
   /** Decoding settings of the coder and the researcher, when any differ from the protocol's (recorded in the trajectory). */
   sampling?: SeatSampling;
+  /** Protocol profile (src/core/protocol.ts); absent: `playground`. Recorded in the trajectory. */
+  protocol?: ProtocolProfile;
+}
+
+/** The profile of a configuration (absent: `playground`). */
+export function protocolOf(config: { protocol?: ProtocolProfile }): ProtocolProfile {
+  return config.protocol ?? DEFAULT_PROTOCOL;
 }
 
 /** Anything that runs a task's tests (a PythonRuntime, or a wrapper around one). */
@@ -89,9 +97,9 @@ function now(): number {
   return typeof performance !== "undefined" ? performance.now() : Date.now();
 }
 
-/** `{ codeOmitted }` when the level removed code from the record, else nothing. */
-function omitted(record: FeedbackRecord | null, level: FeedbackLevel): { codeOmitted?: number } {
-  const n = codeOmitted(record, level);
+/** `{ codeOmitted }` when the level removed code from the record (playground profile), else nothing. */
+function omitted(record: FeedbackRecord | null, level: FeedbackLevel, profile: ProtocolProfile): { codeOmitted?: number } {
+  const n = profile === "playground" ? codeOmitted(record, level) : 0;
   return n > 0 ? { codeOmitted: n } : {};
 }
 
@@ -126,6 +134,8 @@ export function needsReview(run: RunResult, index: number, maxTurns: number): bo
 export interface Turn0Partial {
   turn: Omit<TrajectoryTurn, "feedbackText" | "feedback" | "researcherTokens">;
   memory: AgentMemoryState;
+  /** The configuration it was computed with (absent in records written before it was kept). */
+  config?: EpisodeConfig;
 }
 
 /** The review of turn 0 failed; `partial` holds the coder's turn and its test run. */
@@ -168,6 +178,7 @@ export async function runTurn0(env: EpisodeEnv, config: EpisodeConfig, partial?:
         tokens: out.tokens,
       },
       memory: agent.snapshot(),
+      config,
     };
   }
   let feedback: FeedbackRecord | null = null;
@@ -205,6 +216,7 @@ export function newTrajectory(env: EpisodeEnv, config: EpisodeConfig, level: Fee
       maxTurns: config.maxTurns,
       maxSteps: config.maxSteps,
       ...(config.sampling ? { sampling: config.sampling } : {}),
+      protocol: protocolOf(config),
     },
     versions: {
       app: env.versions.app,
@@ -212,7 +224,7 @@ export function newTrajectory(env: EpisodeEnv, config: EpisodeConfig, level: Fee
       task: { id: env.task.id, contentHash: taskContentHash(env.task) },
       gitCommit: env.versions.gitCommit,
     },
-    sharedTurn0: true,
+    sharedTurn0: sharesTurn0(protocolOf(config), config.setting),
     turns: [],
     finished: false,
     stoppedReason: null,
@@ -237,35 +249,40 @@ function finish(t: Trajectory, reason: "solved" | "max_turns" | "error", error: 
 /**
  * Run (or resume) the episode of one level from a shared turn 0.
  * `resume`: a saved unfinished (or errored) trajectory of this level and the
- * agent memory saved with it; the episode continues after its last turn.
+ * agent memory saved with it; the episode continues after its last turn (turn
+ * 0 may then be null: the saved episode holds its own).
  * Model and researcher failures end the episode with `stoppedReason: "error"`
  * (saved; a later resume retries from the last finished turn). A stop on
  * request leaves it unfinished and rethrows EpisodeCancelled.
  */
 export async function runEpisode(
   env: EpisodeEnv,
-  turn0: SharedTurn0,
+  turn0: SharedTurn0 | null,
   level: FeedbackLevel,
   save: SaveEpisode,
   resume?: { trajectory: Trajectory; memory: AgentMemoryState },
 ): Promise<Trajectory> {
-  const config = turn0.config;
   const t0 = now();
   const agent = env.createAgent();
   let traj: Trajectory;
+  let maxTurns: number;
   if (resume && resume.trajectory.turns.length > 0) {
     traj = structuredClone(resume.trajectory);
     traj.finished = false;
     traj.stoppedReason = null;
     traj.error = null;
+    maxTurns = traj.config.maxTurns;
     agent.restore(resume.memory);
   } else {
+    if (!turn0) throw new Error("an episode starts from turn 0 or resumes a saved episode; neither was given");
+    const config = turn0.config;
+    maxTurns = config.maxTurns;
     traj = newTrajectory(env, config, level);
     const needs = needsReview(turn0.turn.run, 0, config.maxTurns);
     traj.turns.push({
       ...structuredClone(turn0.turn),
-      feedbackText: needs ? renderForAgent(turn0.turn.feedback, turn0.turn.run, level) : "",
-      ...omitted(needs ? turn0.turn.feedback : null, level),
+      feedbackText: needs ? agentFeedback(protocolOf(config), config.setting, turn0.turn.feedback, turn0.turn.run, level).text : "",
+      ...omitted(needs ? turn0.turn.feedback : null, level, protocolOf(config)),
     });
     agent.restore(turn0.memory);
     if (turn0.turn.run.allPassed) finish(traj, "solved");
@@ -274,6 +291,14 @@ export async function runEpisode(
     await save(traj, agent.snapshot());
   }
   const baseWall = traj.wallMs;
+  const profile = protocolOf(traj.config);
+  // What the agent is handed after a turn: the recorded text in the playground; the reference
+  // profile hands the feedback and the test log apart (both rendered again from the turn's record).
+  const handed = (prev: TrajectoryTurn): { feedback: string; testLog?: string } => {
+    if (profile === "playground" || prev.feedbackText === "") return { feedback: prev.feedbackText };
+    const f = agentFeedback(profile, traj.config.setting, prev.feedback, prev.run, level);
+    return { feedback: f.feedback, testLog: f.testLog };
+  };
   // Memory saved with the last finished turn: a failed turn is redone from here on resume.
   let memory = agent.snapshot();
   try {
@@ -285,7 +310,7 @@ export async function runEpisode(
         task: env.task,
         turn: index,
         currentCode: prev.code,
-        feedback: prev.feedbackText,
+        ...handed(prev),
         signal: env.signal,
       });
       throwIfAborted(env.signal);
@@ -295,14 +320,14 @@ export async function runEpisode(
       let feedbackText = "";
       let researcherMs = 0;
       let researcherTokens = { prompt: 0, completion: 0 };
-      if (needsReview(run, index, config.maxTurns)) {
+      if (needsReview(run, index, maxTurns)) {
         if (level > 0) {
           const r = await review(env, out.code, run, index);
           feedback = r.record;
           researcherMs = r.ms;
           researcherTokens = r.tokens;
         }
-        feedbackText = renderForAgent(feedback, run, level);
+        feedbackText = agentFeedback(profile, traj.config.setting, feedback, run, level).text;
       }
       traj.turns.push({
         index,
@@ -310,7 +335,7 @@ export async function runEpisode(
         run,
         feedback,
         feedbackText,
-        ...omitted(feedback, level),
+        ...omitted(feedback, level, profile),
         messages: out.messages,
         actions: out.actions,
         timings: { agentMs: out.latencyMs, testMs: run.durationMs, researcherMs },
@@ -318,7 +343,7 @@ export async function runEpisode(
         researcherTokens,
       });
       if (run.allPassed) finish(traj, "solved");
-      else if (traj.turns.length >= config.maxTurns) finish(traj, "max_turns");
+      else if (traj.turns.length >= maxTurns) finish(traj, "max_turns");
       traj.wallMs = baseWall + (now() - t0);
       memory = agent.snapshot();
       await save(traj, memory);

@@ -7,11 +7,10 @@ import { z } from "zod";
 import { passingCount, type RunResult, type TestStatus } from "./results";
 import type { Task } from "./task";
 
-/** T0 code structure / planning, T1 correctness (syntax, runtime), T2 implementation alignment, T3 knowledge and context, T4 repository integration. */
-export type FeedbackCategory = "T0" | "T1" | "T2" | "T3" | "T4";
+/** Feedback categories and levels are declared in vocabulary.ts. */
+export type { FeedbackCategory, FeedbackLevel } from "./vocabulary";
 
-/** Feedback levels: L0 none, L1 interface + description, L2 + analysis, L3 + actionable guidance, L4 + direct code. */
-export type FeedbackLevel = 0 | 1 | 2 | 3 | 4;
+import { type FeedbackCategory, FeedbackCategorySchema, type FeedbackLevel } from "./vocabulary";
 
 /** One difference the researcher found (fields in the order levels reveal them). */
 export interface FeedbackItem {
@@ -71,7 +70,7 @@ export const CATEGORY_NAMES: Record<FeedbackCategory, string> = {
 /** Schema of one feedback item: the six fields, each a string; `category` one of T0..T4. */
 export const FeedbackItemSchema = z.object({
   interface: z.string().min(1, "name the interface (or file) the item is about"),
-  category: z.enum(["T0", "T1", "T2", "T3", "T4"]),
+  category: FeedbackCategorySchema,
   description: z.string().min(1, "say what is wrong"),
   analysis: z.string(),
   actionable_feedback: z.string(),

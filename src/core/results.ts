@@ -4,18 +4,17 @@
  */
 
 /**
- * Outcomes of one unit test, declared once. As CPython's unittest reports them,
- * plus `timeout`:
+ * Outcomes of one unit test, declared in vocabulary.ts. As CPython's unittest
+ * reports them, plus `timeout`:
  * - `passed`, `failed` (an assertion), `error` (any other exception, or a
  *   fixture of its class or module that raised), `skipped`;
  * - `xfail`: an expected failure (`@unittest.expectedFailure` that failed);
  * - `xpass`: an unexpected success (the same decorator, and the test passed);
  * - `timeout`: the run's wall clock ran out (or the user stopped it) during it.
  */
-export const TEST_STATUSES = ["passed", "failed", "error", "skipped", "xfail", "xpass", "timeout"] as const;
+export { TEST_STATUSES, type TestStatus } from "./vocabulary";
 
-/** Outcome of one unit test (see {@link TEST_STATUSES}). */
-export type TestStatus = (typeof TEST_STATUSES)[number];
+import type { TestStatus } from "./vocabulary";
 
 /** Outcome of one failing, erroring or skipped subTest of a test (`with self.subTest(i=1): ...`). */
 export interface SubTestResult {

@@ -26,6 +26,12 @@ import { type EpisodeSummary, turnOutcome } from "./metrics";
 import { addTokens, type ChatMessage, type TokenCounts } from "./model";
 import { type RunResult, runSolved, TEST_STATUSES } from "./results";
 import { SeatSamplingSchema } from "./sampling";
+import {
+  AgentSettingSchema,
+  FeedbackLevelSchema,
+  ProtocolProfileSchema,
+  StoppedReasonSchema as StoppedReasonValueSchema,
+} from "./vocabulary";
 
 /** The schema version this build writes. */
 export const TRAJECTORY_SCHEMA_VERSION = 3;
@@ -120,7 +126,8 @@ export const RunResultSchema: z.ZodType<RunResult, unknown> = z
 /** Zod schema of a {@link FeedbackRecord}; the same one src/core/feedback.ts validates researchers' output with. */
 export { FeedbackRecordSchema };
 
-const ChatMessageSchema: z.ZodType<ChatMessage> = z.object({
+/** Zod schema of a {@link ChatMessage} as trajectories and agent memory store it. */
+export const ChatMessageSchema: z.ZodType<ChatMessage> = z.object({
   role: z.enum(["system", "user", "assistant"]),
   content: z.string(),
   reasoning: z.string().optional(),
@@ -148,11 +155,12 @@ const TimingsSchema = z.object({
 /** Tokens of a turn; `unreported`: calls whose server sent no counts (the sums are then a lower bound). */
 const TokensSchema = z.object({ prompt: count, completion: count, unreported: count.optional() });
 
-const SettingSchema = z.enum(["baseline", "agent", "memory_agent"]);
-const LevelSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
+/** An agent setting (RECODE-H: baseline, agent, memory_agent). */
+export const SettingSchema = AgentSettingSchema;
+const LevelSchema = FeedbackLevelSchema;
 
 /** Why an episode stopped: solved, turn limit reached, a failure (see `error`), or the user cancelled. */
-const StoppedReasonSchema = z.enum(["solved", "max_turns", "error", "cancelled"]).nullable();
+const StoppedReasonSchema = StoppedReasonValueSchema.nullable();
 
 // ---------------------------------------------------------------------------
 // Version 2 (current)
@@ -204,6 +212,8 @@ export const TrajectorySchema = z
         maxSteps: z.number().int().positive(),
         /** Decoding settings of the coder and the researcher; absent: the protocol's (temperature 0, top-p 1). */
         sampling: SeatSamplingSchema.optional(),
+        /** Protocol profile (src/core/protocol.ts); absent in records written before profiles: `playground`. */
+        protocol: ProtocolProfileSchema.optional(),
       })
       .strict(),
     versions: z
@@ -356,7 +366,8 @@ function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-function describeIssues(error: z.ZodError, max = 5): string {
+/** Zod issues as one line: `field.path: message; ...` (at most `max`). */
+export function describeIssues(error: z.ZodError, max = 5): string {
   const lines = error.issues.slice(0, max).map((i) => `${formatPath(i.path)}: ${i.message}`);
   if (error.issues.length > max) lines.push(`... and ${error.issues.length - max} more`);
   return lines.join("; ");

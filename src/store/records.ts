@@ -6,7 +6,9 @@
  * the previous version, and add a fixture of the old shape to the store tests.
  */
 import type { AgentMemoryState } from "../core/agent/types";
-import type { SharedTurn0 } from "../core/episode";
+import type { SharedTurn0, Turn0Partial } from "../core/episode";
+import { restoreAgentMemory, restoreSharedTurn0, restoreTurn0Partial } from "../core/episode-records";
+import { DEFAULT_PROTOCOL, type ProtocolProfile } from "../core/protocol";
 import type { RunResult } from "../core/results";
 import { restoreTrajectory, type Trajectory } from "../core/trajectory";
 
@@ -273,14 +275,26 @@ export interface Turn0Record {
   savedAt: number;
 }
 
-/** Store key of an episode: model, researcher, setting, level and task. */
-export function trajectoryKey(t: Pick<Trajectory, "config" | "versions">): string {
-  return JSON.stringify([t.config.model, t.config.researcher, t.config.setting, t.config.level, t.versions.task.id]);
+/** The protocol part of a key: none for `playground` (so keys written before profiles stay valid), else the profile. */
+function protocolPart(protocol: ProtocolProfile | undefined): string[] {
+  return protocol && protocol !== DEFAULT_PROTOCOL ? [protocol] : [];
 }
 
-/** Store key of a shared turn 0: model, researcher, setting and task. */
-export function turn0Key(model: string, researcher: string, setting: string, taskId: string): string {
-  return JSON.stringify([model, researcher, setting, taskId]);
+/** Store key of an episode: model, researcher, setting, level, task, and the protocol profile unless `playground`. */
+export function trajectoryKey(t: Pick<Trajectory, "config" | "versions">): string {
+  return JSON.stringify([
+    t.config.model,
+    t.config.researcher,
+    t.config.setting,
+    t.config.level,
+    t.versions.task.id,
+    ...protocolPart(t.config.protocol),
+  ]);
+}
+
+/** Store key of a shared turn 0: model, researcher, setting, task, and the protocol profile unless `playground`. */
+export function turn0Key(model: string, researcher: string, setting: string, taskId: string, protocol?: ProtocolProfile): string {
+  return JSON.stringify([model, researcher, setting, taskId, ...protocolPart(protocol)]);
 }
 
 /**
@@ -297,7 +311,14 @@ export function restoreTrajectoryRecord(key: string, raw: unknown): TrajectoryRe
   } catch (e) {
     throw new RecordError("trajectories", key, `field trajectory: ${(e as Error).message}`);
   }
-  const memory = isObject(rec.memory) ? (rec.memory as unknown as AgentMemoryState) : null;
+  let memory: AgentMemoryState | null = null;
+  if (rec.memory !== null && rec.memory !== undefined) {
+    try {
+      memory = restoreAgentMemory(rec.memory, "memory");
+    } catch (e) {
+      throw new RecordError("trajectories", key, `field ${(e as Error).message}`);
+    }
+  }
   return {
     version: TRAJECTORY_RECORD_VERSION,
     key,
@@ -316,16 +337,43 @@ export function restoreTrajectoryRecord(key: string, raw: unknown): TrajectoryRe
 export function restoreTurn0Record(key: string, raw: unknown): Turn0Record {
   versionOf("turn0", key, raw, TURN0_RECORD_VERSION);
   const rec = raw as Record<string, unknown>;
-  const t = rec.turn0;
-  if (!isObject(t) || !isObject(t.config) || !isObject(t.turn) || typeof t.taskId !== "string") {
-    throw new RecordError("turn0", key, "field turn0 is not a shared turn 0 (needs taskId, config and turn)");
+  let turn0: SharedTurn0;
+  try {
+    turn0 = restoreSharedTurn0(rec.turn0, "turn0");
+  } catch (e) {
+    throw new RecordError("turn0", key, `field ${(e as Error).message}`);
   }
-  const turn = t.turn as Record<string, unknown>;
-  if (typeof turn.code !== "string" || !isObject(turn.run)) throw new RecordError("turn0", key, "field turn0.turn needs code and run");
-  return {
-    version: TURN0_RECORD_VERSION,
-    key,
-    turn0: t as unknown as SharedTurn0,
-    savedAt: typeof rec.savedAt === "number" ? rec.savedAt : 0,
-  };
+  return { version: TURN0_RECORD_VERSION, key, turn0, savedAt: typeof rec.savedAt === "number" ? rec.savedAt : 0 };
+}
+
+/** Current version of stored partial turn-0 records. */
+export const TURN0_PARTIAL_RECORD_VERSION = 1;
+
+/** The coder's turn 0 of one (model, researcher, setting, task) whose review failed, kept so that the next try only redoes the review. */
+export interface Turn0PartialRecord {
+  version: typeof TURN0_PARTIAL_RECORD_VERSION;
+  key: string;
+  partial: Turn0Partial;
+  savedAt: number;
+}
+
+/** Store key of a partial turn 0 (in the `turn0` store, beside the shared turn 0 of the same key). */
+export function turn0PartialKey(model: string, researcher: string, setting: string, taskId: string, protocol?: ProtocolProfile): string {
+  return `partial:${turn0Key(model, researcher, setting, taskId, protocol)}`;
+}
+
+/**
+ * Upgrade a stored partial turn-0 record.
+ * @throws RecordError naming the key and the field.
+ */
+export function restoreTurn0PartialRecord(key: string, raw: unknown): Turn0PartialRecord {
+  versionOf("turn0", key, raw, TURN0_PARTIAL_RECORD_VERSION);
+  const rec = raw as Record<string, unknown>;
+  let partial: Turn0Partial;
+  try {
+    partial = restoreTurn0Partial(rec.partial, "partial");
+  } catch (e) {
+    throw new RecordError("turn0", key, `field ${(e as Error).message}`);
+  }
+  return { version: TURN0_PARTIAL_RECORD_VERSION, key, partial, savedAt: typeof rec.savedAt === "number" ? rec.savedAt : 0 };
 }

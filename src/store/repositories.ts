@@ -8,7 +8,7 @@
  */
 import type { IDBPDatabase } from "idb";
 import type { AgentMemoryState } from "../core/agent/types";
-import type { SharedTurn0 } from "../core/episode";
+import type { SharedTurn0, Turn0Partial } from "../core/episode";
 import type { RunResult } from "../core/results";
 import type { Trajectory } from "../core/trajectory";
 import { openPlaygroundDb, type PlaygroundDB, type RecordStore, StorageError, storageError, type UnreadableRecord } from "./db";
@@ -27,16 +27,20 @@ import {
   restoreRun,
   restoreSettings,
   restoreTrajectoryRecord,
+  restoreTurn0PartialRecord,
   restoreTurn0Record,
   SETTINGS_VERSION,
   type SettingsRecord,
   TRAJECTORY_RECORD_VERSION,
   type TrajectoryRecord,
   type TrajectorySource,
+  TURN0_PARTIAL_RECORD_VERSION,
   TURN0_RECORD_VERSION,
+  type Turn0PartialRecord,
   type Turn0Record,
   trajectoryKey,
   turn0Key,
+  turn0PartialKey,
 } from "./records";
 
 /** Minimal storage the repositories need. All methods may reject with StorageError. */
@@ -144,7 +148,13 @@ export interface Restored<T> {
   problem: string | null;
 }
 
-async function read<T>(kv: KeyValueStore, store: RecordStore, key: string, restore: (raw: unknown) => T): Promise<Restored<T>> {
+async function read<T>(
+  kv: KeyValueStore,
+  store: RecordStore,
+  key: string,
+  restore: (raw: unknown) => T,
+  then = "the task starts from its starting text",
+): Promise<Restored<T>> {
   const raw = await kv.get(store, key);
   if (raw === undefined) return { value: null, problem: null };
   try {
@@ -153,7 +163,7 @@ async function read<T>(kv: KeyValueStore, store: RecordStore, key: string, resto
     if (!(e instanceof RecordError)) throw e;
     await kv.keep({ store, key, raw, problem: e.problem, at: Date.now() });
     await kv.delete(store, key);
-    return { value: null, problem: `${e.message}. It was set aside; the task starts from its starting text.` };
+    return { value: null, problem: `${e.message}. It was set aside; ${then}.` };
   }
 }
 
@@ -256,7 +266,7 @@ export class TrajectoryRepository {
 
   /** The stored episode under `key` (see trajectoryKey), or null. */
   get(key: string): Promise<Restored<TrajectoryRecord>> {
-    return read(this.kv, "trajectories", key, (raw) => restoreTrajectoryRecord(key, raw));
+    return read(this.kv, "trajectories", key, (raw) => restoreTrajectoryRecord(key, raw), "the episode runs again");
   }
 
   /** Every readable trajectory, oldest key first; unreadable ones are set aside and reported. */
@@ -307,13 +317,27 @@ export class TrajectoryRepository {
 
   /** The stored shared turn 0 under `key` (see turn0Key), or null. */
   getTurn0(key: string): Promise<Restored<Turn0Record>> {
-    return read(this.kv, "turn0", key, (raw) => restoreTurn0Record(key, raw));
+    return read(this.kv, "turn0", key, (raw) => restoreTurn0Record(key, raw), "turn 0 runs again");
   }
 
-  /** Save the shared turn 0 of a (model, researcher, setting, task). @throws StorageError */
+  /** Save the shared turn 0 of a (model, researcher, setting, task), and forget its partial turn 0. @throws StorageError */
   async saveTurn0(turn0: SharedTurn0, savedAt: number = Date.now()): Promise<Turn0Record> {
-    const key = turn0Key(turn0.config.model, turn0.config.researcher, turn0.config.setting, turn0.taskId);
+    const { model, researcher, setting, protocol } = turn0.config;
+    const key = turn0Key(model, researcher, setting, turn0.taskId, protocol);
     const rec: Turn0Record = { version: TURN0_RECORD_VERSION, key, turn0, savedAt };
+    await this.kv.put("turn0", key, rec);
+    await this.kv.delete("turn0", turn0PartialKey(model, researcher, setting, turn0.taskId, protocol));
+    return rec;
+  }
+
+  /** The stored partial turn 0 under `key` (see turn0PartialKey), or null. */
+  getTurn0Partial(key: string): Promise<Restored<Turn0PartialRecord>> {
+    return read(this.kv, "turn0", key, (raw) => restoreTurn0PartialRecord(key, raw), "turn 0 runs again");
+  }
+
+  /** Save the coder's turn 0 whose review failed. @throws StorageError */
+  async saveTurn0Partial(key: string, partial: Turn0Partial, savedAt: number = Date.now()): Promise<Turn0PartialRecord> {
+    const rec: Turn0PartialRecord = { version: TURN0_PARTIAL_RECORD_VERSION, key, partial, savedAt };
     await this.kv.put("turn0", key, rec);
     return rec;
   }

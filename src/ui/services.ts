@@ -7,22 +7,27 @@
  */
 import { createContext, useContext, useSyncExternalStore } from "react";
 import { version as appVersion } from "../../package.json";
+import { createAgent } from "../core/agent";
+import type { EpisodeConfig, EpisodeEnv } from "../core/episode";
 import type { FeedbackItem, FeedbackRecord, Researcher } from "../core/feedback";
-import type { EpisodeSummary } from "../core/metrics";
 import type { TokenCounts } from "../core/model";
+import { profileSeatSampling } from "../core/protocol";
 import { checkModelSpec, type MeteredChatModel, type WebLLMProgress } from "../core/providers";
+import { buildReport, type Report } from "../core/report";
 import { createLlmResearcher, createRulesResearcher } from "../core/researchers";
 import type { RunResult } from "../core/results";
-import { type SeatSampling, samplingText } from "../core/sampling";
+import { type Sampling, type SeatSampling, samplingText, withSampling } from "../core/sampling";
 import { type Task, taskContentHash } from "../core/task";
-import { episodeSummary, restoreTrajectory, type Trajectory } from "../core/trajectory";
+import { runTaskEpisodes, type TaskEpisodesOutcome } from "../core/task-episodes";
+import { restoreTrajectory, type Trajectory } from "../core/trajectory";
 import type { PythonRuntime, RunOptions } from "../python/runtime";
 import { taskRunRequest } from "../python/runtime";
+import { repositoryEpisodeStore } from "../store/episode-store";
 import { browserStorage, DraftJournal, TaskNotes } from "../store/journal";
 import type { DraftRecord, ModelConfig, ModelSettingsRecord, RunRecord, SettingsRecord, TrajectoryRecord } from "../store/records";
 import { DEFAULT_MODEL_SETTINGS, DEFAULT_SETTINGS, trajectoryKey } from "../store/records";
 import { openRepositories, type Repositories } from "../store/repositories";
-import { type AgentRunEvent, type AgentRunOptions, type AgentRunOutcome, runAgentProtocol } from "./agent/runner";
+import type { AgentRunEvent, AgentRunOptions } from "./agent/controller";
 import { buildModel, describeCheck, type ModelRole, optionsOf, ROLE_NAMES, samplingOf, specOf } from "./models";
 import { Observable } from "./observable";
 import type { CatalogEntry } from "./tasks/catalog";
@@ -392,11 +397,11 @@ export class PlaygroundServices {
   }
 
   /** A researcher: `rules` (offline) or `llm` (the researcher model of the settings). @throws Error from the settings. */
-  researcher(kind: "rules" | "llm"): { researcher: Researcher; usage?: () => TokenCounts } {
+  researcher(kind: "rules" | "llm", sampling?: Sampling): { researcher: Researcher; usage?: () => TokenCounts } {
     if (kind === "rules") return { researcher: createRulesResearcher() };
     const { model } = this.model("researcher");
     return {
-      researcher: createLlmResearcher(model),
+      researcher: createLlmResearcher(sampling ? withSampling(model, sampling) : model),
       usage: () => {
         const t = model.totals();
         return { prompt: t.promptTokens, completion: t.completionTokens, unreported: t.unreported };
@@ -421,21 +426,29 @@ export class PlaygroundServices {
    * (see runAgentProtocol): turn 0 once, then each chosen level; every turn is
    * saved; Stop with `signal`. Uses the page's Python runtime.
    */
-  async runAgent(task: Task, options: AgentRunOptions, onEvent: (e: AgentRunEvent) => void, signal: AbortSignal): Promise<AgentRunOutcome> {
+  async runAgent(
+    task: Task,
+    options: AgentRunOptions,
+    onEvent: (e: AgentRunEvent) => void,
+    signal: AbortSignal,
+  ): Promise<TaskEpisodesOutcome> {
     let coder: { spec: string; model: MeteredChatModel };
     let researcher: ReturnType<PlaygroundServices["researcher"]>;
     let sampling: SeatSampling | undefined;
     try {
       coder = this.model("coder");
-      researcher = this.researcher(options.researcher);
       const seats = this.models.get();
       const s = {
         coder: samplingOf("coder", seats.coder),
         researcher: options.researcher === "llm" ? samplingOf("researcher", seats.researcher) : {},
       };
-      if (samplingText(s.coder) || samplingText(s.researcher)) sampling = s;
+      // The reference profile leaves OpenAI models at their provider's default temperature.
+      const researcherSpec = options.researcher === "llm" ? specOf("researcher", seats.researcher) : "";
+      const r = profileSeatSampling(options.protocol, coder.spec, researcherSpec, s);
+      researcher = this.researcher(options.researcher, r.researcher);
+      if (samplingText(r.coder) || samplingText(r.researcher)) sampling = r;
     } catch (e) {
-      return { trajectories: [], cancelled: false, error: (e as Error).message };
+      return { trajectories: [], cancelled: false, error: (e as Error).message, storageFailed: false };
     }
     if (!this.runtime || this.python.get().state === "error") this.startPython();
     const rt = this.runtime as PythonRuntime;
@@ -454,20 +467,29 @@ export class PlaygroundServices {
         },
       }) as M;
     try {
-      return await runAgentProtocol(options, {
+      const config: EpisodeConfig = {
+        model: coder.spec,
+        researcher: researcher.researcher.id,
+        setting: options.setting,
+        maxTurns: options.maxTurns,
+        maxSteps: options.maxSteps,
+        ...(sampling ? { sampling } : {}),
+        protocol: options.protocol,
+      };
+      const model = countCalls(sampling ? withSampling(coder.model, sampling.coder) : coder.model);
+      const env: EpisodeEnv = {
         task,
         runtime: { run: (req, opts) => rt.run(req, opts), version: rt.version },
-        repo: repos.trajectories,
-        coder: { spec: coder.spec, model: countCalls(coder.model) },
-        ...(sampling ? { sampling } : {}),
         researcher: researcher.researcher,
         researcherUsage: researcher.usage,
+        createAgent: () => createAgent(options.setting, model, { maxSteps: options.maxSteps, profile: options.protocol }),
         versions: { app: appVersion, gitCommit: null },
+        request: (t, code) => taskRunRequest(t, code),
         signal,
-        onEvent: (e) => {
-          onEvent(e);
-          if (e.type === "saved") void this.refreshTrajectories();
-        },
+      };
+      return await runTaskEpisodes(env, repositoryEpisodeStore(repos.trajectories), config, options.levels, (e) => {
+        onEvent(e);
+        if (e.type === "saved") void this.refreshTrajectories();
       });
     } finally {
       this.modelProgress.set(null);
@@ -487,14 +509,6 @@ export class PlaygroundServices {
       this.notify("error", (e as Error).message);
       this.trajectories.set({ ...this.trajectories.get(), loaded: true });
     }
-  }
-
-  /** Metrics input (episodeSummary) of every stored trajectory with at least one turn. */
-  summaries(): EpisodeSummary[] {
-    return this.trajectories
-      .get()
-      .records.filter((r) => r.trajectory.turns.length > 0)
-      .map((r) => episodeSummary(r.trajectory));
   }
 
   /**
@@ -572,6 +586,23 @@ export class PlaygroundServices {
     await this.runtime?.dispose();
     this.runtime = null;
   }
+}
+
+/**
+ * The Results tab's report: every stored trajectory through
+ * {@link buildReport}, the code `recode report` uses too, so the same
+ * trajectories give the same table. Records the store set aside are listed as
+ * unreadable. Each trajectory's source is the file it was imported from, or
+ * its store key.
+ * @param n n of Recall@n; absent: the shared default (docs/metrics.md).
+ * @throws Error when `n` is not a whole number >= 1.
+ */
+export function storedReport(stored: Pick<TrajectoryState, "records" | "problems">, n?: number): Report {
+  const report = buildReport(
+    stored.records.map((r) => ({ source: r.fileName ?? r.key, trajectory: r.trajectory })),
+    n,
+  );
+  return { ...report, unreadable: [...stored.problems, ...report.unreadable] };
 }
 
 /** Create the page's services (opens IndexedDB in the background). */

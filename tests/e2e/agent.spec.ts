@@ -77,6 +77,8 @@ test("a scripted coder solves the task at turn 1 at L0 and L4; results show Reca
     await expect(metricCell(page, level).and(page.locator(".recall"))).toHaveText("100.0");
     await expect(metricCell(page, level).and(page.locator(".mrr"))).toHaveText("50.0");
   }
+  // The shared default n (src/core/report.ts, as `recode report`): 10, or the largest turn limit (3) when smaller.
+  await expect(page.getByTestId("results-view")).toContainText("Recall@3 / MRR / test-case pass rate, in %, over 2 episode(s)");
   await expect(page.getByTestId("recall-chart")).toHaveCount(1);
   await page.screenshot({ path: "/tmp/recode-results.png", fullPage: true });
 

@@ -90,7 +90,7 @@ describe("recode run / report / merge", () => {
     const md = await recode(["report", out]);
     expect(md.code).toBe(0);
     expect(md.out).toContain("| L0 | L1 | L2 | L3 | L4 |");
-    expect(md.out).toMatch(/memory_agent \| rules \| 2 \| 100\.0 \/ 50\.0 \/ 100\.0 \| - \| - \| - \| 100\.0 \/ 50\.0 \/ 100\.0 \|/);
+    expect(md.out).toMatch(/memory_agent \| rules \| playground \| 2 \| 100\.0 \/ 50\.0 \/ 100\.0 \| - \| - \| - \| 100\.0 \/ 50\.0 \/ 100\.0 \|/);
     expect(md.out).toContain("Per-turn Recall@k");
     const csv = await recode(["report", out, "--format", "csv"]);
     expect(csv.out.split("\n")[0]).toContain("recall_at_n,mrr,pass_rate");
@@ -370,6 +370,38 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
       const bad = await recode([...httpRun(srv.baseURL, "1", join(work, "sampling-bad")), "--sampling", "temprature=0.2"]);
       expect(bad.code).toBe(2);
       expect(bad.out).toContain('--sampling: unknown setting "temprature"');
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it("--protocol reference: OpenAI coder at the provider's temperature, turn 0 per level in baseline, the profile recorded and kept", async () => {
+    const srv = await startChatStub({ models: ["coder", "reviewer"], fallback: reply });
+    try {
+      const out = join(work, "reference");
+      const args = httpRun(srv.baseURL, "0,1", out).map((a) => (a === "ollama:coder" ? "openai:coder" : a));
+      args.push("--api-key", "k", "--setting", "baseline", "--protocol", "reference");
+      const r = await recode(args);
+      expect(r.code, r.out).toBe(0);
+      expect(r.out).toContain("reference protocol");
+      const isReview = (q: RecordedRequest) => (q.body?.messages?.[0]?.content ?? "").includes("You review code");
+      const coder = srv.chatRequests().filter((q) => !isReview(q));
+      // Turn 0 at each of the two levels: at least two turn-0 calls.
+      expect(coder.filter((q) => (q.body?.messages?.at(-1)?.content ?? "").startsWith("# Turn 0")).length).toBe(2);
+      for (const q of coder) expect(q.body?.temperature).toBeUndefined();
+      for (const q of srv.chatRequests().filter(isReview)) expect(q.body?.temperature).toBe(0);
+      expect(JSON.parse(readFileSync(join(out, "run.json"), "utf8")).protocol).toBe("reference");
+      for (const f of findTrajectoryFiles(out)) {
+        const t = restoreTrajectory(JSON.parse(readFileSync(f, "utf8")));
+        expect([t.config.protocol, t.sharedTurn0, t.config.sampling?.coder]).toEqual(["reference", false, { temperature: null }]);
+      }
+      const report = await recode(["report", out]);
+      expect(report.out).toContain("| protocol |");
+      expect(report.out).toContain("| reference |");
+      // The folder holds one profile.
+      const other = await recode([...args.slice(0, -2), "--protocol", "playground"]);
+      expect(other.code).toBe(2);
+      expect(other.out).toContain('protocol ("reference")');
     } finally {
       await srv.close();
     }

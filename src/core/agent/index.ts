@@ -5,9 +5,11 @@
 import type { ChatModel } from "../model";
 import { BaselineAgent } from "./baseline";
 import { ReCodeAgent } from "./recode-agent";
+import { ReferenceAgent } from "./reference-agent";
 import { AGENT_SETTINGS, type Agent, type AgentOptions, type AgentSetting } from "./types";
 import { resolveOptions } from "./validate";
 
+export { normalisePath, resolveRepoPath, runAction } from "./actions";
 export { BaselineAgent } from "./baseline";
 export { type CompactOptions, type CompactResult, compactMemory, transcript } from "./memory";
 export {
@@ -28,7 +30,8 @@ export {
   taskSystemPrompt,
   turnMessage,
 } from "./prompts";
-export { normalisePath, ReCodeAgent, resolveRepoPath } from "./recode-agent";
+export { ReCodeAgent } from "./recode-agent";
+export { NO_ACTION_RESULT, REFERENCE_SUMMARY_PREFIX, ReferenceAgent, referenceStepMessage } from "./reference-agent";
 export { extractDefinitions, type RepoDefinition, RepoRetriever, type RetrievalHit, retrieverFor } from "./retrieve";
 export * from "./types";
 export { type ResolvedAgentOptions, resolveOptions } from "./validate";
@@ -42,6 +45,10 @@ export { type ResolvedAgentOptions, resolveOptions } from "./validate";
  *   than `memoryThreshold` messages, everything but the first (task) message and the last
  *   `keepRecent` is summarised by the same model into one message.
  *
+ * Under the `reference` profile (src/core/protocol.ts) the seats behave like the official harness: the
+ * baseline appends the reply's code blocks to the target file, and the tool-using settings are the
+ * {@link ReferenceAgent}.
+ *
  * Defaults (RECODE-H): maxSteps 3, memoryThreshold 15, keepRecent 5. Model calls use temperature 0,
  * top-p 1. Throws RangeError for an unknown setting or a bad option (the message names it); model
  * errors (ModelError) reach the caller of `runTurn` unchanged.
@@ -51,10 +58,10 @@ export function createAgent(setting: AgentSetting, model: ChatModel, options: Ag
   if (!model || typeof model.chat !== "function") throw new TypeError("createAgent: model must be a ChatModel (with a chat() method)");
   switch (setting) {
     case "baseline":
-      return new BaselineAgent(model);
+      return new BaselineAgent(model, { append: opts.profile === "reference" });
     case "agent":
     case "memory_agent":
-      return new ReCodeAgent(setting, model, opts);
+      return opts.profile === "reference" ? new ReferenceAgent(setting, model, opts) : new ReCodeAgent(setting, model, opts);
     default:
       throw new RangeError(`createAgent: unknown setting "${String(setting)}"; expected one of ${AGENT_SETTINGS.join(", ")}`);
   }

@@ -4,18 +4,18 @@
  * and its `baseline` / `agent` / `memory_agent` settings).
  */
 import type { ChatMessage, TokenCounts } from "../model";
+import type { ProtocolProfile } from "../protocol";
 import type { Task } from "../task";
 
 /**
- * How the coder seat works (RECODE-H, "Interaction protocol", settings):
+ * How the coder seat works (RECODE-H, "Interaction protocol", settings; declared in vocabulary.ts):
  * - `baseline`: one-shot generation each turn, no tools, no memory.
  * - `agent`: ReCodeAgent with tools (READ, BROWSE, RETRIEVE, REPLACE, SUBMIT), no memory across turns.
  * - `memory_agent`: ReCodeAgent with tools and memory across turns (the paper's setting).
  */
-export type AgentSetting = "baseline" | "agent" | "memory_agent";
+export { AGENT_SETTINGS, type AgentSetting } from "../vocabulary";
 
-/** Every setting, in the order above. */
-export const AGENT_SETTINGS: readonly AgentSetting[] = ["baseline", "agent", "memory_agent"];
+import type { AgentSetting } from "../vocabulary";
 
 /** What the episode runner hands the agent for one turn. */
 export interface AgentTurnInput {
@@ -27,6 +27,12 @@ export interface AgentTurnInput {
   currentCode: string;
   /** Rendered test log + researcher feedback for the last submission; must be null at turn 0. */
   feedback: string | null;
+  /**
+   * Reference profile only: the test log of the last submission, handed apart from `feedback`
+   * (the official harness gives it to a `memory_agent` as the result of its last action, and keeps
+   * it in memory, while the feedback is not kept). Absent or "" when the setting does not see it.
+   */
+  testLog?: string;
   /** Aborts the turn between model calls and inside them (the provider honours it). */
   signal?: AbortSignal;
 }
@@ -107,6 +113,8 @@ export interface Agent {
 
 /** Options of {@link createAgent}. */
 export interface AgentOptions {
+  /** Protocol profile (src/core/protocol.ts); default `playground`. */
+  profile?: ProtocolProfile;
   /** Actions per turn before the target file is submitted automatically. Integer >= 1. Default 3 (RECODE-H). */
   maxSteps?: number;
   /** memory_agent: summarise once the conversation holds more than this many messages. Default 15 (RECODE-H). */

@@ -1,4 +1,5 @@
 /** Checks of agent inputs and options, with errors that name the field. */
+import { DEFAULT_PROTOCOL, PROTOCOL_PROFILES, type ProtocolProfile, retrieveTopK } from "../protocol";
 import type { AgentMemoryState, AgentOptions, AgentTurnInput } from "./types";
 
 /** Options with defaults applied (RECODE-H: 3 actions per turn, summarise past 15 messages, keep 5). */
@@ -6,6 +7,9 @@ export interface ResolvedAgentOptions {
   maxSteps: number;
   memoryThreshold: number;
   keepRecent: number;
+  profile: ProtocolProfile;
+  /** Hits RETRIEVE returns (3 in the playground, 5 in the reference profile). */
+  retrieveTopK: number;
 }
 
 /**
@@ -22,7 +26,10 @@ export function resolveOptions(opts: AgentOptions = {}): ResolvedAgentOptions {
   if (!Number.isInteger(memoryThreshold) || memoryThreshold < keepRecent + 2) {
     throw new RangeError(`agent option memoryThreshold must be an integer >= keepRecent + 2 (${keepRecent + 2}), got ${memoryThreshold}`);
   }
-  return { maxSteps, memoryThreshold, keepRecent };
+  const profile = opts.profile ?? DEFAULT_PROTOCOL;
+  if (!PROTOCOL_PROFILES.includes(profile))
+    throw new RangeError(`agent option profile must be one of ${PROTOCOL_PROFILES.join(", ")}, got ${String(profile)}`);
+  return { maxSteps, memoryThreshold, keepRecent, profile, retrieveTopK: retrieveTopK(profile) };
 }
 
 /** Throw a TypeError/RangeError naming the first bad field of a turn input. */
@@ -40,6 +47,9 @@ export function checkTurnInput(input: AgentTurnInput): void {
   }
   if (input.feedback !== null && typeof input.feedback !== "string") {
     throw new TypeError(`agent turn input field feedback: expected a string or null, got ${typeof input.feedback}`);
+  }
+  if (input.testLog !== undefined && typeof input.testLog !== "string") {
+    throw new TypeError(`agent turn input field testLog: expected a string, got ${typeof input.testLog}`);
   }
   if (input.turn === 0 && input.feedback !== null) {
     throw new RangeError("agent turn input field feedback: must be null at turn 0 (turn 0 is generated without feedback)");

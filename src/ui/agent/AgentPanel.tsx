@@ -9,11 +9,12 @@
 import { useEffect, useState } from "react";
 import { AGENT_SETTINGS, type AgentSetting } from "../../core/agent/types";
 import type { FeedbackLevel } from "../../core/feedback";
+import { PROTOCOL_PROFILES, type ProtocolProfile } from "../../core/protocol";
 import type { Trajectory, TrajectoryTurn } from "../../core/trajectory";
 import { useObservable, useServices } from "../services";
 import type { TaskWorkspace } from "../tasks/panels";
+import type { AgentRunOptions } from "./controller";
 import { agentRunsOf } from "./controller";
-import type { AgentRunOptions } from "./runner";
 import { unreportedNote } from "./tokens";
 
 const LEVELS: FeedbackLevel[] = [0, 1, 2, 3, 4];
@@ -25,7 +26,20 @@ const SETTING_HINTS: Record<AgentSetting, string> = {
 
 /** Options per task, kept while the page is open. */
 const chosen = new Map<string, AgentRunOptions>();
-const DEFAULTS: AgentRunOptions = { setting: "memory_agent", levels: [0, 2, 4], maxTurns: 10, maxSteps: 3, researcher: "rules" };
+const DEFAULTS: AgentRunOptions = {
+  setting: "memory_agent",
+  levels: [0, 2, 4],
+  maxTurns: 10,
+  maxSteps: 3,
+  researcher: "rules",
+  protocol: "playground",
+};
+
+/** What each protocol profile is for (docs/protocol.md). */
+const PROTOCOL_HINTS: Record<ProtocolProfile, string> = {
+  playground: "the playground's choices (clearer feedback, test log in every setting)",
+  reference: "behaves like the official RECODE-H harness, to set numbers beside the paper's",
+};
 
 function modelLabel(kind: string, model: string, webllm: string, script: string): string {
   if (kind === "scripted") return script ? `scripted:${script}` : "scripted (no script uploaded)";
@@ -93,6 +107,21 @@ export function AgentPanel({ ws }: { ws: TaskWorkspace }) {
             ))}
           </select>
           <span className="muted small">{SETTING_HINTS[opts.setting]}</span>
+        </label>
+        <label>
+          Protocol
+          <select
+            value={opts.protocol}
+            onChange={(e) => setOpts({ ...opts, protocol: e.target.value as ProtocolProfile })}
+            aria-label="Protocol"
+          >
+            {PROTOCOL_PROFILES.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </select>
+          <span className="muted small">{PROTOCOL_HINTS[opts.protocol]}</span>
         </label>
         <fieldset className="levels" aria-label="Feedback levels">
           <legend>Levels</legend>

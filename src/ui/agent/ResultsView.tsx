@@ -1,37 +1,19 @@
 /**
  * Results tab: the metrics of every stored trajectory, grouped as in the
  * RECODE-H paper (per model x setting, columns L0-L4 with Recall@n, MRR and
- * test-case pass rate; src/core/metrics.ts over episodeSummary), the per-turn
- * Recall@k curves, token and wall-time totals, and export / import / delete.
+ * test-case pass rate), the per-turn Recall@k curves, token and wall-time
+ * totals, the notes on unfinished, errored and left-out episodes, and export /
+ * import / delete. The figures and notes come from src/core/report.ts, the
+ * code `recode report` prints too.
  */
-import { useEffect, useRef, useState } from "react";
-import { aggregate, DEFAULT_N, type MetricsRow } from "../../core/metrics";
-import { type ImportReport, useObservable, useServices } from "../services";
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { MetricsRow } from "../../core/metrics";
+import { CONDITION_HEADINGS, conditionText, groupRows, reportNotes } from "../../core/report-text";
+import { type ImportReport, storedReport, useObservable, useServices } from "../services";
 import { RecallChart } from "./RecallChart";
 import { unreportedNote } from "./tokens";
 
 const pct = (v: number) => (v * 100).toFixed(1);
-
-interface Group {
-  model: string;
-  setting: string;
-  researcher: string;
-  rows: MetricsRow[];
-}
-
-function groupRows(rows: MetricsRow[]): Group[] {
-  const groups = new Map<string, Group>();
-  for (const r of rows) {
-    const key = JSON.stringify([r.model, r.setting, r.researcher]);
-    let g = groups.get(key);
-    if (!g) {
-      g = { model: r.model, setting: r.setting, researcher: r.researcher, rows: [] };
-      groups.set(key, g);
-    }
-    g.rows.push(r);
-  }
-  return [...groups.values()];
-}
 
 async function readFiles(list: FileList | null): Promise<{ name: string; text: string }[]> {
   const files = [...(list ?? [])].filter((f) => f.name.endsWith(".json"));
@@ -55,18 +37,11 @@ export function ResultsView() {
     folderRef.current?.setAttribute("webkitdirectory", "");
   }, []);
 
-  const summaries = services.summaries();
-  const n = Math.max(DEFAULT_N, ...stored.records.map((r) => r.trajectory.config.maxTurns));
-  let rows: MetricsRow[] = [];
-  let metricsError: string | null = null;
-  try {
-    rows = aggregate(summaries, n);
-  } catch (e) {
-    metricsError = (e as Error).message;
-  }
-  const groups = groupRows(rows);
-  const unfinished = stored.records.filter((r) => !r.trajectory.finished);
-  const errored = stored.records.filter((r) => r.trajectory.stoppedReason === "error");
+  // The same code as `recode report` (src/core/report.ts): the same trajectories give the same table.
+  const results = useMemo(() => storedReport(stored), [stored]);
+  const { n } = results;
+  const groups = groupRows(results.rows);
+  const notes = reportNotes(results);
 
   const importFiles = async (list: FileList | null) => {
     const files = await readFiles(list);
@@ -131,33 +106,31 @@ export function ResultsView() {
           {report.errors.length > 0 && <div className="muted small">Nothing already stored was changed.</div>}
         </div>
       )}
-      {metricsError && (
-        <div className="panel error" role="alert">
-          The metrics could not be computed: {metricsError}
-        </div>
-      )}
       {stored.records.length === 0 ? (
         <p className="muted">No trajectories stored. Run the agent on a task, or import the episode files of a `recode run` folder.</p>
       ) : (
         <>
           <p className="muted small">
-            Recall@{n} / MRR / test-case pass rate, in %, over {summaries.length} episode(s). Recall@{n}: share of tasks solved within {n}{" "}
+            Recall@{n} / MRR / test-case pass rate, in %, over {results.episodes} episode(s). Recall@{n}: share of tasks solved within {n}{" "}
             turns; MRR: mean of 1/(turn+1) of the first all-pass turn.
           </p>
           <div data-testid="metrics-table">
             {groups.map((g) => (
               <section
-                key={`${g.model}|${g.setting}|${g.researcher}`}
+                key={JSON.stringify([g.model, g.setting, g.researcher, g.conditions])}
                 className="result-group"
                 data-model={g.model}
                 data-setting={g.setting}
+                data-backend={g.conditions.backend}
               >
                 <h4>
                   <code>{g.model}</code> · {g.setting} · researcher {g.researcher}
+                  {/* Conditions only where the episodes differ (e.g. two backends), as `recode report` does. */}
+                  {results.varying.map((f) => ` · ${CONDITION_HEADINGS[f]} ${conditionText(g.conditions, f)}`).join("")}
                 </h4>
                 <div className="muted small">
-                  {Math.max(...g.rows.map((r) => r.taskCount))} task(s) ·{" "}
-                  {g.rows.reduce((a, r) => a + r.tokens.prompt + r.tokens.completion, 0).toLocaleString()} coder tokens
+                  {g.taskCount} task(s) · {g.rows.reduce((a, r) => a + r.tokens.prompt + r.tokens.completion, 0).toLocaleString()} coder
+                  tokens
                   {unreportedNote(g.rows.reduce((a, r) => a + (r.tokens.unreported ?? 0), 0))} ·{" "}
                   {(g.rows.reduce((a, r) => a + r.wallMs, 0) / 1000).toFixed(1)} s wall time
                 </div>
@@ -205,24 +178,24 @@ export function ResultsView() {
               </section>
             ))}
           </div>
-          {(unfinished.length > 0 || errored.length > 0) && (
-            <div className="panel warning" role="status">
-              {unfinished.length > 0 && (
-                <div>
-                  {unfinished.length} episode(s) have not finished; they count with the turns they have. Run the agent again on the task to
-                  resume.
+          {notes.length > 0 && (
+            <div className="panel warning" role="status" data-testid="results-notes">
+              {notes.map((note) => (
+                <div key={note.kind} data-note={note.kind}>
+                  {note.text}
+                  {note.items.length > 0 && (
+                    <details>
+                      <summary>{note.items.length === 1 ? "Which one" : `Which ${note.items.length}`}</summary>
+                      <ul className="small">
+                        {note.items.map((item, i) => (
+                          // biome-ignore lint/suspicious/noArrayIndexKey: the list is rebuilt whole, never reordered
+                          <li key={i}>{item}</li>
+                        ))}
+                      </ul>
+                    </details>
+                  )}
                 </div>
-              )}
-              {errored.length > 0 && (
-                <div>
-                  {errored.length} episode(s) ended in an error (
-                  {errored
-                    .slice(0, 3)
-                    .map((r) => `${r.trajectory.versions.task.id} L${r.trajectory.config.level}: ${r.trajectory.error ?? ""}`)
-                    .join("; ")}
-                  ); run again to retry them. Episodes without any turn are not counted.
-                </div>
-              )}
+              ))}
             </div>
           )}
         </>

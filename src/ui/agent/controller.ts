@@ -3,12 +3,32 @@
  * so that switching tabs (which unmounts a panel) does not lose the live
  * progress of a run that goes on in the background.
  */
+import type { AgentSetting } from "../../core/agent/types";
 import type { FeedbackLevel } from "../../core/feedback";
+import type { ProtocolProfile } from "../../core/protocol";
 import type { Task } from "../../core/task";
+import type { TaskEpisodeEvent } from "../../core/task-episodes";
 import type { Trajectory } from "../../core/trajectory";
 import { Observable } from "../observable";
 import type { PlaygroundServices } from "../services";
-import type { AgentRunEvent, AgentRunOptions } from "./runner";
+
+/** What the user chose in the agent panel. */
+export interface AgentRunOptions {
+  setting: AgentSetting;
+  /** Feedback levels to run, e.g. [0, 4]. */
+  levels: FeedbackLevel[];
+  /** Turn limit (RECODE-H: 10). */
+  maxTurns: number;
+  /** Actions per turn before automatic submit (RECODE-H: 3). */
+  maxSteps: number;
+  /** `rules`, or `llm` (the researcher model of the settings). */
+  researcher: "rules" | "llm";
+  /** Protocol profile (src/core/protocol.ts). */
+  protocol: ProtocolProfile;
+}
+
+/** Live progress of a run: the episode runner's events, and each answered model call. */
+export type AgentRunEvent = TaskEpisodeEvent | { type: "model-call"; calls: number };
 
 /** Live state of the agent run of one task. */
 export interface AgentRunState {
@@ -95,6 +115,9 @@ export class AgentRuns {
           });
           break;
         }
+        case "problem":
+          this.services.notify("warning", e.message);
+          break;
         case "model-call":
           update({
             calls: e.calls,

@@ -1,0 +1,101 @@
+/**
+ * How a {@link Report} is laid out in words, the same on the page's Results
+ * tab and in `recode report`: the table lines (one per model x setting x
+ * researcher x conditions, feedback levels L0-L4 as columns), the condition
+ * columns, and the notes under the table.
+ */
+import type { ConditionField, Conditions, Report, ReportRow } from "./report";
+
+/** Column heading of each condition field. */
+export const CONDITION_HEADINGS: Record<ConditionField, string> = {
+  protocol: "protocol",
+  backend: "backend",
+  maxSteps: "actions per turn",
+  sampling: "sampling",
+};
+
+/** Cell text of one condition (`sampling` "" reads as the protocol's decoding). */
+export function conditionText(c: Conditions, field: ConditionField): string {
+  if (field === "sampling") return c.sampling || "protocol (temperature 0, top-p 1)";
+  return String(c[field]);
+}
+
+/** One line of the results table: the rows of one model x setting x researcher x conditions, one per level. */
+export interface ReportGroup {
+  model: string;
+  setting: string;
+  researcher: string;
+  conditions: Conditions;
+  /** The group's rows, in level order. */
+  rows: ReportRow[];
+  /** Tasks of the line: the most any of its levels has. */
+  taskCount: number;
+}
+
+/** The rows of a report, grouped into table lines (report order kept). */
+export function groupRows(rows: readonly ReportRow[]): ReportGroup[] {
+  const groups = new Map<string, ReportGroup>();
+  for (const r of rows) {
+    const key = JSON.stringify([r.model, r.setting, r.researcher, r.protocol, r.backend, r.maxSteps, r.sampling]);
+    let g = groups.get(key);
+    if (!g) {
+      const conditions = { protocol: r.protocol, backend: r.backend, maxSteps: r.maxSteps, sampling: r.sampling };
+      g = { model: r.model, setting: r.setting, researcher: r.researcher, conditions, rows: [], taskCount: 0 };
+      groups.set(key, g);
+    }
+    g.rows.push(r);
+    g.taskCount = Math.max(g.taskCount, r.taskCount);
+  }
+  return [...groups.values()];
+}
+
+/** A note under the table: a sentence and the entries it is about. */
+export interface ReportNote {
+  kind: "unfinished" | "errored" | "belowN" | "duplicates" | "unreadable";
+  text: string;
+  items: string[];
+}
+
+/** The notes of a report (none when nothing needs saying), in a fixed order. */
+export function reportNotes(r: Report): ReportNote[] {
+  const notes: ReportNote[] = [];
+  if (r.unfinished.length) {
+    notes.push({
+      kind: "unfinished",
+      text: `${r.unfinished.length} episode(s) have not finished; they count with the turns they have. Run them again to resume.`,
+      items: r.unfinished.map((e) => `${e.episode}: ${e.turns} of ${e.maxTurns} turn(s) (${e.source})`),
+    });
+  }
+  if (r.errored.length) {
+    const none = r.errored.filter((e) => e.turns === 0).length;
+    notes.push({
+      kind: "errored",
+      text:
+        `${r.errored.length} episode(s) ended in an error${none ? ` (${none} without any turn: turn 0 failed)` : ""}; ` +
+        "they count as not solved after their last turn. Run them again to retry them.",
+      items: r.errored.map((e) => `${e.episode}, after ${e.turns} turn(s): ${e.error} (${e.source})`),
+    });
+  }
+  if (r.belowN.length) {
+    notes.push({
+      kind: "belowN",
+      text: `${r.belowN.length} episode(s) have a turn limit below n = ${r.n}; they count as not solved after their last turn.`,
+      items: r.belowN.map((e) => `${e.episode}: ${e.maxTurns} turn(s) (${e.source})`),
+    });
+  }
+  if (r.duplicates.length) {
+    notes.push({
+      kind: "duplicates",
+      text: `${r.duplicates.length} episode(s) are the same measurement as one already counted and are left out (name each run folder once).`,
+      items: r.duplicates.map((e) => `${e.source}: the same as ${e.kept}`),
+    });
+  }
+  if (r.unreadable.length) {
+    notes.push({
+      kind: "unreadable",
+      text: `${r.unreadable.length} file(s) could not be read and are left out:`,
+      items: [...r.unreadable],
+    });
+  }
+  return notes;
+}
