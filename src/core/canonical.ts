@@ -1,15 +1,19 @@
 /**
- * Reading Python source outside the interpreter: top-level `def` / `class`
- * blocks of a file, found by indentation. The researcher uses it to quote the
- * canonical solution of one interface (RECODE-H.md, "Feedback hierarchy": the
- * L4 direct code correction) without running canonical.py beside candidate code.
+ * Reading Python source outside the interpreter: the top-level statements of a
+ * file (definitions, imports, assignments), found by indentation with the scan
+ * of {@link scan}. The researcher uses it to quote the canonical solution of
+ * one interface (RECODE-H.md, "Feedback hierarchy": the L4 direct code
+ * correction) without running canonical.py beside candidate code.
  *
- * The scan understands comments, single- and triple-quoted strings (so a
- * docstring or a string containing "def" is not a definition), bracket and
- * backslash continuations (multi-line signatures), decorators and the comment
- * lines directly above a definition. It does not check that the source is
- * valid Python; on broken code it still returns its best reading.
+ * It understands comments, strings (a docstring or a string containing "def"
+ * is not a definition), bracket and backslash continuations (multi-line
+ * signatures), decorators and the comment lines directly above a definition.
+ * It does not check that the source is valid Python; on broken code it still
+ * returns its best reading.
  */
+import { type LineInfo, scan } from "./python-scan";
+
+export { codeWithoutCommentsAndStrings, namesUsed, referencesName } from "./python-scan";
 
 /** One top-level definition of a Python file. */
 export interface PyDefinition {
@@ -26,149 +30,140 @@ export interface PyDefinition {
   text: string;
 }
 
-interface LineInfo {
-  /** The line starts inside a triple-quoted string, a bracket, or after a backslash continuation. */
-  cont: boolean;
-  /** Blank (whitespace only) and not a continuation. */
-  blank: boolean;
-  /** Comment-only line (first non-space character `#`) and not a continuation. */
-  comment: boolean;
-  /** Columns of leading whitespace (tab counts as 1). */
-  indent: number;
+/** One top-level statement of a Python file. */
+export interface PyStatement {
+  /**
+   * `def` / `class` (with decorators), `import` (`import m`, `from m import n`),
+   * `assign` (`NAME = ...`, `a, b = ...`, `NAME: T = ...`), `docstring` (a
+   * string literal as the module's first statement), `other` (anything else).
+   */
+  kind: "def" | "class" | "import" | "assign" | "docstring" | "other";
+  /** Names the statement binds in the module (empty for docstring and other). */
+  names: string[];
+  /** 1-based first line: comment lines directly above a def, class or assignment are part of it, and decorators. */
+  startLine: number;
+  /** 1-based line of the statement's first keyword or target (after decorators and comments). */
+  headLine: number;
+  /** 1-based last line (its last non-blank line; trailing column-0 comments are not part of it). */
+  endLine: number;
+  /** Lines startLine..endLine joined with "\n". */
+  text: string;
+  /** The names an import statement binds; empty for other kinds. */
+  imports: PyImport[];
 }
 
-interface Scan {
-  lines: string[];
-  info: LineInfo[];
-  /** The source with comments and string contents replaced by spaces (same length, newlines kept). */
-  codeOnly: string;
-}
-
-function scan(source: string): Scan {
-  const src = source.replace(/\r\n?/g, "\n");
-  const lines = src.split("\n");
-  const contAtLine: boolean[] = [false];
-  const mask: string[] = [];
-  let depth = 0;
-  let str: { quote: string; triple: boolean } | null = null;
-  let i = 0;
-  while (i < src.length) {
-    const c = src[i] as string;
-    if (c === "\n") {
-      // An unterminated single-quoted string ends at the line end (broken code).
-      if (str && !str.triple) str = null;
-      mask.push("\n");
-      contAtLine.push(str !== null || depth > 0);
-      i += 1;
-      continue;
-    }
-    if (str) {
-      if (c === "\\") {
-        const next = src[i + 1];
-        mask.push(" ");
-        if (next === "\n") {
-          // escaped newline inside a string: the next line continues it
-          mask.push("\n");
-          contAtLine.push(true);
-        } else if (next !== undefined) mask.push(" ");
-        i += 2;
-        continue;
-      }
-      const q = str.quote;
-      if (str.triple ? src.startsWith(q + q + q, i) : c === q) {
-        const n = str.triple ? 3 : 1;
-        mask.push(c.repeat(n));
-        i += n;
-        str = null;
-        continue;
-      }
-      mask.push(" ");
-      i += 1;
-      continue;
-    }
-    if (c === "#") {
-      while (i < src.length && src[i] !== "\n") {
-        mask.push(" ");
-        i += 1;
-      }
-      continue;
-    }
-    if (c === "\\" && src[i + 1] === "\n") {
-      mask.push(" ", "\n");
-      contAtLine.push(true);
-      i += 2;
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      const triple = src.startsWith(c + c + c, i);
-      str = { quote: c, triple };
-      const n = triple ? 3 : 1;
-      mask.push(c.repeat(n));
-      i += n;
-      continue;
-    }
-    if (c === "(" || c === "[" || c === "{") depth += 1;
-    else if ((c === ")" || c === "]" || c === "}") && depth > 0) depth -= 1;
-    mask.push(c);
-    i += 1;
-  }
-  const info = lines.map((line, k): LineInfo => {
-    const cont = contAtLine[k] ?? false;
-    const trimmed = line.trim();
-    const indent = line.length - line.trimStart().length;
-    return { cont, blank: !cont && trimmed === "", comment: !cont && trimmed.startsWith("#"), indent };
-  });
-  return { lines, info, codeOnly: mask.join("") };
+/** A name a module imports: `from module import name [as local]` or `import module [as local]`. */
+export interface PyImport {
+  /** Dotted module path as written (`decoding.vocab`; relative imports keep their dots). */
+  module: string;
+  /** Imported name for `from` imports; null for `import module`. */
+  name: string | null;
+  /** Name bound in the importing module. */
+  local: string;
 }
 
 const DEF_RE = /^(?:async\s+def|def|class)\s+([A-Za-z_]\w*)/;
+const IMPORT_RE = /^(?:import\s+[\w.]|from\s+[\w.]+\s+import\b)/;
+const STRING_START = /^(?:[rRbBuUfF]{0,2})["']/;
+
+/** Targets of an assignment statement (code without strings), or null when it is not one. */
+function assignedNames(code: string): string[] | null {
+  const plain = /^((?:[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s*=(?!=)\s*)+)/.exec(code);
+  if (plain) {
+    return (plain[1] as string)
+      .split("=")
+      .flatMap((part) => part.split(","))
+      .map((s) => s.trim())
+      .filter((s) => /^[A-Za-z_]\w*$/.test(s));
+  }
+  const annotated = /^([A-Za-z_]\w*)\s*:(?!=)/.exec(code);
+  return annotated ? [annotated[1] as string] : null;
+}
 
 /**
- * All top-level definitions of a Python file, in source order. A name defined
- * twice appears twice (the later one is what Python keeps).
+ * The top-level statements of a Python file, in source order. A statement runs
+ * from its first line to the line before the next top-level statement (its
+ * body, continuation lines and nested blocks), without trailing blank lines
+ * and column-0 comments.
  */
-export function listDefinitions(source: string): PyDefinition[] {
-  const { lines, info } = scan(source);
+export function listStatements(source: string): PyStatement[] {
+  const { lines, info, codeOnly } = scan(source);
+  const codeLines = codeOnly.split("\n");
   const isTop = (k: number) => {
     const li = info[k] as LineInfo;
     return !li.cont && !li.blank && !li.comment && li.indent === 0;
   };
   const tops: number[] = [];
   for (let k = 0; k < lines.length; k++) if (isTop(k)) tops.push(k);
-  const defs: PyDefinition[] = [];
+  const out: PyStatement[] = [];
   let decoratorStart: number | null = null;
   for (let t = 0; t < tops.length; t++) {
     const k = tops[t] as number;
     const line = lines[k] as string;
     if (line.startsWith("@")) {
-      if (decoratorStart === null) decoratorStart = k;
+      decoratorStart ??= k;
       continue;
     }
-    const m = DEF_RE.exec(line);
-    if (!m) {
-      decoratorStart = null;
-      continue;
-    }
-    let start = decoratorStart ?? k;
-    decoratorStart = null;
-    while (start > 0 && (info[start - 1] as LineInfo).comment && (info[start - 1] as LineInfo).indent === 0) start -= 1;
     const nextTop = tops[t + 1] ?? lines.length;
     let end = nextTop - 1;
     while (end > k) {
       const li = info[end] as LineInfo;
-      if (li.blank || (li.comment && li.indent === 0)) end -= 1;
+      // A whitespace-only line ends no statement, also inside an unclosed bracket of broken code.
+      if (li.blank || (lines[end] as string).trim() === "" || (li.comment && li.indent === 0)) end -= 1;
       else break;
     }
-    defs.push({
-      name: m[1] as string,
-      kind: line.startsWith("class") ? "class" : "def",
+    const code = codeLines.slice(k, end + 1).join("\n");
+    const def = DEF_RE.exec(line);
+    let kind: PyStatement["kind"];
+    let names: string[] = [];
+    let imports: PyImport[] = [];
+    if (def) {
+      kind = line.startsWith("class") ? "class" : "def";
+      names = [def[1] as string];
+    } else if (IMPORT_RE.test(code)) {
+      kind = "import";
+      imports = listImports(lines.slice(k, end + 1).join("\n"));
+      names = imports.map((i) => i.local);
+    } else if (STRING_START.test(line)) {
+      kind = out.length === 0 ? "docstring" : "other";
+    } else {
+      const targets = assignedNames(code.replace(/\s*\n\s*/g, " "));
+      kind = targets ? "assign" : "other";
+      names = targets ?? [];
+    }
+    let start = def ? (decoratorStart ?? k) : k;
+    decoratorStart = null;
+    if (kind === "def" || kind === "class" || kind === "assign") {
+      while (start > 0 && (info[start - 1] as LineInfo).comment && (info[start - 1] as LineInfo).indent === 0) start -= 1;
+    }
+    out.push({
+      kind,
+      names,
       startLine: start + 1,
-      defLine: k + 1,
+      headLine: k + 1,
       endLine: end + 1,
       text: lines.slice(start, end + 1).join("\n"),
+      imports,
     });
   }
-  return defs;
+  return out;
+}
+
+/**
+ * All top-level definitions of a Python file, in source order. A name defined
+ * twice appears twice (the later one is what Python keeps).
+ */
+export function listDefinitions(source: string): PyDefinition[] {
+  return listStatements(source)
+    .filter((s) => s.kind === "def" || s.kind === "class")
+    .map((s) => ({
+      name: s.names[0] as string,
+      kind: s.kind as "def" | "class",
+      startLine: s.startLine,
+      defLine: s.headLine,
+      endLine: s.endLine,
+      text: s.text,
+    }));
 }
 
 /**
@@ -211,30 +206,9 @@ export function replaceDefinition(source: string, name: string, replacement: str
   return lines.join("\n");
 }
 
-/** The source with comments and the contents of string literals blanked out (same length and lines), for name lookups. */
-export function codeWithoutCommentsAndStrings(source: string): string {
-  return scan(source).codeOnly;
-}
-
-/** Whether `name` occurs as a whole identifier in the code of `source` (comments and strings ignored). */
-export function referencesName(source: string, name: string): boolean {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(?<![\\w.])${escaped}(?!\\w)|\\.${escaped}(?!\\w)`).test(codeWithoutCommentsAndStrings(source));
-}
-
-/** A name a module imports: `from module import name [as local]` or `import module [as local]`. */
-export interface PyImport {
-  /** Dotted module path as written (`decoding.vocab`; relative imports keep their dots). */
-  module: string;
-  /** Imported name for `from` imports; null for `import module`. */
-  name: string | null;
-  /** Name bound in the importing module. */
-  local: string;
-}
-
 /** The import statements of a Python file (any indentation), comments and strings ignored. */
 export function listImports(source: string): PyImport[] {
-  const code = codeWithoutCommentsAndStrings(source);
+  const code = scan(source).codeOnly;
   // Join bracket and backslash continuations into logical lines.
   const logical: string[] = [];
   let cur = "";
@@ -271,4 +245,29 @@ export function listImports(source: string): PyImport[] {
     }
   }
   return out;
+}
+
+/**
+ * Python text of import statements binding `imports`: one `import m [as x]`
+ * line per module import, and one `from m import a, b as c` line per module
+ * for `from` imports, in the order the modules first appear.
+ */
+export function importText(imports: readonly PyImport[]): string {
+  const order: (string | string[])[] = [];
+  const fromNames = new Map<string, string[]>();
+  for (const imp of imports) {
+    if (imp.name === null) {
+      const bound = imp.module.split(".")[0];
+      order.push(imp.local === bound ? `import ${imp.module}` : `import ${imp.module} as ${imp.local}`);
+      continue;
+    }
+    let names = fromNames.get(imp.module);
+    if (!names) {
+      names = [imp.module];
+      fromNames.set(imp.module, names);
+      order.push(names);
+    }
+    names.push(imp.local === imp.name ? imp.name : `${imp.name} as ${imp.local}`);
+  }
+  return order.map((o) => (typeof o === "string" ? o : `from ${o[0]} import ${o.slice(1).join(", ")}`)).join("\n");
 }

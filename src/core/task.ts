@@ -11,6 +11,35 @@ export const TASK_FILES = ["task.json", "instruction.md", "paper.tex", "canonica
 
 const testId = z.string().regex(/^[A-Za-z_]\w*\.[A-Za-z_]\w*$/, "a test id is Class.method, e.g. TestMinP.test_basic");
 
+const guidanceText = z.string().min(1, "an L3 text in words");
+
+/**
+ * One unstated constant or library detail that some checks depend on
+ * (RECODE-H.md, "Feedback hierarchy": T3 knowledge and context). The rules
+ * researcher traces a wrong value to it, and labels the item T3, when every
+ * failing test of the interface is a wrong value in one of `checks` (with the
+ * ratio `ratio`, when given).
+ */
+export const KnowledgeSchema = z
+  .object({
+    /** Check keys (of expected.json) whose values depend on the detail; each made by a test of this interface. */
+    checks: z.array(z.string().min(1)).min(1, "name at least one check"),
+    /**
+     * The factor got / expected that missing the detail gives at the first
+     * differing element (e.g. the square root of (n - 1) / n for values
+     * normalised by a sample instead of a population standard deviation);
+     * when given, a wrong value is traced to the detail only when its factor
+     * agrees within a relative 1e-6.
+     */
+    ratio: z.number().positive().finite().optional(),
+    /** What the detail is, in words (no code): quoted in the analysis of a T3 item. */
+    detail: z.string().min(1, "say what the detail is"),
+  })
+  .strict();
+
+/** One knowledge entry of an interface (see {@link KnowledgeSchema}). */
+export type Knowledge = z.infer<typeof KnowledgeSchema>;
+
 /** Schema of task.json. */
 export const TaskMetaSchema = z
   .object({
@@ -44,8 +73,26 @@ export const TaskMetaSchema = z
           .object({
             name: z.string().min(1),
             tests: z.array(testId).min(1, "every interface needs at least one test"),
-            /** Authored hint for this interface: what to get right, in words, no code. */
+            /** Authored hint for this interface: what to get right, in words, no code. The L3 text when no more specific one applies. */
             guidance: z.string().min(1),
+            /**
+             * L3 texts by the category of the mistake (RECODE-H.md, "Feedback
+             * hierarchy": T0 structure, T1 correctness, T2 alignment, T3
+             * knowledge, T4 repository integration), in words, no code.
+             */
+            guidance_by_category: z
+              .object({ T0: guidanceText, T1: guidanceText, T2: guidanceText, T3: guidanceText, T4: guidanceText })
+              .partial()
+              .strict()
+              .optional(),
+            /** L3 texts for a wrong value in one check (key of expected.json), in words, no code; used for T2 and T3 items. */
+            guidance_by_check: z.record(z.string().min(1, "a check key"), guidanceText).optional(),
+            /** L3 texts for an exception of one type (e.g. `ZeroDivisionError`) raised while testing the interface, in words, no code. */
+            guidance_by_exception: z
+              .record(z.string().regex(/^[A-Za-z_]\w*$/), guidanceText, { error: "keys are exception types such as ZeroDivisionError" })
+              .optional(),
+            /** Checks whose values depend on an unstated constant or library detail (T3, knowledge and context). */
+            knowledge: z.array(KnowledgeSchema).min(1).optional(),
           })
           .strict(),
       )
@@ -83,6 +130,9 @@ export const TaskMetaSchema = z
 
 /** Parsed task.json. */
 export type TaskMeta = z.infer<typeof TaskMetaSchema>;
+
+/** One entry of task.json `interfaces`: name, tests, guidance texts and knowledge entries. */
+export type TaskInterface = TaskMeta["interfaces"][number];
 
 /** A loaded task: metadata plus the text of every file. */
 export interface Task {

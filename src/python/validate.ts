@@ -27,6 +27,7 @@ export const VALIDATION_CHECKS = [
   "re-record identical",
   "deterministic x3",
   "interfaces tested",
+  "feedback keys recorded",
   "within time limit",
 ] as const;
 export type ValidationCheck = (typeof VALIDATION_CHECKS)[number];
@@ -185,8 +186,38 @@ export async function validateTask(task: Task, runtime: PythonRuntime): Promise<
           .join("; ") || "no tests collected",
   );
 
+  const unknown = feedbackKeyProblems(task, tests);
+  add(
+    "feedback keys recorded",
+    unknown.length === 0,
+    unknown.length === 0
+      ? "every check named by guidance_by_check and knowledge is made by a test of its interface"
+      : unknown.slice(0, 4).join("; "),
+  );
+
   const slowest = Math.max(...canon.map((r) => r.durationMs));
   const limit = task.meta.time_limit_s * 1000;
   add("within time limit", slowest < limit, `slowest canonical run ${(slowest / 1000).toFixed(2)} s of ${task.meta.time_limit_s} s`);
+  return out;
+}
+
+/**
+ * Check keys that task.json names in `guidance_by_check` or `knowledge[].checks`
+ * but that no test of that interface makes (per the recorded `tests` of
+ * expected.json), one line each, e.g. `interfaces[2].knowledge[0].checks[1]:
+ * norm_rando is not a check of a normalize_advantages test`. Empty when all are.
+ */
+export function feedbackKeyProblems(task: Task, tests: ReadonlyMap<string, readonly string[]>): string[] {
+  const out: string[] = [];
+  task.meta.interfaces.forEach((itf, i) => {
+    const made = new Set(itf.tests.flatMap((id) => tests.get(id) ?? []));
+    const bad = (where: string, key: string) => {
+      if (!made.has(key)) out.push(`interfaces[${i}].${where}: ${key} is not a check of a ${itf.name} test`);
+    };
+    for (const key of Object.keys(itf.guidance_by_check ?? {})) bad(`guidance_by_check.${key}`, key);
+    (itf.knowledge ?? []).forEach((k, j) => {
+      for (const [c, key] of k.checks.entries()) bad(`knowledge[${j}].checks[${c}]`, key);
+    });
+  });
   return out;
 }

@@ -84,8 +84,9 @@ describe("rules researcher", () => {
     expect(item?.analysis).toContain("1 of 2 tests for this interface fails (TestScale.test_values)");
     expect(item?.analysis).toContain("TestScale.test_edges passes");
     expect(item?.actionable_feedback).toBe("Multiply, then clip with the repository helper.");
-    expect(item?.direct_code_feedback).toBe(
-      "```python\ndef scale(xs, factor):\n    # Eq. (1): clip every scaled value.\n    return [clip(x * factor) for x in xs]\n```",
+    // Self-contained: the import the definition needs comes with it.
+    expect(item?.direct_code_feedback).toContain(
+      "```python\nfrom pkg.util import clip\n\n\ndef scale(xs, factor):\n    # Eq. (1): clip every scaled value.\n    return [clip(x * factor) for x in xs]\n```",
     );
   });
 
@@ -153,7 +154,7 @@ describe("rules researcher", () => {
     expect(rec.items[0]?.direct_code_feedback).toContain("def total(xs):");
   });
 
-  it("calls a re-implemented or unused repository helper T4", async () => {
+  it("calls a re-implemented repository helper T4, and an unused one not", async () => {
     const mismatch = { key: "k", kind: "value" as const, where: "[0]", expected: "1.0", actual: "2.0", detail: "expected 1.0, got 2.0" };
     const tests = passing();
     tests[0] = t("TestScale.test_values", "failed", { message: "AssertionError", mismatch });
@@ -161,12 +162,15 @@ describe("rules researcher", () => {
       "def clip(x):\n    return x\n\n\ndef scale(xs, factor):\n    return [clip(x * factor) for x in xs]\n\n\ndef total(xs):\n    return sum(scale(xs, 1.0))\n";
     const rec1 = await review(redefined, run(tests));
     expect(rec1.items[0]?.category).toBe("T4");
-    expect(rec1.items[0]?.analysis).toContain("defines its own `clip`");
+    expect(rec1.items[0]?.analysis).toContain(
+      "uses pkg/mod.py's own `clip`, which takes the place of the repository's `clip` (pkg/util.py)",
+    );
     const unused =
       "from pkg.util import clip\n\n\ndef scale(xs, factor):\n    return [x * factor for x in xs]\n\n\ndef total(xs):\n    return sum(scale(xs, 1.0))\n";
+    // Not calling a helper is no evidence that it is the cause: the wrong value is what happened.
     const rec2 = await review(unused, run(tests));
-    expect(rec2.items[0]?.category).toBe("T4");
-    expect(rec2.items[0]?.analysis).toContain("`clip` (pkg/util.py)");
+    expect(rec2.items[0]?.category).toBe("T2");
+    expect(rec2.items[0]?.analysis).not.toContain("`clip`");
   });
 
   it("puts an interface that other failing interfaces call first", async () => {
@@ -185,7 +189,10 @@ describe("rules researcher", () => {
     const tests = [t("TestOther.test_x", "error", { interface: null, message: "RuntimeError: boom" })];
     const rec = await review(GOOD, run(tests));
     expect(rec.items[0]?.interface).toBe("pkg/mod.py");
-    expect(rec.items[0]?.direct_code_feedback).toBe(`\`\`\`python\n${CANONICAL.trimEnd()}\n\`\`\``);
+    // A whole file opens with a module docstring, so that applying it replaces the file.
+    expect(rec.items[0]?.direct_code_feedback).toBe(
+      `The whole of pkg/mod.py: replace the file with it.\n\n\`\`\`python\n"""pkg/mod.py: the whole file."""\n\n${CANONICAL.trimEnd()}\n\`\`\``,
+    );
   });
 });
 

@@ -34,7 +34,17 @@ describe("applying an L4 code correction", () => {
 
   it("appends a definition the file lacks and replaces the file for a whole-file correction", () => {
     expect(applyCorrection("x = 1\n", "def new():\n    pass")).toBe("x = 1\n\n\ndef new():\n    pass\n");
-    const whole = "import math\n\ndef a():\n    pass\n\ndef b():\n    pass";
+    // A whole file opens with its module docstring.
+    const whole = '"""The module."""\n\nimport math\n\ndef a():\n    pass\n\ndef b():\n    pass';
     expect(applyCorrection(FILE, `\`\`\`python\n${whole}\n\`\`\``)).toBe(`${whole}\n`);
+  });
+
+  it("merges a self-contained correction: imports added, helpers put in, the rest of the file kept", () => {
+    const correction =
+      "```python\nimport math\nfrom pkg.util import clip\n\n\ndef _half(x):\n    return x / 2\n\n\ndef target(a, b):\n    return clip(_half(a) + math.floor(b))\n```";
+    const out = applyCorrection(FILE, correction);
+    expect(out).toBe(
+      "import math\nfrom pkg.util import clip\n\n\ndef helper(x):\n    return x\n\n\ndef _half(x):\n    return x / 2\n\n\ndef target(a, b):\n    return clip(_half(a) + math.floor(b))\n\n\ndef other():\n    pass\n",
+    );
   });
 });

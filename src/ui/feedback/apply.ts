@@ -1,9 +1,11 @@
 /**
  * Applying an L4 direct code correction (RECODE-H feedback level 4) to the
- * target file: the correction usually holds the corrected definition of one
- * interface, which replaces that definition in the file; a correction that is
- * a whole file replaces the file.
+ * target file: the correction holds the corrected definition of one interface
+ * with the imports and helpers it needs, which go in place of the file's
+ * definitions of the same names; a correction that is a whole file replaces
+ * the file.
  */
+import { applyDirectCode } from "../../core/apply-code";
 
 /** The code inside the first fenced block of `text` (```python ... ```), or the text itself when it has no fence. */
 export function codeOfCorrection(text: string): string {
@@ -21,38 +23,13 @@ export function topLevelNames(code: string): string[] {
   return out;
 }
 
-/** [start, end) line range of the top-level definition `name` (decorators included), or null. */
-function definitionRange(lines: string[], name: string): [number, number] | null {
-  const re = new RegExp(`^(?:async\\s+def|def|class)\\s+${name}\\b`);
-  const at = lines.findIndex((l) => re.test(l));
-  if (at < 0) return null;
-  let start = at;
-  while (start > 0 && /^@/.test(lines[start - 1] as string)) start -= 1;
-  let end = at + 1;
-  while (end < lines.length) {
-    const l = lines[end] as string;
-    if (l.trim() !== "" && !/^\s/.test(l) && !/^[)\]}]/.test(l) && !/^#/.test(l)) break;
-    end += 1;
-  }
-  while (end > at + 1 && (lines[end - 1] as string).trim() === "") end -= 1;
-  return [start, end];
-}
-
 /**
- * The target file after applying a correction: when the correction defines
- * exactly one top-level name that the file also defines, that definition is
- * replaced; when it defines a name the file lacks, it is appended; otherwise
- * (a whole file, or no definition at all) it replaces the file.
+ * The target file after applying a correction (the code of its first fenced
+ * block, or the whole text): see {@link applyDirectCode}. Its definitions
+ * replace the file's definitions of the same names (or are put in), its
+ * imports are added, and the rest of the file stays; a correction that opens
+ * with a module docstring is a whole file and replaces the file.
  */
 export function applyCorrection(current: string, correction: string): string {
-  const code = codeOfCorrection(correction);
-  const names = topLevelNames(code);
-  const isWholeFile = names.length !== 1 || /^(import|from)\s/m.test(code);
-  if (isWholeFile) return `${code}\n`;
-  const name = names[0] as string;
-  const lines = current.replace(/\s+$/, "").split("\n");
-  const range = definitionRange(lines, name);
-  if (!range) return `${current.replace(/\s+$/, "")}\n\n\n${code}\n`;
-  const [start, end] = range;
-  return `${[...lines.slice(0, start), ...code.split("\n"), ...lines.slice(end)].join("\n")}\n`;
+  return applyDirectCode(current, codeOfCorrection(correction));
 }

@@ -1,0 +1,133 @@
+/**
+ * Rules researcher items for a run in which no test ran: the target file
+ * could not be imported (a collection error, which counts as 0 passed in
+ * RECODE-H), or the run itself failed.
+ */
+import { definitionAt } from "../canonical";
+import type { FeedbackCategory, FeedbackItem } from "../feedback";
+import type { CollectionError } from "../results";
+import { plural, quoteLine } from "./rules-analysis";
+import { directCodeText, type ReviewContext, wholeFileText } from "./rules-context";
+import { exceptionType, namesMissing } from "./rules-evidence";
+import { actionableFeedback, authoredGuidance } from "./rules-guidance";
+import { repoFileOfModule } from "./rules-repo";
+
+const SYNTAX = new Set(["SyntaxError", "IndentationError", "TabError"]);
+
+/** The authored L3 text of interface `name` for a mistake of `category` (raising `exception`), or `fallback` when `name` is not an interface. */
+function guidance(ctx: ReviewContext, name: string, category: FeedbackCategory, fallback: string, exception: string | null = null): string {
+  return authoredGuidance(ctx.itf(name), { category, checks: [], exception }, fallback);
+}
+
+/**
+ * Items for a collection error: about the interface whose definition holds
+ * the failing line (its direct code corrects it), or about the target file
+ * (the whole file as direct code) when the line is at module level or in a
+ * helper of the candidate's own. T0 when the tests cannot import an interface
+ * (then every interface the file lacks gets an item), T4 when the file
+ * imports a name the repository does not have, T1 otherwise.
+ */
+export function collectionItems(ctx: ReviewContext, e: CollectionError): FeedbackItem[] {
+  const { target, interfaces } = ctx;
+  const type = exceptionType(e.message);
+  const inTarget = e.file === target && e.line !== null;
+  const enclosing = inTarget ? definitionAt(ctx.code, e.line as number) : null;
+  const missingItf = interfaces.find((n) => !ctx.defined.has(n) && namesMissing(e.message, n)) ?? null;
+  const gone = /cannot import name '([A-Za-z_]\w*)' from '([\w.]+)'|No module named '([\w.]+)'/.exec(e.message);
+  const goneFile = gone?.[2] ? repoFileOfModule(ctx.task, gone[2]) : null;
+  const goneRepoPackage = gone?.[3] ? Object.keys(ctx.task.repo).some((f) => f.startsWith(`${(gone[3] as string).split(".")[0]}/`)) : false;
+  const where = e.file ? `${e.file}${e.line !== null ? `, line ${e.line}` : ""}` : "the test module";
+  const quoted = e.file === target ? quoteLine(ctx.code, e.line) : "";
+  const blocked = `All ${ctx.run.counts.total || "the"} tests are blocked by this one error, which counts as 0 passed.`;
+
+  if (missingItf !== null) {
+    const first: FeedbackItem = {
+      interface: missingItf,
+      category: "T0",
+      description: `\`${missingItf}\` cannot be imported from ${target} (${ctx.short(e.message)}), so no test could run.`,
+      analysis: `The tests import \`${missingItf}\` from ${target}, but the file does not define it. ${blocked}`,
+      actionable_feedback: actionableFeedback(
+        `Define \`${missingItf}\` at module level in ${target}.`,
+        guidance(ctx, missingItf, "T0", ""),
+      ),
+      direct_code_feedback: directCodeText(ctx, missingItf),
+    };
+    // The import stops at the first missing name: name every interface the file lacks.
+    const others = interfaces.filter((n) => n !== missingItf && !ctx.defined.has(n)).map((n) => missingItem(ctx, n));
+    return [first, ...others];
+  }
+
+  const isItf = enclosing !== null && interfaces.includes(enclosing);
+  if ((goneFile || goneRepoPackage) && !SYNTAX.has(type)) {
+    const name = gone?.[1] ?? gone?.[3] ?? "";
+    const user = interfaces.find((n) => {
+      const def = ctx.candidate.filter((s) => s.kind === "def" && s.names[0] === n).pop();
+      return def !== undefined && new RegExp(`(?<![\\w.])${name}(?!\\w)`).test(def.text);
+    });
+    return [
+      {
+        interface: user ?? target,
+        category: "T4",
+        description: `${target} imports \`${name}\`, which the repository does not have: ${ctx.short(e.message)} (${where}).`,
+        analysis: `${goneFile ? `The repository's ${goneFile} defines no \`${name}\`` : `The repository has no module \`${name}\``}${quoted ? `; the import is \`${quoted}\`` : ""}. ${blocked}`,
+        actionable_feedback: actionableFeedback(
+          "Import only names the repository defines (read its files), and use them as their docstrings say.",
+          guidance(ctx, user ?? target, "T4", ""),
+        ),
+        direct_code_feedback: wholeFileText(ctx),
+      },
+    ];
+  }
+
+  const category: FeedbackCategory = "T1";
+  const subject = isItf ? (enclosing as string) : target;
+  const analysis = [
+    SYNTAX.has(type)
+      ? `Python rejects the file before running anything${e.line !== null ? ` at line ${e.line}` : ""}${quoted ? `: \`${quoted}\`` : ""}.`
+      : `The error is raised while the module is imported${quoted ? `, at \`${quoted}\`` : ""}${enclosing ? ` (inside \`${enclosing}\`)` : ""}.`,
+    blocked,
+  ].join(" ");
+  return [
+    {
+      interface: subject,
+      category,
+      description: `${target} cannot be imported: ${ctx.short(e.message)} (${where}). No test could run, which counts as 0 passed.`,
+      analysis,
+      actionable_feedback: actionableFeedback(
+        `Make ${target} importable first: fix ${e.line !== null ? `line ${e.line}` : "the reported line"}.`,
+        isItf ? guidance(ctx, subject, category, "", type || null) : "Then check each interface against the instruction.",
+      ),
+      direct_code_feedback: isItf ? directCodeText(ctx, subject) : wholeFileText(ctx),
+    },
+  ];
+}
+
+/** The T0 item for an interface the target file does not define. */
+export function missingItem(ctx: ReviewContext, n: string): FeedbackItem {
+  return {
+    interface: n,
+    category: "T0",
+    description: `\`${n}\` is not defined in ${ctx.target}.`,
+    analysis: `The tests import \`${n}\` from ${ctx.target} as well; it must be defined at module level with the name and signature in the instruction.`,
+    actionable_feedback: actionableFeedback(`Define \`${n}\` at module level in ${ctx.target}.`, guidance(ctx, n, "T0", "")),
+    direct_code_feedback: directCodeText(ctx, n),
+  };
+}
+
+/** The item for a run that failed with no failing test to blame (the interpreter died, or nothing was collected). */
+export function runItem(ctx: ReviewContext): FeedbackItem {
+  const { run } = ctx;
+  const reason = run.incident
+    ? `${run.incident.kind}: ${run.incident.message}`
+    : run.tests.length === 0
+      ? "no test was collected"
+      : "the run did not succeed";
+  return {
+    interface: ctx.target,
+    category: "T1",
+    description: `The test run did not complete normally (${ctx.short(reason)}).`,
+    analysis: `${plural(run.counts.passed, "test")} of ${run.counts.total} passed; the run itself failed, so no single interface can be blamed.`,
+    actionable_feedback: ctx.task.meta.interfaces[0]?.guidance ?? `Compare your ${ctx.target} with the instruction.`,
+    direct_code_feedback: wholeFileText(ctx),
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * What one failing test shows, read from its result for the rules researcher:
+ * a missing or unimplemented interface, a call that does not match a
+ * signature, an exception in candidate code or inside a repository helper, a
+ * wrong value (traced to a knowledge entry of the task when it matches one),
+ * a failed assertion, or a timeout. Each kind decides a feedback category
+ * (RECODE-H.md, "Feedback hierarchy"; see {@link categoryOf}).
+ */
+import type { FeedbackCategory } from "../feedback";
+import type { Mismatch, TestResult } from "../results";
+import type { Knowledge, Task, TaskInterface } from "../task";
+import { repoDefines, repoFileOfModule } from "./rules-repo";
+
+/** One frame of a traceback: `File "<file>", line <line>, in <func>`. */
+export interface Frame {
+  file: string;
+  line: number;
+  func: string;
+}
+
+/** What one failing test shows (see the module comment). `test` is the test result it was read from. */
+export type Observation =
+  /** `name` (an interface) is not defined in the target file. */
+  | { kind: "missing"; test: TestResult; name: string }
+  /** NotImplementedError, raised in `inside` (a function of the target file) when known; `chain`: the target file's functions on the traceback, outermost first. */
+  | { kind: "not-implemented"; test: TestResult; inside: string | null; chain: string[] }
+  /** A TypeError about the arguments of a call to the interface `func`. */
+  | { kind: "signature"; test: TestResult; func: string }
+  /** A repository helper misused: raised inside it, called with arguments it does not take, or a name it does not have. */
+  | {
+      kind: "helper";
+      test: TestResult;
+      helper: string;
+      file: string;
+      how: "raised-inside" | "arguments" | "no-such-name";
+      frame: Frame | null;
+    }
+  /** An exception raised by candidate code, at `line` of the target file, inside `inside` when known; `chain` as for not-implemented. */
+  | { kind: "exception"; test: TestResult; type: string; line: number | null; inside: string | null; chain: string[] }
+  /** An exception raised by test.py itself on the value the candidate returned. */
+  | { kind: "test-exception"; test: TestResult; type: string; testLine: number | null }
+  | { kind: "timeout"; test: TestResult }
+  /** A wrong value in a check; `knowledge` is the task's entry it is traced to, if any. */
+  | { kind: "mismatch"; test: TestResult; mismatch: Mismatch; knowledge: Knowledge | null; testLine: number | null }
+  /** A unittest assertion failed without a value check (e.g. `ValueError not raised`). */
+  | { kind: "assertion"; test: TestResult; testLine: number | null }
+  /** Anything else (skipped, unexpected success). */
+  | { kind: "other"; test: TestResult };
+
+/** Every `File "...", line N, in f` frame of a traceback, outermost first. */
+export function framesOf(traceback: string): Frame[] {
+  const out: Frame[] = [];
+  for (const m of traceback.matchAll(/File "([^"]+)", line (\d+)(?:, in (\S+))?/g))
+    out.push({ file: m[1] as string, line: Number(m[2]), func: m[3] ?? "" });
+  return out;
+}
+
+/** The exception type a one-line failure message starts with (`ZeroDivisionError`), or "". */
+export function exceptionType(message: string): string {
+  return /^([A-Za-z_][\w.]*)(?::|$)/.exec(message.trim())?.[1] ?? "";
+}
+
+/** Whether the message says `name` is missing (ImportError / AttributeError / NameError naming it). */
+export function namesMissing(message: string, name: string): boolean {
+  const n = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return (
+    new RegExp(`cannot import name '${n}'`).test(message) ||
+    new RegExp(`has no attribute '${n}'`).test(message) ||
+    new RegExp(`name '${n}' is not defined`).test(message)
+  );
+}
+
+/** The function a TypeError about call arguments names (`f() takes 2 positional arguments but 3 were given` gives `f`; a method or `__init__` gives its class), or null. */
+export function callArgumentsError(message: string): string | null {
+  const m =
+    /^TypeError: ([A-Za-z_][\w.]*)\(\) (?:takes|missing \d+ required|got an unexpected keyword|got multiple values|got some positional-only)/.exec(
+      message.trim(),
+    );
+  if (!m) return null;
+  // `Model.__init__()` is a call of the class `Model`; `Model.fit()` of its method, named by the class.
+  const parts = (m[1] as string).split(".");
+  return (parts.length > 1 ? parts[parts.length - 2] : parts[0]) as string;
+}
+
+/** The repository module and name an ImportError / AttributeError says is missing (`cannot import name 'x' from 'pkg.mod'`), or null. */
+function missingRepoName(message: string): { module: string; name: string } | null {
+  const imp = /cannot import name '([A-Za-z_]\w*)' from '([\w.]+)'/.exec(message);
+  if (imp) return { name: imp[1] as string, module: imp[2] as string };
+  const attr = /module '([\w.]+)' has no attribute '([A-Za-z_]\w*)'/.exec(message);
+  return attr ? { module: attr[1] as string, name: attr[2] as string } : null;
+}
+
+/** What {@link observe} needs besides the test. */
+export interface ObserveContext {
+  task: Task;
+  /** The candidate's top-level names (defs, classes, assignments, imports). */
+  defined: ReadonlySet<string>;
+  /** The task.json entry of the interface the test belongs to, if any. */
+  itf: TaskInterface | undefined;
+}
+
+/** The knowledge entry of `itf` a wrong value is traced to: its key is one of the entry's checks, and its ratio matches when the entry gives one. */
+export function traceKnowledge(itf: TaskInterface | undefined, m: Mismatch): Knowledge | null {
+  for (const k of itf?.knowledge ?? []) {
+    if (!k.checks.includes(m.key)) continue;
+    if (k.ratio === undefined) return k;
+    const r = valueRatio(m);
+    if (r !== null && Math.abs(r - k.ratio) <= 1e-6 * Math.abs(k.ratio)) return k;
+  }
+  return null;
+}
+
+/** got / expected of a numeric value mismatch, or null when the two are not finite numbers with a non-zero expected. */
+export function valueRatio(m: Mismatch): number | null {
+  if (m.kind !== "value" || m.expected.trim() === "" || m.actual.trim() === "") return null;
+  const exp = Number(m.expected);
+  const act = Number(m.actual);
+  return Number.isFinite(exp) && Number.isFinite(act) && exp !== 0 ? act / exp : null;
+}
+
+/** Read one failing test (any status but passed). */
+export function observe(t: TestResult, ctx: ObserveContext): Observation {
+  const { task } = ctx;
+  const target = task.meta.target_file_path;
+  const frames = framesOf(t.traceback);
+  const last = frames[frames.length - 1] ?? null;
+  const lastTest = frames.filter((f) => f.file === "test.py").pop();
+  const testLine = lastTest?.line ?? null;
+  if (t.status === "timeout") return { kind: "timeout", test: t };
+  if (t.mismatch) return { kind: "mismatch", test: t, mismatch: t.mismatch, knowledge: traceKnowledge(ctx.itf, t.mismatch), testLine };
+  const type = exceptionType(t.message);
+  const own = frames.filter((f) => f.file === target);
+  const lastOwn = own[own.length - 1];
+  const chain = own.map((f) => f.func);
+  const missing = task.meta.interfaces.find((i) => !ctx.defined.has(i.name) && namesMissing(t.message, i.name));
+  if (missing) return { kind: "missing", test: t, name: missing.name };
+  if (type === "NotImplementedError") return { kind: "not-implemented", test: t, inside: last?.file === target ? last.func : null, chain };
+  const called = callArgumentsError(t.message);
+  if (called !== null) {
+    if (task.meta.interfaces.some((i) => i.name === called)) return { kind: "signature", test: t, func: called };
+    const file = repoDefines(task, called);
+    if (file) return { kind: "helper", test: t, helper: called, file, how: "arguments", frame: lastOwn ?? null };
+  }
+  if (last && last.file !== target && last.file !== "test.py" && Object.hasOwn(task.repo, last.file))
+    return { kind: "helper", test: t, helper: last.func, file: last.file, how: "raised-inside", frame: lastOwn ?? null };
+  const gone = missingRepoName(t.message);
+  const goneFile = gone ? repoFileOfModule(task, gone.module) : null;
+  if (gone && goneFile) return { kind: "helper", test: t, helper: gone.name, file: goneFile, how: "no-such-name", frame: lastOwn ?? null };
+  if (type === "AssertionError" || (t.status === "failed" && type === "")) return { kind: "assertion", test: t, testLine };
+  if (t.status === "failed" || t.status === "error") {
+    if (lastOwn || t.line !== null)
+      return { kind: "exception", test: t, type, line: t.line ?? lastOwn?.line ?? null, inside: lastOwn?.func ?? null, chain };
+    if (last?.file === "test.py") return { kind: "test-exception", test: t, type, testLine };
+    return { kind: "exception", test: t, type, line: null, inside: null, chain };
+  }
+  return { kind: "other", test: t };
+}
+
+/**
+ * The category of an interface's item from what its failing tests show and
+ * whether the candidate re-implements a repository helper the interface
+ * uses (RECODE-H.md, "Feedback hierarchy"), in this order: T0 when the
+ * interface (or one it calls) is missing, unimplemented, or called with
+ * arguments its signature does not take; T4 when a repository helper is
+ * misused or re-implemented; T1 when candidate code raises or runs out of
+ * time; T3 when every failure is a wrong value traced to a knowledge entry of
+ * the task; T2 otherwise (wrong values, failed assertions, unusable results).
+ */
+export function categoryOf(observations: readonly Observation[], reimplemented: boolean): FeedbackCategory {
+  const has = (...kinds: Observation["kind"][]) => observations.some((o) => kinds.includes(o.kind));
+  if (has("missing", "not-implemented", "signature")) return "T0";
+  if (has("helper") || reimplemented) return "T4";
+  if (has("exception", "timeout")) return "T1";
+  if (observations.length > 0 && observations.every((o) => o.kind === "mismatch" && o.knowledge !== null)) return "T3";
+  return "T2";
+}
+
+/** Whether an observation is about another function than `name` (raised inside it): not-implemented or exception with `inside` set to another name. */
+export function aboutOther(o: Observation, name: string): string | null {
+  if ((o.kind === "not-implemented" || o.kind === "exception") && o.inside && o.inside !== name && o.inside !== "<module>") return o.inside;
+  return null;
+}
+
+/** The observation that decided `category`: the first of its kinds in test order, preferring one about `name` itself over one raised inside another function. */
+export function primaryObservation(
+  observations: readonly Observation[],
+  category: FeedbackCategory,
+  name: string,
+): Observation | undefined {
+  const kinds: Record<FeedbackCategory, Observation["kind"][]> = {
+    T0: ["missing", "not-implemented", "signature"],
+    T1: ["exception", "timeout"],
+    T2: ["mismatch", "assertion", "test-exception", "other"],
+    T3: ["mismatch"],
+    T4: ["helper"],
+  };
+  const fit = observations.filter((o) => kinds[category].includes(o.kind));
+  return fit.find((o) => aboutOther(o, name) === null) ?? fit[0] ?? observations[0];
+}

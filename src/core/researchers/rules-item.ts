@@ -1,0 +1,207 @@
+/**
+ * One feedback item of the rules researcher for the failing tests of one
+ * interface (RECODE-H.md, "Feedback hierarchy": interface, category,
+ * description, analysis, actionable feedback, direct code).
+ */
+import { extractDefinitions, listStatements } from "../canonical";
+import type { FeedbackItem } from "../feedback";
+import { parameters } from "../python-signature";
+import type { TestResult } from "../results";
+import {
+  andList,
+  descriptionOf,
+  observationSentence,
+  parametersInWords,
+  type SignatureDifference,
+  signatureDifference,
+  testSummary,
+} from "./rules-analysis";
+import { directCodeText, type ReviewContext, wholeFileText } from "./rules-context";
+import { aboutOther, categoryOf, exceptionType, type Observation, primaryObservation } from "./rules-evidence";
+import { actionableFeedback, authoredGuidance } from "./rules-guidance";
+import { type RepoHelper, reachedNames, reimplementedHelpers, repoFileOfModule } from "./rules-repo";
+
+/** The tests of one interface (or of the target file, for tests with no interface). */
+export interface Group {
+  name: string;
+  failing: TestResult[];
+  passing: TestResult[];
+}
+
+/** Observations listed one by one in an analysis; the rest are counted. */
+const MAX_LISTED = 5;
+
+/** Whether a failure of an interface says its results are wrong (not only that it accepts arguments it should reject). */
+function givesWrongResults(observations: readonly Observation[]): boolean {
+  return observations.some((o) => !(o.kind === "assertion" && / not raised/.test(o.test.message)) && o.kind !== "other");
+}
+
+/**
+ * The item for group `g`. `observations` holds what every failing group's
+ * tests show, by group name: an analysis says another interface's failure
+ * can cause this one only when the candidate's definition of this interface
+ * calls it and it gives wrong results in its own tests.
+ */
+export function interfaceItem(ctx: ReviewContext, g: Group, observations: ReadonlyMap<string, Observation[]>): FeedbackItem {
+  const obs = observations.get(g.name) ?? [];
+  const isInterface = ctx.interfaces.includes(g.name);
+  const canonicalDef = extractDefinitions(ctx.task.canonical)[g.name];
+  const mine = ctx.candidate.filter((s) => (s.kind === "def" || s.kind === "class") && s.names[0] === g.name).pop();
+  const sig = isInterface ? signatureDifference(canonicalDef, mine?.text, g.name) : null;
+  const structural = sig !== null && (sig.kind === "order" || sig.kind === "count");
+  const reimplemented = isInterface ? reimplementedHelpers(ctx.task, ctx.code, g.name) : [];
+  const base = categoryOf(obs, reimplemented.length > 0);
+  const category = structural ? "T0" : base;
+  const primary = primaryObservation(obs, category, g.name);
+  const firstHelper = reimplemented[0];
+
+  let description: string;
+  if (structural && base !== "T0") description = `\`${g.name}\` has a different signature from the instruction's. ${sig.text}`;
+  else if (category === "T4" && firstHelper && primary?.kind !== "helper") description = reimplementedWords(ctx, g.name, firstHelper);
+  else description = descriptionOf(ctx, primary, g.name);
+
+  const analysis = [testSummary(g.failing, g.passing)];
+  analysis.push(...observationSentences(ctx, obs, g.name));
+  if (sig) analysis.push(sig.text);
+  for (const h of reimplemented) analysis.push(reimplementedWords(ctx, g.name, h));
+  analysis.push(...dependencySentences(ctx, g.name, obs, observations, mine?.text));
+
+  const checks = obs.flatMap((o) => (o.kind === "mismatch" ? [o.mismatch.key] : []));
+  if (primary?.kind === "mismatch") checks.unshift(primary.mismatch.key);
+  const exception =
+    primary && primary.kind !== "mismatch" && primary.kind !== "timeout" ? exceptionType(primary.test.message) || null : null;
+  const authored = authoredGuidance(
+    ctx.itf(g.name),
+    { category, checks, exception },
+    `Re-read the instruction and the method in the paper for the code around this point, and compare your ${ctx.target} with what they specify.`,
+  );
+  return {
+    interface: g.name,
+    category,
+    description,
+    analysis: analysis.join(" "),
+    actionable_feedback: actionableFeedback(leadOf(ctx, g.name, primary, sig, structural, firstHelper, canonicalDef), authored),
+    direct_code_feedback: isInterface && canonicalDef !== undefined ? directCodeText(ctx, g.name) : wholeFileText(ctx),
+  };
+}
+
+/**
+ * One sentence per distinct thing the failing tests show: tests that show the
+ * same (same exception at the same line, say) share one sentence that names
+ * them all. At most {@link MAX_LISTED} sentences; the rest are counted.
+ */
+function observationSentences(ctx: ReviewContext, obs: readonly Observation[], name: string): string[] {
+  const PLACE = "\u0000";
+  const byText = new Map<string, string[]>();
+  for (const o of obs) {
+    const text = observationSentence(ctx, { ...o, test: { ...o.test, id: PLACE } } as Observation, name);
+    byText.set(text, [...(byText.get(text) ?? []), o.test.id]);
+  }
+  const out: string[] = [];
+  let k = 0;
+  for (const [text, ids] of byText) {
+    if (k++ === MAX_LISTED) {
+      const left = [...byText.values()].slice(MAX_LISTED).flat().length;
+      out.push(`${left} more failing ${left === 1 ? "test is" : "tests are"} not described here.`);
+      break;
+    }
+    const who = andList(ids);
+    const plural = ids.length > 1;
+    out.push(
+      text
+        .replace(PLACE, who)
+        .replace(`${who} raises `, plural ? `${who} raise ` : `${who} raises `)
+        .replace(`${who} fails `, plural ? `${who} fail ` : `${who} fails `),
+    );
+  }
+  return out;
+}
+
+function reimplementedWords(ctx: ReviewContext, name: string, h: RepoHelper): string {
+  return `\`${name}\` uses ${ctx.target}'s own \`${h.local}\`, which takes the place of the repository's \`${h.name}\` (${h.file}) and differs from it.`;
+}
+
+/** The sentence of L3 about this very mistake, before the authored text, or null. */
+function leadOf(
+  ctx: ReviewContext,
+  name: string,
+  o: Observation | undefined,
+  sig: SignatureDifference | null,
+  structural: boolean,
+  helper: RepoHelper | undefined,
+  canonicalDef: string | undefined,
+): string | null {
+  const want = canonicalDef ? parameters(canonicalDef) : null;
+  const signatureWords = want ? ` with the parameters ${parametersInWords(want)}, in this order` : " with the instruction's signature";
+  if (o?.kind === "signature" && o.func !== name)
+    return `Define \`${o.func}\` with the signature the instruction gives it: \`${name}\` calls it.`;
+  if (structural || o?.kind === "signature" || sig?.kind === "defaults")
+    return `Define \`${name}\`${signatureWords}${sig?.kind === "defaults" ? " and the instruction's default values" : ""}, as the instruction gives it.`;
+  if (o?.kind === "missing")
+    return o.name === name
+      ? `Define \`${name}\` at module level in ${ctx.target}${signatureWords}.`
+      : `Define \`${o.name}\` first: \`${name}\` calls it.`;
+  if (o?.kind === "not-implemented") {
+    if (!o.inside || o.inside === name) return `Replace the NotImplementedError in \`${name}\` with the implementation.`;
+    return o.chain.includes(name)
+      ? `Implement \`${o.inside}\` first: \`${name}\` calls it.`
+      : `Implement \`${o.inside}\` too: the test calls it before \`${name}\`.`;
+  }
+  if (o?.kind === "helper") {
+    if (o.how === "no-such-name") return `Use only what the repository's ${o.file} defines; it has no \`${o.helper}\`.`;
+    return `Read the docstring of the repository's \`${o.helper}\` (${o.file}) and pass it the arguments it documents.`;
+  }
+  if (helper) return `Delete your own \`${helper.local}\` and use the repository's \`${helper.name}\` from ${helper.file} instead.`;
+  if (o?.kind === "exception" && o.type === "NameError") return nameErrorLead(ctx, o.test.message);
+  return null;
+}
+
+/** For `NameError: name 'x' is not defined`: where `x` comes from in the canonical solution (an import, or a helper of its own), in words; null when it does not know. */
+function nameErrorLead(ctx: ReviewContext, message: string): string | null {
+  const name = /name '([A-Za-z_]\w*)' is not defined/.exec(message)?.[1];
+  if (!name) return null;
+  const statements = listStatements(ctx.task.canonical);
+  const imp = statements.flatMap((s) => s.imports).find((i) => i.local === name);
+  if (imp) {
+    const file = repoFileOfModule(ctx.task, imp.module);
+    if (file) return `\`${name}\` is not defined in ${ctx.target}: import it from the repository's ${file}.`;
+    return imp.name === null
+      ? `\`${name}\` is not defined in ${ctx.target}: import the \`${imp.module}\` module.`
+      : `\`${name}\` is not defined in ${ctx.target}: import it from \`${imp.module}\`.`;
+  }
+  if (statements.some((s) => s.kind !== "import" && s.names.includes(name)))
+    return `\`${name}\` is not defined in ${ctx.target}: define it at module level, or do without it.`;
+  return `\`${name}\` is not defined where it is used: define it, or use a name that is.`;
+}
+
+/** Sentences about other failing interfaces that this one's candidate definition calls, only where their failure can cause this one. */
+function dependencySentences(
+  ctx: ReviewContext,
+  name: string,
+  obs: readonly Observation[],
+  all: ReadonlyMap<string, Observation[]>,
+  mine: string | undefined,
+): string[] {
+  if (mine === undefined) return [];
+  const reached = reachedNames(ctx.candidate, mine, new Set(ctx.interfaces.filter((n) => n !== name)));
+  const out: string[] = [];
+  for (const other of ctx.interfaces) {
+    if (other === name || !reached.has(other)) continue;
+    // Only failures about `other` itself count (not one raised inside a function its test calls first).
+    const theirs = (all.get(other) ?? []).filter((o) => aboutOther(o, other) === null);
+    const raisedInside = obs.find((o) => o.kind === "exception" && o.inside === other && o.chain.includes(name));
+    if (raisedInside && (all.get(other) ?? []).length === 0) {
+      out.push(
+        `The exception is raised inside \`${other}\`, which \`${name}\` calls and which passes its own tests: look at the arguments \`${name}\` passes to it.`,
+      );
+      continue;
+    }
+    if (!givesWrongResults(theirs)) continue;
+    out.push(
+      raisedInside
+        ? `The exception is raised inside \`${other}\`, which \`${name}\` calls and which also fails its own tests: fix \`${other}\` first.`
+        : `\`${name}\` calls \`${other}\`, which also fails its own tests (${theirs[0]?.test.id}); what \`${other}\` returns carries into \`${name}\`, so fix \`${other}\` first and run the tests again.`,
+    );
+  }
+  return out;
+}
