@@ -13,6 +13,12 @@ const testId = z.string().regex(/^[A-Za-z_]\w*\.[A-Za-z_]\w*$/, "a test id is Cl
 
 const guidanceText = z.string().min(1, "an L3 text in words");
 
+/** Task difficulties (task.json `difficulty`). */
+export const TASK_DIFFICULTIES = ["easy", "medium", "hard"] as const;
+
+/** What the target file holds at the start (task.json `start`). */
+export const TASK_STARTS = ["empty", "partial", "stubs"] as const;
+
 /**
  * One unstated constant or library detail that some checks depend on
  * (RECODE-H.md, "Feedback hierarchy": T3 knowledge and context). The rules
@@ -119,6 +125,31 @@ export const TaskMetaSchema = z
     /** Wall-clock limit for one run of all tests, in seconds. */
     time_limit_s: z.number().positive().max(600),
     license: z.string().min(1),
+    /** How hard the task is for a coder that has read the paper: `easy`, `medium` or `hard`. */
+    difficulty: z.enum(TASK_DIFFICULTIES).optional(),
+    /**
+     * What the target file holds at the start (RECODE-H: mostly empty): `empty`
+     * (nothing), `partial` (some interfaces written, the others missing) or
+     * `stubs` (every interface as a signature without a body).
+     */
+    start: z.enum(TASK_STARTS).optional(),
+    /**
+     * The public implementation the canonical solution was compared with:
+     * where it is, and how (inputs, tolerance, result).
+     */
+    reference: z
+      .object({
+        /** Repository URL, e.g. https://github.com/owner/name. */
+        repository: z.string().url(),
+        /** File (and function) in it. */
+        file: z.string().min(1),
+        /** How they were compared: inputs, tolerance and the result. */
+        how: z.string().min(1),
+      })
+      .strict()
+      .optional(),
+    /** Licence of anything derived from another work (the reference implementation, figures, text), when it differs from `license`. */
+    derived_license: z.string().min(1).optional(),
     /**
      * `recorded` (default): tests compare against expected.json and candidate
      * code never shares an interpreter with canonical.py. `shared`: imported

@@ -3,6 +3,7 @@
  * one Python runtime. Platform-free (takes a PythonRuntime).
  */
 
+import { listDefinitions } from "../core/canonical";
 import { findMathProblems } from "../core/math-check";
 import type { RunResult } from "../core/results";
 import type { Task } from "../core/task";
@@ -20,6 +21,7 @@ export interface CheckOutcome {
 /** Names of the validation checks, in the order they run. */
 export const VALIDATION_CHECKS = [
   "math renders",
+  "start as declared",
   "recorded",
   "every test checks a value",
   "canonical passes",
@@ -104,6 +106,8 @@ export async function validateTask(task: Task, runtime: PythonRuntime): Promise<
           .map((m) => `${m.file}${m.line ? `, line ${m.line}` : ""}: ${m.message} in $${m.formula}$`)
           .join("; "),
   );
+  const start = startProblem(task);
+  add("start as declared", start === null, start ?? `starting text: ${task.meta.start ?? "not declared"}`);
   if (task.expected === null) {
     add("recorded", false, `no expected.json: run \`recode tasks record ${task.id}\``);
     return out;
@@ -220,4 +224,25 @@ export function feedbackKeyProblems(task: Task, tests: ReadonlyMap<string, reado
     });
   });
   return out;
+}
+
+/**
+ * Whether the starting text of the target file is what task.json `start`
+ * says: `empty` holds no definition (comments, a docstring and imports at
+ * most), `stubs` defines every interface, `partial` some but not all.
+ * Returns the problem in words, or null (also when `start` is not declared).
+ */
+export function startProblem(task: Task): string | null {
+  const kind = task.meta.start;
+  if (!kind) return null;
+  const defined = new Set(listDefinitions(task.starter).map((d) => d.name));
+  const names = task.meta.interfaces.map((i) => i.name);
+  const have = names.filter((n) => defined.has(n));
+  const where = `the starting text of ${task.meta.target_file_path}`;
+  if (kind === "empty" && defined.size > 0) return `start is "empty" but ${where} defines ${[...defined].slice(0, 3).join(", ")}`;
+  if (kind === "stubs" && have.length < names.length)
+    return `start is "stubs" but ${where} lacks ${names.filter((n) => !defined.has(n)).join(", ")}`;
+  if (kind === "partial" && (have.length === 0 || have.length === names.length))
+    return `start is "partial" but ${where} defines ${have.length === 0 ? "no interface" : "every interface"}`;
+  return null;
 }
