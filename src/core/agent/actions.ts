@@ -5,8 +5,8 @@
  * the reference profile's agents.
  */
 import type { Task } from "../task";
-import type { ParsedStep } from "./parse";
-import { clip, correctionMessage, fence, observationMessage, repoFileList } from "./prompts";
+import type { ParsedStep, StepError } from "./parse";
+import { clip, correctionMessage, fence, observationMessage, repoFileList, TRUNCATED } from "./prompts";
 import { retrieverFor } from "./retrieve";
 import type { AgentAction } from "./types";
 
@@ -125,4 +125,29 @@ export function runAction(task: Task, step: ParsedStep, code: string, stepsLeft:
       };
     }
   }
+}
+
+/**
+ * The outcome of one model reply: `parsed` is the parsed step, or null when
+ * the reply was cut at the token limit (nothing in it is applied, and the
+ * model is told). A malformed step gets a correction; a well-formed one runs
+ * ({@link runAction}).
+ */
+export function stepOutcome(task: Task, parsed: ParsedStep | StepError | null, code: string, stepsLeft: number, topK: number): StepOutcome {
+  if (parsed === null) {
+    return {
+      action: { type: "INVALID", argument: "", result: `${TRUNCATED}; nothing in it was applied` },
+      observation: correctionMessage(`${TRUNCATED}, so nothing in it was applied; reply again, shorter`, stepsLeft),
+    };
+  }
+  if (parsed.ok) return runAction(task, parsed, code, stepsLeft, topK);
+  return {
+    action: { type: "INVALID", argument: parsed.line, result: parsed.problem },
+    observation: correctionMessage(parsed.problem, stepsLeft),
+  };
+}
+
+/** The record of a turn that ran out of steps: the target file was submitted automatically. */
+export function autoSubmitAction(maxSteps: number): AgentAction {
+  return { type: "AUTO_SUBMIT", argument: "", result: `step limit (${maxSteps}) reached; the target file was submitted automatically` };
 }

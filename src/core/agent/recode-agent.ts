@@ -6,40 +6,22 @@
  * summarised past a threshold).
  */
 import { addTokens, type ChatMessage, type ChatModel, callTokens, type TokenCounts } from "../model";
-import { runAction, type StepOutcome } from "./actions";
+import { autoSubmitAction, stepOutcome } from "./actions";
+import { ConversationAgent } from "./conversation";
 import { compactMemory } from "./memory";
 import { parseStep } from "./parse";
-import { correctionMessage, TRUNCATED, taskSystemPrompt, turnMessage } from "./prompts";
-import type { Agent, AgentAction, AgentMemoryState, AgentTurnInput, AgentTurnOutput } from "./types";
-import { checkMemoryState, checkTurnInput, type ResolvedAgentOptions } from "./validate";
+import { taskSystemPrompt, turnMessage } from "./prompts";
+import type { Agent, AgentAction, AgentTurnInput, AgentTurnOutput } from "./types";
+import { checkTurnInput, type ResolvedAgentOptions } from "./validate";
 
 /** Tool-using coder for the `agent` and `memory_agent` settings. */
-export class ReCodeAgent implements Agent {
-  private memory: ChatMessage[] = [];
-  private taskId: string | null = null;
-  private lastTurn = -1;
-
+export class ReCodeAgent extends ConversationAgent implements Agent {
   constructor(
     readonly setting: "agent" | "memory_agent",
     private readonly model: ChatModel,
     private readonly opts: ResolvedAgentOptions,
-  ) {}
-
-  reset(): void {
-    this.memory = [];
-    this.taskId = null;
-    this.lastTurn = -1;
-  }
-
-  snapshot(): AgentMemoryState {
-    return { taskId: this.taskId, lastTurn: this.lastTurn, messages: this.memory.map((m) => ({ ...m })) };
-  }
-
-  restore(state: AgentMemoryState): void {
-    checkMemoryState(state);
-    this.memory = state.messages.map((m) => ({ ...m }));
-    this.taskId = state.taskId;
-    this.lastTurn = state.lastTurn;
+  ) {
+    super();
   }
 
   async runTurn(input: AgentTurnInput): Promise<AgentTurnOutput> {
@@ -87,30 +69,13 @@ export class ReCodeAgent implements Agent {
       const stepsLeft = maxSteps - step;
       // A reply cut at the token limit may hold half a file: nothing in it is applied, and the agent is told.
       const parsed = res.truncated ? null : parseStep(res.content);
-      const outcome: StepOutcome =
-        parsed === null
-          ? {
-              action: { type: "INVALID", argument: "", result: `${TRUNCATED}; nothing in it was applied` },
-              observation: correctionMessage(`${TRUNCATED}, so nothing in it was applied; reply again, shorter`, stepsLeft),
-            }
-          : parsed.ok
-            ? runAction(task, parsed, code, stepsLeft, this.opts.retrieveTopK)
-            : {
-                action: { type: "INVALID", argument: parsed.line, result: parsed.problem },
-                observation: correctionMessage(parsed.problem, stepsLeft),
-              };
+      const outcome = stepOutcome(task, parsed, code, stepsLeft, this.opts.retrieveTopK);
       actions.push(outcome.action);
       if (outcome.code !== undefined) code = outcome.code;
       if (outcome.observation === null) submitted = true;
       else if (stepsLeft > 0) push({ role: "user", content: outcome.observation });
     }
-    if (!submitted) {
-      actions.push({
-        type: "AUTO_SUBMIT",
-        argument: "",
-        result: `step limit (${maxSteps}) reached; the target file was submitted automatically`,
-      });
-    }
+    if (!submitted) actions.push(autoSubmitAction(maxSteps));
     if (remember) {
       this.memory = conv;
       this.taskId = task.id;

@@ -12,12 +12,13 @@
  * result, and no shared turn 0).
  */
 import { addTokens, type ChatMessage, type ChatModel, callTokens, type TokenCounts } from "../model";
-import { runAction, type StepOutcome } from "./actions";
+import { autoSubmitAction, stepOutcome } from "./actions";
+import { ConversationAgent } from "./conversation";
 import { transcript } from "./memory";
 import { parseStep } from "./parse";
-import { correctionMessage, fence, SUMMARY_SYSTEM_PROMPT, TRUNCATED, taskSystemPrompt } from "./prompts";
-import type { Agent, AgentAction, AgentMemoryState, AgentTurnInput, AgentTurnOutput } from "./types";
-import { checkMemoryState, checkTurnInput, type ResolvedAgentOptions } from "./validate";
+import { fence, SUMMARY_SYSTEM_PROMPT, taskSystemPrompt } from "./prompts";
+import type { Agent, AgentAction, AgentTurnInput, AgentTurnOutput } from "./types";
+import { checkTurnInput, type ResolvedAgentOptions } from "./validate";
 
 /** The action result a step starts from when there is none (turn 0, and the `agent` setting). */
 export const NO_ACTION_RESULT = "No action result yet.";
@@ -53,32 +54,13 @@ export function referenceStepMessage(
 }
 
 /** The `agent` and `memory_agent` settings of the reference profile. */
-export class ReferenceAgent implements Agent {
-  private memory: ChatMessage[] = [];
-  private taskId: string | null = null;
-  private lastTurn = -1;
-
+export class ReferenceAgent extends ConversationAgent implements Agent {
   constructor(
     readonly setting: "agent" | "memory_agent",
     private readonly model: ChatModel,
     private readonly opts: ResolvedAgentOptions,
-  ) {}
-
-  reset(): void {
-    this.memory = [];
-    this.taskId = null;
-    this.lastTurn = -1;
-  }
-
-  snapshot(): AgentMemoryState {
-    return { taskId: this.taskId, lastTurn: this.lastTurn, messages: this.memory.map((m) => ({ ...m })) };
-  }
-
-  restore(state: AgentMemoryState): void {
-    checkMemoryState(state);
-    this.memory = state.messages.map((m) => ({ ...m }));
-    this.taskId = state.taskId;
-    this.lastTurn = state.lastTurn;
+  ) {
+    super();
   }
 
   async runTurn(input: AgentTurnInput): Promise<AgentTurnOutput> {
@@ -126,30 +108,13 @@ export class ReferenceAgent implements Agent {
       this.memory.push({ role: "user", content: result }, { role: "assistant", content: res.content });
       const stepsLeft = maxSteps - step;
       const parsed = res.truncated ? null : parseStep(res.content);
-      const outcome: StepOutcome =
-        parsed === null
-          ? {
-              action: { type: "INVALID", argument: "", result: `${TRUNCATED}; nothing in it was applied` },
-              observation: correctionMessage(`${TRUNCATED}, so nothing in it was applied; reply again, shorter`, stepsLeft),
-            }
-          : parsed.ok
-            ? runAction(task, parsed, code, stepsLeft, this.opts.retrieveTopK)
-            : {
-                action: { type: "INVALID", argument: parsed.line, result: parsed.problem },
-                observation: correctionMessage(parsed.problem, stepsLeft),
-              };
+      const outcome = stepOutcome(task, parsed, code, stepsLeft, this.opts.retrieveTopK);
       actions.push(outcome.action);
       if (outcome.code !== undefined) code = outcome.code;
       if (outcome.observation === null) submitted = true;
       else result = outcome.observation;
     }
-    if (!submitted) {
-      actions.push({
-        type: "AUTO_SUBMIT",
-        argument: "",
-        result: `step limit (${maxSteps}) reached; the target file was submitted automatically`,
-      });
-    }
+    if (!submitted) actions.push(autoSubmitAction(maxSteps));
     this.taskId = task.id;
     this.lastTurn = turn;
     return { code, messages: out, actions, tokens, modelCalls, latencyMs: performance.now() - started };
