@@ -28,7 +28,7 @@ import { z } from "zod";
 import type { AgentMemoryState } from "../core/agent/types";
 import type { SharedTurn0 } from "../core/episode";
 import { restoreAgentMemory, restoreSharedTurn0, restoreTurn0Partial } from "../core/episode-records";
-import type { EpisodeStore } from "../core/episode-store";
+import type { EpisodeStore, StoreRead } from "../core/episode-store";
 import type { FeedbackLevel } from "../core/feedback";
 import type { ProtocolProfile } from "../core/protocol";
 import { type SeatSampling, SeatSamplingSchema } from "../core/sampling";
@@ -208,10 +208,16 @@ export class RunFolder {
  * `<name>.corrupt-<time>` and reported; the work it held runs again.
  */
 export function folderEpisodeStore(folder: RunFolder): EpisodeStore {
-  const setAside = (path: string, e: unknown): string => {
-    const dest = `${path}.corrupt-${Date.now()}`;
-    renameSync(path, dest);
-    return `${(e as Error).message}; set aside as ${dest}, and the work it held runs again`;
+  /** Read a file through `restore`; an unreadable one is renamed aside and reported. */
+  const read = <T>(path: string, restore: (raw: unknown, where: string) => T): StoreRead<T> => {
+    if (!existsSync(path)) return { value: null, problem: null };
+    try {
+      return { value: restore(readJson(path), path), problem: null };
+    } catch (e) {
+      const dest = `${path}.corrupt-${Date.now()}`;
+      renameSync(path, dest);
+      return { value: null, problem: `${(e as Error).message}; set aside as ${dest}, and the work it held runs again` };
+    }
   };
   return {
     async readEpisode(id) {
@@ -226,25 +232,13 @@ export function folderEpisodeStore(folder: RunFolder): EpisodeStore {
       folder.writeEpisode(t, memory);
     },
     async readTurn0(id) {
-      const p = folder.turn0Path(id.model, id.setting, id.taskId);
-      if (!existsSync(p)) return { value: null, problem: null };
-      try {
-        return { value: restoreSharedTurn0(readJson(p), p), problem: null };
-      } catch (e) {
-        return { value: null, problem: setAside(p, e) };
-      }
+      return read(folder.turn0Path(id.model, id.setting, id.taskId), restoreSharedTurn0);
     },
     async writeTurn0(t) {
       folder.writeTurn0(t);
     },
     async readTurn0Partial(id) {
-      const p = folder.turn0PartialPath(id.model, id.setting, id.taskId);
-      if (!existsSync(p)) return { value: null, problem: null };
-      try {
-        return { value: restoreTurn0Partial(readJson(p), p), problem: null };
-      } catch (e) {
-        return { value: null, problem: setAside(p, e) };
-      }
+      return read(folder.turn0PartialPath(id.model, id.setting, id.taskId), restoreTurn0Partial);
     },
     async writeTurn0Partial(id, partial) {
       writeJsonAtomic(folder.turn0PartialPath(id.model, id.setting, id.taskId), partial);
