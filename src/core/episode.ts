@@ -14,12 +14,12 @@
  *   with `resume`).
  */
 
-import type { RunOptions, RunRequest } from "../python/runtime";
 import type { Agent, AgentMemoryState, AgentSetting } from "./agent/types";
 import { codeOmitted, type FeedbackLevel, type FeedbackRecord, type Researcher } from "./feedback";
 import type { TokenCounts } from "./model";
 import { agentFeedback, DEFAULT_PROTOCOL, type ProtocolProfile, sharesTurn0 } from "./protocol";
 import type { RunResult } from "./results";
+import type { RunOptions, RunRequest } from "./runtime-port";
 import type { SeatSampling } from "./sampling";
 import { type Task, taskContentHash } from "./task";
 import { TRAJECTORY_SCHEMA_VERSION, type Trajectory, type TrajectoryTurn } from "./trajectory";
