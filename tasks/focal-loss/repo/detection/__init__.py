@@ -1,0 +1,1 @@
+"""Classification losses for dense object detection (one-stage detectors)."""

@@ -1,0 +1,1 @@
+"""Training objectives for classifiers, on plain Python lists."""

@@ -1,0 +1,1 @@
+"""Normalisation layers for neural networks, in numpy."""

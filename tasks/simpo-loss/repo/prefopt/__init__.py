@@ -1,0 +1,1 @@
+"""Preference optimisation objectives for language models, on plain Python lists."""
