@@ -1,0 +1,1 @@
+"""Split conformal prediction for classifiers: class ranking, validation, randomness, APS sets."""

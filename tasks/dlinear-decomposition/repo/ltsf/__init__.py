@@ -1,0 +1,1 @@
+"""Long-term time-series forecasting with linear models: data helpers, layers and DLinear."""

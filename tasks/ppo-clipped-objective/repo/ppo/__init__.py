@@ -1,0 +1,1 @@
+"""Proximal policy optimisation: numeric helpers, categorical policies and the PPO objective."""

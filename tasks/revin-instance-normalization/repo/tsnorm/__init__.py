@@ -1,0 +1,1 @@
+"""Normalisation layers for time-series forecasters, with a toy linear forecaster."""

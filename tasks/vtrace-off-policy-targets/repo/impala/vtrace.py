@@ -1,0 +1,1 @@
+"""V-trace off-policy actor-critic targets (Espeholt et al., "IMPALA", ICML 2018)."""
