@@ -1,0 +1,2 @@
+"""Subword segmentation with byte-pair encoding: merge tables (``codes``),
+seeded merge dropout (``sampling``) and segmentation (``bpe``)."""

@@ -1,0 +1,2 @@
+"""Ranking evaluation toolkit: graded relevance judgements and system scores
+(``run``), tie grouping (``ties``) and the nDCG measure (``ndcg``)."""

@@ -1,0 +1,106 @@
+import math
+import unittest
+
+from recode_check import check
+
+from rankeval.ndcg import dcg, discount, gain, ideal_dcg, mean_ndcg, ndcg, tied_dcg
+from rankeval.run import load_run
+
+
+class TestGain(unittest.TestCase):
+    def test_values_and_errors(self):
+        check(self, "gains", [gain(r) for r in range(5)])
+        for bad in (-1, 1.5, True):
+            with self.assertRaises(ValueError):
+                gain(bad)
+
+
+class TestDiscount(unittest.TestCase):
+    def test_values_and_errors(self):
+        check(self, "discounts", [discount(r) for r in range(1, 8)], rtol=1e-15)
+        for bad in (0, -2, 1.0):
+            with self.assertRaises(ValueError):
+                discount(bad)
+
+
+class TestDCG(unittest.TestCase):
+    RANKED = [3, 2, 3, 0, 1, 2]
+
+    def test_ranked_lists(self):
+        check(self, "dcg_full", dcg(self.RANKED), rtol=1e-12)
+        check(self, "dcg_cutoffs", [dcg(self.RANKED, k) for k in (1, 2, 3, 5)], rtol=1e-12)
+        # a cut-off beyond the list keeps every rank
+        self.assertEqual(dcg(self.RANKED, 10), dcg(self.RANKED))
+        check(self, "dcg_single", dcg([2]), rtol=1e-12)
+
+    def test_errors(self):
+        check(self, "dcg_empty", dcg([]))
+        for bad_k in (0, -1, 2.5):
+            with self.assertRaises(ValueError):
+                dcg(self.RANKED, bad_k)
+        with self.assertRaises(ValueError):
+            dcg([1, -1, 0])
+
+
+class TestIdealDCG(unittest.TestCase):
+    def test_sorted_labels(self):
+        labels = [0, 1, 3, 0, 2, 3, 0, 1]
+        check(self, "ideal_full", ideal_dcg(labels), rtol=1e-12)
+        # the ideal list draws on every judged label, whatever a system retrieved
+        check(self, "ideal_cutoffs", [ideal_dcg(labels, k) for k in (1, 2, 3, 4)], rtol=1e-12)
+        self.assertEqual(ideal_dcg(labels), dcg(sorted(labels, reverse=True)))
+        check(self, "ideal_all_zero", ideal_dcg([0, 0, 0], 2))
+
+
+class TestTiedDCG(unittest.TestCase):
+    def test_without_ties(self):
+        labels, scores = load_run()["q1"]
+        ranked = [labels[i] for i in sorted(range(len(scores)), key=lambda i: -scores[i])]
+        for k in (None, 3):
+            self.assertAlmostEqual(tied_dcg(labels, scores, k), dcg(ranked, k), places=12)
+        check(self, "tied_q1", [tied_dcg(labels, scores, k) for k in (None, 1, 4)], rtol=1e-12)
+
+    def test_tie_groups(self):
+        labels, scores = load_run()["q2"]
+        check(self, "tied_q2", [tied_dcg(labels, scores, k) for k in (None, 1, 2, 3, 4, 5)], rtol=1e-12)
+        # q3: four documents share the top score; a cut-off inside the group takes part of it
+        labels3, scores3 = load_run()["q3"]
+        check(self, "tied_q3", [tied_dcg(labels3, scores3, k) for k in (None, 1, 2, 4, 6)], rtol=1e-12)
+        with self.assertRaises(ValueError):
+            tied_dcg([1, 2], [0.5], None)
+
+
+class TestNDCG(unittest.TestCase):
+    def test_values(self):
+        run = load_run()
+        values = {q: [ndcg(labels, scores, k) for k in (None, 3, 5)] for q, (labels, scores) in run.items() if q != "q4"}
+        for vals in values.values():
+            self.assertTrue(all(0.0 <= v <= 1.0 for v in vals))
+        check(self, "ndcg_queries", values, rtol=1e-12)
+
+    def test_edge_cases(self):
+        labels = [2, 0, 1, 3]
+        self.assertAlmostEqual(ndcg(labels, [3.0, 1.0, 2.0, 4.0]), 1.0, places=12)
+        check(self, "ndcg_reversed", ndcg(labels, [-3.0, -1.0, -2.0, -4.0], 2), rtol=1e-12)
+        check(self, "ndcg_all_irrelevant", ndcg([0, 0, 0], [0.3, 0.2, 0.1]))
+        check(self, "ndcg_all_tied", ndcg(labels, [1.0] * 4, 2), rtol=1e-12)
+        with self.assertRaises(ValueError):
+            ndcg([], [])
+        with self.assertRaises(ValueError):
+            ndcg([1, 0], [0.2, 0.1, 0.0])
+
+
+class TestMeanNDCG(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.queries = load_run()
+
+    def test_mean_over_queries(self):
+        check(self, "mean_ndcg", [mean_ndcg(self.queries, k) for k in (None, 1, 3, 5)], rtol=1e-12)
+        # every query weighs the same, however many documents it has
+        two = {q: self.queries[q] for q in ("q1", "q3")}
+        expected = (ndcg(*self.queries["q1"], 3) + ndcg(*self.queries["q3"], 3)) / 2
+        self.assertTrue(math.isclose(mean_ndcg(two, 3), expected, rel_tol=1e-12))
+        check(self, "mean_ndcg_two", mean_ndcg(two, 3), rtol=1e-12)
+        with self.assertRaises(ValueError):
+            mean_ndcg({}, 3)
