@@ -1,0 +1,2 @@
+"""Data augmentation for classifiers with numpy: seeded random draws, a linear
+softmax classifier, and mixup."""
