@@ -183,6 +183,8 @@ export interface PreparedRun {
   packageSource?: string;
   /** Native backend's box (native-sandbox.ts). */
   sandbox: NativeSandbox;
+  /** The levels this run takes (run.json keeps every level the folder has held). */
+  levels: FeedbackLevel[];
   /** A researcher and its token counter, one per worker. */
   makeResearcher: () => { researcher: Researcher; usage?: () => TokenCounts };
 }
@@ -220,6 +222,11 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
   }
   ids = shardTasks(ids, shard);
   const tasks = ids.map((id) => loadTaskDir(o.dir, id));
+  const shared = tasks.filter((t) => t.meta.isolation === "shared").map((t) => t.id);
+  if (shared.length)
+    throw new ConfigError(
+      `${shared.join(", ")}: isolation "shared" (imported RECODE-H tasks run under pytest beside canonical.py); agent runs over them are not supported, use recode test --python`,
+    );
   const unrecorded = tasks.filter((t) => t.expected === null).map((t) => t.id);
   if (unrecorded.length) throw new ConfigError(`tasks without expected.json: ${unrecorded.join(", ")} (run recode tasks record)`);
 
@@ -320,15 +327,17 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
     // (A folder written before profiles holds a playground run.)
     const norm = (c: RunConfig, k: keyof RunConfig) => JSON.stringify(k === "protocol" ? (c.protocol ?? DEFAULT_PROTOCOL) : c[k]);
     const diff = keys.filter((k) => norm(existing, k) !== norm(config, k));
+    const shown = (c: RunConfig, k: keyof RunConfig) =>
+      k === "sampling" && !c.sampling ? "the protocol's" : k === "shard" && !c.shard ? "none" : norm(c, k);
     if (diff.length) {
       throw new ConfigError(
-        `${folder.configPath} holds a run with a different ${diff.map((k) => `${k} (${JSON.stringify(existing[k])})`).join(", ")}; use another --out or the same settings to resume`,
+        `${folder.configPath} holds a run with a different ${diff.map((k) => `${k} (${shown(existing, k)}; this run: ${shown(config, k)})`).join(", ")}; use another --out or the same settings to resume`,
       );
     }
     config.levels = [...new Set([...existing.levels, ...levels])].sort() as FeedbackLevel[];
     config.tasks = [...new Set([...existing.tasks, ...ids])].sort();
   }
-  return { config: { ...config }, folder, tasks, workers, coder, makeResearcher, packageSource: o.packageSource, sandbox };
+  return { config: { ...config }, folder, tasks, levels, workers, coder, makeResearcher, packageSource: o.packageSource, sandbox };
 }
 
 /** One finished episode, as the progress display reports it. */
@@ -416,7 +425,7 @@ export async function executeRun(
   p.folder.writeConfig(p.config);
   const versions = appVersion();
   const { model, setting, maxTurns, maxSteps } = p.config;
-  const levels = parseLevels(p.config.levels.join(","));
+  const levels = p.levels;
   const todo = p.tasks.map((t) => t);
   const total = p.tasks.length * levels.length;
   const progress = makeProgress(total, p.workers, log, tty);

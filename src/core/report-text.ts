@@ -86,7 +86,7 @@ export function reportNotes(r: Report): ReportNote[] {
   if (r.duplicates.length) {
     notes.push({
       kind: "duplicates",
-      text: `${r.duplicates.length} episode(s) are the same measurement as one already counted and are left out (name each run folder once).`,
+      text: `${r.duplicates.length} episode(s) are the same measurement as one already counted and are left out (the same model, setting, level, researcher, task and conditions appear in more than one input: the first read counts; report each episode once, e.g. name a run folder once and do not run one configuration twice into two folders).`,
       items: r.duplicates.map((e) => `${e.source}: the same as ${e.kept}`),
     });
   }

@@ -49,7 +49,10 @@ export class BaselineAgent implements Agent {
     const started = performance.now();
     const { task, turn, currentCode, feedback, signal } = input;
     signal?.throwIfAborted();
-    const user: ChatMessage = { role: "user", content: turnMessage(task, "baseline", turn, currentCode, feedback) };
+    const user: ChatMessage = {
+      role: "user",
+      content: turnMessage(task, "baseline", turn, currentCode, feedback, this.opts.append ? "Feedback:" : undefined),
+    };
     const res = await this.model.chat({
       messages: [{ role: "system", content: taskSystemPrompt(task, "baseline") }, user],
       temperature: 0,

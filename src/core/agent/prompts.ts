@@ -94,14 +94,22 @@ export function fence(code: string, lang = "python"): string {
 
 /**
  * The user message that opens a turn: the turn number, the feedback on the last submission (or the
- * note that there is none at turn 0), and the current target file.
+ * note that there is none at turn 0), and the current target file. `label` introduces the feedback
+ * (the reference profile's baseline gets the feedback alone: "Feedback:").
  */
-export function turnMessage(task: Task, setting: AgentSetting, turn: number, currentCode: string, feedback: string | null): string {
+export function turnMessage(
+  task: Task,
+  setting: AgentSetting,
+  turn: number,
+  currentCode: string,
+  feedback: string | null,
+  label = "Test log and feedback:",
+): string {
   const parts = [`# Turn ${turn}`];
   if (turn === 0) parts.push("This is the first turn: there is no feedback yet.");
   else if (feedback === null || feedback.trim() === "")
     parts.push("Your last submission failed its tests. No test log or feedback is available.");
-  else parts.push("Your last submission failed its tests. Test log and feedback:", feedback.trim());
+  else parts.push(`Your last submission failed its tests. ${label}`, feedback.trim());
   const path = task.meta.target_file_path;
   parts.push("", `## Current target file \`${path}\``, currentCode.trim() === "" ? "(empty)" : fence(currentCode));
   parts.push(

@@ -230,8 +230,8 @@ function EpisodeView({ t, imported, ws }: { t: Trajectory; imported: boolean; ws
   return (
     <details className="episode" data-testid="episode" data-level={c.level} data-status={status} open={!t.finished || t.turns.length < 4}>
       <summary>
-        <strong>L{c.level}</strong> <code>{c.model}</code> · {c.setting} · researcher {c.researcher} · {t.turns.length}/{c.maxTurns} turns ·{" "}
-        <span className={`episode-outcome ${status}`}>{outcomeLabel(t)}</span>
+        <strong>L{c.level}</strong> <code>{c.model}</code> · {c.setting} · {c.protocol ?? "playground"} protocol · researcher {c.researcher}{" "}
+        · {t.turns.length}/{c.maxTurns} turns · <span className={`episode-outcome ${status}`}>{outcomeLabel(t)}</span>
         {imported && <span className="muted small"> (imported)</span>}
       </summary>
       {t.error && (
