@@ -9,10 +9,14 @@ import { loadTaskFromFiles, type Task, TaskFormatError } from "../core/task";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
 import { createRuntime } from "../python/node";
 import type { PythonRuntime } from "../python/runtime";
-import { type CheckOutcome, recordExpected, VALIDATION_CHECKS, validateTask } from "../python/validate";
+import { type CheckOutcome, recordExpected, skippedForPackages, VALIDATION_CHECKS, validateTask } from "../python/validate";
+import { addImportCommand } from "./import-recodeh";
 import { loadReport, mergeRuns, reportCsv, reportJson, reportMarkdown } from "./report";
 import { ConfigError, executeRun, packageOptions, prepareRun, type RunCommandOptions } from "./run";
+import { sharedTaskIds, validateSharedTasks } from "./shared-tasks";
 import { BUILTIN_TASKS, loadTaskDir, readTaskFiles, resolveTaskIds, TaskFolderError } from "./task-fs";
+import { addTasksDocCommand, gateOptions } from "./task-gates/command";
+import { TaskGates } from "./task-gates/gates";
 import { addTestCommand, CommandInputError } from "./test-command";
 
 class UsageError extends CommandInputError {}
@@ -33,6 +37,31 @@ async function withRuntime<T>(backend: "pyodide" | "native", opts: object, fn: (
     await rt.dispose();
   }
 }
+
+interface ValidateOptions {
+  dir: string;
+  native?: boolean;
+  nativeOnly?: boolean;
+  packageSource?: string;
+  sandbox?: string;
+  /** Python for native runs and for shared tasks (pytest). */
+  python?: string;
+  /** false with --no-mutation. */
+  mutation: boolean;
+  mutants: string;
+  mutationBackend?: string;
+}
+
+/** The backend the mutants run on: `--mutation-backend`, else the last validated (native with --native). */
+function mutationBackendOf(o: ValidateOptions, backends: readonly ("pyodide" | "native")[]): "pyodide" | "native" | undefined {
+  const b = o.mutationBackend ?? backends[backends.length - 1];
+  if (!backends.some((v) => v === b))
+    throw new UsageError(`--mutation-backend: "${b}" must be one of the backends validated (${backends.join(", ")})`);
+  return b as "pyodide" | "native";
+}
+
+/** Checks whose detail `validate` prints when they pass too. */
+const ALWAYS_SHOWN: readonly string[] = ["within time limit", "canonical passes", "coverage >= 80%", "mutation score >= 80%"];
 
 function pad(s: string, n: number): string {
   return s.length >= n ? s : s + " ".repeat(n - s.length);
@@ -91,6 +120,10 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
             const files = readTaskFiles(join(o.dir, id));
             delete files["expected.json"];
             const task = loadTaskFromFiles(id, files);
+            if (task.meta.isolation === "shared") {
+              out(`skipped ${id}: isolation "shared" (its tests compare with canonical.py as they run; nothing is recorded)\n`);
+              continue;
+            }
             const text = await recordExpected(task, rt);
             writeFileSync(join(o.dir, task.id, "expected.json"), text);
             const doc = JSON.parse(text) as { values: Record<string, unknown>; tests: Record<string, unknown> };
@@ -111,29 +144,46 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
 
   tasks
     .command("validate")
-    .description("check every task: schema, canonical passes, starter fails, re-record, determinism, interfaces, time")
+    .description(
+      "check every task: schema, canonical passes, starter fails, re-record, determinism, interfaces, time, coverage, mutation score",
+    )
     .argument("[tasks...]", "task ids or globs (default: all)")
     .option(...dirOpt)
     .option("--native", "also run every check under python3 and show both side by side")
     .option("--native-only", "run the checks under python3 only")
     .option("--sandbox <policy>", "where candidate code runs, both backends: auto | bwrap | none (docs/security.md)", "auto")
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
-    .action(async (ids: string[], o: { dir: string; native?: boolean; nativeOnly?: boolean; packageSource?: string; sandbox?: string }) => {
-      const list = resolveTaskIds(o.dir, ids);
+    .option("--python <path>", "Python of native runs, and of shared tasks, which run under pytest (default python3)")
+    .option("--no-mutation", "skip the mutation score gate (the slow one) while iterating")
+    .option("--mutants <n>", "most mutants per task for the mutation score gate", "60")
+    .option("--mutation-backend <name>", "where mutants run: native (the default with --native) | pyodide (must be validated too)")
+    .action(async (ids: string[], o: ValidateOptions) => {
+      const all = resolveTaskIds(o.dir, ids);
+      // Shared tasks (imported official RECODE-H tasks) run under pytest with --python, in a section of their own.
+      const shared = sharedTaskIds(o.dir, all);
+      const list = all.filter((id) => !shared.includes(id));
       const backends: ("pyodide" | "native")[] = o.nativeOnly ? ["native"] : o.native ? ["pyodide", "native"] : ["pyodide"];
       const results = new Map<string, Map<string, CheckOutcome[] | string>>();
-      for (const b of backends) {
+      // Coverage in every backend; the mutation score on one, native when it is validated (docs/tasks-gates.md).
+      const gates = new TaskGates(gateOptions(o, runtimeOptions(o)));
+      const mutationBackend = o.mutation ? mutationBackendOf(o, backends) : undefined;
+      for (const b of list.length > 0 ? backends : []) {
         await withRuntime(b, runtimeOptions(o), async (rt) => {
           for (const id of list) {
             const row = results.get(id) ?? new Map<string, CheckOutcome[] | string>();
             results.set(id, row);
             try {
-              row.set(b, await validateTask(loadTaskDir(o.dir, id), rt));
+              const task = loadTaskDir(o.dir, id);
+              const checks = await validateTask(task, rt);
+              row.set(
+                b,
+                skippedForPackages(checks) ? checks : [...checks, ...(await gates.checks(task, rt, checks, b === mutationBackend))],
+              );
             } catch (e) {
               row.set(b, (e as Error).message);
             }
           }
-        });
+        }).finally(() => gates.dispose());
       }
       let failed = 0;
       const w = 22;
@@ -147,23 +197,35 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
           continue;
         }
         out(`  ${pad("schema", 46)}${backends.map(() => pad("ok", w)).join("")}\n`);
+        if (backends.every((b) => skippedForPackages(row.get(b) as CheckOutcome[]))) {
+          // Checked nowhere is not valid: its packages are missing in every backend asked for.
+          failed += 1;
+          out(`    no backend could load its packages: add --native, or give Pyodide a --package-source\n`);
+        }
         for (const check of VALIDATION_CHECKS) {
           const cells = backends.map((b) => (row.get(b) as CheckOutcome[]).find((c) => c.name === check));
           if (cells.every((c) => c === undefined)) continue;
-          out(`  ${pad(check, 46)}${cells.map((c) => pad(c === undefined ? "-" : c.ok ? "ok" : "FAIL", w)).join("")}\n`);
+          out(
+            `  ${pad(check, 46)}${cells.map((c) => pad(c === undefined ? "-" : c.skipped ? "skipped" : c.ok ? "ok" : "FAIL", w)).join("")}\n`,
+          );
           cells.forEach((c, i) => {
+            const detail = c?.detail.replaceAll("\n", "\n      ");
             if (c && !c.ok) {
               failed += 1;
-              out(`    ${backends[i]}: ${c.detail}\n`);
-            } else if (c && (check === "within time limit" || check === "canonical passes")) {
-              out(`    ${backends[i]}: ${c.detail}\n`);
+              out(`    ${backends[i]}: ${detail}\n`);
+            } else if (c && (c.skipped || ALWAYS_SHOWN.includes(check))) {
+              out(`    ${backends[i]}: ${detail}\n`);
             }
           });
         }
       }
-      out(failed === 0 ? `\nall ${list.length} tasks valid\n` : `\n${failed} check(s) failed\n`);
+      failed += await validateSharedTasks(o.dir, shared, o, out);
+      out(failed === 0 ? `\nall ${all.length} tasks valid\n` : `\n${failed} check(s) failed\n`);
       if (failed > 0) setCode(1);
     });
+
+  addTasksDocCommand(tasks, out, setCode);
+  addImportCommand(tasks, out, setCode);
 
   program
     .command("run")
@@ -215,7 +277,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
       process.on("SIGINT", onSigint);
       try {
         out(
-          `run: ${prepared.config.model}, ${prepared.config.setting}, ${prepared.config.protocol ?? "playground"} protocol, researcher ${prepared.config.researcher}, levels ${prepared.config.levels.map((l) => `L${l}`).join(",")}, ${prepared.tasks.length} task(s) -> ${prepared.folder.root}\n`,
+          `run: ${prepared.config.model}, ${prepared.config.setting}, ${prepared.config.protocol ?? "playground"} protocol, researcher ${prepared.config.researcher}, levels ${prepared.levels.map((l) => `L${l}`).join(",")}, ${prepared.tasks.length} task(s) -> ${prepared.folder.root}\n`,
         );
         const code = await executeRun(prepared, out, ac.signal);
         setCode(code);

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { renderTestLog } from "../core/feedback";
+import { isSharedTask } from "../core/pytest-task";
 import type { RunResult } from "../core/results";
 import type { Task } from "../core/task";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
@@ -87,11 +88,15 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
     .option("--sandbox <policy>", "where candidate code runs, both backends: auto | bwrap | none (docs/security.md)", "auto")
     .option("--json", "print one JSON object: {solved, tests: [{id, status, message}], incident, ...}")
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
+    .option(
+      "--python <path>",
+      "Python of a shared task (imported from RECODE-H; runs under pytest, default python3) or of --backend native",
+    )
     .action(
       async (
         spec: string,
         candidatePath: string,
-        o: { dir: string; backend: string; sandbox: string; json?: boolean; packageSource?: string },
+        o: { dir: string; backend: string; sandbox: string; json?: boolean; packageSource?: string; python?: string },
       ) => {
         if (o.backend !== "pyodide" && o.backend !== "native")
           throw new CommandInputError(`--backend: "${o.backend}" is not pyodide or native`);
@@ -99,9 +104,22 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
           throw new CommandInputError(`--sandbox: "${o.sandbox}" is not one of ${NATIVE_SANDBOXES.join(", ")}`);
         }
         const task = resolveTask(spec, o.dir);
+        if (isSharedTask(task)) {
+          // Imported official tasks run under pytest beside canonical.py, with the Python named (shared-tasks.ts).
+          const { runSharedTest } = await import("./shared-tasks");
+          const { result, version } = await runSharedTest(task, readCandidate(candidatePath), o);
+          if (o.json) out(`${JSON.stringify(testCommandJson(result))}\n`);
+          else out(`${task.id} (${version}):\n${renderTestLog(result, { totalCap: 200_000 })}\n`);
+          setCode(result.allPassed ? 0 : 1);
+          return;
+        }
         if (task.expected === null) throw new CommandInputError(`task ${task.id} has no expected.json: run recode tasks record ${task.id}`);
         const candidate = readCandidate(candidatePath);
-        const rt = createRuntime(o.backend, { ...packageOptions(o.packageSource), sandbox: o.sandbox as NativeSandbox });
+        const rt = createRuntime(o.backend, {
+          ...packageOptions(o.packageSource),
+          ...(o.python ? { python: o.python } : {}),
+          sandbox: o.sandbox as NativeSandbox,
+        });
         let r: RunResult;
         try {
           try {

@@ -1,19 +1,27 @@
 /**
  * Checks that the math in a task's texts renders: every `$..$` / `$$..$$` of
- * instruction.md, and of paper.tex after conversion to Markdown, is rendered
- * with KaTeX exactly as the page renders it. Platform-free.
+ * instruction.md is rendered with KaTeX exactly as the page renders it, and
+ * paper.tex is rendered as the page renders it (latex-html.ts) and scanned
+ * for formulas KaTeX cannot set and LaTeX left in the text (latex-check.ts).
+ * Platform-free.
  */
 import katex from "katex";
 import remarkMath from "remark-math";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
-import { latexToMarkdown } from "./latex";
+import { findPaperProblems } from "./latex-check";
 import type { Task } from "./task";
 
-/** One formula that does not render. `line` is 1-based in the Markdown text checked. */
+/**
+ * One formula that does not render, or (paper.tex) LaTeX left in the text.
+ * `line` is 1-based in the file: for paper.tex the first line where the
+ * formula or command occurs, null when it is not found as written (a
+ * formula the paper's own definitions expanded).
+ */
 export interface MathProblem {
   file: "instruction.md" | "paper.tex";
   line: number | null;
+  /** The formula, or the command left in the text. */
   formula: string;
   message: string;
 }
@@ -55,10 +63,22 @@ function check(file: MathProblem["file"], markdown: string): MathProblem[] {
   return problems;
 }
 
+/** 1-based line of the first occurrence of `text` (or of its first 40 characters) in `source`, or null. */
+function lineIn(source: string, text: string): number | null {
+  for (const probe of [text, text.slice(0, 40)]) {
+    const at = probe.trim() ? source.indexOf(probe.trim()) : -1;
+    if (at >= 0) return source.slice(0, at).split("\n").length;
+  }
+  return null;
+}
+
 /**
- * Formulas of the task's instruction and paper that KaTeX cannot render. For
- * paper.tex the line is that of the converted Markdown (close to the source line).
+ * Formulas of the task's instruction and paper that KaTeX cannot render, and
+ * LaTeX commands the paper's reader would see as text.
  */
 export function findMathProblems(task: Pick<Task, "instruction" | "paper">): MathProblem[] {
-  return [...check("instruction.md", task.instruction), ...check("paper.tex", latexToMarkdown(task.paper))];
+  const paper = findPaperProblems(task.paper).map(
+    (p): MathProblem => ({ file: "paper.tex", line: lineIn(task.paper, p.text), formula: p.text.slice(0, 120), message: p.message }),
+  );
+  return [...check("instruction.md", task.instruction), ...paper];
 }

@@ -9,7 +9,44 @@ import { z } from "zod";
 /** Files every task folder must have (besides `repo/<target_file_path>`). */
 export const TASK_FILES = ["task.json", "instruction.md", "paper.tex", "canonical.py", "test.py"] as const;
 
-const testId = z.string().regex(/^[A-Za-z_]\w*\.[A-Za-z_]\w*$/, "a test id is Class.method, e.g. TestMinP.test_basic");
+const testId = z
+  .string()
+  .regex(
+    /^(?:[A-Za-z_]\w*\.)?[A-Za-z_]\w*$/,
+    "a test id is Class.method, e.g. TestMinP.test_basic (in a pytest task also a test function's name, e.g. test_basic)",
+  );
+
+/** A folder inside repo/: `pkg/sub`, or `.` for repo/ itself. */
+const repoDir = z
+  .string()
+  .min(1)
+  .refine(
+    (p) => p === "." || (!p.startsWith("/") && !p.split("/").some((part) => part === ".." || part === "." || part === "")),
+    "a folder inside repo/, like pkg/sub, or . for repo/ itself (no ./, .. or //)",
+  );
+
+/**
+ * How a task with `isolation: "shared"` runs its tests: under pytest, laid
+ * out as the official RECODE-H test.sh lays them out (docs/task-format.md,
+ * "Shared isolation"). Folders are relative to repo/.
+ */
+export const PytestRunSchema = z
+  .object({
+    /** Where test.py is placed (test.sh's `cp` of test.py). */
+    test_dir: repoDir,
+    /** Where canonical.py is placed, importable by the tests as `canonical` (test.sh's `cp` of canonical.py). */
+    canonical_dir: repoDir,
+    /** Folder pytest runs in (test.sh's `cd`). */
+    cwd: repoDir,
+    /** Folders on PYTHONPATH, in order (test.sh's `PYTHONPATH=`, else the repository root). */
+    pythonpath: z.array(repoDir).min(1),
+    /** Per-test time limit in seconds (test.sh's `pytest --timeout N`). */
+    timeout_s: z.number().int().positive().optional(),
+  })
+  .strict();
+
+/** Parsed task.json `pytest`. */
+export type PytestRun = z.infer<typeof PytestRunSchema>;
 
 const guidanceText = z.string().min(1, "an L3 text in words");
 
@@ -156,8 +193,35 @@ export const TaskMetaSchema = z
      * official tasks whose tests import the canonical module.
      */
     isolation: z.enum(["recorded", "shared"]).default("recorded"),
+    /** How the tests of a `shared` task run (pytest); required with, and only with, `isolation: "shared"`. */
+    pytest: PytestRunSchema.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((meta, ctx) => {
+    if (meta.isolation === "shared" && !meta.pytest) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["pytest"],
+        message: 'a task with isolation "shared" says how pytest runs its tests (field pytest)',
+      });
+    }
+    if (meta.isolation !== "shared" && meta.pytest) {
+      ctx.addIssue({ code: "custom", path: ["isolation"], message: 'field pytest is for tasks with isolation "shared"' });
+    }
+    if (meta.isolation === "recorded") {
+      meta.interfaces.forEach((itf, i) => {
+        itf.tests.forEach((t, j) => {
+          if (!t.includes(".")) {
+            ctx.addIssue({
+              code: "custom",
+              path: ["interfaces", i, "tests", j],
+              message: "a test id is Class.method, e.g. TestMinP.test_basic",
+            });
+          }
+        });
+      });
+    }
+  });
 
 /** Parsed task.json. */
 export type TaskMeta = z.infer<typeof TaskMetaSchema>;
@@ -304,9 +368,9 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
   const interfaceOf: Record<string, string> = {};
   meta.interfaces.forEach((itf, i) => {
     for (const [j, id] of itf.tests.entries()) {
-      const method = id.split(".")[1] as string;
-      const cls = id.split(".")[0] as string;
-      if (!new RegExp(`class\\s+${cls}\\b`).test(tests) || !new RegExp(`def\\s+${method}\\s*\\(`).test(tests)) {
+      // A pytest task's test may be a function of the module (no class).
+      const [cls, method] = id.includes(".") ? (id.split(".") as [string, string]) : [null, id];
+      if ((cls !== null && !new RegExp(`class\\s+${cls}\\b`).test(tests)) || !new RegExp(`def\\s+${method}\\s*\\(`).test(tests)) {
         throw new TaskFormatError(
           folder,
           "task.json",

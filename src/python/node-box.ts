@@ -55,8 +55,9 @@ function nodeModulesFolders(): string[] {
 /**
  * The bubblewrap command line of the box.
  * @param readable extra host folders the box may read (a package cache, a local Pyodide index), at the same paths.
+ * @param entry the script the boxed Node runs, a file in src/python (default: node-box-entry.mjs, the worker core's relay).
  */
-export function pyodideBoxCommand(readable: string[] = []): { command: string; args: string[] } {
+export function pyodideBoxCommand(readable: string[] = [], entry: string = ENTRY): { command: string; args: string[] } {
   const b = bwrapSystemArgs();
   const node = realpathSync(process.execPath);
   if (!node.startsWith("/usr/")) b.push("--ro-bind", dirname(node), dirname(node));
@@ -72,7 +73,7 @@ export function pyodideBoxCommand(readable: string[] = []): { command: string; a
   b.push("--remount-ro", "/", "--chdir", join(ROOT, "src", "python"));
   // An empty environment: the host's (API keys included) stays outside. NODE_CHANNEL_FD is the IPC channel.
   b.push("--clearenv", "--setenv", "HOME", "/tmp", "--setenv", "NODE_CHANNEL_FD", "3", "--setenv", "LANG", "C.UTF-8");
-  b.push(node, ENTRY);
+  b.push(node, entry);
   return { command: "bwrap", args: b };
 }
 

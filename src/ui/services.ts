@@ -31,6 +31,7 @@ import type { AgentRunEvent, AgentRunOptions } from "./agent/controller";
 import { buildModel, describeCheck, type ModelRole, optionsOf, ROLE_NAMES, samplingOf, specOf } from "./models";
 import { Observable } from "./observable";
 import type { CatalogEntry } from "./tasks/catalog";
+import { pageRunBlocker } from "./tasks/page-support";
 
 /** State of the Python interpreter as shown in the header. */
 export type PythonStatus = { state: "loading" } | { state: "ready"; version: string } | { state: "error"; message: string };
@@ -303,9 +304,12 @@ export class PlaygroundServices {
   /**
    * Run the task's unit tests on `code` (the target file). Stop with
    * `opts.signal`. Stores the result as the task's last run.
-   * @throws Error when Python is not available (failed to start, disposed).
+   * @throws Error when Python is not available (failed to start, disposed),
+   * or when the page cannot run the task (page-support.ts: a shared task).
    */
   async run(task: Task, code: string, opts: RunOptions = {}): Promise<RunResult> {
+    const blocked = pageRunBlocker(task);
+    if (blocked) throw new Error(blocked);
     if (!this.runtime || this.python.get().state === "error") this.startPython();
     const rt = this.runtime as PythonRuntime;
     const result = await rt.run(taskRunRequest(task, code), opts);
@@ -432,6 +436,8 @@ export class PlaygroundServices {
     onEvent: (e: AgentRunEvent) => void,
     signal: AbortSignal,
   ): Promise<TaskEpisodesOutcome> {
+    const blocked = pageRunBlocker(task);
+    if (blocked) return { trajectories: [], cancelled: false, error: blocked, storageFailed: false };
     let coder: { spec: string; model: MeteredChatModel };
     let researcher: ReturnType<PlaygroundServices["researcher"]>;
     let sampling: SeatSampling | undefined;
@@ -452,6 +458,12 @@ export class PlaygroundServices {
     }
     if (!this.runtime || this.python.get().state === "error") this.startPython();
     const rt = this.runtime as PythonRuntime;
+    // Python's start-up is not the agent's time: the episodes start once it is ready.
+    try {
+      await rt.ready();
+    } catch (e) {
+      return { trajectories: [], cancelled: false, error: `Python could not start: ${(e as Error).message}`, storageFailed: false };
+    }
     const repos = await this.repos;
     let calls = 0;
     const countCalls = <M extends MeteredChatModel>(m: M): M =>

@@ -17,15 +17,21 @@ class TestSoftmax(unittest.TestCase):
             self.assertAlmostEqual(sum(p), 1.0, places=12)
             check(self, f"softmax_toy_T{t}", p, rtol=1e-9, atol=1e-15)
         check(self, "softmax_with_neg_inf", softmax_with_temperature([0.0, NEG_INF, 1.0], 1.0), rtol=1e-9, atol=1e-15)
+        # the temperature defaults to 1
+        check(self, "softmax_default_temperature", softmax_with_temperature([0.5, -1.0, 2.0]), rtol=1e-9, atol=1e-15)
 
     def test_large_logits_and_errors(self):
         p = softmax_with_temperature([1000.0, 999.0, 998.5, NEG_INF], 0.7)
         check(self, "softmax_large_logits", p, rtol=1e-9, atol=1e-15)
-        for bad in (0, 0.0, -1.0, float("inf"), float("nan")):
+        for bad in (0, 0.0, -1.0, float("inf"), float("nan"), "2.0", None):
             with self.assertRaises(ValueError):
                 softmax_with_temperature([1.0, 2.0], bad)
         with self.assertRaises(ValueError):
             softmax_with_temperature([], 1.0)
+        # a +inf or NaN logit, or only -inf logits
+        for bad_logits in ([1.0, float("nan")], [float("inf"), 0.0], [NEG_INF, NEG_INF]):
+            with self.assertRaises(ValueError):
+                softmax_with_temperature(bad_logits, 1.0)
 
 
 class TestMinPFilter(unittest.TestCase):

@@ -57,6 +57,9 @@ class TestAggregate(unittest.TestCase):
         uneven = {"a": [True] * 2 + [False] * 2, "b": [False] * 19 + [True], "c": [False] * 8}
         check(self, "aggregate_uneven", aggregate_pass_at_k(uneven, ks=(1, 2, 3, 4)), rtol=1e-12)
         self.assertEqual(aggregate_pass_at_k(uneven, ks=(5, 100)), {})
+        # the default ks are (1, 10, 100): every one is defined with at least 100 samples per problem
+        many = {"a": [True] * 3 + [False] * 98, "b": [False] * 120 + [True] * 5, "c": [True] * 2 + [False] * 100}
+        check(self, "aggregate_default_ks", aggregate_pass_at_k(many), rtol=1e-12)
         with self.assertRaises(ValueError):
             aggregate_pass_at_k({}, ks=(1,))
         for bad in ((0,), (1, -2), (1.5,)):

@@ -91,6 +91,10 @@ test("the paper and the repository context render", async ({ page }) => {
   await openTask(page);
   await page.getByRole("tab", { name: "Paper" }).click();
   await expect(page.locator(".tab-body .katex").first()).toBeVisible();
+  // The paper is parsed as LaTeX (unified-latex): no formula KaTeX rejected, no command left as text.
+  await expect(page.locator(".tab-body .katex-error, .tab-body .latex-raw")).toHaveCount(0);
+  // biome-ignore lint/performance/useDomNodeTextContent: the text as shown (textContent holds KaTeX's TeX annotations too).
+  expect(await page.locator(".tab-body .paper").innerText()).not.toMatch(/\\[A-Za-z]+/);
   // KaTeX markup and stylesheet come from the same katex: scripts are set smaller than the base text.
   const sizes = await page.evaluate(() => {
     const sub = document.querySelector(".tab-body .katex .msupsub .mtight");

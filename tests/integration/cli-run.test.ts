@@ -90,7 +90,9 @@ describe("recode run / report / merge", () => {
     const md = await recode(["report", out]);
     expect(md.code).toBe(0);
     expect(md.out).toContain("| L0 | L1 | L2 | L3 | L4 |");
-    expect(md.out).toMatch(/memory_agent \| rules \| playground \| 2 \| 100\.0 \/ 50\.0 \/ 100\.0 \| - \| - \| - \| 100\.0 \/ 50\.0 \/ 100\.0 \|/);
+    expect(md.out).toMatch(
+      /memory_agent \| rules \| playground \| 2 \| 100\.0 \/ 50\.0 \/ 100\.0 \| - \| - \| - \| 100\.0 \/ 50\.0 \/ 100\.0 \|/,
+    );
     expect(md.out).toContain("Per-turn Recall@k");
     const csv = await recode(["report", out, "--format", "csv"]);
     expect(csv.out.split("\n")[0]).toContain("recall_at_n,mrr,pass_rate");

@@ -51,7 +51,15 @@ function coder(broken = false): ChatModel & { calls: number } {
   const script = solverScript([{ targetPath: target, first: task.starter, later: task.canonical }]);
   if (broken) script.rules = script.rules.filter((r) => !r.match.startsWith("/# Turn [1-9]"));
   const m = createScriptedModel(script, "fix.json");
-  const counted = { ...m, id: m.id, calls: 0, chat: async (req: Parameters<ChatModel["chat"]>[0]) => (counted.calls++, m.chat(req)) };
+  const counted = {
+    ...m,
+    id: m.id,
+    calls: 0,
+    chat: async (req: Parameters<ChatModel["chat"]>[0]) => {
+      counted.calls++;
+      return m.chat(req);
+    },
+  };
   return counted;
 }
 

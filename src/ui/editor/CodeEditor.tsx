@@ -16,6 +16,8 @@ export interface CodeEditorProps {
   markers: LineMarker[];
   /** Receives a function that replaces the whole text (undoable), for Reset. */
   onReady?: (api: { setText: (text: string) => void; getText: () => string }) => void;
+  /** The text cannot be edited (a task the page cannot run). */
+  readOnly?: boolean;
 }
 
 /** URI of the model for a task's target file. */
@@ -24,7 +26,7 @@ export function modelPath(taskId: string, targetPath: string): string {
 }
 
 /** Monaco editor bound to one model. */
-export function CodeEditor({ path, initial, onChange, onRun, markers, onReady }: CodeEditorProps) {
+export function CodeEditor({ path, initial, onChange, onRun, markers, onReady, readOnly = false }: CodeEditorProps) {
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const runRef = useRef(onRun);
   runRef.current = onRun;
@@ -84,6 +86,7 @@ export function CodeEditor({ path, initial, onChange, onRun, markers, onReady }:
         tabSize: 4,
         insertSpaces: true,
         renderWhitespace: "selection",
+        readOnly,
       }}
     />
   );

@@ -1,8 +1,8 @@
 /** Tabs with what the coder reads: Instruction, Paper, Repo. */
-import { useMemo, useState } from "react";
-import { latexToMarkdown } from "../../core/latex";
+import { useState } from "react";
 import type { Task } from "../../core/task";
 import { Markdown } from "./Markdown";
+import { Paper } from "./Paper";
 import { type TaskWorkspace, taskPanels } from "./panels";
 import { RepoTree } from "./RepoTree";
 
@@ -17,7 +17,6 @@ export function TaskInfo({ task, workspace }: { task: Task; workspace: TaskWorks
   ];
   const [tab, setTab] = useState<string>("Instruction");
   const panel = panels.find((p) => `panel:${p.id}` === tab);
-  const paper = useMemo(() => latexToMarkdown(task.paper), [task]);
   const m = task.meta;
   return (
     <section className="task-info">
@@ -59,7 +58,7 @@ export function TaskInfo({ task, workspace }: { task: Task; workspace: TaskWorks
             </ul>
           </>
         )}
-        {tab === "Paper" && <Markdown text={paper} />}
+        {tab === "Paper" && <Paper tex={task.paper} />}
         {tab === "Repo" && <RepoTree task={task} />}
         {panel?.render(workspace)}
       </div>

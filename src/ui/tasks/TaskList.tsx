@@ -1,5 +1,6 @@
 /** The list of tasks: title, paper, domain and packages; broken folders show their error. */
 import { useServices } from "../services";
+import { pageRunBlocker } from "./page-support";
 
 /** Left-hand list of tasks. `selected` is the open task id. */
 export function TaskList({ selected, onSelect }: { selected: string | null; onSelect: (id: string) => void }) {
@@ -21,6 +22,7 @@ export function TaskList({ selected, onSelect }: { selected: string | null; onSe
           );
         }
         const m = entry.task.meta;
+        const blocked = pageRunBlocker(entry.task);
         const authors = m.paper.authors.length > 2 ? `${m.paper.authors[0]} et al.` : m.paper.authors.join(" and ");
         return (
           <li key={entry.id} className={`task-item${selected === entry.id ? " selected" : ""}`} data-task-id={entry.id}>
@@ -41,6 +43,11 @@ export function TaskList({ selected, onSelect }: { selected: string | null; onSe
                     {p}
                   </span>
                 ))}
+                {blocked && (
+                  <span className="tag readonly" title={blocked}>
+                    read-only
+                  </span>
+                )}
               </div>
             </button>
           </li>

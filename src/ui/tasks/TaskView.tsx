@@ -6,6 +6,7 @@ import { CodeEditor, modelPath } from "../editor/CodeEditor";
 import { runMarkers } from "../editor/markers";
 import { ResultsPanel } from "../results/ResultsPanel";
 import { type OpenedDraft, useObservable, useServices } from "../services";
+import { pageRunBlocker } from "./page-support";
 import type { TaskWorkspace } from "./panels";
 import { TaskInfo } from "./TaskInfo";
 
@@ -47,6 +48,8 @@ export function TaskView({ task }: { task: Task }) {
   const codeRef = useRef<string>("");
   const editorApi = useRef<{ setText: (t: string) => void; getText: () => string } | null>(null);
   const target = task.meta.target_file_path;
+  /** Why the page cannot run this task (shown read-only), or null. */
+  const blocked = pageRunBlocker(task);
 
   useEffect(() => {
     document.title = `${task.meta.title} — RECODE playground`;
@@ -79,6 +82,10 @@ export function TaskView({ task }: { task: Task }) {
 
   const run = useCallback(async (): Promise<RunResult | null> => {
     if (abortRef.current) return null;
+    if (blocked) {
+      setRunError(blocked);
+      return null;
+    }
     const ctl = new AbortController();
     abortRef.current = ctl;
     setRunError(null);
@@ -116,7 +123,7 @@ export function TaskView({ task }: { task: Task }) {
       abortRef.current = null;
       setLive(null);
     }
-  }, [services, task]);
+  }, [services, task, blocked]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -170,10 +177,11 @@ export function TaskView({ task }: { task: Task }) {
           </span>
           <DraftBadge />
           <span className="spacer" />
-          <button type="button" onClick={reset} disabled={running || !opened}>
+          {blocked && <span className="tag readonly">read-only</span>}
+          <button type="button" onClick={reset} disabled={running || !opened || blocked !== null}>
             Reset to start
           </button>
-          {running ? (
+          {blocked ? null : running ? (
             <button type="button" className="stop" onClick={() => abortRef.current?.abort()}>
               Stop
             </button>
@@ -188,6 +196,11 @@ export function TaskView({ task }: { task: Task }) {
             This draft was written against an earlier version of the task files. Compare it with the instruction, or use Reset to start.
           </div>
         )}
+        {blocked && (
+          <div className="panel warning" role="status" data-testid="read-only-reason">
+            {blocked}
+          </div>
+        )}
         {python.state === "loading" && running && <div className="panel muted">Waiting for Python to load…</div>}
         <div className="editor">
           {opened ? (
@@ -196,6 +209,7 @@ export function TaskView({ task }: { task: Task }) {
               initial={opened.code}
               onChange={onChange}
               onRun={() => void run()}
+              readOnly={blocked !== null}
               markers={runMarkers(live ? null : result, target)}
               onReady={(api) => {
                 editorApi.current = api;

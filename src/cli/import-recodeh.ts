@@ -1,0 +1,459 @@
+/**
+ * `recode tasks import-recodeh <dataset> [--out <tasks>] [--python <path>]`:
+ * official RECODE-H task folders as playground tasks (docs/task-format.md,
+ * "Importing official RECODE-H tasks").
+ *
+ * Reads `<dataset>/annotation_meta.jsonl` and, per entry, the folder
+ * `annotation_<index>/` (under `<dataset>/annotations/`, or beside the file):
+ * instruction.txt, latex.txt, the repository folder, canonical.py, test.py
+ * and test.sh (read as the official runner reads it, core/recodeh-test-sh.ts).
+ * Writes one task folder per entry, `recodeh-<index>`, with `isolation:
+ * "shared"` and the `pytest` layout of its test.sh. Entries with `if_test`
+ * false are listed and skipped; a broken entry is reported (which entry,
+ * which file or field) and skipped, and the others are still imported. The
+ * Python named by `--python` tells the standard library from packages and
+ * which packages it lacks; tasks it cannot run are imported and listed with
+ * what they lack.
+ */
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import type { Command } from "commander";
+import { paperInfo } from "../core/latex-html";
+import { importedModules, isSharedTask, type SharedTask } from "../core/pytest-task";
+import {
+  EntryError,
+  type FoundTest,
+  importedInterfaces,
+  type MetaEntry,
+  parseMetaLine,
+  pytestTests,
+  RECODEH_DATASET_URL,
+} from "../core/recodeh-import";
+import { parseTestSh, TestShError, type TestShSpec } from "../core/recodeh-test-sh";
+import { loadTaskFromFiles, type Task, TaskFormatError } from "../core/task";
+import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
+import { PytestRuntime } from "../python/pytest-runtime";
+import { BUILTIN_TASKS, MAX_TASK_BYTES, MAX_TASK_FILE_BYTES, readTaskFiles } from "./task-fs";
+import { CommandInputError } from "./test-command";
+
+/** Options of {@link importRecodeH}. */
+export interface ImportOptions {
+  /** Folder the task folders are written to. */
+  out: string;
+  /** Python that will run the tasks (asked which modules it has). Default "python3". */
+  python?: string;
+  /** Box of the Python that is asked (native-sandbox.ts). Default "auto". */
+  sandbox?: NativeSandbox;
+  /** task.json `time_limit_s` (the official runner's limit for one run: 600 s). */
+  timeLimitS?: number;
+  /** Replace task folders that exist. */
+  force?: boolean;
+  /** Progress lines. */
+  log?: (line: string) => void;
+}
+
+/** An imported task. */
+export interface ImportedTask {
+  id: string;
+  index: number;
+  /** Packages beyond the standard library the tests import (task.json `packages`). */
+  packages: string[];
+  /** Modules the named Python cannot import (pytest included): the task cannot run with it until they are installed. */
+  missing: string[];
+  /** Repository files left out (not UTF-8 text, over the size limits, links), as paths in the repository. */
+  leftOut: string[];
+  /** Things that differ from the metadata but do not stop the import (e.g. a listed test test.py does not define). */
+  notes: string[];
+  /** The conda environment test.sh activates, when it names one. */
+  condaEnv: string | null;
+}
+
+/** An entry that was not imported, and why: `entry` names it (`index 7`, or `line 3` when the line has no index). */
+export interface SkippedEntry {
+  entry: string;
+  /** File (relative to the dataset folder) and, when one is to blame, field or line. */
+  file: string;
+  field?: string;
+  reason: string;
+}
+
+/** What an import did. */
+export interface ImportReport {
+  imported: ImportedTask[];
+  /** Entries with `if_test` false. */
+  notTested: { index: number; entry: string }[];
+  /** Entries that could not be imported. */
+  broken: SkippedEntry[];
+  /** Task folders that exist and were left alone (no --force). */
+  existing: string[];
+  /** The Python asked, with its version. */
+  python: string;
+}
+
+const SKIP_DIRS = new Set([".git", "__pycache__", ".pytest_cache", ".ipynb_checkpoints", "node_modules", ".mypy_cache", "pytest_report"]);
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The text of a task file, or an EntryError naming it. */
+function readText(annotation: string, dir: string, name: string): string {
+  const p = join(dir, name);
+  if (!existsSync(p) || !statSync(p).isFile()) throw new EntryError(`${annotation}/${name}`, "file is missing");
+  try {
+    return utf8.decode(readFileSync(p)).replace(/^\uFEFF/, "");
+  } catch {
+    throw new EntryError(`${annotation}/${name}`, "not valid UTF-8 text");
+  }
+}
+
+/**
+ * The repository's files as text, within the task size limits: files that
+ * are not UTF-8 text (or hold NUL bytes), larger than a task file may be,
+ * links, and generated folders are left out; when the rest is over the
+ * folder limit, files other than Python sources go first, largest first.
+ * @throws EntryError when the Python sources alone are over the limit.
+ */
+function readRepo(annotation: string, root: string, budget: number): { files: Record<string, string>; leftOut: string[] } {
+  const files: Record<string, string> = {};
+  const leftOut: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      const rel = relative(root, p).split("\\").join("/");
+      const st = lstatSync(p);
+      if (st.isDirectory()) {
+        if (SKIP_DIRS.has(name)) continue;
+        walk(p);
+        continue;
+      }
+      if (!st.isFile() || name.endsWith(".pyc")) {
+        if (st.isSymbolicLink()) leftOut.push(rel);
+        continue;
+      }
+      if (st.size > MAX_TASK_FILE_BYTES) {
+        leftOut.push(rel);
+        continue;
+      }
+      const bytes = readFileSync(p);
+      if (bytes.includes(0)) {
+        leftOut.push(rel);
+        continue;
+      }
+      try {
+        files[rel] = utf8.decode(bytes);
+      } catch {
+        leftOut.push(rel);
+      }
+    }
+  };
+  walk(root);
+  const size = (t: string) => Buffer.byteLength(t);
+  let total = Object.values(files).reduce((n, t) => n + size(t), 0);
+  if (total > budget) {
+    const others = Object.keys(files)
+      .filter((f) => !f.endsWith(".py"))
+      .sort((a, b) => size(files[b] as string) - size(files[a] as string));
+    for (const f of others) {
+      if (total <= budget) break;
+      total -= size(files[f] as string);
+      delete files[f];
+      leftOut.push(f);
+    }
+    if (total > budget) {
+      throw new EntryError(
+        `${annotation}`,
+        `the repository's Python files alone are ${(total / 1048576).toFixed(1)} MB; a task folder may hold ${MAX_TASK_BYTES / 1048576} MB`,
+      );
+    }
+  }
+  return { files, leftOut: leftOut.sort() };
+}
+
+/** Where an entry's folder is: `annotations/annotation_<i>` or `annotation_<i>` beside the metadata. */
+function annotationDir(dataset: string, index: number): { dir: string; rel: string } | null {
+  for (const rel of [`annotations/annotation_${index}`, `annotation_${index}`]) {
+    const dir = join(dataset, rel);
+    if (existsSync(dir) && statSync(dir).isDirectory()) return { dir, rel };
+  }
+  return null;
+}
+
+interface Prepared {
+  entry: MetaEntry;
+  id: string;
+  files: Record<string, string>;
+  meta: Record<string, unknown>;
+  spec: TestShSpec;
+  leftOut: string[];
+  notes: string[];
+}
+
+/** Everything of one entry except the packages (which need Python). @throws EntryError. */
+function prepare(dataset: string, entry: MetaEntry, timeLimitS: number): Prepared {
+  const found = annotationDir(dataset, entry.index);
+  if (!found) throw new EntryError(`annotations/annotation_${entry.index}`, "folder is missing");
+  const { dir, rel } = found;
+  const instruction = readText(rel, dir, "instruction.txt");
+  const latex = readText(rel, dir, "latex.txt");
+  const canonical = readText(rel, dir, "canonical.py");
+  const tests = readText(rel, dir, "test.py");
+  let spec: TestShSpec;
+  try {
+    spec = parseTestSh(readText(rel, dir, "test.sh"));
+  } catch (e) {
+    if (e instanceof TestShError) throw new EntryError(`${rel}/test.sh`, e.message);
+    throw e;
+  }
+  if (spec.targetDir !== entry.repo_dir_name) {
+    throw new EntryError(
+      `${rel}/test.sh`,
+      `TARGET_DIR names "${spec.targetDir}" but annotation_meta.jsonl's repo_dir_name is "${entry.repo_dir_name}"`,
+    );
+  }
+  const repoRoot = join(dir, entry.repo_dir_name);
+  if (!existsSync(repoRoot) || !statSync(repoRoot).isDirectory())
+    throw new EntryError(`${rel}/${entry.repo_dir_name}`, "repository folder is missing");
+  const own = [instruction, latex, canonical, tests, entry.init_content].reduce((n, t) => n + Buffer.byteLength(t), 0) + 16_384;
+  for (const [name, text] of [
+    ["instruction.txt", instruction],
+    ["latex.txt", latex],
+    ["canonical.py", canonical],
+    ["test.py", tests],
+  ] as const) {
+    if (Buffer.byteLength(text) > MAX_TASK_FILE_BYTES)
+      throw new EntryError(`${rel}/${name}`, `larger than ${MAX_TASK_FILE_BYTES / 1048576} MB`);
+  }
+  const repo = readRepo(rel, repoRoot, MAX_TASK_BYTES - own);
+  const found_tests: FoundTest[] = pytestTests(tests);
+  if (found_tests.length === 0)
+    throw new EntryError(`${rel}/test.py`, "defines no test the way pytest collects tests (test_* functions, Test* classes)");
+  const notes: string[] = [];
+  const names = new Set(found_tests.map((t) => t.name));
+  const unknown = entry.test_cases.filter((t) => !names.has(t));
+  if (unknown.length) notes.push(`test_cases names ${unknown.length} test(s) test.py does not define: ${unknown.slice(0, 5).join(", ")}`);
+  const listed = new Set(entry.test_cases);
+  const extra = found_tests.filter((t) => !listed.has(t.name)).map((t) => t.id);
+  if (entry.test_cases.length && extra.length)
+    notes.push(`test.py defines ${extra.length} test(s) test_cases does not list: ${extra.slice(0, 5).join(", ")}`);
+  if (repo.leftOut.length)
+    notes.push(
+      `left out ${repo.leftOut.length} repository file(s) that are not text or too large: ${repo.leftOut.slice(0, 5).join(", ")}${repo.leftOut.length > 5 ? ", ..." : ""}`,
+    );
+  const id = `recodeh-${entry.index}`;
+  const info = paperInfo(latex);
+  const meta: Record<string, unknown> = {
+    id,
+    title: `${entry.repo_dir_name}: ${entry.target_file_path}`,
+    paper: {
+      title: info.title ?? `${entry.repo_dir_name} (RECODE-H task ${entry.index})`,
+      authors: info.authors.length ? info.authors : ["unknown"],
+      venue: "RECODE-H benchmark",
+      year: 2025,
+      url: RECODEH_DATASET_URL,
+    },
+    domain: "research code (RECODE-H)",
+    tags: ["recode-h", "imported", `annotation-${entry.index}`],
+    packages: [],
+    target_file_path: entry.target_file_path,
+    interfaces: importedInterfaces(found_tests, canonical, entry.target_file_path),
+    time_limit_s: timeLimitS,
+    license: "as the RECODE-H dataset (mcy98/RECODE-H); the repository keeps its own licence",
+    ...(entry.init_content.trim() === "" ? { start: "empty" } : {}),
+    isolation: "shared",
+    pytest: {
+      test_dir: spec.testDir,
+      canonical_dir: spec.canonicalDir,
+      cwd: spec.cwd,
+      pythonpath: spec.pythonpath,
+      ...(spec.timeoutS !== null ? { timeout_s: spec.timeoutS } : {}),
+    },
+  };
+  const files: Record<string, string> = {
+    "instruction.md": instruction,
+    "paper.tex": latex,
+    "canonical.py": canonical,
+    "test.py": tests,
+  };
+  for (const [p, text] of Object.entries(repo.files)) files[`repo/${p}`] = text;
+  // The target file starts as init_content, as the official harness resets it.
+  files[`repo/${entry.target_file_path}`] = entry.init_content;
+  return { entry, id, files, meta, spec, leftOut: repo.leftOut, notes };
+}
+
+/** Write a task folder (through a temporary folder beside it, so that a failed write leaves nothing half done). */
+function writeTask(out: string, id: string, files: Record<string, string>): void {
+  const tmp = join(out, `.${id}.importing`);
+  rmSync(tmp, { recursive: true, force: true });
+  for (const [rel, text] of Object.entries(files)) {
+    const p = join(tmp, rel);
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, text);
+  }
+  rmSync(join(out, id), { recursive: true, force: true });
+  renameSync(tmp, join(out, id));
+}
+
+/**
+ * Import the official layout in `dataset` into `opts.out`. Broken entries
+ * and entries with `if_test` false are in the report, never thrown.
+ * @throws CommandInputError when the dataset folder or its
+ * annotation_meta.jsonl is missing, or the Python cannot be asked (it does
+ * not run, or the sandbox policy cannot be met).
+ */
+export async function importRecodeH(dataset: string, opts: ImportOptions): Promise<ImportReport> {
+  const log = opts.log ?? (() => {});
+  const metaPath = join(dataset, "annotation_meta.jsonl");
+  if (!existsSync(dataset) || !statSync(dataset).isDirectory()) throw new CommandInputError(`${dataset} is not a folder`);
+  if (!existsSync(metaPath)) throw new CommandInputError(`${dataset} has no annotation_meta.jsonl (the official dataset folder holds it)`);
+  const rt = new PytestRuntime({ python: opts.python, sandbox: opts.sandbox });
+  try {
+    await rt.ready();
+  } catch (e) {
+    throw new CommandInputError((e as Error).message);
+  }
+  const report: ImportReport = {
+    imported: [],
+    notTested: [],
+    broken: [],
+    existing: [],
+    python: `${rt.python} (Python ${rt.version.split(" ")[0]})`,
+  };
+  const seen = new Map<number, number>();
+  const prepared: Prepared[] = [];
+  readFileSync(metaPath, "utf8")
+    .split(/\r?\n/)
+    .forEach((line, i) => {
+      if (line.trim() === "") return;
+      let entry: MetaEntry;
+      try {
+        entry = parseMetaLine(line);
+      } catch (e) {
+        const err = e as EntryError;
+        const index = /"index"\s*:\s*(\d+)/.exec(line)?.[1];
+        report.broken.push({
+          entry: index ? `index ${index}` : `line ${i + 1}`,
+          file: `${err.file}, line ${i + 1}`,
+          field: err.field,
+          reason: err.problem,
+        });
+        return;
+      }
+      const first = seen.get(entry.index);
+      if (first !== undefined) {
+        report.broken.push({
+          entry: `index ${entry.index}`,
+          file: `annotation_meta.jsonl, line ${i + 1}`,
+          field: "index",
+          reason: `index ${entry.index} is already on line ${first}`,
+        });
+        return;
+      }
+      seen.set(entry.index, i + 1);
+      if (!entry.if_test) {
+        report.notTested.push({ index: entry.index, entry: `index ${entry.index}` });
+        return;
+      }
+      try {
+        prepared.push(prepare(dataset, entry, opts.timeLimitS ?? 600));
+      } catch (e) {
+        if (!(e instanceof EntryError)) throw e;
+        report.broken.push({ entry: `index ${entry.index}`, file: e.file, field: e.field, reason: e.problem });
+      }
+    });
+  mkdirSync(opts.out, { recursive: true });
+  for (const p of prepared) {
+    if (existsSync(join(opts.out, p.id)) && !opts.force) {
+      report.existing.push(p.id);
+      continue;
+    }
+    let task: SharedTask;
+    try {
+      const files = { ...p.files, "task.json": `${JSON.stringify(p.meta, null, 2)}\n` };
+      const t: Task = loadTaskFromFiles(p.id, files);
+      if (!isSharedTask(t)) throw new TaskFormatError(p.id, "task.json", "not a shared task");
+      task = t;
+      const modules = importedModules(task);
+      const info = await rt.probe(["pytest", ...modules]);
+      const packages = modules.filter((m) => !info.get(m)?.stdlib);
+      const missing = ["pytest", ...modules].filter((m, k, all) => all.indexOf(m) === k && !info.get(m)?.found);
+      (p.meta as { packages: string[] }).packages = packages;
+      files["task.json"] = `${JSON.stringify(p.meta, null, 2)}\n`;
+      writeTask(opts.out, p.id, files);
+      // What was written must read back as a task (size limits, encoding, schema).
+      loadTaskFromFiles(p.id, readTaskFiles(join(opts.out, p.id)));
+      report.imported.push({
+        id: p.id,
+        index: p.entry.index,
+        packages,
+        missing,
+        leftOut: p.leftOut,
+        notes: p.notes,
+        condaEnv: p.spec.condaEnv,
+      });
+      log(`imported ${p.id}`);
+    } catch (e) {
+      rmSync(join(opts.out, p.id), { recursive: true, force: true });
+      const where = e instanceof TaskFormatError ? e.file : `annotations/annotation_${p.entry.index}`;
+      report.broken.push({
+        entry: `index ${p.entry.index}`,
+        file: where,
+        field: e instanceof TaskFormatError ? e.field : undefined,
+        reason: (e as Error).message,
+      });
+    }
+  }
+  return report;
+}
+
+/** The report as lines for the terminal. */
+export function importReportText(r: ImportReport, out: string): string {
+  const lines: string[] = [];
+  for (const t of r.imported) {
+    const pk = t.packages.length ? t.packages.join(", ") : "standard library only";
+    lines.push(`imported ${t.id} (annotation_${t.index}): packages ${pk}`);
+    if (t.missing.length)
+      lines.push(
+        `  cannot run with ${r.python} yet: it lacks ${t.missing.join(", ")}${t.condaEnv ? ` (test.sh uses conda env ${t.condaEnv})` : ""}`,
+      );
+    for (const n of t.notes) lines.push(`  note: ${n}`);
+  }
+  for (const id of r.existing) lines.push(`kept ${id}: the folder exists in ${out} (--force replaces it)`);
+  for (const n of r.notTested) lines.push(`skipped ${n.entry}: if_test is false`);
+  for (const b of r.broken) lines.push(`BROKEN ${b.entry}: ${b.file}${b.field ? `, field ${b.field}` : ""}: ${b.reason}`);
+  const lacking = r.imported.filter((t) => t.missing.length > 0);
+  lines.push(
+    "",
+    `${r.imported.length} task(s) imported into ${out}, ${r.notTested.length} not tested (if_test false), ${r.broken.length} broken, ${r.existing.length} kept` +
+      (lacking.length
+        ? `; ${lacking.length} need modules ${r.python} lacks: ${lacking.map((t) => `${t.id} (${t.missing.join(", ")})`).join("; ")}`
+        : ""),
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+/** Register `recode tasks import-recodeh` on the `tasks` command. Exit code 0, 1 when an entry is broken, 2 for bad usage. */
+export function addImportCommand(tasks: Command, out: (s: string) => void, setCode: (c: number) => void): void {
+  tasks
+    .command("import-recodeh")
+    .description('import official RECODE-H task folders (annotation_meta.jsonl + annotation_<id>/) as tasks with isolation "shared"')
+    .argument("<dataset>", "the official dataset folder (holds annotation_meta.jsonl)")
+    .option("--out <folder>", "task folder to write to", BUILTIN_TASKS)
+    .option("--python <path>", "the Python that will run the tests (e.g. the conda env of the official set-up)", "python3")
+    .option("--sandbox <policy>", "box of that Python while it is asked about its modules: auto | bwrap | none", "auto")
+    .option("--time-limit <seconds>", "time_limit_s of the tasks: wall clock of one run of all tests (at most 600)", "600")
+    .option("--force", "replace task folders that exist")
+    .action(async (dataset: string, o: { out: string; python: string; sandbox: string; timeLimit: string; force?: boolean }) => {
+      if (!NATIVE_SANDBOXES.includes(o.sandbox as NativeSandbox))
+        throw new CommandInputError(`--sandbox: "${o.sandbox}" is not one of ${NATIVE_SANDBOXES.join(", ")}`);
+      const limit = Number(o.timeLimit);
+      if (!(limit > 0 && limit <= 600))
+        throw new CommandInputError(`--time-limit: "${o.timeLimit}" must be a number of seconds in (0, 600]`);
+      const r = await importRecodeH(dataset, {
+        out: o.out,
+        python: o.python,
+        sandbox: o.sandbox as NativeSandbox,
+        timeLimitS: limit,
+        force: o.force === true,
+      });
+      out(importReportText(r, o.out));
+      if (r.broken.length > 0) setCode(1);
+    });
+}

@@ -1,0 +1,109 @@
+/**
+ * The command-line side of the task gates: the options `recode tasks
+ * validate` passes to them, and `recode tasks doc`, which writes docs/tasks.md.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { Command } from "commander";
+import { NATIVE_SANDBOXES, type NativeSandbox } from "../../python/native-sandbox";
+import { createRuntime } from "../../python/node";
+import type { PythonRuntime } from "../../python/runtime";
+import { packageOptions } from "../run";
+import { BUILTIN_TASKS, loadTaskDir, resolveTaskIds } from "../task-fs";
+import { CommandInputError } from "../test-command";
+import { measureTaskFacts, type TaskFacts, tasksMarkdown } from "./doc";
+import { type TaskGateOptions, TaskGates } from "./gates";
+import { DEFAULT_MUTANTS } from "./mutation";
+
+/**
+ * The `--mutants` value as a whole number >= 1.
+ * @throws CommandInputError (exit code 2) for anything else.
+ */
+export function parseMutants(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_MUTANTS;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new CommandInputError(`--mutants: "${text}" must be a whole number >= 1`);
+  return n;
+}
+
+/**
+ * Gate options from a command's options (`--mutants`) and its runtime options
+ * (package source, python3, sandbox policy).
+ * @throws CommandInputError for a bad `--mutants`.
+ */
+export function gateOptions(
+  o: { mutants?: string },
+  runtime: { packageBaseUrl?: string; python?: string; sandbox?: NativeSandbox },
+): TaskGateOptions {
+  return {
+    mutants: parseMutants(o.mutants),
+    ...(runtime.python ? { python: runtime.python } : {}),
+    sandbox: runtime.sandbox,
+    pyodide: runtime.packageBaseUrl ? { packageBaseUrl: runtime.packageBaseUrl } : {},
+  };
+}
+
+interface DocOptions {
+  dir: string;
+  out: string;
+  mutants: string;
+  mutation: boolean;
+  sandbox: string;
+  packageSource?: string;
+}
+
+/** Register `recode tasks doc` on the `tasks` command. `out` receives the progress lines; `setCode` the exit code. */
+export function addTasksDocCommand(tasks: Command, out: (s: string) => void, setCode: (c: number) => void): void {
+  tasks
+    .command("doc")
+    .description("measure every task (run time, coverage in both backends, mutation score) and write docs/tasks.md")
+    .argument("[tasks...]", "task ids or globs (default: all)")
+    .option("--dir <folder>", "task folder", BUILTIN_TASKS)
+    .option("--out <file>", "the document to write", "docs/tasks.md")
+    .option("--mutants <n>", "most mutants per task", String(DEFAULT_MUTANTS))
+    .option("--no-mutation", "leave the mutation score out")
+    .option("--sandbox <policy>", "where the code runs, both backends: auto | bwrap | none (docs/security.md)", "auto")
+    .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
+    .action(async (ids: string[], o: DocOptions) => {
+      const list = resolveTaskIds(o.dir, ids);
+      const sandbox = o.sandbox as NativeSandbox;
+      if (!NATIVE_SANDBOXES.includes(sandbox))
+        throw new CommandInputError(`--sandbox: "${o.sandbox}" is not one of ${NATIVE_SANDBOXES.join(", ")}`);
+      const rtOpts = { ...packageOptions(o.packageSource), sandbox };
+      const gates = new TaskGates(gateOptions(o, rtOpts));
+      const runtimes: PythonRuntime[] = [createRuntime("pyodide", rtOpts), createRuntime("native", rtOpts)];
+      const facts: TaskFacts[] = [];
+      let problems = 0;
+      try {
+        for (const rt of runtimes) await rt.ready();
+        const native = runtimes[1] as PythonRuntime;
+        for (const id of list) {
+          let f: TaskFacts;
+          try {
+            f = await measureTaskFacts(loadTaskDir(o.dir, id), runtimes, gates, o.mutation ? native : null);
+          } catch (e) {
+            f = { id, task: null, error: (e as Error).message, coverage: {}, runMs: {}, tests: [] };
+          }
+          const errors = [f.error, ...Object.values(f.coverage), ...Object.values(f.runMs), f.mutation].filter(
+            (v) => v instanceof Error || typeof v === "string",
+          );
+          problems += errors.length > 0 ? 1 : 0;
+          const status = f.note
+            ? `not measured (${f.note})`
+            : errors.length
+              ? `measured with problems (${errors.map((e) => (e instanceof Error ? e.message : e)).join("; ")})`
+              : "measured";
+          out(`${id}: ${status}\n`);
+          facts.push(f);
+        }
+        const interpreters = { pyodide: runtimes[0]?.version, native: runtimes[1]?.version };
+        mkdirSync(dirname(o.out), { recursive: true });
+        writeFileSync(o.out, tasksMarkdown(facts, interpreters, parseMutants(o.mutants)));
+        out(`wrote ${o.out} (${facts.length} tasks)\n`);
+      } finally {
+        gates.dispose();
+        for (const rt of runtimes) await rt.dispose();
+      }
+      if (problems > 0) setCode(1);
+    });
+}

@@ -1,0 +1,109 @@
+/**
+ * The check that no raw LaTeX and no broken math reaches the reader: scans
+ * the paper as the page shows it (latex-html.ts `renderPaper`) for formulas
+ * KaTeX could not set and for LaTeX commands left in the text. Used by
+ * `recode tasks validate` ("math renders", through math-check.ts) and by the
+ * tests. Platform-free.
+ */
+import type { Element, ElementContent, Root } from "hast";
+import { renderPaper } from "./latex-html";
+
+/** One thing in the rendered paper that is not what a reader should see. */
+export interface RenderProblem {
+  /**
+   * - `math`: a formula KaTeX could not set (shown as its LaTeX, in red);
+   * - `raw-latex`: a LaTeX command left in the text (e.g. `\mycommand`);
+   * - `unreadable`: the text could not be parsed as LaTeX at all.
+   */
+  kind: "math" | "raw-latex" | "unreadable";
+  /** The formula, the command, or the start of the text. */
+  text: string;
+  /** What is wrong, in one line (KaTeX's message for `math`). */
+  message: string;
+}
+
+/** A command (`\name`), or the delimiters of display and inline math, in text. */
+const RAW_COMMAND = /\\(?:[A-Za-z@]+\*?|[[\]()])/g;
+
+function classes(el: Element): string[] {
+  const c = el.properties?.className;
+  return Array.isArray(c) ? c.map(String) : String(c ?? "").split(/\s+/);
+}
+
+function textOf(nodes: ElementContent[]): string {
+  return nodes.map((n) => (n.type === "text" ? n.value : n.type === "element" ? textOf(n.children) : "")).join("");
+}
+
+/**
+ * Problems in a rendered paper tree: every `.katex-error` (a formula KaTeX
+ * could not set; its title holds KaTeX's message), every LaTeX command or math
+ * delimiter left in the text outside typeset math and code (`pre`, `code`),
+ * and the converter's "could not be read" note. Each command is reported once,
+ * in the order found. Empty when the reader sees no LaTeX.
+ */
+export function findRenderProblems(tree: Root): RenderProblem[] {
+  const out: RenderProblem[] = [];
+  const seen = new Set<string>();
+  // Inside typeset math: a command KaTeX does not allow (\href, \includegraphics without trust) is set as its name, in red.
+  const refused = (nodes: ElementContent[]) => {
+    for (const n of nodes) {
+      if (n.type !== "element" || classes(n).includes("katex-mathml")) continue;
+      const style = String(n.properties?.style ?? "").replace(/\s/g, "");
+      const t = textOf(n.children);
+      if (style.includes("color:#cc0000") && /^\\[A-Za-z]+$/.test(t)) {
+        out.push({ kind: "math", text: t, message: `KaTeX does not allow ${t} here; it is shown as its name` });
+        continue;
+      }
+      refused(n.children);
+    }
+  };
+  const walk = (nodes: (Root["children"][number] | ElementContent)[]) => {
+    for (const n of nodes) {
+      if (n.type === "text") {
+        for (const m of n.value.matchAll(RAW_COMMAND)) {
+          if (seen.has(m[0])) continue;
+          seen.add(m[0]);
+          out.push({ kind: "raw-latex", text: m[0], message: `the LaTeX command ${m[0]} is left in the text` });
+        }
+        continue;
+      }
+      if (n.type !== "element") continue;
+      const cls = classes(n);
+      if (cls.includes("katex-error")) {
+        const title = String(n.properties?.title ?? "");
+        out.push({
+          kind: "math",
+          text: textOf(n.children),
+          message: title.replace(/^ParseError: /, "").replace(/^KaTeX parse error: /, "") || "KaTeX cannot set this formula",
+        });
+        continue;
+      }
+      if (cls.includes("latex-raw")) {
+        const text = textOf(n.children);
+        out.push({
+          kind: "raw-latex",
+          text,
+          message: `"${text.trim().slice(0, 40)}" is LaTeX the converter could not place (an unbalanced $, { or })`,
+        });
+        continue;
+      }
+      if (cls.includes("paper-error")) {
+        out.push({ kind: "unreadable", text: "", message: textOf(n.children) });
+        continue;
+      }
+      if (cls.includes("katex")) {
+        refused(n.children);
+        continue;
+      }
+      if (n.tagName === "pre" || n.tagName === "code") continue;
+      walk(n.children);
+    }
+  };
+  walk(tree.children);
+  return out;
+}
+
+/** Problems of a paper's LaTeX as the page renders it ({@link renderPaper}, then {@link findRenderProblems}). */
+export function findPaperProblems(tex: string): RenderProblem[] {
+  return findRenderProblems(renderPaper(tex));
+}

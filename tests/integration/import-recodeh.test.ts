@@ -1,0 +1,161 @@
+/**
+ * `recode tasks import-recodeh` on a small folder in the official RECODE-H
+ * layout written by the test (tests/helpers/recodeh-dataset.ts), then the
+ * imported tasks validated and graded under pytest with python3 (pytest must
+ * be installed for it), as the official harness grades: the JUnit report,
+ * solved when errors == failures == skipped == 0.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildProgram } from "../../src/cli/main";
+import { loadTaskDir } from "../../src/cli/task-fs";
+import { isSharedTask, type SharedTask, sharedCanonicalTarget } from "../../src/core/pytest-task";
+import { PytestRuntime } from "../../src/python/pytest-runtime";
+import { writeRecodeHDataset } from "../helpers/recodeh-dataset";
+
+async function recode(...args: string[]): Promise<{ code: number; out: string }> {
+  let code = 0;
+  let out = "";
+  const program = buildProgram(
+    (s) => {
+      out += s;
+    },
+    (c) => {
+      code = c;
+    },
+  );
+  await program.parseAsync(["node", "recode", ...args]);
+  return { code, out };
+}
+
+let dataset = "";
+let tasks = "";
+let scratch = "";
+/** The first import, made once for all tests. */
+let imported: { code: number; out: string } = { code: -1, out: "" };
+
+beforeAll(async () => {
+  dataset = writeRecodeHDataset();
+  tasks = mkdtempSync(join(tmpdir(), "recodeh-tasks-"));
+  scratch = mkdtempSync(join(tmpdir(), "recodeh-files-"));
+  imported = await recode("tasks", "import-recodeh", dataset, "--out", tasks, "--python", "python3");
+}, 300_000);
+
+afterAll(() => {
+  for (const d of [dataset, tasks, scratch]) if (d) rmSync(d, { recursive: true, force: true });
+});
+
+function shared(id: string): SharedTask {
+  const t = loadTaskDir(tasks, id);
+  if (!isSharedTask(t)) throw new Error(`${id} is not shared`);
+  return t;
+}
+
+describe("recode tasks import-recodeh", () => {
+  it("imports the official layout, lists if_test false, reports broken entries and imports the others", async () => {
+    const { code, out } = imported;
+    expect(code).toBe(1);
+    expect(out).toContain("imported recodeh-1 (annotation_1): packages pytest");
+    expect(out).toContain("imported recodeh-2 (annotation_2): packages numpy");
+    expect(out).toContain("imported recodeh-3 (annotation_3): packages standard library only");
+    expect(out).toContain("skipped index 4: if_test is false");
+    expect(out).toContain("BROKEN index 5: annotations/annotation_5/canonical.py: file is missing");
+    expect(out).toMatch(/BROKEN index 7: annotation_meta\.jsonl, line 5, field if_test: /);
+    // A task whose imports the Python lacks is imported and listed with what it lacks.
+    expect(out).toContain("imported recodeh-6");
+    expect(out).toMatch(/cannot run with python3 \(Python [\d.]+\) yet: it lacks recode_absent_module \(test\.sh uses conda env test_6\)/);
+    expect(out).toContain("left out 1 repository file(s) that are not text or too large: data/weights.bin");
+    expect(out).toMatch(/4 task\(s\) imported into .*, 1 not tested \(if_test false\), 2 broken, 0 kept; 1 need modules/);
+
+    const ema = shared("recodeh-1");
+    expect(ema.meta.isolation).toBe("shared");
+    expect(ema.meta.pytest).toEqual({ test_dir: "stats", canonical_dir: "stats", cwd: "stats", pythonpath: ["."], timeout_s: 3 });
+    expect(ema.meta.interfaces.map((i) => [i.name, i.tests])).toEqual([
+      ["ema", ["TestEma.test_ema_matches_reference", "TestEma.test_ema_clamps_alpha"]],
+      ["debias", ["test_debias_matches_reference"]],
+    ]);
+    expect(ema.starter).toBe("");
+    expect(ema.meta.start).toBe("empty");
+    expect(Object.keys(ema.repo).sort()).toEqual(["README.md", "stats/ema.py", "stats/util.py"]);
+
+    const softmax = shared("recodeh-2");
+    expect(softmax.meta.packages).toEqual(["numpy"]);
+    expect(softmax.meta.pytest).toEqual({ test_dir: "tests", canonical_dir: "tests", cwd: "tests", pythonpath: ["."] });
+    expect(softmax.meta.paper).toMatchObject({ title: "Tempered Softmax for Everyone", authors: ["Ada Lovelace", "Charles Babbage"] });
+    expect(softmax.paper).toContain("\\documentclass{article}");
+    expect(softmax.repo["data/weights.bin"]).toBeUndefined();
+
+    const metrics = shared("recodeh-3");
+    expect(metrics.starter).toContain("def _mean(xs):");
+    expect(metrics.starter).toContain("raise NotImplementedError");
+    expect(metrics.meta.start).toBeUndefined();
+    expect(metrics.meta.pytest).toMatchObject({ test_dir: ".", cwd: "." });
+
+    // Importing again leaves the folders alone unless --force.
+    const again = await recode("tasks", "import-recodeh", dataset, "--out", tasks);
+    expect(again.out).toContain("kept recodeh-1: the folder exists");
+  }, 300_000);
+
+  it("validates the imported tasks with --python python3", async () => {
+    const { code, out } = await recode("tasks", "validate", "recodeh-1", "recodeh-2", "recodeh-3", "--dir", tasks, "--python", "python3");
+    expect(out).toContain("pytest, ");
+    for (const check of [
+      "math renders",
+      "packages available",
+      "canonical passes",
+      "starter fails",
+      "deterministic x3",
+      "interfaces tested",
+      "within time limit",
+    ]) {
+      expect(out).toMatch(new RegExp(`  ${check} +ok\\n`));
+    }
+    expect(out).toContain("all 3 tasks valid");
+    expect(code).toBe(0);
+
+    const lacking = await recode("tasks", "validate", "recodeh-6", "--dir", tasks, "--python", "python3");
+    expect(lacking.code).toBe(1);
+    expect(lacking.out).toMatch(/packages available +FAIL\n +python3 cannot import recode_absent_module/);
+    expect(lacking.out).toMatch(/canonical passes +-\n +not run: python3 lacks recode_absent_module/);
+  }, 900_000);
+
+  it("grades a file from the JUnit report: failures, per-test timeouts (test.sh's --timeout) and a solved run", async () => {
+    const rt = new PytestRuntime({ python: "python3" });
+    const ema = shared("recodeh-1");
+    const wrong = "def ema(xs, alpha):\n    return [0.0 for _ in xs]\n\ndef debias(values, alpha):\n    return values\n";
+    const r = await rt.run(ema, wrong);
+    expect(r.allPassed).toBe(false);
+    expect(r.counts).toMatchObject({ total: 3, failed: 3 });
+    expect(r.tests.find((t) => t.id === "TestEma.test_ema_matches_reference")).toMatchObject({ status: "failed", interface: "ema" });
+    expect(r.tests[0]?.message).toMatch(/assert/);
+
+    const slow =
+      "import time\nfrom util import clamp\n\ndef ema(xs, alpha):\n    time.sleep(30)\n\ndef debias(values, alpha):\n    return [v / (1 - (1 - alpha) ** (t + 1)) for t, v in enumerate(values)]\n";
+    const s = await rt.run(ema, slow);
+    expect(s.tests.filter((t) => t.status === "timeout").map((t) => t.id)).toEqual([
+      "TestEma.test_ema_matches_reference",
+      "TestEma.test_ema_clamps_alpha",
+    ]);
+    expect(s.tests.find((t) => t.id === "test_debias_matches_reference")?.status).toBe("passed");
+    expect(s.incident).toBeNull();
+    expect(s.allPassed).toBe(false);
+
+    const broken = await rt.run(ema, "def ema(:\n");
+    expect(broken.collectionError?.message).toMatch(/SyntaxError/);
+    expect(broken.allPassed).toBe(false);
+
+    // recode test: exit 0 when solved, 1 when not.
+    const good = join(scratch, "ema.py");
+    writeFileSync(good, sharedCanonicalTarget(ema));
+    const bad = join(scratch, "ema_bad.py");
+    writeFileSync(bad, wrong);
+    const solved = await recode("test", join(tasks, "recodeh-1"), good, "--python", "python3", "--json");
+    expect(JSON.parse(solved.out)).toMatchObject({ solved: true, counts: { total: 3, passed: 3 } });
+    expect(solved.code).toBe(0);
+    const failed = await recode("test", "recodeh-1", bad, "--dir", tasks, "--python", "python3");
+    expect(failed.code).toBe(1);
+    expect(failed.out).toContain("recodeh-1 (");
+  }, 600_000);
+});

@@ -1,0 +1,207 @@
+/**
+ * The task gates on small hand-made tasks written to a temporary folder: line
+ * coverage in both backends, the mutation score on the native runtime, and
+ * the `recode tasks validate` / `recode tasks doc` commands as a user runs them.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadTaskDir } from "../../src/cli/task-fs";
+import { measureMutation } from "../../src/cli/task-gates/mutation";
+import { measureCoverageNative, PyodideCoverage } from "../../src/python/coverage-runner";
+import { createRuntime } from "../../src/python/node";
+import type { PythonRuntime } from "../../src/python/runtime";
+import { recordExpected } from "../../src/python/validate";
+
+const BIN = new URL("../../bin/recode.mjs", import.meta.url).pathname;
+const recode = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 300_000 });
+
+/** A weak task: its tests never reach lines 7, 9 and 11, and never rely on the default of `factor` (line 15). */
+const WEAK_CANONICAL = `"""Clipping helpers."""
+
+
+def clip(x, lo=0.0, hi=1.0):
+    """x limited to [lo, hi]."""
+    if lo > hi:
+        raise ValueError("lo must not exceed hi")
+    if x < lo:
+        return lo
+    if x > hi:
+        return hi
+    return x
+
+
+def scale(values, factor=2):
+    """Every value times factor."""
+    return [v * factor for v in values]
+`;
+
+const WEAK_TESTS = `import unittest
+
+from recode_check import check
+from tiny.ops import clip, scale
+
+
+class TestClip(unittest.TestCase):
+    def test_inside(self):
+        check(self, "clip_inside", [clip(0.5), clip(0.25, 0.0, 1.0)])
+
+
+class TestScale(unittest.TestCase):
+    def test_scale(self):
+        check(self, "scale_3", scale([1, 2], 3))
+`;
+
+/** A strong task: every line run, every mutant noticed. */
+const STRONG_CANONICAL = `def sign(x):
+    """-1, 0 or 1."""
+    if x > 0:
+        return 1
+    if x < 0:
+        return -1
+    return 0
+`;
+
+const STRONG_TESTS = `import unittest
+
+from recode_check import check
+from tiny.ops import sign
+
+
+class TestSign(unittest.TestCase):
+    def test_values(self):
+        check(self, "signs", [sign(x) for x in (-2, -1, 0, 1, 3)])
+`;
+
+function writeTask(root: string, id: string, canonical: string, tests: string, interfaces: { name: string; tests: string[] }[]): void {
+  const meta = {
+    id,
+    title: `Tiny task ${id}`,
+    paper: { title: "A paper", authors: ["A. Author"], venue: "Nowhere", year: 2024, url: "https://example.org/paper" },
+    domain: "testing",
+    tags: ["tiny"],
+    packages: [],
+    target_file_path: "tiny/ops.py",
+    interfaces: interfaces.map((i) => ({ ...i, guidance: "Follow the docstring." })),
+    time_limit_s: 10,
+    license: "MIT",
+    difficulty: "easy",
+    start: "stubs",
+  };
+  const stubs = interfaces.map((i) => `def ${i.name}(*args, **kwargs):\n    raise NotImplementedError\n`).join("\n\n");
+  const files: Record<string, string> = {
+    "task.json": JSON.stringify(meta, null, 2),
+    "instruction.md": "Write the functions.\n",
+    "paper.tex": "\\section{Method} Nothing to see.\n",
+    "repo/tiny/__init__.py": "",
+    "repo/tiny/ops.py": stubs,
+    "canonical.py": canonical,
+    "test.py": tests,
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    const p = join(root, id, rel);
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, text);
+  }
+}
+
+const root = mkdtempSync(join(tmpdir(), "recode-gates-"));
+let native: PythonRuntime;
+
+beforeAll(async () => {
+  writeTask(root, "tiny-weak", WEAK_CANONICAL, WEAK_TESTS, [
+    { name: "clip", tests: ["TestClip.test_inside"] },
+    { name: "scale", tests: ["TestScale.test_scale"] },
+  ]);
+  writeTask(root, "tiny-strong", STRONG_CANONICAL, STRONG_TESTS, [{ name: "sign", tests: ["TestSign.test_values"] }]);
+  native = createRuntime("native");
+  await native.ready();
+  for (const id of ["tiny-weak", "tiny-strong"]) {
+    writeFileSync(join(root, id, "expected.json"), await recordExpected(loadTaskDir(root, id), native));
+  }
+});
+
+afterAll(async () => {
+  await native?.dispose();
+});
+
+describe("line coverage", () => {
+  it("shows the branches the tests miss, the same in both backends", async () => {
+    const task = loadTaskDir(root, "tiny-weak");
+    const pyodide = new PyodideCoverage();
+    try {
+      const [n, p] = [await measureCoverageNative(task), await pyodide.measure(task)];
+      for (const r of [n, p]) {
+        expect(r.missing).toEqual([7, 9, 11]);
+        // Docstrings of functions are no code (lines 5 and 16); the module's is (line 1: it sets __doc__).
+        expect(r.executable).toEqual([1, 4, 6, 7, 8, 9, 10, 11, 12, 15, 17]);
+        expect(r.problems).toEqual([]);
+        expect(r.tests).toBe(2);
+        expect(r.percent).toBeCloseTo((100 * 8) / 11, 6);
+      }
+      expect(n.method).toBe(n.python.startsWith("3.11") ? "sys.settrace" : "sys.monitoring");
+      expect(p.method).toBe("sys.monitoring");
+      const strong = await pyodide.measure(loadTaskDir(root, "tiny-strong"));
+      expect(strong.missing).toEqual([]);
+      expect(strong.percent).toBe(100);
+    } finally {
+      pyodide.dispose();
+    }
+  }, 300_000);
+});
+
+describe("mutation score", () => {
+  it("names the mutants a weak test lets through, and kills every mutant of a strong one", async () => {
+    const weak = await measureMutation(loadTaskDir(root, "tiny-weak"), native, { cap: 100 });
+    const survivors = weak.outcomes.filter((o) => !o.killed).map((o) => `${o.mutant.line} ${o.mutant.operator} ${o.mutant.description}`);
+    expect(survivors).toContain("15 default default 2 -> 3");
+    expect(survivors).toContain("9 statement dropped `return lo`");
+    expect(weak.score).toBeLessThan(80);
+    expect(weak.outcomes.find((o) => o.mutant.line === 17 && o.mutant.operator === "arithmetic")).toMatchObject({ killed: true });
+    const strong = await measureMutation(loadTaskDir(root, "tiny-strong"), native);
+    expect(strong.outcomes.filter((o) => !o.killed).map((o) => o.mutant.description)).toEqual([]);
+    expect(strong.score).toBe(100);
+    expect(strong.outcomes.length).toBeGreaterThan(5);
+  }, 300_000);
+});
+
+describe("the commands", () => {
+  it("recode tasks validate fails the gates of the weak task and lists what is missing", () => {
+    const r = recode("tasks", "validate", "--dir", root, "--native-only", "--mutants", "12");
+    expect(r.status).toBe(1);
+    const weak = r.stdout.slice(r.stdout.indexOf("tiny-weak"));
+    expect(weak).toMatch(/coverage >= 80% +FAIL/);
+    expect(weak).toContain("72.7% (8/11 lines");
+    expect(weak).toContain("not covered: canonical.py lines 7, 9, 11");
+    expect(weak).toMatch(/mutation score >= 80% +FAIL/);
+    expect(weak).toMatch(/survived: canonical\.py:\d+ \[/);
+    const strong = r.stdout.slice(r.stdout.indexOf("tiny-strong"), r.stdout.indexOf("tiny-weak"));
+    expect(strong).toMatch(/coverage >= 80% +ok/);
+    expect(strong).toMatch(/mutation score >= 80% +ok/);
+    const quick = recode("tasks", "validate", "tiny-strong", "--dir", root, "--native-only", "--no-mutation");
+    expect(quick.status).toBe(0);
+    expect(quick.stdout).not.toContain("mutation score");
+    expect(recode("tasks", "validate", "--dir", root, "--mutants", "zero").status).toBe(2);
+  }, 300_000);
+
+  it("recode tasks doc writes a document with every task", () => {
+    const out = join(root, "out", "tasks.md");
+    const r = recode("tasks", "doc", "--dir", root, "--out", out, "--mutants", "6");
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    const md = readFileSync(out, "utf8");
+    for (const id of ["tiny-strong", "tiny-weak"]) {
+      expect(md).toContain(`## ${id}: Tiny task ${id}`);
+      expect(md).toMatch(
+        new RegExp(
+          `\\| \\[${id}\\]\\(#${id}-tiny-task-${id}\\) \\| easy \\| stubs \\| - \\| \\d \\| \\d \\| [\\d.]+% \\| [\\d.]+% \\| [\\d.]+% \\(\\d+/6\\) \\| \\d+ ms \\| \\d+ ms \\|`,
+        ),
+      );
+    }
+    expect(md).toContain("| `clip` | `TestClip.test_inside` |");
+    expect(md).toContain("7, 9, 11");
+    expect(md).toContain("## Mutation operators");
+  }, 300_000);
+});
