@@ -1,0 +1,2 @@
+"""Rational approximation in barycentric form: sample sets (``samples``), a
+linear-algebra helper (``linalg``) and the AAA algorithm (``aaa``)."""
