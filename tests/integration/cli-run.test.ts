@@ -403,7 +403,7 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
       // The folder holds one profile.
       const other = await recode([...args.slice(0, -2), "--protocol", "playground"]);
       expect(other.code).toBe(2);
-      expect(other.out).toContain('protocol ("reference")');
+      expect(other.out).toContain('protocol ("reference"; this run: "playground")');
     } finally {
       await srv.close();
     }
