@@ -128,7 +128,8 @@ export function stripCode(text: string): string {
   while (i < lines.length) {
     let line = lines[i] as string;
     // A fence opened after some words on the same line: keep the words, then treat the rest as a fence.
-    const mid = /^(.*?\S.*?)\s*(`{3,}|~{3,})[^`~]*$/.exec(line);
+    // (Only a line holding a fence can have one; the pattern is slow on long lines.)
+    const mid = line.includes("```") || line.includes("~~~") ? /^(.*?\S.*?)\s*(`{3,}|~{3,})[^`~]*$/.exec(line) : null;
     if (mid && !/^\s*(`{3,}|~{3,})/.test(line)) {
       out.push(mid[1] as string);
       line = (mid[2] as string) + line.slice((mid[1] as string).length).replace(/^\s*(`{3,}|~{3,})/, "");

@@ -199,9 +199,11 @@ export async function runTaskEpisodes(
         own,
         level,
         async (traj, memory) => {
-          await store.writeEpisode(structuredClone(traj), structuredClone(memory));
-          latest.set(level, structuredClone(traj));
-          onEvent({ type: "saved", trajectory: structuredClone(traj) });
+          // One copy per save: the store, the latest map and the event share it (none of them changes it).
+          const snap = structuredClone(traj);
+          await store.writeEpisode(snap, structuredClone(memory));
+          latest.set(level, snap);
+          onEvent({ type: "saved", trajectory: snap });
         },
         resume,
       );

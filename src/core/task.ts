@@ -400,6 +400,17 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
 
 /** FNV-1a 64-bit hash of the task's files, as 16 hex digits (content version of a task). */
 export function taskContentHash(task: Task): string {
+  const known = hashes.get(task);
+  if (known !== undefined) return known;
+  const hash = computeContentHash(task);
+  hashes.set(task, hash);
+  return hash;
+}
+
+/** Content hashes by task object (a loaded task is not changed in place; copies are new objects). */
+const hashes = new WeakMap<Task, string>();
+
+function computeContentHash(task: Task): string {
   const parts = [task.meta.id, JSON.stringify(task.meta), task.instruction, task.paper, task.canonical, task.tests, task.expected ?? ""];
   for (const k of Object.keys(task.repo).sort()) parts.push(k, task.repo[k] as string);
   let h = 0xcbf29ce484222325n;
