@@ -30,8 +30,8 @@ function withoutImports(task: Task): string {
 /** canonical.py without the definition of its last interface (the tests cannot import it). */
 function withoutLastInterface(task: Task): string {
   const last = task.meta.interfaces[task.meta.interfaces.length - 1]?.name;
-  const def = listStatements(task.canonical).find((s) => s.kind === "def" && s.names[0] === last);
-  if (!def) throw new Error(`${task.id}: canonical.py has no def ${last}`);
+  const def = listStatements(task.canonical).find((s) => (s.kind === "def" || s.kind === "class") && s.names[0] === last);
+  if (!def) throw new Error(`${task.id}: canonical.py has no def or class ${last}`);
   const lines = task.canonical.split("\n");
   lines.splice(def.startLine - 1, def.endLine - def.startLine + 1);
   return lines.join("\n");
@@ -79,15 +79,6 @@ describe("rules researcher L4 code (real python3)", () => {
     expect(new Set(cases.map(([id]) => id)).size).toBe(listTaskIds().length);
   });
 
-  // Known defects of the rules researcher on tasks added later, kept visible: a file without its imports
-  // gets an item for one interface only (the others' NameErrors are not itemised), and revin's last
-  // interface is not restored. These cases are expected to fail until the researcher handles them.
-  const KNOWN = new Set([
-    "dynamic-tanh/canonical.py without its imports",
-    "mash-distance/canonical.py without its imports",
-    "simpo-loss/canonical.py without its imports",
-    "revin-instance-normalization/canonical.py without its last interface",
-  ]);
   const check = async (id: string, what: string, make: (task: Task) => string) => {
     const task = loadTaskDir(BUILTIN_TASKS, id);
     const wrong = make(task);
@@ -109,8 +100,5 @@ describe("rules researcher L4 code (real python3)", () => {
     expect(failing, `${id}, ${what}: items ${record.items.map((i) => `${i.interface} ${i.category}`).join(", ")}\n${code}`).toEqual([]);
     expect(rerun.allPassed).toBe(true);
   };
-  const known = cases.filter(([id, what]) => KNOWN.has(`${id}/${what}`));
-  const rest = cases.filter(([id, what]) => !KNOWN.has(`${id}/${what}`));
-  it.each(rest)("%s, %s: applying every item's L4 code makes every test pass", check);
-  it.fails.each(known)("%s, %s (known defect): applying every item's L4 code makes every test pass", check);
+  it.each(cases)("%s, %s: applying every item's L4 code makes every test pass", check);
 });

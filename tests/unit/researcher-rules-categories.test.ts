@@ -381,6 +381,22 @@ describe("T4 repository integration", () => {
     expect(items[0]?.description).toContain("which the repository does not have");
     expect(items[0]?.direct_code_feedback).toContain('```python\n"""Toy module."""');
   });
+  it("a name the file never imports, at import: the item carries every import the file lacks", async () => {
+    const code = GOOD.replace("import math\n\nfrom pkg.util import clip\n", "");
+    const line = code.split("\n").findIndex((l) => l.startsWith("def scale")) + 1;
+    const r = makeRunResult([], {
+      collectionError: { message: "NameError: name 'clip' is not defined", file: "pkg/mod.py", line, traceback: "" },
+    });
+    const items = await review(code, r);
+    expect(items).toHaveLength(1);
+    expect(items[0]?.interface).toBe("scale");
+    expect(items[0]?.analysis).toContain("The file uses `math`, `clip` without importing them");
+    const direct = items[0]?.direct_code_feedback ?? "";
+    expect(direct).toContain("with the imports and the helpers it and the rest of your file need");
+    expect(direct).toContain("```python\nimport math\nfrom pkg.util import clip\n\n\n");
+    const fixed = applyDirectCode(code, direct.split("```python\n")[1]?.split("\n```")[0] ?? "");
+    expect(fixed).toContain("import math\nfrom pkg.util import clip\n");
+  });
 });
 
 describe("claims about other interfaces", () => {

@@ -3,11 +3,11 @@
  * could not be imported (a collection error, which counts as 0 passed in
  * RECODE-H), or the run itself failed.
  */
-import { definitionAt } from "../canonical";
+import { definitionAt, importText } from "../canonical";
 import type { FeedbackCategory, FeedbackItem } from "../feedback";
 import type { CollectionError } from "../results";
 import { plural, quoteLine } from "./rules-analysis";
-import { directCodeText, type ReviewContext, wholeFileText } from "./rules-context";
+import { directCodeText, missingImports, type ReviewContext, wholeFileText } from "./rules-context";
 import { exceptionType, namesMissing } from "./rules-evidence";
 import { actionableFeedback, authoredGuidance } from "./rules-guidance";
 import { repoFileOfModule } from "./rules-repo";
@@ -81,12 +81,21 @@ export function collectionItems(ctx: ReviewContext, e: CollectionError): Feedbac
 
   const category: FeedbackCategory = "T1";
   const subject = isItf ? (enclosing as string) : target;
+  // A file that lost its imports stops at the first name it lacks; the others would each stop a later turn.
+  const lacking = type === "NameError" ? missingImports(ctx) : [];
+  const unbound = /name '([A-Za-z_]\w*)' is not defined/.exec(e.message)?.[1];
+  const fileImports = unbound !== undefined && lacking.some((i) => i.local === unbound) ? lacking : [];
   const analysis = [
     SYNTAX.has(type)
       ? `Python rejects the file before running anything${e.line !== null ? ` at line ${e.line}` : ""}${quoted ? `: \`${quoted}\`` : ""}.`
       : `The error is raised while the module is imported${quoted ? `, at \`${quoted}\`` : ""}${enclosing ? ` (inside \`${enclosing}\`)` : ""}.`,
+    fileImports.length > 0
+      ? `The file uses ${fileImports.map((i) => `\`${i.local}\``).join(", ")} without importing ${fileImports.length === 1 ? "it" : "them"}; canonical.py imports ${fileImports.length === 1 ? "it" : "them"} (\`${importText(fileImports).split("\n").join("`; `")}\`).`
+      : "",
     blocked,
-  ].join(" ");
+  ]
+    .filter(Boolean)
+    .join(" ");
   return [
     {
       interface: subject,
@@ -97,7 +106,7 @@ export function collectionItems(ctx: ReviewContext, e: CollectionError): Feedbac
         `Make ${target} importable first: fix ${e.line !== null ? `line ${e.line}` : "the reported line"}.`,
         isItf ? guidance(ctx, subject, category, "", type || null) : "Then check each interface against the instruction.",
       ),
-      direct_code_feedback: isItf ? directCodeText(ctx, subject) : wholeFileText(ctx),
+      direct_code_feedback: isItf ? directCodeText(ctx, subject, fileImports) : wholeFileText(ctx),
     },
   ];
 }
