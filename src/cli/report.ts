@@ -129,7 +129,7 @@ export function reportMarkdown(d: ReportData): string {
   return `${out.join("\n")}\n`;
 }
 
-/** CSV: one line per model x setting x researcher x conditions x level, curve columns at the end. */
+/** CSV: one line per model x setting x researcher x conditions x level; `n` is the turn limit that Recall@n and the curve columns (`recall_at_1` to `recall_at_<n>`) use. */
 export function reportCsv(d: ReportData): string {
   const head = [
     "model",
@@ -142,6 +142,7 @@ export function reportCsv(d: ReportData): string {
     "level",
     "tasks",
     "solved",
+    "n",
     "recall_at_n",
     "mrr",
     "pass_rate",
@@ -165,6 +166,7 @@ export function reportCsv(d: ReportData): string {
         r.level,
         r.taskCount,
         r.solvedCount,
+        d.n,
         r.recallAtN,
         r.mrr,
         r.passRate,

@@ -95,7 +95,11 @@ describe("recode run / report / merge", () => {
     );
     expect(md.out).toContain("Per-turn Recall@k");
     const csv = await recode(["report", out, "--format", "csv"]);
-    expect(csv.out.split("\n")[0]).toContain("recall_at_n,mrr,pass_rate");
+    expect(csv.out.split("\n")[0]).toContain("solved,n,recall_at_n,mrr,pass_rate");
+    // n, the turn limit, is stated, and it is the number of curve columns.
+    const [head = "", row = ""] = csv.out.split("\n");
+    const cols = head.split(",");
+    expect(row.split(",")[cols.indexOf("n")]).toBe(String(cols.filter((c) => /^recall_at_\d+$/.test(c)).length));
     const json = JSON.parse((await recode(["report", out, "--format", "json"])).out);
     expect(json.rows).toHaveLength(2);
     expect(json.n).toBe(3);
