@@ -63,8 +63,23 @@ class Sandbox:
             for v in d.values():
                 if is_heap_class(v) and getattr(v, "__module__", None) == name:
                     self.classes.append((v, dict(vars(v))))
-        # The closure cells of functions held at module level and in classes (os.fsencode keeps its encoding in one).
-        self.cells = _cells([*(d.values() for d in self.module_dicts.values()), *(saved.values() for _, saved in self.classes)])
+        # The contents of every list, dict and set sys holds (path_hooks, warnoptions, _xoptions, ...).
+        self.sys_containers = [(v, v.copy()) for k, v in vars(sys).items() if type(v) in _CONTAINERS and k != "modules"]
+        # The import system's objects (meta_path finders, path_importer_cache finders): their attributes
+        # and the lists, dicts and sets they hold (a FileFinder's loaders), one level deep.
+        importers = {id(v): v for v in (*sys.meta_path, *sys.path_importer_cache.values()) if type(getattr(v, "__dict__", None)) is dict}
+        for v in importers.values():
+            self.objects.append((v, dict(v.__dict__)))
+            self.containers.extend((c, c.copy()) for c in v.__dict__.values() if type(c) in _CONTAINERS)
+        # The closure cells of functions held at module level, in classes and in sys's lists (os.fsencode
+        # keeps its encoding in one; the FileFinder path hook keeps the class it makes finders of in another).
+        self.cells = _cells(
+            [
+                *(d.values() for d in self.module_dicts.values()),
+                *(saved.values() for _, saved in self.classes),
+                *(copy for _, copy in self.sys_containers if type(copy) is list),
+            ]
+        )
         # Side by side, for a restore whose common case (nothing to put back) is a few comparisons in C.
         self.module_names = list(self.module_dicts)
         self.module_objects = [sys.modules[name] for name in self.module_names]
@@ -88,10 +103,11 @@ class Sandbox:
         self.recursion = sys.getrecursionlimit()
         self.int_digits = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else None
         self.random_state = random.getstate()
-        # The contents of every list, dict and set sys holds (path_hooks, warnoptions, _xoptions, ...).
-        self.sys_containers = [(v, v.copy()) for k, v in vars(sys).items() if type(v) in _CONTAINERS and k != "modules"]
         # Interpreter-wide settings outside any dictionary.
         self.gc_threshold = gc.get_threshold()
+        self.gc_enabled = gc.isenabled()
+        self.asyncgen_hooks = tuple(sys.get_asyncgen_hooks())
+        self.coroutine_depth = sys.get_coroutine_origin_tracking_depth()
         self.switch_interval = sys.getswitchinterval()
         self.umask = os.umask(0)
         os.umask(self.umask)
@@ -260,6 +276,9 @@ class Sandbox:
         sys.setrecursionlimit(self.recursion)
         random.setstate(self.random_state)
         gc.set_threshold(*self.gc_threshold)
+        (gc.enable if self.gc_enabled else gc.disable)()
+        sys.set_asyncgen_hooks(*self.asyncgen_hooks)
+        sys.set_coroutine_origin_tracking_depth(self.coroutine_depth)
         sys.setswitchinterval(self.switch_interval)
         os.umask(self.umask)
         if abc.get_cache_token() != self.abc_token:

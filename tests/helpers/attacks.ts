@@ -158,6 +158,30 @@ collections.abc.Sequence.register(dict)
 sys.warnoptions.append("recode-leak")
 sys._xoptions["recode_leak"] = "1"
 ${fakes}`,
+  // The class the FileFinder path hook makes finders of (a closure cell of a function in sys.path_hooks),
+  // and the finders cached in sys.path_importer_cache: a later run's imports would go through them.
+  "import machinery left behind": `import sys, zipimport
+for _hook in sys.path_hooks:
+    for _cell in getattr(_hook, "__closure__", None) or ():
+        _orig = _cell.cell_contents
+        if isinstance(_orig, type) and hasattr(_orig, "find_spec"):
+            _cell.cell_contents = type("Finder", (_orig,), {"recode_leak": True})
+for _finder in list(sys.path_importer_cache.values()):
+    if isinstance(_finder, zipimport.zipimporter):
+        continue  # the loader of protected modules: changing it is seen as tampering
+    try:
+        _finder.recode_leak = True
+    except Exception:
+        pass
+${fakes}`,
+  // Context variables (its own, or a library's settings kept in one) and interpreter settings held
+  // outside any dictionary: the collector switched off, async generator hooks, coroutine origin tracking.
+  "context and interpreter settings left behind": `import contextvars, gc, sys
+contextvars.ContextVar("recode_leak").set("run 1")
+gc.disable()
+sys.set_asyncgen_hooks(firstiter=lambda agen: None)
+sys.set_coroutine_origin_tracking_depth(7)
+${fakes}`,
   // Attributes of the codec objects the interpreter caches (codecs.lookup hands out the same object
   // every time): a decoder planted here would run whenever a later run opens a text file.
   "codec objects left behind": `import codecs
@@ -444,7 +468,7 @@ def aggregate_pass_at_k(results, ks=(1,)):
 `;
 
 /** A probe run after an attack: it fails if anything the attacks leave behind is visible. */
-export const LEFTOVER_PROBE = `import builtins, codecs, collections.abc, gc, json, linecache, os, re, sys, unittest
+export const LEFTOVER_PROBE = `import builtins, codecs, collections.abc, contextvars, gc, json, linecache, os, re, sys, unittest
 gc.collect()
 def _codec():
     try:
@@ -461,6 +485,12 @@ LEFT = [name for name, seen in (
     ("path hook", any(getattr(h, "__name__", "") == "_recode_hook" for h in sys.path_hooks)),
     ("codec", _codec()),
     ("codec object", any(hasattr(codecs.lookup(n), "recode_leak") or hasattr(codecs.lookup(n).incrementaldecoder, "recode_leak") for n in ("utf-8", "koi8_r"))),
+    ("path hook class", any(getattr(getattr(c, "cell_contents", None), "recode_leak", False) for h in sys.path_hooks for c in (getattr(h, "__closure__", None) or ()))),
+    ("importer attribute", any(hasattr(f, "recode_leak") for f in sys.path_importer_cache.values())),
+    ("context variable", any(v.name == "recode_leak" for v in contextvars.copy_context())),
+    ("collector off", not gc.isenabled()),
+    ("async generator hooks", sys.get_asyncgen_hooks().firstiter is not None),
+    ("coroutine origin tracking", sys.get_coroutine_origin_tracking_depth() == 7),
     ("gc threshold", gc.get_threshold()[0] == 1234),
     ("switch interval", abs(sys.getswitchinterval() - 0.0123) < 1e-9),
     ("umask", _umask()),
