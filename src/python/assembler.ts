@@ -52,6 +52,30 @@ export type HarnessEvent =
   | { type: "tampered"; what: string[] }
   | { type: "end"; poisoned: string | null };
 
+/** Statuses the harness reports for a test, and for one of its subTests. */
+const RESULT_STATUSES = new Set<string>(["passed", "failed", "error", "skipped", "xfail", "xpass"]);
+const SUBTEST_STATUSES = new Set<string>(["failed", "error", "skipped"]);
+
+/** What is wrong with a test-result event's status or subTests (null when nothing is). */
+function resultProblem(ev: Record<string, unknown>): string | null {
+  if (typeof ev.status !== "string" || !RESULT_STATUSES.has(ev.status))
+    return `an unknown status (${JSON.stringify(ev.status)?.slice(0, 40)})`;
+  if (ev.subtests === undefined) return null;
+  if (!Array.isArray(ev.subtests)) return "subTests that are not a list";
+  for (const x of ev.subtests) {
+    if (
+      !isRecord(x) ||
+      typeof x.params !== "string" ||
+      typeof x.message !== "string" ||
+      typeof x.traceback !== "string" ||
+      typeof x.status !== "string" ||
+      !SUBTEST_STATUSES.has(x.status)
+    )
+      return "a malformed subTest entry";
+  }
+  return null;
+}
+
 const EVENT_TYPES = new Set<string>([
   "collected",
   "collection-error",
@@ -136,6 +160,8 @@ export class RunAssembler {
   private collectionError: CollectionError | null = null;
   private collectionTimeout = false;
   private interrupted = false;
+  /** Set when the host sent the interrupt (the clock ran out, or the user stopped): why, and the test running then. */
+  private sent: { kind: "timeout" | "stopped"; test: string | null } | null = null;
   private stoppedAt: { line: number | null; traceback: string } | null = null;
   private readonly expected: ExpectedFile | null;
   private readonly recording: {
@@ -384,6 +410,32 @@ export class RunAssembler {
       this.distrust(`a result for ${String(ev.id)}, which was not the running test`);
       return;
     }
+    const problem = resultProblem(ev);
+    if (problem) {
+      // Only the code under test writes such a result: the run is not trusted, and the test is an error.
+      this.distrust(`a result for ${ev.id} with ${problem}`);
+      this.current = null;
+      this.setResult(
+        makeTestResult(ev.id, "error", { interface: this.req.interfaceOf?.[ev.id] ?? null, message: `not trusted: ${problem}` }),
+      );
+      return;
+    }
+    if (this.sent && !this.recording) {
+      const limitS = (this.req.timeLimitMs / 1000).toFixed(1);
+      const why = this.sent.kind === "timeout" ? `the time limit of ${limitS} s was reached` : "the run was stopped by the user";
+      const during = ev.id === this.sent.test;
+      this.current = null;
+      this.setResult(
+        makeTestResult(ev.id, during ? "timeout" : "skipped", {
+          interface: this.req.interfaceOf?.[ev.id] ?? null,
+          durationMs: Number(ev.durationMs) || 0,
+          message: during ? `${why} while this test ran; it went on after the interrupt` : `not run: ${why} before this test started`,
+          stdout: String(ev.stdout ?? ""),
+          stderr: String(ev.stderr ?? ""),
+        }),
+      );
+      return;
+    }
     const status = ev.status as TestStatus;
     const base = makeTestResult(ev.id, status, {
       interface: this.req.interfaceOf?.[ev.id] ?? null,
@@ -550,6 +602,16 @@ export class RunAssembler {
   }
 
   /** Whether the harness stopped because the time limit interrupt arrived. */
+  /**
+   * The host sent the interrupt now (`timeout`: the time limit; `stopped`:
+   * the user). Whatever the code does next, the test running now ends as
+   * `timeout`, and a test that reports after it counts as not run: code that
+   * catches the interrupt cannot pass a test past the time limit.
+   */
+  interruptSent(kind: "timeout" | "stopped"): void {
+    if (!this.sent) this.sent = { kind, test: this.current };
+  }
+
   get wasInterrupted(): boolean {
     return this.interrupted || this.collectionTimeout;
   }

@@ -41,6 +41,7 @@ import traceback
 import unittest
 import unittest.case
 import unittest.suite
+from contextvars import Context as _Context
 
 import recode_check
 from recode_guard import Guard
@@ -436,7 +437,8 @@ def run_tests(config, emit_text):
     recode_check.SINK = sink
     guard = run.guard = _guard()
     guard.expect("recode_check", "SINK", sink)
-    guard.watch_classes(())
+    # The run object holds the event sink (``run.emit``): code that replaced it could rewrite every result.
+    guard.watch_classes((), objects=(run,))
     run.config_target = config["target"]
     import_out = CappedStream(run.cap)
     try:
@@ -470,8 +472,10 @@ def run_tests(config, emit_text):
             wanted = set(only)
             tests = [t for t in tests if _test_id(t) in wanted]
         run.tests = tests
-        guard.watch_classes({type(t) for t in tests if type(t).__module__ == TEST_MODULE})
         emit({"type": "collected", "tests": [_test_id(t) for t in tests]})
+        # What the import changed is seen before the test classes join the watch (which notes the run object again).
+        run.check_guard()
+        guard.watch_classes({type(t) for t in tests if type(t).__module__ == TEST_MODULE}, objects=(run,))
         if import_out.size:
             run.preface = f"[printed while importing]\n{import_out.getvalue()}\n[printed by the test]\n"
         run.check_guard()
@@ -714,7 +718,8 @@ def run_isolated(config, emit_text, watch_dirs=("/tmp", "/home/pyodide")):
     os.chdir(workdir)
     sys.path.insert(0, workdir)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
-    _STATE.pending = (sandbox, run_tests(config, emit_text))
+    # A fresh context: context variables a previous run set (its own, or a library's settings) are not seen.
+    _STATE.pending = (sandbox, _Context().run(run_tests, config, emit_text))
 
 
 def finish_run():

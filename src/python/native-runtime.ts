@@ -186,6 +186,7 @@ export class NativeRuntime implements PythonRuntime {
       const interruptNow = (kind: "timeout" | "stopped") => {
         if (stopKind) return;
         stopKind = kind;
+        asm.interruptSent(kind);
         // In the box, bubblewrap would die of SIGINT and take Python with it: interrupt Python alone.
         const py = boxed && child.pid ? boxedPythonPid(child.pid) : null;
         if (py) {

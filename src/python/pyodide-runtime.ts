@@ -255,6 +255,7 @@ export class PyodideRuntime implements PythonRuntime {
       const interruptNow = (kind: "timeout" | "stopped") => {
         if (settled || stopKind) return;
         stopKind = kind;
+        asm.interruptSent(kind);
         if (inst.interrupt) {
           inst.interrupt();
           hard = setTimeout(terminate, grace);
@@ -274,13 +275,16 @@ export class PyodideRuntime implements PythonRuntime {
       let poisoned = false;
       const complete = () => {
         let incident: RunIncident | null = null;
-        if (asm.wasInterrupted && stopKind) {
+        if (stopKind) {
+          const how = asm.wasInterrupted
+            ? "the interrupt stopped the code"
+            : "the code caught the interrupt and went on, so the test running then counts as timed out";
           incident = {
             kind: "timeout",
             message:
               stopKind === "stopped"
-                ? "Stopped by the user; the interrupt stopped the code."
-                : `Time limit of ${(req.timeLimitMs / 1000).toFixed(1)} s reached; the interrupt stopped the code.`,
+                ? `Stopped by the user; ${how}.`
+                : `Time limit of ${(req.timeLimitMs / 1000).toFixed(1)} s reached; ${how}.`,
             respawned: false,
           };
         }
@@ -293,7 +297,7 @@ export class PyodideRuntime implements PythonRuntime {
             respawned: true,
           };
         }
-        const stop = asm.wasInterrupted && stopKind ? { kind: stopKind, message: "" } : undefined;
+        const stop = stopKind ? { kind: stopKind, message: "" } : undefined;
         finish({ incident, stop, died: false });
       };
 

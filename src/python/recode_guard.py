@@ -187,16 +187,19 @@ class Guard:
                 snap[name] = value
                 full[name] = value
 
-    def watch_classes(self, classes):
+    def watch_classes(self, classes, objects=()):
         """Also watch the methods of these classes (the test module's, once its
-        tests are loaded) until the next call: their fixtures may set data
-        attributes, but a method replaced or removed during the run is
-        tampering."""
+        tests are loaded) and the functions held by these objects (the
+        harness's own objects for one run, such as its event sink) until the
+        next call: their data attributes may change, but a function replaced,
+        added or removed during the run is tampering."""
         del self.saved[self.base :]
         del self.views[self.base :]
         del self.fulls[self.base :]
         for cls in classes:
             self._note(f"test class {cls.__name__}", cls, "methods")
+        for obj in objects:
+            self._note(f"the harness's {type(obj).__name__.lower()} object", obj, "methods")
 
     def damaged_code(self):
         """Protected functions whose ``__code__`` was rewritten (restoring dictionaries cannot undo that)."""

@@ -77,6 +77,44 @@ softmax_with_temperature, min_p_filter, min_p_sample = map(_noisy, (softmax_with
     expect(r.incident?.kind).not.toBe("timeout");
   });
 
+  it("a test that catches the time limit's interrupt and finishes in the grace period is a timeout, not passed", async () => {
+    // The first call outlasts the 1.5 s limit by 0.2 s (the grace period is 0.7 s), swallowing the interrupt.
+    const slow = `${task.canonical}\n\n_orig = min_p_filter\n_slow = [1]\n\ndef min_p_filter(*a, **k):\n    import time\n    t0 = time.monotonic()\n    while _slow and time.monotonic() - t0 < 1.7:\n        try:\n            time.sleep(0.02)\n        except KeyboardInterrupt:\n            pass\n    _slow.clear()\n    return _orig(*a, **k)\n`;
+    const r = await rt.run({ ...taskRunRequest(task, slow), timeLimitMs: 1500 });
+    expect(r.allPassed).toBe(false);
+    expect(r.tests.filter((t) => t.status === "timeout")).toHaveLength(1);
+    expect(r.tests.find((t) => t.status === "timeout")?.message).toContain("it went on after the interrupt");
+    expect(r.incident?.kind).toBe("timeout");
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
+  it("replacing the harness's event sink from the code under test makes the run untrusted", async () => {
+    // The canonical values (every check matches) with the validations removed, and a sink that turns failures into passes.
+    const hijack = `import sys
+def _hijack():
+    f = sys._getframe(1)
+    while f is not None:
+        run = f.f_locals.get("run")
+        if run is not None and hasattr(run, "emit") and hasattr(run, "current"):
+            orig = run.emit
+            def emit(ev, _orig=orig):
+                if isinstance(ev, dict) and ev.get("status") in ("failed", "error"):
+                    ev = dict(ev, status="passed", message="", traceback="", line=None)
+                return _orig(ev)
+            run.emit = emit
+            return
+        f = f.f_back
+_hijack()
+`;
+    const noChecks = task.canonical.replace(/raise ValueError\(/g, "print(");
+    expect((await rt.run(taskRunRequest(task, noChecks))).allPassed).toBe(false);
+    const r = await rt.run(taskRunRequest(task, `${hijack}\n${noChecks}`));
+    expect(r.incident?.kind).toBe("tampered");
+    expect(r.incident?.message).toContain("the harness's run object");
+    expect(r.tests.filter((t) => t.status === "passed")).toEqual([]);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
   it("gives a collection error when test.py defines no tests", async () => {
     const r = await rt.run({ ...taskRunRequest(task, task.canonical), tests: "import unittest\n" });
     expect(r.collectionError?.message).toContain("no unit tests");

@@ -1,0 +1,109 @@
+/**
+ * The host's reading of a run's event stream (src/python/assembler.ts): what
+ * the code under test could write on the stream, and what happens after the
+ * host sent the interrupt. Events are fed as the backends feed them, one JSON
+ * line at a time.
+ */
+import { describe, expect, it } from "vitest";
+import type { RunRequest } from "../../src/core/runtime-port";
+import { RunAssembler } from "../../src/python/assembler";
+
+const REQ: RunRequest = {
+  files: {},
+  targetPath: "pkg/mod.py",
+  candidate: "",
+  tests: "",
+  mode: "test",
+  expected: JSON.stringify({ version: 1, tests: { "T.test_a": [], "T.test_b": [] }, values: {} }),
+  packages: [],
+  timeLimitMs: 10_000,
+};
+
+const result = (id: string, status: unknown, extra: Record<string, unknown> = {}) => ({
+  type: "test-result",
+  id,
+  status,
+  durationMs: 1,
+  message: "",
+  traceback: "",
+  line: null,
+  stdout: "",
+  stderr: "",
+  subtests: [],
+  ...extra,
+});
+
+function feed(asm: RunAssembler, events: object[]): void {
+  for (const ev of events) asm.pushLine(JSON.stringify(ev));
+}
+
+describe("results the code under test could write", () => {
+  it.each([
+    ["an unknown status", result("T.test_a", "bogus"), /unknown status \("bogus"\)/],
+    ["a status that is not text", result("T.test_a", 1), /unknown status \(1\)/],
+    ["a subTest entry that is null", result("T.test_a", "passed", { subtests: [null] }), /malformed subTest/],
+    [
+      "a subTest with an unknown status",
+      result("T.test_a", "failed", { subtests: [{ params: "(i=1)", status: "passed", message: "", traceback: "" }] }),
+      /malformed subTest/,
+    ],
+    ["subTests that are not a list", result("T.test_a", "passed", { subtests: { a: 1 } }), /not a list/],
+  ])("%s: the run is not trusted, and every test is an error", (_what, bad, reason) => {
+    const asm = new RunAssembler(REQ);
+    feed(asm, [
+      { type: "collected", tests: ["T.test_a", "T.test_b"] },
+      { type: "test-start", id: "T.test_a" },
+      bad,
+      { type: "test-start", id: "T.test_b" },
+      result("T.test_b", "passed"),
+      { type: "end", poisoned: null },
+    ]);
+    const run = asm.finish("pyodide", 5, null);
+    expect(run.incident?.kind).toBe("tampered");
+    expect(run.incident?.message).toMatch(reason);
+    expect(run.tests.map((t) => t.status)).toEqual(["error", "error"]);
+    expect(run.allPassed).toBe(false);
+  });
+});
+
+describe("after the host sent the interrupt", () => {
+  it("the test running then is a timeout, and a test that reports later was not run, whatever they say", () => {
+    const asm = new RunAssembler(REQ);
+    feed(asm, [
+      { type: "collected", tests: ["T.test_a", "T.test_b"] },
+      { type: "test-start", id: "T.test_a" },
+    ]);
+    asm.interruptSent("timeout");
+    // The code caught the interrupt and went on: both tests report "passed".
+    feed(asm, [
+      result("T.test_a", "passed"),
+      { type: "test-start", id: "T.test_b" },
+      result("T.test_b", "passed"),
+      { type: "end", poisoned: null },
+    ]);
+    const run = asm.finish("native", 10_500, null, { kind: "timeout", message: "" });
+    expect(run.tests.map((t) => [t.id, t.status])).toEqual([
+      ["T.test_a", "timeout"],
+      ["T.test_b", "skipped"],
+    ]);
+    expect(run.tests[0]?.message).toBe("the time limit of 10.0 s was reached while this test ran; it went on after the interrupt");
+    expect(run.tests[1]?.message).toBe("not run: the time limit of 10.0 s was reached before this test started");
+    expect(run.allPassed).toBe(false);
+  });
+
+  it("sent while the tests were imported: no test counts as passed", () => {
+    const asm = new RunAssembler(REQ);
+    asm.interruptSent("stopped");
+    feed(asm, [
+      { type: "collected", tests: ["T.test_a", "T.test_b"] },
+      { type: "test-start", id: "T.test_a" },
+      result("T.test_a", "passed"),
+      { type: "test-start", id: "T.test_b" },
+      result("T.test_b", "passed"),
+      { type: "end", poisoned: null },
+    ]);
+    const run = asm.finish("pyodide", 10_500, null, { kind: "stopped", message: "" });
+    expect(run.tests.map((t) => t.status)).toEqual(["skipped", "skipped"]);
+    expect(run.tests[0]?.message).toBe("not run: the run was stopped by the user before this test started");
+  });
+});
