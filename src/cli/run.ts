@@ -5,7 +5,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import cliProgress from "cli-progress";
 import { createAgent } from "../core/agent";
@@ -137,6 +137,17 @@ function modelOptions(
       `--model ${spec}: WebLLM runs only in the page (it needs WebGPU); use an OpenAI-compatible endpoint such as ollama:<model> here`,
     );
   return o;
+}
+
+/**
+ * The model name a run records: the spec as given, except that a scripted
+ * model is named by its script's file name (`scripted:fix.json` for
+ * `scripted:examples/fix.json`), as the page names an uploaded script, so
+ * that the same script gives the same name in both.
+ */
+export function recordedModelName(spec: string): string {
+  const { provider, model } = parseModelSpec(spec);
+  return provider === "scripted" ? `scripted:${basename(model)}` : spec;
 }
 
 async function probe(what: string, spec: string, o: ModelFromSpecOptions): Promise<void> {
@@ -288,7 +299,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
   if (o.probe) await probe("--model", o.model, coderOpts);
 
   const config: RunConfig = {
-    model: o.model,
+    model: recordedModelName(o.model),
     researcher: researcherId,
     setting: o.setting as AgentSetting,
     levels,
@@ -368,6 +379,8 @@ interface Progress {
   /** Say what a worker is doing without counting a turn. */
   note(worker: number, label: string): void;
   episodeDone(e: EpisodeLine): void;
+  /** An episode a previous run finished, kept as it is: counted, not printed again. */
+  episodeKept(): void;
   /** A worker finished its task. */
   taskDone(worker: number): void;
   /** A message, printed above the bars on a terminal. */
@@ -385,6 +398,9 @@ function makeProgress(total: number, workers: number, log: (s: string) => void, 
       episodeDone: (e) => {
         done += 1;
         log(`[${done}/${total}] ${e.taskId} L${e.level}: ${e.outcome}${e.error ? ` (${e.error})` : ""} after ${e.turns} turn(s)\n`);
+      },
+      episodeKept: () => {
+        done += 1;
       },
       taskDone: () => {},
       log,
@@ -406,6 +422,7 @@ function makeProgress(total: number, workers: number, log: (s: string) => void, 
     turn: (w, label, skip = 0) => bars[w]?.increment(1 + skip, { label }),
     note: (w, label) => bars[w]?.update({ label }),
     episodeDone: () => overall.increment(),
+    episodeKept: () => overall.increment(),
     taskDone: (w) => {
       const bar = bars[w];
       if (bar) bar.update(bar.getTotal(), { label: "task done" });
@@ -472,7 +489,7 @@ export async function executeRun(
               break;
             case "level-skip":
               skipped += 1;
-              progress.episodeDone(episodeLine(e.trajectory));
+              progress.episodeKept();
               break;
             case "turn0-start":
               progress.note(w, `${task.id} turn 0 (shared by the levels)`);

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findTrajectoryFiles } from "../../src/cli/run-folder";
 import { fence } from "../../src/core/agent/prompts";
@@ -102,6 +102,8 @@ describe("recode run / report / merge", () => {
     expect(row.split(",")[cols.indexOf("n")]).toBe(String(cols.filter((c) => /^recall_at_\d+$/.test(c)).length));
     const json = JSON.parse((await recode(["report", out, "--format", "json"])).out);
     expect(json.rows).toHaveLength(2);
+    // A scripted model is named by its script's file name, as the page names an uploaded script.
+    expect(json.rows[0].model).toBe(`scripted:${basename(script)}`);
     expect(json.n).toBe(3);
     // A list of trajectories in one file (the page's export) reports the same.
     const exported = join(work, "export.json");
@@ -112,6 +114,8 @@ describe("recode run / report / merge", () => {
     const again = await recode([...base, "--tasks", ...TASKS, "--workers", "2", "--out", out]);
     expect(again.code).toBe(0);
     expect(again.out).toContain("4 already finished");
+    // Episodes a previous run finished are counted, not printed again.
+    expect(again.out).not.toMatch(/\[\d+\/\d+\]/);
   });
 
   it("splits tasks into shards and merges them into the same results", async () => {
