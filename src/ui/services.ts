@@ -69,6 +69,8 @@ export interface ImportReport {
   imported: string[];
   /** One message per file (or entry) that was not imported, naming the file and the field. */
   errors: string[];
+  /** Files left out on purpose because they are not episodes (a run folder's run.json, agent memories, unfinished turns, turn 0, files that are not JSON). */
+  skipped: string[];
 }
 
 /** WebLLM weight download progress of a seat, or null when nothing is loading. */
@@ -533,10 +535,14 @@ export class PlaygroundServices {
     const repo = (await this.repos).trajectories;
     const imported: string[] = [];
     const errors: string[] = [];
+    const skipped: string[] = [];
     const existing = new Set((await repo.list()).records.map((r) => r.key));
     for (const f of files) {
       // A run folder also holds its configuration, agent memories and the shared turn 0: only episodes are imported.
-      if (/\.memory\.json$|\.partial\.json$|(^|\/)run\.json$|(^|\/)turn0\//.test(f.name)) continue;
+      if (!f.name.endsWith(".json") || /\.memory\.json$|\.partial\.json$|(^|\/)run\.json$|(^|\/)turn0\//.test(f.name)) {
+        skipped.push(f.name);
+        continue;
+      }
       let value: unknown;
       try {
         value = JSON.parse(f.text);
@@ -570,7 +576,7 @@ export class PlaygroundServices {
       }
     }
     await this.refreshTrajectories();
-    return { imported, errors };
+    return { imported, errors, skipped };
   }
 
   /** Every stored trajectory as JSON text (a list; Import reads it back). */

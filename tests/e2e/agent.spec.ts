@@ -104,6 +104,13 @@ test("a scripted coder solves the task at turn 1 at L0 and L4; results show Reca
   });
   await expect(page.getByTestId("import-report")).toContainText("bad-episode.json");
   await expect(page.getByTestId("import-report")).toContainText(/config|turns/);
+  // A run folder's other files are named as left out, not dropped silently.
+  await page.getByLabel("Import trajectory files").setInputFiles([
+    { name: "run.json", mimeType: "application/json", buffer: Buffer.from("{}") },
+    { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("x") },
+  ]);
+  await expect(page.getByTestId("import-skipped")).toContainText("Left out 2 file(s)");
+  await expect(page.getByTestId("import-skipped")).toContainText("run.json, notes.txt");
   await expect(metricCell(page, 4).and(page.locator(".recall"))).toHaveText("100.0");
 
   // Delete asks first; after confirming, nothing is left.

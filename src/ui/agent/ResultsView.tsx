@@ -16,9 +16,13 @@ import { unreportedNote } from "./tokens";
 const pct = (v: number) => (v * 100).toFixed(1);
 
 async function readFiles(list: FileList | null): Promise<{ name: string; text: string }[]> {
-  const files = [...(list ?? [])].filter((f) => f.name.endsWith(".json"));
+  const files = [...(list ?? [])];
   return Promise.all(
-    files.map(async (f) => ({ name: (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name, text: await f.text() })),
+    files.map(async (f) => ({
+      name: (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name,
+      // Only JSON files are read; the others are named in the report as left out.
+      text: f.name.endsWith(".json") ? await f.text() : "",
+    })),
   );
 }
 
@@ -45,8 +49,8 @@ export function ResultsView() {
 
   const importFiles = async (list: FileList | null) => {
     const files = await readFiles(list);
-    if (files.length === 0) {
-      setReport({ imported: [], errors: ["No .json files were chosen."] });
+    if (!files.some((f) => f.name.endsWith(".json"))) {
+      setReport({ imported: [], errors: ["No .json files were chosen."], skipped: files.map((f) => f.name) });
       return;
     }
     setReport(await services.importTrajectories(files));
@@ -100,6 +104,13 @@ export function ResultsView() {
           data-testid="import-report"
         >
           {report.imported.length > 0 && <div>Imported {report.imported.length} trajectory file(s).</div>}
+          {report.skipped.length > 0 && (
+            <div className="muted small" data-testid="import-skipped">
+              Left out {report.skipped.length} file(s) that are not finished episodes (a run folder's run.json, agent memories, unfinished
+              turns, turn 0, or not JSON): {report.skipped.slice(0, 5).join(", ")}
+              {report.skipped.length > 5 ? `, and ${report.skipped.length - 5} more` : ""}.
+            </div>
+          )}
           {report.errors.map((e) => (
             <div key={e}>{e}</div>
           ))}
