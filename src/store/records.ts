@@ -280,8 +280,14 @@ function protocolPart(protocol: ProtocolProfile | undefined): string[] {
   return protocol && protocol !== DEFAULT_PROTOCOL ? [protocol] : [];
 }
 
-/** Store key of an episode: model, researcher, setting, level, task, and the protocol profile unless `playground`. */
-export function trajectoryKey(t: Pick<Trajectory, "config" | "versions">): string {
+/**
+ * Store key of an episode: model, researcher, setting, level, task, the
+ * protocol profile unless `playground`, and `native` when its tests ran
+ * natively (an episode imported from a `recode run --backend native` folder
+ * is kept beside the page's own Pyodide episode of the same model, level and
+ * task, not in its place).
+ */
+export function trajectoryKey(t: Pick<Trajectory, "config" | "versions"> & { turns?: readonly { run: { backend: string } }[] }): string {
   return JSON.stringify([
     t.config.model,
     t.config.researcher,
@@ -289,6 +295,7 @@ export function trajectoryKey(t: Pick<Trajectory, "config" | "versions">): strin
     t.config.level,
     t.versions.task.id,
     ...protocolPart(t.config.protocol),
+    ...(t.turns?.[0]?.run.backend === "native" ? ["native"] : []),
   ]);
 }
 

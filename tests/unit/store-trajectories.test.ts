@@ -87,6 +87,19 @@ describe("trajectory records", () => {
     expect(list.records[0]?.trajectory.stoppedReason).toBe("solved");
   });
 
+  it("keeps an episode whose tests ran natively beside the page's own Pyodide episode of the same model, level and task", async () => {
+    const repos = await openRepositories(freshName());
+    const page = restoreTrajectory(V2);
+    for (const turn of page.turns) turn.run.backend = "pyodide";
+    const native = restoreTrajectory(V2);
+    for (const turn of native.turns) turn.run.backend = "native";
+    await repos.trajectories.save(page, null);
+    await repos.trajectories.save(native, null, "import", "run/episode.json");
+    const list = await repos.trajectories.list();
+    expect(list.records.map((r) => r.trajectory.turns[0]?.run.backend).sort()).toEqual(["native", "pyodide"]);
+    expect(trajectoryKey(native)).not.toBe(trajectoryKey(page));
+  });
+
   it("upgrades an old trajectory inside a stored record", () => {
     const r = restoreTrajectoryRecord("k", { version: 1, trajectory: V1, memory: null, source: "import", fileName: "a.json", savedAt: 1 });
     expect(r.trajectory.schemaVersion).toBe(3);
