@@ -12,15 +12,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RunResult } from "../core/results";
 import { RunAssembler } from "./assembler";
-import {
-  BOX,
-  bwrapCommand,
-  findPython,
-  type NativeSandbox,
-  type PythonInstall,
-  resolveSandbox,
-  type SandboxLimits,
-} from "./native-sandbox";
+import { BOX, bwrapCommand, type NativeSandbox, type PythonInstall, type SandboxLimits, setUpNative } from "./native-sandbox";
 import { createPidsLimit } from "./pids-limit";
 import { type Attempt, harnessConfig, type PythonRuntime, type RunOptions, type RunRequest, runAttempts, runFiles } from "./runtime";
 
@@ -83,20 +75,11 @@ export class NativeRuntime implements PythonRuntime {
 
   /** Rejects with a clear error when Python cannot run, or when the sandbox policy cannot be met. */
   ready(): Promise<void> {
-    this.readyPromise ??= new Promise<void>((resolve, reject) => {
-      try {
-        this.install = findPython(this.python);
-        this.box = resolveSandbox(this.opts.sandbox ?? "auto");
-      } catch (e) {
-        reject(e);
-        return;
-      }
-      this.version = `${this.install.version} (native ${this.python}${this.box === "bwrap" ? ", bubblewrap" : ", no sandbox"})`;
-      if (this.box === "none") {
-        (this.opts.warn ?? ((m: string) => process.stderr.write(`${m}\n`)))(
-          "warning: native runs without a sandbox (--sandbox none): the code under test runs as you, with your files and your network.",
-        );
-      }
+    this.readyPromise ??= new Promise<void>((resolve) => {
+      const setup = setUpNative(this.python, this.opts.sandbox ?? "auto", "native", this.opts.warn);
+      this.install = setup.install;
+      this.box = setup.box;
+      this.version = setup.version;
       resolve();
     });
     return this.readyPromise;

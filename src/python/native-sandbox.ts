@@ -195,3 +195,30 @@ export function bwrapCommand(
   );
   return { command: "bwrap", args: b };
 }
+
+/** What a native runtime (the unittest harness or pytest) knows once it is ready. */
+export interface NativeSetup {
+  install: PythonInstall;
+  box: "bwrap" | "none";
+  /** E.g. "3.11.7 (native python3, bubblewrap)". */
+  version: string;
+}
+
+/**
+ * Find `python` and the box `policy` gives on this machine; warn once (with
+ * `warn`, default stderr) when runs will have no sandbox. `runner` names the
+ * runtime in the version and the warning ("native", "pytest").
+ * @throws Error saying what to install (or to pass) when Python cannot run or the policy cannot be met.
+ */
+export function setUpNative(python: string, policy: NativeSandbox, runner: string, warn?: (message: string) => void): NativeSetup {
+  const install = findPython(python);
+  const box = resolveSandbox(policy);
+  if (box === "none") {
+    (warn ?? ((m: string) => process.stderr.write(`${m}\n`)))(
+      `warning: ${runner} runs without a sandbox (--sandbox none): the code under test runs as you, with your files and your network.`,
+    );
+  }
+  // "(native python3, bubblewrap)", "(pytest, python3, bubblewrap)".
+  const name = runner === "native" ? "native" : `${runner},`;
+  return { install, box, version: `${install.version} (${name} ${python}${box === "bwrap" ? ", bubblewrap" : ", no sandbox"})` };
+}

@@ -20,15 +20,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { importedModules, type JunitReport, type PytestOutcome, pytestVerdict, type SharedTask, sharedRunFiles } from "../core/pytest-task";
 import { makeRunResult, type RunResult } from "../core/results";
-import {
-  BOX,
-  bwrapCommand,
-  findPython,
-  type NativeSandbox,
-  type PythonInstall,
-  resolveSandbox,
-  type SandboxLimits,
-} from "./native-sandbox";
+import { BOX, bwrapCommand, type NativeSandbox, type PythonInstall, type SandboxLimits, setUpNative } from "./native-sandbox";
 import { createPidsLimit } from "./pids-limit";
 import type { RunOptions } from "./runtime";
 
@@ -118,20 +110,11 @@ export class PytestRuntime {
    * @throws Error saying what to install (or to pass), like the native backend.
    */
   ready(): Promise<void> {
-    this.readyPromise ??= new Promise<void>((resolve, reject) => {
-      try {
-        this.install = findPython(this.python);
-        this.box = resolveSandbox(this.opts.sandbox ?? "auto");
-      } catch (e) {
-        reject(e);
-        return;
-      }
-      this.version = `${this.install.version} (pytest, ${this.python}${this.box === "bwrap" ? ", bubblewrap" : ", no sandbox"})`;
-      if (this.box === "none") {
-        (this.opts.warn ?? ((m: string) => process.stderr.write(`${m}\n`)))(
-          "warning: pytest runs without a sandbox (--sandbox none): the code under test runs as you, with your files and your network.",
-        );
-      }
+    this.readyPromise ??= new Promise<void>((resolve) => {
+      const setup = setUpNative(this.python, this.opts.sandbox ?? "auto", "pytest", this.opts.warn);
+      this.install = setup.install;
+      this.box = setup.box;
+      this.version = setup.version;
       resolve();
     });
     return this.readyPromise;
