@@ -1,6 +1,6 @@
 /** The task gates' pure parts and the mutation operators (python3's ast, in a subprocess: nothing is executed). */
 import { describe, expect, it } from "vitest";
-import { type TaskFacts, tasksMarkdown } from "../../src/cli/task-gates/doc";
+import { PackagesUnavailable, type TaskFacts, tasksMarkdown } from "../../src/cli/task-gates/doc";
 import { coverageOutcome, lineRanges, mutationOutcome, percentText } from "../../src/cli/task-gates/gates";
 import { generateMutants, MUTATION_OPERATORS, type Mutant, type MutationReport, selectMutants } from "../../src/cli/task-gates/mutation";
 import type { Task } from "../../src/core/task";
@@ -209,8 +209,18 @@ describe("docs/tasks.md", () => {
     const facts: TaskFacts[] = [
       { id: "one", task: task("one"), coverage: { native: new Error("no python3") }, runMs: { native: 12.4 }, tests: ["T.test_a"] },
       { id: "two", task: null, error: "task.json is broken", coverage: {}, runMs: {}, tests: [] },
+      {
+        id: "three",
+        task: task("three"),
+        coverage: { native: new Error("x") },
+        runMs: { pyodide: new PackagesUnavailable("package numpy cannot be loaded"), native: 5 },
+        tests: ["T.test_a"],
+      },
     ];
     const md = tasksMarkdown(facts, { native: "3.11.7" });
+    // A backend that cannot load the task's packages says so instead of an error or a 0% coverage.
+    expect(md).toMatch(/\| \[three\]\(#three-title-of-three\) .*\| - \| error \| - \| no packages \| 5 ms \|/);
+    expect(md).toContain("| pyodide  | not measured: package numpy cannot be loaded | - | - |");
     expect(md).toContain("## one: Title of one");
     expect(md).toContain("## two");
     expect(md).toContain("task.json is broken");

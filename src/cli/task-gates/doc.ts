@@ -28,6 +28,9 @@ export interface TaskFacts {
   note?: string;
 }
 
+/** The backend cannot load the task's packages here (a run reports incident kind `packages`): nothing to measure there. */
+export class PackagesUnavailable extends Error {}
+
 /** Versions of the interpreters the facts were measured with, e.g. `{pyodide: "3.14.2 (pyodide 314.0.7)"}`. */
 export type Interpreters = Partial<Record<"pyodide" | "native", string>>;
 
@@ -40,6 +43,7 @@ export async function canonicalRunTime(task: Task, runtime: PythonRuntime, runs 
   const times: number[] = [];
   for (let i = 0; i <= runs; i++) {
     const r = await runtime.run(taskRunRequest(task, task.canonical));
+    if (r.incident?.kind === "packages") throw new PackagesUnavailable(r.incident.message);
     if (!r.allPassed) throw new Error(`the canonical solution does not solve the task on ${runtime.backend}`);
     if (i > 0) times.push(r.durationMs);
   }
@@ -77,6 +81,8 @@ export async function measureTaskFacts(
   }
   for (const rt of runtimes) {
     facts.runMs[rt.backend] = await canonicalRunTime(task, rt).catch((e: Error) => e);
+    // A backend that cannot load the task's packages has nothing to cover either.
+    if (facts.runMs[rt.backend] instanceof PackagesUnavailable) continue;
     facts.coverage[rt.backend] = await gates.coverage(task, rt.backend).catch((e: Error) => e);
   }
   if (mutationRuntime) facts.mutation = await gates.mutation(task, mutationRuntime).catch((e: Error) => e);
@@ -103,6 +109,7 @@ function mutationCell(r: MutationReport | Error | undefined): string {
 
 function msCell(v: number | Error | undefined): string {
   if (v === undefined) return "-";
+  if (v instanceof PackagesUnavailable) return "no packages";
   if (v instanceof Error) return "error";
   return `${Math.round(v)} ms`;
 }
@@ -132,6 +139,11 @@ function taskSection(f: TaskFacts, interpreters: Interpreters): string[] {
   for (const b of BACKENDS) {
     const c = f.coverage[b];
     if (c === undefined && f.runMs[b] === undefined) continue;
+    const run = f.runMs[b];
+    if (run instanceof PackagesUnavailable) {
+      out.push(`| ${b} ${interpreters[b] ? `(${interpreters[b]})` : ""} | not measured: ${cell(run.message)} | - | - |`);
+      continue;
+    }
     const missing = c === undefined ? "-" : c instanceof Error ? cell(c.message) : c.missing.length ? lineRanges(c.missing) : "none";
     const how = c && !(c instanceof Error) ? ` (${c.method}, ${c.executed.length}/${c.executable.length} lines)` : "";
     out.push(`| ${b} ${interpreters[b] ? `(${interpreters[b]})` : ""} | ${msCell(f.runMs[b])} | ${coverageCell(c)}${how} | ${missing} |`);
@@ -170,7 +182,8 @@ export function tasksMarkdown(facts: readonly TaskFacts[], interpreters: Interpr
     `in each backend, and the validity gates of [tasks-gates.md](tasks-gates.md): line coverage of the canonical`,
     `solution by the tests (at least ${COVERAGE_MIN}%) in each backend, and the tests' mutation score (at least ${MUTATION_MIN}%,`,
     `at most ${mutants} mutants per task) with every surviving mutant. Run times are the median of three runs after a`,
-    "warm-up on the machine that wrote this file.",
+    'warm-up on the machine that wrote this file. "no packages": that backend could not load the task\'s packages there',
+    "(Pyodide loads numpy from a package source; see the README), so nothing was measured in it.",
     "",
     "| task | difficulty | start | packages | interfaces | tests | coverage pyodide | coverage native | mutation score | run pyodide | run native |",
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
