@@ -10,6 +10,12 @@ const isolation = {
   "Cross-Origin-Embedder-Policy": "require-corp",
 };
 
+/** Chunk of a bundled task file (`/tasks/<folder>/...?raw`, not task.json): `task-<folder>`; null for other modules. */
+function taskChunkName(id: string): string | null {
+  const m = /\/tasks\/([^/]+)\/(.+)\?raw$/.exec(id);
+  return m && m[2] !== "task.json" ? `task-${m[1]}` : null;
+}
+
 export default defineConfig({
   plugins: [
     react(),
@@ -26,5 +32,14 @@ export default defineConfig({
   // `PORT=4400 npm start` when 4173 is taken.
   preview: { headers: isolation, port: Number(process.env.PORT ?? 4173), strictPort: true },
   optimizeDeps: { exclude: ["pyodide"] },
-  build: { chunkSizeWarningLimit: 8000 },
+  build: {
+    chunkSizeWarningLimit: 8000,
+    rolldownOptions: {
+      output: {
+        // A task folder's files (fetched when the task is opened; src/ui/tasks/catalog.ts) as one chunk per folder.
+        // task.json stays out: the list reads every task.json at start.
+        codeSplitting: { groups: [{ name: (id: string) => taskChunkName(id) }] },
+      },
+    },
+  },
 });

@@ -1,9 +1,17 @@
-/** The page: header with Python status, task list on the left, the open task on the right. */
+/**
+ * The page: header with Python status, task list on the left, the open task on
+ * the right. Settings and the open task's files are loaded when first needed.
+ */
 import { useEffect, useState } from "react";
 import { useObservable, useServices } from "./services";
-import { SettingsPanel } from "./settings/SettingsPanel";
+import { lazyComponent } from "./tasks/panels";
 import { TaskList } from "./tasks/TaskList";
 import { TaskView } from "./tasks/TaskView";
+
+const SettingsPanel = lazyComponent<{ onClose: () => void }>(
+  async () => (await import("./settings/SettingsPanel")).SettingsPanel,
+  "the settings",
+);
 
 function PythonBadge() {
   const services = useServices();
@@ -53,7 +61,8 @@ function Notices() {
   );
 }
 
-function taskFromHash(): string | null {
+/** The task id in the page's address (`#task=<id>`), or null. */
+export function taskFromHash(): string | null {
   const m = /^#task=([a-z0-9-]+)$/.exec(location.hash);
   return m ? (m[1] as string) : null;
 }
@@ -63,7 +72,14 @@ export function App() {
   const services = useServices();
   const [selected, setSelected] = useState<string | null>(() => taskFromHash());
   const [showSettings, setShowSettings] = useState(false);
-  const task = selected ? services.task(selected) : null;
+  const catalog = useObservable(services.catalogEntries);
+  const entry = selected ? catalog.find((e) => e.id === selected) : undefined;
+  const task = entry?.task ?? null;
+  const loading = entry !== undefined && entry.task === null && entry.error === null;
+
+  useEffect(() => {
+    if (selected) void services.loadTask(selected);
+  }, [services, selected]);
 
   useEffect(() => {
     const onHash = () => setSelected(taskFromHash());
@@ -97,6 +113,10 @@ export function App() {
         <div className="content">
           {task ? (
             <TaskView key={task.id} task={task} />
+          ) : loading ? (
+            <div className="welcome muted" role="status" data-testid="task-loading">
+              Opening the task…
+            </div>
           ) : (
             <div className="welcome">
               <h2>Pick a task</h2>

@@ -1,19 +1,29 @@
-/** Page entry: builds the services (catalog, Python, storage) and renders the app. */
-import "./editor/monaco";
+/**
+ * Page entry: builds the services (catalog, Python, storage), starts Python at
+ * once, and renders the app. The editor (Monaco) is fetched in parallel with
+ * the app; panels, settings, the agent, the results view and renderers are
+ * fetched when first opened.
+ */
 import "./styles.css";
 import "./feedback";
 import "./agent";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRuntime } from "../python/browser";
-import { App } from "./App";
+import { App, taskFromHash } from "./App";
+import { preloadEditor } from "./editor/LazyEditor";
 import { createServices, ServicesContext } from "./services";
-import { buildCatalog, bundledTaskFiles } from "./tasks/catalog";
+import { bundledTaskLoaders, bundledTaskMetas, lazyCatalog } from "./tasks/catalog";
 
-const services = createServices(buildCatalog(bundledTaskFiles()), (s) =>
+const services = createServices(lazyCatalog(bundledTaskMetas(), bundledTaskLoaders()), (s) =>
   createBrowserRuntime({ indexURL: s.indexURL, packageBaseUrl: s.packageBaseUrl }),
 );
+// Python first: its box starts loading Pyodide before anything else is fetched or rendered.
 void services.start();
+// Then what the open task needs: its files and the editor.
+const first = taskFromHash();
+if (first) void services.loadTask(first);
+preloadEditor();
 
 // Drafts are saved as you type; also save what is pending when the page is hidden or closed.
 const flush = () => void services.flushDrafts();

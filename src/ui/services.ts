@@ -7,28 +7,25 @@
  */
 import { createContext, useContext, useSyncExternalStore } from "react";
 import { version as appVersion } from "../../package.json";
-import { createAgent } from "../core/agent";
 import type { EpisodeConfig, EpisodeEnv } from "../core/episode";
 import type { FeedbackItem, FeedbackRecord, Researcher } from "../core/feedback";
 import type { TokenCounts } from "../core/model";
 import { profileSeatSampling } from "../core/protocol";
-import { checkModelSpec, type MeteredChatModel, type WebLLMProgress } from "../core/providers";
+import type { MeteredChatModel, WebLLMProgress } from "../core/providers";
 import { buildReport, type Report } from "../core/report";
-import { createLlmResearcher, createRulesResearcher } from "../core/researchers";
 import type { RunResult } from "../core/results";
 import { type Sampling, type SeatSampling, samplingText, withSampling } from "../core/sampling";
 import { type Task, taskContentHash } from "../core/task";
-import { runTaskEpisodes, type TaskEpisodesOutcome } from "../core/task-episodes";
+import type { TaskEpisodesOutcome } from "../core/task-episodes";
 import { restoreTrajectory, type Trajectory } from "../core/trajectory";
 import type { PythonRuntime, RunOptions } from "../python/runtime";
 import { taskRunRequest } from "../python/runtime";
-import { repositoryEpisodeStore } from "../store/episode-store";
 import { browserStorage, DraftJournal, TaskNotes } from "../store/journal";
 import type { DraftRecord, ModelConfig, ModelSettingsRecord, RunRecord, SettingsRecord, TrajectoryRecord } from "../store/records";
 import { DEFAULT_MODEL_SETTINGS, DEFAULT_SETTINGS, trajectoryKey } from "../store/records";
 import { openRepositories, type Repositories } from "../store/repositories";
 import type { AgentRunEvent, AgentRunOptions } from "./agent/controller";
-import { buildModel, describeCheck, type ModelRole, optionsOf, ROLE_NAMES, samplingOf, specOf } from "./models";
+import type { ModelRole } from "./models";
 import { Observable } from "./observable";
 import type { CatalogEntry } from "./tasks/catalog";
 import { pageRunBlocker } from "./tasks/page-support";
@@ -90,6 +87,9 @@ export interface LastRun {
 /** Builds a Python runtime from settings (the browser one in the page; a fake in tests). */
 export type RuntimeFactory = (settings: SettingsRecord) => PythonRuntime;
 
+/** The lazily loaded part of the services (providers, researchers, agent): fetched on first use. */
+const later = () => import("./services-lazy");
+
 /** Delay between the last keystroke and the draft save, in ms. */
 export const DRAFT_DEBOUNCE_MS = 300;
 
@@ -116,6 +116,8 @@ export class PlaygroundServices {
   readonly modelProgress = new Observable<ModelProgress | null>(null);
   /** Stored trajectories of agent runs (load with refreshTrajectories). */
   readonly trajectories = new Observable<TrajectoryState>({ loaded: false, records: [], problems: [] });
+  /** The task catalog; an entry changes when its task is loaded ({@link loadTask}). */
+  readonly catalogEntries: Observable<CatalogEntry[]>;
   private lastRuns = new Map<string, LastRun>();
   private builtModels = new Map<string, MeteredChatModel>();
   private runtime: PythonRuntime | null = null;
@@ -123,8 +125,8 @@ export class PlaygroundServices {
   private pending = new Map<string, { code: string; hash: string; timer: ReturnType<typeof setTimeout> | null }>();
 
   constructor(
-    /** Every task folder, loaded or with its error. */
-    readonly catalog: CatalogEntry[],
+    /** Every task folder, loaded, with its error, or to be loaded when opened. */
+    catalog: CatalogEntry[],
     private readonly repos: Promise<Repositories>,
     private readonly makeRuntime: RuntimeFactory,
     /** Synchronous safety net for text typed just before a reload or crash. */
@@ -132,6 +134,7 @@ export class PlaygroundServices {
     /** Feedback items a person is writing in the Feedback tab, per task (kept across reloads). */
     readonly humanFeedback: TaskNotes<FeedbackItem[]> = new TaskNotes(null, "human-feedback"),
   ) {
+    this.catalogEntries = new Observable<CatalogEntry[]>(catalog);
     void repos.then((r) => {
       if (r.fallback) this.notify("warning", r.fallback);
     });
@@ -147,9 +150,29 @@ export class PlaygroundServices {
     this.notices.set(this.notices.get().filter((n) => n.id !== id));
   }
 
-  /** The loaded task with this id, or null. */
+  /** Every task folder as it is now (see {@link catalogEntries}). */
+  get catalog(): CatalogEntry[] {
+    return this.catalogEntries.get();
+  }
+
+  /** The loaded task with this id, or null (not loaded yet, broken, or no such task). */
   task(id: string): Task | null {
     return this.catalog.find((e) => e.id === id)?.task ?? null;
+  }
+
+  /**
+   * Load a task's files when they are not loaded yet (the page fetches them
+   * when the task is first opened); the catalog entry then holds the task, or
+   * its error. Resolves with the task, or null when it is broken or unknown.
+   */
+  async loadTask(id: string): Promise<Task | null> {
+    const entry = this.catalog.find((e) => e.id === id);
+    if (!entry) return null;
+    if (entry.task || entry.error) return entry.task;
+    const loaded = await entry.load();
+    // Several callers may wait for the same entry: replace it once.
+    if (this.catalog.includes(entry)) this.catalogEntries.set(this.catalog.map((e) => (e === entry ? loaded : e)));
+    return loaded.task;
   }
 
   /** Load settings, then start Python with them. Call once when the page opens. */
@@ -351,7 +374,8 @@ export class PlaygroundServices {
    * are kept, so their weights load once per page).
    * @throws ModelConfigError / Error saying what to fix in the settings.
    */
-  model(role: ModelRole, config?: ModelConfig): { spec: string; model: MeteredChatModel } {
+  async model(role: ModelRole, config?: ModelConfig): Promise<{ spec: string; model: MeteredChatModel }> {
+    const { buildModel, specOf } = await later();
     const c = config ?? this.models.get()[role];
     const spec = specOf(role, c);
     const cacheKey = `${role}|${JSON.stringify(c)}`;
@@ -370,6 +394,7 @@ export class PlaygroundServices {
    * @throws Error with the fix-it message (unreachable server, unknown model, missing key, no WebGPU).
    */
   async testConnection(role: ModelRole, config?: ModelConfig): Promise<string> {
+    const { checkModelSpec, describeCheck, optionsOf, ROLE_NAMES, specOf } = await later();
     if (config && JSON.stringify(config) !== JSON.stringify(this.models.get()[role])) {
       // Test what the form holds without saving it.
       const spec = specOf(role, config);
@@ -386,7 +411,7 @@ export class PlaygroundServices {
     const spec = specOf(role, c);
     const opts = optionsOf(role, c);
     if (c.kind === "webllm") {
-      const m = this.model(role, c).model as MeteredChatModel & { load?: () => Promise<void> };
+      const m = (await this.model(role, c)).model as MeteredChatModel & { load?: () => Promise<void> };
       try {
         await m.load?.();
       } catch (e) {
@@ -403,9 +428,10 @@ export class PlaygroundServices {
   }
 
   /** A researcher: `rules` (offline) or `llm` (the researcher model of the settings). @throws Error from the settings. */
-  researcher(kind: "rules" | "llm", sampling?: Sampling): { researcher: Researcher; usage?: () => TokenCounts } {
+  async researcher(kind: "rules" | "llm", sampling?: Sampling): Promise<{ researcher: Researcher; usage?: () => TokenCounts }> {
+    const { createLlmResearcher, createRulesResearcher } = await later();
     if (kind === "rules") return { researcher: createRulesResearcher() };
-    const { model } = this.model("researcher");
+    const { model } = await this.model("researcher");
     return {
       researcher: createLlmResearcher(sampling ? withSampling(model, sampling) : model),
       usage: () => {
@@ -421,7 +447,7 @@ export class PlaygroundServices {
    * @throws Error (ResearcherError, ModelError, settings) with a clear message.
    */
   async review(task: Task, code: string, run: RunResult, kind: "rules" | "llm", turn = 0): Promise<FeedbackRecord> {
-    const { researcher } = this.researcher(kind);
+    const { researcher } = await this.researcher(kind);
     return researcher.review({ task, code, run, turn });
   }
 
@@ -441,10 +467,11 @@ export class PlaygroundServices {
     const blocked = pageRunBlocker(task);
     if (blocked) return { trajectories: [], cancelled: false, error: blocked, storageFailed: false };
     let coder: { spec: string; model: MeteredChatModel };
-    let researcher: ReturnType<PlaygroundServices["researcher"]>;
+    const { createAgent, repositoryEpisodeStore, runTaskEpisodes, samplingOf, specOf } = await later();
+    let researcher: Awaited<ReturnType<PlaygroundServices["researcher"]>>;
     let sampling: SeatSampling | undefined;
     try {
-      coder = this.model("coder");
+      coder = await this.model("coder");
       const seats = this.models.get();
       const s = {
         coder: samplingOf("coder", seats.coder),
@@ -453,7 +480,7 @@ export class PlaygroundServices {
       // The reference profile leaves OpenAI models at their provider's default temperature.
       const researcherSpec = options.researcher === "llm" ? specOf("researcher", seats.researcher) : "";
       const r = profileSeatSampling(options.protocol, coder.spec, researcherSpec, s);
-      researcher = this.researcher(options.researcher, r.researcher);
+      researcher = await this.researcher(options.researcher, r.researcher);
       if (samplingText(r.coder) || samplingText(r.researcher)) sampling = r;
     } catch (e) {
       return { trajectories: [], cancelled: false, error: (e as Error).message, storageFailed: false };

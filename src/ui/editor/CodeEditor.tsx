@@ -20,22 +20,25 @@ export interface CodeEditorProps {
   readOnly?: boolean;
 }
 
-/** URI of the model for a task's target file. */
-export function modelPath(taskId: string, targetPath: string): string {
-  return `file:///${taskId}/${targetPath}`;
-}
+export { modelPath } from "./LazyEditor";
 
 /** Monaco editor bound to one model. */
 export function CodeEditor({ path, initial, onChange, onRun, markers, onReady, readOnly = false }: CodeEditorProps) {
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const runRef = useRef(onRun);
   runRef.current = onRun;
+  const changeRef = useRef(onChange);
+  changeRef.current = onChange;
   const [mounted, setMounted] = useState(0);
 
   const mount: OnMount = (editor, m) => {
     editorRef.current = editor;
     setMounted((n) => n + 1);
     editor.addCommand(m.KeyMod.CtrlCmd | m.KeyCode.Enter, () => runRef.current());
+    // Changes reach the draft from here on; one made between the model's creation and this call (the page
+    // may have been busy rendering what loaded meanwhile) is passed on now. Disposed with the editor.
+    editor.onDidChangeModelContent(() => changeRef.current(editor.getValue()));
+    if (editor.getValue() !== initial) changeRef.current(editor.getValue());
     onReady?.({
       setText: (text) => {
         const model = editor.getModel();
@@ -76,7 +79,6 @@ export function CodeEditor({ path, initial, onChange, onRun, markers, onReady, r
       defaultLanguage="python"
       theme="vs"
       onMount={mount}
-      onChange={(v) => onChange(v ?? "")}
       loading={<div className="editor-loading">Loading editor…</div>}
       options={{
         minimap: { enabled: false },

@@ -1,6 +1,10 @@
-/** Registers the Feedback tab of the task view. Import once, before the app renders. */
+/**
+ * Registers the Feedback tab of the task view. Import once, before the app
+ * renders. The panel's code is loaded when the tab is first opened.
+ */
 import { createElement } from "react";
-import { registerTaskPanel } from "../tasks/panels";
-import { FeedbackPanel } from "./FeedbackPanel";
+import { lazyComponent, registerTaskPanel, type TaskWorkspace } from "../tasks/panels";
+
+const FeedbackPanel = lazyComponent<{ ws: TaskWorkspace }>(async () => (await import("./FeedbackPanel")).FeedbackPanel, "the feedback");
 
 registerTaskPanel({ id: "feedback", title: "Feedback", render: (ws) => createElement(FeedbackPanel, { ws }) });

@@ -1,10 +1,20 @@
-/** Tabs with what the coder reads: Instruction, Paper, Repo. */
-import { useState } from "react";
+/**
+ * Tabs with what the coder reads: Instruction, Paper, Repo. The Markdown and
+ * paper renderers (with KaTeX) are loaded when first shown (the Markdown one
+ * after the editor); until then the instruction shows as plain text.
+ */
+import { lazy, Suspense, useState } from "react";
 import type { Task } from "../../core/task";
-import { Markdown } from "./Markdown";
-import { Paper } from "./Paper";
-import { type TaskWorkspace, taskPanels } from "./panels";
+import { preloadEditor } from "../editor/LazyEditor";
+import { lazyComponent, type TaskWorkspace, taskPanels } from "./panels";
 import { RepoTree } from "./RepoTree";
+
+// The Markdown renderer (with KaTeX) is fetched after the editor, which comes first; the plain text shows meanwhile.
+const Markdown = lazy(async () => {
+  await preloadEditor().catch(() => undefined);
+  return { default: (await import("./Markdown")).Markdown };
+});
+const Paper = lazyComponent<{ tex: string }>(async () => (await import("./Paper")).Paper, "the paper renderer");
 
 const BUILT_IN = ["Instruction", "Paper", "Repo"] as const;
 
@@ -47,7 +57,15 @@ export function TaskInfo({ task, workspace }: { task: Task; workspace: TaskWorks
       <div className="tab-body" role="tabpanel">
         {tab === "Instruction" && (
           <>
-            <Markdown text={task.instruction} />
+            <Suspense
+              fallback={
+                <div className="markdown plain" data-testid="instruction-plain">
+                  {task.instruction}
+                </div>
+              }
+            >
+              <Markdown text={task.instruction} />
+            </Suspense>
             <h3>Interfaces</h3>
             <ul className="interfaces">
               {m.interfaces.map((i) => (

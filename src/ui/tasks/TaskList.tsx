@@ -1,17 +1,17 @@
 /** The list of tasks: title, paper, domain and packages; broken folders show their error. */
-import { useServices } from "../services";
+import { useObservable, useServices } from "../services";
 import { pageRunBlocker } from "./page-support";
 
 /** Left-hand list of tasks. `selected` is the open task id. */
 export function TaskList({ selected, onSelect }: { selected: string | null; onSelect: (id: string) => void }) {
-  const { catalog } = useServices();
+  const catalog = useObservable(useServices().catalogEntries);
   if (catalog.length === 0) {
     return <p className="empty">No tasks were bundled. Add task folders under tasks/ and rebuild.</p>;
   }
   return (
     <ul className="task-list" aria-label="Tasks">
       {catalog.map((entry) => {
-        if (!entry.task) {
+        if (entry.error) {
           return (
             <li key={entry.id} className="task-item broken" data-task-id={entry.id}>
               <div className="task-title">{entry.id}</div>
@@ -21,8 +21,8 @@ export function TaskList({ selected, onSelect }: { selected: string | null; onSe
             </li>
           );
         }
-        const m = entry.task.meta;
-        const blocked = pageRunBlocker(entry.task);
+        const m = entry.task ? entry.task.meta : entry.meta;
+        const blocked = pageRunBlocker({ id: entry.id, meta: m });
         const authors = m.paper.authors.length > 2 ? `${m.paper.authors[0]} et al.` : m.paper.authors.join(" and ");
         return (
           <li key={entry.id} className={`task-item${selected === entry.id ? " selected" : ""}`} data-task-id={entry.id}>

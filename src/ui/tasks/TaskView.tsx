@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { RunResult, TestResult } from "../../core/results";
 import type { Task } from "../../core/task";
-import { CodeEditor, modelPath } from "../editor/CodeEditor";
+import { LazyCodeEditor, modelPath } from "../editor/LazyEditor";
 import { runMarkers } from "../editor/markers";
 import { ResultsPanel } from "../results/ResultsPanel";
 import { type OpenedDraft, useObservable, useServices } from "../services";
@@ -204,7 +204,7 @@ export function TaskView({ task }: { task: Task }) {
         {python.state === "loading" && running && <div className="panel muted">Waiting for Python to load…</div>}
         <div className="editor">
           {opened ? (
-            <CodeEditor
+            <LazyCodeEditor
               path={modelPath(task.id, target)}
               initial={opened.code}
               onChange={onChange}

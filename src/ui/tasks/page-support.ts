@@ -8,7 +8,7 @@
 import type { Task } from "../../core/task";
 
 /** Why the page cannot run the task's tests (it is shown read-only), or null when it can. */
-export function pageRunBlocker(task: Task): string | null {
+export function pageRunBlocker(task: Pick<Task, "id" | "meta">): string | null {
   if (task.meta.isolation !== "shared") return null;
   const needs = task.meta.packages.length > 0 ? ` It needs pytest and ${task.meta.packages.join(", ")}.` : " It needs pytest.";
   return (

@@ -4,7 +4,7 @@
  * Repo. A panel gets the task workspace: the task, the editor text, and the
  * run button, so it never needs to touch the editor, storage or workers.
  */
-import type { ReactNode } from "react";
+import { type ComponentType, createElement, lazy, type ReactNode, Suspense } from "react";
 import type { RunResult } from "../../core/results";
 import type { Task } from "../../core/task";
 
@@ -47,4 +47,26 @@ export function registerTaskPanel(panel: TaskPanel): void {
 /** Registered panels, in order. */
 export function taskPanels(): readonly TaskPanel[] {
   return registry;
+}
+
+/**
+ * A component loaded when it first renders (its chunk is fetched then), with a
+ * small loading line meanwhile. For panels and views that are not needed to
+ * show a task and the editor. `name` says what is loading ("Loading the
+ * agent…"); the loading line carries `data-testid="lazy-loading"`.
+ */
+export function lazyComponent<P extends object>(load: () => Promise<ComponentType<P>>, name: string): ComponentType<P> {
+  const Lazy = lazy(async () => ({ default: await load() }));
+  // biome-ignore lint/correctness/noComponentHookFactories: called once per component at module load, never during a render.
+  function LazyComponent(props: P) {
+    const fallback = createElement(
+      "p",
+      { className: "muted lazy-loading", "data-testid": "lazy-loading", role: "status" },
+      `Loading ${name}…`,
+    );
+    // biome-ignore lint/suspicious/noExplicitAny: props pass through unchanged to the loaded component.
+    return createElement(Suspense, { fallback }, createElement(Lazy as ComponentType<any>, props));
+  }
+  LazyComponent.displayName = `Lazy(${name})`;
+  return LazyComponent;
 }
