@@ -1,5 +1,6 @@
 /** The page: header with Python status, task list on the left, the open task on the right. */
 import { useEffect, useState } from "react";
+import { OfflineBar } from "./offline/OfflineBar";
 import { useObservable, useServices } from "./services";
 import { SettingsPanel } from "./settings/SettingsPanel";
 import { TaskList } from "./tasks/TaskList";
@@ -89,6 +90,7 @@ export function App() {
         </button>
       </header>
       <Notices />
+      <OfflineBar />
       {showSettings && <SettingsPanel onClose={() => setShowSettings(false)} />}
       <main className="app-main">
         <nav className="sidebar">
