@@ -1,6 +1,6 @@
 import zlib from "node:zlib";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import { compression, defineAlgorithm } from "vite-plugin-compression2";
 import { VitePWA } from "vite-plugin-pwa";
 import { viteStaticCopy } from "vite-plugin-static-copy";
@@ -13,9 +13,23 @@ const isolation = {
   "Cross-Origin-Embedder-Policy": "require-corp",
 };
 
+/** `npm start` (vite preview) says where the playground is and how to stop it, once it listens. */
+const startMessage: Plugin = {
+  name: "recode-start-message",
+  configurePreviewServer(server) {
+    server.httpServer?.once("listening", () =>
+      setTimeout(() => {
+        const url = server.resolvedUrls?.local[0] ?? `http://localhost:${server.config.preview.port}/`;
+        console.log(`\n  RECODE playground: open ${url}  (press Ctrl-C here to stop the server)\n`);
+      }),
+    );
+  },
+};
+
 export default defineConfig({
   plugins: [
     react(),
+    startMessage,
     bundleText(),
     // Pyodide's files served at /pyodide/ so the page works offline.
     viteStaticCopy({
