@@ -51,7 +51,8 @@ export interface PageMeasurements {
   warm: Record<string, number[]>;
 }
 
-async function startPreview(port: number): Promise<ChildProcess> {
+/** Start `vite preview` (the build in dist/, with the COOP/COEP headers) on `port`; resolves when it listens. */
+export async function startPreview(port: number): Promise<ChildProcess> {
   const vite = join(ROOT, "node_modules/.bin/vite");
   const child = spawn(vite, ["preview", "--port", String(port), "--strictPort"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   await new Promise<void>((ok, fail) => {

@@ -4,7 +4,7 @@
  * `python3 -m unittest` process on the same files. Writes a Markdown report.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,6 +28,29 @@ export interface BenchOptions {
   log: (s: string) => void;
   /** Extra report sections (e.g. episode throughput), appended as they are. */
   extraSections?: string[];
+  /** "page": measure only the page-load figures and replace their section in the report at `out`. */
+  only?: "page";
+  /** Port of the preview server of the in-page measurements. */
+  port?: number;
+}
+
+/** The page-load section (first and repeat visit), or why it was not measured. */
+async function pageLoad(o: BenchOptions): Promise<string> {
+  const { startPreview } = await import("./bench-page");
+  const { measurePageLoad, pageLoadSection } = await import("./bench-load");
+  const root = fileURLToPath(new URL("../..", import.meta.url));
+  if (!existsSync(join(root, "dist/index.html"))) return "## Page load\n\nNot measured: no build in dist/ (run npm run build first).";
+  o.log("Page load in headless Chromium (3 cold visits, each with a repeat visit)...\n");
+  const port = o.port ?? 4183;
+  const server = await startPreview(port);
+  try {
+    const m = await measurePageLoad(`http://localhost:${port}/`, join(root, "dist"));
+    return pageLoadSection(m, `by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}`);
+  } catch (e) {
+    return `## Page load\n\nNot measured: ${(e as Error).message}`;
+  } finally {
+    server.kill();
+  }
 }
 
 /** Median of a non-empty list. */
@@ -483,6 +506,15 @@ export async function measureEpisodeLoop(o: EpisodeLoopOptions): Promise<Episode
 
 /** Measure and write the report. */
 export async function runBench(o: BenchOptions): Promise<void> {
+  if (o.only === "page") {
+    const { withPageLoadSection } = await import("./bench-load");
+    const section = await pageLoad(o);
+    const before = existsSync(o.out) ? readFileSync(o.out, "utf8") : "# Benchmarks\n";
+    mkdirSync(dirname(o.out), { recursive: true });
+    writeFileSync(o.out, withPageLoadSection(before, section));
+    o.log(`${section}\n\nwrote the page-load section of ${o.out}\n`);
+    return;
+  }
   const lines: string[] = [];
   // Measured: recorded tasks that need no package (the bench has no package source). The rest is named in the report.
   const tasks: Task[] = [];
@@ -665,6 +697,10 @@ export async function runBench(o: BenchOptions): Promise<void> {
     }
   }
 
+  const loadSection = o.page
+    ? await pageLoad(o)
+    : "## Page load\n\nNot measured (run `recode bench` with Chromium installed and after `npm run build`).";
+
   lines.push(
     "# Benchmarks",
     "",
@@ -739,6 +775,8 @@ export async function runBench(o: BenchOptions): Promise<void> {
     "## In the page",
     "",
     pageSection,
+    "",
+    loadSection,
     "",
     ...(o.extraSections ?? []),
   );

@@ -330,9 +330,12 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .option("--runs <n>", "submissions per task", "20")
     .option("--out <file>", "report file", "docs/benchmarks.md")
     .option("--no-page", "skip the in-page measurements (needs Chromium and a build)")
-    .action(async (o: { runs: string; out: string; page: boolean }) => {
+    .option("--only <part>", 'measure only "page": the page-load figures (first and repeat visit), replacing their section of the report')
+    .option("--port <n>", "port of the preview server the in-page measurements start", "4183")
+    .action(async (o: { runs: string; out: string; page: boolean; only?: string; port: string }) => {
+      if (o.only !== undefined && o.only !== "page") throw new CommandInputError(`--only: unknown part "${o.only}" (known: page)`);
       const { runBench } = await import("./bench");
-      await runBench({ runs: Number(o.runs), out: o.out, page: o.page, log: out });
+      await runBench({ runs: Number(o.runs), out: o.out, page: o.page, log: out, only: o.only, port: Number(o.port) });
     });
 
   return program;

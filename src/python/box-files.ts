@@ -17,6 +17,25 @@ export interface BoxSources {
 /** Files fetched for the boxes, by URL. */
 const fetched = new Map<string, Promise<ArrayBuffer>>();
 
+/** What became of one fetch of a box file: `network` is true when it failed for want of a network (no HTTP answer). */
+export interface BoxFetchEvent {
+  url: string;
+  ok: boolean;
+  network: boolean;
+}
+
+const fetchWatchers = new Set<(e: BoxFetchEvent) => void>();
+
+/** Be told of every fetch of a box file (the page's offline notice uses it); returns the unsubscribe function. */
+export function watchBoxFetches(cb: (e: BoxFetchEvent) => void): () => void {
+  fetchWatchers.add(cb);
+  return () => fetchWatchers.delete(cb);
+}
+
+function told(e: BoxFetchEvent): void {
+  for (const cb of [...fetchWatchers]) cb(e);
+}
+
 async function fetchBytes(url: string, integrity?: string): Promise<ArrayBuffer> {
   let p = fetched.get(url);
   if (!p) {
@@ -25,8 +44,10 @@ async function fetchBytes(url: string, integrity?: string): Promise<ArrayBuffer>
       try {
         res = await fetch(url, integrity ? { integrity } : {});
       } catch (e) {
+        told({ url, ok: false, network: true });
         throw new Error(`could not fetch ${url} (${(e as Error).message})`);
       }
+      told({ url, ok: res.ok, network: false });
       if (!res.ok) throw new Error(`could not fetch ${url} (HTTP ${res.status})`);
       return res.arrayBuffer();
     })();

@@ -3,6 +3,7 @@
  * the page's Python box (page-box.ts), driven by PyodideRuntime.
  */
 import pyodidePackage from "pyodide/package.json";
+import type { BoxSources } from "./box-files";
 import { pageBoxHandle } from "./page-box";
 import { PyodideRuntime } from "./pyodide-runtime";
 
@@ -34,13 +35,24 @@ function folderURL(u: string): string {
 }
 
 /**
+ * The absolute folder URLs the page's Python box gets its files from, for
+ * these options (empty means the defaults: this site's /pyodide/, {@link PYODIDE_CDN}).
+ * @throws TypeError when a URL in `opts` cannot be parsed.
+ */
+export function browserBoxSources(opts: Pick<BrowserRuntimeOptions, "indexURL" | "packageBaseUrl"> = {}): BoxSources {
+  return {
+    indexURL: folderURL(opts.indexURL?.trim() || defaultIndexURL()),
+    packageBaseUrl: folderURL(opts.packageBaseUrl?.trim() || PYODIDE_CDN),
+  };
+}
+
+/**
  * A PythonRuntime running Pyodide in the page's Python box (page-box.ts):
  * each instance is a new box. Relative URLs resolve against the page.
  * @throws TypeError when a URL in `opts` cannot be parsed.
  */
 export function createBrowserRuntime(opts: BrowserRuntimeOptions = {}): PyodideRuntime {
-  const indexURL = folderURL(opts.indexURL?.trim() || defaultIndexURL());
-  const packageBaseUrl = folderURL(opts.packageBaseUrl?.trim() || PYODIDE_CDN);
+  const { indexURL, packageBaseUrl } = browserBoxSources(opts);
   return new PyodideRuntime({
     createWorker: () => pageBoxHandle({ indexURL, packageBaseUrl }),
     indexURL,

@@ -3,6 +3,7 @@
  * the right. Settings and the open task's files are loaded when first needed.
  */
 import { useEffect, useState } from "react";
+import { OfflineBar } from "./offline/OfflineBar";
 import { useObservable, useServices } from "./services";
 import { lazyComponent } from "./tasks/panels";
 import { TaskList } from "./tasks/TaskList";
@@ -105,6 +106,7 @@ export function App() {
         </button>
       </header>
       <Notices />
+      <OfflineBar />
       {showSettings && <SettingsPanel onClose={() => setShowSettings(false)} />}
       <main className="app-main">
         <nav className="sidebar">

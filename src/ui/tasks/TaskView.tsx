@@ -4,6 +4,7 @@ import type { RunResult, TestResult } from "../../core/results";
 import type { Task } from "../../core/task";
 import { LazyCodeEditor, modelPath } from "../editor/LazyEditor";
 import { runMarkers } from "../editor/markers";
+import { networkWatch, offlineBlocker } from "../offline/network";
 import { ResultsPanel } from "../results/ResultsPanel";
 import { type OpenedDraft, useObservable, useServices } from "../services";
 import { pageRunBlocker } from "./page-support";
@@ -50,6 +51,8 @@ export function TaskView({ task }: { task: Task }) {
   const target = task.meta.target_file_path;
   /** Why the page cannot run this task (shown read-only), or null. */
   const blocked = pageRunBlocker(task);
+  /** Why the task cannot run now for want of a network (a package never stored here), or null. */
+  const offline = offlineBlocker(task, useObservable(networkWatch.state));
 
   useEffect(() => {
     document.title = `${task.meta.title} — RECODE playground`;
@@ -82,8 +85,8 @@ export function TaskView({ task }: { task: Task }) {
 
   const run = useCallback(async (): Promise<RunResult | null> => {
     if (abortRef.current) return null;
-    if (blocked) {
-      setRunError(blocked);
+    if (blocked || offline) {
+      setRunError(blocked ?? offline);
       return null;
     }
     const ctl = new AbortController();
@@ -123,7 +126,7 @@ export function TaskView({ task }: { task: Task }) {
       abortRef.current = null;
       setLive(null);
     }
-  }, [services, task, blocked]);
+  }, [services, task, blocked, offline]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -186,7 +189,13 @@ export function TaskView({ task }: { task: Task }) {
               Stop
             </button>
           ) : (
-            <button type="button" className="primary" onClick={() => void run()} disabled={!opened} title="Ctrl/Cmd+Enter">
+            <button
+              type="button"
+              className="primary"
+              onClick={() => void run()}
+              disabled={!opened || offline !== null}
+              title={offline ?? "Ctrl/Cmd+Enter"}
+            >
               Run tests
             </button>
           )}
@@ -199,6 +208,11 @@ export function TaskView({ task }: { task: Task }) {
         {blocked && (
           <div className="panel warning" role="status" data-testid="read-only-reason">
             {blocked}
+          </div>
+        )}
+        {offline && (
+          <div className="panel warning" role="status" data-testid="offline-reason">
+            {offline}
           </div>
         )}
         {python.state === "loading" && running && <div className="panel muted">Waiting for Python to load…</div>}

@@ -1,0 +1,100 @@
+/**
+ * The page's offline and update notices: registers the service worker (built
+ * pages only), says when the page is ready to work offline, when it is
+ * offline (and which tasks cannot run then), and offers a new deployed
+ * version ("Reload to update"), never forcing it.
+ */
+import { useEffect } from "react";
+import { Workbox } from "workbox-window";
+import { Observable } from "../observable";
+import { useObservable, useServices } from "../services";
+import { offlineBlocker, useNetwork } from "./network";
+
+/** What the service worker did, as the page shows it. */
+export interface UpdateState {
+  /** "none": no service worker (dev server, unsupported browser); "installing": the first install is downloading the app; "ready": the page works offline. */
+  offline: "none" | "installing" | "ready";
+  /** A new version is installed and waits for the page to accept it. */
+  waiting: boolean;
+  /** The first install just finished (shown once, dismissable). */
+  justReady: boolean;
+}
+
+/** The service worker's state; set by {@link registerServiceWorker}. */
+export const updateState = new Observable<UpdateState>({ offline: "none", waiting: false, justReady: false });
+
+let wb: Workbox | null = null;
+
+/** How often an open page asks the host for a new version, in ms. */
+const UPDATE_CHECK_MS = 60 * 60 * 1000;
+
+/**
+ * Register the service worker (once; only in a built page in a browser that
+ * has service workers). A new version found later is announced in
+ * {@link updateState}; {@link acceptUpdate} switches to it.
+ */
+export function registerServiceWorker(): void {
+  if (wb || !import.meta.env.PROD || typeof navigator === "undefined" || !("serviceWorker" in navigator)) return;
+  wb = new Workbox(`${import.meta.env.BASE_URL}sw.js`, { scope: import.meta.env.BASE_URL });
+  const set = (p: Partial<UpdateState>) => updateState.set({ ...updateState.get(), ...p });
+  if (navigator.serviceWorker.controller) set({ offline: "ready" });
+  else set({ offline: "installing" });
+  wb.addEventListener("waiting", () => set({ waiting: true }));
+  wb.addEventListener("activated", (e) => {
+    if (!e.isUpdate) set({ offline: "ready", justReady: true });
+  });
+  // After "Reload to update": the new version took over; load the page from it.
+  wb.addEventListener("controlling", (e) => {
+    if (e.isUpdate) location.reload();
+  });
+  void wb.register().catch(() => set({ offline: "none" }));
+  const check = () => void wb?.update().catch(() => {});
+  setInterval(check, UPDATE_CHECK_MS);
+  window.addEventListener("online", check);
+}
+
+/** Switch to the waiting version: it takes over, and the page reloads from it. */
+export function acceptUpdate(): void {
+  wb?.messageSkipWaiting();
+}
+
+/** Notices about offline use and updates, under the header. Mount once. */
+export function OfflineBar() {
+  const services = useServices();
+  const net = useNetwork();
+  const up = useObservable(updateState);
+  useEffect(() => registerServiceWorker(), []);
+  const blocked = net.online
+    ? []
+    : services.catalog.filter((e) => e.error === null && offlineBlocker({ meta: e.task ? e.task.meta : e.meta }, net) !== null);
+  return (
+    <div className="offline-bar" data-testid="offline-bar" data-offline-ready={up.offline === "ready" ? "true" : "false"}>
+      {up.waiting && (
+        <div className="notice update" role="status" data-testid="update-offer">
+          <span>A new version is available.</span>
+          <button type="button" className="primary" onClick={acceptUpdate}>
+            Reload to update
+          </button>
+        </div>
+      )}
+      {!net.online && (
+        <div className="notice warning" role="status" data-testid="offline-notice">
+          <span>
+            Offline ({net.reason}): the playground and the tasks stored in this browser keep working
+            {blocked.length > 0
+              ? `; ${blocked.length} task${blocked.length === 1 ? "" : "s"} need${blocked.length === 1 ? "s" : ""} a package never loaded here and cannot run until the network is back (marked in the list).`
+              : "."}
+          </span>
+        </div>
+      )}
+      {up.justReady && net.online && (
+        <div className="notice ready" role="status" data-testid="offline-ready">
+          <span>Stored for offline use: this playground now opens and runs the standard-library tasks without a network.</span>
+          <button type="button" aria-label="Dismiss" onClick={() => updateState.set({ ...updateState.get(), justReady: false })}>
+            ×
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
