@@ -44,7 +44,7 @@ import unittest.suite
 from contextvars import Context as _Context
 
 import recode_check
-from recode_guard import Guard
+from recode_guard import Guard, loaded_modules_and_classes
 
 TEST_MODULE = "recode_task_test"
 MESSAGE_CAP = 2000
@@ -438,7 +438,9 @@ def run_tests(config, emit_text):
     guard = run.guard = _guard()
     guard.expect("recode_check", "SINK", sink)
     # The run object holds the event sink (``run.emit``): code that replaced it could rewrite every result.
-    guard.watch_classes((), objects=(run,))
+    # The harness's state between runs and the restore's snapshot (slots; see recode_sandbox.Sandbox) too.
+    slotted = (_STATE,) if _STATE.sandbox is None else (_STATE, _STATE.sandbox)
+    guard.watch_classes((), objects=(run,), slotted=slotted)
     run.config_target = config["target"]
     import_out = CappedStream(run.cap)
     try:
@@ -475,7 +477,7 @@ def run_tests(config, emit_text):
         emit({"type": "collected", "tests": [_test_id(t) for t in tests]})
         # What the import changed is seen before the test classes join the watch (which notes the run object again).
         run.check_guard()
-        guard.watch_classes({type(t) for t in tests if type(t).__module__ == TEST_MODULE}, objects=(run,))
+        guard.watch_classes({type(t) for t in tests if type(t).__module__ == TEST_MODULE}, objects=(run,), slotted=slotted)
         if import_out.size:
             run.preface = f"[printed while importing]\n{import_out.getvalue()}\n[printed by the test]\n"
         run.check_guard()
@@ -711,6 +713,9 @@ def run_isolated(config, emit_text, watch_dirs=("/tmp", "/home/pyodide")):
     # can be reused as long as no module appeared in between (e.g. a package load).
     if sandbox is None or sandbox.workdir != os.path.abspath(workdir) or sys.modules.keys() != sandbox.modules:
         sandbox = Sandbox(workdir, watch_dirs)
+        if _STATE.guard is not None:
+            # Modules loaded since the guard was made (a package): their classes are not the run's to change either.
+            _STATE.guard.protect(loaded_modules_and_classes())
     else:
         sandbox.rescan_files()
     _STATE.sandbox = sandbox
@@ -741,6 +746,9 @@ def finish_run():
     gc.collect()
     if gc.collect(0):
         return "tainted: objects of the run keep running code as they are collected (finalizers)"
+    kinds = sandbox.kind_changes()
+    if kinds:
+        return f"tainted: the run changed {', '.join(kinds[:3])}"
     codecs_left = _CODEC_UNDO()
     if codecs_left:
         return codecs_left

@@ -96,21 +96,98 @@ def _code_or_none(v):
         return None
 
 
+_CODE_ATTRS = frozenset(("__code__", "__defaults__", "__kwdefaults__"))
+_FUNCTION = type(_code_or_none)
+
+
 def _install_audit_guard(functions):
     """Install an audit hook (it cannot be removed) that refuses to set the
     attributes of these functions that the interpreter audits (``__code__``,
     ``__defaults__``, ``__kwdefaults__``), and refuses any later audit hook:
-    code under test must not leave one behind to run inside later runs."""
+    code under test must not leave one behind to run inside later runs.
+
+    It also refuses the changes no dictionary shows, and that the restore
+    after a run therefore could not undo, to what was there before the run
+    (noted with ``protect``): the code or defaults of a noted function
+    (``os.path.basename.__code__ = ...``), the class of a noted module or of
+    an object whose class was noted (``json._default_encoder.__class__ =
+    ...``), and the bases of a noted class. What the run itself loads or
+    defines stays its own to change. Returns ``protect(objects)``, which
+    notes more modules, classes and functions (it can only add refusals, so
+    it may be reachable)."""
     ids = frozenset(map(id, functions))
     keep = list(functions)  # the ids stay theirs while the hook lives
+    noted = set()
+    held = []  # the noted objects, so that their ids stay theirs
 
-    def audit(event, args, _ids=ids, _keep=keep, _id=id, _re=RuntimeError):
-        if event == "object.__setattr__" and _id(args[0]) in _ids:
-            raise _re("the functions of the test framework and the harness cannot be changed")
-        if event == "sys.addaudithook":
+    def protect(objects, _noted=noted, _held=held, _id=id):
+        for o in objects:
+            if _id(o) not in _noted:
+                _noted.add(_id(o))
+                _held.append(o)
+
+    def audit(
+        event,
+        args,
+        _ids=ids,
+        _keep=keep,
+        _noted=noted,
+        _protect=protect,
+        _id=id,
+        _re=RuntimeError,
+        _code=_CODE_ATTRS,
+        _fn=_FUNCTION,
+        _type=type,
+    ):
+        if event == "object.__setattr__":
+            obj, name = args[0], args[1]
+            if _id(obj) in _ids:
+                raise _re("the functions of the test framework and the harness cannot be changed")
+            if name in _code and _type(obj) is _fn:
+                if _id(obj) in _noted:
+                    raise _re(f"the {name} of a function the run did not define cannot be changed")
+            elif name == "__class__":
+                if _id(obj) in _noted or _id(_type(obj)) in _noted:
+                    raise _re("the class of a module or object the run did not make cannot be changed")
+            elif name == "__bases__" and _id(obj) in _noted:
+                raise _re("the bases of a class the run did not define cannot be changed")
+        elif event == "object.__getattr__" and args and args[0] is _protect:
+            raise _re("the guard's own functions cannot be inspected")
+        elif event == "sys.addaudithook":
             raise _re("audit hooks are not available to code under test")
 
     sys.addaudithook(audit)
+    return protect
+
+
+def _slot_values(obj):
+    """The objects in ``obj``'s slots, in order (compared by identity, see ``_same_slots``)."""
+    return tuple(getattr(obj, n, _MISSING) for n in type(obj).__slots__)
+
+
+def _same_slots(obj, saved):
+    """Whether every slot of ``obj`` holds the same object as in ``saved`` (in C, no ``__eq__`` runs)."""
+    now = _slot_values(obj)
+    return len(now) == len(saved) and all(map(_is, now, saved))
+
+
+def loaded_modules_and_classes():
+    """Every module in ``sys.modules``, the classes defined in Python and the
+    functions its modules hold at top level, and the functions those classes
+    hold: what ``protect`` notes before a run."""
+    out = []
+    for mod in list(sys.modules.values()):
+        d = getattr(mod, "__dict__", None)
+        if type(d) is not dict:
+            continue
+        out.append(mod)
+        for v in list(d.values()):
+            if type(v) is _FUNCTION:
+                out.append(v)
+            elif is_heap_class(v):
+                out.append(v)
+                out.extend(f for f in list(vars(v).values()) if type(f) is _FUNCTION)
+    return out
 
 
 def dict_changed(cur, saved):
@@ -164,7 +241,14 @@ class Guard:
         self.functions = [fn for _, fn, _ in found]
         self.codes = [code for _, _, code in found]
         self.hooks = _hooks()
-        _install_audit_guard(self.functions)
+        # The class of every protected module and object (a class swap shows in no dictionary).
+        self.kind_objects = [obj for _, obj, _ in self.objects]
+        self.kinds = list(map(type, self.kind_objects))
+        # Objects with slots watched for one run (the harness's state and the restore's snapshot): their slot values.
+        self.slotted = []
+        self.slotted_saved = []
+        self.protect = _install_audit_guard(self.functions)
+        self.protect(loaded_modules_and_classes())
 
     def _note(self, label, obj, kind):
         d = vars(obj)
@@ -187,15 +271,19 @@ class Guard:
                 snap[name] = value
                 full[name] = value
 
-    def watch_classes(self, classes, objects=()):
+    def watch_classes(self, classes, objects=(), slotted=()):
         """Also watch the methods of these classes (the test module's, once its
-        tests are loaded) and the functions held by these objects (the
-        harness's own objects for one run, such as its event sink) until the
-        next call: their data attributes may change, but a function replaced,
-        added or removed during the run is tampering."""
+        tests are loaded), the functions held by these objects (the harness's
+        own objects for one run, such as its event sink), and every slot of
+        these objects with slots (the harness's state between runs, the
+        restore's snapshot) until the next call: data attributes of the first
+        two may change, but a function replaced, added or removed during the
+        run, or a slot set to another object, is tampering."""
         del self.saved[self.base :]
         del self.views[self.base :]
         del self.fulls[self.base :]
+        self.slotted = list(slotted)
+        self.slotted_saved = [_slot_values(obj) for obj in self.slotted]
         for cls in classes:
             self._note(f"test class {cls.__name__}", cls, "methods")
         for obj in objects:
@@ -211,7 +299,12 @@ class Guard:
         """The common case, compared in C: every dictionary holds the same
         objects as its copy, and the hooks are the same objects."""
         hooks = _hooks()
-        return dicts_same(self.views, self.fulls) and dicts_same([hooks], [self.hooks])
+        return (
+            dicts_same(self.views, self.fulls)
+            and dicts_same([hooks], [self.hooks])
+            and all(map(_is, map(type, self.kind_objects), self.kinds))
+            and all(map(_same_slots, self.slotted, self.slotted_saved))
+        )
 
     def changes(self, code=False):
         """Labels of the protected objects changed since the guard was made
@@ -223,6 +316,12 @@ class Guard:
             return []
         hooks = _hooks()
         changed += [k for k, v in self.hooks.items() if hooks.get(k, _MISSING) is not v]
+        changed += [f"the class of {label}" for label, obj, _ in self.objects if type(obj) is not self.kinds[self.kind_objects.index(obj)]]
+        changed += [
+            f"the harness's {type(obj).__name__.lower().strip('_')} object"
+            for obj, saved in zip(self.slotted, self.slotted_saved)
+            if not _same_slots(obj, saved)
+        ]
         for i, (label, obj, kind, snap) in enumerate(self.saved):
             d = vars(obj)
             if label in changed or not dict_changed(d, self.fulls[i]):

@@ -23,6 +23,8 @@ import os
 import random
 import shutil
 import sys
+from functools import _lru_cache_wrapper as _LRU
+from types import MappingProxyType
 
 from operator import is_ as _is
 
@@ -35,71 +37,111 @@ _CONTAINERS = (dict, list, set)
 _SYS_KEEP = {"modules", "stdout", "stderr", "stdin", "path", "meta_path", "argv", "path_importer_cache", "last_exc"}
 
 
+_P = MappingProxyType
+
+_SLOTS = (
+    "workdir", "cwd", "modules", "module_names", "module_objects", "module_types", "module_views", "module_saved",
+    "classes", "class_views", "class_saved", "objects", "object_types", "object_views", "object_saved",
+    "dict_live", "dict_saved", "container_items", "sys_containers", "cells", "lru", "sys_dict", "builtins",
+    "path", "meta_path", "importer_cache", "argv", "environ", "environ_data", "recursion", "int_digits",
+    "random_state", "gc_threshold", "gc_enabled", "asyncgen_hooks", "coroutine_depth", "switch_interval",
+    "umask", "abc_token", "abcs", "codec_cache", "codec_views", "codec_saved", "stdout", "stderr", "stdin",
+    "watch_dirs", "watch",
+)  # fmt: skip
+
+
+def _frozen(v):
+    """A read-only copy of a dict, list or set (the snapshot's copies cannot be edited by code under test)."""
+    return _P(dict(v)) if type(v) is dict else tuple(v) if type(v) is list else frozenset(v)
+
+
 class Sandbox:
-    """Snapshot of interpreter state; ``restore()`` puts it back."""
+    """Snapshot of interpreter state; ``restore()`` puts it back.
+
+    Code under test can reach this object (nothing in Python is out of reach
+    of frames), so it holds nothing that can be edited: slots, not a
+    dictionary (no attribute can shadow ``restore``), and read-only copies
+    (mapping proxies, tuples, frozensets). Its slots are watched by the guard
+    during a run (``Guard.watch_classes``), so that replacing one is seen."""
+
+    __slots__ = _SLOTS
 
     def __init__(self, workdir, watch_dirs):
         self.workdir = os.path.abspath(workdir)
         self.cwd = os.getcwd()
-        self.modules = set(sys.modules)
-        self.module_dicts = {}
-        self.containers = []
+        self.modules = frozenset(sys.modules)
+        module_dicts = {}
+        containers = []
         # Objects held at module level (json's default encoder, unittest's default loader, ...) and their attributes.
-        self.objects = []
+        objects = []
         for name, mod in list(sys.modules.items()):
             d = getattr(mod, "__dict__", None)
             if name in ("sys", "builtins") or not isinstance(d, dict):
                 continue
-            self.module_dicts[name] = dict(d)
+            module_dicts[name] = _P(dict(d))
             for v in d.values():
                 if type(v) in _CONTAINERS:
-                    self.containers.append((v, v.copy()))
+                    containers.append((v, _frozen(v)))
                 elif not isinstance(v, (type, type(sys))) and not callable(v):
                     attrs = getattr(v, "__dict__", None)
                     if type(attrs) is dict:
-                        self.objects.append((v, dict(attrs)))
-        self.classes = []
-        for name, d in self.module_dicts.items():
-            for v in d.values():
-                if is_heap_class(v) and getattr(v, "__module__", None) == name:
-                    self.classes.append((v, dict(vars(v))))
+                        objects.append((v, _P(dict(attrs))))
+        self.classes = tuple(
+            (v, _P(dict(vars(v))))
+            for name, d in module_dicts.items()
+            for v in d.values()
+            if is_heap_class(v) and getattr(v, "__module__", None) == name
+        )
         # The contents of every list, dict and set sys holds (path_hooks, warnoptions, _xoptions, ...).
-        self.sys_containers = [(v, v.copy()) for k, v in vars(sys).items() if type(v) in _CONTAINERS and k != "modules"]
+        self.sys_containers = tuple((v, _frozen(v)) for k, v in vars(sys).items() if type(v) in _CONTAINERS and k != "modules")
         # The import system's objects (meta_path finders, path_importer_cache finders): their attributes
         # and the lists, dicts and sets they hold (a FileFinder's loaders), one level deep.
         importers = {id(v): v for v in (*sys.meta_path, *sys.path_importer_cache.values()) if type(getattr(v, "__dict__", None)) is dict}
         for v in importers.values():
-            self.objects.append((v, dict(v.__dict__)))
-            self.containers.extend((c, c.copy()) for c in v.__dict__.values() if type(c) in _CONTAINERS)
+            objects.append((v, _P(dict(v.__dict__))))
+            containers.extend((c, _frozen(c)) for c in v.__dict__.values() if type(c) in _CONTAINERS)
+        self.objects = tuple(objects)
         # The closure cells of functions held at module level, in classes and in sys's lists (os.fsencode
         # keeps its encoding in one; the FileFinder path hook keeps the class it makes finders of in another).
-        self.cells = _cells(
-            [
-                *(d.values() for d in self.module_dicts.values()),
-                *(saved.values() for _, saved in self.classes),
-                *(copy for _, copy in self.sys_containers if type(copy) is list),
-            ]
+        self.cells = tuple(
+            _cells(
+                [
+                    *(d.values() for d in module_dicts.values()),
+                    *(saved.values() for _, saved in self.classes),
+                    *(copy for _, copy in self.sys_containers if type(copy) is tuple),
+                ]
+            )
+        )
+        # Caches of functions (functools.lru_cache) held in modules and classes, with their miss counts: one
+        # filled during a run (perhaps while something it calls was replaced) is emptied after it.
+        self.lru = tuple(
+            (f, f.cache_info().misses)
+            for values in (*(d.values() for d in module_dicts.values()), *(saved.values() for _, saved in self.classes))
+            for f in values
+            if type(f) is _LRU
         )
         # Side by side, for a restore whose common case (nothing to put back) is a few comparisons in C.
-        self.module_names = list(self.module_dicts)
-        self.module_objects = [sys.modules[name] for name in self.module_names]
-        self.module_views = [m.__dict__ for m in self.module_objects]
-        self.module_saved = list(self.module_dicts.values())
-        self.class_views = [vars(cls) for cls, _ in self.classes]
-        self.class_saved = [saved for _, saved in self.classes]
-        self.object_views = [obj.__dict__ for obj, _ in self.objects]
-        self.object_saved = [saved for _, saved in self.objects]
-        self.dict_live = [obj for obj, _ in self.containers if type(obj) is dict]
-        self.dict_saved = [saved for obj, saved in self.containers if type(obj) is dict]
-        self.container_items = [(obj, saved) for obj, saved in self.containers if type(obj) is not dict]
-        self.sys_dict = {k: v for k, v in vars(sys).items() if k not in _SYS_KEEP}
-        self.builtins = dict(builtins.__dict__)
-        self.path = (sys.path, list(sys.path))
-        self.meta_path = (sys.meta_path, list(sys.meta_path))
-        self.importer_cache = (sys.path_importer_cache, dict(sys.path_importer_cache))
-        self.argv = list(sys.argv)
-        self.environ = dict(os.environ)
-        self.environ_data = dict(os.environ._data)
+        self.module_names = tuple(module_dicts)
+        self.module_objects = tuple(sys.modules[name] for name in self.module_names)
+        self.module_types = tuple(map(type, self.module_objects))
+        self.module_views = tuple(m.__dict__ for m in self.module_objects)
+        self.module_saved = tuple(module_dicts.values())
+        self.class_views = tuple(vars(cls) for cls, _ in self.classes)
+        self.class_saved = tuple(saved for _, saved in self.classes)
+        self.object_types = tuple(type(obj) for obj, _ in self.objects)
+        self.object_views = tuple(obj.__dict__ for obj, _ in self.objects)
+        self.object_saved = tuple(saved for _, saved in self.objects)
+        self.dict_live = tuple(obj for obj, _ in containers if type(obj) is dict)
+        self.dict_saved = tuple(saved for obj, saved in containers if type(obj) is dict)
+        self.container_items = tuple((obj, saved) for obj, saved in containers if type(obj) is not dict)
+        self.sys_dict = _P({k: v for k, v in vars(sys).items() if k not in _SYS_KEEP})
+        self.builtins = _P(dict(builtins.__dict__))
+        self.path = (sys.path, tuple(sys.path))
+        self.meta_path = (sys.meta_path, tuple(sys.meta_path))
+        self.importer_cache = (sys.path_importer_cache, _P(dict(sys.path_importer_cache)))
+        self.argv = tuple(sys.argv)
+        self.environ = _P(dict(os.environ))
+        self.environ_data = _P(dict(os.environ._data))
         self.recursion = sys.getrecursionlimit()
         self.int_digits = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else None
         self.random_state = random.getstate()
@@ -113,21 +155,32 @@ class Sandbox:
         os.umask(self.umask)
         # Registrations with abstract base classes (``Sequence.register(dict)``): each ABC's registry, by identity.
         self.abc_token = abc.get_cache_token()
-        self.abcs = [(cls, _abc_registry(cls)) for cls, _ in self.classes if isinstance(cls, abc.ABCMeta)]
+        self.abcs = tuple((cls, tuple(_abc_registry(cls))) for cls, _ in self.classes if isinstance(cls, abc.ABCMeta))
         # The interpreter's codec cache (codecs.lookup hands out the same CodecInfo every time) and the
         # attributes of the codec objects it holds: a decoder planted on one would run in a later run.
         cache = codec_cache()
-        self.codec_cache = ([cache], [dict(cache)]) if cache is not None else ([], [])
+        self.codec_cache = ((cache,), (_P(dict(cache)),)) if cache is not None else ((), ())
         infos = {id(v): v for v in (*(cache or {}).values(), *_encodings_cache().values()) if type(getattr(v, "__dict__", None)) is dict}
-        self.codec_views = [v.__dict__ for v in infos.values()]
-        self.codec_saved = [dict(d) for d in self.codec_views]
+        self.codec_views = tuple(v.__dict__ for v in infos.values())
+        self.codec_saved = tuple(_P(dict(d)) for d in self.codec_views)
         self.stdout, self.stderr, self.stdin = sys.stdout, sys.stderr, sys.stdin
         self.watch_dirs = tuple(watch_dirs)
         self.rescan_files()
 
+    def kind_changes(self):
+        """Modules and module-level objects whose class is not the one noted
+        (the guard's audit hook refuses such a change; this sees one that got
+        past it). Labels, empty when none; restoring cannot undo these."""
+        out = []
+        if not all(map(_is, map(type, self.module_objects), self.module_types)):
+            out += [f"the class of module {n}" for n, m, t in zip(self.module_names, self.module_objects, self.module_types) if type(m) is not t]
+        if not all(map(_is, (type(o) for o, _ in self.objects), self.object_types)):
+            out += [f"the class of a {t.__name__} object" for (o, _), t in zip(self.objects, self.object_types) if type(o) is not t]
+        return out
+
     def rescan_files(self):
         """Note what the watched folders hold now (their new entries are removed at restore)."""
-        self.watch = {d: set(os.listdir(d)) for d in self.watch_dirs if os.path.isdir(d)}
+        self.watch = _P({d: frozenset(os.listdir(d)) for d in self.watch_dirs if os.path.isdir(d)})
 
     def restore(self):
         """Put everything back. Each step is guarded so that one failure
@@ -140,6 +193,7 @@ class Sandbox:
             self._restore_containers,
             self._restore_objects,
             self._restore_cells,
+            self._restore_caches,
             self._restore_codecs,
             self._restore_files,
         ):
@@ -160,7 +214,7 @@ class Sandbox:
         cache.clear()
         cache.update(saved)
         sys.path_importer_cache = cache
-        sys.argv = self.argv[:]
+        sys.argv = list(self.argv)
         for k in [k for k in d if k not in self.sys_dict and k not in _SYS_KEEP]:
             try:
                 delattr(sys, k)
@@ -226,6 +280,11 @@ class Sandbox:
                     del cell.cell_contents
                 else:
                     cell.cell_contents = saved
+
+    def _restore_caches(self):
+        for f, misses in self.lru:
+            if f.cache_info().misses != misses:
+                f.cache_clear()
 
     def _restore_objects(self):
         _reset(self.object_views, self.object_saved)

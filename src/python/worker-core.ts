@@ -356,8 +356,10 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
   }
 
   async function run(runId: number, job: WorkerRun): Promise<void> {
-    deps.post({ type: "accepted", runId });
+    // The restore of the last run comes first: its finalizers are code under test, and until "accepted"
+    // the host's accept guard replaces a worker that never gets here.
     finish();
+    deps.post({ type: "accepted", runId });
     if (tainted) {
       deps.post({ type: "tainted", runId, message: tainted });
       return;

@@ -182,6 +182,55 @@ gc.disable()
 sys.set_asyncgen_hooks(firstiter=lambda agen: None)
 sys.set_coroutine_origin_tracking_depth(7)
 ${fakes}`,
+  // Changes no dictionary shows: the class of a framework object, of a library object and of a module, the
+  // code and defaults of a library function, the bases of a library class. Each is tried on its own.
+  "kinds of objects changed": `import json, os, posixpath, random, string, types
+def _all():
+    def _basename(p):
+        return "recode_leak"
+    tries = (
+        lambda: setattr(json._default_encoder, "__class__", type("Enc", (type(json._default_encoder),), {"recode_leak": True})),
+        lambda: setattr(random._inst, "__class__", type("Rnd", (type(random._inst),), {"recode_leak": True})),
+        lambda: setattr(string, "__class__", type("Mod", (types.ModuleType,), {"recode_leak": True})),
+        lambda: setattr(posixpath.basename, "__code__", _basename.__code__),
+        lambda: setattr(os.makedirs, "__defaults__", (0o700, True)),
+        lambda: setattr(string.Formatter, "__bases__", (type("Mixin", (), {"recode_leak": True}),)),
+    )
+    for t in tries:
+        try:
+            t()
+        except Exception:
+            pass
+_all()
+${fakes}`,
+  // The restore's own machinery, reachable from the harness's module: switched off, its snapshot edited,
+  // replaced; and a cache filled while a function it calls was replaced.
+  "restore machinery": `import fnmatch, string, sys
+string.recode_leak = True
+def _all():
+    # Pyodide's harness is the module recode_harness; the native one runs as __main__.
+    harness = sys.modules.get("recode_harness") or sys.modules.get("__main__")
+    state = getattr(harness, "_STATE", None)
+    sb = getattr(state, "sandbox", None)
+    tries = (
+        lambda: setattr(sb, "restore", lambda: None),
+        lambda: [d.__setitem__("recode_leak", True) for d in getattr(sb, "module_saved", ())],
+        lambda: object.__setattr__(sb, "module_saved", ()),
+        lambda: setattr(state, "sandbox", None),
+    )
+    for t in tries:
+        try:
+            t()
+        except Exception:
+            pass
+    orig = fnmatch.translate
+    fnmatch.translate = lambda pat: r"(?s:.*)\\Z"
+    try:
+        fnmatch.fnmatch("abc", "zz*q")
+    finally:
+        fnmatch.translate = orig
+_all()
+${fakes}`,
   // Attributes of the codec objects the interpreter caches (codecs.lookup hands out the same object
   // every time): a decoder planted here would run whenever a later run opens a text file.
   "codec objects left behind": `import codecs
@@ -491,6 +540,14 @@ LEFT = [name for name, seen in (
     ("collector off", not gc.isenabled()),
     ("async generator hooks", sys.get_asyncgen_hooks().firstiter is not None),
     ("coroutine origin tracking", sys.get_coroutine_origin_tracking_depth() == 7),
+    ("class of a framework object", type(json._default_encoder).__name__ != "JSONEncoder"),
+    ("class of a library object", hasattr(__import__("random")._inst, "recode_leak")),
+    ("class of a module", type(__import__("string")) is not type(sys)),
+    ("code of a library function", os.path.basename("a/b") != "b"),
+    ("defaults of a library function", os.makedirs.__defaults__ != (0o777, False)),
+    ("bases of a library class", hasattr(__import__("string").Formatter, "recode_leak")),
+    ("restore switched off", hasattr(__import__("string"), "recode_leak")),
+    ("cache filled while patched", __import__("fnmatch").fnmatch("abc", "zz*q")),
     ("gc threshold", gc.get_threshold()[0] == 1234),
     ("switch interval", abs(sys.getswitchinterval() - 0.0123) < 1e-9),
     ("umask", _umask()),

@@ -161,6 +161,21 @@ describe("pyodide: code the dictionaries cannot restore", () => {
       await rt.dispose();
     }
   });
+
+  it("a finalizer that never returns, run by the restore before the next run, cannot leave that run without a clock", async () => {
+    const rt = createRuntime("pyodide");
+    try {
+      await rt.ready();
+      // A garbage cycle whose __del__ loops for ever and swallows the interrupt: the restore collects it.
+      const hang = `${task.canonical}\n\nclass _Loop:\n    def __del__(self):\n        while True:\n            try:\n                pass\n            except BaseException:\n                pass\n\n_a = _Loop()\n_a.me = _a\ndel _a\n`;
+      await rt.run(taskRunRequest(task, hang));
+      // The next run is accepted only once the restore is done; a worker stuck in it is replaced.
+      const next = await rt.run(taskRunRequest(task, task.canonical));
+      expect(next.allPassed).toBe(true);
+    } finally {
+      await rt.dispose();
+    }
+  });
 });
 
 describe("native: the event stream and the process group", () => {
