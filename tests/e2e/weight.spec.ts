@@ -49,6 +49,8 @@ function recordScripts(page: Page): { list: Loaded[]; stop: () => Promise<Loaded
     const isJs = /javascript|ecmascript/.test(type) || /\.(m?js)$/.test(url.pathname);
     // blob: scripts are the Python box's worker and Pyodide's modules, handed in as blobs (not fetched again).
     if (!isJs || url.protocol === "blob:" || url.pathname.startsWith("/pyodide/")) return;
+    // The service worker's own downloads (it stores the build for offline use once Python is ready) are not the page's start.
+    if (res.request().serviceWorker()) return;
     pending.push(
       res.body().then(
         // Playwright hands over the decoded body: gzip it here, whatever the server sent.

@@ -63,7 +63,13 @@ export function OfflineBar() {
   const services = useServices();
   const net = useNetwork();
   const up = useObservable(updateState);
-  useEffect(() => registerServiceWorker(), []);
+  // The service worker stores the whole build (tens of MB): it starts once Python is ready (or could not
+  // start), so that on a first visit its downloads do not compete with what the page needs to start.
+  const python = useObservable(services.python);
+  const started = python.state !== "loading";
+  useEffect(() => {
+    if (started) registerServiceWorker();
+  }, [started]);
   const blocked = net.online
     ? []
     : services.catalog.filter((e) => e.error === null && offlineBlocker({ meta: e.task ? e.task.meta : e.meta }, net) !== null);
