@@ -8,7 +8,7 @@
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { buildProgram } from "../../src/cli/main";
@@ -246,14 +246,17 @@ interface ReportJson {
   errored: unknown[];
 }
 
-/** Check the grid's report: every model at L0 and L4, both tasks solved. */
+/** Check the grid's report: every model at L0 and L4, both tasks solved (a scripted model is named by its file's name). */
 function expectSolvedGrid(runs: string, models: string[]): void {
   const report = JSON.parse(readFileSync(join(runs, "report.json"), "utf8")) as ReportJson;
   expect(report.rows.map((r) => [r.model, r.level, r.taskCount, r.solvedCount])).toEqual(
-    models.flatMap((m) => [
-      [m, 0, 2, 2],
-      [m, 4, 2, 2],
-    ]),
+    models.flatMap((spec) => {
+      const m = spec.startsWith("scripted:") ? `scripted:${basename(spec.slice("scripted:".length))}` : spec;
+      return [
+        [m, 0, 2, 2],
+        [m, 4, 2, 2],
+      ];
+    }),
   );
   expect([report.missing, report.unfinished, report.errored]).toEqual([[], [], []]);
   expect(readFileSync(join(runs, "report.md"), "utf8")).toContain("| L0 | L1 | L2 | L3 | L4 |");
