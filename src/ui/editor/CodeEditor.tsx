@@ -30,15 +30,30 @@ export function CodeEditor({ path, initial, onChange, onRun, markers, onReady, r
   const changeRef = useRef(onChange);
   changeRef.current = onChange;
   const [mounted, setMounted] = useState(0);
+  // The model is made here, before the editor, and its changes reach the draft from its first moment: the
+  // editor itself is mounted a render later, and text set in between (then a reload) must not be lost.
+  const modelRef = useRef<{ model: monaco.editor.ITextModel; sub: monaco.IDisposable } | null>(null);
+  const watchModel = () => {
+    if (modelRef.current?.model.uri.toString() === monaco.Uri.parse(path).toString()) return;
+    modelRef.current?.sub.dispose();
+    const uri = monaco.Uri.parse(path);
+    const model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(initial, "python", uri);
+    modelRef.current = { model, sub: model.onDidChangeContent(() => changeRef.current(model.getValue())) };
+  };
+  watchModel();
+  // (Again after a cleanup that was not an unmount, as React's development checks do.)
+  useEffect(() => {
+    watchModel();
+    return () => {
+      modelRef.current?.sub.dispose();
+      modelRef.current = null;
+    };
+  });
 
   const mount: OnMount = (editor, m) => {
     editorRef.current = editor;
     setMounted((n) => n + 1);
     editor.addCommand(m.KeyMod.CtrlCmd | m.KeyCode.Enter, () => runRef.current());
-    // Changes reach the draft from here on; one made between the model's creation and this call (the page
-    // may have been busy rendering what loaded meanwhile) is passed on now. Disposed with the editor.
-    editor.onDidChangeModelContent(() => changeRef.current(editor.getValue()));
-    if (editor.getValue() !== initial) changeRef.current(editor.getValue());
     onReady?.({
       setText: (text) => {
         const model = editor.getModel();
