@@ -169,7 +169,9 @@ export class NativeRuntime implements PythonRuntime {
       const interruptNow = (kind: "timeout" | "stopped") => {
         if (stopKind) return;
         stopKind = kind;
-        asm.interruptSent(kind);
+        // Told once the events already in the pipe are read (they come before the interrupt): the test running
+        // then is the one the interrupt stops.
+        setImmediate(() => asm.interruptSent(kind));
         // In the box, bubblewrap would die of SIGINT and take Python with it: interrupt Python alone.
         const py = boxed && child.pid ? boxedPythonPid(child.pid) : null;
         if (py) {

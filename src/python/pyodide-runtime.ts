@@ -255,7 +255,9 @@ export class PyodideRuntime implements PythonRuntime {
       const interruptNow = (kind: "timeout" | "stopped") => {
         if (settled || stopKind) return;
         stopKind = kind;
-        asm.interruptSent(kind);
+        // Told once the messages already received are read (they come before the interrupt): the test running
+        // then is the one the interrupt stops.
+        setTimeout(() => asm.interruptSent(kind), 0);
         if (inst.interrupt) {
           inst.interrupt();
           hard = setTimeout(terminate, grace);
