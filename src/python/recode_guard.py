@@ -316,7 +316,7 @@ class Guard:
             return []
         hooks = _hooks()
         changed += [k for k, v in self.hooks.items() if hooks.get(k, _MISSING) is not v]
-        changed += [f"the class of {label}" for label, obj, _ in self.objects if type(obj) is not self.kinds[self.kind_objects.index(obj)]]
+        changed += [f"the class of {label}" for (label, obj, _), kind in zip(self.objects, self.kinds) if type(obj) is not kind]
         changed += [
             f"the harness's {type(obj).__name__.lower().strip('_')} object"
             for obj, saved in zip(self.slotted, self.slotted_saved)
