@@ -7,5 +7,4 @@ export const HARNESS_FILES = {
   recode_harness: "harness.py",
   recode_check: "recode_check.py",
   recode_guard: "recode_guard.py",
-  recode_sandbox: "recode_sandbox.py",
 } as const;

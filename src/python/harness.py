@@ -438,8 +438,8 @@ def run_tests(config, emit_text):
     guard = run.guard = _guard()
     guard.expect("recode_check", "SINK", sink)
     # The run object holds the event sink (``run.emit``): code that replaced it could rewrite every result.
-    # The harness's state between runs and the restore's snapshot (slots; see recode_sandbox.Sandbox) too.
-    slotted = (_STATE,) if _STATE.sandbox is None else (_STATE, _STATE.sandbox)
+    # The harness's state between runs too (slots).
+    slotted = (_STATE,)
     guard.watch_classes((), objects=(run,), slotted=slotted)
     run.config_target = config["target"]
     import_out = CappedStream(run.cap)
@@ -523,17 +523,13 @@ def _main():
 
 
 class _RunState:
-    """What the harness keeps between runs of one interpreter. Slots, not a
-    dictionary: the restore after a run leaves it alone, and the guard's view
-    of this module stays the same from run to run."""
+    """What the harness keeps for one interpreter. Slots, not a dictionary:
+    the guard watches them during a run (see ``run_tests``)."""
 
-    __slots__ = ("sandbox", "guard", "pending", "frozen")
+    __slots__ = ("guard",)
 
     def __init__(self):
-        self.frozen = None  # the snapshot whose objects the collector was told to leave alone (gc.freeze)
-        self.sandbox = None  # the Sandbox snapshot, reused while no module appears
-        self.guard = None  # the Guard, made at the first run
-        self.pending = None  # (sandbox, run) of a run not restored yet
+        self.guard = None  # the Guard, made by prepare() (or at the first run)
 
 
 _STATE = _RunState()
@@ -571,9 +567,6 @@ def seal():
     them. The harness itself reports through a device file, not a JavaScript
     function, so no JavaScript object is left on the Python heap for frames
     to reach."""
-    import recode_sandbox
-
-    recode_sandbox.codec_cache()  # found through gc, which the audit hook refuses from here on
     hidden = {name: sys.modules.pop(name) for name in _bridge_modules()}
     sys.meta_path[:] = [f for f in sys.meta_path if (type(f).__module__ or "").split(".")[0] not in ("_pyodide", "pyodide")]
     sealed = []
@@ -624,7 +617,7 @@ def seal():
     import _imp
 
     # _imp itself is refused too: a second _imp would hold the original functions.
-    refused = _BRIDGE_ROOTS | {"_imp", "_ctypes", "ctypes", "_codecs"}
+    refused = _BRIDGE_ROOTS | {"_imp", "_ctypes", "ctypes"}
 
     def create_builtin(spec, _orig=_imp.create_builtin, _roots=refused, _str=str, _type=type, _ie=ImportError):
         name = getattr(spec, "name", None)
@@ -642,53 +635,6 @@ def seal():
     _imp.create_dynamic = create_dynamic
     sealed.extend((create_builtin, create_dynamic))
     _SEALED_IMP.append(_imp)
-    sealed.extend(_watch_codecs())
-
-
-def _watch_codecs():
-    """The codec registry is the interpreter's, not a module's: note what a run
-    registers (``finish_run`` unregisters its search functions; an error
-    handler, which cannot be unregistered, gets the instance replaced). The
-    notes are kept where only these functions can read them (the audit hook
-    refuses reads of their defaults). Returns the functions to seal."""
-    import _codecs
-    import codecs
-
-    searches, handlers = [], []
-
-    def register(search_function, _orig=_codecs.register, _log=searches):
-        _orig(search_function)
-        _log.append(search_function)
-
-    def register_error(name, error_handler, _orig=_codecs.register_error, _log=handlers):
-        _orig(name, error_handler)
-        _log.append(name)
-
-    def undo(_searches=searches, _handlers=handlers, _unregister=_codecs.unregister):
-        for fn in _searches:
-            try:
-                _unregister(fn)
-            except Exception:  # noqa: BLE001 - already gone
-                pass
-        _searches.clear()
-        names = list(_handlers)
-        _handlers.clear()
-        return f"tainted: the run registered a codec error handler ({', '.join(map(str, names[:3]))})" if names else ""
-
-    for mod in (_codecs, codecs):
-        mod.register = register
-        mod.register_error = register_error
-    global _CODEC_UNDO
-    _CODEC_UNDO = undo
-    return (register, register_error, undo)
-
-
-def _no_codecs():
-    return ""
-
-
-# Undoes a run's codec registrations (Pyodide, after seal()).
-_CODEC_UNDO = _no_codecs
 
 
 def _guard():
@@ -698,74 +644,53 @@ def _guard():
     return _STATE.guard
 
 
-def run_isolated(config, emit_text, watch_dirs=("/tmp", "/home/pyodide")):
-    """Run the tests from the run's directory with a fresh ``sys.path`` entry.
-    The interpreter is restored afterwards by ``finish_run()`` (see
-    ``recode_sandbox.Sandbox``), which the host may call once it has the
-    results, off the critical path of the submission."""
-    from recode_sandbox import Sandbox
-
-    if _STATE.pending is not None:
-        finish_run()
-    workdir = config["workdir"]
-    sandbox = _STATE.sandbox
-    # A restored interpreter is in the snapshot's state again, so the snapshot
-    # can be reused as long as no module appeared in between (e.g. a package load).
-    if sandbox is None or sandbox.workdir != os.path.abspath(workdir) or sys.modules.keys() != sandbox.modules:
-        sandbox = Sandbox(workdir, watch_dirs)
-        if _STATE.guard is not None:
-            # Modules loaded since the guard was made (a package): their classes are not the run's to change either.
-            _STATE.guard.protect(loaded_modules_and_classes())
-    else:
-        sandbox.rescan_files()
-    _STATE.sandbox = sandbox
-    _STATE.pending = (sandbox, None)
-    os.chdir(workdir)
-    sys.path.insert(0, workdir)
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
-    # A fresh context: context variables a previous run set (its own, or a library's settings) are not seen.
-    _STATE.pending = (sandbox, _Context().run(run_tests, config, emit_text))
+def prepare():
+    """Pyodide, once the harness is sealed and again after packages are
+    loaded: make the guard and note what is loaded now as protected, then
+    collect and freeze what lives, so that the collections of a run see only
+    the run's objects. The host then snapshots the interpreter's memory, and
+    every run starts from that snapshot (see memory-snapshot.ts)."""
+    guard = _guard()
+    guard.protect(loaded_modules_and_classes())
+    gc.collect()
+    gc.freeze()
 
 
-def finish_run():
-    """Restore the interpreter after a run. Returns "" or ``tainted: <what>``
-    when the run left something restoring cannot undo (the instance must then
-    be replaced)."""
-    if _STATE.pending is None:
-        return ""
-    sandbox, run = _STATE.pending
-    _STATE.pending = None
+def preload(names):
+    """Pyodide, after packages are loaded: import each package and every
+    extension module inside it, so that their native libraries are loaded
+    before the snapshot (one loaded during a run cannot be restored away).
+    A module that does not import on its own is left to the run."""
+    import importlib
+    import importlib.machinery
+
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    for name in names:
+        try:
+            pkg = importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - reported by the run's own import
+            continue
+        for root in list(getattr(pkg, "__path__", ())):
+            for folder, _dirs, files in os.walk(root):
+                rel = os.path.relpath(folder, root)
+                prefix = name if rel == "." else f"{name}.{rel.replace(os.sep, '.')}"
+                for f in files:
+                    if f.endswith(suffixes):
+                        try:
+                            importlib.import_module(f"{prefix}.{f.split('.')[0]}")
+                        except BaseException:  # noqa: BLE001 - a module that needs its package's import order
+                            pass
+
+
+def bridge_reached():
+    """Pyodide, after a run and before its memory is restored: the bridge
+    modules the run got into ``sys.modules`` (JavaScript objects it may have
+    made outlive the restore, so the instance must be replaced), or ""."""
     try:
         reached = _bridge_modules()
-    except Exception:  # noqa: BLE001 - sys.modules replaced: the restore puts it back
+    except Exception:  # noqa: BLE001 - sys.modules replaced
         reached = ["sys.modules"]
-    # The run's cyclic garbage goes first, so that its finalizers run now and the restore undoes what they did.
-    gc.collect()
-    sandbox.restore()
-    # What the restore let go (the run's modules and classes); garbage after that is being made by finalizers.
-    gc.collect()
-    if gc.collect(0):
-        return "tainted: objects of the run keep running code as they are collected (finalizers)"
-    kinds = sandbox.kind_changes()
-    if kinds:
-        return f"tainted: the run changed {', '.join(kinds[:3])}"
-    codecs_left = _CODEC_UNDO()
-    if codecs_left:
-        return codecs_left
-    damaged = _STATE.guard.damaged_code() if _STATE.guard is not None else []
-    if damaged:
-        return f"tainted: {', '.join(damaged[:5])}"
-    if reached:
-        return f"tainted: the run reached the JavaScript bridge ({', '.join(reached[:3])})"
-    if run is None or run.tampered:
-        # Restoring undoes what the guard saw, but a run that tampered gets no benefit of the doubt.
-        return "tainted: the run changed protected objects"
-    if _STATE.frozen is not sandbox:
-        # What lives now (the standard library, the harness, the snapshot) lives for good: the collector
-        # leaves it alone from here on, so that the collections after each run see only the run's objects.
-        gc.freeze()
-        _STATE.frozen = sandbox
-    return ""
+    return f"tainted: the run reached the JavaScript bridge ({', '.join(reached[:3])})" if reached else ""
 
 
 EVENT_DEVICE = "/dev/recode-events"
@@ -782,7 +707,11 @@ def compile_code(path, source, _compile=compile, _dumps=marshal.dumps):
 
 def run_json(config_text):
     """Pyodide entry: config as JSON text (see ``run_tests``); events go to the
-    event device, one JSON line each. Call ``finish_run()`` afterwards."""
+    event device, one JSON line each. The tests run from the run's folder with
+    a fresh ``sys.path`` entry and in a fresh ``contextvars.Context`` (context
+    variables are not the interpreter's memory alone). Nothing is undone here:
+    the host restores the interpreter's memory after the run."""
+    config = json.loads(config_text)
     fd = _os_open(EVENT_DEVICE, os.O_WRONLY)
 
     def emit_text(text, _fd=fd):
@@ -792,13 +721,15 @@ def run_json(config_text):
             data = data[n:]
 
     try:
-        run_isolated(json.loads(config_text), emit_text)
+        workdir = config["workdir"]
+        os.chdir(workdir)
+        sys.path.insert(0, workdir)
+        _Context().run(run_tests, config, emit_text)
     finally:
         try:
             _os_close(fd)
         except OSError:
             pass
-
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ import type { FileReply, FileRequest, WorkerHello } from "./box-protocol";
 import harness from "./harness.py?raw";
 import check from "./recode_check.py?raw";
 import guard from "./recode_guard.py?raw";
-import sandbox from "./recode_sandbox.py?raw";
 import { createWorkerCore, type FromWorker, type ToWorker } from "./worker-core";
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -79,7 +78,7 @@ const handle = createWorkerCore({
     return mod.loadPyodide({ ...opts, createPyodideModule: asm.default, stdout: () => {}, stderr: () => {} });
   },
   // The modules of HARNESS_FILES (harness-files.ts), bundled as text.
-  sources: { recode_harness: harness, recode_check: check, recode_guard: guard, recode_sandbox: sandbox },
+  sources: { recode_harness: harness, recode_check: check, recode_guard: guard },
   post,
 });
 

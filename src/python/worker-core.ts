@@ -12,6 +12,7 @@
  */
 import type { PyodideAPI } from "pyodide";
 import { CodeCache } from "./code-cache";
+import { MemorySnapshot, type SnapshotFs, type SnapshotModule } from "./memory-snapshot";
 
 /** Where Pyodide and its packages come from. All optional. */
 export interface PyodideSourceOptions {
@@ -68,7 +69,7 @@ export type HarnessSources = Record<string, string>;
 /** What a worker entry provides to the core. */
 export interface WorkerCoreDeps {
   loadPyodide: (opts: Record<string, unknown>) => Promise<PyodideAPI>;
-  /** harness.py (as `recode_harness`), recode_check.py, recode_guard.py, recode_sandbox.py. */
+  /** harness.py (as `recode_harness`), recode_check.py, recode_guard.py. */
   sources: HarnessSources;
   post: (msg: FromWorker) => void;
 }
@@ -76,8 +77,10 @@ export interface WorkerCoreDeps {
 const LIB_DIR = "/lib/recode";
 /** The device the harness writes its events to (one JSON line each). */
 const EVENT_DEVICE = "/dev/recode-events";
-/** Folders whose new entries the harness removes after a run; writes elsewhere taint the instance. */
+/** Folders a run may write in; writes elsewhere taint the instance. */
 const SCRATCH = ["/tmp/", "/home/pyodide/", "/dev/"];
+/** Folders whose new entries are removed after every run (the run folder included). */
+const RESTORED_DIRS = ["/tmp", "/home/pyodide", "/dev"];
 
 /** The parts of Emscripten's FS the core uses (Pyodide's typings leave them out). */
 interface EmscriptenFs {
@@ -199,12 +202,16 @@ const EHOSTUNREACH = 23;
 export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promise<void> {
   let py: PyodideAPI | null = null;
   let runJson: ((config: string) => void) | null = null;
-  let finishRun: (() => string) | null = null;
+  let bridgeReached: (() => string) | null = null;
+  let prepare: (() => void) | null = null;
+  let preload: ((names: string[]) => void) | null = null;
+  /** The interpreter as every run starts it (taken once sealed, and again after packages load). */
+  let snapshot: MemorySnapshot | null = null;
   let compileCode: ((path: string, source: string) => { toJs(): Uint8Array; destroy(): void }) | null = null;
   let codeCache: CodeCache | null = null;
   /** The files of the last run and its target, compiled into the cache once the interpreter is restored. */
   let lastFiles: { files: Record<string, string>; target: string } | null = null;
-  /** A finished run whose interpreter is not restored yet (done after the host has the results). */
+  /** A run whose interpreter is not restored yet (done after the host has the results). */
   let pendingFinish = false;
   /** Set when a run damaged the interpreter beyond repair; later runs are refused so the host replaces it. */
   let tainted: string | null = null;
@@ -261,11 +268,29 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     p.setStdin({ stdin: () => null });
     p.runPython(`import sys\nsys.path.insert(0, "${LIB_DIR}")\nsys.dont_write_bytecode = True\nimport recode_harness, unittest, json`);
     runJson = p.runPython("recode_harness.run_json") as typeof runJson;
-    finishRun = p.runPython("recode_harness.finish_run") as typeof finishRun;
+    bridgeReached = p.runPython("recode_harness.bridge_reached") as typeof bridgeReached;
+    prepare = p.runPython("recode_harness.prepare") as typeof prepare;
+    preload = p.runPython("recode_harness.preload") as typeof preload;
     compileCode = p.runPython("recode_harness.compile_code") as typeof compileCode;
     const magic = p.runPython("import importlib.util; importlib.util.MAGIC_NUMBER") as { toJs(): Uint8Array; destroy(): void };
     codeCache = new CodeCache(magic.toJs(), String(p.runPython("sys.implementation.cache_tag")));
     magic.destroy();
+  }
+
+  /** The path a file system call acts on: a path, a stream (`.path`), a node (its path), or a descriptor. */
+  function describeTarget(fs: EmscriptenFs, target: unknown): string {
+    if (typeof target === "string") return target;
+    if (typeof target === "number") {
+      const stream = (fs.getStream as ((fd: number) => { path?: unknown } | null) | undefined)?.(target);
+      return typeof stream?.path === "string" ? stream.path : `fd ${target}`;
+    }
+    const path = (target as { path?: unknown } | null)?.path;
+    if (typeof path === "string") return path;
+    try {
+      return String((fs.getPath as (node: unknown) => string)(target));
+    } catch {
+      return "an unknown file";
+    }
   }
 
   /** Note every change to a path outside the scratch folders while a run is in progress. */
@@ -293,7 +318,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       if (typeof orig !== "function") continue;
       fs[name] = (...args: unknown[]) => {
         const target = args[0];
-        note(typeof target === "string" ? target : ((target as { path?: unknown } | null)?.path ?? `fd ${String(target)}`));
+        note(describeTarget(fs, target));
         return (orig as (...a: unknown[]) => unknown).apply(fs, args);
       };
     }
@@ -316,6 +341,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       sealSockets(py);
       freezeIntrinsics();
       watchFiles(fs);
+      takeSnapshot(py);
       deps.post({ type: "ready", version: `${version} (pyodide ${py.version})` });
     } catch (e) {
       deps.post({ type: "init-error", message: `Pyodide could not start: ${(e as Error).message}` });
@@ -338,6 +364,17 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       if (ok) loaded.add(p);
       else missing.push(p);
     }
+    const added = need.filter((p) => loaded.has(p));
+    if (added.length > 0) {
+      // Imported now, native libraries and all, so that a run's import finds them in the snapshot.
+      const list = py.toPy(added.map((p) => p.replace(/-/g, "_")));
+      try {
+        preload?.(list);
+      } finally {
+        list.destroy();
+      }
+      takeSnapshot(py);
+    }
     if (missing.length > 0) {
       const why = errors.length ? ` (${errors.join("; ").slice(0, 300)})` : "";
       deps.post({
@@ -355,9 +392,16 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     return mod?.HEAPU8?.length ?? 0;
   }
 
+  /** Prepare the interpreter (guard, collector) and snapshot it: every later run starts from here. */
+  function takeSnapshot(p: PyodideAPI): void {
+    prepare?.();
+    const mod = (p as unknown as { _module: SnapshotModule })._module;
+    snapshot = new MemorySnapshot(mod, p.FS as unknown as SnapshotFs, RESTORED_DIRS);
+    snapshot.take();
+  }
+
   async function run(runId: number, job: WorkerRun): Promise<void> {
-    // The restore of the last run comes first: its finalizers are code under test, and until "accepted"
-    // the host's accept guard replaces a worker that never gets here.
+    // The restore of the last run comes first: until "accepted" the host's accept guard replaces a worker that never gets here.
     finish();
     deps.post({ type: "accepted", runId });
     if (tainted) {
@@ -370,7 +414,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     }
     if (!(await ensurePackages(runId, job.packages))) return;
     const config = job.config;
-    // Written from JS (much faster than Python file objects in MEMFS); the sandbox removes the folder after the run.
+    // Written from JS (much faster than Python file objects in MEMFS); the restore removes the folder after the run.
     for (const [rel, text] of Object.entries(job.files)) {
       const path = `${WORKDIR}/${rel}`;
       py.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
@@ -390,50 +434,62 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     pending = "";
     eventRun = runId;
     watching = true;
+    pendingFinish = true;
     deps.post({ type: "started", runId });
     try {
       runJson(config);
-      // Whatever runs from here on (the restore, `__del__` methods) reports nothing.
+      // Whatever runs from here on reports nothing.
       eventRun = null;
-      pendingFinish = true;
       deps.post({ type: "done", runId, memoryBytes: memoryBytes(), tainted: "" });
       // The results are out: restore the interpreter now, before the next run is read.
       setTimeout(finish, 0);
     } catch (e) {
-      watching = false;
       eventRun = null;
-      pendingFinish = false;
       const err = e as Error & { type?: string };
       const fatal = err.type === undefined || /fatal/i.test(err.message);
+      if (fatal) {
+        watching = false;
+        pendingFinish = false;
+      } else {
+        setTimeout(finish, 0);
+      }
       deps.post({ type: "failed", runId, message: err.message.split("\n").slice(-3).join(" ").trim(), fatal });
     }
   }
 
-  /** Restore the interpreter after a run; a run that left it damaged taints it (the next run is refused, and the host replaces it). */
+  /**
+   * Restore the interpreter after a run: its memory as snapshotted, its files and descriptors. A run that
+   * reached what the restore cannot put back taints the instance (later runs are refused, and the host replaces it).
+   */
   function finish(): void {
-    if (!pendingFinish || !finishRun) return;
+    if (!pendingFinish || !snapshot) return;
     pendingFinish = false;
     let status = "";
     try {
-      status = finishRun();
+      status = bridgeReached?.() ?? "";
     } catch (e) {
-      status = `tainted: the restore after the run failed (${(e as Error).message.split("\n").slice(-1)[0]})`;
+      status = `tainted: the check after the run failed (${(e as Error).message.split("\n").slice(-1)[0]})`;
     }
+    const lost = snapshot.restore();
     watching = false;
+    status ||= lost;
     if (status) tainted = status;
     else if (touched.size > 0) {
       const list = [...touched].slice(0, 3).join(", ");
       tainted = `tainted: the run changed files outside its folder (${list}${touched.size > 3 ? ", ..." : ""})`;
     }
-    if (!tainted) fillCodeCache();
+    // Compiling leaves its own garbage: the memory is restored once more.
+    if (!tainted && fillCodeCache()) tainted = snapshot.restore() || null;
     lastFiles = null;
   }
 
-  /** Compile the last run's task files that the cache lacks (the interpreter is restored and clean by now). */
-  function fillCodeCache(): void {
-    if (!lastFiles || !codeCache || !compileCode) return;
+  /** Compile the last run's task files that the cache lacks (in the restored interpreter). Returns whether any was compiled. */
+  function fillCodeCache(): boolean {
+    if (!lastFiles || !codeCache || !compileCode) return false;
+    let compiled = false;
     for (const [rel, text] of codeCache.missing(lastFiles.files, lastFiles.target)) {
       let code: { toJs(): Uint8Array; destroy(): void } | null = null;
+      compiled = true;
       try {
         code = compileCode(`${WORKDIR}/${rel}`, text);
         codeCache.add(rel, text, code.toJs());
@@ -443,6 +499,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
         code?.destroy();
       }
     }
+    return compiled;
   }
 
   return async (msg: ToWorker) => {

@@ -158,6 +158,35 @@ collections.abc.Sequence.register(dict)
 sys.warnoptions.append("recode-leak")
 sys._xoptions["recode_leak"] = "1"
 ${fakes}`,
+  // State inside C objects and C extension modules, which no dictionary shows: the default context every new
+  // decimal context is copied from, a logging handler nested in the root logger's list, the C-level int limit.
+  "C extension state left behind": `import decimal, logging, sys
+decimal.DefaultContext.prec = 3
+decimal.DefaultContext.rounding = decimal.ROUND_DOWN
+logging.root.handlers.append(logging.NullHandler())
+logging.root.handlers[-1].recode_leak = True
+sys.set_int_max_str_digits(777)
+${fakes}`,
+  // A package folder beside the target module (a package wins over the module of the same name), made
+  // read-only so that removing its files needs more than the folder's owner may do: every later run of
+  // the task would import these stubs instead of its own target file.
+  "package planted in a read-only folder": `import os
+_pkg = __file__[:-3]
+os.mkdir(_pkg)
+os.rename(__file__, os.path.join(_pkg, "__init__.py"))
+_fd = os.open(os.path.join(_pkg, "__init__.py"), os.O_WRONLY)
+os.write(_fd, b"def __getattr__(name):\\n    return lambda *a, **k: [0.0]\\n" + b"#" * 4000 + b"\\n")
+os.close(_fd)
+os.chmod(_pkg, 0o555)
+os.chmod(os.path.dirname(_pkg), 0o555)
+${fakes}`,
+  // The event device removed: the next run would have nowhere to report.
+  "event device removed": `import os
+try:
+    os.unlink("/dev/recode-events")
+except OSError:
+    pass  # native python3 reports on a pipe
+${fakes}`,
   // The class the FileFinder path hook makes finders of (a closure cell of a function in sys.path_hooks),
   // and the finders cached in sys.path_importer_cache: a later run's imports would go through them.
   "import machinery left behind": `import sys, zipimport
@@ -567,6 +596,9 @@ LEFT = [name for name, seen in (
     ("file in /tmp", os.path.exists("/tmp/left-behind.py")),
     ("file in home", os.path.exists("/home/pyodide/left-behind.py")),
     ("file beside the run folder", os.path.exists("/tmp/left.py")),
+    ("decimal default context", __import__("decimal").DefaultContext.prec != 28),
+    ("nested logging handler", any(hasattr(h, "recode_leak") for h in __import__("logging").root.handlers)),
+    ("int string limit", sys.get_int_max_str_digits() == 777),
 ) if seen]
 
 def softmax_with_temperature(*args, **kwargs):

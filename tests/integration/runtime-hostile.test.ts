@@ -162,14 +162,14 @@ describe("pyodide: code the dictionaries cannot restore", () => {
     }
   });
 
-  it("a finalizer that never returns, run by the restore before the next run, cannot leave that run without a clock", async () => {
+  it("a garbage cycle whose finalizer never returns is dropped by the restore, not run, and the next run passes", async () => {
     const rt = createRuntime("pyodide");
     try {
       await rt.ready();
-      // A garbage cycle whose __del__ loops for ever and swallows the interrupt: the restore collects it.
+      // A garbage cycle whose __del__ loops for ever and swallows the interrupt: the memory restore drops it uncollected.
       const hang = `${task.canonical}\n\nclass _Loop:\n    def __del__(self):\n        while True:\n            try:\n                pass\n            except BaseException:\n                pass\n\n_a = _Loop()\n_a.me = _a\ndel _a\n`;
       await rt.run(taskRunRequest(task, hang));
-      // The next run is accepted only once the restore is done; a worker stuck in it is replaced.
+      // (Were it run before the next run, the host's accept guard would replace the stuck worker.)
       const next = await rt.run(taskRunRequest(task, task.canonical));
       expect(next.allPassed).toBe(true);
     } finally {

@@ -1,0 +1,232 @@
+/**
+ * The interpreter as it was before any run, put back after every run: a copy
+ * of Pyodide's WebAssembly memory up to the heap's top, taken once the harness
+ * is sealed and prepared (and again after packages are loaded), and written
+ * back over the memory after each run. Everything Python holds, in any
+ * module, cache, C extension or the interpreter's own structures, is then as
+ * before the run, without undoing changes one by one.
+ *
+ * What lives outside that memory is checked or put back here: the JavaScript
+ * objects Python refers to (Pyodide's reference table: a run that changed it
+ * made objects that would outlive the restore, so the instance must be
+ * replaced), the function table (a native library loaded during a run), and
+ * Emscripten's file system state (open file descriptors, working directory,
+ * new entries in the scratch folders).
+ */
+
+/** The parts of Pyodide's Emscripten module the snapshot uses. */
+export interface SnapshotModule {
+  HEAPU8: Uint8Array;
+  HEAPU32: Uint32Array;
+  _emscripten_get_sbrk_ptr(): number;
+  /** Pyodide's reference table of JavaScript objects; throws past its end. */
+  __hiwire_get(index: number): unknown;
+  wasmTable: WebAssembly.Table;
+}
+
+/** An open file descriptor of Emscripten's file system. */
+interface Stream {
+  fd: number | null;
+  position: number;
+}
+
+/** A node of Emscripten's file system (its identity is what matters here). */
+interface FsNode {
+  mode: number;
+}
+
+/** The parts of Emscripten's file system the snapshot uses. */
+export interface SnapshotFs {
+  streams: (Stream | null | undefined)[];
+  /** When false (the default), removing an entry needs write permission on its folder. */
+  ignorePermissions: boolean;
+  cwd(): string;
+  chdir(path: string): void;
+  close(stream: Stream): void;
+  readdir(path: string): string[];
+  lookupPath(path: string, opts: { follow: boolean }): { node: FsNode };
+  isDir(mode: number): boolean;
+  rmdir(path: string): void;
+  unlink(path: string): void;
+}
+
+/** Entries of a folder, without "." and "..", or [] when it cannot be read. */
+function entries(fs: SnapshotFs, dir: string): string[] {
+  try {
+    return fs.readdir(dir).filter((n) => n !== "." && n !== "..");
+  } catch {
+    return [];
+  }
+}
+
+/** The node at `path` (links not followed), or null. */
+function nodeAt(fs: SnapshotFs, path: string): FsNode | null {
+  try {
+    return fs.lookupPath(path, { follow: false }).node;
+  } catch {
+    return null;
+  }
+}
+
+/** Every entry under `dir` and `dir` itself: path -> node, without following links. */
+function tree(fs: SnapshotFs, dir: string, out = new Map<string, FsNode>()): Map<string, FsNode> {
+  const node = nodeAt(fs, dir);
+  if (!node) return out;
+  out.set(dir, node);
+  if (fs.isDir(node.mode)) for (const name of entries(fs, dir)) tree(fs, `${dir}/${name}`, out);
+  return out;
+}
+
+/** Remove a file, link or folder tree; errors are ignored (what stays is found by the check after). */
+function removeTree(fs: SnapshotFs, path: string): void {
+  const node = nodeAt(fs, path);
+  if (!node) return;
+  try {
+    if (fs.isDir(node.mode)) {
+      for (const name of entries(fs, path)) removeTree(fs, `${path}/${name}`);
+      fs.rmdir(path);
+    } else {
+      fs.unlink(path);
+    }
+  } catch {
+    // seen by the check after the removal
+  }
+}
+
+/**
+ * A snapshot of one Pyodide instance. `take()` copies its state (about 27 MB
+ * of memory for the interpreter with the harness: some 20 ms); `restore()`
+ * writes it back (some 3 ms) and says what it could not put back.
+ */
+export class MemorySnapshot {
+  private memory: Uint8Array | null = null;
+  private references: unknown[] = [];
+  private tableLength = 0;
+  private streams: { stream: Stream | null | undefined; position: number }[] = [];
+  private cwd = "/";
+  /** Every entry of the scratch folders: path -> node and its mode. */
+  private scratch = new Map<string, { node: FsNode; mode: number }>();
+
+  /**
+   * @param mod Pyodide's Emscripten module (`pyodide._module`).
+   * @param fs its file system.
+   * @param scratchDirs folders whose new top-level entries are removed at every restore.
+   */
+  constructor(
+    private readonly mod: SnapshotModule,
+    private readonly fs: SnapshotFs,
+    private readonly scratchDirs: readonly string[],
+  ) {}
+
+  /** Whether a snapshot has been taken. */
+  get taken(): boolean {
+    return this.memory !== null;
+  }
+
+  /** The heap's top (bytes): memory past it holds nothing live. */
+  private top(): number {
+    return this.mod.HEAPU32[this.mod._emscripten_get_sbrk_ptr() >>> 2] as number;
+  }
+
+  private referenceTable(): unknown[] {
+    const out: unknown[] = [];
+    for (let i = 0; ; i++) {
+      try {
+        out.push(this.mod.__hiwire_get(i));
+      } catch {
+        return out;
+      }
+    }
+  }
+
+  /** Copy the state. Call only between runs (no Python code on the stack). */
+  take(): void {
+    this.memory = this.mod.HEAPU8.slice(0, this.top());
+    this.references = this.referenceTable();
+    this.tableLength = this.mod.wasmTable.length;
+    this.streams = this.fs.streams.map((stream) => ({ stream, position: stream?.position ?? 0 }));
+    this.cwd = this.fs.cwd();
+    this.scratch = new Map();
+    for (const dir of this.scratchDirs) for (const [path, node] of tree(this.fs, dir)) this.scratch.set(path, { node, mode: node.mode });
+  }
+
+  /**
+   * Put the state back. Returns "" or `tainted: <what>` when the run changed
+   * something outside the memory that cannot be put back (the instance must
+   * then be replaced); the memory is restored either way.
+   * @throws Error when no snapshot was taken.
+   */
+  restore(): string {
+    const memory = this.memory;
+    if (!memory) throw new Error("no memory snapshot to restore");
+    const problem = this.outside();
+    this.mod.HEAPU8.set(memory);
+    this.restoreStreams();
+    return this.restoreFiles() || problem;
+  }
+
+  /** What changed outside the memory that restoring cannot undo, or "". */
+  private outside(): string {
+    if (this.mod.wasmTable.length !== this.tableLength) return "tainted: the run loaded native code (the function table grew)";
+    const now = this.referenceTable();
+    if (now.length !== this.references.length || now.some((v, i) => v !== this.references[i])) {
+      return "tainted: the run changed the JavaScript objects Python refers to";
+    }
+    return "";
+  }
+
+  private restoreStreams(): void {
+    const fs = this.fs;
+    const n = Math.max(fs.streams.length, this.streams.length);
+    for (let fd = 0; fd < n; fd++) {
+      const saved = this.streams[fd]?.stream;
+      const live = fs.streams[fd];
+      if (live && live !== saved) {
+        try {
+          fs.close(live);
+        } catch {
+          fs.streams[fd] = null;
+        }
+      }
+      if (saved) {
+        fs.streams[fd] = saved;
+        saved.fd = fd;
+        saved.position = this.streams[fd]?.position ?? 0;
+      }
+    }
+  }
+
+  /**
+   * Remove what the run added to the scratch folders (its folder included), whatever permissions it set,
+   * and put back the modes of what was there. Returns `tainted: ...` when an entry that was there is gone
+   * or is another node now (renamed, replaced), or a new one could not be removed.
+   */
+  private restoreFiles(): string {
+    const fs = this.fs;
+    const wasIgnoring = fs.ignorePermissions;
+    fs.ignorePermissions = true;
+    let problem = "";
+    try {
+      // First: a folder that is the working directory cannot be removed.
+      try {
+        fs.chdir(this.cwd);
+      } catch {
+        problem = `tainted: the working directory ${this.cwd} is gone`;
+      }
+      for (const dir of this.scratchDirs) {
+        for (const path of tree(fs, dir).keys()) if (!this.scratch.has(path)) removeTree(fs, path);
+      }
+      for (const [path, { node, mode }] of this.scratch) {
+        if (nodeAt(fs, path) !== node) problem ||= `tainted: the run removed or replaced ${path}`;
+        else node.mode = mode;
+      }
+      for (const dir of this.scratchDirs) {
+        for (const path of tree(fs, dir).keys())
+          if (!this.scratch.has(path)) problem ||= `tainted: ${path} could not be removed after the run`;
+      }
+    } finally {
+      fs.ignorePermissions = wasIgnoring;
+    }
+    return problem;
+  }
+}
