@@ -30,9 +30,47 @@ interface Stream {
   position: number;
 }
 
-/** A node of Emscripten's file system (its identity is what matters here). */
+/** A node of Emscripten's file system: its identity, and what a run could change in place. */
 interface FsNode {
   mode: number;
+  atime?: number;
+  mtime?: number;
+  ctime?: number;
+  /** A memory file's bytes (MEMFS) and how many of them are used. */
+  contents?: Uint8Array | number[] | null;
+  usedBytes?: number;
+}
+
+/** What a node held when the snapshot was taken. */
+interface NodeState {
+  node: FsNode;
+  mode: number;
+  times: [number | undefined, number | undefined, number | undefined];
+  contents: Uint8Array | null;
+  usedBytes: number | undefined;
+}
+
+function nodeState(node: FsNode): NodeState {
+  // A folder's `contents` is its entries (an object): only a memory file's bytes are kept.
+  const c = node.contents instanceof Uint8Array || Array.isArray(node.contents) ? node.contents : null;
+  return {
+    node,
+    mode: node.mode,
+    times: [node.atime, node.mtime, node.ctime],
+    contents: c ? Uint8Array.from(c.slice(0, node.usedBytes ?? c.length)) : null,
+    usedBytes: node.usedBytes,
+  };
+}
+
+/** Put a node's mode, times and (for a memory file) bytes back as they were. */
+function putBack(s: NodeState): void {
+  const n = s.node;
+  n.mode = s.mode;
+  [n.atime, n.mtime, n.ctime] = s.times;
+  if (s.contents) {
+    n.contents = s.contents.slice();
+    n.usedBytes = s.usedBytes;
+  }
 }
 
 /** The parts of Emscripten's file system the snapshot uses. */
@@ -104,8 +142,8 @@ export class MemorySnapshot {
   private tableLength = 0;
   private streams: { stream: Stream | null | undefined; position: number }[] = [];
   private cwd = "/";
-  /** Every entry of the scratch folders: path -> node and its mode. */
-  private scratch = new Map<string, { node: FsNode; mode: number }>();
+  /** Every entry of the scratch folders: path -> the node and what it held. */
+  private scratch = new Map<string, NodeState>();
 
   /**
    * @param mod Pyodide's Emscripten module (`pyodide._module`).
@@ -147,7 +185,7 @@ export class MemorySnapshot {
     this.streams = this.fs.streams.map((stream) => ({ stream, position: stream?.position ?? 0 }));
     this.cwd = this.fs.cwd();
     this.scratch = new Map();
-    for (const dir of this.scratchDirs) for (const [path, node] of tree(this.fs, dir)) this.scratch.set(path, { node, mode: node.mode });
+    for (const dir of this.scratchDirs) for (const [path, node] of tree(this.fs, dir)) this.scratch.set(path, nodeState(node));
   }
 
   /**
@@ -198,7 +236,7 @@ export class MemorySnapshot {
 
   /**
    * Remove what the run added to the scratch folders (its folder included), whatever permissions it set,
-   * and put back the modes of what was there. Returns `tainted: ...` when an entry that was there is gone
+   * and put back the modes, times and bytes of what was there. Returns `tainted: ...` when an entry that was there is gone
    * or is another node now (renamed, replaced), or a new one could not be removed.
    */
   private restoreFiles(): string {
@@ -216,9 +254,9 @@ export class MemorySnapshot {
       for (const dir of this.scratchDirs) {
         for (const path of tree(fs, dir).keys()) if (!this.scratch.has(path)) removeTree(fs, path);
       }
-      for (const [path, { node, mode }] of this.scratch) {
-        if (nodeAt(fs, path) !== node) problem ||= `tainted: the run removed or replaced ${path}`;
-        else node.mode = mode;
+      for (const [path, state] of this.scratch) {
+        if (nodeAt(fs, path) !== state.node) problem ||= `tainted: the run removed or replaced ${path}`;
+        else putBack(state);
       }
       for (const dir of this.scratchDirs) {
         for (const path of tree(fs, dir).keys())

@@ -72,7 +72,20 @@ export function pyodideBoxCommand(readable: string[] = [], entry: string = ENTRY
   }
   b.push("--remount-ro", "/", "--chdir", join(ROOT, "src", "python"));
   // An empty environment: the host's (API keys included) stays outside. NODE_CHANNEL_FD is the IPC channel.
-  b.push("--clearenv", "--setenv", "HOME", "/tmp", "--setenv", "NODE_CHANNEL_FD", "3", "--setenv", "LANG", "C.UTF-8");
+  // Structured clone on the channel (a start snapshot is tens of megabytes of bytes).
+  b.push(
+    "--clearenv",
+    "--setenv",
+    "HOME",
+    "/tmp",
+    "--setenv",
+    "NODE_CHANNEL_FD",
+    "3",
+    "--setenv",
+    "NODE_CHANNEL_SERIALIZATION_MODE",
+    "advanced",
+  );
+  b.push("--setenv", "LANG", "C.UTF-8");
   b.push(node, entry);
   return { command: "bwrap", args: b };
 }
@@ -85,7 +98,7 @@ export function nodeBoxHandle(readable: string[] = []): WorkerHandle {
   const { command, args } = pyodideBoxCommand(readable);
   // Its own process group: ending the box kills the group, so a bubblewrap that is still setting up (whose inner
   // process would otherwise outlive the outer one) goes with it.
-  const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe", "ipc"], env: {}, detached: true });
+  const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe", "ipc"], env: {}, detached: true, serialization: "advanced" });
   let lastErr = "";
   child.stderr?.on("data", (d: Buffer) => {
     lastErr = (lastErr + d.toString()).slice(-2000);

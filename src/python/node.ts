@@ -2,12 +2,16 @@
  * Node hosts of the Python runtime: Pyodide in a worker thread, and native
  * python3. `createRuntime` picks one by name.
  */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
+import { HARNESS_FILES } from "./harness-files";
 import { NativeRuntime, type NativeRuntimeOptions } from "./native-runtime";
 import type { NativeSandbox } from "./native-sandbox";
 import { nodeBoxHandle, resolvePyodideBox } from "./node-box";
 import { PyodideRuntime, type PyodideRuntimeOptions, type WorkerHandle } from "./pyodide-runtime";
 import type { PythonRuntime } from "./runtime";
+import { defaultSnapshotDir, fileSnapshotStore, type StartSnapshotStore, startSnapshotKey } from "./start-snapshot";
 
 /** Start a worker thread running the Pyodide worker core. */
 export function nodeWorkerHandle(): WorkerHandle {
@@ -49,7 +53,21 @@ export type NodePyodideOptions = Omit<PyodideRuntimeOptions, "createWorker"> & {
   sandbox?: NativeSandbox;
   /** Where the warning about running without a box goes. Default: stderr. */
   warn?: (message: string) => void;
+  /**
+   * Folder of start snapshots (start-snapshot.ts), or false for none (every start imports the harness
+   * afresh). Default: {@link defaultSnapshotDir}.
+   */
+  snapshotDir?: string | false;
 };
+
+/** The start snapshots of Node's workers in `dir`, keyed by this Pyodide, this harness and `indexURL`. */
+function nodeSnapshotStore(dir: string, indexURL: string | undefined): StartSnapshotStore {
+  const require = createRequire(import.meta.url);
+  const version = (require("pyodide/package.json") as { version: string }).version;
+  const sources: Record<string, string> = {};
+  for (const [name, file] of Object.entries(HARNESS_FILES)) sources[name] = readFileSync(new URL(`./${file}`, import.meta.url), "utf8");
+  return fileSnapshotStore(dir, startSnapshotKey(version, sources, { indexURL: indexURL ?? null }));
+}
 
 let warnedThread = false;
 
@@ -65,7 +83,7 @@ function localSources(opts: NodePyodideOptions): string[] {
  * @throws Error when `sandbox` is `bwrap` and bubblewrap does not work here.
  */
 export function createNodePyodideRuntime(opts: NodePyodideOptions = {}): PyodideRuntime {
-  const { sandbox = "auto", warn, ...rest } = opts;
+  const { sandbox = "auto", warn, snapshotDir, ...rest } = opts;
   const home = resolvePyodideBox(sandbox);
   if (home === "thread" && sandbox === "auto" && !warnedThread) {
     warnedThread = true;
@@ -74,7 +92,9 @@ export function createNodePyodideRuntime(opts: NodePyodideOptions = {}): Pyodide
     );
   }
   const readable = localSources(opts);
-  return new PyodideRuntime({ ...rest, createWorker: home === "bwrap" ? () => nodeBoxHandle(readable) : nodeWorkerHandle });
+  const dir = snapshotDir ?? defaultSnapshotDir();
+  const startSnapshots = rest.startSnapshots ?? (dir === false ? undefined : nodeSnapshotStore(dir, rest.indexURL));
+  return new PyodideRuntime({ ...rest, startSnapshots, createWorker: home === "bwrap" ? () => nodeBoxHandle(readable) : nodeWorkerHandle });
 }
 
 /** Backend by name: "pyodide" (default) or "native" (python3 on PATH). */

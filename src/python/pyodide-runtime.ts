@@ -7,6 +7,7 @@
 import type { RunIncident, RunResult } from "../core/results";
 import { RunAssembler } from "./assembler";
 import { type Attempt, harnessConfig, type PythonRuntime, type RunOptions, type RunRequest, runAttempts, runFiles } from "./runtime";
+import type { StartSnapshotStore } from "./start-snapshot";
 import { type FromWorker, type PyodideSourceOptions, type ToWorker, WORKDIR } from "./worker-core";
 
 /** The few things the host needs from a worker, whatever the platform. */
@@ -37,6 +38,8 @@ export interface PyodideRuntimeOptions extends PyodideSourceOptions {
   memoryCapBytes?: number;
   /** Use a SharedArrayBuffer interrupt (needs cross-origin isolation in the page). Default: when available. */
   useInterrupt?: boolean;
+  /** Where start snapshots are kept (start-snapshot.ts): workers start from one, and the first start makes it. */
+  startSnapshots?: StartSnapshotStore;
 }
 
 interface Instance {
@@ -45,6 +48,8 @@ interface Instance {
   interrupt: (() => void) | null;
   ready: Promise<void>;
   version: string;
+  /** Whether the worker started from a start snapshot. */
+  fromSnapshot: boolean;
   dead: boolean;
   listener: ((msg: FromWorker) => void) | null;
   exitListener: ((reason: string) => void) | null;
@@ -96,6 +101,11 @@ export class PyodideRuntime implements PythonRuntime {
     return this.inst?.version ?? "";
   }
 
+  /** Whether the current instance started from a start snapshot (false until it is ready). */
+  get startedFromSnapshot(): boolean {
+    return this.inst?.fromSnapshot ?? false;
+  }
+
   ready(): Promise<void> {
     return this.instance().ready;
   }
@@ -123,14 +133,18 @@ export class PyodideRuntime implements PythonRuntime {
           : null,
       ready: Promise.resolve(),
       version: "",
+      fromSnapshot: false,
       dead: false,
       listener: null,
       exitListener: null,
     };
     inst.ready = new Promise<void>((resolve, reject) => {
       worker.onMessage((msg) => {
-        if (msg.type === "ready") {
+        if (msg.type === "snapshot") {
+          this.opts.startSnapshots?.save(msg.bytes);
+        } else if (msg.type === "ready") {
           inst.version = msg.version;
+          inst.fromSnapshot = msg.fromSnapshot;
           resolve();
         } else if (msg.type === "init-error") {
           inst.dead = true;
@@ -150,7 +164,14 @@ export class PyodideRuntime implements PythonRuntime {
     });
     inst.ready.catch(() => {});
     const { indexURL, packageBaseUrl, lockFileURL, packageCacheDir } = this.opts;
-    worker.post({ type: "init", options: { indexURL, packageBaseUrl, lockFileURL, packageCacheDir }, interruptBuffer: shared });
+    const snapshot = this.opts.startSnapshots?.load() ?? null;
+    worker.post({
+      type: "init",
+      options: { indexURL, packageBaseUrl, lockFileURL, packageCacheDir },
+      interruptBuffer: shared,
+      snapshot,
+      makeSnapshot: this.opts.startSnapshots !== undefined && snapshot === null,
+    });
     return inst;
   }
 

@@ -45,12 +45,25 @@ export const WORKDIR = "/tmp/recode-run";
 
 /** Host -> worker messages. */
 export type ToWorker =
-  | { type: "init"; options: PyodideSourceOptions; interruptBuffer: SharedArrayBuffer | null }
+  /**
+   * `snapshot`: a start snapshot to load (see start-snapshot.ts), or null. `makeSnapshot`: make one (when none
+   * is given or it does not load) and send it back as a "snapshot" message.
+   */
+  | {
+      type: "init";
+      options: PyodideSourceOptions;
+      interruptBuffer: SharedArrayBuffer | null;
+      snapshot?: Uint8Array | null;
+      makeSnapshot?: boolean;
+    }
   | { type: "run"; runId: number; run: WorkerRun };
 
 /** Worker -> host messages. */
 export type FromWorker =
-  | { type: "ready"; version: string }
+  /** `fromSnapshot`: the worker started from the start snapshot it was given. */
+  | { type: "ready"; version: string; fromSnapshot: boolean }
+  /** A start snapshot this worker made (sent before "ready"), for the host to keep. */
+  | { type: "snapshot"; bytes: Uint8Array }
   | { type: "init-error"; message: string }
   | { type: "accepted"; runId: number }
   | { type: "tainted"; runId: number; message: string }
@@ -261,12 +274,14 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     fs.mkdev(EVENT_DEVICE, 0o666, dev);
   }
 
-  function initHarness(p: PyodideAPI, fs: EmscriptenFs): void {
+  /** Write the harness's files and import it (already imported when the start snapshot holds it). */
+  function initHarness(p: PyodideAPI, fs: EmscriptenFs, imported: boolean): void {
     fs.mkdirTree(LIB_DIR);
     for (const [name, text] of Object.entries(deps.sources)) fs.writeFile(`${LIB_DIR}/${name}.py`, text);
     fs.mkdirTree("/home/pyodide");
     p.setStdin({ stdin: () => null });
-    p.runPython(`import sys\nsys.path.insert(0, "${LIB_DIR}")\nsys.dont_write_bytecode = True\nimport recode_harness, unittest, json`);
+    if (!imported)
+      p.runPython(`import sys\nsys.path.insert(0, "${LIB_DIR}")\nsys.dont_write_bytecode = True\nimport recode_harness, unittest, json`);
     runJson = p.runPython("recode_harness.run_json") as typeof runJson;
     bridgeReached = p.runPython("recode_harness.bridge_reached") as typeof bridgeReached;
     prepare = p.runPython("recode_harness.prepare") as typeof prepare;
@@ -277,28 +292,54 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     magic.destroy();
   }
 
-  /** The path a file system call acts on: a path, a stream (`.path`), a node (its path), or a descriptor. */
-  function describeTarget(fs: EmscriptenFs, target: unknown): string {
-    if (typeof target === "string") return target;
-    if (typeof target === "number") {
-      const stream = (fs.getStream as ((fd: number) => { path?: unknown } | null) | undefined)?.(target);
-      return typeof stream?.path === "string" ? stream.path : `fd ${target}`;
-    }
-    const path = (target as { path?: unknown } | null)?.path;
-    if (typeof path === "string") return path;
+  /**
+   * The real path of `raw` as the file system resolves it (`..` and links in its folders followed, its last
+   * link not): the entry's own path when it exists, else its folder's real path and its name. What cannot
+   * be resolved is returned marked, so that it never passes for a scratch path.
+   */
+  function realPath(fs: EmscriptenFs, raw: string): string {
+    const lookup = fs.lookupPath as (p: string, o: { follow: boolean }) => { node: unknown };
+    const getPath = fs.getPath as (node: unknown) => string;
     try {
-      return String((fs.getPath as (node: unknown) => string)(target));
+      return getPath(lookup(raw, { follow: false }).node);
     } catch {
-      return "an unknown file";
+      // removed, or not made yet: resolve its folder
+    }
+    const trimmed = raw.replace(/\/+$/, "");
+    const slash = trimmed.lastIndexOf("/");
+    const name = trimmed.slice(slash + 1);
+    if (name === "" || name === "." || name === "..") return `(unresolved) ${raw}`;
+    const dir = slash > 0 ? trimmed.slice(0, slash) : slash === 0 ? "/" : ".";
+    try {
+      const parent = getPath(lookup(dir, { follow: true }).node);
+      return `${parent === "/" ? "" : parent}/${name}`;
+    } catch {
+      return `(unresolved) ${raw}`;
+    }
+  }
+
+  /** The real path a file system call acts on: a path, a stream, a node, or a descriptor. */
+  function describeTarget(fs: EmscriptenFs, target: unknown): string {
+    if (typeof target === "string") return realPath(fs, target);
+    const getPath = fs.getPath as (node: unknown) => string;
+    let node: unknown = target;
+    if (typeof target === "number") node = (fs.getStream as (fd: number) => { node?: unknown } | null)(target)?.node;
+    else if (target && typeof target === "object" && "node" in target) node = (target as { node: unknown }).node;
+    try {
+      return getPath(node);
+    } catch {
+      return `(unresolved) ${typeof target === "number" ? `fd ${target}` : "a file"}`;
     }
   }
 
   /** Note every change to a path outside the scratch folders while a run is in progress. */
   function watchFiles(fs: EmscriptenFs): void {
-    const note = (path: unknown) => {
-      if (!watching) return;
-      const p = String(path);
+    // Paths are resolved first: `/tmp/../lib/x` or a link under /tmp to another folder is not a scratch path.
+    const noteResolved = (p: string) => {
       if (!SCRATCH.some((d) => p.startsWith(d)) && p !== "/tmp" && p !== "/home/pyodide") touched.add(p);
+    };
+    const note = (path: unknown) => {
+      if (watching) noteResolved(realPath(fs, String(path)));
     };
     const t = fs.trackingDelegate;
     t.onOpenFile = (path, flags) => {
@@ -317,19 +358,55 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       const orig = fs[name];
       if (typeof orig !== "function") continue;
       fs[name] = (...args: unknown[]) => {
-        const target = args[0];
-        note(describeTarget(fs, target));
+        if (watching) noteResolved(describeTarget(fs, args[0]));
         return (orig as (...a: unknown[]) => unknown).apply(fs, args);
       };
     }
   }
 
-  async function init(options: PyodideSourceOptions, buffer: SharedArrayBuffer | null): Promise<void> {
+  /**
+   * Start Pyodide: from the start snapshot when one is given and loads, else the slow way (and, when asked,
+   * make a snapshot once the harness is imported, before anything else runs).
+   */
+  async function start(options: PyodideSourceOptions, snapshot: Uint8Array | null, makeSnapshot: boolean): Promise<boolean> {
+    if (snapshot) {
+      try {
+        // A copy of its own (bytes that came over a channel may be a view into a larger buffer).
+        py = await deps.loadPyodide({ ...initRuntime(options), _loadSnapshot: snapshot.slice() });
+        const fs = py.FS as unknown as EmscriptenFs;
+        initEventDevice(fs);
+        initHarness(py, fs, true);
+        return true;
+      } catch {
+        // A snapshot that does not load (another build of Pyodide): start the slow way, and make a new one.
+        py = null;
+        makeSnapshot = true;
+      }
+    }
+    py = await deps.loadPyodide(makeSnapshot ? { ...initRuntime(options), _makeSnapshot: true } : initRuntime(options));
+    const fs = py.FS as unknown as EmscriptenFs;
+    initEventDevice(fs);
+    initHarness(py, fs, false);
+    if (makeSnapshot) {
+      try {
+        const bytes = (py as unknown as { makeMemorySnapshot(): Uint8Array }).makeMemorySnapshot();
+        deps.post({ type: "snapshot", bytes });
+      } catch {
+        // no snapshot this time
+      }
+    }
+    return false;
+  }
+
+  async function init(
+    options: PyodideSourceOptions,
+    buffer: SharedArrayBuffer | null,
+    snapshot: Uint8Array | null,
+    makeSnapshot: boolean,
+  ): Promise<void> {
     try {
-      py = await deps.loadPyodide(initRuntime(options));
-      const fs = py.FS as unknown as EmscriptenFs;
-      initEventDevice(fs);
-      initHarness(py, fs);
+      const fromSnapshot = await start(options, snapshot, makeSnapshot);
+      if (!py) throw new Error("Pyodide did not start");
       if (buffer) {
         interrupt = new Uint8Array(buffer);
         py.setInterruptBuffer(interrupt);
@@ -337,12 +414,14 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       const version = String(py.runPython("import sys; sys.version.split()[0]"));
       // From here on, Python code cannot import the JavaScript bridge, nor climb from a stray JS object to globalThis.
       py.runPython("recode_harness.seal()");
+      // The harness is imported: its folder leaves the import path, so that no file there can shadow a module.
+      py.runPython(`import sys\nwhile ${JSON.stringify(LIB_DIR)} in sys.path: sys.path.remove(${JSON.stringify(LIB_DIR)})`);
       sealFunctionConstructors();
       sealSockets(py);
       freezeIntrinsics();
-      watchFiles(fs);
+      watchFiles(py.FS as unknown as EmscriptenFs);
       takeSnapshot(py);
-      deps.post({ type: "ready", version: `${version} (pyodide ${py.version})` });
+      deps.post({ type: "ready", version: `${version} (pyodide ${py.version})`, fromSnapshot });
     } catch (e) {
       deps.post({ type: "init-error", message: `Pyodide could not start: ${(e as Error).message}` });
     }
@@ -360,7 +439,10 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     const missing: string[] = [];
     for (const p of need) {
       const mod = p.replace(/-/g, "_");
-      const ok = py.runPython(`import importlib.util as u; u.find_spec(${JSON.stringify(mod)}) is not None`);
+      // Found where packages are installed, not in a folder a run could have written to.
+      const ok = py.runPython(
+        `import importlib.util as u, sysconfig\ns = u.find_spec(${JSON.stringify(mod)})\nwhere = (s.origin or "") if s else ""\nimport os.path as p\nbool(s) and where.startswith(p.normpath(sysconfig.get_paths()["purelib"]) + "/")`,
+      );
       if (ok) loaded.add(p);
       else missing.push(p);
     }
@@ -503,7 +585,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
   }
 
   return async (msg: ToWorker) => {
-    if (msg.type === "init") await init(msg.options, msg.interruptBuffer);
+    if (msg.type === "init") await init(msg.options, msg.interruptBuffer, msg.snapshot ?? null, msg.makeSnapshot ?? false);
     else if (msg.type === "run") await run(msg.runId, msg.run);
   };
 }

@@ -11,7 +11,8 @@ import type { FromWorker } from "./worker-core";
 const runId = z.number().int().nonnegative();
 
 const fromWorker = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("ready"), version: z.string() }).strict(),
+  z.object({ type: z.literal("ready"), version: z.string(), fromSnapshot: z.boolean() }).strict(),
+  z.object({ type: z.literal("snapshot"), bytes: z.instanceof(Uint8Array) }).strict(),
   z.object({ type: z.literal("init-error"), message: z.string() }).strict(),
   z.object({ type: z.literal("accepted"), runId }).strict(),
   z.object({ type: z.literal("tainted"), runId, message: z.string() }).strict(),

@@ -187,6 +187,16 @@ try:
 except OSError:
     pass  # native python3 reports on a pipe
 ${fakes}`,
+  // Paths that start in a scratch folder and lead out of it (`..`), to plant a module beside the harness,
+  // and times set on a device that was there before the run (a channel to the next run).
+  "files written through paths that leave the scratch folders": `import os, sys
+try:
+    os.rename(__file__, "/tmp/../lib/recode/recode_leak.py")
+except OSError:
+    pass  # native python3: no such folder
+if sys.platform == "emscripten":
+    os.utime("/dev/null", (42424242, 31337))
+${fakes}`,
   // The class the FileFinder path hook makes finders of (a closure cell of a function in sys.path_hooks),
   // and the finders cached in sys.path_importer_cache: a later run's imports would go through them.
   "import machinery left behind": `import sys, zipimport
@@ -599,6 +609,10 @@ LEFT = [name for name, seen in (
     ("decimal default context", __import__("decimal").DefaultContext.prec != 28),
     ("nested logging handler", any(hasattr(h, "recode_leak") for h in __import__("logging").root.handlers)),
     ("int string limit", sys.get_int_max_str_digits() == 777),
+    ("module planted beside the harness", os.path.exists("/lib/recode/recode_leak.py")),
+    # Native python3 run as root can still set the times of the host's /dev/null, which bubblewrap binds
+    # into the box (docs/security.md, "Native python3"): looked at in Pyodide only.
+    ("times of a device", sys.platform == "emscripten" and os.stat("/dev/null").st_mtime == 31337),
 ) if seen]
 
 def softmax_with_temperature(*args, **kwargs):
