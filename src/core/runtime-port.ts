@@ -50,6 +50,8 @@ export interface PythonRuntime {
   ready(): Promise<void>;
   /** Interpreter version string, e.g. "3.14.2 (pyodide 314.0.7)". Valid after ready(). */
   readonly version: string;
+  /** Whether the interpreter started from a saved start snapshot (Pyodide; false otherwise). Valid after ready(). */
+  readonly startedFromSnapshot?: boolean;
   /**
    * Run the tests. Never rejects for problems in the candidate code (they are
    * results); rejects only when the runtime itself cannot run (disposed,

@@ -9,9 +9,9 @@ import { HARNESS_FILES } from "./harness-files";
 import { NativeRuntime, type NativeRuntimeOptions } from "./native-runtime";
 import type { NativeSandbox } from "./native-sandbox";
 import { nodeBoxHandle, resolvePyodideBox } from "./node-box";
-import { PyodideRuntime, type PyodideRuntimeOptions, type WorkerHandle } from "./pyodide-runtime";
+import { PyodideRuntime, type PyodideRuntimeOptions, type StartSnapshotStore, type WorkerHandle } from "./pyodide-runtime";
 import type { PythonRuntime } from "./runtime";
-import { defaultSnapshotDir, fileSnapshotStore, type StartSnapshotStore, startSnapshotKey } from "./start-snapshot";
+import { defaultSnapshotDir, fileSnapshotStore, startSnapshotKey } from "./start-snapshot";
 
 /** Start a worker thread running the Pyodide worker core. */
 export function nodeWorkerHandle(): WorkerHandle {

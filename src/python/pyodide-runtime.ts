@@ -7,7 +7,6 @@
 import type { RunIncident, RunResult } from "../core/results";
 import { RunAssembler } from "./assembler";
 import { type Attempt, harnessConfig, type PythonRuntime, type RunOptions, type RunRequest, runAttempts, runFiles } from "./runtime";
-import type { StartSnapshotStore } from "./start-snapshot";
 import { type FromWorker, type PyodideSourceOptions, type ToWorker, WORKDIR } from "./worker-core";
 
 /** The few things the host needs from a worker, whatever the platform. */
@@ -29,6 +28,19 @@ export interface WorkerHandle {
 }
 
 /** Options of {@link PyodideRuntime}. */
+/**
+ * Where a runtime gets and keeps its start snapshot: Pyodide's memory with the
+ * harness imported, made by a worker's first start, before it is sealed and
+ * before any candidate code runs (start-snapshot.ts in Node, browser-snapshots.ts
+ * in the page).
+ */
+export interface StartSnapshotStore {
+  /** The snapshot for this start, or null when there is none yet (a failed read is none). */
+  load(): Promise<Uint8Array | null> | Uint8Array | null;
+  /** Keep a snapshot a worker made. Never throws (a full disk means no snapshot next time, nothing more). */
+  save(bytes: Uint8Array): Promise<void> | void;
+}
+
 export interface PyodideRuntimeOptions extends PyodideSourceOptions {
   /** Creates a fresh worker running worker-core. */
   createWorker: () => WorkerHandle;
@@ -50,6 +62,8 @@ interface Instance {
   version: string;
   /** Whether the worker started from a start snapshot. */
   fromSnapshot: boolean;
+  /** Whether the worker said it is ready (candidate code may run from then on). */
+  isReady: boolean;
   dead: boolean;
   listener: ((msg: FromWorker) => void) | null;
   exitListener: ((reason: string) => void) | null;
@@ -134,6 +148,7 @@ export class PyodideRuntime implements PythonRuntime {
       ready: Promise.resolve(),
       version: "",
       fromSnapshot: false,
+      isReady: false,
       dead: false,
       listener: null,
       exitListener: null,
@@ -141,8 +156,10 @@ export class PyodideRuntime implements PythonRuntime {
     inst.ready = new Promise<void>((resolve, reject) => {
       worker.onMessage((msg) => {
         if (msg.type === "snapshot") {
-          this.opts.startSnapshots?.save(msg.bytes);
+          // Made before "ready", before any candidate code ran; anything later is not the worker's to say.
+          if (!inst.isReady && !inst.dead) void this.opts.startSnapshots?.save(msg.bytes);
         } else if (msg.type === "ready") {
+          inst.isReady = true;
           inst.version = msg.version;
           inst.fromSnapshot = msg.fromSnapshot;
           resolve();
@@ -164,14 +181,20 @@ export class PyodideRuntime implements PythonRuntime {
     });
     inst.ready.catch(() => {});
     const { indexURL, packageBaseUrl, lockFileURL, packageCacheDir } = this.opts;
-    const snapshot = this.opts.startSnapshots?.load() ?? null;
-    worker.post({
-      type: "init",
-      options: { indexURL, packageBaseUrl, lockFileURL, packageCacheDir },
-      interruptBuffer: shared,
-      snapshot,
-      makeSnapshot: this.opts.startSnapshots !== undefined && snapshot === null,
-    });
+    const store = this.opts.startSnapshots;
+    const loaded = store ? Promise.resolve().then(() => store.load()) : Promise.resolve(null);
+    void loaded
+      .catch(() => null)
+      .then((snapshot) => {
+        if (inst.dead) return;
+        worker.post({
+          type: "init",
+          options: { indexURL, packageBaseUrl, lockFileURL, packageCacheDir },
+          interruptBuffer: shared,
+          snapshot,
+          makeSnapshot: store !== undefined && snapshot === null,
+        });
+      });
     return inst;
   }
 

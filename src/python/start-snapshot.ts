@@ -14,14 +14,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-
-/** Where a runtime gets and keeps its start snapshot (see {@link fileSnapshotStore}). */
-export interface StartSnapshotStore {
-  /** The snapshot for this start, or null when there is none yet. */
-  load(): Uint8Array | null;
-  /** Keep a snapshot a worker made. Never throws (a full disk means no snapshot next time, nothing more). */
-  save(bytes: Uint8Array): void;
-}
+import type { StartSnapshotStore } from "./pyodide-runtime";
 
 /** Bumped when what the worker puts in the snapshot changes in a way the key does not show. */
 const FORMAT = 1;

@@ -371,8 +371,9 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
   async function start(options: PyodideSourceOptions, snapshot: Uint8Array | null, makeSnapshot: boolean): Promise<boolean> {
     if (snapshot) {
       try {
-        // A copy of its own (bytes that came over a channel may be a view into a larger buffer).
-        py = await deps.loadPyodide({ ...initRuntime(options), _loadSnapshot: snapshot.slice() });
+        // Bytes that came over a channel may be a view into a larger buffer: such a view is copied.
+        const whole = snapshot.byteOffset === 0 && snapshot.byteLength === snapshot.buffer.byteLength;
+        py = await deps.loadPyodide({ ...initRuntime(options), _loadSnapshot: whole ? snapshot : snapshot.slice() });
         const fs = py.FS as unknown as EmscriptenFs;
         initEventDevice(fs);
         initHarness(py, fs, true);

@@ -26,7 +26,13 @@ function PythonBadge() {
   }
   if (s.state === "ready") {
     return (
-      <span className="py-status ready" data-testid="python-status" data-state="ready">
+      <span
+        className="py-status ready"
+        data-testid="python-status"
+        data-state="ready"
+        data-start={s.fromSnapshot ? "snapshot" : "fresh"}
+        title={s.fromSnapshot ? "Started from the interpreter saved by an earlier start" : undefined}
+      >
         Python {s.version}
       </span>
     );

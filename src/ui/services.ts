@@ -31,7 +31,11 @@ import type { CatalogEntry } from "./tasks/catalog";
 import { pageRunBlocker } from "./tasks/page-support";
 
 /** State of the Python interpreter as shown in the header. */
-export type PythonStatus = { state: "loading" } | { state: "ready"; version: string } | { state: "error"; message: string };
+/** `fromSnapshot`: Python started from the interpreter saved by an earlier visit. */
+export type PythonStatus =
+  | { state: "loading" }
+  | { state: "ready"; version: string; fromSnapshot: boolean }
+  | { state: "error"; message: string };
 
 /** A message for the user (storage problems, unreadable records). */
 export interface Notice {
@@ -210,7 +214,7 @@ export class PlaygroundServices {
     this.runtime = rt;
     rt.ready().then(
       () => {
-        if (this.runtime === rt) this.python.set({ state: "ready", version: rt.version });
+        if (this.runtime === rt) this.python.set({ state: "ready", version: rt.version, fromSnapshot: rt.startedFromSnapshot ?? false });
       },
       (e: Error) => {
         if (this.runtime === rt) this.python.set({ state: "error", message: e.message });
@@ -339,7 +343,9 @@ export class PlaygroundServices {
     const rt = this.runtime as PythonRuntime;
     const result = await rt.run(taskRunRequest(task, code), opts);
     this.lastRuns.set(task.id, { code, result });
-    if (this.runtime === rt && this.python.get().state !== "ready") this.python.set({ state: "ready", version: rt.version });
+    if (this.runtime === rt && this.python.get().state !== "ready") {
+      this.python.set({ state: "ready", version: rt.version, fromSnapshot: rt.startedFromSnapshot ?? false });
+    }
     // Stored in the background: the result is shown at once.
     void this.repos
       .then((r) => r.runs.save(task.id, code, result))

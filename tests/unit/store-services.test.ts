@@ -139,7 +139,7 @@ describe("services: python and runs", () => {
     const s = new PlaygroundServices([], Promise.resolve(repos), () => rt);
     await s.start();
     await vi.waitUntil(() => s.python.get().state === "ready");
-    expect(s.python.get()).toEqual({ state: "ready", version: "3.14 (fake)" });
+    expect(s.python.get()).toEqual({ state: "ready", version: "3.14 (fake)", fromSnapshot: false });
     const task = toyTask();
     await s.run(task, "def f():\n    return 1\n");
     expect(rt.requests[0]?.targetPath).toBe("toy/mod.py");
