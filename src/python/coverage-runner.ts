@@ -204,7 +204,13 @@ export class PyodideCoverage {
       resolvePyodideBox(sandbox) === "bwrap"
         ? pyodideBoxCommand(readable, PYODIDE_ENTRY)
         : { command: process.execPath, args: [PYODIDE_ENTRY] };
-    const child = spawn(cmd.command, cmd.args, { stdio: ["ignore", "ignore", "pipe", "ipc"], env: {}, detached: true });
+    // The box's channel is set up for structured clone (node-box.ts); so is the plain process's.
+    const child = spawn(cmd.command, cmd.args, {
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+      env: {},
+      detached: true,
+      serialization: "advanced",
+    });
     this.child = child;
     let err = "";
     child.stderr?.on("data", (d: Buffer) => {

@@ -54,9 +54,14 @@ async function runProbe(boxed: boolean): Promise<{ env: string[]; read: string[]
   let args = ["-e", PROBE, CANONICAL, String(port)];
   if (boxed) {
     const box = pyodideBoxCommand();
-    // The box's own command line, with the probe in place of the worker entry.
+    // The box's own command line, with the probe in place of the worker entry (and no IPC channel to expect).
     command = box.command;
-    args = [...box.args.slice(0, -1), "-e", PROBE, CANONICAL, String(port)];
+    const boxArgs = box.args.slice(0, -1);
+    for (const name of ["NODE_CHANNEL_FD", "NODE_CHANNEL_SERIALIZATION_MODE"]) {
+      const i = boxArgs.findIndex((a, k) => a === "--setenv" && boxArgs[k + 1] === name);
+      if (i >= 0) boxArgs.splice(i, 3);
+    }
+    args = [...boxArgs, "-e", PROBE, CANONICAL, String(port)];
   }
   const cwd = mkdtempSync(join(tmpdir(), "node-box-probe-"));
   const child = spawn(command, args, { env: process.env, stdio: ["ignore", "pipe", "pipe"], cwd });
