@@ -8,10 +8,11 @@
  * seed, standard input at EOF), {@link initEventDevice} (the device the harness
  * writes its events to), {@link initHarness} (the harness modules), then
  * `recode_harness.seal()` hides the JavaScript bridge from Python, and
- * {@link watchFiles} notes writes outside the run folders.
+ * `watchFiles` (file-watch.ts) notes writes outside the run folders.
  */
 import type { PyodideAPI } from "pyodide";
 import { CodeCache } from "./code-cache";
+import { type FileWatch, type WatchedFs, watchFiles } from "./file-watch";
 import { MemorySnapshot, type SnapshotFs, type SnapshotModule } from "./memory-snapshot";
 
 /** Where Pyodide and its packages come from. All optional. */
@@ -90,8 +91,6 @@ export interface WorkerCoreDeps {
 const LIB_DIR = "/lib/recode";
 /** The device the harness writes its events to (one JSON line each). */
 const EVENT_DEVICE = "/dev/recode-events";
-/** Folders a run may write in; writes elsewhere taint the instance. */
-const SCRATCH = ["/tmp/", "/home/pyodide/", "/dev/"];
 /** Folders whose new entries are removed after every run (the run folder included). */
 const RESTORED_DIRS = ["/tmp", "/home/pyodide", "/dev"];
 
@@ -102,12 +101,8 @@ interface EmscriptenFs {
   mkdev(path: string, mode: number, dev: number): void;
   mkdirTree(path: string): void;
   writeFile(path: string, data: string): void;
-  trackingDelegate: Record<string, (...args: unknown[]) => void>;
   [name: string]: unknown;
 }
-
-/** Open flags that can change a file (O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND). */
-const WRITE_FLAGS = 1 | 2 | 64 | 512 | 1024;
 
 /**
  * Remove the `constructor` property from the prototypes of every kind of
@@ -233,9 +228,8 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
   const loaded = new Set<string>();
   /** The run the event device reports to (null between runs: writes then are dropped). */
   let eventRun: number | null = null;
-  /** Paths outside the scratch folders changed during the current run. */
-  let watching = false;
-  const touched = new Set<string>();
+  /** Notes the paths outside the scratch folders a run changes (set up once Pyodide is loaded). */
+  let fileWatch: FileWatch | null = null;
 
   function initRuntime(options: PyodideSourceOptions): Record<string, unknown> {
     const opts: Record<string, unknown> = { fullStdLib: false, env: { PYTHONHASHSEED: "0", HOME: "/home/pyodide" } };
@@ -290,78 +284,6 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     const magic = p.runPython("import importlib.util; importlib.util.MAGIC_NUMBER") as { toJs(): Uint8Array; destroy(): void };
     codeCache = new CodeCache(magic.toJs(), String(p.runPython("sys.implementation.cache_tag")));
     magic.destroy();
-  }
-
-  /**
-   * The real path of `raw` as the file system resolves it (`..` and links in its folders followed, its last
-   * link not): the entry's own path when it exists, else its folder's real path and its name. What cannot
-   * be resolved is returned marked, so that it never passes for a scratch path.
-   */
-  function realPath(fs: EmscriptenFs, raw: string): string {
-    const lookup = fs.lookupPath as (p: string, o: { follow: boolean }) => { node: unknown };
-    const getPath = fs.getPath as (node: unknown) => string;
-    try {
-      return getPath(lookup(raw, { follow: false }).node);
-    } catch {
-      // removed, or not made yet: resolve its folder
-    }
-    const trimmed = raw.replace(/\/+$/, "");
-    const slash = trimmed.lastIndexOf("/");
-    const name = trimmed.slice(slash + 1);
-    if (name === "" || name === "." || name === "..") return `(unresolved) ${raw}`;
-    const dir = slash > 0 ? trimmed.slice(0, slash) : slash === 0 ? "/" : ".";
-    try {
-      const parent = getPath(lookup(dir, { follow: true }).node);
-      return `${parent === "/" ? "" : parent}/${name}`;
-    } catch {
-      return `(unresolved) ${raw}`;
-    }
-  }
-
-  /** The real path a file system call acts on: a path, a stream, a node, or a descriptor. */
-  function describeTarget(fs: EmscriptenFs, target: unknown): string {
-    if (typeof target === "string") return realPath(fs, target);
-    const getPath = fs.getPath as (node: unknown) => string;
-    let node: unknown = target;
-    if (typeof target === "number") node = (fs.getStream as (fd: number) => { node?: unknown } | null)(target)?.node;
-    else if (target && typeof target === "object" && "node" in target) node = (target as { node: unknown }).node;
-    try {
-      return getPath(node);
-    } catch {
-      return `(unresolved) ${typeof target === "number" ? `fd ${target}` : "a file"}`;
-    }
-  }
-
-  /** Note every change to a path outside the scratch folders while a run is in progress. */
-  function watchFiles(fs: EmscriptenFs): void {
-    // Paths are resolved first: `/tmp/../lib/x` or a link under /tmp to another folder is not a scratch path.
-    const noteResolved = (p: string) => {
-      if (!SCRATCH.some((d) => p.startsWith(d)) && p !== "/tmp" && p !== "/home/pyodide") touched.add(p);
-    };
-    const note = (path: unknown) => {
-      if (watching) noteResolved(realPath(fs, String(path)));
-    };
-    const t = fs.trackingDelegate;
-    t.onOpenFile = (path, flags) => {
-      if (typeof flags === "number" && (flags & WRITE_FLAGS) !== 0) note(path);
-    };
-    t.onMakeDirectory = note;
-    t.onMakeSymlink = (_target, link) => note(link);
-    t.onMovePath = (from, to) => {
-      note(from);
-      note(to);
-    };
-    t.onDeletePath = note;
-    t.onWriteToFile = note;
-    // Changes the tracking hooks do not see.
-    for (const name of ["truncate", "ftruncate", "chmod", "fchmod", "lchmod", "chown", "fchown", "lchown", "utime"]) {
-      const orig = fs[name];
-      if (typeof orig !== "function") continue;
-      fs[name] = (...args: unknown[]) => {
-        if (watching) noteResolved(describeTarget(fs, args[0]));
-        return (orig as (...a: unknown[]) => unknown).apply(fs, args);
-      };
-    }
   }
 
   /**
@@ -420,7 +342,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       sealFunctionConstructors();
       sealSockets(py);
       freezeIntrinsics();
-      watchFiles(py.FS as unknown as EmscriptenFs);
+      fileWatch = watchFiles(py.FS as unknown as WatchedFs);
       takeSnapshot(py);
       deps.post({ type: "ready", version: `${version} (pyodide ${py.version})`, fromSnapshot });
     } catch (e) {
@@ -511,12 +433,11 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     }
     lastFiles = { files: job.files, target: targetOf(job.config) };
     if (interrupt) interrupt[0] = 0;
-    touched.clear();
     // Nothing a previous run left half-written reaches this run's stream.
     decoder = new TextDecoder();
     pending = "";
     eventRun = runId;
-    watching = true;
+    fileWatch?.start();
     pendingFinish = true;
     deps.post({ type: "started", runId });
     try {
@@ -531,7 +452,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       const err = e as Error & { type?: string };
       const fatal = err.type === undefined || /fatal/i.test(err.message);
       if (fatal) {
-        watching = false;
+        fileWatch?.stop();
         pendingFinish = false;
       } else {
         setTimeout(finish, 0);
@@ -554,12 +475,12 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       status = `tainted: the check after the run failed (${(e as Error).message.split("\n").slice(-1)[0]})`;
     }
     const lost = snapshot.restore();
-    watching = false;
+    const touched = fileWatch?.stop() ?? [];
     status ||= lost;
     if (status) tainted = status;
-    else if (touched.size > 0) {
-      const list = [...touched].slice(0, 3).join(", ");
-      tainted = `tainted: the run changed files outside its folder (${list}${touched.size > 3 ? ", ..." : ""})`;
+    else if (touched.length > 0) {
+      const list = touched.slice(0, 3).join(", ");
+      tainted = `tainted: the run changed files outside its folder (${list}${touched.length > 3 ? ", ..." : ""})`;
     }
     // Compiling leaves its own garbage: the memory is restored once more.
     if (!tainted && fillCodeCache()) tainted = snapshot.restore() || null;

@@ -1,0 +1,116 @@
+/**
+ * The watch on Pyodide's file system during a run: which paths outside the
+ * scratch folders (/tmp, /home/pyodide, /dev) a run changed. Such a change
+ * outlives the restore of the interpreter's memory (memory-snapshot.ts), so the
+ * worker replaces an instance whose run made one. Every path is judged as the
+ * file system resolves it: `/tmp/../lib/x`, or a link under /tmp to another
+ * folder, is not a scratch path.
+ */
+
+/** The parts of Emscripten's file system the watch uses (Pyodide's typings leave them out). */
+export interface WatchedFs {
+  trackingDelegate: Record<string, (...args: unknown[]) => void>;
+  lookupPath(path: string, opts: { follow: boolean }): { node: unknown };
+  getPath(node: unknown): string;
+  getStream(fd: number): { node?: unknown } | null;
+  [name: string]: unknown;
+}
+
+/** Folders a run may write in; writes elsewhere taint the instance. */
+const SCRATCH = ["/tmp/", "/home/pyodide/", "/dev/"];
+
+/** Open flags that can change a file (O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND). */
+const WRITE_FLAGS = 1 | 2 | 64 | 512 | 1024;
+
+/** What a worker does with the watch. */
+export interface FileWatch {
+  /** Start noting (a run begins): what was noted before is forgotten. */
+  start(): void;
+  /** Stop noting, and return the paths outside the scratch folders the run changed. */
+  stop(): string[];
+}
+
+/**
+ * The real path of `raw` as the file system resolves it (`..` and links in its folders followed, its last
+ * link not): the entry's own path when it exists, else its folder's real path and its name. What cannot
+ * be resolved is returned marked, so that it never passes for a scratch path.
+ */
+function realPath(fs: WatchedFs, raw: string): string {
+  const lookup = fs.lookupPath.bind(fs);
+  const getPath = fs.getPath.bind(fs);
+  try {
+    return getPath(lookup(raw, { follow: false }).node);
+  } catch {
+    // removed, or not made yet: resolve its folder
+  }
+  const trimmed = raw.replace(/\/+$/, "");
+  const slash = trimmed.lastIndexOf("/");
+  const name = trimmed.slice(slash + 1);
+  if (name === "" || name === "." || name === "..") return `(unresolved) ${raw}`;
+  const dir = slash > 0 ? trimmed.slice(0, slash) : slash === 0 ? "/" : ".";
+  try {
+    const parent = getPath(lookup(dir, { follow: true }).node);
+    return `${parent === "/" ? "" : parent}/${name}`;
+  } catch {
+    return `(unresolved) ${raw}`;
+  }
+}
+
+/** The real path a file system call acts on: a path, a stream, a node, or a descriptor. */
+function describeTarget(fs: WatchedFs, target: unknown): string {
+  if (typeof target === "string") return realPath(fs, target);
+  const getPath = fs.getPath.bind(fs);
+  let node: unknown = target;
+  if (typeof target === "number") node = fs.getStream(target)?.node;
+  else if (target && typeof target === "object" && "node" in target) node = (target as { node: unknown }).node;
+  try {
+    return getPath(node);
+  } catch {
+    return `(unresolved) ${typeof target === "number" ? `fd ${target}` : "a file"}`;
+  }
+}
+
+/**
+ * Install the watch on `fs`: Emscripten's tracking hooks, and wrappers of the
+ * calls they do not see (truncate, chmod, chown, utime).
+ */
+export function watchFiles(fs: WatchedFs): FileWatch {
+  let watching = false;
+  const touched = new Set<string>();
+  const noteResolved = (p: string) => {
+    if (!SCRATCH.some((d) => p.startsWith(d)) && p !== "/tmp" && p !== "/home/pyodide") touched.add(p);
+  };
+  const note = (path: unknown) => {
+    if (watching) noteResolved(realPath(fs, String(path)));
+  };
+  const t = fs.trackingDelegate;
+  t.onOpenFile = (path, flags) => {
+    if (typeof flags === "number" && (flags & WRITE_FLAGS) !== 0) note(path);
+  };
+  t.onMakeDirectory = note;
+  t.onMakeSymlink = (_target, link) => note(link);
+  t.onMovePath = (from, to) => {
+    note(from);
+    note(to);
+  };
+  t.onDeletePath = note;
+  t.onWriteToFile = note;
+  for (const name of ["truncate", "ftruncate", "chmod", "fchmod", "lchmod", "chown", "fchown", "lchown", "utime"]) {
+    const orig = fs[name];
+    if (typeof orig !== "function") continue;
+    fs[name] = (...args: unknown[]) => {
+      if (watching) noteResolved(describeTarget(fs, args[0]));
+      return (orig as (...a: unknown[]) => unknown).apply(fs, args);
+    };
+  }
+  return {
+    start() {
+      touched.clear();
+      watching = true;
+    },
+    stop() {
+      watching = false;
+      return [...touched];
+    },
+  };
+}
