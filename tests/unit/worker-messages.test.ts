@@ -4,7 +4,8 @@ import { parseFileRequest, parseFromWorker } from "../../src/python/worker-messa
 describe("messages from a Pyodide worker", () => {
   it("passes each well-formed message through unchanged", () => {
     const good = [
-      { type: "ready", version: "3.14.2 (pyodide 314.0.7)" },
+      { type: "ready", version: "3.14.2 (pyodide 314.0.7)", fromSnapshot: true },
+      { type: "snapshot", bytes: new Uint8Array([1, 2, 3]) },
       { type: "init-error", message: "Pyodide could not start" },
       { type: "accepted", runId: 3 },
       { type: "tainted", runId: 3, message: "tainted: ..." },
@@ -30,7 +31,9 @@ describe("messages from a Pyodide worker", () => {
       { type: "done", runId: 1.5, memoryBytes: 0, tainted: "" },
       { type: "event", runId: 3, event: { kind: "end" } },
       { type: "event", runId: 3, event: "{}", results: { passed: 12 } },
-      { type: "ready", version: "3.14", expected: {} },
+      { type: "ready", version: "3.14", fromSnapshot: false, expected: {} },
+      { type: "ready", version: "3.14" },
+      { type: "snapshot", bytes: [1, 2, 3] },
       { type: "failed", runId: 3, message: "x", fatal: "yes" },
     ];
     for (const msg of bad) expect(parseFromWorker(msg), JSON.stringify(msg)).toBeNull();
