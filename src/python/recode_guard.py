@@ -6,8 +6,9 @@ at every test's start, and when the run ends) says which of them the
 run changed: a function or class of a protected module replaced or removed, a
 method of one of their classes, an existing built-in, or the code of one of
 their functions (``__code__`` rewritten). A change makes the run's results
-untrusted; a rewritten ``__code__`` cannot be undone by restoring dictionaries,
-so the interpreter must then be replaced (see ``Guard.damaged_code``).
+untrusted. What the run changed does not reach the next one: Pyodide writes
+its memory back after every run (memory-snapshot.ts), and each native run is a
+new process.
 """
 
 import builtins
