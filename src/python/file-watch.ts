@@ -16,8 +16,12 @@ export interface WatchedFs {
   [name: string]: unknown;
 }
 
-/** Folders a run may write in; writes elsewhere taint the instance. */
-const SCRATCH = ["/tmp/", "/home/pyodide/", "/dev/"];
+/**
+ * The scratch folders: a run may write in them, and the worker empties their new entries and puts back
+ * the old ones after every run (memory-snapshot.ts). Writes anywhere else taint the instance.
+ */
+export const SCRATCH_DIRS: readonly string[] = ["/tmp", "/home/pyodide", "/dev"];
+const SCRATCH = SCRATCH_DIRS.map((d) => `${d}/`);
 
 /** Open flags that can change a file (O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND). */
 const WRITE_FLAGS = 1 | 2 | 64 | 512 | 1024;

@@ -650,8 +650,10 @@ def prepare():
     collect and freeze what lives, so that the collections of a run see only
     the run's objects. The host then snapshots the interpreter's memory, and
     every run starts from that snapshot (see memory-snapshot.ts)."""
-    guard = _guard()
-    guard.protect(loaded_modules_and_classes())
+    if _STATE.guard is None:
+        _STATE.guard = Guard()  # notes what is loaded now as protected
+    else:
+        _STATE.guard.protect(loaded_modules_and_classes())
     gc.collect()
     gc.freeze()
 

@@ -148,7 +148,7 @@ export class MemorySnapshot {
   /**
    * @param mod Pyodide's Emscripten module (`pyodide._module`).
    * @param fs its file system.
-   * @param scratchDirs folders whose new top-level entries are removed at every restore.
+   * @param scratchDirs folders (scratch-dirs of file-watch.ts) whose new entries are removed, and old ones put back, at every restore.
    */
   constructor(
     private readonly mod: SnapshotModule,

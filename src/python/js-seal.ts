@@ -1,0 +1,100 @@
+/**
+ * The worker's JavaScript sealed before candidate code runs: what Python code
+ * that still reaches a JavaScript object could otherwise use (the Function
+ * constructor, planted prototype methods, the network through Emscripten's
+ * sockets). The worker core calls all three once, after the harness is loaded
+ * and after `recode_harness.seal()`.
+ */
+import type { PyodideAPI } from "pyodide";
+
+/**
+ * Remove the `constructor` property from the prototypes of every kind of
+ * function, so that a JavaScript object Python code might still reach cannot
+ * give it the Function constructor (`f.constructor("return globalThis")()`),
+ * and with it the worker's globals. The constructors stay available to
+ * JavaScript by name (`Function`), which Python cannot name.
+ */
+export function sealFunctionConstructors(): void {
+  const kinds = [
+    (() => {}).constructor,
+    // biome-ignore lint/complexity/useArrowFunction: the constructor of each kind of function is needed
+    async function () {}.constructor,
+    function* () {}.constructor,
+    async function* () {}.constructor,
+  ];
+  for (const ctor of kinds) {
+    const proto = (ctor as { prototype?: object }).prototype;
+    if (proto && Object.hasOwn(proto, "constructor")) {
+      Object.defineProperty(proto, "constructor", { value: undefined, writable: false, configurable: false });
+    }
+  }
+}
+
+/**
+ * Freeze the prototypes every JavaScript object inherits from, so that code
+ * which reaches a JavaScript object cannot plant getters or methods on them
+ * that the worker's own code would later run (prototype pollution).
+ */
+export function freezeIntrinsics(): void {
+  const protos: object[] = [
+    Object.prototype,
+    Array.prototype,
+    Function.prototype,
+    String.prototype,
+    Number.prototype,
+    Boolean.prototype,
+    Promise.prototype,
+    Map.prototype,
+    Set.prototype,
+    Error.prototype,
+    RegExp.prototype,
+    Symbol.prototype,
+  ];
+  // Typed arrays, buffers and the other error kinds: Python can come by such objects (bytes it converts, a JsException's error).
+  const typed = [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array];
+  protos.push(Object.getPrototypeOf(Uint8Array.prototype) as object, ...typed.map((t) => t.prototype));
+  if (typeof BigInt64Array === "function") protos.push(BigInt64Array.prototype, BigUint64Array.prototype);
+  protos.push(ArrayBuffer.prototype, DataView.prototype, WeakMap.prototype, WeakSet.prototype, Date.prototype);
+  if (typeof SharedArrayBuffer === "function") protos.push(SharedArrayBuffer.prototype);
+  protos.push(
+    TypeError.prototype,
+    RangeError.prototype,
+    SyntaxError.prototype,
+    ReferenceError.prototype,
+    EvalError.prototype,
+    URIError.prototype,
+  );
+  for (const p of protos) Object.freeze(p);
+  for (const o of [Object, Array, Function, JSON, Reflect, Promise]) Object.freeze(o);
+  // V8 calls Error.prepareStackTrace with call sites that lead to the WebAssembly instance and its memory.
+  // (Error itself cannot be frozen: Pyodide sets Error.stackTraceLimit.)
+  Object.defineProperty(Error, "prepareStackTrace", { value: undefined, writable: false, configurable: false });
+}
+
+/**
+ * Take the network away from Python's sockets: Emscripten's sockets (Python's
+ * `socket`, and `urllib` on top of it) open a WebSocket to whatever address
+ * Python connects to (in Node, through the `ws` package), so candidate code
+ * would otherwise reach any server, the page's own origin included. The
+ * worker itself never needs one.
+ */
+export function sealSockets(py: PyodideAPI): void {
+  const refuse = function WebSocket(): never {
+    throw new Error("no network for code under test");
+  };
+  Object.defineProperty(globalThis, "WebSocket", { value: refuse, writable: false, configurable: false });
+  // In Node, Emscripten opens sockets with the `ws` package instead (and listens with its server): refuse both.
+  const mod = (py as unknown as { _module?: { SOCKFS?: { websocket_sock_ops?: Record<string, unknown> } } })._module;
+  const ops = mod?.SOCKFS?.websocket_sock_ops;
+  const fs = py.FS as unknown as { ErrnoError: new (errno: number) => Error };
+  if (ops) {
+    for (const name of ["createPeer", "listen"]) {
+      ops[name] = () => {
+        throw new fs.ErrnoError(EHOSTUNREACH);
+      };
+    }
+  }
+}
+
+/** Emscripten's errno for "host is unreachable". */
+const EHOSTUNREACH = 23;
