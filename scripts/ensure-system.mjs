@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
 /** Debian package -> a file it installs. */
-const NEEDED = { chromium: "/usr/bin/chromium", bubblewrap: "/usr/bin/bwrap" };
+const NEEDED = { chromium: "/usr/bin/chromium", bubblewrap: "/usr/bin/bwrap", "util-linux": "/usr/bin/setpriv" };
 
 const missing = Object.entries(NEEDED)
   .filter(([, file]) => !existsSync(file))

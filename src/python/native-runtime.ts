@@ -76,7 +76,7 @@ export class NativeRuntime implements PythonRuntime {
   /** Rejects with a clear error when Python cannot run, or when the sandbox policy cannot be met. */
   ready(): Promise<void> {
     this.readyPromise ??= new Promise<void>((resolve) => {
-      const setup = setUpNative(this.python, this.opts.sandbox ?? "auto", "native", this.opts.warn);
+      const setup = setUpNative(this.python, this.opts.sandbox ?? "auto", "native", HARNESS_DIR, this.opts.warn);
       this.install = setup.install;
       this.box = setup.box;
       this.version = setup.version;

@@ -4,14 +4,18 @@
  * the Python installation read-only, only the run folder writable, a fresh
  * /tmp, no network (a new network namespace with no interfaces), a new PID
  * namespace (every process the run starts dies with it), an empty environment,
- * no capabilities, and limits on address space and file size.
+ * no capabilities, and limits on address space and file size. When recode
+ * runs as root, Python runs as the host's `nobody` ({@link boxAsNobody}): a
+ * root process in a box still owns the host's device nodes bubblewrap binds
+ * into its /dev, and could change their mode, owner and times.
  *
  * Policies: `auto` (bubblewrap where it works, else refuse to start), `bwrap`
  * (bubblewrap or refuse), `none` (no box: the code runs as the user, with the
  * user's files and network; warned about once per runtime).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, readlinkSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 
 /** Sandbox policy of the native backend. */
 export type NativeSandbox = "auto" | "bwrap" | "none";
@@ -97,6 +101,33 @@ export function resolveSandbox(policy: NativeSandbox): "bwrap" | "none" {
   );
 }
 
+/** The host user Python runs as in a box when recode runs as root: `nobody`, which owns nothing. */
+export const NOBODY = { uid: 65534, gid: 65534 } as const;
+
+const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p)) ?? null;
+
+/** Whether `path` is readable and searchable by every user (mode o+rx). */
+function openToAll(path: string): boolean {
+  try {
+    return (statSync(path).mode & 0o005) === 0o005;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether the box runs Python as {@link NOBODY}: when recode runs as root, `setpriv` (util-linux) is
+ * installed, and the folders the box mounts (Python's, the harness's) are open to every user.
+ * @returns `asNobody`, and `problem`: why a box of a root recode stays root ("" otherwise), for a warning.
+ */
+export function boxAsNobody(py: PythonInstall, libDir: string): { asNobody: boolean; problem: string } {
+  if (process.getuid?.() !== 0) return { asNobody: false, problem: "" };
+  if (!SETPRIV) return { asNobody: false, problem: "setpriv (util-linux) is not installed" };
+  const closed = [...py.roots, libDir].filter((p) => !openToAll(p));
+  if (closed.length > 0) return { asNobody: false, problem: `${closed.slice(0, 2).join(", ")} cannot be read by other users` };
+  return { asNobody: true, problem: "" };
+}
+
 /** Top-level folders that are symbolic links into /usr on merged-/usr systems (e.g. /lib -> usr/lib). */
 function topLevelLinks(): [string, string][] {
   const out: [string, string][] = [];
@@ -131,6 +162,8 @@ export function bwrapSystemArgs(): string[] {
     "/proc",
     "--dev",
     "/dev",
+    "--perms",
+    "1777",
     "--tmpfs",
     "/tmp",
   ];
@@ -157,12 +190,28 @@ export function bwrapCommand(
   args: string[],
   limits: SandboxLimits = {},
 ): { command: string; args: string[] } {
+  const nobody = boxAsNobody(py, libDir).asNobody;
   const b = bwrapSystemArgs();
+  if (nobody) {
+    // As root (no user namespace) the box keeps what it needs to hand its files to nobody and become nobody.
+    b.splice(b.indexOf("--unshare-all"), 1, "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try");
+    b.splice(b.indexOf("ALL") + 1, 0, ...["CHOWN", "SETUID", "SETGID", "SETPCAP"].flatMap((c) => ["--cap-add", `CAP_${c}`]));
+  }
+  const made = new Set<string>();
   for (const root of py.roots) {
-    if (!root.startsWith("/usr/") && root !== "/usr" && existsSync(root)) b.push("--ro-bind", root, root);
+    if (root.startsWith("/usr/") || root === "/usr" || !existsSync(root)) continue;
+    // The folders above a mount are made open to all (bubblewrap would copy their modes: /root is 0700).
+    const above: string[] = [];
+    for (let d = dirname(root); d !== "/" && !made.has(d); d = dirname(d)) above.unshift(d);
+    for (const d of above) {
+      made.add(d);
+      b.push("--perms", "0755", "--dir", d);
+    }
+    b.push("--ro-bind", root, root);
   }
   // The run folder is a tmpfs of its own size (a full disk is the box's, never the host's); the files are copied in.
   const disk = limits.diskBytes ?? 64 * 1024 ** 2;
+  b.push("--perms", "0755", "--dir", dirname(BOX.lib));
   b.push("--ro-bind", libDir, BOX.lib, "--ro-bind", runDir, BOX.src, "--size", String(disk), "--tmpfs", BOX.run);
   b.push("--remount-ro", "/", "--chdir", BOX.run);
   b.push(
@@ -186,10 +235,15 @@ export function bwrapCommand(
   const mem = Math.floor((limits.memoryBytes ?? 8 * 1024 ** 3) / 1024);
   // POSIX sh counts -f in 512-byte blocks and -v in KiB.
   const file = Math.floor((limits.fileBytes ?? 256 * 1024 ** 2) / 512);
+  // As nobody: the run folder is given to nobody, then setpriv drops root and every capability before Python starts.
+  const give = nobody ? ` && chown -R ${NOBODY.uid}:${NOBODY.gid} ${BOX.run}` : "";
+  const drop = nobody
+    ? `${SETPRIV} --reuid=${NOBODY.uid} --regid=${NOBODY.gid} --clear-groups --inh-caps=-all --bounding-set=-all -- `
+    : "";
   b.push(
     "/bin/sh",
     "-c",
-    `cp -R ${BOX.src}/. ${BOX.run}/ && cd work && ulimit -v ${mem} && ulimit -f ${file} && exec "$0" "$@"`,
+    `cp -R ${BOX.src}/. ${BOX.run}/${give} && cd work && ulimit -v ${mem} && ulimit -f ${file} && exec ${drop}"$0" "$@"`,
     py.executable,
     ...args,
   );
@@ -210,12 +264,23 @@ export interface NativeSetup {
  * runtime in the version and the warning ("native", "pytest").
  * @throws Error saying what to install (or to pass) when Python cannot run or the policy cannot be met.
  */
-export function setUpNative(python: string, policy: NativeSandbox, runner: string, warn?: (message: string) => void): NativeSetup {
+export function setUpNative(
+  python: string,
+  policy: NativeSandbox,
+  runner: string,
+  libDir: string,
+  warn?: (message: string) => void,
+): NativeSetup {
   const install = findPython(python);
   const box = resolveSandbox(policy);
+  const say = warn ?? ((m: string) => process.stderr.write(`${m}\n`));
   if (box === "none") {
-    (warn ?? ((m: string) => process.stderr.write(`${m}\n`)))(
-      `warning: ${runner} runs without a sandbox (--sandbox none): the code under test runs as you, with your files and your network.`,
+    say(`warning: ${runner} runs without a sandbox (--sandbox none): the code under test runs as you, with your files and your network.`);
+  }
+  const { problem } = box === "bwrap" ? boxAsNobody(install, libDir) : { problem: "" };
+  if (problem) {
+    say(
+      `warning: ${runner} runs as root in its box (${problem}): the code under test could change the host's device nodes, such as /dev/null.`,
     );
   }
   // "(native python3, bubblewrap)", "(pytest, python3, bubblewrap)".

@@ -111,7 +111,7 @@ export class PytestRuntime {
    */
   ready(): Promise<void> {
     this.readyPromise ??= new Promise<void>((resolve) => {
-      const setup = setUpNative(this.python, this.opts.sandbox ?? "auto", "pytest", this.opts.warn);
+      const setup = setUpNative(this.python, this.opts.sandbox ?? "auto", "pytest", LIB_DIR, this.opts.warn);
       this.install = setup.install;
       this.box = setup.box;
       this.version = setup.version;

@@ -194,8 +194,10 @@ try:
     os.rename(__file__, "/tmp/../lib/recode/recode_leak.py")
 except OSError:
     pass  # native python3: no such folder
-if sys.platform == "emscripten":
+try:
     os.utime("/dev/null", (42424242, 31337))
+except OSError:
+    pass  # native python3 runs as a user that does not own the host's /dev/null
 ${fakes}`,
   // The class the FileFinder path hook makes finders of (a closure cell of a function in sys.path_hooks),
   // and the finders cached in sys.path_importer_cache: a later run's imports would go through them.
@@ -610,9 +612,7 @@ LEFT = [name for name, seen in (
     ("nested logging handler", any(hasattr(h, "recode_leak") for h in __import__("logging").root.handlers)),
     ("int string limit", sys.get_int_max_str_digits() == 777),
     ("module planted beside the harness", os.path.exists("/lib/recode/recode_leak.py")),
-    # Native python3 run as root can still set the times of the host's /dev/null, which bubblewrap binds
-    # into the box (docs/security.md, "Native python3"): looked at in Pyodide only.
-    ("times of a device", sys.platform == "emscripten" and os.stat("/dev/null").st_mtime == 31337),
+    ("times of a device", os.stat("/dev/null").st_mtime == 31337),
 ) if seen]
 
 def softmax_with_temperature(*args, **kwargs):

@@ -52,6 +52,10 @@ const ATTEMPTS = {
   network: `import urllib.request\ndef probe():\n    try:\n        return urllib.request.urlopen('http://127.0.0.1:PORT/leak', timeout=2).read().decode()\n    except Exception as e:\n        return 'blocked ' + type(e).__name__\n`,
   files:
     "import os\ndef probe():\n    seen = [p for p in ('/work', '/root/.ssh', '/etc/shadow', '/etc/passwd', '/home') if os.path.exists(p)]\n    wrote = []\n    for p in ('/usr/recode-x', '/recode/lib/x', '/etc/recode-x'):\n        try:\n            open(p, 'w').write('x')\n            wrote.append(p)\n        except OSError:\n            pass\n    return [seen, wrote]\n",
+  // What a process that is root on the host could do to the host's device nodes bubblewrap binds into the box:
+  // set their times (a channel to the next run) or their mode (every program on the host then fails to use them).
+  devices:
+    "import os\ndef probe():\n    st = os.stat('/dev/null')\n    done = []\n    for what, act in (('times', lambda: os.utime('/dev/null', ns=(st.st_atime_ns, st.st_mtime_ns))), ('mode', lambda: os.chmod('/dev/null', st.st_mode & 0o7777)), ('owner', lambda: os.chown('/dev/null', st.st_uid, st.st_gid))):\n        try:\n            act()\n            done.append(what)\n        except OSError:\n            pass\n    return [os.getuid(), done]\n",
   processes:
     "import subprocess\ndef probe():\n    subprocess.Popen(['setsid', 'sleep', '61.4242'], start_new_session=True)\n    return 'started'\n",
 };
@@ -99,6 +103,13 @@ describe("native backend in bubblewrap", () => {
     const r = await rt.run(probe(ATTEMPTS.files));
     expect(r.tests[0]?.stdout).toContain("PROBE [[], []]");
     expect(spawnSync("ls", ["/usr/recode-x", "/etc/recode-x"]).status).not.toBe(0);
+  });
+
+  it("cannot change the host's device nodes, even when recode runs as root", async () => {
+    const r = await rt.run(probe(ATTEMPTS.devices));
+    // Each change sets the node back as it was, so that the attack harms nothing where it succeeds.
+    expect(r.tests[0]?.stdout).toMatch(/PROBE \[\d+, \[\]\]/);
+    if (process.getuid?.() === 0) expect(r.tests[0]?.stdout).not.toContain("PROBE [0,");
   });
 
   it("leaves no process behind", async () => {
