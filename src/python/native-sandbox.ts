@@ -106,10 +106,12 @@ export const NOBODY = { uid: 65534, gid: 65534 } as const;
 
 const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p)) ?? null;
 
-/** Whether `path` is readable and searchable by every user (mode o+rx). */
+/** Whether every user can read `path` (a folder: read and search it; mode o+r, and o+x for a folder). */
 function openToAll(path: string): boolean {
   try {
-    return (statSync(path).mode & 0o005) === 0o005;
+    const st = statSync(path);
+    const need = st.isDirectory() ? 0o005 : 0o004;
+    return (st.mode & need) === need;
   } catch {
     return false;
   }
@@ -121,11 +123,53 @@ function openToAll(path: string): boolean {
  * @returns `asNobody`, and `problem`: why a box of a root recode stays root ("" otherwise), for a warning.
  */
 export function boxAsNobody(py: PythonInstall, libDir: string): { asNobody: boolean; problem: string } {
+  return nobodyCan([...py.roots, libDir]);
+}
+
+/**
+ * Whether a box that mounts `folders` can run as {@link NOBODY}: recode runs as root, `setpriv` is
+ * installed, and every folder is open to all users. `problem` says why not, when recode runs as root.
+ */
+export function nobodyCan(folders: readonly string[]): { asNobody: boolean; problem: string } {
   if (process.getuid?.() !== 0) return { asNobody: false, problem: "" };
   if (!SETPRIV) return { asNobody: false, problem: "setpriv (util-linux) is not installed" };
-  const closed = [...py.roots, libDir].filter((p) => !openToAll(p));
+  const closed = folders.filter((p) => !openToAll(p));
   if (closed.length > 0) return { asNobody: false, problem: `${closed.slice(0, 2).join(", ")} cannot be read by other users` };
   return { asNobody: true, problem: "" };
+}
+
+/**
+ * Turn a box's system arguments ({@link bwrapSystemArgs}) into those of a box made by root that becomes
+ * {@link NOBODY}: no user namespace (nobody must be the host's), and of root's capabilities only those
+ * to give files to nobody and to become nobody. Returns the command line prefix that drops root and
+ * every capability (put it before the box's program).
+ */
+export function dropToNobody(b: string[]): string[] {
+  b.splice(b.indexOf("--unshare-all"), 1, "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try");
+  b.splice(b.indexOf("ALL") + 1, 0, ...["CHOWN", "SETUID", "SETGID", "SETPCAP"].flatMap((c) => ["--cap-add", `CAP_${c}`]));
+  return [
+    SETPRIV as string,
+    `--reuid=${NOBODY.uid}`,
+    `--regid=${NOBODY.gid}`,
+    "--clear-groups",
+    "--inh-caps=-all",
+    "--bounding-set=-all",
+    "--",
+  ];
+}
+
+/**
+ * Mount a host folder read-only at the same path, the folders above it made open to all in the box
+ * (bubblewrap would copy their modes: /root is 0700 on the host). `made`: folders already made.
+ */
+export function bindOpen(b: string[], made: Set<string>, path: string): void {
+  const above: string[] = [];
+  for (let d = dirname(path); d !== "/" && !made.has(d); d = dirname(d)) above.unshift(d);
+  for (const d of above) {
+    made.add(d);
+    b.push("--perms", "0755", "--dir", d);
+  }
+  b.push("--ro-bind", path, path);
 }
 
 /** Top-level folders that are symbolic links into /usr on merged-/usr systems (e.g. /lib -> usr/lib). */
@@ -171,8 +215,10 @@ export function bwrapSystemArgs(): string[] {
     if (target) b.push("--symlink", target, path);
     else b.push("--ro-bind", path, path);
   }
+  // /etc made open to all (a box run as nobody must be able to look in it: Node reads its OpenSSL settings there).
+  const made = new Set<string>();
   for (const f of ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/localtime"]) {
-    if (existsSync(f)) b.push("--ro-bind", f, f);
+    if (existsSync(f)) bindOpen(b, made, f);
   }
   return b;
 }
@@ -190,24 +236,11 @@ export function bwrapCommand(
   args: string[],
   limits: SandboxLimits = {},
 ): { command: string; args: string[] } {
-  const nobody = boxAsNobody(py, libDir).asNobody;
   const b = bwrapSystemArgs();
-  if (nobody) {
-    // As root (no user namespace) the box keeps what it needs to hand its files to nobody and become nobody.
-    b.splice(b.indexOf("--unshare-all"), 1, "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try");
-    b.splice(b.indexOf("ALL") + 1, 0, ...["CHOWN", "SETUID", "SETGID", "SETPCAP"].flatMap((c) => ["--cap-add", `CAP_${c}`]));
-  }
+  const drop = boxAsNobody(py, libDir).asNobody ? dropToNobody(b) : null;
   const made = new Set<string>();
   for (const root of py.roots) {
-    if (root.startsWith("/usr/") || root === "/usr" || !existsSync(root)) continue;
-    // The folders above a mount are made open to all (bubblewrap would copy their modes: /root is 0700).
-    const above: string[] = [];
-    for (let d = dirname(root); d !== "/" && !made.has(d); d = dirname(d)) above.unshift(d);
-    for (const d of above) {
-      made.add(d);
-      b.push("--perms", "0755", "--dir", d);
-    }
-    b.push("--ro-bind", root, root);
+    if (!root.startsWith("/usr/") && root !== "/usr" && existsSync(root)) bindOpen(b, made, root);
   }
   // The run folder is a tmpfs of its own size (a full disk is the box's, never the host's); the files are copied in.
   const disk = limits.diskBytes ?? 64 * 1024 ** 2;
@@ -236,14 +269,11 @@ export function bwrapCommand(
   // POSIX sh counts -f in 512-byte blocks and -v in KiB.
   const file = Math.floor((limits.fileBytes ?? 256 * 1024 ** 2) / 512);
   // As nobody: the run folder is given to nobody, then setpriv drops root and every capability before Python starts.
-  const give = nobody ? ` && chown -R ${NOBODY.uid}:${NOBODY.gid} ${BOX.run}` : "";
-  const drop = nobody
-    ? `${SETPRIV} --reuid=${NOBODY.uid} --regid=${NOBODY.gid} --clear-groups --inh-caps=-all --bounding-set=-all -- `
-    : "";
+  const give = drop ? ` && chown -R ${NOBODY.uid}:${NOBODY.gid} ${BOX.run}` : "";
   b.push(
     "/bin/sh",
     "-c",
-    `cp -R ${BOX.src}/. ${BOX.run}/${give} && cd work && ulimit -v ${mem} && ulimit -f ${file} && exec ${drop}"$0" "$@"`,
+    `cp -R ${BOX.src}/. ${BOX.run}/${give} && cd work && ulimit -v ${mem} && ulimit -f ${file} && exec ${drop ? `${drop.join(" ")} ` : ""}"$0" "$@"`,
     py.executable,
     ...args,
   );

@@ -19,7 +19,7 @@ import { spawn } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bwrapAvailable, bwrapSystemArgs, type NativeSandbox } from "./native-sandbox";
+import { bindOpen, bwrapAvailable, bwrapSystemArgs, dropToNobody, type NativeSandbox, nobodyCan } from "./native-sandbox";
 import type { WorkerHandle } from "./pyodide-runtime";
 import { parseFromWorker } from "./worker-messages";
 
@@ -60,16 +60,17 @@ function nodeModulesFolders(): string[] {
 export function pyodideBoxCommand(readable: string[] = [], entry: string = ENTRY): { command: string; args: string[] } {
   const b = bwrapSystemArgs();
   const node = realpathSync(process.execPath);
-  if (!node.startsWith("/usr/")) b.push("--ro-bind", dirname(node), dirname(node));
-  for (const dir of nodeModulesFolders()) b.push("--ro-bind", dir, dir);
-  b.push("--ro-bind", join(ROOT, "src", "python"), join(ROOT, "src", "python"));
-  for (const f of ["package.json", "tsconfig.json"]) {
-    const p = join(ROOT, f);
-    if (existsSync(p)) b.push("--ro-bind", p, p);
-  }
-  for (const dir of readable) {
-    if (existsSync(dir)) b.push("--ro-bind", realpathSync(dir), realpathSync(dir));
-  }
+  const folders = [
+    ...(node.startsWith("/usr/") ? [] : [dirname(node)]),
+    ...nodeModulesFolders(),
+    join(ROOT, "src", "python"),
+    ...readable.filter((dir) => existsSync(dir)).map((dir) => realpathSync(dir)),
+  ];
+  const files = ["package.json", "tsconfig.json"].map((f) => join(ROOT, f)).filter((p) => existsSync(p));
+  // When recode runs as root, the box's Node runs as nobody (native-sandbox.ts, dropToNobody).
+  const drop = nobodyCan([...folders, ...files]).asNobody ? dropToNobody(b) : [];
+  const made = new Set<string>();
+  for (const p of [...folders, ...files]) bindOpen(b, made, p);
   b.push("--remount-ro", "/", "--chdir", join(ROOT, "src", "python"));
   // An empty environment: the host's (API keys included) stays outside. NODE_CHANNEL_FD is the IPC channel.
   // Structured clone on the channel (a start snapshot is tens of megabytes of bytes).
@@ -86,7 +87,7 @@ export function pyodideBoxCommand(readable: string[] = [], entry: string = ENTRY
     "advanced",
   );
   b.push("--setenv", "LANG", "C.UTF-8");
-  b.push(node, entry);
+  b.push(...drop, node, entry);
   return { command: "bwrap", args: b };
 }
 

@@ -3,7 +3,11 @@ import { readFileSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
 import { loadPyodide } from "pyodide";
 import { HARNESS_FILES } from "./harness-files";
+import { sealProcesses } from "./node-seal";
 import { createWorkerCore, type FromWorker, type ToWorker } from "./worker-core";
+
+// Before Pyodide loads: its system() would otherwise run a shell (node-seal.ts).
+sealProcesses();
 
 const port = parentPort;
 if (!port) throw new Error("node-worker-entry must run in a worker thread");

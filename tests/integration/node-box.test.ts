@@ -41,7 +41,10 @@ afterAll(async () => {
 /** JavaScript that tries every route out and prints what it reached, as JSON. */
 const PROBE = `
 const fs = require("node:fs");
-const out = { env: Object.keys(process.env).filter((k) => String(process.env[k]).includes("sk-test")), read: [], wrote: [], net: "", spawned: "" };
+const out = { env: Object.keys(process.env).filter((k) => String(process.env[k]).includes("sk-test")), read: [], wrote: [], net: "", spawned: "", uid: process.getuid(), devices: [] };
+// The host's device nodes bound into the box: set to what they are (harmless where it succeeds).
+const st = fs.statSync("/dev/null");
+for (const [what, act] of [["mode", () => fs.chmodSync("/dev/null", st.mode & 0o7777)], ["owner", () => fs.chownSync("/dev/null", st.uid, st.gid)], ["times", () => fs.utimesSync("/dev/null", st.atime, st.mtime)]]) { try { act(); out.devices.push(what); } catch {} }
 for (const p of [process.argv[1], "/etc/passwd", "/root", "/home"]) { try { fs.readFileSync(p); out.read.push(p); } catch (e) { if (e.code === "EISDIR") out.read.push(p); } }
 for (const p of ["/usr/recode-x", process.cwd() + "/recode-x"]) { try { fs.writeFileSync(p, "x"); out.wrote.push(p); } catch {} }
 try { require("node:child_process").spawn("sleep", ["61.2424"], { detached: true, stdio: "ignore" }).unref(); out.spawned = "started"; } catch (e) { out.spawned = e.code; }
@@ -49,7 +52,9 @@ fetch("http://127.0.0.1:" + process.argv[2] + "/leak").then((r) => r.text()).the
 `;
 
 /** Run the probe (async: the catcher server lives in this process and must answer meanwhile). */
-async function runProbe(boxed: boolean): Promise<{ env: string[]; read: string[]; wrote: string[]; net: string; spawned: string }> {
+async function runProbe(
+  boxed: boolean,
+): Promise<{ env: string[]; read: string[]; wrote: string[]; net: string; spawned: string; uid: number; devices: string[] }> {
   let command = process.execPath;
   let args = ["-e", PROBE, CANONICAL, String(port)];
   if (boxed) {
@@ -98,6 +103,7 @@ describe("the Pyodide box in Node", () => {
     const r = await runProbe(false);
     expect(r.env).toContain("OPENAI_API_KEY");
     expect(r.read).toContain(CANONICAL);
+    if (process.getuid?.() === 0) expect(r.devices).toEqual(["mode", "owner", "times"]);
     expect(r.net).toBe("caught");
     expect(hits).toEqual(["/leak"]);
     expect(r.spawned).toBe("started");
@@ -111,6 +117,9 @@ describe("the Pyodide box in Node", () => {
     expect(r.env).toEqual([]);
     expect(r.read).toEqual([]);
     expect(r.wrote).toEqual([]);
+    // Run by root, the box is nobody's: it cannot change the host's device nodes bound into its /dev.
+    expect(r.devices).toEqual([]);
+    if (process.getuid?.() === 0) expect(r.uid).not.toBe(0);
     expect(r.net).toMatch(/^blocked/);
     expect(hits).toEqual([]);
     // A process it started died with the box.

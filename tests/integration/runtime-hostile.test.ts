@@ -215,3 +215,22 @@ describe("native: the event stream and the process group", () => {
     expect(r.incident).toBeNull();
   });
 });
+
+describe.each(["bwrap", "none"] as const)("pyodide (%s): no shell for code under test", (sandbox) => {
+  // Emscripten's system() runs a shell through Node's child_process: on the host itself in a worker thread
+  // (its files, the tasks' canonical solutions, the environment), and in the box in the box's Node process.
+  it("os.system starts nothing, and the next run passes", async () => {
+    const rt = createRuntime("pyodide", { sandbox });
+    try {
+      await rt.ready();
+      const probe = canonicalWith("import os\nprint('SHELL', os.system('exit 7') >> 8)");
+      const r = await rt.run(taskRunRequest(task, probe));
+      expect(r.collectionError?.message ?? "").not.toContain("SHELL 7");
+      expect(JSON.stringify(r)).not.toContain("SHELL 7");
+      expect(JSON.stringify(r)).toContain("SHELL 127");
+      expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    } finally {
+      await rt.dispose();
+    }
+  });
+});

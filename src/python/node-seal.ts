@@ -1,0 +1,30 @@
+/**
+ * No processes from a Node thread that runs Pyodide. Emscripten's `system()`
+ * (Python's `os.system`) runs a shell through Node's `child_process` when
+ * Pyodide runs in Node: on the host itself in a worker thread, with the host's
+ * files (the tasks' canonical solutions) and environment. The worker thread
+ * that hosts Pyodide (node-worker-entry.ts) calls {@link sealProcesses} before
+ * Pyodide loads; builtin modules are the thread's own, so the host's
+ * `child_process` is untouched.
+ */
+import childProcess from "node:child_process";
+import { syncBuiltinESMExports } from "node:module";
+
+/** Exit status `os.system` reports: a shell's "command not found". */
+const NOT_FOUND = 127;
+
+/**
+ * Replace every way `child_process` starts a process, in this thread: `spawnSync` (what `system()` calls)
+ * returns status 127 without starting anything; the others throw.
+ */
+export function sealProcesses(): void {
+  const cp = childProcess as unknown as Record<string, unknown>;
+  const refuse = () => {
+    throw new Error("no processes for code under test");
+  };
+  for (const name of ["spawn", "exec", "execSync", "execFile", "execFileSync", "fork"]) cp[name] = refuse;
+  cp.spawnSync = () => ({ pid: 0, status: NOT_FOUND, signal: null, output: [null, null, null], stdout: null, stderr: null });
+  // The ES module view of the builtin (what `import("node:child_process")` gives) follows the change.
+  syncBuiltinESMExports();
+  Object.freeze(cp);
+}
