@@ -74,6 +74,19 @@ function describeTarget(fs: WatchedFs, target: unknown): string {
   }
 }
 
+/** The stream operations every memory file shares (MEMFS), found through a file made for the purpose. */
+function memoryFileOps(fs: WatchedFs): Record<string, unknown> | null {
+  const probe = "/tmp/.recode-file-watch";
+  try {
+    (fs.writeFile as (p: string, d: string) => void)(probe, "");
+    const ops = (fs.lookupPath(probe, { follow: false }).node as { stream_ops?: Record<string, unknown> }).stream_ops;
+    (fs.unlink as (p: string) => void)(probe);
+    return ops ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Install the watch on `fs`: Emscripten's tracking hooks, and wrappers of the
  * calls they do not see (truncate, chmod, chown, utime).
@@ -105,6 +118,17 @@ export function watchFiles(fs: WatchedFs): FileWatch {
     fs[name] = (...args: unknown[]) => {
       if (watching) noteResolved(describeTarget(fs, args[0]));
       return (orig as (...a: unknown[]) => unknown).apply(fs, args);
+    };
+  }
+  // A memory file's own write, msync and allocate: a shared memory map writes back through msync, and a
+  // descriptor's flags can be widened with fcntl after a read-only open, so no call above need be seen.
+  const ops = memoryFileOps(fs);
+  for (const name of ["write", "msync", "allocate"]) {
+    const orig = ops?.[name];
+    if (!ops || typeof orig !== "function") continue;
+    ops[name] = (...args: unknown[]) => {
+      if (watching) noteResolved(describeTarget(fs, args[0]));
+      return (orig as (...a: unknown[]) => unknown).apply(ops, args);
     };
   }
   return {

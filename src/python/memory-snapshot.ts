@@ -28,6 +28,8 @@ export interface SnapshotModule {
 interface Stream {
   fd: number | null;
   position: number;
+  /** Open flags; fcntl(F_SETFL) changes them in place. */
+  flags: number;
 }
 
 /** A node of Emscripten's file system: its identity, and what a run could change in place. */
@@ -140,7 +142,7 @@ export class MemorySnapshot {
   private memory: Uint8Array | null = null;
   private references: unknown[] = [];
   private tableLength = 0;
-  private streams: { stream: Stream | null | undefined; position: number }[] = [];
+  private streams: { stream: Stream | null | undefined; position: number; flags: number }[] = [];
   private cwd = "/";
   /** Every entry of the scratch folders: path -> the node and what it held. */
   private scratch = new Map<string, NodeState>();
@@ -182,7 +184,7 @@ export class MemorySnapshot {
     this.memory = this.mod.HEAPU8.slice(0, this.top());
     this.references = this.referenceTable();
     this.tableLength = this.mod.wasmTable.length;
-    this.streams = this.fs.streams.map((stream) => ({ stream, position: stream?.position ?? 0 }));
+    this.streams = this.fs.streams.map((stream) => ({ stream, position: stream?.position ?? 0, flags: stream?.flags ?? 0 }));
     this.cwd = this.fs.cwd();
     this.scratch = new Map();
     for (const dir of this.scratchDirs) for (const [path, node] of tree(this.fs, dir)) this.scratch.set(path, nodeState(node));
@@ -230,6 +232,7 @@ export class MemorySnapshot {
         fs.streams[fd] = saved;
         saved.fd = fd;
         saved.position = this.streams[fd]?.position ?? 0;
+        saved.flags = this.streams[fd]?.flags ?? saved.flags;
       }
     }
   }

@@ -199,6 +199,26 @@ try:
 except OSError:
     pass  # native python3 runs as a user that does not own the host's /dev/null
 ${fakes}`,
+  // A file outside the scratch folders changed through a shared memory map of a descriptor opened read-only
+  // (its flags widened with fcntl): the map's bytes reach the file without a write call the watch sees.
+  "file changed through a memory map": `import fcntl, mmap, os, sys
+_path = sys.modules["recode_check"].__file__ if "recode_check" in sys.modules else "/lib/recode/recode_check.py"
+try:
+    _fd = os.open(_path, os.O_RDONLY)
+    fcntl.fcntl(_fd, fcntl.F_SETFL, os.O_RDWR)
+    _size = os.fstat(_fd).st_size
+    _m = mmap.mmap(_fd, _size, flags=mmap.MAP_SHARED, prot=mmap.PROT_READ | mmap.PROT_WRITE)
+    _m[_size - 15 : _size - 1] = b"# recode-leak "
+    _m.flush()
+    _m.close()
+    os.close(_fd)
+except (OSError, ValueError):
+    pass  # native python3: the harness is on a read-only mount
+${fakes}`,
+  // The flags of a descriptor every run shares (standard input), changed in place with fcntl.
+  "flags of standard input changed": `import fcntl, os
+fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_APPEND)
+${fakes}`,
   // The class the FileFinder path hook makes finders of (a closure cell of a function in sys.path_hooks),
   // and the finders cached in sys.path_importer_cache: a later run's imports would go through them.
   "import machinery left behind": `import sys, zipimport
@@ -612,7 +632,9 @@ LEFT = [name for name, seen in (
     ("nested logging handler", any(hasattr(h, "recode_leak") for h in __import__("logging").root.handlers)),
     ("int string limit", sys.get_int_max_str_digits() == 777),
     ("module planted beside the harness", os.path.exists("/lib/recode/recode_leak.py")),
+    ("file changed through a memory map", b"recode-leak" in open(sys.modules["recode_check"].__file__, "rb").read()[-20:] if "recode_check" in sys.modules else False),
     ("times of a device", os.stat("/dev/null").st_mtime == 31337),
+    ("flags of standard input", bool(__import__("fcntl").fcntl(0, __import__("fcntl").F_GETFL) & os.O_APPEND)),
 ) if seen]
 
 def softmax_with_temperature(*args, **kwargs):
