@@ -503,6 +503,9 @@ def run_tests(config, emit_text):
 
 def _main():
     """Native entry: python3 harness.py CONFIG.json; events to fd 3."""
+    # Protected under its library name (recode_guard.PROTECTED_MODULES), as in Pyodide: code under test that
+    # reaches it through sys.modules["__main__"] changes a protected module.
+    sys.modules["recode_harness"] = sys.modules[__name__]
     with open(sys.argv[1], encoding="utf-8") as f:
         config = json.load(f)
     out = os.fdopen(3, "w", encoding="utf-8", buffering=1)

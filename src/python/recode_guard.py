@@ -56,7 +56,8 @@ def _protected_objects():
             continue
         out.append((name, mod, "module"))
         for k, v in list(vars(mod).items()):
-            if is_heap_class(v) and getattr(v, "__module__", None) == name:
+            # (The native harness runs as __main__ and is registered as recode_harness: its classes say "__main__".)
+            if is_heap_class(v) and getattr(v, "__module__", None) in (name, mod.__name__):
                 out.append((f"{name}.{k}", v, "class"))
             elif not isinstance(v, (type, type(sys))) and not callable(v) and isinstance(getattr(v, "__dict__", None), dict):
                 out.append((f"{name}.{k}", v, "object"))
@@ -160,6 +161,42 @@ def _install_audit_guard(functions):
     return protect
 
 
+# The harness's own modules: no value they hold at module level changes during a run, data included.
+HARNESS_MODULES = ("recode_harness", "recode_check", "recode_guard")
+_CONTAINERS = (dict, list, set, bytearray)
+
+
+def _contents(c):
+    """A container's contents, to compare by identity (``_same_contents``): a dict's keys and values, a
+    list's items, a set's items in iteration order, a bytearray's bytes."""
+    if type(c) is dict:
+        return (*c, *c.values())
+    if type(c) is bytearray:
+        return (bytes(c),)
+    return tuple(c)
+
+
+def _same_contents(c, saved):
+    now = _contents(c)
+    if type(c) is bytearray:
+        return now == saved
+    return len(now) == len(saved) and all(map(_is, now, saved))
+
+
+def _harness_containers():
+    """(label, container) for the dicts, lists, sets and bytearrays the harness's modules hold at module
+    level (such as the harness's ranking of outcomes): their dictionaries show a new container, not a
+    changed one."""
+    out = []
+    for name in HARNESS_MODULES:
+        mod = sys.modules.get(name)
+        for k, v in list(vars(mod).items()) if mod is not None else ():
+            # (``__builtins__`` is the builtins' dictionary, watched as the builtins module.)
+            if type(v) in _CONTAINERS and k != "__builtins__":
+                out.append((f"{name}.{k}", v))
+    return out
+
+
 def _slot_values(obj):
     """The objects in ``obj``'s slots, in order (compared by identity, see ``_same_slots``)."""
     return tuple(getattr(obj, n, _MISSING) for n in type(obj).__slots__)
@@ -247,6 +284,10 @@ class Guard:
         # Objects with slots watched for one run (the harness's state and the restore's snapshot): their slot values.
         self.slotted = []
         self.slotted_saved = []
+        found = _harness_containers()
+        self.container_labels = [label for label, _ in found]
+        self.containers = [c for _, c in found]
+        self.container_contents = list(map(_contents, self.containers))
         self.protect = _install_audit_guard(self.functions)
         self.protect(loaded_modules_and_classes())
 
@@ -306,6 +347,7 @@ class Guard:
             and dicts_same([hooks], [self.hooks])
             and all(map(_is, map(type, self.kind_objects), self.kinds))
             and all(map(_same_slots, self.slotted, self.slotted_saved))
+            and all(map(_same_contents, self.containers, self.container_contents))
         )
 
     def changes(self, code=False):
@@ -322,6 +364,9 @@ class Guard:
         hooks = _hooks()
         changed += [k for k, v in self.hooks.items() if hooks.get(k, _MISSING) is not v]
         changed += [f"the class of {label}" for (label, obj, _), kind in zip(self.objects, self.kinds) if type(obj) is not kind]
+        changed += [
+            label for label, c, saved in zip(self.container_labels, self.containers, self.container_contents) if not _same_contents(c, saved)
+        ]
         changed += [
             f"the harness's {type(obj).__name__.lower().strip('_')} object"
             for obj, saved in zip(self.slotted, self.slotted_saved)

@@ -18,6 +18,29 @@ const PATCHES: [string, string][] = [
   ["math.isclose", "import math\nmath.isclose = lambda *a, **k: True"],
 ];
 
+/**
+ * A bug only an assertion catches (out-of-range p_base is no longer rejected: test_edges' assertRaises fails,
+ * every recorded value still matches), and a cover-up that changes how the harness reports outcomes.
+ */
+const assertionBug = `${task.canonical}
+_real_filter = min_p_filter
+def min_p_filter(probs, p_base, *a, **k):
+    try:
+        return _real_filter(probs, p_base, *a, **k)
+    except ValueError:
+        return list(probs)
+import sys
+_h = sys.modules.get("recode_harness") or sys.modules["__main__"]
+`;
+const COVER_UPS: [string, string][] = [
+  ["its outcome ranks (module-level data)", "_h._RANK.update(failed=-1, error=-1)"],
+  [
+    "a method of its run class",
+    "_o = _h.Run.outcome\ndef _outcome(self, test, status, err=None, reason=None):\n    return _o(self, test, 'passed' if status in ('failed', 'error') else status, None, reason)\n_h.Run.outcome = _outcome",
+  ],
+  ["one of its functions", "_h.message_of = lambda *a, **k: ''\n_h._flatten = _h._flatten"],
+];
+
 describe.each(["pyodide", "native"] as const)("%s runtime against hostile submissions", (backend) => {
   let rt: PythonRuntime;
   beforeAll(async () => {
@@ -26,6 +49,18 @@ describe.each(["pyodide", "native"] as const)("%s runtime against hostile submis
   });
   afterAll(async () => {
     await rt.dispose();
+  });
+
+  it("the assertion bug used below fails on its own", async () => {
+    const r = await rt.run(taskRunRequest(task, assertionBug));
+    expect(r.tests.filter((t) => t.status !== "passed").map((t) => t.id)).toEqual(["TestMinPFilter.test_edges"]);
+  });
+
+  it.each(COVER_UPS)("a cover-up through the harness's %s does not pass the bug", async (_what, cover) => {
+    const r = await rt.run(taskRunRequest(task, `${assertionBug}${cover}\n`));
+    expect(r.allPassed).toBe(false);
+    expect(r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.status).not.toBe("passed");
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
   it("the wrong solution used below fails on its own", async () => {
