@@ -143,13 +143,19 @@ describe("agents under the reference profile", () => {
       (_, i) => `def score_${i}(x):\n    """Score documents, variant ${i}."""\n    return x + ${i}\n`,
     ).join("\n");
     const big = { ...task, repo: { ...task.repo, "decoding/scores.py": helpers } };
+    const prompts: Record<string, string> = {};
     const hits = async (profile: "reference" | "playground") => {
-      const agent = createAgent("agent", new QueueModel([step("RETRIEVE score documents"), step("SUBMIT")]), { profile });
+      const model = new QueueModel([step("RETRIEVE score documents"), step("SUBMIT")]);
+      const agent = createAgent("agent", model, { profile });
       const out = await agent.runTurn({ task: big, turn: 0, currentCode: big.starter, feedback: null });
+      prompts[profile] = String(model.requests[0]?.messages[0]?.content);
       return out.actions[0]?.result.split(", ").length ?? 0;
     };
     expect(await hits("playground")).toBe(3);
     expect(await hits("reference")).toBe(5);
+    // The rules the model reads say as many.
+    expect(prompts.playground).toContain("RETRIEVE <query>   show the 3 repository functions");
+    expect(prompts.reference).toContain("RETRIEVE <query>   show the 5 repository functions");
   });
 });
 

@@ -43,7 +43,7 @@ function taskSection(task: Task): string {
   ].join("\n");
 }
 
-function toolRules(maxSteps: number): string {
+function toolRules(maxSteps: number, topK: number): string {
   return [
     "You are the coder on a research-code task. A researcher wants the method from a paper implemented as a Python file inside an existing repository.",
     "After each submission, unit tests run on your target file; you then see the test log and, depending on the feedback level, the researcher's comments.",
@@ -55,7 +55,7 @@ function toolRules(maxSteps: number): string {
     "The actions:",
     "Action: READ <path>        show a repository file (READ of the target file shows your current code)",
     "Action: BROWSE             list the repository files",
-    "Action: RETRIEVE <query>   show the 3 repository functions or classes that best match the query, with their source",
+    `Action: RETRIEVE <query>   show the ${topK} repository functions or classes that best match the query, with their source`,
     "Action: REPLACE            set the whole target file to the ```python fenced block that you write on the lines after this action",
     "Action: SUBMIT             end this turn; the target file is tested",
     "",
@@ -78,10 +78,10 @@ function baselineRules(): string {
 /**
  * The task (system) message: the setting's working rules, then the task (instruction, paper,
  * repository file list, target path). It is the first message of every model call of a turn and is
- * never summarised away.
+ * never summarised away. `retrieveTopK`: how many hits RETRIEVE shows (the protocol profile's, protocol.ts).
  */
-export function taskSystemPrompt(task: Task, setting: AgentSetting, maxSteps = 3): string {
-  const rules = setting === "baseline" ? baselineRules() : toolRules(maxSteps);
+export function taskSystemPrompt(task: Task, setting: AgentSetting, maxSteps = 3, retrieveTopK = 3): string {
+  const rules = setting === "baseline" ? baselineRules() : toolRules(maxSteps, retrieveTopK);
   return `${rules}\n\n${taskSection(task)}`;
 }
 

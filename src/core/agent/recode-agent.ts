@@ -37,7 +37,7 @@ export class ReCodeAgent extends ConversationAgent implements Agent {
     }
     const { maxSteps } = this.opts;
     let conv: ChatMessage[] =
-      remember && this.memory.length > 0 ? [...this.memory] : [{ role: "system", content: taskSystemPrompt(task, this.setting, maxSteps) }];
+      remember && this.memory.length > 0 ? [...this.memory] : [{ role: "system", content: taskSystemPrompt(task, this.setting, maxSteps, this.opts.retrieveTopK) }];
     const out: ChatMessage[] = [];
     const actions: AgentAction[] = [];
     let tokens: TokenCounts = { prompt: 0, completion: 0 };

@@ -69,7 +69,7 @@ export class ReferenceAgent extends ConversationAgent implements Agent {
     const { task, turn, signal } = input;
     if (turn === 0 || (this.taskId !== null && this.taskId !== task.id)) this.reset();
     const { maxSteps } = this.opts;
-    const system: ChatMessage = { role: "system", content: taskSystemPrompt(task, this.setting, maxSteps) };
+    const system: ChatMessage = { role: "system", content: taskSystemPrompt(task, this.setting, maxSteps, this.opts.retrieveTopK) };
     const feedback = turn === 0 ? "No feedback yet." : (input.feedback ?? "").trim() || "No feedback.";
     let result = input.testLog?.trim() ? `Result of the last submission (unit tests):\n${input.testLog.trim()}` : NO_ACTION_RESULT;
     let code = input.currentCode;
