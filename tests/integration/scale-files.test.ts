@@ -23,11 +23,11 @@ const SHOWN = [SBATCH, MERGE_SBATCH, MANIFEST, "docs/scale/Dockerfile"];
 /** The `recode run` line of the Kubernetes pods, as docs/scale.md shows it on its own. */
 const K8S_RUN_LINE =
   // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not a template
-  'node bin/recode.mjs run --model "$model" ${RECODE_BASE_URL:+--base-url "$RECODE_BASE_URL"} --researcher "$RECODE_RESEARCHER" --setting "$RECODE_SETTING" --levels "$RECODE_LEVELS" --turns "$RECODE_TURNS" --workers "$RECODE_WORKERS" --sandbox none --shard "$JOB_COMPLETION_INDEX/$RECODE_SHARDS" --out "$RECODE_RUNS/shards/$slug/shard-$JOB_COMPLETION_INDEX" ${RECODE_PACKAGE_SOURCE:+--package-source "$RECODE_PACKAGE_SOURCE"} ${RECODE_TASKS:+--tasks $RECODE_TASKS}';
+  'node bin/recode.mjs run --model "$model" ${RECODE_BASE_URL:+--base-url "$RECODE_BASE_URL"} --researcher "$RECODE_RESEARCHER" --setting "$RECODE_SETTING" --protocol "$RECODE_PROTOCOL" ${RECODE_SAMPLING:+--sampling "$RECODE_SAMPLING"} --levels "$RECODE_LEVELS" --turns "$RECODE_TURNS" --workers "$RECODE_WORKERS" --sandbox none --shard "$JOB_COMPLETION_INDEX/$RECODE_SHARDS" --out "$RECODE_RUNS/shards/$slug/shard-$JOB_COMPLETION_INDEX" ${RECODE_PACKAGE_SOURCE:+--package-source "$RECODE_PACKAGE_SOURCE"} ${RECODE_TASKS:+--tasks $RECODE_TASKS}';
 /** The `recode run` line of a Slurm array element. */
 const SLURM_RUN_LINE =
   // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not a template
-  'node bin/recode.mjs run --model "$model" ${RECODE_BASE_URL:+--base-url "$RECODE_BASE_URL"} --researcher "$RECODE_RESEARCHER" --setting "$RECODE_SETTING" --levels "$RECODE_LEVELS" --turns "$RECODE_TURNS" --workers "$RECODE_WORKERS" --sandbox "$RECODE_SANDBOX" --shard "$SLURM_ARRAY_TASK_ID/$RECODE_SHARDS" --out "$RECODE_RUNS/shards/$slug/shard-$SLURM_ARRAY_TASK_ID" ${RECODE_PACKAGE_SOURCE:+--package-source "$RECODE_PACKAGE_SOURCE"} ${RECODE_TASKS:+--tasks $RECODE_TASKS} || rc=$?';
+  'node bin/recode.mjs run --model "$model" ${RECODE_BASE_URL:+--base-url "$RECODE_BASE_URL"} --researcher "$RECODE_RESEARCHER" --setting "$RECODE_SETTING" --protocol "$RECODE_PROTOCOL" ${RECODE_SAMPLING:+--sampling "$RECODE_SAMPLING"} --levels "$RECODE_LEVELS" --turns "$RECODE_TURNS" --workers "$RECODE_WORKERS" --sandbox "$RECODE_SANDBOX" --shard "$SLURM_ARRAY_TASK_ID/$RECODE_SHARDS" --out "$RECODE_RUNS/shards/$slug/shard-$SLURM_ARRAY_TASK_ID" ${RECODE_PACKAGE_SOURCE:+--package-source "$RECODE_PACKAGE_SOURCE"} ${RECODE_TASKS:+--tasks $RECODE_TASKS} || rc=$?';
 
 const work = mkdtempSync(join(tmpdir(), "recode-scale-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
