@@ -326,7 +326,9 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
 
   program
     .command("bench")
-    .description("measure Python ready time and warm submission latency; writes docs/benchmarks.md")
+    .description(
+      "measure Python ready time, warm submission latency, back-to-back runs against the native floor, memory per worker, the episode loop at 1 and 2 workers, and the page (load weight, ready time, submissions); writes docs/benchmarks.md",
+    )
     .option("--runs <n>", "submissions per task", "20")
     .option("--out <file>", "report file", "docs/benchmarks.md")
     .option("--no-page", "skip the in-page measurements (needs Chromium and a build)")
