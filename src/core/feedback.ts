@@ -114,12 +114,17 @@ export const CODE_OMITTED = "[code omitted at this feedback level]";
  * running to the end), indented code blocks (lines indented by 4+ spaces or a
  * tab that follow a blank line or the start), unfenced Python lines
  * (definitions, statements, assignments, with the indented lines after them),
- * and `<pre>` blocks. Each removed block becomes {@link CODE_OMITTED}. Inline
- * `code` (and `<code>`) that is a statement or long becomes `[code omitted]`;
- * names and short expressions are kept.
+ * code after a list marker (`1.`, `a)`, `(ii)`, `- [ ]`, `Step 2:`), in a
+ * table cell, after prose on the same line (after `:`, `;` or `->`, or an
+ * assignment inside a sentence: "Set t = p_base * p_max"), and `<pre>`
+ * blocks. HTML tags are read as the text they hold (block tags as line
+ * breaks), so code inside any tag is found. Each removed block becomes
+ * {@link CODE_OMITTED}. Inline `code` (and `<code>`) that is a statement or
+ * long becomes `[code omitted]`; names and short expressions are kept, and
+ * so are values stated in prose ("with p_base = 0.1").
  */
 export function stripCode(text: string): string {
-  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const lines = htmlAsText(text.replace(/\r\n?/g, "\n")).split("\n");
   const out: string[] = [];
   let i = 0;
   const marker = () => {
@@ -158,18 +163,26 @@ export function stripCode(text: string): string {
       continue;
     }
     // A list item or a numbered step whose text is code: keep the marker.
-    const item = /^(\s*(?:[-*+]|\d+[.)]|step\s+\d+\s*[.:)]?)\s+)(.*)$/i.exec(line);
+    const item = LIST_ITEM.exec(line);
     if (item && (CODE_LINE.test(item[2] as string) || looksLikeCode((item[2] as string).trim()))) {
       out.push(`${item[1]}${CODE_OMITTED}`);
-      i += 1;
-      while (i < lines.length && /^\s{2,}\S/.test(lines[i] as string) && looksLikeCode((lines[i] as string).trim())) i += 1;
+      i = skipBody(lines, i + 1);
       continue;
     }
-    // Code after prose on the same line ("Replace the body with: return ..."): from where it starts.
+    // A whole line of code that CODE_LINE does not know (a one-line compound statement, a method call).
+    if (looksLikeCode(line.trim())) {
+      marker();
+      i = skipBody(lines, i + 1);
+      continue;
+    }
+    // Code after prose on the same line ("Replace the body with: return ..."), or an assignment inside a
+    // sentence ("Set t = p_base * p_max and ..."): from where it starts, with the indented lines after it.
     const at = codeInProse(line);
-    if (at > 0) {
-      out.push(`${line.slice(0, at)}${CODE_OMITTED}`);
-      i += 1;
+    const assigned = at > 0 ? -1 : assignmentInProse(line);
+    if (at > 0 || assigned >= 0) {
+      const from = at > 0 ? at : assigned;
+      out.push(`${line.slice(0, from)}${CODE_OMITTED}`);
+      i = skipBody(lines, i + 1);
       continue;
     }
     if (CODE_LINE.test(line)) {
@@ -188,11 +201,61 @@ export function stripCode(text: string): string {
   }
   return out
     .join("\n")
-    .replace(/<pre\b[\s\S]*?(?:<\/pre>|$)/gi, CODE_OMITTED)
     .replace(/<code>([\s\S]*?)<\/code>/gi, (m, inner: string) => (INLINE_CODE.test(inner.trim()) ? INLINE_OMITTED : m))
     .replace(/`([^`\n]+)`/g, (m, inner: string) => (INLINE_CODE.test(inner.trim()) ? INLINE_OMITTED : m))
     .replace(/\n{3,}/g, "\n\n")
     .trim();
+}
+
+/** A list item or a step: its marker (`-`, `1.`, `a)`, `(ii)`, `- [ ]`, `Step 2:`) and its text. */
+const LIST_ITEM = /^(\s*(?:[-*+\u2022]\s+(?:\[[ xX]\]\s+)?|\(?(?:\d+|[a-zA-Z]|[ivxIVX]{1,4})[.)]|step\s+\d+\s*[.:)-]?)\s*)(.*)$/i;
+
+/** The index after the lines that continue a piece of code at `i` (indented, and code-like). */
+function skipBody(lines: string[], i: number): number {
+  while (
+    i < lines.length &&
+    /^\s{2,}\S/.test(lines[i] as string) &&
+    (looksLikeCode((lines[i] as string).trim()) || CODE_LINE.test(lines[i] as string))
+  )
+    i += 1;
+  return i;
+}
+
+/** A value as prose states it: a number, a string, True/False/None (with what may follow it in a sentence). */
+const LITERAL = /^(?:-?\d[\d_]*(?:\.\d+)?(?:[eE][-+]?\d+)?%?|True|False|None|"[^"]*"|'[^']*')(?:[\s,.;:)]|$)/;
+
+/**
+ * Where an assignment inside a sentence starts ("Set threshold = p_base * p_max and ..."), or -1. An
+ * assignment of a plain value ("with p_base = 0.1") is prose stating a value and is kept.
+ */
+function assignmentInProse(line: string): number {
+  for (const m of line.matchAll(/(^|[\s(,;>])([A-Za-z_][\w.]*(?:\[[^\]\n]*\])?\s*(?:[-+*/%]|\*\*|\/\/)?=(?!=)\s*)(?=\S)/g)) {
+    const start = (m.index ?? 0) + (m[1] as string).length;
+    const rhs = line.slice(start + (m[2] as string).length);
+    if (!LITERAL.test(rhs)) return start;
+  }
+  return -1;
+}
+
+/** Tags that start a new line when HTML is read as text. */
+const BLOCK_TAGS =
+  /^(?:div|p|br|hr|li|ul|ol|dl|dt|dd|table|thead|tbody|tfoot|tr|td|th|details|summary|blockquote|section|article|header|footer|h[1-6])$/i;
+
+/**
+ * HTML read as the text it holds: `<pre>` blocks become {@link CODE_OMITTED} (on a line of their own), block
+ * tags line breaks, other tags (but `<code>`, judged inline later) nothing, and the common entities their
+ * characters, so that code inside any tag is judged as code.
+ */
+function htmlAsText(text: string): string {
+  return text
+    .replace(/<pre\b[\s\S]*?(?:<\/pre>|$)/gi, `\n${CODE_OMITTED}\n`)
+    .replace(/<\/?([a-zA-Z][\w-]*)\b[^<>]*>/g, (tag, name: string) =>
+      name.toLowerCase() === "code" ? tag : BLOCK_TAGS.test(name) ? "\n" : "",
+    )
+    .replace(
+      /&(lt|gt|amp|quot|#39|nbsp);/g,
+      (_m, e: string) => ({ lt: "<", gt: ">", amp: "&", quot: '"', "#39": "'", nbsp: " " })[e] ?? "",
+    );
 }
 
 /** A line of Python written as prose would not be: a statement, a definition, or an assignment. */
@@ -219,11 +282,12 @@ function looksLikeCode(t: string): boolean {
   );
 }
 
-/** Where code starts after prose on a line (after a colon or semicolon, or at a return/def/lambda with code after it), or -1. */
+/** Where code starts after prose on a line (after a colon, semicolon or arrow, or at a return/def/lambda with code after it), or -1. */
 function codeInProse(line: string): number {
-  for (const m of line.matchAll(/[:;]\s+/g)) {
+  for (const m of line.matchAll(/(?:[:;]|->|=>)\s+/g)) {
     const at = (m.index ?? 0) + m[0].length;
-    if (looksLikeCode(line.slice(at).trim())) return at;
+    const rest = line.slice(at);
+    if (looksLikeCode(rest.trim()) || CODE_LINE.test(rest)) return at;
   }
   const kw = /\s(?=(?:return|yield)\s+(?:[[({]|[\w.]+\s*(?:[[(]|[-+*/%]\s*\w))|def\s+\w+\s*\(|lambda\s[^:]*:)/.exec(line);
   return kw ? kw.index + 1 : -1;

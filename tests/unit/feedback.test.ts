@@ -258,8 +258,31 @@ describe("stripCode below L4: code wherever a researcher writes it", () => {
     expect([0, 1, 2, 3, 4].map((l) => codeOmitted(record, l as FeedbackLevel))).toEqual([0, 1, 2, 4, 0]);
   });
 
+  it("removes code in HTML of any tag, after any list marker, and an assignment inside a sentence", () => {
+    const leaks: [string, string][] = [
+      ["1. Compute threshold = p_base * max(probs)", "p_base * max(probs)"],
+      ["Set threshold = p_base * p_max and keep the rest.", "p_base * p_max"],
+      ["<div>for p in probs: out.append(p if p >= t else 0.0)</div>", "out.append"],
+      ["<p>return normalize(kept)</p>", "return normalize"],
+      ["<span>kept = [p for p in probs if p >= t]</span>", "for p in probs"],
+      ["<details><summary>fix</summary>threshold = p_base * max(probs)</details>", "p_base * max"],
+      ["<table><tr><td>threshold = p_base * max(probs)</td></tr></table>", "p_base * max"],
+      ["- [ ] threshold = p_base * max(probs)", "p_base * max"],
+      ["a) threshold = p_base * max(probs)", "p_base * max"],
+      ["(ii) kept = [p for p in probs]", "for p in probs"],
+      ["The fix -> threshold = p_base * max(probs)", "p_base * max"],
+      ["Replace with: if p >= threshold:\n        kept.append(p)", "kept.append"],
+      ["Replace with: if p &gt;= threshold:\n        kept.append(p)", "kept.append"],
+      ["Write it as follows; kept = [p if p >= threshold else 0.0 for p in probs]", "else 0.0"],
+    ];
+    for (const [text, leak] of leaks) expect(stripCode(text), text).not.toContain(leak);
+    expect(stripCode("Set threshold = p_base * p_max and keep the rest.")).toBe(`Set ${CODE_OMITTED}`);
+  });
+
   it("keeps prose that only sounds like code", () => {
     for (const prose of [
+      "With p_base = 0.1 the threshold is 0.05.",
+      "Expected x = -0.5, got x = 0.5.",
       "The function should return the sum (not the mean) of the values.",
       "Cause: the return value is a list, not a float.",
       "1. Check the bins: there are ten of them.",
