@@ -14,6 +14,7 @@
  *   with `resume`).
  */
 
+import { CUT_REPLY_NOTE, endedOnCutReply } from "./agent/prompts";
 import type { Agent, AgentMemoryState, AgentSetting } from "./agent/types";
 import { codeOmitted, type FeedbackLevel, type FeedbackRecord, type Researcher } from "./feedback";
 import type { TokenCounts } from "./model";
@@ -294,10 +295,12 @@ export async function runEpisode(
   const profile = protocolOf(traj.config);
   // What the agent is handed after a turn: the recorded text in the playground; the reference
   // profile hands the feedback and the test log apart (both rendered again from the turn's record).
+  // A turn that ended on a reply cut at the token limit: the next turn says so first.
   const handed = (prev: TrajectoryTurn): { feedback: string; testLog?: string } => {
-    if (profile === "playground" || prev.feedbackText === "") return { feedback: prev.feedbackText };
+    const note = (text: string) => (endedOnCutReply(prev.actions) ? `${CUT_REPLY_NOTE}\n\n${text}`.trim() : text);
+    if (profile === "playground" || prev.feedbackText === "") return { feedback: note(prev.feedbackText) };
     const f = agentFeedback(profile, traj.config.setting, prev.feedback, prev.run, level);
-    return { feedback: f.feedback, testLog: f.testLog };
+    return { feedback: note(f.feedback), testLog: f.testLog };
   };
   // Memory saved with the last finished turn: a failed turn is redone from here on resume.
   let memory = agent.snapshot();

@@ -124,6 +124,19 @@ export function turnMessage(
 /** How a reply cut at the model's token limit is named in actions and corrections. */
 export const TRUNCATED = "the reply was cut at the token limit (truncated)";
 
+/** Said at the start of a turn when the last turn ended on a reply cut at the token limit. */
+export const CUT_REPLY_NOTE =
+  "Note: Your last reply was cut at the token limit (truncated), so nothing of it was used; the target file below is as it was. Keep your reply shorter.";
+
+/**
+ * Whether a turn ended on a reply cut at the token limit that the agent was not told of within the turn
+ * (the baseline's one reply, or an agent's last step): its last action, the automatic submission aside.
+ */
+export function endedOnCutReply(actions: readonly { type: string; result: string }[]): boolean {
+  const last = actions.filter((a) => a.type !== "AUTO_SUBMIT").at(-1);
+  return last?.type === "INVALID" && last.result.includes(TRUNCATED);
+}
+
 /** Correction sent back after a reply that could not be used. */
 export function correctionMessage(problem: string, stepsLeft: number): string {
   return [
