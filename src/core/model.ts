@@ -9,6 +9,18 @@ export interface ChatMessage {
   content: string;
   /** An assistant's reasoning apart from its answer, kept in trajectories only: never sent back to a model, never parsed. */
   reasoning?: string;
+  /** An assistant's reply: the parameters its call left out because the server refused them ({@link ChatResponse.leftOut}); kept in trajectories only. */
+  leftOut?: string[];
+}
+
+/** The assistant message a reply becomes in a trajectory: its answer, and its reasoning and left-out parameters when there are any. */
+export function assistantMessage(res: ChatResponse): ChatMessage {
+  return {
+    role: "assistant",
+    content: res.content,
+    ...(res.reasoning ? { reasoning: res.reasoning } : {}),
+    ...(res.leftOut?.length ? { leftOut: res.leftOut } : {}),
+  };
 }
 
 /** One chat request. Decoding defaults follow RECODE-H: temperature 0, top-p 1. */
@@ -67,6 +79,11 @@ export interface ChatResponse {
   reasoning?: string;
   /** The reply was cut at the token limit (`finish_reason: "length"`): the answer may be unfinished. */
   truncated?: boolean;
+  /**
+   * Parameters the call asked for but did not send because the server refused them (a 400 that named
+   * them, or a model known to refuse them), e.g. `temperature`: the server's default was used instead.
+   */
+  leftOut?: string[];
 }
 
 /** A chat model. `id` is `provider:model`, e.g. `openai:gpt-4o-mini`, `scripted:fixture.json`. */

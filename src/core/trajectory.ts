@@ -131,6 +131,7 @@ export const ChatMessageSchema: z.ZodType<ChatMessage> = z.object({
   role: z.enum(["system", "user", "assistant"]),
   content: z.string(),
   reasoning: z.string().optional(),
+  leftOut: z.array(z.string()).optional(),
 });
 
 /** One agent action in a turn (ReCodeAgent: READ, BROWSE, RETRIEVE, REPLACE, SUBMIT; `INVALID` for a malformed one). */

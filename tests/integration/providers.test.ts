@@ -315,6 +315,26 @@ describe("models that refuse sampling parameters", () => {
     expect(stub.chatRequests()[2]?.body?.temperature).toBeUndefined();
   });
 
+  it("a 400 that names the parameter without quotes or a param field is retried the same way", async () => {
+    const unquoted = { error: { message: "temperature is not supported with this model", type: "invalid_request_error", param: null } };
+    stub.setFallback((req) => (req.body?.temperature !== undefined ? { status: 400, rawBody: JSON.stringify(unquoted) } : ok));
+    const model = createOpenAIModel(fast({ model: "my-reasoner", provider: "vllm" }));
+    const res = await model.chat(hello);
+    expect(res.content).toBe("Reflection: ok\nAction: SUBMIT");
+    expect(stub.chatRequests().map((r) => r.body?.temperature)).toEqual([0, undefined]);
+  });
+
+  it("says in each reply which parameters the call left out because the server refused them", async () => {
+    stub.setFallback((req) => (req.body?.temperature !== undefined ? { status: 400, rawBody: JSON.stringify(refusal.body) } : ok));
+    const model = createOpenAIModel(fast({ model: "my-reasoner", provider: "vllm" }));
+    expect((await model.chat(hello)).leftOut).toEqual(["temperature"]);
+    expect((await model.chat(hello)).leftOut).toEqual(["temperature"]);
+    // A call that asks for the server's default sends no temperature anyway: nothing was left out.
+    expect((await model.chat({ ...hello, temperature: null })).leftOut).toBeUndefined();
+    const o4 = await createOpenAIModel(fast({ model: "o4-mini" })).chat({ ...hello, maxTokens: 50 });
+    expect(o4.leftOut).toEqual(["temperature", "top_p", "max_tokens (sent as max_completion_tokens)"]);
+  });
+
   it("a 400 about a parameter it already left out is final, with the server's words", async () => {
     stub.setFallback(() => ({ status: 400, rawBody: JSON.stringify(refusal.body) }));
     const err = await modelError(createOpenAIModel(fast({ model: "my-reasoner" })).chat(hello));

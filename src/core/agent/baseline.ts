@@ -2,7 +2,7 @@
  * The `baseline` setting (RECODE-H, "Interaction protocol"): one-shot generation each turn, no tools,
  * no memory. One model call returns the whole target file.
  */
-import { type ChatMessage, type ChatModel, callTokens } from "../model";
+import { assistantMessage, type ChatMessage, type ChatModel, callTokens } from "../model";
 import { extractPythonCode, fencedBlocks } from "./parse";
 import { TRUNCATED, taskSystemPrompt, turnMessage } from "./prompts";
 import type { Agent, AgentMemoryState, AgentTurnInput, AgentTurnOutput } from "./types";
@@ -70,7 +70,7 @@ export class BaselineAgent implements Agent {
         : extractPythonCode(res.content);
     return {
       code,
-      messages: [user, { role: "assistant", content: res.content, ...(res.reasoning ? { reasoning: res.reasoning } : {}) }],
+      messages: [user, assistantMessage(res)],
       actions: [
         res.truncated
           ? { type: "INVALID", argument: "", result: `${TRUNCATED}; the target file was left as it was` }

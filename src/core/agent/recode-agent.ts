@@ -5,7 +5,7 @@
  * Settings `agent` (no memory across turns) and `memory_agent` (the conversation carries over and is
  * summarised past a threshold).
  */
-import { addTokens, type ChatMessage, type ChatModel, callTokens, type TokenCounts } from "../model";
+import { addTokens, assistantMessage, type ChatMessage, type ChatModel, callTokens, type TokenCounts } from "../model";
 import { autoSubmitAction, stepOutcome } from "./actions";
 import { ConversationAgent } from "./conversation";
 import { compactMemory } from "./memory";
@@ -37,7 +37,9 @@ export class ReCodeAgent extends ConversationAgent implements Agent {
     }
     const { maxSteps } = this.opts;
     let conv: ChatMessage[] =
-      remember && this.memory.length > 0 ? [...this.memory] : [{ role: "system", content: taskSystemPrompt(task, this.setting, maxSteps, this.opts.retrieveTopK) }];
+      remember && this.memory.length > 0
+        ? [...this.memory]
+        : [{ role: "system", content: taskSystemPrompt(task, this.setting, maxSteps, this.opts.retrieveTopK) }];
     const out: ChatMessage[] = [];
     const actions: AgentAction[] = [];
     let tokens: TokenCounts = { prompt: 0, completion: 0 };
@@ -65,7 +67,7 @@ export class ReCodeAgent extends ConversationAgent implements Agent {
       modelCalls++;
       tokens = addTokens(tokens, callTokens(res.usage));
       conv.push({ role: "assistant", content: res.content });
-      out.push({ role: "assistant", content: res.content, ...(res.reasoning ? { reasoning: res.reasoning } : {}) });
+      out.push(assistantMessage(res));
       const stepsLeft = maxSteps - step;
       // A reply cut at the token limit may hold half a file: nothing in it is applied, and the agent is told.
       const parsed = res.truncated ? null : parseStep(res.content);

@@ -11,7 +11,7 @@
  * does; it differs from `memory_agent` only in what it is handed (no test
  * result, and no shared turn 0).
  */
-import { addTokens, type ChatMessage, type ChatModel, callTokens, type TokenCounts } from "../model";
+import { addTokens, assistantMessage, type ChatMessage, type ChatModel, callTokens, type TokenCounts } from "../model";
 import { autoSubmitAction, stepOutcome } from "./actions";
 import { ConversationAgent } from "./conversation";
 import { transcript } from "./memory";
@@ -104,7 +104,7 @@ export class ReferenceAgent extends ConversationAgent implements Agent {
       const res = await this.model.chat({ messages: [system, user], temperature: 0, topP: 1, signal });
       modelCalls++;
       tokens = addTokens(tokens, callTokens(res.usage));
-      out.push(user, { role: "assistant", content: res.content, ...(res.reasoning ? { reasoning: res.reasoning } : {}) });
+      out.push(user, assistantMessage(res));
       this.memory.push({ role: "user", content: result }, { role: "assistant", content: res.content });
       const stepsLeft = maxSteps - step;
       const parsed = res.truncated ? null : parseStep(res.content);

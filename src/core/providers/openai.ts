@@ -248,10 +248,14 @@ function classify(err: unknown, opts: OpenAIModelOptions): Failure {
 const ADJUSTABLE = ["temperature", "top_p", "max_tokens", "response_format"] as const;
 type Adjustable = (typeof ADJUSTABLE)[number];
 
-/** The parameter a 4xx names: the error's `param` field, or one quoted in its message. */
+/** The parameter a 4xx names: the error's `param` field, or one its message names (quoted or not). */
 function rejectedParam(err: APIError, detail: string): string | undefined {
   if (typeof err.param === "string" && err.param) return err.param;
-  return ADJUSTABLE.find((p) => new RegExp(`['"\`]${p}['"\`]`).test(detail));
+  return (
+    ADJUSTABLE.find((p) => new RegExp(`['"\`]${p}['"\`]`).test(detail)) ??
+    ADJUSTABLE.find((p) => new RegExp(`(?<![\\w.])${p}(?![\\w])`).test(detail)) ??
+    (/(?<![\w.])max_completion_tokens(?!\w)/.test(detail) ? "max_completion_tokens" : undefined)
+  );
 }
 
 /** OpenAI's reasoning models (o1, o3, o4-mini, gpt-5...): no temperature or top_p, `max_completion_tokens` instead of `max_tokens`. */
@@ -435,11 +439,13 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
       };
       const latencyMs = nowMs() - started;
       meter.success({ usage, latencyMs, retries: retriesSpent });
+      const leftOut = leftOutOf(req, refused);
       return {
         content: reply.text,
         usage,
         latencyMs,
         model: completion.model || opts.model,
+        ...(leftOut.length > 0 ? { leftOut } : {}),
         ...(reply.reasoning ? { reasoning: reply.reasoning } : {}),
         ...(choice.finish_reason === "length" ? { truncated: true } : {}),
       };
@@ -450,6 +456,21 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
   }
 
   return { id, chat, totals: () => meter.totals(), calls: () => meter.calls() };
+}
+
+/**
+ * What a call asked for but did not send, because this model's server refused it (or, for OpenAI's
+ * reasoning models, refuses it): `temperature`, `top_p`, `response_format`, `max_tokens (sent as
+ * max_completion_tokens)`. A parameter the call left to the server's default anyway is not listed.
+ */
+function leftOutOf(req: ChatRequest, refused: ReadonlySet<Adjustable>): string[] {
+  const out: string[] = [];
+  if (refused.has("temperature") && req.temperature !== null) out.push("temperature");
+  if (refused.has("top_p") && req.topP !== null) out.push("top_p");
+  if (refused.has("max_tokens") && req.maxTokens !== undefined && req.maxTokens !== null)
+    out.push("max_tokens (sent as max_completion_tokens)");
+  if (refused.has("response_format") && req.json === true) out.push("response_format");
+  return out;
 }
 
 /** The parameter a rejected call named, when the call sent it and it can be left out (or renamed). */
