@@ -371,6 +371,24 @@ describe("T4 repository integration", () => {
     expect(it0.actionable_feedback).toMatch(/^Read the docstring of the repository's `clip` \(pkg\/util\.py\)/);
   });
 
+  it("a helper's own ValueError beside wrong values of the same interface is their symptom: T2 and the check's L3", async () => {
+    const line = GOOD.split("\n").findIndex((l) => l.includes("return [clip(")) + 1;
+    const r = run([
+      failedCheck("TestScale.test_values", mismatch("scale_basic", "1.0", "0.5")),
+      t("TestScale.test_edges", "error", {
+        message: "ValueError: nothing to clip",
+        line,
+        traceback: `Traceback (most recent call last):\n  File "test.py", line 3, in test_edges\n  File "pkg/mod.py", line ${line}, in scale\n  File "pkg/util.py", line 2, in clip\nValueError: nothing to clip`,
+      }),
+    ]);
+    const it0 = await item(GOOD, r, "scale");
+    expect(it0.category).toBe("T2");
+    expect(it0.actionable_feedback).toContain("Scale every value by the factor before clipping.");
+    // Alone, the helper's error is still about the helper: T4.
+    const alone = run([r.tests.find((x) => x.id === "TestScale.test_edges") as TestResult]);
+    expect((await item(GOOD, alone, "scale")).category).toBe("T4");
+  });
+
   it("a name the repository does not have, at import: T4 with the whole file as L4", async () => {
     const code = GOOD.replace("from pkg.util import clip", "from pkg.util import clamp as clip");
     const r = makeRunResult([], {

@@ -162,17 +162,31 @@ export function observe(t: TestResult, ctx: ObserveContext): Observation {
  * uses (RECODE-H.md, "Feedback hierarchy"), in this order: T0 when the
  * interface (or one it calls) is missing, unimplemented, or called with
  * arguments its signature does not take; T4 when a repository helper is
- * misused or re-implemented; T1 when candidate code raises or runs out of
+ * misused or re-implemented (a helper raising about a value it got counts
+ * only when no wrong value or failed assertion of the interface explains
+ * it); T1 when candidate code raises or runs out of
  * time; T3 when every failure is a wrong value traced to a knowledge entry of
  * the task; T2 otherwise (wrong values, failed assertions, unusable results).
  */
 export function categoryOf(observations: readonly Observation[], reimplemented: boolean): FeedbackCategory {
   const has = (...kinds: Observation["kind"][]) => observations.some((o) => kinds.includes(o.kind));
   if (has("missing", "not-implemented", "signature")) return "T0";
-  if (has("helper") || reimplemented) return "T4";
+  // A helper's own check failing on values the candidate computed wrong (its ValueError, say), beside
+  // wrong values of the same interface, is their symptom: those decide. Alone, it is about the helper.
+  const misuse = observations.some((o) => o.kind === "helper" && !valueRaisedInside(o));
+  const symptom = has("mismatch", "assertion");
+  if (misuse || reimplemented || (has("helper") && !symptom)) return "T4";
   if (has("exception", "timeout")) return "T1";
   if (observations.length > 0 && observations.every((o) => o.kind === "mismatch" && o.knowledge !== null)) return "T3";
   return "T2";
+}
+
+/** Exceptions by which a helper says it was called wrongly (a wrong type, a missing key or name), not that a value it got was wrong. */
+const MISUSE_TYPES = new Set(["TypeError", "AttributeError", "KeyError", "IndexError", "NameError"]);
+
+/** Whether a helper observation is a helper raising about a value it got (its own check), not a wrong call. */
+export function valueRaisedInside(o: Observation): boolean {
+  return o.kind === "helper" && o.how === "raised-inside" && !MISUSE_TYPES.has(exceptionType(o.test.message));
 }
 
 /** Whether an observation is about another function than `name` (raised inside it): not-implemented or exception with `inside` set to another name. */

@@ -17,7 +17,7 @@ import {
   testSummary,
 } from "./rules-analysis";
 import { directCodeText, type ReviewContext, wholeFileText } from "./rules-context";
-import { aboutOther, categoryOf, exceptionType, type Observation, primaryObservation } from "./rules-evidence";
+import { aboutOther, categoryOf, exceptionType, type Observation, primaryObservation, valueRaisedInside } from "./rules-evidence";
 import { actionableFeedback, authoredGuidance } from "./rules-guidance";
 import { type RepoHelper, reachedNames, reimplementedHelpers, repoFileOfModule } from "./rules-repo";
 
@@ -50,7 +50,19 @@ export function interfaceItem(ctx: ReviewContext, g: Group, observations: Readon
   const sig = isInterface ? signatureDifference(canonicalDef, mine?.text, g.name) : null;
   const structural = sig !== null && (sig.kind === "order" || sig.kind === "count");
   const reimplemented = isInterface ? reimplementedHelpers(ctx.task, ctx.code, g.name) : [];
-  const base = categoryOf(obs, reimplemented.length > 0);
+  // A helper raising about a value it got, called from another interface that gives wrong results in its own
+  // tests: that interface's mistake (the analysis says to fix it first), not a misuse of the helper here.
+  const viaOther = (o: Observation) => {
+    const from = o.kind === "helper" && valueRaisedInside(o) ? o.frame?.func : undefined;
+    if (!from || from === g.name || !ctx.interfaces.includes(from)) return false;
+    return givesWrongResults((observations.get(from) ?? []).filter((x) => aboutOther(x, from) === null));
+  };
+  const base = categoryOf(
+    obs.filter((o) => !viaOther(o)),
+    reimplemented.length > 0,
+  );
+  const upstreamObs = obs.find(viaOther);
+  const upstream = upstreamObs?.kind === "helper" ? (upstreamObs.frame?.func ?? undefined) : undefined;
   const category = structural ? "T0" : base;
   const primary = primaryObservation(obs, category, g.name);
   const firstHelper = reimplemented[0];
@@ -80,7 +92,7 @@ export function interfaceItem(ctx: ReviewContext, g: Group, observations: Readon
     category,
     description,
     analysis: analysis.join(" "),
-    actionable_feedback: actionableFeedback(leadOf(ctx, g.name, primary, sig, structural, firstHelper, canonicalDef), authored),
+    actionable_feedback: actionableFeedback(leadOf(ctx, g.name, primary, sig, structural, firstHelper, canonicalDef, upstream), authored),
     direct_code_feedback: isInterface && canonicalDef !== undefined ? directCodeText(ctx, g.name) : wholeFileText(ctx),
   };
 }
@@ -121,7 +133,7 @@ function reimplementedWords(ctx: ReviewContext, name: string, h: RepoHelper): st
   return `\`${name}\` uses ${ctx.target}'s own \`${h.local}\`, which takes the place of the repository's \`${h.name}\` (${h.file}) and differs from it.`;
 }
 
-/** The sentence of L3 about this very mistake, before the authored text, or null. */
+/** The sentence of L3 about this very mistake, before the authored text, or null. `upstream`: another interface whose wrong values made a helper fail here. */
 function leadOf(
   ctx: ReviewContext,
   name: string,
@@ -130,6 +142,7 @@ function leadOf(
   structural: boolean,
   helper: RepoHelper | undefined,
   canonicalDef: string | undefined,
+  upstream?: string,
 ): string | null {
   const want = canonicalDef ? parameters(canonicalDef) : null;
   const signatureWords = want ? ` with the parameters ${parametersInWords(want)}, in this order` : " with the instruction's signature";
@@ -148,6 +161,8 @@ function leadOf(
       : `Implement \`${o.inside}\` too: the test calls it before \`${name}\`.`;
   }
   if (o?.kind === "helper") {
+    if (upstream)
+      return `Fix \`${upstream}\` first: \`${name}\` calls it, and what it passes to the repository's \`${o.helper}\` is wrong.`;
     if (o.how === "no-such-name") return `Use only what the repository's ${o.file} defines; it has no \`${o.helper}\`.`;
     return `Read the docstring of the repository's \`${o.helper}\` (${o.file}) and pass it the arguments it documents.`;
   }
