@@ -18,12 +18,17 @@ export interface CodeEditorProps {
   onReady?: (api: { setText: (text: string) => void; getText: () => string }) => void;
   /** The text cannot be edited (a task the page cannot run). */
   readOnly?: boolean;
+  /**
+   * The plain editor's state when Monaco takes over from it (read when the editor first renders): its text
+   * (in place of `initial`), where to put the cursor (an offset in the text) and whether to focus it.
+   */
+  startAt?: { text: string; cursor: number; focused: boolean };
 }
 
 export { modelPath } from "./LazyEditor";
 
 /** Monaco editor bound to one model. */
-export function CodeEditor({ path, initial, onChange, onRun, markers, onReady, readOnly = false }: CodeEditorProps) {
+export function CodeEditor({ path, initial, onChange, onRun, markers, onReady, readOnly = false, startAt }: CodeEditorProps) {
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const runRef = useRef(onRun);
   runRef.current = onRun;
@@ -37,7 +42,7 @@ export function CodeEditor({ path, initial, onChange, onRun, markers, onReady, r
     if (modelRef.current?.model.uri.toString() === monaco.Uri.parse(path).toString()) return;
     modelRef.current?.sub.dispose();
     const uri = monaco.Uri.parse(path);
-    const model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(initial, "python", uri);
+    const model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(startAt?.text ?? initial, "python", uri);
     modelRef.current = { model, sub: model.onDidChangeContent(() => changeRef.current(model.getValue())) };
   };
   watchModel();
@@ -53,6 +58,9 @@ export function CodeEditor({ path, initial, onChange, onRun, markers, onReady, r
   const mount: OnMount = (editor, m) => {
     editorRef.current = editor;
     setMounted((n) => n + 1);
+    const model = editor.getModel();
+    if (startAt && model && startAt.cursor > 0) editor.setPosition(model.getPositionAt(startAt.cursor));
+    if (startAt?.focused) editor.focus();
     editor.addCommand(m.KeyMod.CtrlCmd | m.KeyCode.Enter, () => runRef.current());
     onReady?.({
       setText: (text) => {
@@ -90,7 +98,7 @@ export function CodeEditor({ path, initial, onChange, onRun, markers, onReady, r
   return (
     <Editor
       path={path}
-      defaultValue={initial}
+      defaultValue={startAt?.text ?? initial}
       defaultLanguage="python"
       theme="vs"
       onMount={mount}

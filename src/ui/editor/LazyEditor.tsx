@@ -1,10 +1,13 @@
 /**
  * The editor as the task view uses it: Monaco (CodeEditor.tsx, the largest
  * part of the page) in its own chunk, fetched by {@link preloadEditor} as soon
- * as the page starts and shown with a loading line until it arrives.
+ * as the page starts. Until it arrives the plain editor (PlainEditor.tsx) is
+ * shown on the same draft, so the page can be typed in from its first render;
+ * Monaco then takes over with the text and the cursor where they are.
  */
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useRef } from "react";
 import type { CodeEditorProps } from "./CodeEditor";
+import { PlainEditor, type PlainState } from "./PlainEditor";
 
 let loading: Promise<typeof import("./CodeEditor")> | null = null;
 
@@ -21,11 +24,14 @@ export function modelPath(taskId: string, targetPath: string): string {
   return `file:///${taskId}/${targetPath}`;
 }
 
-/** {@link CodeEditor} once its chunk is loaded; "Loading editor…" until then. */
+/** {@link CodeEditor} once its chunk is loaded; the plain editor on the same text until then. */
 export function LazyCodeEditor(props: CodeEditorProps) {
+  // One state per editor place: what the plain editor holds when Monaco takes over.
+  const plain = useRef<PlainState>({ text: props.initial, cursor: 0, focused: false });
+  const state = plain.current;
   return (
-    <Suspense fallback={<div className="editor-loading">Loading editor…</div>}>
-      <Editor {...props} />
+    <Suspense fallback={<PlainEditor {...props} state={state} />}>
+      <Editor {...props} startAt={state} />
     </Suspense>
   );
 }
