@@ -30,9 +30,16 @@ export function startSnapshotKey(pyodideVersion: string, sources: Record<string,
   return h.digest("hex").slice(0, 32);
 }
 
-/** The folder for start snapshots: `$XDG_CACHE_HOME/recode/start-snapshots`, else `~/.cache/recode/start-snapshots`. */
-export function defaultSnapshotDir(): string {
-  const base = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
+/**
+ * The folder for start snapshots: `$RECODE_START_SNAPSHOTS` when it names one, none (false) when it is
+ * `off`, `0`, `false` or `no` (every start imports the harness afresh), else
+ * `$XDG_CACHE_HOME/recode/start-snapshots` or `~/.cache/recode/start-snapshots`.
+ */
+export function defaultSnapshotDir(env: NodeJS.ProcessEnv = process.env): string | false {
+  const set = env.RECODE_START_SNAPSHOTS?.trim();
+  if (set && /^(off|0|false|no)$/i.test(set)) return false;
+  if (set) return set;
+  const base = env.XDG_CACHE_HOME || join(homedir(), ".cache");
   return join(base, "recode", "start-snapshots");
 }
 
