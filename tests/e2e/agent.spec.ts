@@ -250,3 +250,27 @@ test("WebLLM in a browser without WebGPU says so and leaves the page working", a
   await openTab(page, "Instruction");
   await expect(page.getByRole("button", { name: "Run tests" })).toBeEnabled();
 });
+
+test("the Agent tab's options survive a reload; a stored value the page cannot read gives the defaults", async ({ page }) => {
+  await openTask(page);
+  await openTab(page, "Agent");
+  await page.getByLabel("Setting").selectOption("baseline");
+  await page.getByLabel("Protocol").selectOption("reference");
+  await page.getByLabel("Level L1").setChecked(true);
+  await page.getByLabel("Max turns").fill("7");
+  await page.reload();
+  await openTab(page, "Agent");
+  await expect(page.getByLabel("Setting")).toHaveValue("baseline");
+  await expect(page.getByLabel("Protocol")).toHaveValue("reference");
+  await expect(page.getByLabel("Level L1")).toBeChecked();
+  await expect(page.getByLabel("Max turns")).toHaveValue("7");
+
+  // Another version's (or a hand-edited) value is not used.
+  await page.evaluate(() => {
+    for (const k of Object.keys(localStorage)) if (k.startsWith("recode.agent-options.")) localStorage.setItem(k, '{"setting":"nope"}');
+  });
+  await page.reload();
+  await openTab(page, "Agent");
+  await expect(page.getByLabel("Setting")).toHaveValue("memory_agent");
+  await expect(page.getByLabel("Max turns")).toHaveValue("10");
+});

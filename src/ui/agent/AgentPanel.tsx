@@ -15,6 +15,7 @@ import { useObservable, useServices } from "../services";
 import type { TaskWorkspace } from "../tasks/panels";
 import type { AgentRunOptions } from "./controller";
 import { agentRunsOf } from "./controller";
+import { loadAgentOptions, saveAgentOptions } from "./options-store";
 import { unreportedNote } from "./tokens";
 
 const LEVELS: FeedbackLevel[] = [0, 1, 2, 3, 4];
@@ -24,7 +25,7 @@ const SETTING_HINTS: Record<AgentSetting, string> = {
   memory_agent: "tools and memory across turns (the paper's setting)",
 };
 
-/** Options per task, kept while the page is open. */
+/** Options per task while the page is open; also kept in the browser (options-store.ts) for the next visit. */
 const chosen = new Map<string, AgentRunOptions>();
 const DEFAULTS: AgentRunOptions = {
   setting: "memory_agent",
@@ -56,7 +57,7 @@ export function AgentPanel({ ws }: { ws: TaskWorkspace }) {
   const models = useObservable(services.models);
   const stored = useObservable(services.trajectories);
   const progress = useObservable(services.modelProgress);
-  const [opts, setOptsState] = useState<AgentRunOptions>(chosen.get(task.id) ?? DEFAULTS);
+  const [opts, setOptsState] = useState<AgentRunOptions>(chosen.get(task.id) ?? loadAgentOptions(task.id) ?? DEFAULTS);
   const [turnsText, setTurnsText] = useState(String(opts.maxTurns));
   const [stepsText, setStepsText] = useState(String(opts.maxSteps));
 
@@ -66,6 +67,7 @@ export function AgentPanel({ ws }: { ws: TaskWorkspace }) {
 
   const setOpts = (o: AgentRunOptions) => {
     chosen.set(task.id, o);
+    saveAgentOptions(task.id, o);
     setOptsState(o);
   };
   const intIn = (text: string, max: number) => {
@@ -145,7 +147,11 @@ export function AgentPanel({ ws }: { ws: TaskWorkspace }) {
             className="num"
             inputMode="numeric"
             value={turnsText}
-            onChange={(e) => setTurnsText(e.target.value)}
+            onChange={(e) => {
+              setTurnsText(e.target.value);
+              const n = intIn(e.target.value, 50);
+              if (n !== null) setOpts({ ...opts, maxTurns: n });
+            }}
             aria-label="Max turns"
           />
         </label>
@@ -155,7 +161,11 @@ export function AgentPanel({ ws }: { ws: TaskWorkspace }) {
             className="num"
             inputMode="numeric"
             value={stepsText}
-            onChange={(e) => setStepsText(e.target.value)}
+            onChange={(e) => {
+              setStepsText(e.target.value);
+              const n = intIn(e.target.value, 20);
+              if (n !== null) setOpts({ ...opts, maxSteps: n });
+            }}
             aria-label="Max steps"
           />
         </label>
