@@ -227,9 +227,11 @@ function prepare(dataset: string, entry: MetaEntry, timeLimitS: number): Prepare
     throw new EntryError(`${rel}/test.py`, "defines no test the way pytest collects tests (test_* functions, Test* classes)");
   const notes: string[] = [];
   const names = new Set(found_tests.map((t) => t.name));
-  const unknown = entry.test_cases.filter((t) => !names.has(t));
+  // test_cases holds JUnit test names: a parametrised test is listed once per case, `test_f[a-b]`.
+  const baseName = (t: string) => t.replace(/\[.*\]$/s, "");
+  const unknown = entry.test_cases.filter((t) => !names.has(t) && !names.has(baseName(t)));
   if (unknown.length) notes.push(`test_cases names ${unknown.length} test(s) test.py does not define: ${unknown.slice(0, 5).join(", ")}`);
-  const listed = new Set(entry.test_cases);
+  const listed = new Set(entry.test_cases.map(baseName));
   const extra = found_tests.filter((t) => !listed.has(t.name)).map((t) => t.id);
   if (entry.test_cases.length && extra.length)
     notes.push(`test.py defines ${extra.length} test(s) test_cases does not list: ${extra.slice(0, 5).join(", ")}`);

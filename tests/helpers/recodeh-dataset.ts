@@ -199,7 +199,13 @@ export function writeRecodeHDataset(): string {
       target_file_path: "stats/ema.py",
       if_test: true,
       init_content: "",
-      test_cases: ["test_ema_matches_reference", "test_ema_clamps_alpha", "test_debias_matches_reference"],
+      // JUnit names, as the official metadata lists them: a parametrised test once per case.
+      test_cases: [
+        "test_ema_matches_reference",
+        "test_ema_clamps_alpha[0.5]",
+        "test_ema_clamps_alpha[1.5]",
+        "test_debias_matches_reference",
+      ],
     },
     {
       index: 2,
