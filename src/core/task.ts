@@ -316,14 +316,26 @@ export function parseTaskMeta(task: string, text: string): TaskMeta {
   const raw = parseJson(task, "task.json", text);
   const res = TaskMetaSchema.safeParse(raw);
   if (!res.success) {
-    const issue = res.error.issues[0];
-    if (!issue) throw new TaskFormatError(task, "task.json", "invalid");
-    const path = issue.code === "unrecognized_keys" && issue.keys[0] !== undefined ? [...issue.path, issue.keys[0]] : issue.path;
-    const field = path
-      .map((p) => (typeof p === "number" ? `[${p}]` : String(p)))
-      .join(".")
-      .replace(/\.\[/g, "[");
-    throw new TaskFormatError(task, "task.json", issue.message, field || "(top level)", jsonLine(text, path));
+    const issues = res.error.issues.map((issue) => {
+      const path = issue.code === "unrecognized_keys" && issue.keys[0] !== undefined ? [...issue.path, issue.keys[0]] : issue.path;
+      const field = path
+        .map((p) => (typeof p === "number" ? `[${p}]` : String(p)))
+        .join(".")
+        .replace(/\.\[/g, "[");
+      // zod says "expected string, received undefined" for a field that is not there.
+      const message = /received undefined$/.test(issue.message) ? "is required but missing" : issue.message;
+      return { path, field: field || "(top level)", message };
+    });
+    const [first, ...rest] = issues;
+    if (!first) throw new TaskFormatError(task, "task.json", "invalid");
+    // Every problem at once, so that fixing one does not just reveal the next.
+    const also = rest.length
+      ? ` (also: ${rest
+          .slice(0, 5)
+          .map((i) => `field ${i.field}${jsonLine(text, i.path) !== undefined ? ` (line ${jsonLine(text, i.path)})` : ""} ${i.message}`)
+          .join("; ")}${rest.length > 5 ? `; and ${rest.length - 5} more` : ""})`
+      : "";
+    throw new TaskFormatError(task, "task.json", `${first.message}${also}`, first.field, jsonLine(text, first.path));
   }
   return res.data;
 }

@@ -36,6 +36,16 @@ describe("task.json errors name the field and the line", () => {
     expect(e.line).toBe(1);
   });
 
+  it("a missing field says so, and every other problem is named with it", () => {
+    const { license: _l, ...rest } = meta;
+    rest.interfaces = structuredClone(meta.interfaces);
+    delete rest.interfaces[0].guidance;
+    const e = errorFor(JSON.stringify(rest, null, 2));
+    expect(e.problem).toMatch(/^is required but missing \(also: field .* is required but missing\)$/);
+    expect(e.message).toContain("license");
+    expect(e.message).toContain("interfaces[0].guidance");
+  });
+
   it("an undefined test in a later interface points at that entry", () => {
     const m = structuredClone(meta);
     m.interfaces[2].tests[0] = "TestNothing.test_nothing";
