@@ -33,7 +33,7 @@ import { parseTestSh, TestShError, type TestShSpec } from "../core/recodeh-test-
 import { loadTaskFromFiles, type Task, TaskFormatError } from "../core/task";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
 import { PytestRuntime } from "../python/pytest-runtime";
-import { BUILTIN_TASKS, MAX_TASK_BYTES, MAX_TASK_FILE_BYTES, readTaskFiles } from "./task-fs";
+import { MAX_TASK_BYTES, MAX_TASK_FILE_BYTES, readTaskFiles } from "./task-fs";
 import { CommandInputError } from "./test-command";
 
 /** Options of {@link importRecodeH}. */
@@ -437,7 +437,7 @@ export function addImportCommand(tasks: Command, out: (s: string) => void, setCo
     .command("import-recodeh")
     .description('import official RECODE-H task folders (annotation_meta.jsonl + annotation_<id>/) as tasks with isolation "shared"')
     .argument("<dataset>", "the official dataset folder (holds annotation_meta.jsonl)")
-    .option("--out <folder>", "task folder to write to", BUILTIN_TASKS)
+    .requiredOption("--out <folder>", "task folder to write to (e.g. recodeh-tasks; list them with `tasks list --dir <folder>`)")
     .option("--python <path>", "the Python that will run the tests (e.g. the conda env of the official set-up)", "python3")
     .option("--sandbox <policy>", "box of that Python while it is asked about its modules: auto | bwrap | none", "auto")
     .option("--time-limit <seconds>", "time_limit_s of the tasks: wall clock of one run of all tests (at most 600)", "600")
