@@ -23,6 +23,11 @@ export interface WatchedFs {
 export const SCRATCH_DIRS: readonly string[] = ["/tmp", "/home/pyodide", "/dev"];
 const SCRATCH = SCRATCH_DIRS.map((d) => `${d}/`);
 
+/** Bytes a run may add to memory files (the scratch folders are in memory): 256 MiB. */
+export const SCRATCH_LIMIT_BYTES = 256 * 1024 ** 2;
+/** Emscripten's (WASI's) errno for "no space left on device". */
+const ENOSPC = 51;
+
 /** Open flags that can change a file (O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND). */
 const WRITE_FLAGS = 1 | 2 | 64 | 512 | 1024;
 
@@ -74,16 +79,29 @@ function describeTarget(fs: WatchedFs, target: unknown): string {
   }
 }
 
-/** The stream operations every memory file shares (MEMFS), found through a file made for the purpose. */
-function memoryFileOps(fs: WatchedFs): Record<string, unknown> | null {
-  const probe = "/tmp/.recode-file-watch";
+/**
+ * The operations memory nodes share (MEMFS), found through nodes made for the purpose in /tmp: the
+ * stream operations of a file, and the node operations of a file, a folder and a link.
+ */
+function memoryOps(fs: WatchedFs): { stream: Record<string, unknown> | null; nodes: Record<string, unknown>[] } {
+  const base = "/tmp/.recode-file-watch";
+  const call = (name: string, ...args: unknown[]) => (fs[name] as (...a: unknown[]) => unknown).apply(fs, args);
+  const nodeOf = (p: string) =>
+    fs.lookupPath(p, { follow: false }).node as { stream_ops?: Record<string, unknown>; node_ops?: Record<string, unknown> };
   try {
-    (fs.writeFile as (p: string, d: string) => void)(probe, "");
-    const ops = (fs.lookupPath(probe, { follow: false }).node as { stream_ops?: Record<string, unknown> }).stream_ops;
-    (fs.unlink as (p: string) => void)(probe);
-    return ops ?? null;
+    call("writeFile", `${base}-f`, "");
+    call("mkdir", `${base}-d`);
+    call("symlink", `${base}-f`, `${base}-l`);
+    const file = nodeOf(`${base}-f`);
+    const nodes = [file.node_ops, nodeOf(`${base}-d`).node_ops, nodeOf(`${base}-l`).node_ops].filter(
+      (o, i, all): o is Record<string, unknown> => o !== undefined && all.indexOf(o) === i,
+    );
+    call("unlink", `${base}-l`);
+    call("unlink", `${base}-f`);
+    call("rmdir", `${base}-d`);
+    return { stream: file.stream_ops ?? null, nodes };
   } catch {
-    return null;
+    return { stream: null, nodes: [] };
   }
 }
 
@@ -93,6 +111,7 @@ function memoryFileOps(fs: WatchedFs): Record<string, unknown> | null {
  */
 export function watchFiles(fs: WatchedFs): FileWatch {
   let watching = false;
+  let grown = 0;
   const touched = new Set<string>();
   const noteResolved = (p: string) => {
     if (!SCRATCH.some((d) => p.startsWith(d)) && p !== "/tmp" && p !== "/home/pyodide") touched.add(p);
@@ -122,18 +141,38 @@ export function watchFiles(fs: WatchedFs): FileWatch {
   }
   // A memory file's own write, msync and allocate: a shared memory map writes back through msync, and a
   // descriptor's flags can be widened with fcntl after a read-only open, so no call above need be seen.
-  const ops = memoryFileOps(fs);
-  for (const name of ["write", "msync", "allocate"]) {
-    const orig = ops?.[name];
-    if (!ops || typeof orig !== "function") continue;
-    ops[name] = (...args: unknown[]) => {
-      if (watching) noteResolved(describeTarget(fs, args[0]));
-      return (orig as (...a: unknown[]) => unknown).apply(ops, args);
+  // And every memory node's setattr (mode, owner, times, size): the path calls above may follow a link
+  // whose own path is a scratch one, while the node they change is elsewhere; the node is what counts.
+  const mem = memoryOps(fs);
+  const wrap = (ops: Record<string, unknown> | null, names: string[]) => {
+    for (const name of names) {
+      const orig = ops?.[name];
+      if (!ops || typeof orig !== "function") continue;
+      ops[name] = (...args: unknown[]) => {
+        if (watching) noteResolved(describeTarget(fs, args[0]));
+        return (orig as (...a: unknown[]) => unknown).apply(ops, args);
+      };
+    }
+  };
+  wrap(mem.stream, ["write", "msync", "allocate"]);
+  // Memory files live in JavaScript, outside the interpreter's memory and its cap: a run may add at most
+  // SCRATCH_LIMIT_BYTES to them, after which a write fails as on a full disk (ENOSPC).
+  const write = mem.stream?.write;
+  if (mem.stream && typeof write === "function") {
+    mem.stream.write = (...args: unknown[]) => {
+      const [stream, , , length, position] = args as [{ node?: { usedBytes?: number } }, unknown, number, number, number];
+      if (watching) {
+        grown += Math.max(0, (position ?? 0) + (length ?? 0) - (stream?.node?.usedBytes ?? 0));
+        if (grown > SCRATCH_LIMIT_BYTES) throw new (fs.ErrnoError as new (errno: number) => Error)(ENOSPC);
+      }
+      return (write as (...a: unknown[]) => unknown).apply(mem.stream, args);
     };
   }
+  for (const ops of mem.nodes) wrap(ops, ["setattr"]);
   return {
     start() {
       touched.clear();
+      grown = 0;
       watching = true;
     },
     stop() {

@@ -545,13 +545,38 @@ _os_close = os.close
 # none of them (see ``seal``).
 _BRIDGE_ROOTS = frozenset(("js", "pyodide", "_pyodide", "pyodide_js", "_pyodide_core"))
 
+# Modules built into Pyodide that code under test must not have either: ctypes (it reads and writes
+# memory and calls any C function, emscripten_run_script_string among them: JavaScript), and CPython's
+# C-API test modules (they read and set a function's defaults, closure and globals, a frame's locals or
+# a tuple's items through the C API, where no audit hook sees it).
+_REFUSED_ROOTS = _BRIDGE_ROOTS | frozenset(
+    (
+        "ctypes",
+        "_ctypes",
+        "_ctypes_test",
+        "_testcapi",
+        "_testinternalcapi",
+        "_testlimitedcapi",
+        "_testbuffer",
+        "_testclinic",
+        "_testclinic_limited",
+        "_testmultiphase",
+        "_testsinglephase",
+        "_testimportmultiple",
+        "_testexternalinspection",
+        "_xxtestfuzz",
+        "xxsubtype",
+        "_remote_debugging",
+    )
+)
+
 
 # The _imp module as sealed (a run that swaps it in sys.modules is tainted).
 _SEALED_IMP = []
 
 
 def _bridge_modules():
-    found = [n for n in list(sys.modules) if isinstance(n, str) and n.split(".")[0] in _BRIDGE_ROOTS | {"ctypes", "_ctypes"}]
+    found = [n for n in list(sys.modules) if isinstance(n, str) and n.split(".")[0] in _REFUSED_ROOTS]
     if _SEALED_IMP and sys.modules.get("_imp") is not _SEALED_IMP[0]:
         found.append("_imp replaced")
     return found
@@ -574,7 +599,7 @@ def seal():
     sys.meta_path[:] = [f for f in sys.meta_path if (type(f).__module__ or "").split(".")[0] not in ("_pyodide", "pyodide")]
     sealed = []
 
-    def audit(event, args, _roots=_BRIDGE_ROOTS | {"ctypes", "_ctypes"}, _sealed=sealed, _str=str, _type=type, _ie=ImportError, _re=RuntimeError):
+    def audit(event, args, _roots=_REFUSED_ROOTS, _sealed=sealed, _str=str, _type=type, _ie=ImportError, _re=RuntimeError):
         if event == "import":
             name = args[0] if args else None
             if _type(name) is _str and name.split(".")[0] in _roots:
@@ -620,7 +645,7 @@ def seal():
     import _imp
 
     # _imp itself is refused too: a second _imp would hold the original functions.
-    refused = _BRIDGE_ROOTS | {"_imp", "_ctypes", "ctypes"}
+    refused = _REFUSED_ROOTS | {"_imp"}
 
     def create_builtin(spec, _orig=_imp.create_builtin, _roots=refused, _str=str, _type=type, _ie=ImportError):
         name = getattr(spec, "name", None)

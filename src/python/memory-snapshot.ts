@@ -146,6 +146,8 @@ export class MemorySnapshot {
   private cwd = "/";
   /** Every entry of the scratch folders: path -> the node and what it held. */
   private scratch = new Map<string, NodeState>();
+  /** The function table itself, held here: what the module's property says later is not trusted. */
+  private readonly table: WebAssembly.Table;
 
   /**
    * @param mod Pyodide's Emscripten module (`pyodide._module`).
@@ -156,7 +158,9 @@ export class MemorySnapshot {
     private readonly mod: SnapshotModule,
     private readonly fs: SnapshotFs,
     private readonly scratchDirs: readonly string[],
-  ) {}
+  ) {
+    this.table = mod.wasmTable;
+  }
 
   /** Whether a snapshot has been taken. */
   get taken(): boolean {
@@ -183,7 +187,7 @@ export class MemorySnapshot {
   take(): void {
     this.memory = this.mod.HEAPU8.slice(0, this.top());
     this.references = this.referenceTable();
-    this.tableLength = this.mod.wasmTable.length;
+    this.tableLength = this.table.length;
     this.streams = this.fs.streams.map((stream) => ({ stream, position: stream?.position ?? 0, flags: stream?.flags ?? 0 }));
     this.cwd = this.fs.cwd();
     this.scratch = new Map();
@@ -207,7 +211,7 @@ export class MemorySnapshot {
 
   /** What changed outside the memory that restoring cannot undo, or "". */
   private outside(): string {
-    if (this.mod.wasmTable.length !== this.tableLength) return "tainted: the run loaded native code (the function table grew)";
+    if (this.table.length !== this.tableLength) return "tainted: the run loaded native code (the function table grew)";
     const now = this.referenceTable();
     if (now.length !== this.references.length || now.some((v, i) => v !== this.references[i])) {
       return "tainted: the run changed the JavaScript objects Python refers to";

@@ -172,6 +172,9 @@ export function bindOpen(b: string[], made: Set<string>, path: string): void {
   b.push("--ro-bind", path, path);
 }
 
+/** Space of a box's /tmp (a tmpfs in memory), in bytes: 64 MiB. */
+export const TMP_BYTES = 64 * 1024 ** 2;
+
 /** Top-level folders that are symbolic links into /usr on merged-/usr systems (e.g. /lib -> usr/lib). */
 function topLevelLinks(): [string, string][] {
   const out: [string, string][] = [];
@@ -208,6 +211,9 @@ export function bwrapSystemArgs(): string[] {
     "/dev",
     "--perms",
     "1777",
+    // A size of its own: a tmpfs without one may take half of the host's memory.
+    "--size",
+    String(TMP_BYTES),
     "--tmpfs",
     "/tmp",
   ];

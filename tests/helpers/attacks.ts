@@ -215,6 +215,17 @@ try:
 except (OSError, ValueError):
     pass  # native python3: the harness is on a read-only mount
 ${fakes}`,
+  // Links under /tmp to files and folders outside it: truncate, utime and chmod follow the link, so the
+  // change lands outside the scratch folders while the path looks like a scratch path.
+  "changes through links in /tmp": `import os, sys
+if sys.platform == "emscripten":
+    _check = "/lib/recode/recode_check.py"
+    for _name, _target in (("recode-l1", _check), ("recode-l2", "/lib/python3.14")):
+        os.symlink(_target, "/tmp/" + _name)
+    os.utime("/tmp/recode-l1", (42424242, 31337))
+    os.truncate("/tmp/recode-l1", os.stat(_check).st_size)
+    os.chmod("/tmp/recode-l2", 0o500)
+${fakes}`,
   // The flags of a descriptor every run shares (standard input), changed in place with fcntl.
   "flags of standard input changed": `import fcntl, os
 fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_APPEND)
@@ -507,6 +518,45 @@ ${fakes}`,
 
 ${NAMES.map((n) => `${n} = _attack`).join("\n")}
 `,
+  // CPython's C-API test modules (built into Pyodide) read a function's defaults without the audit hook
+  // seeing it: the original create_builtin behind the harness's wrapper, then _ctypes, then ctypes from the
+  // standard library, then emscripten_run_script_string: JavaScript, and with it the host.
+  "C-API test modules and ctypes": `import sys, types, zipimport, importlib.machinery as _m
+def _attack(*args, **kwargs):
+    reached = []
+    try:
+        import _testcapi, _imp
+        create = _testcapi.function_get_defaults(_imp.create_builtin)[0]
+        reached.append("_testcapi")
+        c = create(_m.ModuleSpec("_ctypes", None))
+        _imp.exec_builtin(c)
+        sys.modules["_ctypes"] = c
+        src = zipimport.zipimporter("/lib/python314.zip").get_source("ctypes")
+        src = "\\n".join(l for l in src.splitlines() if "ctypes._endian" not in l)
+        mod = types.ModuleType("ctypes")
+        sys.modules["ctypes"] = mod
+        exec(compile(src, "ctypes", "exec"), mod.__dict__)
+        f = mod.CDLL(None).emscripten_run_script_string
+        f.restype = mod.c_char_p
+        f.argtypes = [mod.c_char_p]
+        reached.append("JavaScript " + f(b"String(typeof require)").decode())
+    except Exception:
+        pass
+    finally:
+        sys.modules.pop("ctypes", None)
+        sys.modules.pop("_ctypes", None)
+    for name in ("_testinternalcapi", "_testlimitedcapi", "_testbuffer", "xxsubtype", "_remote_debugging"):
+        try:
+            __import__(name)
+            reached.append(name)
+        except Exception:
+            pass
+    if reached and sys.platform == "emscripten":
+        raise RuntimeError(f"reached {reached}")
+    return [0.0]
+
+${NAMES.map((n) => `${n} = _attack`).join("\n")}
+`,
   // A second _imp gives the original create_builtin, then _pyodide_core, then a JavaScript Object whose
   // prototype gets a getter that rewrites the next run's request (and reads its recorded values).
   "JavaScript prototype getter": `import sys, importlib, importlib.machinery as m
@@ -634,6 +684,8 @@ LEFT = [name for name, seen in (
     ("module planted beside the harness", os.path.exists("/lib/recode/recode_leak.py")),
     ("file changed through a memory map", b"recode-leak" in open(sys.modules["recode_check"].__file__, "rb").read()[-20:] if "recode_check" in sys.modules else False),
     ("times of a device", os.stat("/dev/null").st_mtime == 31337),
+    ("times of a file outside the scratch folders", os.path.exists("/lib/recode/recode_check.py") and os.stat("/lib/recode/recode_check.py").st_mtime == 31337),
+    ("mode of a folder outside the scratch folders", os.path.isdir("/lib/python3.14") and os.stat("/lib/python3.14").st_mode & 0o777 == 0o500),
     ("flags of standard input", bool(__import__("fcntl").fcntl(0, __import__("fcntl").F_GETFL) & os.O_APPEND)),
 ) if seen]
 

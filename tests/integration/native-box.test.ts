@@ -156,6 +156,20 @@ def probe():
     expect(next.tests[0]?.stdout).toContain("PROBE fine");
   });
 
+  it("fills only a /tmp of its own size: memory of the host is not the box's to take", async () => {
+    const fill = `def probe():
+    try:
+        with open("/tmp/big.bin", "wb") as f:
+            for _ in range(1000):
+                f.write(b"x" * (1 << 20))
+    except OSError as e:
+        return e.strerror
+    return "wrote 1000 MiB"
+`;
+    const r = await rt.run(probe(fill));
+    expect(r.tests[0]?.stdout).toContain("PROBE No space left on device");
+  });
+
   it("cannot read the canonical solution", async () => {
     const r = await rt.run(taskRunRequest(loadTaskDir(BUILTIN_TASKS, "min-p-sampling"), ATTACKS["canonical solution"] as string));
     expect(r.collectionError).toBeNull();

@@ -251,6 +251,23 @@ describe("native: the event stream and the process group", () => {
   });
 });
 
+describe("pyodide: files in memory are bounded", () => {
+  it("a run that writes more than the scratch limit gets 'No space left on device', and the next run passes", async () => {
+    const rt = createRuntime("pyodide");
+    try {
+      await rt.ready();
+      const fill = canonicalWith(
+        "import errno\ntry:\n    with open('/tmp/big.bin', 'wb') as f:\n        for _ in range(400):\n            f.write(b'x' * (1 << 20))\n    print('FILL wrote 400 MiB')\nexcept OSError as e:\n    print('FILL', errno.errorcode.get(e.errno))",
+      );
+      const r = await rt.run(taskRunRequest(task, fill));
+      expect(JSON.stringify(r)).toContain("FILL ENOSPC");
+      expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    } finally {
+      await rt.dispose();
+    }
+  });
+});
+
 describe.each(["bwrap", "none"] as const)("pyodide (%s): no shell for code under test", (sandbox) => {
   // Emscripten's system() runs a shell through Node's child_process: on the host itself in a worker thread
   // (its files, the tasks' canonical solutions, the environment), and in the box in the box's Node process.
