@@ -20,6 +20,8 @@ export interface RenderProblem {
   text: string;
   /** What is wrong, in one line (KaTeX's message for `math`). */
   message: string;
+  /** The source line (1-based) of the formula or text, where the converter knows it. */
+  line?: number;
 }
 
 /** A command (`\name`), or the delimiters of display and inline math, in text. */
@@ -57,24 +59,32 @@ export function findRenderProblems(tree: Root): RenderProblem[] {
       refused(n.children);
     }
   };
-  const walk = (nodes: (Root["children"][number] | ElementContent)[]) => {
+  // The converter marks math and misplaced text with their source line (class src-line-N, latex-html.ts).
+  const lineOf = (el: Element, inherited: number | undefined) => {
+    const c = classes(el).find((x) => /^src-line-\d+$/.test(x));
+    return c ? Number(c.slice("src-line-".length)) : inherited;
+  };
+  const at = (line: number | undefined) => (line !== undefined ? { line } : {});
+  const walk = (nodes: (Root["children"][number] | ElementContent)[], line?: number) => {
     for (const n of nodes) {
       if (n.type === "text") {
         for (const m of n.value.matchAll(RAW_COMMAND)) {
           if (seen.has(m[0])) continue;
           seen.add(m[0]);
-          out.push({ kind: "raw-latex", text: m[0], message: `the LaTeX command ${m[0]} is left in the text` });
+          out.push({ kind: "raw-latex", text: m[0], message: `the LaTeX command ${m[0]} is left in the text`, ...at(line) });
         }
         continue;
       }
       if (n.type !== "element") continue;
       const cls = classes(n);
+      const here = lineOf(n, line);
       if (cls.includes("katex-error")) {
         const title = String(n.properties?.title ?? "");
         out.push({
           kind: "math",
           text: textOf(n.children),
           message: title.replace(/^ParseError: /, "").replace(/^KaTeX parse error: /, "") || "KaTeX cannot set this formula",
+          ...at(here),
         });
         continue;
       }
@@ -84,6 +94,7 @@ export function findRenderProblems(tree: Root): RenderProblem[] {
           kind: "raw-latex",
           text,
           message: `"${text.trim().slice(0, 40)}" is LaTeX the converter could not place (an unbalanced $, { or })`,
+          ...at(here),
         });
         continue;
       }
@@ -96,7 +107,7 @@ export function findRenderProblems(tree: Root): RenderProblem[] {
         continue;
       }
       if (n.tagName === "pre" || n.tagName === "code") continue;
-      walk(n.children);
+      walk(n.children, here);
     }
   };
   walk(tree.children);
@@ -105,5 +116,5 @@ export function findRenderProblems(tree: Root): RenderProblem[] {
 
 /** Problems of a paper's LaTeX as the page renders it ({@link renderPaper}, then {@link findRenderProblems}). */
 export function findPaperProblems(tex: string): RenderProblem[] {
-  return findRenderProblems(renderPaper(tex));
+  return findRenderProblems(renderPaper(tex, { lines: true }));
 }

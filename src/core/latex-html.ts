@@ -240,6 +240,28 @@ function cleanMath(ast: Ast.Root): void {
 /** Commands whose arguments are read as raw text (addresses, keys, file names), not shown as parsed. */
 const RAW_ARGUMENTS = new Set(["url", "href", "hyperref", "includegraphics", ...CITE, ...REF]);
 
+/** Class naming the source line a node starts on (`src-line-23`), for the check's reports (latex-check.ts); "" when unknown. */
+function lineClass(node: Ast.Node): string {
+  const line = (node as { position?: { start?: { line?: number } } }).position?.start?.line;
+  return typeof line === "number" ? `src-line-${line}` : "";
+}
+
+/**
+ * Wrap every math node outside other math in an element naming its source line (math environments are
+ * wrapped where they become display math, replaceEnvironment): what the check reports points at it.
+ */
+function markMathLines(ast: Ast.Root): void {
+  const done = new WeakSet<Ast.Node>();
+  replaceNode(ast, (node, info) => {
+    if ((node.type !== "inlinemath" && node.type !== "displaymath") || done.has(node)) return undefined;
+    if (info.parents.some((p) => p.type === "inlinemath" || p.type === "displaymath")) return undefined;
+    const cls = lineClass(node);
+    if (!cls) return undefined;
+    done.add(node);
+    return htmlLike({ tag: node.type === "inlinemath" ? "span" : "div", attributes: { className: cls }, content: [node] });
+  });
+}
+
 /**
  * Mark what the parser could not place: outside math and code, a `$`, `{` or
  * `}` in plain text is a delimiter without its partner (the escaped ones,
@@ -256,7 +278,7 @@ function markUnbalanced(ast: Ast.Root): void {
         ((p.type === "environment" || p.type === "mathenv") && (CODE_ENVS.has(envName(p)) || DISPLAY_MATH[envName(p)] !== undefined)),
     );
     if (rawParent) return undefined;
-    return htmlLike({ tag: "span", attributes: { className: "latex-raw" }, content: [str(node.content)] });
+    return htmlLike({ tag: "span", attributes: { className: `latex-raw ${lineClass(node)}`.trim() }, content: [str(node.content)] });
   });
 }
 
@@ -284,7 +306,9 @@ function replaceEnvironment(node: Ast.Environment): Ast.Node | Ast.Node[] | null
   const math = DISPLAY_MATH[name];
   if (math) {
     const arg = name.startsWith("alignat") ? `{${printRaw(lastArgBefore(node))}}` : undefined;
-    return displayMath(arg ? { ...math, arg } : math, printRaw(node.content));
+    const shown = displayMath(arg ? { ...math, arg } : math, printRaw(node.content));
+    const cls = lineClass(node);
+    return cls ? htmlLike({ tag: "div", attributes: { className: cls }, content: [shown] }) : shown;
   }
   if (name === "math") return { type: "inlinemath", content: node.content };
   if (CODE_ENVS.has(name)) return htmlLike({ tag: "pre", content: [str(printRaw(node.content).replace(/^\n/, ""))] });
@@ -391,13 +415,22 @@ function hasClass(el: Element, name: string): boolean {
   return Array.isArray(c) ? c.includes(name) : c === name;
 }
 
+/** An element's classes, as a list. */
+function classList(el: Element): string[] {
+  const c: unknown = el.properties?.className;
+  return Array.isArray(c) ? c.map(String) : typeof c === "string" ? c.split(/\s+/).filter(Boolean) : [];
+}
+
 /**
  * Tidy the converted tree: math classes for KaTeX, commands the converter
  * did not know unwrapped to the text of their arguments (or dropped when they
- * have none), `<br>`s of paragraph breaks between blocks removed.
+ * have none), `<br>`s of paragraph breaks between blocks removed. The
+ * wrappers naming a formula's source line (markMathLines) are unwrapped: with
+ * `keepLines` their `src-line-N` class moves onto the formula, else it goes,
+ * as it goes from misplaced text.
  */
-function tidy(root: Root): void {
-  const walk = (children: (Root["children"][number] | ElementContent)[]): ElementContent[] => {
+function tidy(root: Root, keepLines: boolean): void {
+  const walk = (children: (Root["children"][number] | ElementContent)[], line?: string): ElementContent[] => {
     const out: ElementContent[] = [];
     for (const child of children) {
       if (child.type !== "element") {
@@ -405,29 +438,43 @@ function tidy(root: Root): void {
         continue;
       }
       const el = child;
+      const own = classList(el).find((c) => c.startsWith("src-line-"));
+      const kept = keepLines && own ? [own] : [];
+      if (own && !hasClass(el, "latex-raw")) {
+        out.push(...walk(el.children, own));
+        continue;
+      }
+      const withLine = keepLines && line ? [line] : [];
       if (hasClass(el, "inline-math")) {
-        el.properties = { className: ["math", "math-inline"] };
+        el.properties = { className: ["math", "math-inline", ...withLine] };
         out.push(el);
         continue;
       }
       if (hasClass(el, "display-math")) {
-        el.properties = { className: ["math", "math-display"] };
+        el.properties = { className: ["math", "math-display", ...withLine] };
         out.push(el);
         continue;
       }
+      if (own) el.properties = { ...el.properties, className: [...classList(el).filter((c) => c !== own), ...kept] };
       if (el.tagName === "span" && hasClass(el, "macro")) {
         // An unknown command: keep what its mandatory arguments say.
         for (const arg of el.children) {
-          if (arg.type === "element" && arg.properties?.dataOpenMark === "{") out.push(...walk(arg.children));
+          if (arg.type === "element" && arg.properties?.dataOpenMark === "{") out.push(...walk(arg.children, line));
         }
         continue;
       }
-      el.children = walk(el.children);
+      el.children = walk(el.children, line);
       out.push(el);
     }
     return out;
   };
   root.children = walk(root.children);
+}
+
+/** How to convert a paper. */
+export interface PaperOptions {
+  /** Mark formulas and misplaced text with their source line (class `src-line-N`), for latex-check.ts. Default false. */
+  lines?: boolean;
 }
 
 /**
@@ -436,7 +483,7 @@ function tidy(root: Root): void {
  * holding the LaTeX. Never throws: text that cannot be parsed gives a tree
  * with a `p.paper-error` saying so.
  */
-export function latexToHast(tex: string): Root {
+export function latexToHast(tex: string, opts: PaperOptions = {}): Root {
   try {
     const ast = prepare(tex);
     const { title, authors } = titleNodes(ast);
@@ -444,6 +491,7 @@ export function latexToHast(tex: string): Root {
     const block = titleBlock(title, authors);
     cleanMath(ast);
     markUnbalanced(ast);
+    markMathLines(ast);
     replaceNode(ast, (node, info) => {
       if (info.context.inMathMode || info.context.hasMathModeAncestor) return undefined;
       if (node.type === "environment" || node.type === "mathenv") return replaceEnvironment(node);
@@ -456,7 +504,7 @@ export function latexToHast(tex: string): Root {
     const tree = unified()
       .use(unifiedLatexToHast as never)
       .runSync(ast as never) as unknown as Root;
-    tidy(tree);
+    tidy(tree, opts.lines === true);
     return tree;
   } catch (e) {
     return {
@@ -517,7 +565,7 @@ const schema: SanitizeSchema = {
       const own = defaultSchema.attributes?.[tag] ?? [];
       const ownClasses = own.flatMap((a) => (Array.isArray(a) && a[0] === "className" ? a.slice(1) : []));
       const rest = own.filter((a) => !(Array.isArray(a) && a[0] === "className"));
-      return [tag, [...rest, ["className", ...ownClasses, ...CLASSES]]];
+      return [tag, [...rest, ["className", ...ownClasses, ...CLASSES, /^src-line-\d+$/]]];
     }),
   ),
 };
@@ -550,7 +598,12 @@ function typeset(root: Root): void {
           {
             type: "element",
             tagName: "span",
-            properties: { className: ["katex-error"], title: message, style: "color:#cc0000" },
+            // (The formula's source line, when the tree was made with it, stays for latex-check.ts.)
+            properties: {
+              className: ["katex-error", ...classList(n).filter((c) => c.startsWith("src-line-"))],
+              title: message,
+              style: "color:#cc0000",
+            },
             children: [{ type: "text", value }],
           },
         ];
@@ -565,8 +618,8 @@ function typeset(root: Root): void {
  * `span.katex-error` holding its LaTeX, with KaTeX's message as its title
  * (latex-check.ts reports those). Never throws.
  */
-export function renderPaper(tex: string): Root {
-  const tree = unified().use(rehypeSanitize, schema).runSync(latexToHast(tex)) as Root;
+export function renderPaper(tex: string, opts: PaperOptions = {}): Root {
+  const tree = unified().use(rehypeSanitize, schema).runSync(latexToHast(tex, opts)) as Root;
   typeset(tree);
   return tree;
 }

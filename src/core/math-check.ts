@@ -14,9 +14,9 @@ import type { Task } from "./task";
 
 /**
  * One formula that does not render, or (paper.tex) LaTeX left in the text.
- * `line` is 1-based in the file: for paper.tex the first line where the
- * formula or command occurs, null when it is not found as written (a
- * formula the paper's own definitions expanded).
+ * `line` is 1-based in the file: for paper.tex the line the converter read
+ * the formula or the misplaced text from, else the first line where a command
+ * occurs as written; null when neither is known.
  */
 export interface MathProblem {
   file: "instruction.md" | "paper.tex";
@@ -78,7 +78,12 @@ function lineIn(source: string, text: string): number | null {
  */
 export function findMathProblems(task: Pick<Task, "instruction" | "paper">): MathProblem[] {
   const paper = findPaperProblems(task.paper).map(
-    (p): MathProblem => ({ file: "paper.tex", line: lineIn(task.paper, p.text), formula: p.text.slice(0, 120), message: p.message }),
+    (p): MathProblem => ({
+      file: "paper.tex",
+      line: p.line ?? lineIn(task.paper, p.text),
+      formula: p.text.slice(0, 120),
+      message: p.message,
+    }),
   );
   return [...check("instruction.md", task.instruction), ...paper];
 }

@@ -17,4 +17,20 @@ describe("findMathProblems", () => {
     expect(bad.map((p) => p.file)).toEqual(["instruction.md", "paper.tex"]);
     expect(bad[0]?.message).toContain("\\fracc");
   });
+
+  it("gives the paper's own line of a formula the parser re-printed, and of a stray brace", () => {
+    const head = "\\section{A}\nSome text $x+1$ here, {grouped}.\n\nMore text.\nline5\n";
+    for (const [bad, line] of [
+      ["}", 6],
+      ["$\\frac{1}{2$", 6],
+      ["$x^1^2$", 6],
+      ["\\begin{equation}\nx^1^2\n\\end{equation}", 6],
+    ] as const) {
+      const problems = findMathProblems({ instruction: "", paper: `${head}${bad}\nafter\n` });
+      expect(
+        problems.map((p) => p.line),
+        bad,
+      ).toEqual([line]);
+    }
+  });
 });
