@@ -220,7 +220,9 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
         }
       }
       failed += await validateSharedTasks(o.dir, shared, o, out);
-      out(failed === 0 ? `\nall ${all.length} tasks valid\n` : `\n${failed} check(s) failed\n`);
+      out(
+        failed === 0 ? (all.length === 1 ? "\nthe task is valid\n" : `\nall ${all.length} tasks valid\n`) : `\n${failed} check(s) failed\n`,
+      );
       if (failed > 0) setCode(1);
     });
 

@@ -97,6 +97,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
         spec: string,
         candidatePath: string,
         o: { dir: string; backend: string; sandbox: string; json?: boolean; packageSource?: string; python?: string },
+        cmd: Command,
       ) => {
         if (o.backend !== "pyodide" && o.backend !== "native")
           throw new CommandInputError(`--backend: "${o.backend}" is not pyodide or native`);
@@ -106,6 +107,11 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
         const task = resolveTask(spec, o.dir);
         if (isSharedTask(task)) {
           // Imported official tasks run under pytest beside canonical.py, with the Python named (shared-tasks.ts).
+          if (cmd.getOptionValueSource("backend") === "cli" && o.backend === "pyodide") {
+            process.stderr.write(
+              `note: ${task.id} is an imported RECODE-H task: it runs under pytest with a native Python (--python, default python3), not in Pyodide\n`,
+            );
+          }
           const { runSharedTest } = await import("./shared-tasks");
           const { result, version } = await runSharedTest(task, readCandidate(candidatePath), o);
           if (o.json) out(`${JSON.stringify(testCommandJson(result))}\n`);
