@@ -44,8 +44,14 @@ export const VALIDATION_CHECKS = [
 ] as const;
 export type ValidationCheck = (typeof VALIDATION_CHECKS)[number];
 
+/** A collection error in one line, with the file and line it names (a syntax error in test.py, say). */
+export function collectionText(e: NonNullable<RunResult["collectionError"]>): string {
+  const where = e.file ? ` in ${e.file}${e.line ? `, line ${e.line}` : ""}` : "";
+  return `collection error${where}: ${e.message.split("\n").pop()}`;
+}
+
 function summary(r: RunResult): string {
-  if (r.collectionError) return `collection error: ${r.collectionError.message.split("\n").pop()}`;
+  if (r.collectionError) return collectionText(r.collectionError);
   const c = r.counts;
   const bad = r.tests.filter((t) => t.status !== "passed").slice(0, 2);
   const why = bad.map((t) => `${t.id} ${t.status}: ${t.message.slice(0, 120)}`).join("; ");
@@ -158,6 +164,19 @@ export async function validateTask(task: Task, runtime: PythonRuntime): Promise<
     return out;
   }
   add("canonical passes", c0.allPassed, summary(c0));
+  if (c0.collectionError) {
+    // The tests do not even load with the canonical solution (a syntax error in test.py, say): nothing else can be judged.
+    for (const name of [
+      "starter fails",
+      "re-record identical",
+      "deterministic x3",
+      "interfaces tested",
+      "feedback keys recorded",
+      "within time limit",
+    ] as const)
+      out.push({ name, ok: true, skipped: true, detail: "not run: the tests do not load (see canonical passes)" });
+    return out;
+  }
   add("starter fails", !s0.allPassed, s0.allPassed ? "the starting text passes every test" : summary(s0));
 
   let rerecord = "";
@@ -166,7 +185,9 @@ export async function validateTask(task: Task, runtime: PythonRuntime): Promise<
     add(
       "re-record identical",
       rerecord === task.expected,
-      rerecord === task.expected ? "same file" : "recording again gives a different expected.json (nondeterministic values?)",
+      rerecord === task.expected
+        ? "same file"
+        : `recording again gives a different expected.json: if test.py or canonical.py changed since it was recorded, run \`recode tasks record ${task.id}\`; otherwise some values are not deterministic`,
     );
   } catch (e) {
     add("re-record identical", false, (e as Error).message);

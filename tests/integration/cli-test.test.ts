@@ -71,3 +71,21 @@ describe("recode test", () => {
     expect(extra?.message).toContain("record the task again");
   });
 });
+
+describe("a task whose test.py does not load", () => {
+  it("record and validate name test.py and the line, and validate skips what cannot be judged", () => {
+    const tasks = mkdtempSync(join(tmpdir(), "recode-broken-task-"));
+    cpSync(new URL("../../tasks/pass-at-k", import.meta.url).pathname, join(tasks, "pass-at-k"), { recursive: true });
+    const test = join(tasks, "pass-at-k", "test.py");
+    const lines = readFileSync(test, "utf8").split("\n");
+    lines[4] = `${lines[4]} (`;
+    writeFileSync(test, lines.join("\n"));
+    const rec = recode("tasks", "record", "pass-at-k", "--dir", tasks);
+    expect(rec.status).not.toBe(0);
+    expect(rec.stdout + rec.stderr).toContain("collection error in test.py, line 5: SyntaxError");
+    const val = recode("tasks", "validate", "pass-at-k", "--dir", tasks);
+    expect(val.status).not.toBe(0);
+    expect(val.stdout).toContain("collection error in test.py, line 5");
+    expect(val.stdout).toMatch(/starter fails +skipped/);
+  });
+});
