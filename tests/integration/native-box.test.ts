@@ -140,33 +140,26 @@ def probe():
     expect(forks).toBeLessThan(64);
   });
 
-  it("fills only its own run folder: a full disk is an error in the test, and the next run works", async () => {
-    const fill = `def probe():
+  /** A probe that writes 1000 MiB to `path`: what the file system says when it is full. */
+  const fill = (path: string) => `def probe():
     try:
-        with open("big.bin", "wb") as f:
+        with open("${path}", "wb") as f:
             for _ in range(1000):
                 f.write(b"x" * (1 << 20))
     except OSError as e:
         return e.strerror
     return "wrote 1000 MiB"
 `;
-    const r = await rt.run(probe(fill));
+
+  it("fills only its own run folder: a full disk is an error in the test, and the next run works", async () => {
+    const r = await rt.run(probe(fill("big.bin")));
     expect(r.tests[0]?.stdout).toContain("PROBE No space left on device");
     const next = await rt.run(probe("def probe():\n    return 'fine'\n"));
     expect(next.tests[0]?.stdout).toContain("PROBE fine");
   });
 
   it("fills only a /tmp of its own size: memory of the host is not the box's to take", async () => {
-    const fill = `def probe():
-    try:
-        with open("/tmp/big.bin", "wb") as f:
-            for _ in range(1000):
-                f.write(b"x" * (1 << 20))
-    except OSError as e:
-        return e.strerror
-    return "wrote 1000 MiB"
-`;
-    const r = await rt.run(probe(fill));
+    const r = await rt.run(probe(fill("/tmp/big.bin")));
     expect(r.tests[0]?.stdout).toContain("PROBE No space left on device");
   });
 
