@@ -140,7 +140,10 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
         }
         if (o.json) out(`${JSON.stringify(testCommandJson(r))}\n`);
         else out(`${task.id} (${rt.version || o.backend}):\n${renderTestLog(r, { totalCap: 200_000 })}\n`);
-        setCode(r.allPassed ? 0 : 1);
+        // The task's own files do not load (a syntax error in test.py or a repository file): not a verdict on the candidate.
+        const broken = r.collectionError?.file && r.collectionError.file !== task.meta.target_file_path;
+        if (broken) process.stderr.write(`recode: the task's ${r.collectionError?.file} does not load: fix the task (the candidate was not judged)\n`);
+        setCode(broken ? 2 : r.allPassed ? 0 : 1);
       },
     );
 }

@@ -422,7 +422,9 @@ export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string
     head.push(`Test run: collection error, no test ran (counts as 0 of ${c.total || "all"} tests passed).`);
     head.push(`Collection error${where ? ` in ${where}` : ""}: ${cap(e.message, messageCap)}`);
     const tb = tail(e.traceback, tbLines);
-    if (tb) head.push(indentBlock(tb, "  "));
+    // (A syntax error's message already holds the lines the traceback would show again.)
+    const squash = (t: string) => t.replace(/\s+/g, "");
+    if (tb && !squash(e.message).includes(squash(tb))) head.push(indentBlock(tb, "  "));
   } else {
     const passing = passingCount(c);
     const breakdown = (["failed", "error", "timeout", "skipped", "xpass", "xfail"] as const)

@@ -87,5 +87,10 @@ describe("a task whose test.py does not load", () => {
     expect(val.status).not.toBe(0);
     expect(val.stdout).toContain("collection error in test.py, line 5");
     expect(val.stdout).toMatch(/starter fails +skipped/);
+    // A candidate is not judged against tests that do not load: exit 2, and the syntax error is shown once.
+    const t = recode("test", join(tasks, "pass-at-k"), new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname);
+    expect(t.status).toBe(2);
+    expect(t.stderr).toContain("the task's test.py does not load");
+    expect(t.stdout.split("SyntaxError").length - 1).toBe(1);
   });
 });
