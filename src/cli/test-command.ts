@@ -59,7 +59,9 @@ function readCandidate(path: string): string {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new CommandInputError(`the candidate file ${path} is not UTF-8 text`);
+    const text = bytes.toString("utf8");
+    const line = text.slice(0, Math.max(0, text.indexOf("\ufffd"))).split("\n").length;
+    throw new CommandInputError(`the candidate file ${path} is not UTF-8 text (line ${line}); save it as UTF-8`);
   }
 }
 
@@ -142,7 +144,10 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
         else out(`${task.id} (${rt.version || o.backend}):\n${renderTestLog(r, { totalCap: 200_000 })}\n`);
         // The task's own files do not load (a syntax error in test.py or a repository file): not a verdict on the candidate.
         const broken = r.collectionError?.file && r.collectionError.file !== task.meta.target_file_path;
-        if (broken) process.stderr.write(`recode: the task's ${r.collectionError?.file} does not load: fix the task (the candidate was not judged)\n`);
+        if (broken)
+          process.stderr.write(
+            `recode: the task's ${r.collectionError?.file} does not load: fix the task (the candidate was not judged)\n`,
+          );
         setCode(broken ? 2 : r.allPassed ? 0 : 1);
       },
     );
