@@ -647,14 +647,22 @@ def seal():
     # _imp itself is refused too: a second _imp would hold the original functions.
     refused = _REFUSED_ROOTS | {"_imp"}
 
-    def create_builtin(spec, _orig=_imp.create_builtin, _roots=refused, _str=str, _type=type, _ie=ImportError):
-        name = getattr(spec, "name", None)
+    import importlib.machinery as _machinery
+
+    # Only a real ModuleSpec is read (a look-alike's `name` property would run code inside this wrapper,
+    # where its frame holds the original function).
+    def create_builtin(spec, _orig=_imp.create_builtin, _roots=refused, _str=str, _type=type, _ie=ImportError, _spec=_machinery.ModuleSpec):
+        if _type(spec) is not _spec:
+            raise _ie("create_builtin takes a ModuleSpec")
+        name = spec.name
         if _type(name) is _str and name.split(".")[0] in _roots:
             raise _ie(f"{name} is not available to code under test")
         return _orig(spec)
 
-    def create_dynamic(spec, file=None, _orig=_imp.create_dynamic, _roots=refused, _str=str, _type=type, _ie=ImportError):
-        name = getattr(spec, "name", None)
+    def create_dynamic(spec, file=None, _orig=_imp.create_dynamic, _roots=refused, _str=str, _type=type, _ie=ImportError, _spec=_machinery.ModuleSpec):
+        if _type(spec) is not _spec:
+            raise _ie("create_dynamic takes a ModuleSpec")
+        name = spec.name
         if _type(name) is _str and name.split(".")[0] in _roots:
             raise _ie(f"{name} is not available to code under test")
         return _orig(spec) if file is None else _orig(spec, file)
