@@ -144,31 +144,36 @@ export function watchFiles(fs: WatchedFs): FileWatch {
   // And every memory node's setattr (mode, owner, times, size): the path calls above may follow a link
   // whose own path is a scratch one, while the node they change is elsewhere; the node is what counts.
   const mem = memoryOps(fs);
-  const wrap = (ops: Record<string, unknown> | null, names: string[]) => {
+  const wrap = (ops: Record<string, unknown> | null, names: string[], check?: (args: unknown[]) => void) => {
     for (const name of names) {
       const orig = ops?.[name];
       if (!ops || typeof orig !== "function") continue;
       ops[name] = (...args: unknown[]) => {
-        if (watching) noteResolved(describeTarget(fs, args[0]));
+        if (watching) {
+          noteResolved(describeTarget(fs, args[0]));
+          check?.(args);
+        }
         return (orig as (...a: unknown[]) => unknown).apply(ops, args);
       };
     }
   };
-  wrap(mem.stream, ["write", "msync", "allocate"]);
-  // Memory files live in JavaScript, outside the interpreter's memory and its cap: a run may add at most
-  // SCRATCH_LIMIT_BYTES to them, after which a write fails as on a full disk (ENOSPC).
-  const write = mem.stream?.write;
-  if (mem.stream && typeof write === "function") {
-    mem.stream.write = (...args: unknown[]) => {
-      const [stream, , , length, position] = args as [{ node?: { usedBytes?: number } }, unknown, number, number, number];
-      if (watching) {
-        grown += Math.max(0, (position ?? 0) + (length ?? 0) - (stream?.node?.usedBytes ?? 0));
-        if (grown > SCRATCH_LIMIT_BYTES) throw new (fs.ErrnoError as new (errno: number) => Error)(ENOSPC);
-      }
-      return (write as (...a: unknown[]) => unknown).apply(mem.stream, args);
-    };
+  // Memory files live in JavaScript, outside the interpreter's memory and its cap: a run may grow them by
+  // at most SCRATCH_LIMIT_BYTES in all (a write past the end, allocate, or a larger size set by truncate),
+  // after which the call fails as on a full disk (ENOSPC). `end`: the size the call asks of the node.
+  const grow = (node: { usedBytes?: number } | undefined, end: number) => {
+    grown += Math.max(0, end - (node?.usedBytes ?? 0));
+    if (grown > SCRATCH_LIMIT_BYTES) throw new (fs.ErrnoError as new (errno: number) => Error)(ENOSPC);
+  };
+  type Sized = { node?: { usedBytes?: number }; usedBytes?: number };
+  wrap(mem.stream, ["msync"]);
+  wrap(mem.stream, ["write"], (a) => grow((a[0] as Sized).node, Number(a[4] ?? 0) + Number(a[3] ?? 0)));
+  wrap(mem.stream, ["allocate"], (a) => grow((a[0] as Sized).node, Number(a[1] ?? 0) + Number(a[2] ?? 0)));
+  for (const ops of mem.nodes) {
+    wrap(ops, ["setattr"], (a) => {
+      const size = (a[1] as { size?: number } | undefined)?.size;
+      if (typeof size === "number") grow(a[0] as Sized, size);
+    });
   }
-  for (const ops of mem.nodes) wrap(ops, ["setattr"]);
   return {
     start() {
       touched.clear();

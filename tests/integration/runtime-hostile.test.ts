@@ -261,6 +261,13 @@ describe("pyodide: files in memory are bounded", () => {
       );
       const r = await rt.run(taskRunRequest(task, fill));
       expect(JSON.stringify(r)).toContain("FILL ENOSPC");
+      // Growing a file without writing to it (truncate, ftruncate) counts the same.
+      const grow = canonicalWith(
+        "import errno, os\nopen('/tmp/g.bin', 'wb').close()\nfor name, f in (('truncate', lambda: os.truncate('/tmp/g.bin', 400 << 20)), ('ftruncate', lambda: os.ftruncate(os.open('/tmp/g.bin', os.O_RDWR), 400 << 20))):\n    try:\n        f()\n        print('GROW', name, 'grew')\n    except OSError as e:\n        print('GROW', name, errno.errorcode.get(e.errno))",
+      );
+      const g = JSON.stringify(await rt.run(taskRunRequest(task, grow)));
+      expect(g).toContain("GROW truncate ENOSPC");
+      expect(g).toContain("GROW ftruncate ENOSPC");
       expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
     } finally {
       await rt.dispose();
