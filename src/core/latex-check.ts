@@ -6,7 +6,7 @@
  * tests. Platform-free.
  */
 import type { Element, ElementContent, Root } from "hast";
-import { renderPaper } from "./latex-html";
+import { classList, renderPaper } from "./latex-html";
 
 /** One thing in the rendered paper that is not what a reader should see. */
 export interface RenderProblem {
@@ -27,11 +27,6 @@ export interface RenderProblem {
 /** A command (`\name`), or the delimiters of display and inline math, in text. */
 const RAW_COMMAND = /\\(?:[A-Za-z@]+\*?|[[\]()])/g;
 
-function classes(el: Element): string[] {
-  const c = el.properties?.className;
-  return Array.isArray(c) ? c.map(String) : String(c ?? "").split(/\s+/);
-}
-
 function textOf(nodes: ElementContent[]): string {
   return nodes.map((n) => (n.type === "text" ? n.value : n.type === "element" ? textOf(n.children) : "")).join("");
 }
@@ -49,7 +44,7 @@ export function findRenderProblems(tree: Root): RenderProblem[] {
   // Inside typeset math: a command KaTeX does not allow (\href, \includegraphics without trust) is set as its name, in red.
   const refused = (nodes: ElementContent[]) => {
     for (const n of nodes) {
-      if (n.type !== "element" || classes(n).includes("katex-mathml")) continue;
+      if (n.type !== "element" || classList(n).includes("katex-mathml")) continue;
       const style = String(n.properties?.style ?? "").replace(/\s/g, "");
       const t = textOf(n.children);
       if (style.includes("color:#cc0000") && /^\\[A-Za-z]+$/.test(t)) {
@@ -61,7 +56,7 @@ export function findRenderProblems(tree: Root): RenderProblem[] {
   };
   // The converter marks math and misplaced text with their source line (class src-line-N, latex-html.ts).
   const lineOf = (el: Element, inherited: number | undefined) => {
-    const c = classes(el).find((x) => /^src-line-\d+$/.test(x));
+    const c = classList(el).find((x) => /^src-line-\d+$/.test(x));
     return c ? Number(c.slice("src-line-".length)) : inherited;
   };
   const at = (line: number | undefined) => (line !== undefined ? { line } : {});
@@ -76,7 +71,7 @@ export function findRenderProblems(tree: Root): RenderProblem[] {
         continue;
       }
       if (n.type !== "element") continue;
-      const cls = classes(n);
+      const cls = classList(n);
       const here = lineOf(n, line);
       if (cls.includes("katex-error")) {
         const title = String(n.properties?.title ?? "");

@@ -411,12 +411,11 @@ function titleBlock(title: Ast.Node[] | null, authors: Ast.Node[] | null): Ast.N
 }
 
 function hasClass(el: Element, name: string): boolean {
-  const c = el.properties?.className;
-  return Array.isArray(c) ? c.includes(name) : c === name;
+  return classList(el).includes(name);
 }
 
-/** An element's classes, as a list. */
-function classList(el: Element): string[] {
+/** An element's classes, as a list (hast keeps a list; a string is split at spaces). */
+export function classList(el: Element): string[] {
   const c: unknown = el.properties?.className;
   return Array.isArray(c) ? c.map(String) : typeof c === "string" ? c.split(/\s+/).filter(Boolean) : [];
 }
@@ -491,7 +490,7 @@ export function latexToHast(tex: string, opts: PaperOptions = {}): Root {
     const block = titleBlock(title, authors);
     cleanMath(ast);
     markUnbalanced(ast);
-    markMathLines(ast);
+    if (opts.lines) markMathLines(ast);
     replaceNode(ast, (node, info) => {
       if (info.context.inMathMode || info.context.hasMathModeAncestor) return undefined;
       if (node.type === "environment" || node.type === "mathenv") return replaceEnvironment(node);
