@@ -599,11 +599,27 @@ def seal():
     sys.meta_path[:] = [f for f in sys.meta_path if (type(f).__module__ or "").split(".")[0] not in ("_pyodide", "pyodide")]
     sealed = []
 
-    def audit(event, args, _roots=_REFUSED_ROOTS, _sealed=sealed, _str=str, _type=type, _ie=ImportError, _re=RuntimeError):
+    import importlib.machinery as _machinery
+
+    def audit(
+        event,
+        args,
+        _roots=_REFUSED_ROOTS,
+        _sealed=sealed,
+        _str=str,
+        _type=type,
+        _ie=ImportError,
+        _re=RuntimeError,
+        _spec=_machinery.ModuleSpec,
+    ):
+        if event in ("object.__setattr__", "object.__delattr__") and args and args[0] is _spec:
+            # The wrappers below read a spec's name: the class must not gain a property that runs code there.
+            raise _re("ModuleSpec cannot be changed by code under test")
         if event == "import":
             name = args[0] if args else None
-            if _type(name) is _str and name.split(".")[0] in _roots:
-                raise _ie(f"{name} is not available to code under test")
+            # A str subclass is read as the plain string it holds (its own methods never run here).
+            if issubclass(_type(name), _str) and _str.__str__(name).split(".")[0] in _roots:
+                raise _ie(f"{_str.__str__(name)} is not available to code under test")
         elif event in ("gc.get_objects", "gc.get_referrers", "gc.get_referents"):
             raise _re(f"{event} is not available to code under test")
         elif event == "object.__getattr__" and args and any(args[0] is f for f in _sealed):
@@ -647,15 +663,17 @@ def seal():
     # _imp itself is refused too: a second _imp would hold the original functions.
     refused = _REFUSED_ROOTS | {"_imp"}
 
-    import importlib.machinery as _machinery
-
     # Only a real ModuleSpec is read (a look-alike's `name` property would run code inside this wrapper,
     # where its frame holds the original function).
     def create_builtin(spec, _orig=_imp.create_builtin, _roots=refused, _str=str, _type=type, _ie=ImportError, _spec=_machinery.ModuleSpec):
         if _type(spec) is not _spec:
             raise _ie("create_builtin takes a ModuleSpec")
         name = spec.name
-        if _type(name) is _str and name.split(".")[0] in _roots:
+        # A name that is not a plain str (a subclass would pass a check it then fools) is refused too,
+        # and never formatted (its __format__ would run here).
+        if _type(name) is not _str:
+            raise _ie("a module name that is not a str is not available to code under test")
+        if name.split(".")[0] in _roots:
             raise _ie(f"{name} is not available to code under test")
         return _orig(spec)
 
@@ -663,7 +681,11 @@ def seal():
         if _type(spec) is not _spec:
             raise _ie("create_dynamic takes a ModuleSpec")
         name = spec.name
-        if _type(name) is _str and name.split(".")[0] in _roots:
+        # A name that is not a plain str (a subclass would pass a check it then fools) is refused too,
+        # and never formatted (its __format__ would run here).
+        if _type(name) is not _str:
+            raise _ie("a module name that is not a str is not available to code under test")
+        if name.split(".")[0] in _roots:
             raise _ie(f"{name} is not available to code under test")
         return _orig(spec) if file is None else _orig(spec, file)
 

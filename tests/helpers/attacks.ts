@@ -572,6 +572,44 @@ def _attack(*args, **kwargs):
 
 ${NAMES.map((n) => `${n} = _attack`).join("\n")}
 `,
+  // The sealed create_builtin wrapper handed specs that run code or fool its check: a real ModuleSpec whose
+  // name is a str subclass (passes a plain-str check, then names _ctypes to the original), and a property
+  // planted on ModuleSpec itself (runs inside the wrapper, whose frame holds the original function).
+  "spec look-alikes at the sealed import": `import sys, _imp, importlib.machinery as _m
+def _attack(*args, **kwargs):
+    reached = []
+    class S(str):
+        pass
+    try:
+        spec = _m.ModuleSpec("x", None)
+        spec.name = S("_ctypes")
+        mod = _imp.create_builtin(spec)
+        if getattr(mod, "__name__", "") == "_ctypes":
+            reached.append("_ctypes through a str subclass")
+    except BaseException:
+        pass
+    box = {}
+    def _grab(self):
+        box["f"] = sys._getframe(1).f_locals.get("_orig")
+        return "zzz"
+    try:
+        _m.ModuleSpec.name = property(_grab)
+        _imp.create_builtin(_m.ModuleSpec("y", None))
+    except BaseException:
+        pass
+    finally:
+        try:
+            del _m.ModuleSpec.name
+        except BaseException:
+            pass
+    if box.get("f") is not None:
+        reached.append("the original create_builtin through a property of ModuleSpec")
+    if reached and sys.platform == "emscripten":
+        raise RuntimeError(f"reached {reached}")
+    return [0.0]
+
+${NAMES.map((n) => `${n} = _attack`).join("\n")}
+`,
   // A second _imp gives the original create_builtin, then _pyodide_core, then a JavaScript Object whose
   // prototype gets a getter that rewrites the next run's request (and reads its recorded values).
   "JavaScript prototype getter": `import sys, importlib, importlib.machinery as m
