@@ -663,35 +663,48 @@ def seal():
     # _imp itself is refused too: a second _imp would hold the original functions.
     refused = _REFUSED_ROOTS | {"_imp"}
 
-    # Only a real ModuleSpec is read (a look-alike's `name` property would run code inside this wrapper,
-    # where its frame holds the original function).
-    def create_builtin(spec, _orig=_imp.create_builtin, _roots=refused, _str=str, _type=type, _ie=ImportError, _spec=_machinery.ModuleSpec):
+    # The wrappers hold the original functions in their frames, so no code of the caller may run while
+    # they do: a spec is read only when it is a real ModuleSpec whose instance dictionary is a plain dict
+    # with plain-str keys (a str-subclass key's __eq__ would run at the lookup of "name", here and again in
+    # the original function), and whose name and origin are plain strs. Nothing of it is ever formatted.
+    def spec_name(
+        spec,
+        _roots=refused,
+        _str=str,
+        _type=type,
+        _dict=dict,
+        _ie=ImportError,
+        _spec=_machinery.ModuleSpec,
+        _get=object.__getattribute__,
+    ):
         if _type(spec) is not _spec:
-            raise _ie("create_builtin takes a ModuleSpec")
-        name = spec.name
-        # A name that is not a plain str (a subclass would pass a check it then fools) is refused too,
-        # and never formatted (its __format__ would run here).
-        if _type(name) is not _str:
+            raise _ie("a module spec that is not a ModuleSpec is not available to code under test")
+        d = _get(spec, "__dict__")
+        if _type(d) is not _dict:
+            raise _ie("a module spec with an unusual dictionary is not available to code under test")
+        for k in d:
+            if _type(k) is not _str:
+                raise _ie("a module spec with an unusual attribute is not available to code under test")
+        name = d.get("name")
+        origin = d.get("origin")
+        if _type(name) is not _str or (origin is not None and _type(origin) is not _str):
             raise _ie("a module name that is not a str is not available to code under test")
         if name.split(".")[0] in _roots:
             raise _ie(f"{name} is not available to code under test")
+
+    def create_builtin(spec, _orig=_imp.create_builtin, _check=spec_name):
+        _check(spec)
         return _orig(spec)
 
-    def create_dynamic(spec, file=None, _orig=_imp.create_dynamic, _roots=refused, _str=str, _type=type, _ie=ImportError, _spec=_machinery.ModuleSpec):
-        if _type(spec) is not _spec:
-            raise _ie("create_dynamic takes a ModuleSpec")
-        name = spec.name
-        # A name that is not a plain str (a subclass would pass a check it then fools) is refused too,
-        # and never formatted (its __format__ would run here).
-        if _type(name) is not _str:
-            raise _ie("a module name that is not a str is not available to code under test")
-        if name.split(".")[0] in _roots:
-            raise _ie(f"{name} is not available to code under test")
-        return _orig(spec) if file is None else _orig(spec, file)
+    def create_dynamic(spec, file=None, _orig=_imp.create_dynamic, _check=spec_name, _ie=ImportError):
+        _check(spec)
+        if file is not None:
+            raise _ie("create_dynamic with a file is not available to code under test")
+        return _orig(spec)
 
     _imp.create_builtin = create_builtin
     _imp.create_dynamic = create_dynamic
-    sealed.extend((create_builtin, create_dynamic))
+    sealed.extend((create_builtin, create_dynamic, spec_name))
     _SEALED_IMP.append(_imp)
 
 

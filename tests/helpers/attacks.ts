@@ -604,6 +604,25 @@ def _attack(*args, **kwargs):
             pass
     if box.get("f") is not None:
         reached.append("the original create_builtin through a property of ModuleSpec")
+    # A real ModuleSpec whose instance dictionary has "name" as a str-subclass key: its __eq__ runs at the lookup.
+    class K(str):
+        def __hash__(self):
+            return str.__hash__(self)
+        def __eq__(self, other):
+            f = sys._getframe(1)
+            if "_orig" in f.f_locals:
+                box["k"] = f.f_locals["_orig"]
+            return str.__eq__(self, other)
+    try:
+        sp = _m.ModuleSpec("zzz", None)
+        d = dict(sp.__dict__)
+        d[K("name")] = d.pop("name")
+        sp.__dict__ = d
+        _imp.create_builtin(sp)
+    except BaseException:
+        pass
+    if box.get("k") is not None:
+        reached.append("the original create_builtin through a key of the spec's dictionary")
     if reached and sys.platform == "emscripten":
         raise RuntimeError(f"reached {reached}")
     return [0.0]
