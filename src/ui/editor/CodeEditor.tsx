@@ -14,8 +14,11 @@ export interface CodeEditorProps {
   /** Ctrl/Cmd+Enter inside the editor. */
   onRun: () => void;
   markers: LineMarker[];
-  /** Receives a function that replaces the whole text (undoable), for Reset. */
-  onReady?: (api: { setText: (text: string) => void; getText: () => string }) => void;
+  /**
+   * Receives the editor's text API (replace the whole text, undoable, for Reset; read it), or null when the
+   * editor that gave it is gone (the plain editor once Monaco takes over, until Monaco gives its own).
+   */
+  onReady?: (api: { setText: (text: string) => void; getText: () => string } | null) => void;
   /** The text cannot be edited (a task the page cannot run). */
   readOnly?: boolean;
   /**
@@ -59,6 +62,8 @@ export function CodeEditor({ path, initial, onChange, onRun, markers, onReady, r
     editorRef.current = editor;
     setMounted((n) => n + 1);
     const model = editor.getModel();
+    // The model was made a moment before this editor showed: what the plain editor got since is put in.
+    if (startAt && model && model.getValue() !== startAt.text) model.setValue(startAt.text);
     if (startAt && model && startAt.cursor > 0) editor.setPosition(model.getPositionAt(startAt.cursor));
     if (startAt?.focused) editor.focus();
     editor.addCommand(m.KeyMod.CtrlCmd | m.KeyCode.Enter, () => runRef.current());

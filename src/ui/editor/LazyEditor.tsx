@@ -29,9 +29,15 @@ export function LazyCodeEditor(props: CodeEditorProps) {
   // One state per editor place: what the plain editor holds when Monaco takes over.
   const plain = useRef<PlainState>({ text: props.initial, cursor: 0, focused: false });
   const state = plain.current;
+  // The text as either editor last changed it: Monaco's model is made before it is shown, and a change to
+  // it then (or a key typed into the plain editor then) must not be lost when Monaco takes over.
+  const onChange = (code: string) => {
+    state.text = code;
+    props.onChange(code);
+  };
   return (
-    <Suspense fallback={<PlainEditor {...props} state={state} />}>
-      <Editor {...props} startAt={state} />
+    <Suspense fallback={<PlainEditor {...props} onChange={onChange} state={state} />}>
+      <Editor {...props} onChange={onChange} startAt={state} />
     </Suspense>
   );
 }

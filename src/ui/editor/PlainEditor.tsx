@@ -11,7 +11,7 @@ import type { CodeEditorProps } from "./CodeEditor";
 
 const INDENT = "    ";
 
-/** Where the plain editor left off, for Monaco to carry on: the text and the cursor (an offset in it). */
+/** Where the plain editor left off, for Monaco to carry on: the text (as either editor last changed it) and the cursor (an offset in it). */
 export interface PlainState {
   text: string;
   cursor: number;
@@ -28,8 +28,8 @@ export function PlainEditor({
   state,
 }: Pick<CodeEditorProps, "initial" | "onChange" | "onRun" | "onReady" | "readOnly"> & { state: PlainState }) {
   const ref = useRef<HTMLTextAreaElement | null>(null);
+  // The cursor and focus, for Monaco to carry on with (the text reaches `state` through onChange).
   const note = (el: HTMLTextAreaElement) => {
-    state.text = el.value;
     state.cursor = el.selectionStart;
     state.focused = document.activeElement === el;
   };
@@ -45,8 +45,10 @@ export function PlainEditor({
       setText: (text) => {
         if (ref.current) set(ref.current, text, 0);
       },
-      getText: () => ref.current?.value ?? state.text,
+      getText: () => state.text,
     });
+    // Gone (Monaco takes over): the text is the draft's until Monaco gives its own API.
+    return () => onReady?.(null);
   }, []);
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
