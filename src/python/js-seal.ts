@@ -64,8 +64,11 @@ export function freezeIntrinsics(): void {
     EvalError.prototype,
     URIError.prototype,
   );
+  // WebAssembly's: the worker's own code grows, reads and restores the instance's memory and table through them.
+  const wasm = [WebAssembly.Memory, WebAssembly.Table, WebAssembly.Module, WebAssembly.Instance, WebAssembly.Global];
+  protos.push(...wasm.map((w) => w.prototype));
   for (const p of protos) Object.freeze(p);
-  for (const o of [Object, Array, Function, JSON, Reflect, Promise]) Object.freeze(o);
+  for (const o of [Object, Array, Function, JSON, Reflect, Promise, WebAssembly]) Object.freeze(o);
   // V8 calls Error.prepareStackTrace with call sites that lead to the WebAssembly instance and its memory.
   // (Error itself cannot be frozen: Pyodide sets Error.stackTraceLimit.)
   Object.defineProperty(Error, "prepareStackTrace", { value: undefined, writable: false, configurable: false });
