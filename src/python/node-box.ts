@@ -52,13 +52,8 @@ function nodeModulesFolders(): string[] {
   }
 }
 
-/**
- * The bubblewrap command line of the box.
- * @param readable extra host folders the box may read (a package cache, a local Pyodide index), at the same paths.
- * @param entry the script the boxed Node runs, a file in src/python (default: node-box-entry.mjs, the worker core's relay).
- */
-export function pyodideBoxCommand(readable: string[] = [], entry: string = ENTRY): { command: string; args: string[] } {
-  const b = bwrapSystemArgs();
+/** The host folders and files the box mounts read-only: Node, this package's code that runs Pyodide, and `readable`. */
+function boxMounts(readable: readonly string[]): string[] {
   const node = realpathSync(process.execPath);
   const folders = [
     ...(node.startsWith("/usr/") ? [] : [dirname(node)]),
@@ -67,10 +62,32 @@ export function pyodideBoxCommand(readable: string[] = [], entry: string = ENTRY
     ...readable.filter((dir) => existsSync(dir)).map((dir) => realpathSync(dir)),
   ];
   const files = ["package.json", "tsconfig.json"].map((f) => join(ROOT, f)).filter((p) => existsSync(p));
+  return [...folders, ...files];
+}
+
+/**
+ * Why the box of a root `recode` keeps root instead of running as nobody ("" when it does not, or
+ * when recode does not run as root): setpriv is missing, or a folder it mounts cannot be read by
+ * other users. For the warning {@link createNodePyodideRuntime} gives.
+ * @param readable the extra folders the box will mount (see {@link pyodideBoxCommand}).
+ */
+export function pyodideBoxRootProblem(readable: readonly string[] = []): string {
+  return nobodyCan(boxMounts(readable)).problem;
+}
+
+/**
+ * The bubblewrap command line of the box.
+ * @param readable extra host folders the box may read (a package cache, a local Pyodide index), at the same paths.
+ * @param entry the script the boxed Node runs, a file in src/python (default: node-box-entry.mjs, the worker core's relay).
+ */
+export function pyodideBoxCommand(readable: string[] = [], entry: string = ENTRY): { command: string; args: string[] } {
+  const b = bwrapSystemArgs();
+  const node = realpathSync(process.execPath);
+  const mounted = boxMounts(readable);
   // When recode runs as root, the box's Node runs as nobody (native-sandbox.ts, dropToNobody).
-  const drop = nobodyCan([...folders, ...files]).asNobody ? dropToNobody(b) : [];
+  const drop = nobodyCan(mounted).asNobody ? dropToNobody(b) : [];
   const made = new Set<string>();
-  for (const p of [...folders, ...files]) bindOpen(b, made, p);
+  for (const p of mounted) bindOpen(b, made, p);
   b.push("--remount-ro", "/", "--chdir", join(ROOT, "src", "python"));
   // An empty environment: the host's (API keys included) stays outside. NODE_CHANNEL_FD is the IPC channel.
   // Structured clone on the channel (a start snapshot is tens of megabytes of bytes).

@@ -8,7 +8,7 @@ import { Worker } from "node:worker_threads";
 import { HARNESS_FILES } from "./harness-files";
 import { NativeRuntime, type NativeRuntimeOptions } from "./native-runtime";
 import type { NativeSandbox } from "./native-sandbox";
-import { nodeBoxHandle, resolvePyodideBox } from "./node-box";
+import { nodeBoxHandle, pyodideBoxRootProblem, resolvePyodideBox } from "./node-box";
 import { PyodideRuntime, type PyodideRuntimeOptions, type StartSnapshotStore, type WorkerHandle } from "./pyodide-runtime";
 import type { PythonRuntime } from "./runtime";
 import { defaultSnapshotDir, fileSnapshotStore, startSnapshotKey } from "./start-snapshot";
@@ -70,6 +70,8 @@ function nodeSnapshotStore(dir: string, indexURL: string | undefined): StartSnap
 }
 
 let warnedThread = false;
+/** The reasons a root box was already warned about (once each per process). */
+const warnedRoot = new Set<string>();
 
 /** Local folders among the package sources, which the box must be able to read. */
 function localSources(opts: NodePyodideOptions): string[] {
@@ -92,6 +94,13 @@ export function createNodePyodideRuntime(opts: NodePyodideOptions = {}): Pyodide
     );
   }
   const readable = localSources(opts);
+  const problem = home === "bwrap" ? pyodideBoxRootProblem(readable) : "";
+  if (problem && !warnedRoot.has(problem)) {
+    warnedRoot.add(problem);
+    (warn ?? ((m: string) => process.stderr.write(`${m}\n`)))(
+      `warning: Pyodide's box runs as root (${problem}): code that got out of Pyodide could change the host's device nodes, such as /dev/null.`,
+    );
+  }
   const dir = snapshotDir ?? defaultSnapshotDir();
   const startSnapshots = rest.startSnapshots ?? (dir === false ? undefined : nodeSnapshotStore(dir, rest.indexURL));
   return new PyodideRuntime({ ...rest, startSnapshots, createWorker: home === "bwrap" ? () => nodeBoxHandle(readable) : nodeWorkerHandle });

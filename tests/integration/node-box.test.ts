@@ -9,7 +9,7 @@
  * outside the box succeeds, which shows the attacks are real.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -229,5 +229,30 @@ def probe():
     }
     await new Promise((r) => setTimeout(r, 1500));
     expect(running()).toBe(before);
+  });
+
+  it.runIf(process.getuid?.() === 0)("run by root, a box that must stay root (a folder others cannot read) says so once", async () => {
+    const closed = mkdtempSync(join(tmpdir(), "recode-closed-"));
+    chmodSync(closed, 0o700);
+    const open = mkdtempSync(join(tmpdir(), "recode-open-"));
+    chmodSync(open, 0o755);
+    const warnings: string[] = [];
+    const warn = (m: string) => warnings.push(m);
+    try {
+      const rts = [
+        createNodePyodideRuntime({ sandbox: "bwrap", packageCacheDir: open, warn, snapshotDir: false }),
+        createNodePyodideRuntime({ sandbox: "bwrap", packageCacheDir: closed, warn, snapshotDir: false }),
+        createNodePyodideRuntime({ sandbox: "bwrap", packageCacheDir: closed, warn, snapshotDir: false }),
+      ];
+      expect(warnings).toEqual([expect.stringContaining(`Pyodide's box runs as root (${closed} cannot be read by other users)`)]);
+      // It still runs the tasks (as root).
+      const task = loadTaskDir(BUILTIN_TASKS, "pass-at-k");
+      const res = await rts[1]?.run(taskRunRequest(task, task.canonical));
+      expect(res?.allPassed).toBe(true);
+      for (const rt of rts) await rt.dispose();
+    } finally {
+      rmSync(closed, { recursive: true, force: true });
+      rmSync(open, { recursive: true, force: true });
+    }
   });
 });
