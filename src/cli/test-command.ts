@@ -148,7 +148,13 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
           process.stderr.write(
             `recode: the task's ${r.collectionError?.file} does not load: fix the task (the candidate was not judged)\n`,
           );
-        setCode(broken ? 2 : r.allPassed ? 0 : 1);
+        // The task's packages cannot be had here: not a verdict on the candidate either.
+        const noPackages = r.incident?.kind === "packages";
+        if (noPackages)
+          process.stderr.write(
+            `recode: the packages task ${task.id} needs (${task.meta.packages.join(", ")}) could not be loaded here: ${o.backend === "pyodide" ? "give a package source with the wheels (--package-source), or use --backend native" : "install them for the Python the native backend runs (--python)"} (the candidate was not judged)\n`,
+          );
+        setCode(broken || noPackages ? 2 : r.allPassed ? 0 : 1);
       },
     );
 }

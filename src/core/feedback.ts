@@ -435,7 +435,10 @@ export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string
         (run.allPassed ? " All tests pass." : ""),
     );
   }
-  if (run.incident) head.push(`Interpreter: ${run.incident.kind}: ${cap(run.incident.message, messageCap)}`);
+  // (An incident whose message is the collection error's, such as a package that did not load, is said once.)
+  if (run.incident && run.incident.message !== run.collectionError?.message) {
+    head.push(`Interpreter: ${run.incident.kind}: ${cap(run.incident.message, messageCap)}`);
+  }
   const rows = run.tests.map((t) => {
     const itf = t.interface ? `  [${t.interface}]` : "";
     const line = `${STATUS_LABEL[t.status].padEnd(7)} ${t.id}${itf}`;

@@ -94,3 +94,19 @@ describe("a task whose test.py does not load", () => {
     expect(t.stdout.split("SyntaxError").length - 1).toBe(1);
   });
 });
+
+describe("a task that needs a package that cannot be had here", () => {
+  it.each(["pyodide", "native"])("exits 2, says which package and what to do, and says it once (%s)", (backend) => {
+    const tasks = mkdtempSync(join(tmpdir(), "recode-needs-package-"));
+    const folder = join(tasks, "needs-package");
+    cpSync(new URL("../../tasks/pass-at-k", import.meta.url).pathname, folder, { recursive: true });
+    const meta = JSON.parse(readFileSync(join(folder, "task.json"), "utf8"));
+    writeFileSync(join(folder, "task.json"), JSON.stringify({ ...meta, id: "needs-package", packages: ["no_such_package_recode"] }));
+    const t = recode("test", folder, join(folder, "canonical.py"), "--backend", backend);
+    expect(t.status).toBe(2);
+    expect(t.stderr).toContain("the packages task needs-package needs (no_such_package_recode) could not be loaded here");
+    expect(t.stderr).toContain("the candidate was not judged");
+    expect(t.stdout).toContain("Collection error: package no_such_package_recode");
+    expect(t.stdout).not.toContain("Interpreter: packages");
+  });
+});
