@@ -573,6 +573,8 @@ _REFUSED_ROOTS = _BRIDGE_ROOTS | frozenset(
 
 # The _imp module as sealed (a run that swaps it in sys.modules is tainted).
 _SEALED_IMP = []
+# The sealed create_dynamic and the function that notes the extension modules it may hand out.
+_SEALED_LOADING = []
 
 
 def _bridge_modules():
@@ -655,18 +657,29 @@ def seal():
     if finder is not None:
         finder.jsproxies.clear()
 
-    # A builtin module can be created without an import statement: refuse the bridge's. The
-    # original function is kept where only this wrapper can read it (the audit hook refuses
-    # reads of the wrapper's defaults and code).
+    # A builtin module can be created without an import statement (_imp.create_builtin), and an
+    # extension module from any file (_imp.create_dynamic): ctypes, the bridge's core, or a library a run
+    # wrote. No original of either function stays where Python can reach it: a frame that held one would
+    # give it away (a refusal's traceback, a profile or trace hook, sys.monitoring, a str-subclass key of
+    # sys.modules whose __eq__ runs inside the original). Every builtin module code under test may have
+    # is created now, and the replacements hand out the modules made before the run, nothing else.
     import _imp
+    import importlib
 
     # _imp itself is refused too: a second _imp would hold the original functions.
     refused = _REFUSED_ROOTS | {"_imp"}
+    for name in sys.builtin_module_names:
+        if name not in sys.modules and name.split(".")[0] not in refused:
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001 - a module that cannot start here is not available
+                pass
+    builtin_modules = {n: sys.modules[n] for n in sys.builtin_module_names if n in sys.modules and n.split(".")[0] not in refused}
+    extension_modules = {}
 
-    # The wrappers hold the original functions in their frames, so no code of the caller may run while
-    # they do: a spec is read only when it is a real ModuleSpec whose instance dictionary is a plain dict
-    # with plain-str keys (a str-subclass key's __eq__ would run at the lookup of "name", here and again in
-    # the original function), and whose name and origin are plain strs. Nothing of it is ever formatted.
+    # A spec is read only when it is a real ModuleSpec whose instance dictionary is a plain dict with
+    # plain-str keys (a str-subclass key's __eq__ would run at the lookup of "name"), and whose name and
+    # origin are plain strs. Nothing of it is ever formatted but the plain name.
     def spec_name(
         spec,
         _roots=refused,
@@ -691,21 +704,39 @@ def seal():
             raise _ie("a module name that is not a str is not available to code under test")
         if name.split(".")[0] in _roots:
             raise _ie(f"{name} is not available to code under test")
+        return name
 
-    def create_builtin(spec, _orig=_imp.create_builtin, _check=spec_name):
-        _check(spec)
-        return _orig(spec)
+    def create_builtin(spec, _modules=builtin_modules, _check=spec_name, _ie=ImportError):
+        name = _check(spec)
+        mod = _modules.get(name)
+        if mod is None:
+            raise _ie(f"no built-in module named {name}", name=name)
+        return mod
 
-    def create_dynamic(spec, file=None, _orig=_imp.create_dynamic, _check=spec_name, _ie=ImportError):
-        _check(spec)
+    def create_dynamic(spec, file=None, _modules=extension_modules, _check=spec_name, _ie=ImportError):
+        name = _check(spec)
         if file is not None:
             raise _ie("create_dynamic with a file is not available to code under test")
-        return _orig(spec)
+        mod = _modules.get(name)
+        if mod is None:
+            raise _ie(f"the extension module {name} was not loaded before the run: it is not available to code under test", name=name)
+        return mod
 
+    def note_extensions(_modules=extension_modules, _loader=_machinery.ExtensionFileLoader):
+        for name, mod in list(sys.modules.items()):
+            if type(name) is str and isinstance(getattr(getattr(mod, "__spec__", None), "loader", None), _loader):
+                _modules[name] = mod
+
+    note_extensions()
+    original_dynamic = _imp.create_dynamic
     _imp.create_builtin = create_builtin
     _imp.create_dynamic = create_dynamic
-    sealed.extend((create_builtin, create_dynamic, spec_name))
+    sealed.extend((create_builtin, create_dynamic, spec_name, note_extensions))
     _SEALED_IMP.append(_imp)
+    _SEALED_LOADING.extend((create_dynamic, note_extensions))
+    # For the host alone (it keeps it outside Python): packages loaded later need the original to load
+    # their extension modules (see ``preload``), before any code under test runs again.
+    return original_dynamic
 
 
 def _guard():
@@ -729,15 +760,33 @@ def prepare():
     gc.freeze()
 
 
-def preload(names):
+def preload(names, create_dynamic=None):
     """Pyodide, after packages are loaded: import each package and every
     extension module inside it, so that their native libraries are loaded
     before the snapshot (one loaded during a run cannot be restored away).
-    A module that does not import on its own is left to the run."""
+    ``create_dynamic``: the original ``_imp.create_dynamic`` that ``seal``
+    returned to the host, used while the packages import (no code under test
+    runs meanwhile); the extension modules loaded are then noted as ones the
+    sealed function may hand out. A module that does not import on its own
+    is not available to runs."""
+    import _imp
     import importlib
     import importlib.machinery
 
-    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    sealed_dynamic, note_extensions = _SEALED_LOADING or (None, None)
+    if create_dynamic is not None and sealed_dynamic is not None:
+        _imp.create_dynamic = create_dynamic
+    try:
+        _preload(names, importlib, importlib.machinery)
+    finally:
+        if sealed_dynamic is not None:
+            _imp.create_dynamic = sealed_dynamic
+            note_extensions()
+
+
+def _preload(names, importlib, machinery):
+    """Import each package of ``names`` and every extension module in its folders."""
+    suffixes = tuple(machinery.EXTENSION_SUFFIXES)
     for name in names:
         try:
             pkg = importlib.import_module(name)

@@ -80,6 +80,8 @@ export interface SnapshotFs {
   streams: (Stream | null | undefined)[];
   /** When false (the default), removing an entry needs write permission on its folder. */
   ignorePermissions: boolean;
+  /** The number the next new node gets (its inode number): a count a run could otherwise pass to the next. */
+  nextInode: number;
   cwd(): string;
   chdir(path: string): void;
   close(stream: Stream): void;
@@ -134,6 +136,17 @@ function removeTree(fs: SnapshotFs, path: string): void {
 }
 
 /**
+ * A function table's length, read through the getter of `WebAssembly.Table.prototype` taken when this
+ * module loads: a `length` property set on the table object itself does not change what it says.
+ */
+const tableLength: (table: WebAssembly.Table) => number = (() => {
+  const get = Object.getOwnPropertyDescriptor(WebAssembly.Table.prototype, "length")?.get;
+  const apply = Reflect.apply;
+  if (!get) throw new Error("WebAssembly.Table has no length getter");
+  return (table) => apply(get, table, []) as number;
+})();
+
+/**
  * A snapshot of one Pyodide instance. `take()` copies its state (about 27 MB
  * of memory for the interpreter with the harness: some 20 ms); `restore()`
  * writes it back (some 3 ms) and says what it could not put back.
@@ -144,6 +157,7 @@ export class MemorySnapshot {
   private tableLength = 0;
   private streams: { stream: Stream | null | undefined; position: number; flags: number }[] = [];
   private cwd = "/";
+  private nextInode = 0;
   /** Every entry of the scratch folders: path -> the node and what it held. */
   private scratch = new Map<string, NodeState>();
   /** The function table itself, held here: what the module's property says later is not trusted. */
@@ -187,9 +201,10 @@ export class MemorySnapshot {
   take(): void {
     this.memory = this.mod.HEAPU8.slice(0, this.top());
     this.references = this.referenceTable();
-    this.tableLength = this.table.length;
+    this.tableLength = tableLength(this.table);
     this.streams = this.fs.streams.map((stream) => ({ stream, position: stream?.position ?? 0, flags: stream?.flags ?? 0 }));
     this.cwd = this.fs.cwd();
+    this.nextInode = this.fs.nextInode;
     this.scratch = new Map();
     for (const dir of this.scratchDirs) for (const [path, node] of tree(this.fs, dir)) this.scratch.set(path, nodeState(node));
   }
@@ -211,7 +226,7 @@ export class MemorySnapshot {
 
   /** What changed outside the memory that restoring cannot undo, or "". */
   private outside(): string {
-    if (this.table.length !== this.tableLength) return "tainted: the run loaded native code (the function table grew)";
+    if (tableLength(this.table) !== this.tableLength) return "tainted: the run loaded native code (the function table grew)";
     const now = this.referenceTable();
     if (now.length !== this.references.length || now.some((v, i) => v !== this.references[i])) {
       return "tainted: the run changed the JavaScript objects Python refers to";
@@ -269,6 +284,8 @@ export class MemorySnapshot {
         for (const path of tree(fs, dir).keys())
           if (!this.scratch.has(path)) problem ||= `tainted: ${path} could not be removed after the run`;
       }
+      // Every node the run made is gone: the next ones get the numbers they would have had.
+      fs.nextInode = this.nextInode;
     } finally {
       fs.ignorePermissions = wasIgnoring;
     }

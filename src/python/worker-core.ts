@@ -119,7 +119,9 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
   let runJson: ((config: string) => void) | null = null;
   let bridgeReached: (() => string) | null = null;
   let prepare: (() => void) | null = null;
-  let preload: ((names: string[]) => void) | null = null;
+  let preload: ((names: unknown, createDynamic: unknown) => void) | null = null;
+  /** The original `_imp.create_dynamic` (a Python object held only here), for preload (see harness `seal`). */
+  let createDynamic: unknown = null;
   /** The interpreter as every run starts it (taken once sealed, and again after packages load). */
   let snapshot: MemorySnapshot | null = null;
   let compileCode: ((path: string, source: string) => { toJs(): Uint8Array; destroy(): void }) | null = null;
@@ -243,7 +245,8 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       }
       const version = String(py.runPython("import sys; sys.version.split()[0]"));
       // From here on, Python code cannot import the JavaScript bridge, nor climb from a stray JS object to globalThis.
-      py.runPython("recode_harness.seal()");
+      // seal() hands back the original _imp.create_dynamic: kept here, out of Python's reach, for preload.
+      createDynamic = py.runPython("recode_harness.seal()");
       // The harness is imported: its folder leaves the import path, so that no file there can shadow a module.
       py.runPython(`import sys\nwhile ${JSON.stringify(LIB_DIR)} in sys.path: sys.path.remove(${JSON.stringify(LIB_DIR)})`);
       sealFunctionConstructors();
@@ -281,7 +284,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       // Imported now, native libraries and all, so that a run's import finds them in the snapshot.
       const list = py.toPy(added.map((p) => p.replace(/-/g, "_")));
       try {
-        preload?.(list);
+        preload?.(list, createDynamic);
       } finally {
         list.destroy();
       }

@@ -629,6 +629,111 @@ def _attack(*args, **kwargs):
 
 ${NAMES.map((n) => `${n} = _attack`).join("\n")}
 `,
+  // The original create_builtin taken from the sealed wrapper while it runs or after it refused: the
+  // refusal's traceback (its frames' locals), a str-subclass key in sys.modules whose __eq__ runs inside
+  // the original function, a profile hook (a C call's function), a trace hook (every Python frame), and a
+  // sys.monitoring callback. With it: _ctypes, then JavaScript.
+  "the original import function through frames and hooks": `import sys, types, zipimport, _imp, importlib.machinery as _m
+def _is_orig(f):
+    return type(f).__name__ == "builtin_function_or_method" and getattr(f, "__name__", "") == "create_builtin" and f is not _imp.create_builtin
+def _from_frame(fr, box, how):
+    while fr is not None:
+        for v in list(fr.f_locals.values()):
+            if _is_orig(v):
+                box.setdefault(how, v)
+        fr = fr.f_back
+def _routes():
+    box = {}
+    try:
+        _imp.create_builtin(_m.ModuleSpec("_ctypes", None))
+    except BaseException as e:
+        tb = e.__traceback__
+        while tb is not None:
+            _from_frame(tb.tb_frame, box, "the refusal's traceback")
+            tb = tb.tb_next
+    class K(str):
+        __hash__ = str.__hash__
+        def __eq__(self, other):
+            _from_frame(sys._getframe(1), box, "a key of sys.modules")
+            return False
+    for name in ("_tracemalloc", "_lsprof", "_csv", "array"):
+        saved = sys.modules.pop(name, None)
+        sys.modules[K(name)] = None
+        try:
+            _imp.create_builtin(_m.ModuleSpec(name, None))
+        except BaseException:
+            pass
+        for k in [k for k in sys.modules if type(k) is K]:
+            del sys.modules[k]
+        if saved is not None:
+            sys.modules[name] = saved
+    def prof(frame, event, arg):
+        if event == "c_call" and _is_orig(arg):
+            box.setdefault("a profile hook", arg)
+        _from_frame(frame, box, "a profile hook's frames")
+    sys.setprofile(prof)
+    try:
+        _imp.create_builtin(_m.ModuleSpec("_lsprof", None))
+    except BaseException:
+        pass
+    finally:
+        sys.setprofile(None)
+    def trace(frame, event, arg):
+        _from_frame(frame, box, "a trace hook")
+        return trace
+    sys.settrace(trace)
+    try:
+        _imp.create_builtin(_m.ModuleSpec("_csv", None))
+    except BaseException:
+        pass
+    finally:
+        sys.settrace(None)
+    mon = getattr(sys, "monitoring", None)
+    if mon is not None:
+        try:
+            mon.use_tool_id(3, "attack")
+            def on_call(code, offset, callable, arg0):
+                if _is_orig(callable):
+                    box.setdefault("sys.monitoring", callable)
+            mon.register_callback(3, mon.events.CALL, on_call)
+            mon.set_events(3, mon.events.CALL)
+            try:
+                _imp.create_builtin(_m.ModuleSpec("array", None))
+            except BaseException:
+                pass
+        finally:
+            mon.set_events(3, 0)
+            mon.free_tool_id(3)
+    return box
+def _attack(*args, **kwargs):
+    box = _routes()
+    reached = sorted(box)
+    for create in box.values():
+        try:
+            c = create(_m.ModuleSpec("_ctypes", None))
+            _imp.exec_builtin(c)
+            sys.modules["_ctypes"] = c
+            src = zipimport.zipimporter("/lib/python314.zip").get_source("ctypes")
+            src = "\\n".join(l for l in src.splitlines() if "ctypes._endian" not in l)
+            mod = types.ModuleType("ctypes")
+            sys.modules["ctypes"] = mod
+            exec(compile(src, "ctypes", "exec"), mod.__dict__)
+            f = mod.CDLL(None).emscripten_run_script_string
+            f.restype = mod.c_char_p
+            f.argtypes = [mod.c_char_p]
+            reached.append("JavaScript " + f(b"String(typeof require)").decode())
+        except Exception:
+            pass
+        finally:
+            sys.modules.pop("ctypes", None)
+            sys.modules.pop("_ctypes", None)
+        break
+    if reached and sys.platform == "emscripten":
+        raise RuntimeError(f"reached {reached}")
+    return [0.0]
+
+${NAMES.map((n) => `${n} = _attack`).join("\n")}
+`,
   // A second _imp gives the original create_builtin, then _pyodide_core, then a JavaScript Object whose
   // prototype gets a getter that rewrites the next run's request (and reads its recorded values).
   "JavaScript prototype getter": `import sys, importlib, importlib.machinery as m

@@ -40,6 +40,28 @@ describe.each(["pyodide", "native"] as const)("%s: attacks on the verdicts", (ba
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
+  // (Native: every run is a new process in a new box; a kernel's inode counter is not the run's to reset.)
+  it.runIf(backend === "pyodide")("no counter of the file system carries a number from one run to the next", async () => {
+    const probe = `import os
+def _ino(*args, **kwargs):
+    open("/tmp/recode-ino", "w").close()
+    raise RuntimeError(f"inode {os.stat('/tmp/recode-ino').st_ino}")
+softmax_with_temperature = min_p_filter = min_p_sample = _ino
+`;
+    const fill = `import os
+for i in range(1234):
+    open(f"/tmp/recode-fill-{i}", "w").close()
+softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
+`;
+    const inode = async () => (await rt.run(taskRunRequest(task, probe))).tests[0]?.message;
+    // (The first run of a file fills the code cache: later ones also write its compiled files.)
+    await inode();
+    const before = await inode();
+    expect(before).toMatch(/^RuntimeError: inode \d+/);
+    await rt.run(taskRunRequest(task, fill));
+    expect(await inode()).toBe(before);
+  });
+
   it("lenient tolerances sent by the code under test are ignored (the recording's are used)", async () => {
     const passAtK = loadTaskDir(BUILTIN_TASKS, "pass-at-k");
     const r = await rt.run(taskRunRequest(passAtK, TOLERANCE_ATTACK));
