@@ -4,12 +4,16 @@
 // never the harness's instance, and never candidate code. Where bubblewrap
 // works the process runs in the same box as Pyodide's worker (node-box.ts).
 //
-// Messages (IPC): host -> {type: "init", options} then {type: "measure", id,
+// Messages (the channel on descriptor 3, box-channel.ts): host -> {type: "init", options} then {type: "measure", id,
 // files, config, packages}; process -> {type: "ready", version} or
 // {type: "init-error", message}, then per measure {type: "result", id, text}
 // or {type: "error", id, message}.
 import { readFileSync } from "node:fs";
 import { loadPyodide } from "pyodide";
+import { register } from "tsx/esm/api";
+
+register();
+const { hostChannel } = await import("./box-channel.ts");
 
 const LIB = "/lib/recode-coverage";
 const ROOT = "/tmp/recode-coverage";
@@ -31,9 +35,9 @@ async function init(options) {
     py.runPython(`import sys\nsys.path.insert(0, "${LIB}")\nsys.dont_write_bytecode = True`);
     measure = py.runPython("import recode_coverage; recode_coverage.measure_json");
     const version = String(py.runPython("import sys; sys.version.split()[0]"));
-    process.send?.({ type: "ready", version: `${version} (pyodide ${py.version})` });
+    host.send({ type: "ready", version: `${version} (pyodide ${py.version})` });
   } catch (e) {
-    process.send?.({ type: "init-error", message: `Pyodide could not start: ${e.message}` });
+    host.send({ type: "init-error", message: `Pyodide could not start: ${e.message}` });
   }
 }
 
@@ -48,9 +52,9 @@ async function run(msg) {
       py.FS.writeFile(path, text);
     }
     const text = measure(JSON.stringify({ ...msg.config, workdir: dir }));
-    process.send?.({ type: "result", id: msg.id, text });
+    host.send({ type: "result", id: msg.id, text });
   } catch (e) {
-    process.send?.({
+    host.send({
       type: "error",
       id: msg.id,
       message: String(e.message ?? e)
@@ -67,9 +71,8 @@ async function run(msg) {
   }
 }
 
-process.on("message", (msg) => {
+// The host is gone (the channel closed): so is this process.
+const host = hostChannel((msg) => {
   if (msg?.type === "init") queue = queue.then(() => init(msg.options));
   else if (msg?.type === "measure") queue = queue.then(() => run(msg));
 });
-// The host is gone: so is this process.
-process.on("disconnect", () => process.exit(0));

@@ -13,12 +13,13 @@
  *
  * See docs/tasks-gates.md.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Task } from "../core/task";
+import { type BoxedProcess, spawnBoxed } from "./box-channel";
 import {
   BOX,
   bwrapCommand,
@@ -179,7 +180,7 @@ type FromCoverageProcess =
  * queue; {@link dispose} ends the process.
  */
 export class PyodideCoverage {
-  private child: ChildProcess | null = null;
+  private child: BoxedProcess | null = null;
   private ready: Promise<string> | null = null;
   private nextId = 1;
   private queue: Promise<unknown> = Promise.resolve();
@@ -204,29 +205,34 @@ export class PyodideCoverage {
       resolvePyodideBox(sandbox) === "bwrap"
         ? pyodideBoxCommand(readable, PYODIDE_ENTRY)
         : { command: process.execPath, args: [PYODIDE_ENTRY] };
-    // The box's channel is set up for structured clone (node-box.ts); so is the plain process's.
-    const child = spawn(cmd.command, cmd.args, {
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-      env: {},
-      detached: true,
-      serialization: "advanced",
-    });
-    this.child = child;
+    // The box's channel (box-channel.ts), for the plain process too. A malformed frame ends the process.
+    let onMessage: (raw: unknown) => void = () => {};
+    const boxed = spawnBoxed(
+      cmd.command,
+      cmd.args,
+      (raw) => onMessage(raw),
+      (why) => {
+        this.exitReason ||= `the process sent ${why}`;
+        this.dispose();
+      },
+    );
+    const child = boxed.child;
+    this.child = boxed;
     let err = "";
     child.stderr?.on("data", (d: Buffer) => {
       err = (err + d.toString()).slice(-2000);
     });
     this.ready = new Promise<string>((resolve, reject) => {
-      child.on("message", (raw) => {
+      onMessage = (raw) => {
         const msg = raw as FromCoverageProcess;
         if (msg.type === "ready") resolve(msg.version);
         else if (msg.type === "init-error") reject(new Error(`coverage (pyodide): ${msg.message}`));
         else this.waiting.get(msg.id)?.(msg);
-      });
+      };
       const gone = (why: string) => {
-        this.exitReason = why;
-        reject(new Error(`coverage (pyodide): ${why}`));
-        for (const [id, cb] of this.waiting) cb({ type: "error", id, message: why });
+        this.exitReason ||= why;
+        reject(new Error(`coverage (pyodide): ${this.exitReason}`));
+        for (const [id, cb] of this.waiting) cb({ type: "error", id, message: this.exitReason });
       };
       child.on("error", (e) => gone(`the process could not start: ${e.message}`));
       child.on("exit", (code, signal) => {
@@ -235,7 +241,7 @@ export class PyodideCoverage {
       });
     });
     this.ready.catch(() => {});
-    child.send({ type: "init", options: sources });
+    boxed.send({ type: "init", options: sources });
     return this.ready;
   }
 
@@ -280,15 +286,16 @@ export class PyodideCoverage {
 
   /** End the process (measures still waiting fail). */
   dispose(): void {
-    const child = this.child;
-    if (!child) return;
+    const boxed = this.child;
+    if (!boxed) return;
+    const child = boxed.child;
     this.exitReason ||= "disposed";
     try {
       if (child.pid) process.kill(-child.pid, "SIGKILL");
     } catch {
       child.kill("SIGKILL");
     }
-    if (child.connected) child.disconnect();
+    boxed.close();
     child.stderr?.destroy();
     child.unref();
   }

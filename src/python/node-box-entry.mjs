@@ -1,8 +1,13 @@
 // Entry of the boxed Node process that hosts Pyodide for `recode` (node-box.ts):
 // a worker thread runs the worker core (node-worker.mjs); this process relays its
-// messages to and from the host over the IPC channel, and owns the interrupt
-// buffer, which the host sets through an "interrupt" message.
+// messages to and from the host over the channel on descriptor 3
+// (box-channel.ts), and owns the interrupt buffer, which the host sets through an
+// "interrupt" message.
 import { Worker } from "node:worker_threads";
+import { register } from "tsx/esm/api";
+
+register();
+const { hostChannel } = await import("./box-channel.ts");
 
 const worker = new Worker(new URL("./node-worker.mjs", import.meta.url), { stdout: true, stderr: true });
 worker.stdout.resume();
@@ -13,7 +18,8 @@ worker.stderr.on("data", (d) => {
 /** @type {Uint8Array | null} */
 let interrupt = null;
 
-process.on("message", (msg) => {
+// The host is gone (the channel closed): so is this process.
+const host = hostChannel((msg) => {
   if (msg && msg.type === "interrupt") {
     if (interrupt) Atomics.store(interrupt, 0, 2);
     return;
@@ -26,7 +32,7 @@ process.on("message", (msg) => {
   }
   worker.postMessage(msg);
 });
-worker.on("message", (msg) => process.send?.(msg));
+worker.on("message", (msg) => host.send(msg));
 worker.on("error", (e) => {
   process.stderr.write(`worker error: ${e.message}${e.resource ? ` (${e.permission} ${e.resource})` : ""}\n`);
   process.exit(70);
@@ -35,5 +41,3 @@ worker.on("exit", (code) => {
   if (lastErr) process.stderr.write(lastErr);
   process.exit(code === 0 ? 70 : code);
 });
-// The host is gone: so is this process.
-process.on("disconnect", () => process.exit(0));

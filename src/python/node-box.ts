@@ -7,7 +7,7 @@
  * read-only, and of this package only the code that runs Pyodide (its
  * `node_modules` folders and `src/python`), never the tasks with their
  * canonical solutions and recorded values; /tmp is the box's own, and the box
- * dies with the host. The host talks to it over the IPC channel
+ * dies with the host. The host talks to it over the channel of box-channel.ts
  * (node-box-entry.mjs relays to a worker thread running the worker core).
  *
  * Policies: `auto` (the box where bubblewrap works, else a worker thread of
@@ -15,12 +15,13 @@
  * (a worker thread). In a worker thread the sealed bridge (harness `seal()`)
  * is the only barrier between candidate code and the host process.
  */
-import { spawn } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { spawnBoxed } from "./box-channel";
 import { bindOpen, bwrapAvailable, bwrapSystemArgs, dropToNobody, type NativeSandbox, nobodyCan } from "./native-sandbox";
 import type { WorkerHandle } from "./pyodide-runtime";
+import type { FromWorker } from "./worker-core";
 import { parseFromWorker } from "./worker-messages";
 
 /** This package's root folder (holds package.json, src/, node_modules/). */
@@ -89,20 +90,8 @@ export function pyodideBoxCommand(readable: string[] = [], entry: string = ENTRY
   const made = new Set<string>();
   for (const p of mounted) bindOpen(b, made, p);
   b.push("--remount-ro", "/", "--chdir", join(ROOT, "src", "python"));
-  // An empty environment: the host's (API keys included) stays outside. NODE_CHANNEL_FD is the IPC channel.
-  // Structured clone on the channel (a start snapshot is tens of megabytes of bytes).
-  b.push(
-    "--clearenv",
-    "--setenv",
-    "HOME",
-    "/tmp",
-    "--setenv",
-    "NODE_CHANNEL_FD",
-    "3",
-    "--setenv",
-    "NODE_CHANNEL_SERIALIZATION_MODE",
-    "advanced",
-  );
+  // An empty environment: the host's (API keys included) stays outside. Descriptor 3 is the channel (box-channel.ts).
+  b.push("--clearenv", "--setenv", "HOME", "/tmp");
   b.push("--setenv", "LANG", "C.UTF-8");
   b.push(...drop, node, entry);
   return { command: "bwrap", args: b };
@@ -114,49 +103,64 @@ export function pyodideBoxCommand(readable: string[] = [], entry: string = ENTRY
  */
 export function nodeBoxHandle(readable: string[] = []): WorkerHandle {
   const { command, args } = pyodideBoxCommand(readable);
+  let messageCb: ((msg: FromWorker) => void) | null = null;
+  let exitCb: ((why: string) => void) | null = null;
+  let exited = false;
+  const report = (why: string) => {
+    if (!exited) exitCb?.(why);
+    exited = true;
+  };
   // Its own process group: ending the box kills the group, so a bubblewrap that is still setting up (whose inner
   // process would otherwise outlive the outer one) goes with it.
-  const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe", "ipc"], env: {}, detached: true, serialization: "advanced" });
+  const box = spawnBoxed(
+    command,
+    args,
+    (raw) => {
+      const msg = parseFromWorker(raw);
+      if (msg) messageCb?.(msg);
+    },
+    (why) => {
+      // A box that sends what does not parse is not trusted to go on: it is ended, and reported as dead.
+      report(`the Pyodide box sent ${why}`);
+      end();
+    },
+  );
+  const child = box.child;
   let lastErr = "";
   child.stderr?.on("data", (d: Buffer) => {
     lastErr = (lastErr + d.toString()).slice(-2000);
   });
-  let exited = false;
+  const end = () => {
+    exited = true;
+    try {
+      if (child.pid) process.kill(-child.pid, "SIGKILL");
+    } catch {
+      child.kill("SIGKILL");
+    }
+    // Nothing of the box keeps the host's event loop alive.
+    box.close();
+    child.stderr?.destroy();
+    child.unref();
+  };
   return {
     pid: child.pid,
     post: (msg) => {
-      if (!exited && child.connected) child.send(msg);
+      if (!exited) box.send(msg);
     },
-    onMessage: (cb) =>
-      child.on("message", (raw) => {
-        const msg = parseFromWorker(raw);
-        if (msg) cb(msg);
-      }),
+    onMessage: (cb) => {
+      messageCb = cb;
+    },
     onExit: (cb) => {
-      const report = (why: string) => {
-        if (!exited) cb(why);
-        exited = true;
-      };
+      exitCb = cb;
       child.on("error", (e) => report(`the Pyodide box could not start: ${e.message}`));
       child.on("exit", (code, signal) => {
         const tail = lastErr.trim().split("\n").slice(-2).join(" ");
         report(`the Pyodide box exited (${signal ?? `code ${code}`})${tail ? `: ${tail}` : ""}`);
       });
     },
-    terminate: () => {
-      exited = true;
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-      // Nothing of the box keeps the host's event loop alive.
-      if (child.connected) child.disconnect();
-      child.stderr?.destroy();
-      child.unref();
-    },
+    terminate: end,
     interrupt: () => {
-      if (!exited && child.connected) child.send({ type: "interrupt" });
+      if (!exited) box.send({ type: "interrupt" });
     },
   };
 }
