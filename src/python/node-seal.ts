@@ -27,4 +27,15 @@ export function sealProcesses(): void {
   // The ES module view of the builtin (what `import("node:child_process")` gives) follows the change.
   syncBuiltinESMExports();
   Object.freeze(cp);
+  // Node's internal bindings start processes without child_process (process.binding("spawn_sync")), open
+  // files and sockets: this thread's process object gives only the constants Emscripten's NODEFS reads.
+  const proc = process as unknown as Record<string, unknown>;
+  const binding = proc.binding as ((name: string) => unknown) | undefined;
+  const only = (name: string) => {
+    if (name === "constants" && binding) return binding.call(process, name);
+    throw new Error("no internal bindings for code under test");
+  };
+  for (const name of ["binding", "_linkedBinding", "dlopen"]) {
+    Object.defineProperty(proc, name, { value: name === "binding" ? only : refuse, writable: false, configurable: false });
+  }
 }
