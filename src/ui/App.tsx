@@ -3,6 +3,8 @@
  * the right. Settings and the open task's files are loaded when first needed.
  */
 import { useEffect, useState } from "react";
+import { useNarrow } from "./layout/narrow";
+import { SplitPane, togglePane } from "./layout/SplitPane";
 import { OfflineBar } from "./offline/OfflineBar";
 import { useObservable, useServices } from "./services";
 import { lazyComponent } from "./tasks/panels";
@@ -77,8 +79,11 @@ export function taskFromHash(): string | null {
 /** Root component. Expects a ServicesContext provider above it. */
 export function App() {
   const services = useServices();
+  const narrow = useNarrow();
   const [selected, setSelected] = useState<string | null>(() => taskFromHash());
   const [showSettings, setShowSettings] = useState(false);
+  /** On a narrow page: the task list is shown instead of the task. */
+  const [listOpen, setListOpen] = useState(false);
   const catalog = useObservable(services.catalogEntries);
   const entry = selected ? catalog.find((e) => e.id === selected) : undefined;
   const task = entry?.task ?? null;
@@ -94,20 +99,69 @@ export function App() {
     return () => window.removeEventListener("hashchange", onHash);
   }, []);
 
+  // Ctrl/Cmd+B: the task list; Ctrl/Cmd+,: the settings (shortcuts.ts lists them).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
+      if (e.key === "b" || e.key === "B") {
+        e.preventDefault();
+        if (narrow) setListOpen((v) => !v);
+        else togglePane("main");
+      } else if (e.key === ",") {
+        e.preventDefault();
+        setShowSettings(true);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [narrow]);
+
   const select = (id: string) => {
     void services.flushDrafts();
     history.replaceState(null, "", `#task=${id}`);
     setSelected(id);
+    setListOpen(false);
   };
 
+  const list = (
+    <nav className="sidebar" aria-label="Tasks">
+      <TaskList selected={selected} onSelect={select} />
+    </nav>
+  );
+  const content = (
+    <div className="content">
+      {task ? (
+        <TaskView key={task.id} task={task} />
+      ) : loading ? (
+        <div className="welcome muted" role="status" data-testid="task-loading">
+          Opening the task…
+        </div>
+      ) : (
+        <div className="welcome">
+          <h2>Pick a task</h2>
+          <p>
+            Each task comes from a research paper: read the instruction and the method, write the target file, and run the unit tests. Your
+            text is saved in this browser as you type.
+          </p>
+          {selected && <p className="panel error">No task "{selected}" is available.</p>}
+        </div>
+      )}
+    </div>
+  );
+
   return (
-    <div className="app">
+    <div className={`app${narrow ? " narrow" : ""}`}>
       <header className="app-head">
+        {narrow && (
+          <button type="button" onClick={() => setListOpen((v) => !v)} aria-expanded={listOpen || !selected} data-testid="tasks-toggle">
+            Tasks
+          </button>
+        )}
         <h1>RECODE playground</h1>
         <span className="subtitle">research-code tasks with unit tests, run in your browser</span>
         <span className="spacer" />
         <PythonBadge />
-        <button type="button" onClick={() => setShowSettings((v) => !v)} aria-expanded={showSettings}>
+        <button type="button" onClick={() => setShowSettings(true)} aria-haspopup="dialog" title="Settings (Ctrl/Cmd+,)">
           Settings
         </button>
       </header>
@@ -115,27 +169,24 @@ export function App() {
       <OfflineBar />
       {showSettings && <SettingsPanel onClose={() => setShowSettings(false)} />}
       <main className="app-main">
-        <nav className="sidebar">
-          <TaskList selected={selected} onSelect={select} />
-        </nav>
-        <div className="content">
-          {task ? (
-            <TaskView key={task.id} task={task} />
-          ) : loading ? (
-            <div className="welcome muted" role="status" data-testid="task-loading">
-              Opening the task…
-            </div>
+        {narrow ? (
+          listOpen || !selected ? (
+            list
           ) : (
-            <div className="welcome">
-              <h2>Pick a task</h2>
-              <p>
-                Each task comes from a research paper: read the instruction and the method, write the target file, and run the unit tests.
-                Your text is saved in this browser as you type.
-              </p>
-              {selected && <p className="panel error">No task "{selected}" is available.</p>}
-            </div>
-          )}
-        </div>
+            content
+          )
+        ) : (
+          <SplitPane
+            id="main"
+            direction="row"
+            defaultSize={18}
+            minPx={160}
+            collapsible="first"
+            label="Resize the task list"
+            first={list}
+            second={content}
+          />
+        )}
       </main>
     </div>
   );

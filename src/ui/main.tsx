@@ -5,6 +5,8 @@
  * fetched when first opened.
  */
 import "./styles.css";
+// The theme is on the document before the first render (no light flash in a dark system).
+import "./view-prefs";
 import "./feedback";
 import "./agent";
 import { StrictMode } from "react";

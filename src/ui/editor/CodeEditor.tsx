@@ -1,6 +1,7 @@
 /** Monaco on the task's target file (Python), with run-result markers and Ctrl/Cmd+Enter. */
 import Editor, { type OnMount } from "@monaco-editor/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { resolvedTheme, viewPrefs } from "../view-prefs";
 import { type LineMarker, MARKER_OWNER } from "./markers";
 import { monaco } from "./monaco";
 
@@ -38,6 +39,8 @@ export function CodeEditor({ path, initial, onChange, onRun, markers, onReady, r
   const changeRef = useRef(onChange);
   changeRef.current = onChange;
   const [mounted, setMounted] = useState(0);
+  const theme = useSyncExternalStore(resolvedTheme.subscribe, resolvedTheme.get);
+  const { wordWrap } = useSyncExternalStore(viewPrefs.subscribe, viewPrefs.get);
   // The model is made here, before the editor, and its changes reach the draft from its first moment: the
   // editor itself is mounted a render later, and text set in between (then a reload) must not be lost.
   const modelRef = useRef<{ model: monaco.editor.ITextModel; sub: monaco.IDisposable } | null>(null);
@@ -105,7 +108,7 @@ export function CodeEditor({ path, initial, onChange, onRun, markers, onReady, r
       path={path}
       defaultValue={startAt?.text ?? initial}
       defaultLanguage="python"
-      theme="vs"
+      theme={theme === "dark" ? "vs-dark" : "vs"}
       onMount={mount}
       loading={<div className="editor-loading">Loading editor…</div>}
       options={{
@@ -116,6 +119,7 @@ export function CodeEditor({ path, initial, onChange, onRun, markers, onReady, r
         tabSize: 4,
         insertSpaces: true,
         renderWhitespace: "selection",
+        wordWrap: wordWrap ? "on" : "off",
         readOnly,
       }}
     />

@@ -6,7 +6,8 @@
  * the line's indentation and adds a level after a colon) and Ctrl/Cmd+Enter
  * runs the tests. When Monaco takes over it gets this text and the cursor.
  */
-import { type KeyboardEvent, useEffect, useRef } from "react";
+import { type KeyboardEvent, useEffect, useRef, useSyncExternalStore } from "react";
+import { viewPrefs } from "../view-prefs";
 import type { CodeEditorProps } from "./CodeEditor";
 
 const INDENT = "    ";
@@ -28,6 +29,7 @@ export function PlainEditor({
   state,
 }: Pick<CodeEditorProps, "initial" | "onChange" | "onRun" | "onReady" | "readOnly"> & { state: PlainState }) {
   const ref = useRef<HTMLTextAreaElement | null>(null);
+  const { wordWrap } = useSyncExternalStore(viewPrefs.subscribe, viewPrefs.get);
   // The cursor and focus, for Monaco to carry on with (the text reaches `state` through onChange).
   const note = (el: HTMLTextAreaElement) => {
     state.cursor = el.selectionStart;
@@ -85,7 +87,7 @@ export function PlainEditor({
       spellCheck={false}
       autoCapitalize="off"
       autoComplete="off"
-      wrap="off"
+      wrap={wordWrap ? "soft" : "off"}
       readOnly={readOnly}
       defaultValue={initial}
       onChange={(e) => {

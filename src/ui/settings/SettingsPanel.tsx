@@ -1,7 +1,13 @@
-/** Settings: where Pyodide and its packages come from, and the coder and researcher models (persisted). */
-import { useState } from "react";
+/**
+ * Settings, a modal dialog (Escape or Cancel closes it): the theme, where
+ * Pyodide and its packages come from, the coder and researcher models
+ * (persisted), and the page's keyboard shortcuts.
+ */
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { defaultIndexURL, PYODIDE_CDN } from "../../python/browser";
 import { useObservable, useServices } from "../services";
+import { SHORTCUTS } from "../shortcuts";
+import { setViewPrefs, type ThemeChoice, viewPrefs } from "../view-prefs";
 import { ModelSeat } from "./ModelSettings";
 
 function checkUrl(v: string): string | null {
@@ -14,9 +20,16 @@ function checkUrl(v: string): string | null {
   }
 }
 
-/** A dialog-like panel; `onClose` hides it. */
+/** The settings dialog, shown modal while mounted; `onClose` is called when it closes (Escape, Cancel, Save). */
 export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const services = useServices();
+  const dialog = useRef<HTMLDialogElement | null>(null);
+  const view = useSyncExternalStore(viewPrefs.subscribe, viewPrefs.get);
+  useEffect(() => {
+    const d = dialog.current;
+    if (d && !d.open) d.showModal();
+    return () => d?.close();
+  }, []);
   const settings = useObservable(services.settings);
   const [indexURL, setIndexURL] = useState(settings.indexURL);
   const [packageBaseUrl, setPackageBaseUrl] = useState(settings.packageBaseUrl);
@@ -28,11 +41,24 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     if (errors.some(Boolean)) return;
     await services.saveModelSettings({ coder, researcher });
     await services.saveSettings({ indexURL, packageBaseUrl });
-    onClose();
+    dialog.current?.close();
   };
   return (
-    <div className="settings" role="dialog" aria-label="Settings">
+    <dialog ref={dialog} className="settings" aria-label="Settings" onClose={onClose} data-testid="settings">
       <h2>Settings</h2>
+      <label>
+        Theme
+        <select value={view.theme} onChange={(e) => setViewPrefs({ theme: e.target.value as ThemeChoice })} data-testid="theme-choice">
+          <option value="system">The system's (now {matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"})</option>
+          <option value="light">Light</option>
+          <option value="dark">Dark</option>
+        </select>
+      </label>
+      <label className="inline">
+        <input type="checkbox" checked={view.wordWrap} onChange={(e) => setViewPrefs({ wordWrap: e.target.checked })} />
+        Wrap long lines in the editor
+      </label>
+      <h3>Python</h3>
       <label>
         Pyodide URL (folder with pyodide.mjs)
         <input value={indexURL} placeholder={defaultIndexURL()} onChange={(e) => setIndexURL(e.target.value)} />
@@ -47,14 +73,27 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
       <h3>Models</h3>
       <ModelSeat seat="coder" value={coder} onChange={setCoder} />
       <ModelSeat seat="researcher" value={researcher} onChange={setResearcher} />
+      <h3>Keyboard shortcuts</h3>
+      <table className="shortcuts" data-testid="shortcuts">
+        <tbody>
+          {SHORTCUTS.map((k) => (
+            <tr key={k.keys}>
+              <td>
+                <kbd>{k.keys}</kbd>
+              </td>
+              <td>{k.does}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
       <div className="buttons">
-        <button type="button" onClick={onClose}>
+        <button type="button" onClick={() => dialog.current?.close()}>
           Cancel
         </button>
         <button type="button" className="primary" onClick={() => void save()} disabled={errors.some(Boolean)}>
           Save
         </button>
       </div>
-    </div>
+    </dialog>
   );
 }

@@ -1,12 +1,15 @@
 /** A task: what to read (tabs) beside the editor and the results of the last run. */
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { RunResult, TestResult } from "../../core/results";
 import type { Task } from "../../core/task";
 import { LazyCodeEditor, modelPath } from "../editor/LazyEditor";
 import { runMarkers } from "../editor/markers";
+import { useNarrow } from "../layout/narrow";
+import { SplitPane } from "../layout/SplitPane";
 import { networkWatch, offlineBlocker } from "../offline/network";
 import { ResultsPanel } from "../results/ResultsPanel";
 import { type OpenedDraft, useObservable, useServices } from "../services";
+import { setViewPrefs, viewPrefs } from "../view-prefs";
 import { pageRunBlocker } from "./page-support";
 import type { TaskWorkspace } from "./panels";
 import { TaskInfo } from "./TaskInfo";
@@ -34,9 +37,15 @@ function DraftBadge() {
   );
 }
 
+/** The narrow page's tabs of a task view. */
+type NarrowTab = "task" | "code" | "results";
+
 /** The workspace of one task. Keyed by task id by the parent so state resets per task. */
 export function TaskView({ task }: { task: Task }) {
   const services = useServices();
+  const narrow = useNarrow();
+  const [tab, setTab] = useState<NarrowTab>("code");
+  const { wordWrap } = useSyncExternalStore(viewPrefs.subscribe, viewPrefs.get);
   const python = useObservable(services.python);
   const [opened, setOpened] = useState<OpenedDraft | null>(null);
   const [result, setResult] = useState<RunResult | null>(null);
@@ -133,6 +142,9 @@ export function TaskView({ task }: { task: Task }) {
       if ((e.ctrlKey || e.metaKey) && e.key === "Enter") {
         e.preventDefault();
         void run();
+      } else if (e.altKey && !e.ctrlKey && !e.metaKey && e.code === "KeyZ") {
+        e.preventDefault();
+        setViewPrefs({ wordWrap: !viewPrefs.get().wordWrap });
       }
     };
     window.addEventListener("keydown", onKey);
@@ -170,73 +182,155 @@ export function TaskView({ task }: { task: Task }) {
     services.editDraft(task, code);
   };
 
+  const toolbar = (
+    <div className="toolbar">
+      <span className="target-path" title="The file you write">
+        {target}
+      </span>
+      <DraftBadge />
+      <span className="spacer" />
+      {blocked && <span className="tag readonly">read-only</span>}
+      <button
+        type="button"
+        className="toggle"
+        aria-pressed={wordWrap}
+        onClick={() => setViewPrefs({ wordWrap: !wordWrap })}
+        title="Wrap long lines (Alt+Z)"
+        data-testid="wrap-toggle"
+      >
+        Wrap
+      </button>
+      <button type="button" onClick={reset} disabled={running || !opened || blocked !== null}>
+        Reset to start
+      </button>
+      {blocked ? null : running ? (
+        <button type="button" className="stop" onClick={() => abortRef.current?.abort()}>
+          Stop
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void run()}
+          disabled={!opened || offline !== null}
+          title={offline ?? "Ctrl/Cmd+Enter"}
+        >
+          Run tests
+        </button>
+      )}
+    </div>
+  );
+  const notes = (
+    <>
+      {opened?.stale && (
+        <div className="panel warning" role="status">
+          This draft was written against an earlier version of the task files. Compare it with the instruction, or use Reset to start.
+        </div>
+      )}
+      {blocked && (
+        <div className="panel warning" role="status" data-testid="read-only-reason">
+          {blocked}
+        </div>
+      )}
+      {offline && (
+        <div className="panel warning" role="status" data-testid="offline-reason">
+          {offline}
+        </div>
+      )}
+      {python.state === "loading" && running && <div className="panel muted">Waiting for Python to load…</div>}
+    </>
+  );
+  const editor = (
+    <div className="editor">
+      {opened ? (
+        <LazyCodeEditor
+          path={modelPath(task.id, target)}
+          initial={opened.code}
+          onChange={onChange}
+          onRun={() => void run()}
+          readOnly={blocked !== null}
+          markers={runMarkers(live ? null : result, target)}
+          onReady={(api) => {
+            editorApi.current = api;
+          }}
+        />
+      ) : (
+        <div className="editor-loading">Opening draft…</div>
+      )}
+    </div>
+  );
+  const results = (
+    <div className="results-wrap" data-testid="results-wrap" data-runs={runs}>
+      <ResultsPanel result={result} live={live} runError={runError} storedAt={storedAt} />
+    </div>
+  );
+  const info = <TaskInfo task={task} workspace={workspace} />;
+
+  if (narrow) {
+    const counts = result && !live ? `${result.counts.passed}/${result.counts.total}` : live ? "…" : "";
+    const tabs: [NarrowTab, string][] = [
+      ["task", "Task"],
+      ["code", "Code"],
+      ["results", counts ? `Results ${counts}` : "Results"],
+    ];
+    return (
+      <div className="task-view narrow">
+        <div className="view-tabs" role="tablist" aria-label="Task, code and results">
+          {tabs.map(([id, name]) => (
+            <button
+              key={id}
+              type="button"
+              role="tab"
+              aria-selected={tab === id}
+              className={tab === id ? "active" : ""}
+              onClick={() => setTab(id)}
+            >
+              {name}
+            </button>
+          ))}
+        </div>
+        <div className="view-tab" role="tabpanel" hidden={tab !== "task"}>
+          {info}
+        </div>
+        <section className="work view-tab" role="tabpanel" hidden={tab !== "code"}>
+          {toolbar}
+          {notes}
+          {editor}
+        </section>
+        <div className="view-tab scroll" role="tabpanel" hidden={tab !== "results"}>
+          {results}
+        </div>
+      </div>
+    );
+  }
+
   return (
     <div className="task-view">
-      <TaskInfo task={task} workspace={workspace} />
-      <section className="work">
-        <div className="toolbar">
-          <span className="target-path" title="The file you write">
-            {target}
-          </span>
-          <DraftBadge />
-          <span className="spacer" />
-          {blocked && <span className="tag readonly">read-only</span>}
-          <button type="button" onClick={reset} disabled={running || !opened || blocked !== null}>
-            Reset to start
-          </button>
-          {blocked ? null : running ? (
-            <button type="button" className="stop" onClick={() => abortRef.current?.abort()}>
-              Stop
-            </button>
-          ) : (
-            <button
-              type="button"
-              className="primary"
-              onClick={() => void run()}
-              disabled={!opened || offline !== null}
-              title={offline ?? "Ctrl/Cmd+Enter"}
-            >
-              Run tests
-            </button>
-          )}
-        </div>
-        {opened?.stale && (
-          <div className="panel warning" role="status">
-            This draft was written against an earlier version of the task files. Compare it with the instruction, or use Reset to start.
-          </div>
-        )}
-        {blocked && (
-          <div className="panel warning" role="status" data-testid="read-only-reason">
-            {blocked}
-          </div>
-        )}
-        {offline && (
-          <div className="panel warning" role="status" data-testid="offline-reason">
-            {offline}
-          </div>
-        )}
-        {python.state === "loading" && running && <div className="panel muted">Waiting for Python to load…</div>}
-        <div className="editor">
-          {opened ? (
-            <LazyCodeEditor
-              path={modelPath(task.id, target)}
-              initial={opened.code}
-              onChange={onChange}
-              onRun={() => void run()}
-              readOnly={blocked !== null}
-              markers={runMarkers(live ? null : result, target)}
-              onReady={(api) => {
-                editorApi.current = api;
-              }}
+      <SplitPane
+        id="task"
+        direction="row"
+        defaultSize={38}
+        minPx={260}
+        collapsible="first"
+        label="Resize the task's text"
+        first={info}
+        second={
+          <section className="work">
+            {toolbar}
+            {notes}
+            <SplitPane
+              id="work"
+              direction="column"
+              defaultSize={80}
+              minPx={80}
+              collapsible="second"
+              label="Resize the test results"
+              first={editor}
+              second={results}
             />
-          ) : (
-            <div className="editor-loading">Opening draft…</div>
-          )}
-        </div>
-        <div className="results-wrap" data-testid="results-wrap" data-runs={runs}>
-          <ResultsPanel result={result} live={live} runError={runError} storedAt={storedAt} />
-        </div>
-      </section>
+          </section>
+        }
+      />
     </div>
   );
 }
