@@ -31,7 +31,6 @@ Statuses: passed, failed, error, skipped, xfail, xpass. Test ids are
 import gc
 import io
 import json
-import marshal
 import os
 import random
 import re
@@ -573,8 +572,6 @@ _REFUSED_ROOTS = _BRIDGE_ROOTS | frozenset(
 
 # The _imp module as sealed (a run that swaps it in sys.modules is tainted).
 _SEALED_IMP = []
-# The sealed create_dynamic and the function that notes the extension modules it may hand out.
-_SEALED_LOADING = []
 
 
 def _bridge_modules():
@@ -623,6 +620,15 @@ def seal():
             if issubclass(_type(name), _str) and _str.__str__(name).split(".")[0] in _roots:
                 raise _ie(f"{_str.__str__(name)} is not available to code under test")
         elif event in ("gc.get_objects", "gc.get_referrers", "gc.get_referents"):
+            raise _re(f"{event} is not available to code under test")
+        elif event == "code.__new__" or event in ("marshal.loads", "marshal.load"):
+            # Code from bytes or from its parts (types.CodeType, code.replace, a .pyc, marshal): crafted
+            # bytecode reads and writes the whole WebAssembly memory. Code comes from source, compiled here.
+            raise _re("code objects made from bytes or parts are not available to code under test (compile source instead)")
+        elif event == "object.__setattr__" and len(args) > 1 and _type(args[1]) is _str and args[1] == "__code__":
+            raise _re("a function's code cannot be replaced by code under test")
+        elif event in ("sys.settrace", "sys.setprofile", "sys._settraceallthreads", "sys._setprofileallthreads", "sys.monitoring.register_callback"):
+            # A trace or profile hook sees every frame, the harness's included, and can rewrite their locals.
             raise _re(f"{event} is not available to code under test")
         elif event == "object.__getattr__" and args and any(args[0] is f for f in _sealed):
             raise _re("the harness's own functions cannot be inspected")
@@ -723,20 +729,35 @@ def seal():
         return mod
 
     def note_extensions(_modules=extension_modules, _loader=_machinery.ExtensionFileLoader):
+        # Every extension module loaded now (the packages' were imported by ``preload``, before the seal).
         for name, mod in list(sys.modules.items()):
             if type(name) is str and isinstance(getattr(getattr(mod, "__spec__", None), "loader", None), _loader):
                 _modules[name] = mod
 
     note_extensions()
-    original_dynamic = _imp.create_dynamic
+    del note_extensions
+    # A frozen module's code, made now: get_frozen_object(name, data) would unmarshal any bytes into code.
+    frozen_codes = {}
+    for name in _imp._frozen_module_names():
+        try:
+            frozen_codes[name] = _imp.get_frozen_object(name)
+        except Exception:  # noqa: BLE001 - an alias without code of its own
+            pass
+
+    def get_frozen_object(name, data=None, /, _codes=frozen_codes, _ie=ImportError, _str=str, _type=type):
+        if data is not None:
+            raise _ie("get_frozen_object with data is not available to code under test")
+        code = _codes.get(name) if _type(name) is _str else None
+        if code is None:
+            raise _ie(f"No such frozen object named {name!r}" if _type(name) is _str else "a frozen module's name must be a str", name=name)
+        return code
+
+    _imp.get_frozen_object = get_frozen_object
+    sealed.append(get_frozen_object)
     _imp.create_builtin = create_builtin
     _imp.create_dynamic = create_dynamic
-    sealed.extend((create_builtin, create_dynamic, spec_name, note_extensions))
+    sealed.extend((create_builtin, create_dynamic, spec_name))
     _SEALED_IMP.append(_imp)
-    _SEALED_LOADING.extend((create_dynamic, note_extensions))
-    # For the host alone (it keeps it outside Python): packages loaded later need the original to load
-    # their extension modules (see ``preload``), before any code under test runs again.
-    return original_dynamic
 
 
 def _guard():
@@ -760,44 +781,36 @@ def prepare():
     gc.freeze()
 
 
-def preload(names, create_dynamic=None):
-    """Pyodide, after packages are loaded: import each package and every
-    extension module inside it, so that their native libraries are loaded
-    before the snapshot (one loaded during a run cannot be restored away).
-    ``create_dynamic``: the original ``_imp.create_dynamic`` that ``seal``
-    returned to the host, used while the packages import (no code under test
-    runs meanwhile); the extension modules loaded are then noted as ones the
-    sealed function may hand out. A module that does not import on its own
-    is not available to runs."""
-    import _imp
+def preload(names):
+    """Pyodide, once a run's packages are loaded and before the harness seals
+    the interpreter (``seal``): import each package and every module inside it,
+    so that their native libraries are loaded before the snapshot (one loaded
+    during a run cannot be restored away) and their code is unmarshalled
+    while that is still allowed (a package may ship ``.pyc`` files alone). A
+    module that does not import on its own is not available to runs."""
     import importlib
     import importlib.machinery
 
-    sealed_dynamic, note_extensions = _SEALED_LOADING or (None, None)
-    if create_dynamic is not None and sealed_dynamic is not None:
-        _imp.create_dynamic = create_dynamic
-    try:
-        _preload(names, importlib, importlib.machinery)
-    finally:
-        if sealed_dynamic is not None:
-            _imp.create_dynamic = sealed_dynamic
-            note_extensions()
+    _preload(names, importlib, importlib.machinery)
 
 
 def _preload(names, importlib, machinery):
-    """Import each package of ``names`` and every extension module in its folders."""
-    suffixes = tuple(machinery.EXTENSION_SUFFIXES)
+    """Import each package of ``names`` and every module in its folders (its
+    extension modules, and its Python modules, which a package may ship as
+    ``.pyc`` alone: once sealed, no run may unmarshal code), but its tests."""
+    suffixes = tuple(machinery.EXTENSION_SUFFIXES) + (".py", ".pyc")
     for name in names:
         try:
             pkg = importlib.import_module(name)
         except Exception:  # noqa: BLE001 - reported by the run's own import
             continue
         for root in list(getattr(pkg, "__path__", ())):
-            for folder, _dirs, files in os.walk(root):
+            for folder, dirs, files in os.walk(root):
+                dirs[:] = [d for d in dirs if d not in ("tests", "test", "__pycache__")]
                 rel = os.path.relpath(folder, root)
                 prefix = name if rel == "." else f"{name}.{rel.replace(os.sep, '.')}"
                 for f in files:
-                    if f.endswith(suffixes):
+                    if f.endswith(suffixes) and not f.startswith("__init__."):
                         try:
                             importlib.import_module(f"{prefix}.{f.split('.')[0]}")
                         except BaseException:  # noqa: BLE001 - a module that needs its package's import order
@@ -816,15 +829,6 @@ def bridge_reached():
 
 
 EVENT_DEVICE = "/dev/recode-events"
-
-
-def compile_code(path, source, _compile=compile, _dumps=marshal.dumps):
-    """Pyodide: the code of a task file (``source``, to be found at ``path``),
-    marshalled as a ``.pyc`` holds it. The host calls this between runs, once
-    the interpreter is restored, and keeps the result where Python cannot
-    reach it; before a later run with the same file it writes the ``.pyc``
-    beside it, so that the import skips compiling."""
-    return _dumps(_compile(source, path, "exec", dont_inherit=True))
 
 
 def run_json(config_text):

@@ -16,6 +16,8 @@
 
 /** The parts of Pyodide's Emscripten module the snapshot uses. */
 export interface SnapshotModule {
+  /** The instance's memory (Emscripten's `Module.memory`): read through its own buffer, not the views below. */
+  memory: WebAssembly.Memory;
   HEAPU8: Uint8Array;
   HEAPU32: Uint32Array;
   _emscripten_get_sbrk_ptr(): number;
@@ -147,6 +149,23 @@ const tableLength: (table: WebAssembly.Table) => number = (() => {
 })();
 
 /**
+ * A memory's current buffer, through the getter of `WebAssembly.Memory.prototype` taken when this module
+ * loads, as a byte view and a word view made with the constructors taken then: what a run's JavaScript
+ * set on the module (`HEAPU8`) or on the globals later does not change what the restore reads and writes.
+ */
+const memoryViews: (memory: WebAssembly.Memory) => { u8: Uint8Array; u32: Uint32Array } = (() => {
+  const get = Object.getOwnPropertyDescriptor(WebAssembly.Memory.prototype, "buffer")?.get;
+  const apply = Reflect.apply;
+  const U8 = Uint8Array;
+  const U32 = Uint32Array;
+  if (!get) throw new Error("WebAssembly.Memory has no buffer getter");
+  return (memory) => {
+    const buffer = apply(get, memory, []) as ArrayBuffer;
+    return { u8: new U8(buffer), u32: new U32(buffer) };
+  };
+})();
+
+/**
  * A snapshot of one Pyodide instance. `take()` copies its state (about 27 MB
  * of memory for the interpreter with the harness: some 20 ms); `restore()`
  * writes it back (some 3 ms) and says what it could not put back.
@@ -162,6 +181,9 @@ export class MemorySnapshot {
   private scratch = new Map<string, NodeState>();
   /** The function table itself, held here: what the module's property says later is not trusted. */
   private readonly table: WebAssembly.Table;
+  /** The memory, and where the heap's top is kept, held here for the same reason. */
+  private readonly wasmMemory: WebAssembly.Memory;
+  private readonly sbrkPtr: number;
 
   /**
    * @param mod Pyodide's Emscripten module (`pyodide._module`).
@@ -174,6 +196,8 @@ export class MemorySnapshot {
     private readonly scratchDirs: readonly string[],
   ) {
     this.table = mod.wasmTable;
+    this.wasmMemory = mod.memory;
+    this.sbrkPtr = mod._emscripten_get_sbrk_ptr();
   }
 
   /** Whether a snapshot has been taken. */
@@ -183,7 +207,7 @@ export class MemorySnapshot {
 
   /** The heap's top (bytes): memory past it holds nothing live. */
   private top(): number {
-    return this.mod.HEAPU32[this.mod._emscripten_get_sbrk_ptr() >>> 2] as number;
+    return memoryViews(this.wasmMemory).u32[this.sbrkPtr >>> 2] as number;
   }
 
   private referenceTable(): unknown[] {
@@ -199,7 +223,7 @@ export class MemorySnapshot {
 
   /** Copy the state. Call only between runs (no Python code on the stack). */
   take(): void {
-    this.memory = this.mod.HEAPU8.slice(0, this.top());
+    this.memory = memoryViews(this.wasmMemory).u8.slice(0, this.top());
     this.references = this.referenceTable();
     this.tableLength = tableLength(this.table);
     this.streams = this.fs.streams.map((stream) => ({ stream, position: stream?.position ?? 0, flags: stream?.flags ?? 0 }));
@@ -219,7 +243,7 @@ export class MemorySnapshot {
     const memory = this.memory;
     if (!memory) throw new Error("no memory snapshot to restore");
     const problem = this.outside();
-    this.mod.HEAPU8.set(memory);
+    memoryViews(this.wasmMemory).u8.set(memory);
     this.restoreStreams();
     return this.restoreFiles() || problem;
   }

@@ -11,7 +11,6 @@
  * `watchFiles` (file-watch.ts) notes writes outside the run folders.
  */
 import type { PyodideAPI } from "pyodide";
-import { CodeCache } from "./code-cache";
 import { type FileWatch, SCRATCH_DIRS, type WatchedFs, watchFiles } from "./file-watch";
 import { freezeIntrinsics, sealFunctionConstructors, sealSockets } from "./js-seal";
 import { MemorySnapshot, type SnapshotFs, type SnapshotModule } from "./memory-snapshot";
@@ -103,31 +102,17 @@ interface EmscriptenFs {
   [name: string]: unknown;
 }
 
-/** The target file named in a harness configuration (JSON text), or "" when it names none. */
-function targetOf(config: string): string {
-  try {
-    const target = (JSON.parse(config) as { target?: unknown }).target;
-    return typeof target === "string" ? target : "";
-  } catch {
-    return "";
-  }
-}
-
 /** Create the message handler of a Pyodide worker. */
 export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promise<void> {
   let py: PyodideAPI | null = null;
   let runJson: ((config: string) => void) | null = null;
   let bridgeReached: (() => string) | null = null;
   let prepare: (() => void) | null = null;
-  let preload: ((names: unknown, createDynamic: unknown) => void) | null = null;
-  /** The original `_imp.create_dynamic` (a Python object held only here), for preload (see harness `seal`). */
-  let createDynamic: unknown = null;
+  let preload: ((names: unknown) => void) | null = null;
+  /** Whether Python is sealed (at the first run, see sealPython). */
+  let sealed = false;
   /** The interpreter as every run starts it (taken once sealed, and again after packages load). */
   let snapshot: MemorySnapshot | null = null;
-  let compileCode: ((path: string, source: string) => { toJs(): Uint8Array; destroy(): void }) | null = null;
-  let codeCache: CodeCache | null = null;
-  /** The files of the last run and its target, compiled into the cache once the interpreter is restored. */
-  let lastFiles: { files: Record<string, string>; target: string } | null = null;
   /** A run whose interpreter is not restored yet (done after the host has the results). */
   let pendingFinish = false;
   /** Set when a run damaged the interpreter beyond repair; later runs are refused so the host replaces it. */
@@ -189,10 +174,6 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     bridgeReached = p.runPython("recode_harness.bridge_reached") as typeof bridgeReached;
     prepare = p.runPython("recode_harness.prepare") as typeof prepare;
     preload = p.runPython("recode_harness.preload") as typeof preload;
-    compileCode = p.runPython("recode_harness.compile_code") as typeof compileCode;
-    const magic = p.runPython("import importlib.util; importlib.util.MAGIC_NUMBER") as { toJs(): Uint8Array; destroy(): void };
-    codeCache = new CodeCache(magic.toJs(), String(p.runPython("sys.implementation.cache_tag")));
-    magic.destroy();
   }
 
   /**
@@ -244,16 +225,11 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
         py.setInterruptBuffer(interrupt);
       }
       const version = String(py.runPython("import sys; sys.version.split()[0]"));
-      // From here on, Python code cannot import the JavaScript bridge, nor climb from a stray JS object to globalThis.
-      // seal() hands back the original _imp.create_dynamic: kept here, out of Python's reach, for preload.
-      createDynamic = py.runPython("recode_harness.seal()");
-      // The harness is imported: its folder leaves the import path, so that no file there can shadow a module.
-      py.runPython(`import sys\nwhile ${JSON.stringify(LIB_DIR)} in sys.path: sys.path.remove(${JSON.stringify(LIB_DIR)})`);
       sealFunctionConstructors();
       sealSockets(py);
       freezeIntrinsics();
       fileWatch = watchFiles(py.FS as unknown as WatchedFs);
-      takeSnapshot(py);
+      // Python itself is sealed at the first run, once that run's packages are loaded (sealPython).
       deps.post({ type: "ready", version: `${version} (pyodide ${py.version})`, fromSnapshot });
     } catch (e) {
       deps.post({ type: "init-error", message: `Pyodide could not start: ${(e as Error).message}` });
@@ -284,11 +260,10 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       // Imported now, native libraries and all, so that a run's import finds them in the snapshot.
       const list = py.toPy(added.map((p) => p.replace(/-/g, "_")));
       try {
-        preload?.(list, createDynamic);
+        preload?.(list);
       } finally {
         list.destroy();
       }
-      takeSnapshot(py);
     }
     if (missing.length > 0) {
       const why = errors.length ? ` (${errors.join("; ").slice(0, 300)})` : "";
@@ -305,6 +280,19 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
   function memoryBytes(): number {
     const mod = (py as unknown as { _module?: { HEAPU8?: Uint8Array } } | null)?._module;
     return mod?.HEAPU8?.length ?? 0;
+  }
+
+  /**
+   * Seal the interpreter (harness `seal()`: from here on Python code cannot import the JavaScript bridge,
+   * make code from bytes, or trace frames), then prepare and snapshot it: every later run starts from
+   * here. Done at the first run, after its packages are imported: no package can be loaded after it.
+   */
+  function sealPython(p: PyodideAPI): void {
+    p.runPython("recode_harness.seal()");
+    // The harness is imported: its folder leaves the import path, so that no file there can shadow a module.
+    p.runPython(`import sys\nwhile ${JSON.stringify(LIB_DIR)} in sys.path: sys.path.remove(${JSON.stringify(LIB_DIR)})`);
+    takeSnapshot(p);
+    sealed = true;
   }
 
   /** Prepare the interpreter (guard, collector) and snapshot it: every later run starts from here. */
@@ -327,7 +315,18 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       deps.post({ type: "failed", runId, message: "Pyodide is not loaded", fatal: true });
       return;
     }
-    if (!(await ensurePackages(runId, job.packages))) return;
+    if (!sealed) {
+      if (!(await ensurePackages(runId, job.packages))) return;
+      sealPython(py);
+    } else {
+      const missing = job.packages.filter((p) => !loaded.has(p));
+      if (missing.length > 0) {
+        // Packages load only before the seal: a new instance loads them (the host replaces this one and runs there).
+        tainted = `tainted: this instance was sealed without ${missing.join(", ")}, which this run needs`;
+        deps.post({ type: "tainted", runId, message: tainted });
+        return;
+      }
+    }
     const config = job.config;
     // Written from JS (much faster than Python file objects in MEMFS); the restore removes the folder after the run.
     for (const [rel, text] of Object.entries(job.files)) {
@@ -335,13 +334,6 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       py.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
       py.FS.writeFile(path, text);
     }
-    if (codeCache) {
-      for (const [path, pyc] of codeCache.pycFiles(WORKDIR, job.files)) {
-        py.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
-        py.FS.writeFile(path, pyc);
-      }
-    }
-    lastFiles = { files: job.files, target: targetOf(job.config) };
     if (interrupt) interrupt[0] = 0;
     // Nothing a previous run left half-written reaches this run's stream.
     decoder = new TextDecoder();
@@ -384,7 +376,13 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     } catch (e) {
       status = `tainted: the check after the run failed (${(e as Error).message.split("\n").slice(-1)[0]})`;
     }
-    const lost = snapshot.restore();
+    let lost: string;
+    try {
+      lost = snapshot.restore();
+    } catch (e) {
+      // A restore that failed leaves the run's state in place: the instance cannot be trusted again.
+      lost = `tainted: the restore after the run failed (${(e as Error).message})`;
+    }
     const touched = fileWatch?.stop() ?? [];
     status ||= lost;
     if (status) tainted = status;
@@ -392,28 +390,6 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       const list = touched.slice(0, 3).join(", ");
       tainted = `tainted: the run changed files outside its folder (${list}${touched.length > 3 ? ", ..." : ""})`;
     }
-    // Compiling leaves its own garbage: the memory is restored once more.
-    if (!tainted && fillCodeCache()) tainted = snapshot.restore() || null;
-    lastFiles = null;
-  }
-
-  /** Compile the last run's task files that the cache lacks (in the restored interpreter). Returns whether any was compiled. */
-  function fillCodeCache(): boolean {
-    if (!lastFiles || !codeCache || !compileCode) return false;
-    let compiled = false;
-    for (const [rel, text] of codeCache.missing(lastFiles.files, lastFiles.target)) {
-      let code: { toJs(): Uint8Array; destroy(): void } | null = null;
-      compiled = true;
-      try {
-        code = compileCode(`${WORKDIR}/${rel}`, text);
-        codeCache.add(rel, text, code.toJs());
-      } catch {
-        // A file that does not compile is compiled (and reported) by the import, as before.
-      } finally {
-        code?.destroy();
-      }
-    }
-    return compiled;
   }
 
   return async (msg: ToWorker) => {

@@ -281,33 +281,37 @@ def run(tc):
     expect(r2.allPassed).toBe(true);
   });
 
-  it("runs a task file as its text says, whatever an earlier run compiled or left in __pycache__", async () => {
+  it("runs a task file as its text says: no compiled file is written, and none a run wrote is read", async () => {
     const withHelper = (helper: string, code: string): RunRequest => ({
       ...probe(code),
       files: { "state.py": "", "helper.py": helper },
     });
     const reader = "import helper\ndef run(tc):\n    tc.assertEqual(helper.VALUE, 1)\n";
     expect((await rt.run(withHelper("VALUE = 1\n", reader))).allPassed).toBe(true);
-    // The next run of the same files finds the helper's compiled code beside it (Python itself writes none here).
-    const cached = `import helper, importlib.util, os
+    const none = `import helper, importlib.util, os
 def run(tc):
     tc.assertEqual(helper.VALUE, 1)
-    tc.assertTrue(os.path.exists(importlib.util.cache_from_source(helper.__file__)))
+    tc.assertFalse(os.path.exists(importlib.util.cache_from_source(helper.__file__)))
 `;
-    expect((await rt.run(withHelper("VALUE = 1\n", cached))).tests[0]?.message).toBe("");
+    expect((await rt.run(withHelper("VALUE = 1\n", none))).tests[0]?.message).toBe("");
     // A changed file is compiled anew: its own text counts, with its own line numbers.
     const changed = await rt.run(withHelper("\n\nVALUE = 1 / 0\n", reader));
     expect(changed.collectionError?.traceback).toMatch(/helper\.py", line 3/);
-    // A run that plants a compiled helper of its own changes nothing for the next run.
-    const planter = `import importlib.util, marshal, os
-def run(tc):
-    pass
+    // A run that plants a compiled helper of its own and imports it: the compiled file is refused (in the
+    // native backend, where Python is in a box of its own, it is read), and nothing is left for the next run.
+    const planter = `import importlib.util, marshal, os, sys
 os.makedirs("__pycache__", exist_ok=True)
 code = marshal.dumps(compile("VALUE = 99\\n", "helper.py", "exec"))
+st = os.stat("helper.py")
 with open(importlib.util.cache_from_source(os.path.abspath("helper.py")), "wb") as f:
-    f.write(importlib.util.MAGIC_NUMBER + b"\\x01\\x00\\x00\\x00" + bytes(8) + code)
+    f.write(importlib.util.MAGIC_NUMBER + bytes(4) + int(st.st_mtime).to_bytes(4, "little") + st.st_size.to_bytes(4, "little") + code)
+import helper
+def run(tc):
+    tc.assertEqual(helper.VALUE, 99)
 `;
-    await rt.run(withHelper("VALUE = 1\n", planter));
+    const planted = await rt.run(withHelper("VALUE = 1\n", planter));
+    expect(planted.allPassed).toBe(false);
+    expect(planted.collectionError?.message).toContain("code objects made from bytes or parts are not available");
     expect((await rt.run(withHelper("VALUE = 1\n", reader))).allPassed).toBe(true);
   });
 

@@ -7,6 +7,7 @@ function fakeModule(): SnapshotModule {
   const heap32 = new Uint32Array(memory.buffer);
   heap32[0] = 1024; // the sbrk pointer lives at address 0 and says the heap ends at 1024
   return {
+    memory,
     HEAPU8: new Uint8Array(memory.buffer),
     HEAPU32: heap32,
     _emscripten_get_sbrk_ptr: () => 0,
@@ -46,6 +47,20 @@ describe("MemorySnapshot", () => {
     Object.defineProperty(mod.wasmTable, "length", { get: () => 4, configurable: true });
     expect(mod.wasmTable.length).toBe(4);
     expect(snap.restore()).toContain("the function table grew");
+  });
+
+  it("writes the memory back through the memory itself, whatever the module's views were replaced by", () => {
+    const mod = fakeModule();
+    const snap = new MemorySnapshot(mod, fakeFs(), []);
+    mod.HEAPU8[200] = 5;
+    snap.take();
+    mod.HEAPU8[200] = 6;
+    const real = mod.HEAPU8;
+    // Code that reached JavaScript swaps the views for ones whose writes go nowhere.
+    Object.defineProperty(mod, "HEAPU8", { get: () => ({ length: real.length, set: () => {} }), configurable: true });
+    Object.defineProperty(mod, "_emscripten_get_sbrk_ptr", { value: () => 4096 });
+    expect(snap.restore()).toBe("");
+    expect(real[200]).toBe(5);
   });
 
   it("writes the memory back and gives new files the inode numbers they had", () => {
