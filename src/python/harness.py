@@ -528,10 +528,11 @@ class _RunState:
     """What the harness keeps for one interpreter. Slots, not a dictionary:
     the guard watches them during a run (see ``run_tests``)."""
 
-    __slots__ = ("guard",)
+    __slots__ = ("guard", "code")
 
     def __init__(self):
         self.guard = None  # the Guard, made by prepare() (or at the first run)
+        self.code = {}  # (path, source bytes) -> its code, compiled between runs (see cache_code)
 
 
 _STATE = _RunState()
@@ -759,6 +760,21 @@ def seal():
     sealed.extend((create_builtin, create_dynamic, spec_name))
     _SEALED_IMP.append(_imp)
 
+    # A task file whose text was compiled between runs (cache_code) is not compiled again: its code is
+    # in the interpreter's memory as restored. Keyed by path and bytes, so a changed file is compiled.
+    from importlib import _bootstrap_external
+
+    loader = _bootstrap_external.SourceLoader
+
+    def source_to_code(self, data, path, *, _optimize=-1, _compile=loader.source_to_code, _state=_STATE, _bytes=bytes, _str=str, _type=type):
+        if _type(data) is _bytes and _type(path) is _str and _optimize == -1:
+            code = _state.code.get((path, data))
+            if code is not None:
+                return code
+        return _compile(self, data, path, _optimize=_optimize)
+
+    loader.source_to_code = source_to_code
+
 
 def _guard():
     """The interpreter's guard, made at its first run (see ``recode_guard.Guard``)."""
@@ -829,6 +845,34 @@ def bridge_reached():
 
 
 EVENT_DEVICE = "/dev/recode-events"
+
+
+# Most files whose code the cache keeps (test and repository files of the tasks an instance ran).
+CODE_CACHE_FILES = 400
+
+
+def cache_code(paths_and_texts):
+    """Pyodide, between runs (the interpreter restored, no code under test
+    running): compile task files and keep their code for later runs (the host
+    then snapshots the memory again). ``paths_and_texts``: JSON text of
+    [[absolute path, text], ...]. Returns how many were added."""
+    from importlib import _bootstrap_external
+
+    added = 0
+    for path, text in json.loads(paths_and_texts):
+        if len(_STATE.code) >= CODE_CACHE_FILES:
+            break
+        data = text.encode("utf-8")
+        if (path, data) in _STATE.code:
+            continue
+        try:
+            _STATE.code[(path, data)] = _bootstrap_external.SourceLoader.source_to_code(None, data, path)
+            added += 1
+        except Exception:  # noqa: BLE001 - a file that does not compile is compiled (and reported) by the run
+            pass
+    gc.collect()
+    gc.freeze()
+    return added
 
 
 def run_json(config_text):

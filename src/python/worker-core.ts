@@ -109,6 +109,11 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
   let bridgeReached: (() => string) | null = null;
   let prepare: (() => void) | null = null;
   let preload: ((names: unknown) => void) | null = null;
+  let cacheCode: ((pathsAndTexts: string) => number) | null = null;
+  /** The task files (absolute path and text) whose code the interpreter's memory keeps (harness `cache_code`). */
+  const cachedCode = new Set<string>();
+  /** The last run's task files but its target, to compile into the cache once the interpreter is restored. */
+  let lastFiles: [string, string][] = [];
   /** Whether Python is sealed (at the first run, see sealPython). */
   let sealed = false;
   /** The interpreter as every run starts it (taken once sealed, and again after packages load). */
@@ -174,6 +179,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     bridgeReached = p.runPython("recode_harness.bridge_reached") as typeof bridgeReached;
     prepare = p.runPython("recode_harness.prepare") as typeof prepare;
     preload = p.runPython("recode_harness.preload") as typeof preload;
+    cacheCode = p.runPython("recode_harness.cache_code") as typeof cacheCode;
   }
 
   /**
@@ -334,6 +340,10 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       py.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
       py.FS.writeFile(path, text);
     }
+    const target = (JSON.parse(config) as { target?: unknown }).target;
+    lastFiles = Object.entries(job.files)
+      .filter(([rel]) => rel !== target && rel.endsWith(".py"))
+      .map(([rel, text]) => [`${WORKDIR}/${rel}`, text]);
     if (interrupt) interrupt[0] = 0;
     // Nothing a previous run left half-written reaches this run's stream.
     decoder = new TextDecoder();
@@ -389,6 +399,26 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     else if (touched.length > 0) {
       const list = touched.slice(0, 3).join(", ");
       tainted = `tainted: the run changed files outside its folder (${list}${touched.length > 3 ? ", ..." : ""})`;
+    }
+    if (!tainted) fillCodeCache(snapshot);
+    lastFiles = [];
+  }
+
+  /**
+   * Compile the last run's test and repository files that the interpreter's memory does not hold yet (in
+   * the restored interpreter, no code under test running), then snapshot the memory again: later runs of
+   * the same files skip compiling them. The target file, new at nearly every run, is not kept.
+   */
+  function fillCodeCache(snap: MemorySnapshot): void {
+    const fresh = lastFiles.filter(([path, text]) => !cachedCode.has(`${path}\0${text}`));
+    if (fresh.length === 0 || !cacheCode) return;
+    try {
+      cacheCode(JSON.stringify(fresh));
+      for (const [path, text] of fresh) cachedCode.add(`${path}\0${text}`);
+      snap.take();
+    } catch {
+      // The memory may hold a half-made cache: back to the snapshot as it was.
+      tainted = snap.restore() || null;
     }
   }
 
