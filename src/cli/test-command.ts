@@ -123,11 +123,17 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
         }
         if (task.expected === null) throw new CommandInputError(`task ${task.id} has no expected.json: run recode tasks record ${task.id}`);
         const candidate = readCandidate(candidatePath);
-        const rt = createRuntime(o.backend, {
-          ...packageOptions(o.packageSource),
-          ...(o.python ? { python: o.python } : {}),
-          sandbox: o.sandbox as NativeSandbox,
-        });
+        let rt: ReturnType<typeof createRuntime>;
+        try {
+          rt = createRuntime(o.backend, {
+            ...packageOptions(o.packageSource),
+            ...(o.python ? { python: o.python } : {}),
+            sandbox: o.sandbox as NativeSandbox,
+          });
+        } catch (e) {
+          // No box here (and none asked for): not a verdict on the file.
+          throw new CommandInputError((e as Error).message);
+        }
         let r: RunResult;
         try {
           try {

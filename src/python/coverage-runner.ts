@@ -202,7 +202,7 @@ export class PyodideCoverage {
       (p): p is string => typeof p === "string" && p.startsWith("/"),
     );
     const cmd =
-      resolvePyodideBox(sandbox) === "bwrap"
+      resolvePyodideBox(sandbox, true) === "bwrap"
         ? pyodideBoxCommand(readable, PYODIDE_ENTRY)
         : { command: process.execPath, args: [PYODIDE_ENTRY] };
     // The box's channel (box-channel.ts), for the plain process too. A malformed frame ends the process.

@@ -67,6 +67,11 @@ export function freezeIntrinsics(): void {
   // WebAssembly's: the worker's own code grows, reads and restores the instance's memory and table through them.
   const wasm = [WebAssembly.Memory, WebAssembly.Table, WebAssembly.Module, WebAssembly.Instance, WebAssembly.Global];
   protos.push(...wasm.map((w) => w.prototype));
+  // What the worker reports through: its text decoding and its message port (in Node and in the page).
+  for (const name of ["TextDecoder", "TextEncoder", "MessagePort", "EventTarget"]) {
+    const ctor = (globalThis as Record<string, unknown>)[name] as { prototype?: object } | undefined;
+    if (ctor?.prototype) protos.push(ctor.prototype);
+  }
   for (const p of protos) Object.freeze(p);
   for (const o of [Object, Array, Function, JSON, Reflect, Promise, WebAssembly]) Object.freeze(o);
   // V8 calls Error.prepareStackTrace with call sites that lead to the WebAssembly instance and its memory.

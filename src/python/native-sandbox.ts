@@ -97,7 +97,7 @@ export function resolveSandbox(policy: NativeSandbox): "bwrap" | "none" {
       ? "bubblewrap (bwrap) is not installed or cannot create namespaces here; install it (apt-get install bubblewrap)"
       : `no sandbox is available on ${process.platform}`;
   throw new Error(
-    `native backend: ${why}. Native runs execute untrusted code, so they do not start without a box; pass --sandbox none to run without one (the code then runs as you, with your files and network), or use the pyodide backend.`,
+    `native backend: ${why}. Native runs execute untrusted code, so they do not start without a box; pass --sandbox none to run without one (the code then runs as you, with your files and network).`,
   );
 }
 

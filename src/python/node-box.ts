@@ -10,10 +10,10 @@
  * dies with the host. The host talks to it over the channel of box-channel.ts
  * (node-box-entry.mjs relays to a worker thread running the worker core).
  *
- * Policies: `auto` (the box where bubblewrap works, else a worker thread of
- * the host process, warned about once), `bwrap` (the box or refuse), `none`
- * (a worker thread). In a worker thread the sealed bridge (harness `seal()`)
- * is the only barrier between candidate code and the host process.
+ * Policies: `auto` and `bwrap` (the box, or refuse where bubblewrap does not
+ * work), `none` (a worker thread of the host process, warned about once). In a
+ * worker thread the sealed interpreter (harness `seal()`) is the only barrier
+ * between candidate code and the host process.
  */
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -28,16 +28,21 @@ import { parseFromWorker } from "./worker-messages";
 const ROOT = realpathSync(fileURLToPath(new URL("../..", import.meta.url)));
 const ENTRY = join(ROOT, "src", "python", "node-box-entry.mjs");
 
-/** Which home a policy gives Pyodide on this machine. @throws Error when `bwrap` is asked for and does not work. */
-export function resolvePyodideBox(policy: NativeSandbox): "bwrap" | "thread" {
+/**
+ * Which home a policy gives Pyodide on this machine: `auto` and `bwrap` the box (bubblewrap), `none` a
+ * worker thread of this process. Code under test that broke out of Pyodide (a memory-safety bug of the
+ * interpreter gives that) would run in the thread's process, so without bubblewrap `auto` refuses, as the
+ * native backend does, unless the code is `trusted` (a task author's own, such as coverage of the
+ * canonical solution): then it falls back to the thread.
+ * @throws Error saying what to install or pass, when the box is wanted and bubblewrap does not work here.
+ */
+export function resolvePyodideBox(policy: NativeSandbox, trusted = false): "bwrap" | "thread" {
   if (policy === "none") return "thread";
   if (process.platform === "linux" && bwrapAvailable()) return "bwrap";
-  if (policy === "bwrap") {
-    throw new Error(
-      "pyodide backend: bubblewrap (bwrap) is not installed or cannot create namespaces here; install it (apt-get install bubblewrap), or pass --sandbox auto to run Pyodide in a worker thread of this process",
-    );
-  }
-  return "thread";
+  if (policy === "auto" && trusted) return "thread";
+  throw new Error(
+    "pyodide backend: bubblewrap (bwrap) is not installed or cannot create namespaces here, and code under test that breaks out of Pyodide would run in this process, with your files, environment and network; install bubblewrap (apt-get install bubblewrap), or pass --sandbox none to run Pyodide in a worker thread anyway (for code you trust)",
+  );
 }
 
 /** Every `node_modules` folder from this package up to the file system's root (dependencies may be hoisted). */

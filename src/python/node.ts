@@ -46,9 +46,9 @@ export function nodeWorkerHandle(): WorkerHandle {
 /** Options for the Pyodide runtime in Node (package source etc.). */
 export type NodePyodideOptions = Omit<PyodideRuntimeOptions, "createWorker"> & {
   /**
-   * Where Pyodide runs (node-box.ts): `auto` (default: in a bubblewrap box
-   * where that works, else a worker thread, warned about once), `bwrap` (the
-   * box or an Error), `none` (a worker thread of this process).
+   * Where Pyodide runs (node-box.ts): `auto` (default) and `bwrap` in a
+   * bubblewrap box, or an Error where that does not work; `none` in a worker
+   * thread of this process (warned about once).
    */
   sandbox?: NativeSandbox;
   /** Where the warning about running without a box goes. Default: stderr. */
@@ -87,10 +87,10 @@ function localSources(opts: NodePyodideOptions): string[] {
 export function createNodePyodideRuntime(opts: NodePyodideOptions = {}): PyodideRuntime {
   const { sandbox = "auto", warn, snapshotDir, ...rest } = opts;
   const home = resolvePyodideBox(sandbox);
-  if (home === "thread" && sandbox === "auto" && !warnedThread) {
+  if (home === "thread" && !warnedThread) {
     warnedThread = true;
     (warn ?? ((m: string) => process.stderr.write(`${m}\n`)))(
-      "warning: bubblewrap is not available, so Pyodide runs in a worker thread of this process; candidate code is kept from JavaScript only by the sealed bridge (install bubblewrap for the box).",
+      "warning: Pyodide runs without a sandbox (--sandbox none), in a worker thread of this process: code under test that breaks out of the interpreter runs as you, with your files, environment and network.",
     );
   }
   const readable = localSources(opts);

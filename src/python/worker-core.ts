@@ -150,8 +150,9 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
 
   function initEventDevice(fs: EmscriptenFs): void {
     const dev = fs.makedev(64, 0);
-    fs.registerDevice(dev, {
-      write: (_stream, buffer, offset, length) => {
+    // Frozen (the operations and the device's entry): JavaScript reached by a run cannot rewrite later runs' events.
+    const ops = Object.freeze({
+      write: (_stream: unknown, buffer: Uint8Array, offset: number, length: number) => {
         if (eventRun === null) return length;
         pending += decoder.decode(buffer.subarray(offset, offset + length), { stream: true });
         let nl = pending.indexOf("\n");
@@ -164,6 +165,9 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
         return length;
       },
     });
+    fs.registerDevice(dev, ops);
+    const devices = (fs as unknown as { devices?: Record<number, object> }).devices;
+    if (devices?.[dev]) Object.freeze(devices[dev]);
     fs.mkdev(EVENT_DEVICE, 0o666, dev);
   }
 

@@ -167,20 +167,12 @@ test.describe("the page's Python box", () => {
     await openTask(page);
     const box = page.workers().find((w) => w.url().startsWith("blob:null/"));
     if (!box) throw new Error("no box worker");
-    // JavaScript in the box (as if the seal were broken): take hold of the worker's port to the page when it next posts.
-    await box.evaluate(() => {
-      const post = MessagePort.prototype.postMessage;
-      MessagePort.prototype.postMessage = function (this: MessagePort, ...args: unknown[]) {
-        (self as unknown as { caught?: MessagePort }).caught = this;
-        return (post as (...a: unknown[]) => void).apply(this, args);
-      } as typeof post;
-    });
+    // JavaScript in the box (as if the seal were broken): the worker's own fetch asks the page for each file
+    // (its port and the prototypes it posts through are frozen, so this is the route left).
     await setTarget(page, CANONICAL);
     await runAndWait(page);
     const sent = await box.evaluate(() => {
-      const port = (self as unknown as { caught?: MessagePort }).caught;
-      if (!port) return 0;
-      for (let i = 0; i < 1500; i++) port.postMessage({ type: "need-file", url: `https://cdn.invalid/x${i}.whl` });
+      for (let i = 0; i < 1500; i++) void fetch(`https://cdn.invalid/x${i}.whl`).catch(() => {});
       return 1500;
     });
     expect(sent).toBe(1500);

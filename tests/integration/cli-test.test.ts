@@ -110,3 +110,25 @@ describe("a task that needs a package that cannot be had here", () => {
     expect(t.stdout).not.toContain("Interpreter: packages");
   });
 });
+
+describe("where bubblewrap does not work", () => {
+  it.each(["pyodide", "native"])("the %s backend refuses to run code under test unless --sandbox none is given", (backend) => {
+    const candidate = new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname;
+    // No bwrap on this PATH (python3 stays reachable for the native backend, through its own folder).
+    const python = spawnSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).stdout.trim();
+    const env = { ...process.env, PATH: python.slice(0, python.lastIndexOf("/")) };
+    const run = (...extra: string[]) =>
+      spawnSync(process.execPath, [BIN, "test", "pass-at-k", candidate, "--backend", backend, ...extra], {
+        encoding: "utf8",
+        env,
+        timeout: 120_000,
+      });
+    const refused = run();
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/bubblewrap \(bwrap\) is not installed or cannot create namespaces/);
+    expect(refused.stderr).toContain("--sandbox none");
+    const unboxed = run("--sandbox", "none");
+    expect(unboxed.status).toBe(0);
+    expect(unboxed.stderr).toMatch(/warning: .*without a sandbox/);
+  });
+});
