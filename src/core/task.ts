@@ -3,8 +3,9 @@
  * The format mirrors the official RECODE-H annotation folders (RECODE-H.md,
  * "Task anatomy"); it is documented in docs/task-format.md.
  */
-import { findNodeAtLocation, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+
 import { z } from "zod";
+import { JsonSyntaxError, nodeAt, scanJson } from "./json-locate";
 
 /** Files every task folder must have (besides `repo/<target_file_path>`). */
 export const TASK_FILES = ["task.json", "instruction.md", "paper.tex", "canonical.py", "test.py"] as const;
@@ -278,15 +279,17 @@ function stripBom(text: string): string {
 
 function parseJson(task: string, file: string, raw: string): unknown {
   const text = stripBom(raw);
-  const errors: ParseError[] = [];
-  parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
-  const first = errors[0];
-  if (first) {
-    throw new TaskFormatError(task, file, `not valid JSON (${printParseErrorCode(first.error)})`, undefined, lineOf(text, first.offset));
-  }
   try {
     return JSON.parse(text);
   } catch (e) {
+    // Where: the first place the text is not JSON.
+    try {
+      scanJson(text);
+    } catch (where) {
+      if (where instanceof JsonSyntaxError) {
+        throw new TaskFormatError(task, file, `not valid JSON (${where.message})`, undefined, lineOf(text, where.offset));
+      }
+    }
     throw new TaskFormatError(task, file, `not valid JSON (${(e as Error).message})`);
   }
 }
@@ -297,16 +300,17 @@ function parseJson(task: string, file: string, raw: string): unknown {
  */
 export function jsonLine(raw: string, path: PropertyKey[]): number | undefined {
   const text = stripBom(raw);
-  const root = parseTree(text);
-  if (!root) return undefined;
+  let root: ReturnType<typeof scanJson>;
+  try {
+    root = scanJson(text);
+  } catch {
+    return undefined;
+  }
   const segs = path.filter((p): p is string | number => typeof p === "string" || typeof p === "number");
   for (let n = segs.length; n >= 0; n--) {
-    const node = findNodeAtLocation(root, segs.slice(0, n));
-    if (node) {
-      // Point at the key of a property rather than at its value.
-      const at = node.parent?.type === "property" ? node.parent.offset : node.offset;
-      return lineOf(text, at);
-    }
+    const node = nodeAt(root, segs.slice(0, n));
+    // Point at the key of a property rather than at its value.
+    if (node) return lineOf(text, node.keyOffset ?? node.offset);
   }
   return undefined;
 }

@@ -5,7 +5,7 @@
  * version ("Reload to update"), never forcing it.
  */
 import { useEffect } from "react";
-import { Workbox } from "workbox-window";
+import type { Workbox } from "workbox-window";
 import { Observable } from "../observable";
 import { useObservable, useServices } from "../services";
 import { offlineBlocker, useNetwork } from "./network";
@@ -24,6 +24,7 @@ export interface UpdateState {
 export const updateState = new Observable<UpdateState>({ offline: "none", waiting: false, justReady: false });
 
 let wb: Workbox | null = null;
+let registering = false;
 
 /** How often an open page asks the host for a new version, in ms. */
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
@@ -33,8 +34,11 @@ const UPDATE_CHECK_MS = 60 * 60 * 1000;
  * has service workers). A new version found later is announced in
  * {@link updateState}; {@link acceptUpdate} switches to it.
  */
-export function registerServiceWorker(): void {
-  if (wb || !import.meta.env.PROD || typeof navigator === "undefined" || !("serviceWorker" in navigator)) return;
+export async function registerServiceWorker(): Promise<void> {
+  if (wb || registering || !import.meta.env.PROD || typeof navigator === "undefined" || !("serviceWorker" in navigator)) return;
+  registering = true;
+  // Fetched when first needed (once Python is ready), not with the page's first JavaScript.
+  const { Workbox } = await import("workbox-window");
   wb = new Workbox(`${import.meta.env.BASE_URL}sw.js`, { scope: import.meta.env.BASE_URL });
   const set = (p: Partial<UpdateState>) => updateState.set({ ...updateState.get(), ...p });
   if (navigator.serviceWorker.controller) set({ offline: "ready" });
@@ -68,7 +72,7 @@ export function OfflineBar() {
   const python = useObservable(services.python);
   const started = python.state !== "loading";
   useEffect(() => {
-    if (started) registerServiceWorker();
+    if (started) void registerServiceWorker();
   }, [started]);
   const blocked = net.online
     ? []
