@@ -31,8 +31,15 @@ test("the rules researcher reviews a failing run; levels re-render the same reco
   await expect(feedback).toHaveAttribute("data-level", "4");
   const l4 = await page.getByTestId("feedback-text").textContent();
   expect(l4).not.toEqual(l1);
-  expect(l4).toContain("Code correction:");
+  expect(l4).toContain("Suggested fix:");
+  // The code shows once per interface, in its own highlighted block, not in the text as well.
+  expect(l4).not.toContain("def min_p_filter");
   await expect(page.getByTestId("feedback-code").first()).toBeVisible();
+  await expect(page.getByTestId("feedback-code").first()).toContainText("def ");
+  // Before applying: what it would change in the editor.
+  await page.getByRole("button", { name: "Show the change" }).first().click();
+  await expect(page.getByTestId("feedback-diff").first()).toContainText("+ ");
+  await expect(page.getByTestId("feedback-diff").first()).toContainText("- ");
 
   // L0: nothing but the test log.
   await page.getByLabel("L0", { exact: true }).check();
@@ -76,4 +83,18 @@ test("a human item is checked field by field and then rendered like any research
   await openTab(page, "Feedback");
   await page.getByLabel("Researcher", { exact: true }).selectOption("human");
   await expect(page.getByTestId("feedback-text")).toContainText("The filter keeps tokens below the threshold.");
+});
+
+test("at L4, Apply all puts every interface's correction in the editor at once", async ({ page }) => {
+  await page.getByLabel("L4", { exact: true }).check();
+  const blocks = await page.getByTestId("feedback-code").count();
+  expect(blocks).toBeGreaterThan(1);
+  const before = await getTarget(page);
+  await page.getByRole("button", { name: `Apply all ${blocks} corrections` }).click();
+  await expect.poll(() => getTarget(page)).not.toEqual(before);
+  const stubs = (text: string) => text.split("raise NotImplementedError").length - 1;
+  expect(stubs(await getTarget(page))).toBe(Math.max(0, stubs(before) - blocks));
+  // Shown again, a block's change is empty: the editor holds its code.
+  await page.getByRole("button", { name: "Show the change" }).first().click();
+  await expect(page.getByTestId("feedback-diff").first()).toContainText("The editor already holds this code.");
 });

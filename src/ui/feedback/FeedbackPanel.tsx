@@ -6,12 +6,22 @@
  * The direct code correction (with "Apply to editor") appears only at L4.
  */
 import { useEffect, useState } from "react";
-import { CATEGORY_NAMES, type FeedbackLevel, type FeedbackRecord, renderFeedback, renderTestLog } from "../../core/feedback";
+import {
+  CATEGORY_NAMES,
+  type FeedbackItem,
+  type FeedbackLevel,
+  type FeedbackRecord,
+  MAX_RENDERED_ITEMS,
+  renderTestLog,
+  stripCode,
+} from "../../core/feedback";
 import type { RunResult } from "../../core/results";
 import type { Task } from "../../core/task";
 import { useObservable, useServices } from "../services";
+import { Markdown } from "../tasks/Markdown";
 import type { TaskWorkspace } from "../tasks/panels";
-import { applyCorrection, codeOfCorrection } from "./apply";
+import { applyCorrection } from "./apply";
+import { CorrectionBlock } from "./Correction";
 import { HumanFeedbackForm } from "./HumanFeedbackForm";
 
 /** Which researcher reviews the run in the Feedback tab. */
@@ -171,8 +181,34 @@ export function FeedbackPanel({ ws }: { ws: TaskWorkspace }) {
   );
 }
 
+/** One item's fields at `level`, each as sanitised Markdown; below L4 with code taken out (as the agent gets them). */
+function ItemFields({ item, level }: { item: FeedbackItem; level: FeedbackLevel }) {
+  const clean = (v: string) => (level >= 4 ? v.trim() : stripCode(v));
+  const fields: [string, string][] = [["Description", item.description]];
+  if (level >= 2) fields.push(["Analysis", item.analysis]);
+  if (level >= 3) fields.push(["Suggested fix", item.actionable_feedback]);
+  return (
+    <dl className="feedback-fields">
+      {fields
+        .map(([label, v]) => [label, clean(v)] as const)
+        .filter(([, v]) => v)
+        .map(([label, v]) => (
+          <div key={label}>
+            <dt>{label}:</dt>
+            <dd>
+              <Markdown text={v} />
+            </dd>
+          </div>
+        ))}
+    </dl>
+  );
+}
+
 function RenderedFeedback({ record, level, ws }: { record: FeedbackRecord; level: FeedbackLevel; task: Task; ws: TaskWorkspace }) {
-  const text = renderFeedback(record, level);
+  const items = record.items.slice(0, MAX_RENDERED_ITEMS);
+  // At L4 each interface's code is shown once, in its own block (highlighted, with the change it makes).
+  const corrections = level === 4 ? record.items.filter((item) => item.direct_code_feedback.trim()) : [];
+  const applyAll = () => ws.setCode(corrections.reduce((text, item) => applyCorrection(text, item.direct_code_feedback), ws.getCode()));
   return (
     <section className="feedback-record" data-testid="feedback" data-level={level}>
       <h3>
@@ -194,31 +230,41 @@ function RenderedFeedback({ record, level, ws }: { record: FeedbackRecord; level
       {level === 0 ? (
         <p className="muted">L0: the agent receives no researcher feedback, only the test log below.</p>
       ) : (
-        <pre className="feedback-text" data-testid="feedback-text">
-          {text}
-        </pre>
+        <div className="feedback-text" data-testid="feedback-text">
+          <p>
+            {record.items.length === 0
+              ? "Researcher feedback: no specific problems were named."
+              : `Researcher feedback (${record.items.length} item${record.items.length === 1 ? "" : "s"}):`}
+          </p>
+          <ol className="feedback-list">
+            {items.map((item, k) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: items have no identity besides their position
+              <li key={k}>
+                <div className="feedback-item-head">
+                  Interface:{" "}
+                  <code>{level >= 4 ? item.interface.trim() : (/^[A-Za-z_][\w.]*/.exec(item.interface.trim())?.[0] ?? "(unnamed)")}</code>{" "}
+                  <span className={`category cat-${item.category}`}>
+                    {item.category} {CATEGORY_NAMES[item.category]}
+                  </span>
+                </div>
+                <ItemFields item={item} level={level} />
+              </li>
+            ))}
+          </ol>
+          {record.items.length > items.length && <p className="muted">({record.items.length - items.length} more item(s) left out)</p>}
+        </div>
       )}
-      {level === 4 &&
-        record.items
-          .filter((item) => item.direct_code_feedback.trim())
-          .map((item, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: items have no identity besides their position
-            <div key={i} className="feedback-code" data-testid="feedback-code">
-              <div className="feedback-code-head">
-                <span>
-                  Code correction for <code>{item.interface}</code>
-                </span>
-                <button
-                  type="button"
-                  onClick={() => ws.setCode(applyCorrection(ws.getCode(), item.direct_code_feedback))}
-                  title="Replaces the definition in the editor (Ctrl+Z undoes it)"
-                >
-                  Apply to editor
-                </button>
-              </div>
-              <pre className="code">{codeOfCorrection(item.direct_code_feedback)}</pre>
-            </div>
-          ))}
+      {corrections.length > 1 && (
+        <div className="feedback-apply-all">
+          <button type="button" onClick={applyAll} title="Applies every correction below, in order (Ctrl+Z undoes it)">
+            Apply all {corrections.length} corrections
+          </button>
+        </div>
+      )}
+      {corrections.map((item, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: items have no identity besides their position
+        <CorrectionBlock key={i} item={item} ws={ws} canApply />
+      ))}
     </section>
   );
 }

@@ -1,0 +1,114 @@
+/**
+ * An L4 code correction (RECODE-H feedback level 4, direct code feedback) as a
+ * student meets it: the corrected code once, highlighted; what applying it
+ * would change in the editor, as a diff taken when asked (the editor may have
+ * changed since the feedback came); and Apply.
+ */
+import { structuredPatch } from "diff";
+import { useEffect, useState } from "react";
+import type { FeedbackItem } from "../../core/feedback";
+import type { TaskWorkspace } from "../tasks/panels";
+import { applyCorrection, codeOfCorrection } from "./apply";
+
+/** Python source highlighted with the editor's own colouriser (Monaco escapes the text); plain until it is loaded. */
+export function HighlightedCode({ code }: { code: string }) {
+  const [html, setHtml] = useState<string | null>(null);
+  useEffect(() => {
+    let alive = true;
+    void import("../editor/monaco")
+      .then(({ monaco }) => monaco.editor.colorize(code, "python", { tabSize: 4 }))
+      .then((h) => {
+        if (alive) setHtml(h);
+      })
+      .catch(() => {});
+    return () => {
+      alive = false;
+    };
+  }, [code]);
+  return html === null ? (
+    <pre className="code">{code}</pre>
+  ) : (
+    // biome-ignore lint/security/noDangerouslySetInnerHtml: Monaco's colorize escapes the source text; the markup is its own spans
+    <pre className="code colorized" dangerouslySetInnerHTML={{ __html: html }} />
+  );
+}
+
+/** One line of a diff, with its kind ("+" added, "-" removed, " " kept, "@" a hunk's head). */
+export interface DiffLine {
+  kind: "+" | "-" | " " | "@";
+  text: string;
+  /** Where it is: its line in the editor's text and in the corrected one (unique within a diff). */
+  at: string;
+}
+
+/** The lines that change from `before` to `after`, with two lines of context around each change. */
+export function diffLines(before: string, after: string): DiffLine[] {
+  const patch = structuredPatch("editor", "corrected", before, after, "", "", { context: 2 });
+  const out: DiffLine[] = [];
+  for (const h of patch.hunks) {
+    out.push({ kind: "@", text: `lines ${h.oldStart}-${h.oldStart + Math.max(0, h.oldLines - 1)}`, at: `@${h.oldStart}/${h.newStart}` });
+    let oldLine = h.oldStart;
+    let newLine = h.newStart;
+    for (const line of h.lines) {
+      const k = line[0];
+      if (k !== "+" && k !== "-" && k !== " ") continue;
+      out.push({ kind: k, text: line.slice(1), at: `${k}${oldLine}/${newLine}` });
+      if (k !== "+") oldLine++;
+      if (k !== "-") newLine++;
+    }
+  }
+  return out;
+}
+
+/** One interface's correction: its code, the change it makes to the editor (on request), and Apply. */
+export function CorrectionBlock({ item, ws, canApply }: { item: FeedbackItem; ws: TaskWorkspace; canApply: boolean }) {
+  const [diff, setDiff] = useState<DiffLine[] | null>(null);
+  const code = codeOfCorrection(item.direct_code_feedback);
+  const compare = () => {
+    const now = ws.getCode();
+    setDiff(diffLines(now, applyCorrection(now, item.direct_code_feedback)));
+  };
+  return (
+    <div className="feedback-code" data-testid="feedback-code">
+      <div className="feedback-code-head">
+        <span>
+          Code correction for <code>{item.interface}</code>
+        </span>
+        <span className="spacer" />
+        <button type="button" onClick={() => (diff ? setDiff(null) : compare())} aria-expanded={diff !== null}>
+          {diff ? "Hide the change" : "Show the change"}
+        </button>
+        {canApply && (
+          <button
+            type="button"
+            onClick={() => {
+              ws.setCode(applyCorrection(ws.getCode(), item.direct_code_feedback));
+              setDiff(null);
+            }}
+            title="Replaces the definition in the editor (Ctrl+Z undoes it)"
+          >
+            Apply to editor
+          </button>
+        )}
+      </div>
+      <HighlightedCode code={code} />
+      {diff && (
+        <pre className="diff" data-testid="feedback-diff">
+          {diff.length === 0 ? (
+            <span className="muted">The editor already holds this code.</span>
+          ) : (
+            diff.map((l) => (
+              <span
+                key={l.at}
+                className={`diff-line diff-${l.kind === "+" ? "add" : l.kind === "-" ? "del" : l.kind === "@" ? "hunk" : "ctx"}`}
+              >
+                {l.kind === "@" ? l.text : `${l.kind} ${l.text}`}
+                {"\n"}
+              </span>
+            ))
+          )}
+        </pre>
+      )}
+    </div>
+  );
+}
