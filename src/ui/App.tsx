@@ -3,6 +3,7 @@
  * the right. Settings and the open task's files are loaded when first needed.
  */
 import { useEffect, useState } from "react";
+import { confirmLeaving } from "./busy";
 import { useNarrow } from "./layout/narrow";
 import { SplitPane, togglePane } from "./layout/SplitPane";
 import { OfflineBar } from "./offline/OfflineBar";
@@ -117,6 +118,8 @@ export function App() {
   }, [narrow]);
 
   const select = (id: string) => {
+    // An agent run on another task would be cut short: ask first.
+    if (id !== selected && !confirmLeaving(id)) return;
     void services.flushDrafts();
     history.replaceState(null, "", `#task=${id}`);
     setSelected(id);

@@ -210,6 +210,17 @@ test.describe("interrupted runs", () => {
     const episode = page.locator('[data-testid="episode"][data-level="3"]');
     await expect(episode).toHaveAttribute("data-status", "unfinished");
     await expect(page.getByTestId("agent-live")).toContainText(/L3, turn 1/);
+    // Opening another task asks first; declining leaves the run going on this one.
+    const question = new Promise<string>((resolve) =>
+      page.once("dialog", (d) => {
+        resolve(d.message());
+        void d.dismiss();
+      }),
+    );
+    await page.locator('[data-task-id="pass-at-k"] button').click();
+    expect(await question).toMatch(/Stop the agent run on min-p-sampling and open pass-at-k\?/);
+    await expect(page).toHaveURL(/#task=min-p-sampling$/);
+    await expect(page.getByTestId("agent-live")).toBeVisible();
     await page.getByRole("button", { name: "Stop agent" }).click();
     await expect(page.getByTestId("agent-outcome")).toContainText("Stopped");
     await expect(episode.getByTestId("turn")).toHaveCount(1);
@@ -217,7 +228,15 @@ test.describe("interrupted runs", () => {
     // Run again while the model is still slow, and reload in the middle of the turn.
     await page.getByRole("button", { name: "Run agent" }).click();
     await expect(page.getByTestId("agent-live")).toContainText(/L3: resuming at turn 1|L3, turn 1/);
+    // Reloading mid-run: the browser asks whether to leave first.
+    const leaving = new Promise<string>((resolve) =>
+      page.once("dialog", (d) => {
+        resolve(d.type());
+        void d.accept();
+      }),
+    );
     await page.reload();
+    expect(await leaving).toBe("beforeunload");
     await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "ready", { timeout: 120_000 });
     await openTab(page, "Agent");
     await expect(episode).toHaveAttribute("data-status", "unfinished");

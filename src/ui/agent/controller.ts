@@ -9,6 +9,7 @@ import type { ProtocolProfile } from "../../core/protocol";
 import type { Task } from "../../core/task";
 import type { TaskEpisodeEvent } from "../../core/task-episodes";
 import type { Trajectory } from "../../core/trajectory";
+import { markBusy } from "../busy";
 import { Observable } from "../observable";
 import type { PlaygroundServices } from "../services";
 
@@ -69,6 +70,8 @@ export class AgentRuns {
     if (this.controllers.has(task.id)) return;
     const ctl = new AbortController();
     this.controllers.set(task.id, ctl);
+    // Switching task or closing the page while it runs asks first (busy.ts).
+    const done = markBusy(`agent:${task.id}`, { taskId: task.id, what: "the agent run", stop: () => ctl.abort() });
     const obs = this.state(task.id);
     let st: AgentRunState = { running: true, phase: "starting…", level: null, latest: {}, calls: 0, ended: null };
     obs.set(st);
@@ -149,6 +152,7 @@ export class AgentRuns {
       update({ running: false, phase: "", ended: { kind: "error", message: (e as Error).message } });
     } finally {
       this.controllers.delete(task.id);
+      done();
     }
   }
 
