@@ -132,3 +132,25 @@ describe("where bubblewrap does not work", () => {
     expect(unboxed.stderr).toMatch(/warning: .*without a sandbox/);
   });
 });
+
+describe("validate's re-record check on another machine's numbers", () => {
+  it("takes values that differ only within their tolerances, and still names a recording whose checks changed", () => {
+    const tasks = mkdtempSync(join(tmpdir(), "recode-rerecord-"));
+    cpSync(new URL("../../tasks/pass-at-k", import.meta.url).pathname, join(tasks, "pass-at-k"), { recursive: true });
+    const file = join(tasks, "pass-at-k", "expected.json");
+    const doc = JSON.parse(readFileSync(file, "utf8"));
+    // The last digits of one value, as another numpy or BLAS would round them (rtol 1e-12 allows it).
+    doc.values.aggregate_default_ks.$dict[0][1] *= 1 + 1e-15;
+    writeFileSync(file, `${JSON.stringify(doc, null, 1)}\n`);
+    const near = recode("tasks", "validate", "pass-at-k", "--dir", tasks, "--native");
+    // (Both backends, Pyodide and native, are checked: the row says ok for each.)
+    expect(near.stdout).toMatch(/re-record identical +ok +ok/);
+    // A tolerance that is not the one test.py asks for: the recording is stale.
+    doc.tolerances.aggregate_default_ks = [1e-3, 0.0];
+    writeFileSync(file, `${JSON.stringify(doc, null, 1)}\n`);
+    const stale = recode("tasks", "validate", "pass-at-k", "--dir", tasks, "--native");
+    expect(stale.status).not.toBe(0);
+    expect(stale.stdout).toMatch(/re-record identical +FAIL +FAIL/);
+    expect(stale.stdout).toContain("run `recode tasks record pass-at-k`");
+  });
+});
