@@ -165,12 +165,16 @@ test.describe("the page's Python box", () => {
 
   test("a box that floods the page with file requests is ended, and the page goes on working", async ({ page }) => {
     await openTask(page);
-    const box = page.workers().find((w) => w.url().startsWith("blob:null/"));
+    await setTarget(page, CANONICAL);
+    await runAndWait(page);
+    // The box that ran the tests (taken after the run: a box started earlier may have been replaced since).
+    const box = page
+      .workers()
+      .filter((w) => w.url().startsWith("blob:null/"))
+      .at(-1);
     if (!box) throw new Error("no box worker");
     // JavaScript in the box (as if the seal were broken): the worker's own fetch asks the page for each file
     // (its port and the prototypes it posts through are frozen, so this is the route left).
-    await setTarget(page, CANONICAL);
-    await runAndWait(page);
     const sent = await box.evaluate(() => {
       for (let i = 0; i < 1500; i++) void fetch(`https://cdn.invalid/x${i}.whl`).catch(() => {});
       return 1500;

@@ -7,6 +7,7 @@
 import { structuredPatch } from "diff";
 import { useEffect, useState } from "react";
 import type { FeedbackItem } from "../../core/feedback";
+import { preloadEditor } from "../editor/LazyEditor";
 import type { TaskWorkspace } from "../tasks/panels";
 import { applyCorrection, codeOfCorrection } from "./apply";
 
@@ -15,8 +16,9 @@ export function HighlightedCode({ code }: { code: string }) {
   const [html, setHtml] = useState<string | null>(null);
   useEffect(() => {
     let alive = true;
-    void import("../editor/monaco")
-      .then(({ monaco }) => monaco.editor.colorize(code, "python", { tabSize: 4 }))
+    // The editor's own chunk (Monaco inside it, exposed on window), as the page loads it: no second copy.
+    void preloadEditor()
+      .then(() => (window as unknown as { monaco: typeof import("monaco-editor") }).monaco.editor.colorize(code, "python", { tabSize: 4 }))
       .then((h) => {
         if (alive) setHtml(h);
       })
