@@ -18,8 +18,8 @@
 export interface SnapshotModule {
   /** The instance's memory (Emscripten's `Module.memory`): read through its own buffer, not the views below. */
   memory: WebAssembly.Memory;
+  /** The module's byte view (not read by the snapshot, see memoryViews; the worker reads its length). */
   HEAPU8: Uint8Array;
-  HEAPU32: Uint32Array;
   _emscripten_get_sbrk_ptr(): number;
   /** Pyodide's reference table of JavaScript objects; throws past its end. */
   __hiwire_get(index: number): unknown;

@@ -9,7 +9,6 @@ function fakeModule(): SnapshotModule {
   return {
     memory,
     HEAPU8: new Uint8Array(memory.buffer),
-    HEAPU32: heap32,
     _emscripten_get_sbrk_ptr: () => 0,
     __hiwire_get: () => {
       throw new Error("past the end");
