@@ -1,6 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { getTarget, openTab, openTask, runAndWait, STARTER, setTarget } from "./helpers";
 
+/** How many interfaces of a target file are still the starting stub. */
+const stubs = (text: string) => text.split("raise NotImplementedError").length - 1;
+
 test.beforeEach(async ({ page }) => {
   await openTask(page);
   await setTarget(page, STARTER);
@@ -51,7 +54,6 @@ test("the rules researcher reviews a failing run; levels re-render the same reco
   const before = await getTarget(page);
   await page.getByRole("button", { name: "Apply to editor" }).first().click();
   await expect.poll(() => getTarget(page)).not.toEqual(before);
-  const stubs = (text: string) => text.split("raise NotImplementedError").length - 1;
   expect(stubs(await getTarget(page))).toBe(stubs(before) - 1);
 });
 
@@ -92,7 +94,6 @@ test("at L4, Apply all puts every interface's correction in the editor at once",
   const before = await getTarget(page);
   await page.getByRole("button", { name: `Apply all ${blocks} corrections` }).click();
   await expect.poll(() => getTarget(page)).not.toEqual(before);
-  const stubs = (text: string) => text.split("raise NotImplementedError").length - 1;
   expect(stubs(await getTarget(page))).toBe(Math.max(0, stubs(before) - blocks));
   // Shown again, a block's change is empty: the editor holds its code.
   await page.getByRole("button", { name: "Show the change" }).first().click();
