@@ -106,6 +106,8 @@ export interface BoxedProcess {
   readonly open: boolean;
   /** Close the host's end of the channel. */
   close(): void;
+  /** End the process and its group (a bubblewrap still setting up goes with it), close the channel, and let go of it. */
+  end(): void;
 }
 
 /**
@@ -134,6 +136,18 @@ export function spawnBoxed(command: string, args: string[], onMessage: (msg: unk
     close: () => {
       open = false;
       socket.destroy();
+    },
+    end: () => {
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+      open = false;
+      socket.destroy();
+      // Nothing of the process keeps the host's event loop alive.
+      child.stderr?.destroy();
+      child.unref();
     },
   };
 }

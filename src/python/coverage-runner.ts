@@ -288,15 +288,7 @@ export class PyodideCoverage {
   dispose(): void {
     const boxed = this.child;
     if (!boxed) return;
-    const child = boxed.child;
     this.exitReason ||= "disposed";
-    try {
-      if (child.pid) process.kill(-child.pid, "SIGKILL");
-    } catch {
-      child.kill("SIGKILL");
-    }
-    boxed.close();
-    child.stderr?.destroy();
-    child.unref();
+    boxed.end();
   }
 }

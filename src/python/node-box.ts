@@ -137,15 +137,7 @@ export function nodeBoxHandle(readable: string[] = []): WorkerHandle {
   });
   const end = () => {
     exited = true;
-    try {
-      if (child.pid) process.kill(-child.pid, "SIGKILL");
-    } catch {
-      child.kill("SIGKILL");
-    }
-    // Nothing of the box keeps the host's event loop alive.
-    box.close();
-    child.stderr?.destroy();
-    child.unref();
+    box.end();
   };
   return {
     pid: child.pid,
