@@ -114,14 +114,19 @@ export const CODE_OMITTED = "[code omitted at this feedback level]";
  * running to the end), indented code blocks (lines indented by 4+ spaces or a
  * tab that follow a blank line or the start), unfenced Python lines
  * (definitions, statements, assignments, with the indented lines after them),
- * code after a list marker (`1.`, `a)`, `(ii)`, `- [ ]`, `Step 2:`), in a
- * table cell, after prose on the same line (after `:`, `;` or `->`, or an
- * assignment inside a sentence: "Set t = p_base * p_max"), and `<pre>`
- * blocks. HTML tags are read as the text they hold (block tags as line
- * breaks), so code inside any tag is found. Each removed block becomes
- * {@link CODE_OMITTED}. Inline `code` (and `<code>`) that is a statement or
- * long becomes `[code omitted]`; names and short expressions are kept, and
- * so are values stated in prose ("with p_base = 0.1").
+ * code after a list marker (`1.`, `a)`, `(ii)`, `- [ ]`, `Step 2:`) or a
+ * quote marker (`>`), in a table cell, after prose on the same line (after
+ * `:`, `;` or `->`, at `return`/`lambda`, or an assignment inside a sentence:
+ * "Set t = p_base * p_max"), lines that are a call, a lambda, a decorator or
+ * a call combined with arithmetic, a sentence that starts with "Return" and
+ * an expression, and `<pre>` blocks. HTML tags are read as the text they
+ * hold (block tags as line breaks), so code inside any tag is found. Each
+ * removed block becomes {@link CODE_OMITTED}. Inline `code` (and `<code>`)
+ * that is a statement, a method call with arguments, a call combined with
+ * arithmetic, or long becomes `[code omitted]`, and so does a method or
+ * module call with arguments in a sentence (`out.append(v * factor)`); names
+ * and short expressions are kept, and so are values stated in prose ("with
+ * p_base = 0.1").
  */
 export function stripCode(text: string): string {
   const lines = htmlAsText(text.replace(/\r\n?/g, "\n")).split("\n");
@@ -158,7 +163,11 @@ export function stripCode(text: string): string {
     }
     // A table row: each cell that holds code.
     if (/^\s*\|.*\|\s*$/.test(line)) {
-      out.push(line.replace(/\|([^|]*)(?=\|)/g, (cell, inner: string) => (looksLikeCode(inner.trim()) ? `| ${CODE_OMITTED} ` : cell)));
+      out.push(
+        line.replace(/\|([^|]*)(?=\|)/g, (cell, inner: string) =>
+          looksLikeCode(inner.trim().replace(/^`+|`+$/g, "")) ? `| ${CODE_OMITTED} ` : cell,
+        ),
+      );
       i += 1;
       continue;
     }
@@ -199,16 +208,22 @@ export function stripCode(text: string): string {
     out.push(line);
     i += 1;
   }
-  return out
-    .join("\n")
-    .replace(/<code>([\s\S]*?)<\/code>/gi, (m, inner: string) => (INLINE_CODE.test(inner.trim()) ? INLINE_OMITTED : m))
-    .replace(/`([^`\n]+)`/g, (m, inner: string) => (INLINE_CODE.test(inner.trim()) ? INLINE_OMITTED : m))
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
+  return (
+    out
+      .join("\n")
+      .replace(/<code>([\s\S]*?)<\/code>/gi, (_m, inner: string) => (isInlineCode(inner.trim()) ? INLINE_OMITTED : `\`${inner}\``))
+      // A tag left open (or closed alone) is not shown as text.
+      .replace(/<\/?code\b[^<>]*>/gi, "")
+      .replace(/`([^`\n]+)`/g, (m, inner: string) => (isInlineCode(inner.trim()) ? INLINE_OMITTED : m))
+      // A method or module call with arguments in a sentence: `out.append(v * factor)`, `math.comb(n, k)`.
+      .replace(DOTTED_CALL, INLINE_OMITTED)
+      .replace(/\n{3,}/g, "\n\n")
+      .trim()
+  );
 }
 
-/** A list item or a step: its marker (`-`, `1.`, `a)`, `(ii)`, `- [ ]`, `Step 2:`) and its text. */
-const LIST_ITEM = /^(\s*(?:[-*+\u2022]\s+(?:\[[ xX]\]\s+)?|\(?(?:\d+|[a-zA-Z]|[ivxIVX]{1,4})[.)]|step\s+\d+\s*[.:)-]?)\s*)(.*)$/i;
+/** A list item, a step or a quoted line: its marker (`-`, `1.`, `a)`, `(ii)`, `- [ ]`, `Step 2:`, `>`) and its text. */
+const LIST_ITEM = /^(\s*(?:>+\s*|[-*+\u2022]\s+(?:\[[ xX]\]\s+)?|\(?(?:\d+|[a-zA-Z]|[ivxIVX]{1,4})[.)]|step\s+\d+\s*[.:)-]?)\s*)(.*)$/i;
 
 /** The index after the lines that continue a piece of code at `i` (indented, and code-like). */
 function skipBody(lines: string[], i: number): number {
@@ -268,17 +283,22 @@ const ONE_LINER = /^(?:for\s+[\w, ]+\s+in\s+.+|while\s+.+|if\s+.+|elif\s+.+|with
 /**
  * Whether a piece of text (a table cell, a list item, the rest of a line after
  * prose) is Python rather than words: a return or yield with an expression, a
- * definition, an import, a one-line compound statement, an assignment, or a
- * call statement. "return value" and "the return is wrong" are words.
+ * definition, an import, a one-line compound statement, an assignment, a
+ * call statement, a lambda or a decorator; a sentence that starts with
+ * "Return" and an expression counts too. "return value", "Return the result"
+ * and "the return is wrong" are words.
  */
 function looksLikeCode(t: string): boolean {
   return (
-    /^(?:return|yield)\s+(?:[[({"'\d-]|[\w.]+\s*(?:[[(.,]|[-+*/%<>=!]|$))/.test(t) ||
+    /^(?:[Rr]eturn|[Yy]ield)\s+(?:[[({"'\d-]|[\w.]+\s*(?:[[(.,]|[-+*/%<>=!]|$))/.test(t) ||
     /^(?:return|pass|break|continue)\s*$/.test(t) ||
     /^(?:def\s+\w+\s*\(|class\s+\w+\s*[(:]|import\s+[\w.]+\s*(?:as\s+\w+\s*)?$|from\s+[\w.]+\s+import\s)/.test(t) ||
     ONE_LINER.test(t) ||
     /^[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*(?:[-+*/%]|\*\*|\/\/)?=(?!=)\s*\S/.test(t) ||
-    /^[A-Za-z_][\w.]*\.[A-Za-z_]\w*\(.*\)\s*$/.test(t)
+    /^[A-Za-z_][\w.]*\(.*\)\s*$/.test(t) ||
+    /^lambda\b[^:]*:/.test(t) ||
+    (/^[\w\s.+\-*/%(),]+$/.test(t) && CALL_WITH_OPERATOR.test(t)) ||
+    /^@[A-Za-z_][\w.]*(?:\(.*\))?\s*$/.test(t)
   );
 }
 
@@ -289,7 +309,7 @@ function codeInProse(line: string): number {
     const rest = line.slice(at);
     if (looksLikeCode(rest.trim()) || CODE_LINE.test(rest)) return at;
   }
-  const kw = /\s(?=(?:return|yield)\s+(?:[[({]|[\w.]+\s*(?:[[(]|[-+*/%]\s*\w))|def\s+\w+\s*\(|lambda\s[^:]*:)/.exec(line);
+  const kw = /[\s=(,](?=(?:[Rr]eturn|[Yy]ield)\s+(?:[[({]|[\w.]+\s*(?:[[(]|[-+*/%]\s*\w))|def\s+\w+\s*\(|lambda\b[^:]*:)/.exec(line);
   return kw ? kw.index + 1 : -1;
 }
 
@@ -298,7 +318,15 @@ function codeInProse(line: string): number {
  * `x = y`, a comprehension, a lambda, or anything long) is removed below L4;
  * names and short expressions (`min_p_filter`, `p_base * p_max`) are kept.
  */
-const INLINE_CODE = /\breturn\b|\blambda\b|\bdef\b|\bimport\b|\bfor\b.+\bin\b|(?:^|[^=!<>])=(?!=)|;|^.{61,}$/;
+const INLINE_CODE = /\breturn\b|\blambda\b|\bdef\b|\bimport\b|\bfor\b.+\bin\b|(?:^|[^=!<>])=(?!=)|;|^.{61,}$|^@\w|\w\.\w+\([^)]/;
+/** Inline code judged with {@link CALL_WITH_OPERATOR} too. */
+const isInlineCode = (t: string) => INLINE_CODE.test(t) || CALL_WITH_OPERATOR.test(t);
+
+/** An expression that combines a call with arithmetic: `sum(x) / len(x)`, `1 - comb(n - c, k)`. */
+const CALL_WITH_OPERATOR = /\w\([^()]*\)\s*(?:[-+*/%]|\*\*)|(?:[-+*/%]|\*\*)\s*[A-Za-z_][\w.]*\(/;
+
+/** A call of a method or a module's function with arguments (two levels of parentheses inside). */
+const DOTTED_CALL = /\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\((?=[^)])(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)/g;
 
 /** Marker left where inline code was removed below L4. */
 const INLINE_OMITTED = "[code omitted]";

@@ -279,6 +279,31 @@ describe("stripCode below L4: code wherever a researcher writes it", () => {
     expect(stripCode("Set threshold = p_base * p_max and keep the rest.")).toBe(`Set ${CODE_OMITTED}`);
   });
 
+  it("removes statements that start a sentence, calls, lambdas, decorators, quoted code, and code in inline tags", () => {
+    const leaks: [string, string][] = [
+      ["Return math.comb(n - c, k) / math.comb(n, k) instead.", "math.comb(n"],
+      ["Return (1 - p) ** k.", "(1 - p) ** k"],
+      ["The estimator is 1 - math.comb(n - c, k) / math.comb(n, k).", "math.comb(n"],
+      ["print(out)", "print(out)"],
+      ["scale(values, 2)", "scale(values, 2)"],
+      ["lambda v: v * factor", "v * factor"],
+      ["Sort with key=lambda v: v * factor.", "v * factor"],
+      ["> return out", "return out"],
+      ["> out = [v * factor for v in values]", "for v in values"],
+      ["@functools.lru_cache(maxsize=None)", "lru_cache"],
+      ["Then call out.append(v * factor) in the loop.", "out.append(v"],
+      ["| step | code |\n| --- | --- |\n| 2 | `out.append(v * factor)` |", "out.append(v"],
+      ["Use <code>out.append(v * factor)</code> in the loop.", "out.append(v"],
+      ["Use <code>x = y + 1", "y + 1"],
+      ["1 - comb(n - c, k) / comb(n, k)", "comb(n"],
+      ["The body should be `sum(x)/len(x)`.", "len(x)"],
+    ];
+    for (const [text, leak] of leaks) expect(stripCode(text), text).not.toContain(leak);
+    expect(stripCode("Use <code>x = y + 1")).not.toContain("<code>");
+    expect(stripCode("Call <code>pass_at_k</code> once.")).toBe("Call `pass_at_k` once.");
+    expect(stripCode("Then call out.append(v * factor) in the loop.")).toBe("Then call [code omitted] in the loop.");
+  });
+
   it("keeps prose that only sounds like code", () => {
     for (const prose of [
       "With p_base = 0.1 the threshold is 0.05.",
@@ -289,6 +314,11 @@ describe("stripCode below L4: code wherever a researcher writes it", () => {
       "| test | status |\n| --- | --- |\n| test_scale | failed |",
       "If the scale is wrong, check the factor.",
       "Multiply `1 - k/i` terms and call `pass_at_k`.",
+      "Return the result of the helper, not a copy.",
+      "Return value: a list of floats.",
+      "> The paper says the factor is applied once.",
+      "Use `np.mean` rather than a loop.",
+      "The probability p(x) is normalised first.",
     ]) {
       expect(stripCode(prose), prose).toBe(prose);
     }
