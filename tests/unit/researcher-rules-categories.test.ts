@@ -429,6 +429,9 @@ describe("claims about other interfaces", () => {
     const items = await review(badScale, run([scaleWrong, totalWrong]));
     expect(items.map((i) => i.interface)).toEqual(["scale", "total"]);
     expect(items[1]?.analysis).toContain("`total` calls `scale`, which also fails its own tests (TestScale.test_values)");
+    // L3 follows the analysis: the called interface first, not guidance for a mistake of `total`'s own.
+    expect(items[1]?.actionable_feedback).toMatch(/^Fix `scale` first: `total` calls it/);
+    expect(items[1]?.actionable_feedback).not.toContain("Add every scaled value once.");
   });
 
   it("makes no such claim when the candidate's interface does not call it", async () => {

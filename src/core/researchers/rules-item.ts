@@ -76,7 +76,8 @@ export function interfaceItem(ctx: ReviewContext, g: Group, observations: Readon
   analysis.push(...observationSentences(ctx, obs, g.name));
   if (sig) analysis.push(sig.text);
   for (const h of reimplemented) analysis.push(reimplementedWords(ctx, g.name, h));
-  analysis.push(...dependencySentences(ctx, g.name, obs, observations, mine?.text));
+  const deps = dependencyFindings(ctx, g.name, obs, observations, mine?.text);
+  analysis.push(...deps.sentences);
 
   const checks = obs.flatMap((o) => (o.kind === "mismatch" ? [o.mismatch.key] : []));
   if (primary?.kind === "mismatch") checks.unshift(primary.mismatch.key);
@@ -87,12 +88,19 @@ export function interfaceItem(ctx: ReviewContext, g: Group, observations: Readon
     { category, checks, exception },
     `Re-read the instruction and the method in the paper for the code around this point, and compare your ${ctx.target} with what they specify.`,
   );
+  // A called interface that gives wrong results of its own comes first: guidance for a mistake of this
+  // interface's own (the task's guidance by check) would send the coder after the wrong code.
+  const lead = leadOf(ctx, g.name, primary, sig, structural, firstHelper, canonicalDef, upstream);
+  const fixFirst =
+    lead === null && deps.fixFirst
+      ? `Fix \`${deps.fixFirst}\` first: \`${g.name}\` calls it, and what it returns carries into \`${g.name}\`. Run the tests again before you change \`${g.name}\`.`
+      : null;
   return {
     interface: g.name,
     category,
     description,
     analysis: analysis.join(" "),
-    actionable_feedback: actionableFeedback(leadOf(ctx, g.name, primary, sig, structural, firstHelper, canonicalDef, upstream), authored),
+    actionable_feedback: fixFirst ?? actionableFeedback(lead, authored),
     direct_code_feedback: isInterface && canonicalDef !== undefined ? directCodeText(ctx, g.name) : wholeFileText(ctx),
   };
 }
@@ -189,15 +197,19 @@ function nameErrorLead(ctx: ReviewContext, message: string): string | null {
   return `\`${name}\` is not defined where it is used: define it, or use a name that is.`;
 }
 
-/** Sentences about other failing interfaces that this one's candidate definition calls, only where their failure can cause this one. */
-function dependencySentences(
+/**
+ * Sentences about other failing interfaces that this one's candidate definition calls, only where their
+ * failure can cause this one; `fixFirst`: the first of them that gives wrong results in its own tests.
+ */
+function dependencyFindings(
   ctx: ReviewContext,
   name: string,
   obs: readonly Observation[],
   all: ReadonlyMap<string, Observation[]>,
   mine: string | undefined,
-): string[] {
-  if (mine === undefined) return [];
+): { sentences: string[]; fixFirst: string | null } {
+  let fixFirst: string | null = null;
+  if (mine === undefined) return { sentences: [], fixFirst };
   const reached = reachedNames(ctx.candidate, mine, new Set(ctx.interfaces.filter((n) => n !== name)));
   const out: string[] = [];
   for (const other of ctx.interfaces) {
@@ -212,11 +224,12 @@ function dependencySentences(
       continue;
     }
     if (!givesWrongResults(theirs)) continue;
+    fixFirst ??= other;
     out.push(
       raisedInside
         ? `The exception is raised inside \`${other}\`, which \`${name}\` calls and which also fails its own tests: fix \`${other}\` first.`
         : `\`${name}\` calls \`${other}\`, which also fails its own tests (${theirs[0]?.test.id}); what \`${other}\` returns carries into \`${name}\`, so fix \`${other}\` first and run the tests again.`,
     );
   }
-  return out;
+  return { sentences: out, fixFirst };
 }
