@@ -335,11 +335,26 @@ describe("models that refuse sampling parameters", () => {
     expect(o4.leftOut).toEqual(["temperature", "top_p", "max_tokens (sent as max_completion_tokens)"]);
   });
 
-  it("a 400 about a parameter it already left out is final, with the server's words", async () => {
+  it("a server that refuses temperature and top_p alike, naming temperature each time (case 08): top_p goes too, once", async () => {
+    stub.setFallback((req) =>
+      req.body?.temperature !== undefined || req.body?.top_p !== undefined ? { status: 400, rawBody: JSON.stringify(refusal.body) } : ok,
+    );
+    const model = createOpenAIModel(fast({ model: "qwen-coder", provider: "vllm" }));
+    const res = await model.chat(hello);
+    expect(res.content).toBe("Reflection: ok\nAction: SUBMIT");
+    expect(res.leftOut).toEqual(["temperature", "top_p"]);
+    expect(stub.chatRequests().map((r) => [r.body?.temperature, r.body?.top_p])).toEqual([
+      [0, 1],
+      [undefined, 1],
+      [undefined, undefined],
+    ]);
+  });
+
+  it("a 400 about a parameter it already left out is final once the sampling parameters are out, with the server's words", async () => {
     stub.setFallback(() => ({ status: 400, rawBody: JSON.stringify(refusal.body) }));
     const err = await modelError(createOpenAIModel(fast({ model: "my-reasoner" })).chat(hello));
     expect(err.status).toBe(400);
     expect(err.message).toContain("'temperature' does not support 0 with this model");
-    expect(stub.chatRequests()).toHaveLength(2);
+    expect(stub.chatRequests()).toHaveLength(3);
   });
 });

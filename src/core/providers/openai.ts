@@ -337,7 +337,8 @@ async function withRetries<T>(
  * sends `response_format: {type: "json_object"}`. A server that answers HTTP
  * 400 naming one of these parameters (or `max_tokens`) gets the call again
  * without it (`max_completion_tokens` instead of `max_tokens`), once per
- * parameter, and later calls leave it out; OpenAI's reasoning models (o1, o3,
+ * parameter, and later calls leave it out; a second 400 naming temperature
+ * (or top_p) once it is left out takes the other one out too; OpenAI's reasoning models (o1, o3,
  * o4-mini, gpt-5) get neither temperature nor top_p from the start. The answer
  * is the message's final text ({@link readReply}: content parts joined,
  * reasoning kept apart in `reasoning`); `truncated` marks a reply cut at the
@@ -416,7 +417,16 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
         } catch (err) {
           // A 400 that names a parameter this call sent: once per parameter, ask again without it.
           const param = err instanceof ModelError && err.status === 400 ? adjustableParam(err, req) : undefined;
-          if (!param || refused.has(param)) throw err;
+          if (!param) throw err;
+          if (refused.has(param)) {
+            // The same sampling parameter again, though the call no longer sends it: the server refuses
+            // sampling settings as a whole and names one (case 08). Leave the other one out too, once.
+            const other = param === "temperature" ? "top_p" : param === "top_p" ? "temperature" : null;
+            const sent = other === "top_p" ? req.topP !== null : req.temperature !== null;
+            if (!other || refused.has(other) || !sent) throw err;
+            refused.add(other);
+            continue;
+          }
           refused.add(param);
         }
       }
