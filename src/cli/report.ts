@@ -5,12 +5,14 @@
  * folders. The figures and notes come from src/core/report.ts, the code the
  * page's Results tab uses too; this file only reads run folders and prints.
  */
+
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { DEFAULT_PROTOCOL } from "../core/protocol";
 import { buildReport, type Report, type ReportInput } from "../core/report";
 import { CONDITION_HEADINGS, conditionText, groupRows, reportNotes } from "../core/report-text";
 import { restoreTrajectory } from "../core/trajectory";
+import { FEEDBACK_LEVELS } from "../core/vocabulary";
 import { findTrajectoryFiles, listJsonFiles, type RunConfig, RunFolder } from "./run-folder";
 
 /** Loaded results of one or more run folders: the shared {@link Report} plus what only run folders know. */
@@ -92,7 +94,7 @@ export function reportMarkdown(d: ReportData): string {
     `| --- | --- | --- | ${condRule}--- | --- | --- | --- | --- | --- |`,
   );
   for (const g of groups) {
-    const cells = [0, 1, 2, 3, 4].map((l) => {
+    const cells = FEEDBACK_LEVELS.map((l) => {
       const r = g.rows.find((x) => x.level === l);
       // A level with fewer tasks than the line (an interrupted run) says over how many it was computed.
       return r

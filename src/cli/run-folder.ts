@@ -33,13 +33,13 @@ import type { FeedbackLevel } from "../core/feedback";
 import type { ProtocolProfile } from "../core/protocol";
 import { type SeatSampling, SeatSamplingSchema } from "../core/sampling";
 import { describeIssues, restoreTrajectory, type Trajectory } from "../core/trajectory";
-import { AgentSettingSchema, FeedbackLevelSchema, ProtocolProfileSchema } from "../core/vocabulary";
+import { type AgentSetting, AgentSettingSchema, FeedbackLevelSchema, ProtocolProfileSchema } from "../core/vocabulary";
 
 /** Batch configuration stored in run.json. */
 export interface RunConfig {
   model: string;
   researcher: string;
-  setting: "baseline" | "agent" | "memory_agent";
+  setting: AgentSetting;
   levels: FeedbackLevel[];
   maxTurns: number;
   maxSteps: number;

@@ -11,12 +11,13 @@
 import type { FeedbackLevel } from "./feedback";
 import { addTokens, type TokenCounts } from "./model";
 import { passingCount, type RunResult, runSolved } from "./results";
+import { AGENT_SETTINGS, type AgentSetting, FEEDBACK_LEVELS } from "./vocabulary";
 
-/** RECODE-H settings: one-shot generation each turn, agent with tools, agent with tools and memory (the paper's). */
-export type Setting = "baseline" | "agent" | "memory_agent";
+/** RECODE-H settings: one-shot generation each turn, agent with tools, agent with tools and memory (the paper's); see {@link AGENT_SETTINGS}. */
+export type Setting = AgentSetting;
 
 /** All settings, in report order. */
-export const SETTINGS: readonly Setting[] = ["baseline", "agent", "memory_agent"];
+export const SETTINGS: readonly Setting[] = AGENT_SETTINGS;
 
 /** Default number of turns metrics look at (RECODE-H: up to 10 turns, Recall@10). */
 export const DEFAULT_N = 10;
@@ -106,7 +107,7 @@ export function turnOutcome(run: RunResult): TurnOutcome {
   return { passed, total, collectionError, allPassed: runSolved(run.counts, run.collectionError) };
 }
 
-const LEVELS: readonly number[] = [0, 1, 2, 3, 4];
+const LEVELS: readonly number[] = FEEDBACK_LEVELS;
 
 function isCount(v: unknown): v is number {
   return typeof v === "number" && Number.isInteger(v) && v >= 0;

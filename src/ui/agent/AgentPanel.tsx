@@ -8,9 +8,9 @@
  */
 import { useEffect, useState } from "react";
 import { AGENT_SETTINGS, type AgentSetting } from "../../core/agent/types";
-import type { FeedbackLevel } from "../../core/feedback";
 import { PROTOCOL_PROFILES, type ProtocolProfile } from "../../core/protocol";
 import type { Trajectory, TrajectoryTurn } from "../../core/trajectory";
+import { FEEDBACK_LEVELS, type FeedbackLevel } from "../../core/vocabulary";
 import { useObservable, useServices } from "../services";
 import type { TaskWorkspace } from "../tasks/panels";
 import type { AgentRunOptions } from "./controller";
@@ -18,7 +18,7 @@ import { agentRunsOf } from "./controller";
 import { loadAgentOptions, saveAgentOptions } from "./options-store";
 import { unreportedNote } from "./tokens";
 
-const LEVELS: FeedbackLevel[] = [0, 1, 2, 3, 4];
+const LEVELS: readonly FeedbackLevel[] = FEEDBACK_LEVELS;
 const SETTING_HINTS: Record<AgentSetting, string> = {
   baseline: "one-shot generation each turn, no tools",
   agent: "tools (READ, BROWSE, RETRIEVE, REPLACE, SUBMIT), no memory across turns",
