@@ -8,7 +8,7 @@ import { type DBSchema, type IDBPDatabase, openDB } from "idb";
 /** Database name used by the page. */
 export const DB_NAME = "recode-playground";
 /** Current schema version (object stores and indexes). */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 /** A record that could not be restored, kept so that nothing stored is thrown away. */
 export interface UnreadableRecord {
@@ -32,12 +32,14 @@ export interface PlaygroundDB extends DBSchema {
   trajectories: { key: string; value: unknown };
   /** turn-0 key (see turn0Key) -> shared turn 0 record (schema version 2 on) */
   turn0: { key: string; value: unknown };
+  /** task id -> a student's turns on the task (TaskProgress, schema version 3 on) */
+  progress: { key: string; value: unknown };
   /** auto key -> UnreadableRecord */
   unreadable: { key: number; value: UnreadableRecord };
 }
 
 /** Names of the stores holding versioned records. */
-export type RecordStore = "drafts" | "settings" | "runs" | "trajectories" | "turn0";
+export type RecordStore = "drafts" | "settings" | "runs" | "trajectories" | "turn0" | "progress";
 
 /** A storage failure, with a message meant for the user. */
 export class StorageError extends Error {
@@ -79,6 +81,10 @@ export function upgradeSchema(db: IDBPDatabase<PlaygroundDB>, oldVersion: number
     // Agent runs: trajectories saved after every turn, and the shared turn 0 they start from.
     db.createObjectStore("trajectories");
     db.createObjectStore("turn0");
+  }
+  if (oldVersion < 3) {
+    // A student's turns per task: runs, solved, feedback levels asked for (the ladder).
+    db.createObjectStore("progress");
   }
 }
 

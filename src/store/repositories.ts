@@ -1,17 +1,18 @@
 /**
  * Repositories over the page's storage: drafts, settings, model settings,
- * last runs, and the trajectories of agent runs.
+ * last runs, the trajectories of agent runs, and (teaching.ts) a student's
+ * turns and the active class file.
  * They sit on a tiny key-value interface with two implementations: IndexedDB
  * (idb) and memory (used when IndexedDB cannot be opened, so the page still
  * works). Every read goes through restore*(); a record that cannot be read is
  * copied to the `unreadable` store before anything may overwrite it.
  */
-import type { IDBPDatabase } from "idb";
 import type { AgentMemoryState } from "../core/agent/types";
 import type { SharedTurn0, Turn0Partial } from "../core/episode";
 import type { RunResult } from "../core/results";
 import type { Trajectory } from "../core/trajectory";
-import { openPlaygroundDb, type PlaygroundDB, type RecordStore, StorageError, storageError, type UnreadableRecord } from "./db";
+import { openPlaygroundDb, StorageError } from "./db";
+import { idbStore, type KeyValueStore, memoryStore, type Restored, readRecord } from "./kv";
 import {
   DEFAULT_MODEL_SETTINGS,
   DEFAULT_SETTINGS,
@@ -42,130 +43,9 @@ import {
   turn0Key,
   turn0PartialKey,
 } from "./records";
+import { ClassRepository, ProgressRepository } from "./teaching";
 
-/** Minimal storage the repositories need. All methods may reject with StorageError. */
-export interface KeyValueStore {
-  /** `memory` when nothing survives a reload. */
-  readonly kind: "indexeddb" | "memory";
-  get(store: RecordStore, key: string): Promise<unknown>;
-  put(store: RecordStore, key: string, value: unknown): Promise<void>;
-  delete(store: RecordStore, key: string): Promise<void>;
-  /** Every key and value of a store, in key order. */
-  entries(store: RecordStore): Promise<{ key: string; value: unknown }[]>;
-  keep(rec: UnreadableRecord): Promise<void>;
-  unreadable(): Promise<UnreadableRecord[]>;
-}
-
-/** KeyValueStore over an open IndexedDB database. */
-export function idbStore(db: IDBPDatabase<PlaygroundDB>): KeyValueStore {
-  return {
-    kind: "indexeddb",
-    async get(store, key) {
-      try {
-        return await db.get(store, key);
-      } catch (e) {
-        throw storageError(`read ${store} "${key}"`, e);
-      }
-    },
-    async put(store, key, value) {
-      try {
-        await db.put(store, value, key);
-      } catch (e) {
-        throw storageError(`save ${store} "${key}"`, e);
-      }
-    },
-    async delete(store, key) {
-      try {
-        await db.delete(store, key);
-      } catch (e) {
-        throw storageError(`delete ${store} "${key}"`, e);
-      }
-    },
-    async entries(store) {
-      try {
-        const tx = db.transaction(store, "readonly");
-        const out: { key: string; value: unknown }[] = [];
-        for (let c = await tx.store.openCursor(); c; c = await c.continue()) out.push({ key: String(c.key), value: c.value });
-        await tx.done;
-        return out;
-      } catch (e) {
-        throw storageError(`list ${store}`, e);
-      }
-    },
-    async keep(rec) {
-      try {
-        await db.add("unreadable", rec);
-      } catch (e) {
-        throw storageError(`keep an unreadable ${rec.store} record`, e);
-      }
-    },
-    async unreadable() {
-      try {
-        return await db.getAll("unreadable");
-      } catch (e) {
-        throw storageError("list unreadable records", e);
-      }
-    },
-  };
-}
-
-/** KeyValueStore in memory (structured clones, like IndexedDB). */
-export function memoryStore(): KeyValueStore {
-  const stores = new Map<string, Map<string, unknown>>();
-  const kept: UnreadableRecord[] = [];
-  const of = (s: string) => {
-    let m = stores.get(s);
-    if (!m) {
-      m = new Map();
-      stores.set(s, m);
-    }
-    return m;
-  };
-  return {
-    kind: "memory",
-    get: async (store, key) => structuredClone(of(store).get(key)),
-    put: async (store, key, value) => {
-      of(store).set(key, structuredClone(value));
-    },
-    delete: async (store, key) => {
-      of(store).delete(key);
-    },
-    entries: async (store) =>
-      [...of(store).entries()]
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([key, value]) => ({ key, value: structuredClone(value) })),
-    keep: async (rec) => {
-      kept.push(structuredClone(rec));
-    },
-    unreadable: async () => structuredClone(kept),
-  };
-}
-
-/** A read that may have found an unreadable record. */
-export interface Restored<T> {
-  value: T | null;
-  /** Why a stored record could not be read (it was kept in the `unreadable` store), or null. */
-  problem: string | null;
-}
-
-async function read<T>(
-  kv: KeyValueStore,
-  store: RecordStore,
-  key: string,
-  restore: (raw: unknown) => T,
-  then = "the task starts from its starting text",
-): Promise<Restored<T>> {
-  const raw = await kv.get(store, key);
-  if (raw === undefined) return { value: null, problem: null };
-  try {
-    return { value: restore(raw), problem: null };
-  } catch (e) {
-    if (!(e instanceof RecordError)) throw e;
-    await kv.keep({ store, key, raw, problem: e.problem, at: Date.now() });
-    await kv.delete(store, key);
-    return { value: null, problem: `${e.message}. It was set aside; ${then}.` };
-  }
-}
+export { idbStore, type KeyValueStore, memoryStore, type Restored, readRecord } from "./kv";
 
 /** Drafts of target files, one per task. */
 export class DraftRepository {
@@ -173,7 +53,7 @@ export class DraftRepository {
 
   /** The draft of a task, upgraded to the current record version. */
   get(taskId: string): Promise<Restored<DraftRecord>> {
-    return read(this.kv, "drafts", taskId, (raw) => restoreDraft(taskId, raw));
+    return readRecord(this.kv, "drafts", taskId, (raw) => restoreDraft(taskId, raw));
   }
 
   /**
@@ -199,7 +79,7 @@ export class SettingsRepository {
 
   /** Stored settings, or the defaults. */
   async get(): Promise<Restored<SettingsRecord>> {
-    const r = await read(this.kv, "settings", "settings", restoreSettings);
+    const r = await readRecord(this.kv, "settings", "settings", restoreSettings);
     return { value: r.value ?? { ...DEFAULT_SETTINGS }, problem: r.problem };
   }
 
@@ -216,7 +96,7 @@ export class RunRepository {
   constructor(private readonly kv: KeyValueStore) {}
 
   get(taskId: string): Promise<Restored<RunRecord>> {
-    return read(this.kv, "runs", taskId, (raw) => restoreRun(taskId, raw));
+    return readRecord(this.kv, "runs", taskId, (raw) => restoreRun(taskId, raw));
   }
 
   /** Store a run as the task's last run. @throws StorageError */
@@ -238,7 +118,7 @@ export class ModelSettingsRepository {
 
   /** Stored model settings, or the defaults. */
   async get(): Promise<Restored<ModelSettingsRecord>> {
-    const r = await read(this.kv, "settings", "models", restoreModelSettings);
+    const r = await readRecord(this.kv, "settings", "models", restoreModelSettings);
     return { value: r.value ?? structuredClone(DEFAULT_MODEL_SETTINGS), problem: r.problem };
   }
 
@@ -266,7 +146,7 @@ export class TrajectoryRepository {
 
   /** The stored episode under `key` (see trajectoryKey), or null. */
   get(key: string): Promise<Restored<TrajectoryRecord>> {
-    return read(this.kv, "trajectories", key, (raw) => restoreTrajectoryRecord(key, raw), "the episode runs again");
+    return readRecord(this.kv, "trajectories", key, (raw) => restoreTrajectoryRecord(key, raw), "the episode runs again");
   }
 
   /** Every readable trajectory, oldest key first; unreadable ones are set aside and reported. */
@@ -317,7 +197,7 @@ export class TrajectoryRepository {
 
   /** The stored shared turn 0 under `key` (see turn0Key), or null. */
   getTurn0(key: string): Promise<Restored<Turn0Record>> {
-    return read(this.kv, "turn0", key, (raw) => restoreTurn0Record(key, raw), "turn 0 runs again");
+    return readRecord(this.kv, "turn0", key, (raw) => restoreTurn0Record(key, raw), "turn 0 runs again");
   }
 
   /** Save the shared turn 0 of a (model, researcher, setting, task), and forget its partial turn 0. @throws StorageError */
@@ -332,7 +212,7 @@ export class TrajectoryRepository {
 
   /** The stored partial turn 0 under `key` (see turn0PartialKey), or null. */
   getTurn0Partial(key: string): Promise<Restored<Turn0PartialRecord>> {
-    return read(this.kv, "turn0", key, (raw) => restoreTurn0PartialRecord(key, raw), "turn 0 runs again");
+    return readRecord(this.kv, "turn0", key, (raw) => restoreTurn0PartialRecord(key, raw), "turn 0 runs again");
   }
 
   /** Save the coder's turn 0 whose review failed. @throws StorageError */
@@ -350,6 +230,8 @@ export interface Repositories {
   models: ModelSettingsRepository;
   runs: RunRepository;
   trajectories: TrajectoryRepository;
+  progress: ProgressRepository;
+  classes: ClassRepository;
   kv: KeyValueStore;
   /** Why storage fell back to memory, or null when IndexedDB is in use. */
   fallback: string | null;
@@ -363,6 +245,8 @@ export function repositoriesOver(kv: KeyValueStore, fallback: string | null = nu
     models: new ModelSettingsRepository(kv),
     runs: new RunRepository(kv),
     trajectories: new TrajectoryRepository(kv),
+    progress: new ProgressRepository(kv),
+    classes: new ClassRepository(kv),
     kv,
     fallback,
   };

@@ -48,9 +48,9 @@ function unfinished(): Trajectory {
   return t;
 }
 
-describe("schema upgrade 1 -> 2 (trajectory stores)", () => {
-  it("keeps drafts, settings and runs of a version-1 database readable and adds the trajectory stores", async () => {
-    expect(DB_VERSION).toBe(2);
+describe("schema upgrade 1 -> 3 (trajectory stores, then the student's progress)", () => {
+  it("keeps drafts, settings and runs of a version-1 database readable and adds the trajectory and progress stores", async () => {
+    expect(DB_VERSION).toBe(3);
     const name = freshName();
     await createVersion1Db(name);
     const repos = await openRepositories(name);
@@ -63,6 +63,8 @@ describe("schema upgrade 1 -> 2 (trajectory stores)", () => {
     expect(await repos.trajectories.list()).toEqual({ records: [], problems: [] });
     const saved = await repos.trajectories.save(restoreTrajectory(V2), null);
     expect((await repos.trajectories.list()).records.map((r) => r.key)).toEqual([saved.key]);
+    expect(await repos.progress.all()).toEqual({ records: [], problems: [] });
+    expect(await repos.classes.get(["min-p-sampling"])).toEqual({ value: null, problem: null });
   });
 });
 

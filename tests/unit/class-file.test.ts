@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { ClassFileError, describeClass, parseClassFile } from "../../src/core/class-file";
+
+const KNOWN = ["dynamic-tanh", "simpo-loss", "pass-at-k"];
+
+describe("class files", () => {
+  it("reads the tasks, the level cap, apply and the researcher, with defaults for what is left out", () => {
+    const text = JSON.stringify({
+      format: "recode-class",
+      version: 1,
+      name: "Week 3",
+      tasks: ["simpo-loss", "dynamic-tanh"],
+      maxLevel: 2,
+      hideApply: true,
+      researcher: "rules",
+    });
+    const c = parseClassFile(text, "week3.json", KNOWN);
+    expect(c).toMatchObject({ name: "Week 3", tasks: ["simpo-loss", "dynamic-tanh"], maxLevel: 2, hideApply: true, researcher: "rules" });
+    expect(describeClass(c)).toBe("2 tasks · feedback up to L2 · apply hidden · rules researcher");
+    const all = parseClassFile('{"format":"recode-class","version":1,"name":"Open lab"}', "lab.json", KNOWN);
+    expect(all).toMatchObject({ tasks: null, maxLevel: 4, hideApply: false, researcher: null });
+  });
+
+  it("says what is wrong, in which field and on which line", () => {
+    const cases: [string, RegExp][] = [
+      ["{", /class file c.json: not valid JSON/],
+      ['{"format":"recode-class","version":1}', /field name is required but missing/],
+      ['{\n "format": "recode-class",\n "version": 1,\n "name": "x",\n "maxLevel": 7\n}', /c\.json, line 5: field maxLevel/],
+      ['{"format":"recode-class","version":1,"name":"x","level":2}', /field level is not a class file field/],
+      ['{"format":"recode-class","version":2,"name":"x"}', /field version/],
+      [
+        '{\n "format": "recode-class",\n "version": 1,\n "name": "x",\n "tasks": [\n  "pass-at-k",\n  "nope",\n  "gone"\n ]\n}',
+        /c\.json, line 7: field tasks names tasks this page does not have: "nope", "gone"/,
+      ],
+    ];
+    for (const [text, message] of cases) {
+      let error: unknown = null;
+      try {
+        parseClassFile(text, "c.json", KNOWN);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, text).toBeInstanceOf(ClassFileError);
+      expect((error as Error).message, text).toMatch(message);
+    }
+  });
+});
