@@ -32,8 +32,25 @@ const startMessage: Plugin = {
   },
 };
 
-export default defineConfig({
+/**
+ * A student build (`npm run build -- --student`, mode `student`): every task's canonical.py is bundled
+ * empty, so no canonical solution reaches the page; L4 is then unavailable (docs/teaching.md).
+ */
+function studentBuild(on: boolean): Plugin {
+  return {
+    name: "recode-student-build",
+    enforce: "pre",
+    load(id) {
+      if (on && /\/tasks\/[^/]+\/canonical\.py\?raw$/.test(id)) return "export default '';";
+      return null;
+    },
+  };
+}
+
+export default defineConfig(({ mode }) => ({
+  define: { __RECODE_STUDENT__: JSON.stringify(mode === "student") },
   plugins: [
+    studentBuild(mode === "student"),
     react(),
     startMessage,
     bundleText(),
@@ -91,4 +108,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

@@ -51,10 +51,13 @@ export interface PageMeasurements {
   warm: Record<string, number[]>;
 }
 
-/** Start `vite preview` (the build in dist/, with the COOP/COEP headers) on `port`; resolves when it listens. */
-export async function startPreview(port: number): Promise<ChildProcess> {
+/** Start `vite preview` (the build in `outDir`, default dist/, with the COOP/COEP headers) on `port`; resolves when it listens. */
+export async function startPreview(port: number, outDir = "dist"): Promise<ChildProcess> {
   const vite = join(ROOT, "node_modules/.bin/vite");
-  const child = spawn(vite, ["preview", "--port", String(port), "--strictPort"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(vite, ["preview", "--port", String(port), "--strictPort", "--outDir", outDir], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   await new Promise<void>((ok, fail) => {
     const timer = setTimeout(() => fail(new Error("vite preview did not start within 30 s")), 30_000);
     child.stdout?.on("data", (d: Buffer) => {

@@ -3,6 +3,8 @@
  * the right. Settings and the open task's files are loaded when first needed.
  */
 import { useEffect, useState } from "react";
+import { describeClass } from "../core/class-settings";
+import { STUDENT_BUILD } from "./build-info";
 import { confirmLeaving } from "./busy";
 import { useNarrow } from "./layout/narrow";
 import { SplitPane, togglePane } from "./layout/SplitPane";
@@ -71,6 +73,17 @@ function Notices() {
   );
 }
 
+/** The active class, in the header. */
+function ClassBadge() {
+  const c = useObservable(useServices().teaching.classSettings);
+  if (!c) return null;
+  return (
+    <span className="class-badge" data-testid="class-badge" title={`Class file ${c.source}: ${describeClass(c)}`}>
+      Class: {c.name} <span className="muted small">{describeClass(c)}</span>
+    </span>
+  );
+}
+
 /** The task id in the page's address (`#task=<id>`), or null. */
 export function taskFromHash(): string | null {
   const m = /^#task=([a-z0-9-]+)$/.exec(location.hash);
@@ -86,13 +99,31 @@ export function App() {
   /** On a narrow page: the task list is shown instead of the task. */
   const [listOpen, setListOpen] = useState(false);
   const catalog = useObservable(services.catalogEntries);
-  const entry = selected ? catalog.find((e) => e.id === selected) : undefined;
+  const classSettings = useObservable(services.teaching.classSettings);
+  /** A class names its tasks: another one is not opened. */
+  const outOfClass = selected !== null && classSettings?.tasks != null && !classSettings.tasks.includes(selected);
+  const entry = selected && !outOfClass ? catalog.find((e) => e.id === selected) : undefined;
   const task = entry?.task ?? null;
   const loading = entry !== undefined && entry.task === null && entry.error === null;
 
   useEffect(() => {
-    if (selected) void services.loadTask(selected);
-  }, [services, selected]);
+    if (selected && !outOfClass) void services.loadTask(selected);
+  }, [services, selected, outOfClass]);
+
+  // `?class=URL`: load that class file (then drop it from the address; the class is stored).
+  useEffect(() => {
+    const params = new URLSearchParams(location.search);
+    const url = params.get("class");
+    if (!url) return;
+    services.teaching.loadClassFromUrl(url).then(
+      () => {
+        params.delete("class");
+        const rest = params.toString();
+        history.replaceState(null, "", `${location.pathname}${rest ? `?${rest}` : ""}${location.hash}`);
+      },
+      (e: Error) => services.notify("error", e.message),
+    );
+  }, [services]);
 
   useEffect(() => {
     const onHash = () => setSelected(taskFromHash());
@@ -146,7 +177,14 @@ export function App() {
             Each task comes from a research paper: read the instruction and the method, write the target file, and run the unit tests. Your
             text is saved in this browser as you type.
           </p>
-          {selected && <p className="panel error">No task "{selected}" is available.</p>}
+          {selected &&
+            (outOfClass ? (
+              <p className="panel warning" data-testid="out-of-class">
+                The task "{selected}" is not part of the class {classSettings?.name}: pick one of the class's tasks.
+              </p>
+            ) : (
+              <p className="panel error">No task "{selected}" is available.</p>
+            ))}
         </div>
       )}
     </div>
@@ -163,6 +201,16 @@ export function App() {
         <h1>RECODE playground</h1>
         <span className="subtitle">research-code tasks with unit tests, run in your browser</span>
         <span className="spacer" />
+        {STUDENT_BUILD && (
+          <span
+            className="tag readonly"
+            data-testid="student-build"
+            title="This build leaves the canonical solutions out: L4 is unavailable."
+          >
+            student build
+          </span>
+        )}
+        <ClassBadge />
         <PythonBadge />
         <button type="button" onClick={() => setShowSettings(true)} aria-haspopup="dialog" title="Settings (Ctrl/Cmd+,)">
           Settings

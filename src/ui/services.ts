@@ -12,7 +12,6 @@ import type { FeedbackItem, FeedbackRecord, Researcher } from "../core/feedback"
 import type { TokenCounts } from "../core/model";
 import { profileSeatSampling } from "../core/protocol";
 import type { MeteredChatModel, WebLLMProgress } from "../core/providers";
-import { buildReport, type Report } from "../core/report";
 import type { RunResult } from "../core/results";
 import { type Sampling, type SeatSampling, samplingText, withSampling } from "../core/sampling";
 import { type Task, taskContentHash } from "../core/task";
@@ -29,6 +28,7 @@ import type { ModelRole } from "./models";
 import { Observable } from "./observable";
 import type { CatalogEntry } from "./tasks/catalog";
 import { pageRunBlocker } from "./tasks/page-support";
+import { Teaching } from "./teaching";
 
 /** State of the Python interpreter as shown in the header. */
 /** `fromSnapshot`: Python started from the interpreter saved by an earlier visit. */
@@ -122,6 +122,8 @@ export class PlaygroundServices {
   readonly trajectories = new Observable<TrajectoryState>({ loaded: false, records: [], problems: [] });
   /** The task catalog; an entry changes when its task is loaded ({@link loadTask}). */
   readonly catalogEntries: Observable<CatalogEntry[]>;
+  /** A student's turns per task and the active class file. */
+  readonly teaching: Teaching;
   private lastRuns = new Map<string, LastRun>();
   private builtModels = new Map<string, MeteredChatModel>();
   private runtime: PythonRuntime | null = null;
@@ -139,6 +141,11 @@ export class PlaygroundServices {
     readonly humanFeedback: TaskNotes<FeedbackItem[]> = new TaskNotes(null, "human-feedback"),
   ) {
     this.catalogEntries = new Observable<CatalogEntry[]>(catalog);
+    this.teaching = new Teaching(
+      repos,
+      (kind, text) => this.notify(kind, text),
+      () => this.catalog.map((e) => e.id),
+    );
     void repos.then((r) => {
       if (r.fallback) this.notify("warning", r.fallback);
     });
@@ -182,6 +189,7 @@ export class PlaygroundServices {
   /** Load settings, then start Python with them. Call once when the page opens. */
   async start(): Promise<void> {
     const repos = await this.repos;
+    const teaching = this.teaching.load();
     try {
       const got = await repos.settings.get();
       if (got.value) this.settings.set(got.value);
@@ -197,6 +205,7 @@ export class PlaygroundServices {
       this.notify("error", `${(e as Error).message} Using default model settings.`);
     }
     this.startPython();
+    await teaching;
   }
 
   /** (Re)start the Python runtime with the current settings. */
@@ -332,7 +341,8 @@ export class PlaygroundServices {
 
   /**
    * Run the task's unit tests on `code` (the target file). Stop with
-   * `opts.signal`. Stores the result as the task's last run.
+   * `opts.signal`. Stores the result as the task's last run, and as a new
+   * turn of the student's progress on the task.
    * @throws Error when Python is not available (failed to start, disposed),
    * or when the page cannot run the task (page-support.ts: a shared task).
    */
@@ -343,6 +353,7 @@ export class PlaygroundServices {
     const rt = this.runtime as PythonRuntime;
     const result = await rt.run(taskRunRequest(task, code), opts);
     this.lastRuns.set(task.id, { code, result });
+    this.teaching.addRun(task.id, result);
     if (this.runtime === rt && this.python.get().state !== "ready") {
       this.python.set({ state: "ready", version: rt.version, fromSnapshot: rt.startedFromSnapshot ?? false });
     }
@@ -637,23 +648,6 @@ export class PlaygroundServices {
     await this.runtime?.dispose();
     this.runtime = null;
   }
-}
-
-/**
- * The Results tab's report: every stored trajectory through
- * {@link buildReport}, the code `recode report` uses too, so the same
- * trajectories give the same table. Records the store set aside are listed as
- * unreadable. Each trajectory's source is the file it was imported from, or
- * its store key.
- * @param n n of Recall@n; absent: the shared default (docs/metrics.md).
- * @throws Error when `n` is not a whole number >= 1.
- */
-export function storedReport(stored: Pick<TrajectoryState, "records" | "problems">, n?: number): Report {
-  const report = buildReport(
-    stored.records.map((r) => ({ source: r.fileName ?? r.key, trajectory: r.trajectory })),
-    n,
-  );
-  return { ...report, unreadable: [...stored.problems, ...report.unreadable] };
 }
 
 /** Create the page's services (opens IndexedDB in the background). */

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { getTarget, openTab, openTask, runAndWait, STARTER, setTarget } from "./helpers";
+import { climbTo, getTarget, openTab, openTask, runAndWait, STARTER, setTarget } from "./helpers";
 
 /** How many interfaces of a target file are still the starting stub. */
 const stubs = (text: string) => text.split("raise NotImplementedError").length - 1;
@@ -14,7 +14,10 @@ test.beforeEach(async ({ page }) => {
 test("the rules researcher reviews a failing run; levels re-render the same record and code shows only at L4", async ({ page }) => {
   await expect(page.getByTestId("test-log")).toContainText(/Test run: \d+ tests, 0 passed/);
   const feedback = page.getByTestId("feedback");
-  await expect(feedback).toHaveAttribute("data-level", "2");
+  // A new run starts at the foot of the ladder: the test log alone; higher levels wait until asked for.
+  await expect(feedback).toHaveAttribute("data-level", "0");
+  await expect(page.getByLabel("L1", { exact: true })).toBeDisabled();
+  await climbTo(page, 2);
   await expect(page.getByTestId("feedback-text")).toContainText("Researcher feedback");
   await expect(page.getByTestId("feedback-text")).toContainText("Analysis:");
   // Every item names its category (T0-T4 with its name).
@@ -23,6 +26,7 @@ test("the rules researcher reviews a failing run; levels re-render the same reco
   );
   await expect(page.getByTestId("feedback-code")).toHaveCount(0);
 
+  // A level asked for before can be viewed again.
   await page.getByLabel("L1", { exact: true }).check();
   await expect(feedback).toHaveAttribute("data-level", "1");
   const l1 = await page.getByTestId("feedback-text").textContent();
@@ -30,8 +34,7 @@ test("the rules researcher reviews a failing run; levels re-render the same reco
   expect(l1).not.toContain("def min_p_filter");
   await expect(page.getByTestId("feedback-code")).toHaveCount(0);
 
-  await page.getByLabel("L4", { exact: true }).check();
-  await expect(feedback).toHaveAttribute("data-level", "4");
+  await climbTo(page, 4);
   const l4 = await page.getByTestId("feedback-text").textContent();
   expect(l4).not.toEqual(l1);
   expect(l4).toContain("Suggested fix:");
@@ -73,10 +76,11 @@ test("a human item is checked field by field and then rendered like any research
   await form.getByLabel(/Direct code/).fill("```python\ndef min_p_filter(probs, p_base):\n    return probs\n```");
   await form.getByRole("button", { name: "Add item" }).click();
   await expect(page.locator(".field-error")).toHaveCount(0);
+  await climbTo(page, 1);
   await expect(page.getByTestId("feedback-text")).toContainText("The filter keeps tokens below the threshold.");
   await expect(page.getByTestId("feedback-text")).toContainText("T2 implementation alignment");
   await expect(page.getByTestId("feedback-text")).not.toContainText("def min_p_filter");
-  await page.getByLabel("L4", { exact: true }).check();
+  await climbTo(page, 4);
   await expect(page.getByTestId("feedback-code")).toContainText("def min_p_filter(probs, p_base):");
 
   // What the teacher wrote survives a reload.
@@ -88,7 +92,7 @@ test("a human item is checked field by field and then rendered like any research
 });
 
 test("at L4, Apply all puts every interface's correction in the editor at once", async ({ page }) => {
-  await page.getByLabel("L4", { exact: true }).check();
+  await climbTo(page, 4);
   const blocks = await page.getByTestId("feedback-code").count();
   expect(blocks).toBeGreaterThan(1);
   const before = await getTarget(page);

@@ -71,3 +71,16 @@ export async function markers(page: Page): Promise<number[]> {
 export async function openTab(page: Page, name: string): Promise<void> {
   await page.getByRole("tab", { name, exact: true }).click();
 }
+
+/** Climb the Feedback tab's ladder, one "Ask for more help" at a time, until level `level` is shown. */
+export async function climbTo(page: Page, level: number): Promise<void> {
+  const ladder = page.getByTestId("ladder");
+  for (;;) {
+    const reached = Number(await ladder.getAttribute("data-reached"));
+    if (reached >= level) break;
+    await page.getByRole("button", { name: `Ask for more help (L${reached + 1})` }).click();
+    await expect(ladder).toHaveAttribute("data-reached", String(reached + 1));
+  }
+  await page.getByLabel(`L${level}`, { exact: true }).check();
+  await expect(page.getByTestId("feedback")).toHaveAttribute("data-level", String(level));
+}

@@ -8,7 +8,7 @@ import { buildReport, defaultN, episodeConditions, type Report, type ReportInput
 import { reportNotes } from "../../src/core/report-text";
 import { restoreTrajectory, type Trajectory } from "../../src/core/trajectory";
 import { type TrajectoryRecord, trajectoryKey } from "../../src/store/records";
-import { storedReport } from "../../src/ui/services";
+import { storedReport } from "../../src/ui/agent/stored-report";
 
 // Turn 0: collection error; turn 1: 1 of 3 passed (one skipped); turn 2: 3 of 3 (solved).
 const BASE = restoreTrajectory(readFileSync(new URL("../fixtures/trajectories/v3-current.json", import.meta.url), "utf8"));

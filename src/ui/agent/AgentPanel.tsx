@@ -11,6 +11,7 @@ import { AGENT_SETTINGS, type AgentSetting } from "../../core/agent/types";
 import { PROTOCOL_PROFILES, type ProtocolProfile } from "../../core/protocol";
 import type { Trajectory, TrajectoryTurn } from "../../core/trajectory";
 import { FEEDBACK_LEVELS, type FeedbackLevel } from "../../core/vocabulary";
+import { STUDENT_BUILD } from "../build-info";
 import { useObservable, useServices } from "../services";
 import type { TaskWorkspace } from "../tasks/panels";
 import type { AgentRunOptions } from "./controller";
@@ -74,17 +75,21 @@ export function AgentPanel({ ws }: { ws: TaskWorkspace }) {
     const n = Number(text);
     return Number.isInteger(n) && n >= 1 && n <= max ? n : null;
   };
+  // The levels offered: the class's cap, and no L4 in a student build (no canonical solution to show).
+  const classSettings = useObservable(services.teaching.classSettings);
+  const cap = Math.min(classSettings?.maxLevel ?? 4, STUDENT_BUILD || task.canonical.trim() === "" ? 3 : 4);
+  const levels = opts.levels.filter((l) => l <= cap);
   const turns = intIn(turnsText, 50);
   const steps = intIn(stepsText, 20);
   const problems = [
-    opts.levels.length === 0 ? "Choose at least one feedback level." : null,
+    levels.length === 0 ? "Choose at least one feedback level." : null,
     turns === null ? `Max turns: "${turnsText}" must be a whole number from 1 to 50.` : null,
     steps === null ? `Max steps: "${stepsText}" must be a whole number from 1 to 20.` : null,
   ].filter((p): p is string => p !== null);
 
   const run = () => {
     if (problems.length || turns === null || steps === null) return;
-    const o = { ...opts, maxTurns: turns, maxSteps: steps };
+    const o = { ...opts, levels, maxTurns: turns, maxSteps: steps };
     setOpts(o);
     void runs.start(task, o);
   };
@@ -127,7 +132,7 @@ export function AgentPanel({ ws }: { ws: TaskWorkspace }) {
         </label>
         <fieldset className="levels" aria-label="Feedback levels">
           <legend>Levels</legend>
-          {LEVELS.map((l) => (
+          {LEVELS.filter((l) => l <= cap).map((l) => (
             <label key={l}>
               <input
                 type="checkbox"

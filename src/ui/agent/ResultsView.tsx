@@ -6,11 +6,14 @@
  * import / delete. The figures and notes come from src/core/report.ts, the
  * code `recode report` prints too.
  */
+
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { MetricsRow } from "../../core/metrics";
 import { CONDITION_HEADINGS, conditionText, groupRows, reportNotes } from "../../core/report-text";
-import { type ImportReport, storedReport, useObservable, useServices } from "../services";
+import { FEEDBACK_LEVELS } from "../../core/vocabulary";
+import { type ImportReport, useObservable, useServices } from "../services";
 import { RecallChart } from "./RecallChart";
+import { storedReport } from "./stored-report";
 import { unreportedNote } from "./tokens";
 
 const pct = (v: number) => (v * 100).toFixed(1);
@@ -150,7 +153,7 @@ export function ResultsView() {
                     <thead>
                       <tr>
                         <th>%</th>
-                        {[0, 1, 2, 3, 4].map((l) => (
+                        {FEEDBACK_LEVELS.map((l) => (
                           <th key={l}>L{l}</th>
                         ))}
                       </tr>
@@ -165,7 +168,7 @@ export function ResultsView() {
                       ).map(([cls, label, value]) => (
                         <tr key={cls}>
                           <th scope="row">{label}</th>
-                          {[0, 1, 2, 3, 4].map((l) => {
+                          {FEEDBACK_LEVELS.map((l) => {
                             const r = g.rows.find((x) => x.level === l);
                             return (
                               <td

@@ -1,9 +1,12 @@
 /**
  * Feedback tab: after a run of the open task that did not pass, a researcher
  * reviews it (RECODE-H "Feedback hierarchy"). The panel shows the test log and
- * the feedback rendered at the chosen level L0-L4; changing the level
- * re-renders the same raw record without asking the researcher again (replay).
- * The direct code correction (with "Apply to editor") appears only at L4.
+ * the feedback rendered at a level L0-L4 of the ladder (Ladder.tsx): a new run
+ * starts at L0 and the student asks for the next level one step at a time, up
+ * to the class file's cap; each level asked for is recorded with the run's
+ * turn. Changing the level re-renders the same raw record without asking the
+ * researcher again (replay). The direct code correction (with "Apply to
+ * editor", unless the class hides it) appears only at L4.
  */
 import { useEffect, useState } from "react";
 import {
@@ -17,12 +20,14 @@ import {
 } from "../../core/feedback";
 import type { RunResult } from "../../core/results";
 import type { Task } from "../../core/task";
+import { STUDENT_BUILD } from "../build-info";
 import { useObservable, useServices } from "../services";
 import { Markdown } from "../tasks/Markdown";
 import type { TaskWorkspace } from "../tasks/panels";
 import { applyCorrection } from "./apply";
 import { CorrectionBlock } from "./Correction";
 import { HumanFeedbackForm } from "./HumanFeedbackForm";
+import { Ladder } from "./Ladder";
 
 /** Which researcher reviews the run in the Feedback tab. */
 export type PanelResearcher = "rules" | "llm" | "human";
@@ -38,24 +43,29 @@ interface Review {
 /** Reviews per task and researcher, kept while the page is open (tabs unmount their panels). */
 const reviews = new Map<string, Review>();
 const reviewKey = (taskId: string, r: PanelResearcher) => `${taskId}|${r}`;
-const chosenLevel = new Map<string, FeedbackLevel>();
 const chosenResearcher = new Map<string, PanelResearcher>();
 
-const LEVELS: FeedbackLevel[] = [0, 1, 2, 3, 4];
-const LEVEL_HINTS: Record<FeedbackLevel, string> = {
-  0: "no feedback, only the test log",
-  1: "interface + description",
-  2: "+ analysis",
-  3: "+ actionable guidance (no code)",
-  4: "+ direct code correction",
-};
+/** The level viewed per run (at most the level asked for on it). */
+const viewed = new WeakMap<RunResult, FeedbackLevel>();
+/** The level asked for per run in this page (the stored turn says the same, unless storing it failed). */
+const asked = new WeakMap<RunResult, FeedbackLevel>();
 
 /** The Feedback tab of a task. */
 export function FeedbackPanel({ ws }: { ws: TaskWorkspace }) {
   const services = useServices();
   const task = ws.task;
-  const [level, setLevelState] = useState<FeedbackLevel>(chosenLevel.get(task.id) ?? 2);
-  const [researcher, setResearcherState] = useState<PanelResearcher>(chosenResearcher.get(task.id) ?? "rules");
+  const teaching = services.teaching;
+  const classSettings = useObservable(teaching.classSettings);
+  useObservable(teaching.progress);
+  // L4 is the canonical solution's code: a student build has none.
+  const noCanonical = STUDENT_BUILD || task.canonical.trim() === "";
+  const cap = Math.min(classSettings?.maxLevel ?? 4, noCanonical ? 3 : 4) as FeedbackLevel;
+  const capReason =
+    noCanonical && (classSettings?.maxLevel ?? 4) > 3
+      ? "L4 (the canonical solution's code) is not part of this build."
+      : `Your class allows feedback up to L${cap}.`;
+  const [researcherChoice, setResearcherState] = useState<PanelResearcher>(chosenResearcher.get(task.id) ?? "rules");
+  const researcher: PanelResearcher = classSettings?.researcher ?? researcherChoice;
   const [, setVersion] = useState(0);
   const review = reviews.get(reviewKey(task.id, researcher)) ?? null;
   const [busy, setBusy] = useState(false);
@@ -63,9 +73,17 @@ export function FeedbackPanel({ ws }: { ws: TaskWorkspace }) {
   const models = useObservable(services.models);
   const result = ws.lastResult;
 
-  const setLevel = (l: FeedbackLevel) => {
-    chosenLevel.set(task.id, l);
-    setLevelState(l);
+  // The ladder: the levels asked for on this run (recorded with its turn), and the one viewed.
+  const reached = result ? (Math.min(Math.max(teaching.reached(task.id), asked.get(result) ?? 0), cap) as FeedbackLevel) : 0;
+  const level = result ? (Math.min(viewed.get(result) ?? reached, reached) as FeedbackLevel) : 0;
+  const show = (l: FeedbackLevel) => {
+    if (result) viewed.set(result, l);
+    setVersion((v) => v + 1);
+  };
+  const climb = (l: FeedbackLevel) => {
+    if (result) asked.set(result, l);
+    teaching.raiseLevel(task.id, l);
+    show(l);
   };
   const setResearcher = (r: PanelResearcher) => {
     chosenResearcher.set(task.id, r);
@@ -130,7 +148,13 @@ export function FeedbackPanel({ ws }: { ws: TaskWorkspace }) {
       <div className="feedback-controls">
         <label>
           Researcher{" "}
-          <select value={researcher} onChange={(e) => setResearcher(e.target.value as PanelResearcher)} aria-label="Researcher">
+          <select
+            value={researcher}
+            onChange={(e) => setResearcher(e.target.value as PanelResearcher)}
+            aria-label="Researcher"
+            disabled={Boolean(classSettings?.researcher)}
+            title={classSettings?.researcher ? "Set by the class file" : undefined}
+          >
             <option value="rules">rules (offline)</option>
             <option value="llm">llm (researcher model)</option>
             <option value="human">human (write the feedback)</option>
@@ -146,15 +170,7 @@ export function FeedbackPanel({ ws }: { ws: TaskWorkspace }) {
             model: {models.researcher.kind === "endpoint" ? models.researcher.model || "not set (Settings)" : models.researcher.kind}
           </span>
         )}
-        <fieldset className="levels" aria-label="Feedback level">
-          <legend>Level</legend>
-          {LEVELS.map((l) => (
-            <label key={l} title={LEVEL_HINTS[l]}>
-              <input type="radio" name={`level-${task.id}`} checked={level === l} onChange={() => setLevel(l)} aria-label={`L${l}`} />L{l}
-            </label>
-          ))}
-          <span className="muted small">{LEVEL_HINTS[level]}</span>
-        </fieldset>
+        <Ladder taskId={task.id} shown={level} reached={reached} cap={cap} capReason={capReason} onShow={show} onNext={climb} />
       </div>
       {error && (
         <div className="panel error" role="alert">
@@ -172,7 +188,7 @@ export function FeedbackPanel({ ws }: { ws: TaskWorkspace }) {
           }}
         />
       )}
-      {record && <RenderedFeedback record={record} level={level} task={task} ws={ws} />}
+      {record && <RenderedFeedback record={record} level={level} task={task} ws={ws} canApply={!classSettings?.hideApply} />}
       <h3>Test log</h3>
       <pre className="test-log" data-testid="test-log">
         {renderTestLog(result)}
@@ -204,7 +220,19 @@ function ItemFields({ item, level }: { item: FeedbackItem; level: FeedbackLevel 
   );
 }
 
-function RenderedFeedback({ record, level, ws }: { record: FeedbackRecord; level: FeedbackLevel; task: Task; ws: TaskWorkspace }) {
+function RenderedFeedback({
+  record,
+  level,
+  ws,
+  canApply,
+}: {
+  record: FeedbackRecord;
+  level: FeedbackLevel;
+  task: Task;
+  ws: TaskWorkspace;
+  /** Whether "Apply" is offered (a class file can hide it). */
+  canApply: boolean;
+}) {
   const items = record.items.slice(0, MAX_RENDERED_ITEMS);
   // At L4 each interface's code is shown once, in its own block (highlighted, with the change it makes).
   const corrections = level === 4 ? record.items.filter((item) => item.direct_code_feedback.trim()) : [];
@@ -254,7 +282,7 @@ function RenderedFeedback({ record, level, ws }: { record: FeedbackRecord; level
           {record.items.length > items.length && <p className="muted">({record.items.length - items.length} more item(s) left out)</p>}
         </div>
       )}
-      {corrections.length > 1 && (
+      {canApply && corrections.length > 1 && (
         <div className="feedback-apply-all">
           <button type="button" onClick={applyAll} title="Applies every correction below, in order (Ctrl+Z undoes it)">
             Apply all {corrections.length} corrections
@@ -263,7 +291,7 @@ function RenderedFeedback({ record, level, ws }: { record: FeedbackRecord; level
       )}
       {corrections.map((item, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: items have no identity besides their position
-        <CorrectionBlock key={i} item={item} ws={ws} canApply />
+        <CorrectionBlock key={i} item={item} ws={ws} canApply={canApply} />
       ))}
     </section>
   );

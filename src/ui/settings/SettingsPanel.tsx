@@ -1,13 +1,15 @@
 /**
  * Settings, a modal dialog (Escape or Cancel closes it): the theme, where
  * Pyodide and its packages come from, the coder and researcher models
- * (persisted), and the page's keyboard shortcuts.
+ * (persisted), the class file (applied at once), and the page's keyboard
+ * shortcuts.
  */
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { defaultIndexURL, PYODIDE_CDN } from "../../python/browser";
 import { useObservable, useServices } from "../services";
 import { SHORTCUTS } from "../shortcuts";
 import { setViewPrefs, type ThemeChoice, viewPrefs } from "../view-prefs";
+import { ClassSection } from "./ClassSection";
 import { ModelSeat } from "./ModelSettings";
 
 function checkUrl(v: string): string | null {
@@ -73,6 +75,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
       <h3>Models</h3>
       <ModelSeat seat="coder" value={coder} onChange={setCoder} />
       <ModelSeat seat="researcher" value={researcher} onChange={setResearcher} />
+      <ClassSection />
       <h3>Keyboard shortcuts</h3>
       <table className="shortcuts" data-testid="shortcuts">
         <tbody>

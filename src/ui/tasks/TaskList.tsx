@@ -1,12 +1,23 @@
-/** The list of tasks: title, paper, domain and packages; broken folders show their error. */
+/**
+ * The list of tasks: title, paper, domain and packages, and the student's
+ * turns (solved, runs, feedback levels asked for); broken folders show their
+ * error. With a class file, only its tasks, in its order.
+ */
+import type { TaskProgress } from "../../core/study";
+import { summarizeProgress } from "../../core/study";
 import { networkWatch, offlineBlocker } from "../offline/network";
 import { useObservable, useServices } from "../services";
+import type { CatalogEntry } from "./catalog";
 import { pageRunBlocker } from "./page-support";
 
 /** Left-hand list of tasks. `selected` is the open task id. */
 export function TaskList({ selected, onSelect }: { selected: string | null; onSelect: (id: string) => void }) {
-  const catalog = useObservable(useServices().catalogEntries);
+  const services = useServices();
+  const all = useObservable(services.catalogEntries);
+  const classSettings = useObservable(services.teaching.classSettings);
+  const progress = useObservable(services.teaching.progress);
   const net = useObservable(networkWatch.state);
+  const catalog = classTasks(all, classSettings?.tasks ?? null);
   if (catalog.length === 0) {
     return <p className="empty">No tasks were bundled. Add task folders under tasks/ and rebuild.</p>;
   }
@@ -44,6 +55,7 @@ export function TaskList({ selected, onSelect }: { selected: string | null; onSe
               <div className="task-paper">
                 {authors}, {m.paper.venue.includes(String(m.paper.year)) ? m.paper.venue : `${m.paper.venue} ${m.paper.year}`}
               </div>
+              <ProgressLine progress={progress.get(entry.id) ?? null} />
               <div className="task-tags">
                 <span className="tag domain">{m.domain}</span>
                 {m.packages.map((p) => (
@@ -67,5 +79,27 @@ export function TaskList({ selected, onSelect }: { selected: string | null; onSe
         );
       })}
     </ul>
+  );
+}
+
+/** The entries of a class's tasks, in the class's order (every entry without a class). */
+export function classTasks(all: CatalogEntry[], ids: string[] | null): CatalogEntry[] {
+  if (!ids) return all;
+  const byId = new Map(all.map((e) => [e.id, e]));
+  return ids.map((id) => byId.get(id)).filter((e): e is CatalogEntry => e !== undefined);
+}
+
+/** Solved, runs and the levels asked for; nothing before the first run. */
+function ProgressLine({ progress }: { progress: TaskProgress | null }) {
+  const s = summarizeProgress(progress);
+  if (s.runs === 0) return null;
+  return (
+    <div className="task-progress" data-testid="task-progress" data-solved={s.solved} data-runs={s.runs} data-levels={s.levels.join(",")}>
+      {s.solved ? <span className="tag solved">solved</span> : <span className="tag attempted">attempted</span>}
+      <span className="muted small">
+        {s.runs} run{s.runs === 1 ? "" : "s"}
+        {s.levels.length > 0 && ` · feedback ${s.levels.map((l) => `L${l}`).join(" ")}`}
+      </span>
+    </div>
   );
 }

@@ -1,0 +1,127 @@
+/**
+ * The page's teaching state: a student's turns per task (runs, solved, the
+ * feedback levels asked for on the ladder) and the active class file. Owned
+ * by PlaygroundServices; storage failures become notices and never lose what
+ * is shown.
+ */
+import type { ClassSettings } from "../core/class-settings";
+import type { RunResult } from "../core/results";
+import { addRun, raiseLevel, type TaskProgress } from "../core/study";
+import type { FeedbackLevel } from "../core/vocabulary";
+import type { Repositories } from "../store/repositories";
+import { Observable } from "./observable";
+
+/** Most bytes of a class file fetched from a URL. */
+const MAX_CLASS_BYTES = 256 * 1024;
+
+/** A student's turns and the class file, for the page. */
+export class Teaching {
+  /** Turns per task id (every task with at least one run). */
+  readonly progress = new Observable<ReadonlyMap<string, TaskProgress>>(new Map());
+  /** The active class file, or null. */
+  readonly classSettings = new Observable<ClassSettings | null>(null);
+
+  constructor(
+    private readonly repos: Promise<Repositories>,
+    private readonly notify: (kind: "error" | "warning", text: string) => void,
+    /** Ids of the page's tasks (a class may name only these). */
+    private readonly taskIds: () => string[],
+  ) {}
+
+  /** Read the stored turns and class. Call once when the page opens. */
+  async load(): Promise<void> {
+    const repos = await this.repos;
+    try {
+      const all = await repos.progress.all();
+      this.progress.set(new Map(all.records.map((p) => [p.taskId, p])));
+      for (const p of all.problems) this.notify("warning", p);
+    } catch (e) {
+      this.notify("error", `${(e as Error).message} Your turns on each task are not shown.`);
+    }
+    try {
+      const got = await repos.classes.get(this.taskIds());
+      if (got.problem) this.notify("warning", got.problem);
+      if (got.value) this.classSettings.set(got.value);
+    } catch (e) {
+      this.notify("error", `${(e as Error).message} The class file could not be read.`);
+    }
+  }
+
+  private put(p: TaskProgress): void {
+    const next = new Map(this.progress.get());
+    next.set(p.taskId, p);
+    this.progress.set(next);
+  }
+
+  /** Record a finished run of the tests as a new turn (at level 0). */
+  addRun(taskId: string, result: RunResult): void {
+    this.put(addRun(this.progress.get().get(taskId) ?? null, taskId, result));
+    void this.repos
+      .then((r) => r.progress.addRun(taskId, result))
+      .catch((e: Error) => this.notify("warning", `${e.message} (the turn is shown but not stored)`));
+  }
+
+  /** The highest level asked for on the task's last run (0 when none). */
+  reached(taskId: string): FeedbackLevel {
+    return this.progress.get().get(taskId)?.turns.at(-1)?.level ?? 0;
+  }
+
+  /** Record that the student asked for `level` on the task's last run. */
+  raiseLevel(taskId: string, level: FeedbackLevel): void {
+    const p = this.progress.get().get(taskId);
+    if (!p || p.turns.length === 0) return;
+    this.put(raiseLevel(p, level));
+    void this.repos
+      .then((r) => r.progress.raiseLevel(taskId, level))
+      .catch((e: Error) => this.notify("warning", `${e.message} (the level is shown but not stored)`));
+  }
+
+  /** The highest level the class allows (4 without a class). */
+  get maxLevel(): FeedbackLevel {
+    return this.classSettings.get()?.maxLevel ?? 4;
+  }
+
+  /**
+   * Make a class file's text the active class.
+   * @throws ClassFileError when the text is not a valid class file for this page's tasks
+   */
+  async loadClass(text: string, source: string): Promise<ClassSettings> {
+    const { parseClassFile } = await import("../core/class-file");
+    const c = parseClassFile(text, source, this.taskIds());
+    this.classSettings.set(c);
+    try {
+      await (await this.repos).classes.save(c);
+    } catch (e) {
+      this.notify("warning", `${(e as Error).message} The class applies until the page is reloaded.`);
+    }
+    return c;
+  }
+
+  /**
+   * Fetch a class file from `url` (relative URLs resolve against the page) and make it the active class.
+   * @throws Error naming the URL when it cannot be fetched, or ClassFileError when it is not a valid class file
+   */
+  async loadClassFromUrl(url: string): Promise<ClassSettings> {
+    const abs = new URL(url, globalThis.location?.href).href;
+    let text: string;
+    try {
+      const res = await fetch(abs, { cache: "no-cache" });
+      if (!res.ok) throw new Error(`the server answered ${res.status} ${res.statusText}`.trim());
+      text = await res.text();
+    } catch (e) {
+      throw new Error(`The class file ${abs} could not be fetched: ${(e as Error).message}`);
+    }
+    if (text.length > MAX_CLASS_BYTES) throw new Error(`The class file ${abs} is larger than ${MAX_CLASS_BYTES / 1024} KB.`);
+    return this.loadClass(text, abs);
+  }
+
+  /** Leave the class: every task and level are offered again. */
+  async leaveClass(): Promise<void> {
+    this.classSettings.set(null);
+    try {
+      await (await this.repos).classes.remove();
+    } catch (e) {
+      this.notify("warning", (e as Error).message);
+    }
+  }
+}

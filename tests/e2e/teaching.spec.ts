@@ -1,0 +1,94 @@
+/** The page as a class uses it: the feedback ladder, the student's turns in the task list, and class files. */
+import { expect, type Page, test } from "@playwright/test";
+import { CANONICAL, climbTo, openTab, openTask, runAndWait, STARTER, setTarget, TASK } from "./helpers";
+
+// Class files are fetched by the page: served here through the browser's routing, which a service worker would bypass.
+test.use({ serviceWorkers: "block" });
+
+const classFile = (over: Record<string, unknown>) => JSON.stringify({ format: "recode-class", version: 1, name: "Week 3", ...over });
+
+const item = (page: Page, id: string) => page.locator(`[data-task-id="${id}"]`);
+
+test("the ladder: a failing run starts at L0, each level asked for is kept with its turn, and the task list shows solved, attempted and levels", async ({
+  page,
+}) => {
+  await openTask(page);
+  await setTarget(page, STARTER);
+  await runAndWait(page);
+  const progress = item(page, TASK).getByTestId("task-progress");
+  await expect(progress).toHaveAttribute("data-solved", "false");
+  await expect(progress).toHaveAttribute("data-runs", "1");
+  await expect(progress).toContainText("attempted");
+  await openTab(page, "Feedback");
+  await expect(page.getByTestId("feedback")).toHaveAttribute("data-level", "0");
+  await climbTo(page, 2);
+  await expect(progress).toHaveAttribute("data-levels", "2");
+  await expect(progress).toContainText("feedback L2");
+
+  await setTarget(page, CANONICAL);
+  await runAndWait(page);
+  await expect(progress).toHaveAttribute("data-solved", "true");
+  await expect(progress).toHaveAttribute("data-runs", "2");
+  await expect(progress).toContainText("solved");
+
+  // The turns are stored: a reload shows the same.
+  await page.reload();
+  await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "ready", { timeout: 120_000 });
+  await expect(item(page, TASK).getByTestId("task-progress")).toHaveAttribute("data-runs", "2");
+  await expect(item(page, TASK).getByTestId("task-progress")).toHaveAttribute("data-levels", "2");
+});
+
+test("a class file from a URL picks the tasks, caps the level, fixes the researcher; another hides Apply; a broken one names its line", async ({
+  page,
+}) => {
+  await page.route(
+    (url) => url.pathname === "/week3.class.json",
+    (route) =>
+      route.fulfill({
+        contentType: "application/json",
+        body: classFile({ tasks: [TASK, "pass-at-k"], maxLevel: 2, researcher: "rules" }),
+      }),
+  );
+  await openTask(page, "/?class=/week3.class.json");
+  await expect(page.getByTestId("class-badge")).toContainText("Class: Week 3");
+  await expect(page.getByTestId("class-badge")).toContainText("2 tasks · feedback up to L2 · rules researcher");
+  await expect(page.locator(".task-list > li")).toHaveCount(2);
+  // The class is stored: the address no longer carries it.
+  expect(new URL(page.url()).search).toBe("");
+
+  await setTarget(page, STARTER);
+  await runAndWait(page);
+  await openTab(page, "Feedback");
+  await expect(page.getByLabel("Researcher", { exact: true })).toBeDisabled();
+  await climbTo(page, 2);
+  await expect(page.getByRole("button", { name: /Ask for more help/ })).toHaveCount(0);
+  await expect(page.getByTestId("level-cap")).toHaveText("Your class allows feedback up to L2.");
+  await expect(page.getByLabel("L3", { exact: true })).toHaveCount(0);
+  await expect(page.getByTestId("feedback-code")).toHaveCount(0);
+
+  // In Settings: a class with every level but no Apply, then a broken file, then leaving the class.
+  await page.getByRole("button", { name: "Settings" }).click();
+  const input = page.getByTestId("class-file-input");
+  await input.setInputFiles({ name: "open.json", mimeType: "application/json", buffer: Buffer.from(classFile({ hideApply: true })) });
+  await expect(page.getByTestId("class-section")).toContainText("all tasks · feedback up to L4 · apply hidden");
+  await input.setInputFiles({
+    name: "broken.json",
+    mimeType: "application/json",
+    buffer: Buffer.from('{\n  "format": "recode-class",\n  "version": 1,\n  "name": "x",\n  "maxLevel": 9\n}'),
+  });
+  await expect(page.getByTestId("class-error")).toContainText("class file broken.json, line 5: field maxLevel");
+  // The broken file changed nothing.
+  await expect(page.getByTestId("class-badge")).toContainText("apply hidden");
+  await page.keyboard.press("Escape");
+  await climbTo(page, 4);
+  await expect(page.getByTestId("feedback-code").first()).toBeVisible();
+  await expect(page.getByRole("button", { name: "Apply to editor" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /Apply all/ })).toHaveCount(0);
+  await expect(page.locator(".task-list > li").nth(2)).toBeVisible();
+
+  await page.getByRole("button", { name: "Settings" }).click();
+  await page.getByRole("button", { name: "Leave the class" }).click();
+  await expect(page.getByTestId("class-badge")).toHaveCount(0);
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("button", { name: "Apply to editor" }).first()).toBeVisible();
+});
