@@ -6,8 +6,8 @@
  * and reported; the work it held runs again.
  */
 import type { EpisodeStore } from "../core/episode-store";
-import { trajectoryKey, turn0Key, turn0PartialKey } from "./records";
 import type { TrajectoryRepository } from "./repositories";
+import { trajectoryKey, turn0Key, turn0PartialKey } from "./trajectory-records";
 
 /** An {@link EpisodeStore} over the page's trajectory repository. */
 export function repositoryEpisodeStore(repo: TrajectoryRepository): EpisodeStore {

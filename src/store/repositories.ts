@@ -27,23 +27,11 @@ import {
   restoreModelSettings,
   restoreRun,
   restoreSettings,
-  restoreTrajectoryRecord,
-  restoreTurn0PartialRecord,
-  restoreTurn0Record,
   SETTINGS_VERSION,
   type SettingsRecord,
-  TRAJECTORY_RECORD_VERSION,
-  type TrajectoryRecord,
-  type TrajectorySource,
-  TURN0_PARTIAL_RECORD_VERSION,
-  TURN0_RECORD_VERSION,
-  type Turn0PartialRecord,
-  type Turn0Record,
-  trajectoryKey,
-  turn0Key,
-  turn0PartialKey,
 } from "./records";
 import { ClassRepository, ProgressRepository } from "./teaching";
+import type { TrajectoryRecord, TrajectorySource, Turn0PartialRecord, Turn0Record } from "./trajectory-records";
 
 export { idbStore, type KeyValueStore, memoryStore, type Restored, readRecord } from "./kv";
 
@@ -137,20 +125,26 @@ export interface TrajectoryListing {
   problems: string[];
 }
 
+/** The agent-run records module, loaded on first use (not part of the page's first load). */
+const runRecords = () => import("./trajectory-records");
+
 /**
  * Trajectories of agent runs (saved after every turn) and the shared turn 0
- * they start from. Reads go through restoreTrajectoryRecord / restoreTurn0Record.
+ * they start from. Reads go through restoreTrajectoryRecord / restoreTurn0Record
+ * (trajectory-records.ts).
  */
 export class TrajectoryRepository {
   constructor(private readonly kv: KeyValueStore) {}
 
   /** The stored episode under `key` (see trajectoryKey), or null. */
-  get(key: string): Promise<Restored<TrajectoryRecord>> {
+  async get(key: string): Promise<Restored<TrajectoryRecord>> {
+    const { restoreTrajectoryRecord } = await runRecords();
     return readRecord(this.kv, "trajectories", key, (raw) => restoreTrajectoryRecord(key, raw), "the episode runs again");
   }
 
   /** Every readable trajectory, oldest key first; unreadable ones are set aside and reported. */
   async list(): Promise<TrajectoryListing> {
+    const { restoreTrajectoryRecord } = await runRecords();
     const records: TrajectoryRecord[] = [];
     const problems: string[] = [];
     for (const { key, value } of await this.kv.entries("trajectories")) {
@@ -177,6 +171,7 @@ export class TrajectoryRepository {
     fileName: string | null = null,
     savedAt: number = Date.now(),
   ): Promise<TrajectoryRecord> {
+    const { TRAJECTORY_RECORD_VERSION, trajectoryKey } = await runRecords();
     const key = trajectoryKey(trajectory);
     const rec: TrajectoryRecord = { version: TRAJECTORY_RECORD_VERSION, key, trajectory, memory, source, fileName, savedAt };
     await this.kv.put("trajectories", key, rec);
@@ -196,12 +191,14 @@ export class TrajectoryRepository {
   }
 
   /** The stored shared turn 0 under `key` (see turn0Key), or null. */
-  getTurn0(key: string): Promise<Restored<Turn0Record>> {
+  async getTurn0(key: string): Promise<Restored<Turn0Record>> {
+    const { restoreTurn0Record } = await runRecords();
     return readRecord(this.kv, "turn0", key, (raw) => restoreTurn0Record(key, raw), "turn 0 runs again");
   }
 
   /** Save the shared turn 0 of a (model, researcher, setting, task), and forget its partial turn 0. @throws StorageError */
   async saveTurn0(turn0: SharedTurn0, savedAt: number = Date.now()): Promise<Turn0Record> {
+    const { TURN0_RECORD_VERSION, turn0Key, turn0PartialKey } = await runRecords();
     const { model, researcher, setting, protocol } = turn0.config;
     const key = turn0Key(model, researcher, setting, turn0.taskId, protocol);
     const rec: Turn0Record = { version: TURN0_RECORD_VERSION, key, turn0, savedAt };
@@ -211,12 +208,14 @@ export class TrajectoryRepository {
   }
 
   /** The stored partial turn 0 under `key` (see turn0PartialKey), or null. */
-  getTurn0Partial(key: string): Promise<Restored<Turn0PartialRecord>> {
+  async getTurn0Partial(key: string): Promise<Restored<Turn0PartialRecord>> {
+    const { restoreTurn0PartialRecord } = await runRecords();
     return readRecord(this.kv, "turn0", key, (raw) => restoreTurn0PartialRecord(key, raw), "turn 0 runs again");
   }
 
   /** Save the coder's turn 0 whose review failed. @throws StorageError */
   async saveTurn0Partial(key: string, partial: Turn0Partial, savedAt: number = Date.now()): Promise<Turn0PartialRecord> {
+    const { TURN0_PARTIAL_RECORD_VERSION } = await runRecords();
     const rec: Turn0PartialRecord = { version: TURN0_PARTIAL_RECORD_VERSION, key, partial, savedAt };
     await this.kv.put("turn0", key, rec);
     return rec;

@@ -10,19 +10,19 @@ import { version as appVersion } from "../../package.json";
 import type { EpisodeConfig, EpisodeEnv } from "../core/episode";
 import type { FeedbackItem, FeedbackRecord, Researcher } from "../core/feedback";
 import type { TokenCounts } from "../core/model";
-import { profileSeatSampling } from "../core/protocol";
 import type { MeteredChatModel, WebLLMProgress } from "../core/providers";
 import type { RunResult } from "../core/results";
-import { type Sampling, type SeatSampling, samplingText, withSampling } from "../core/sampling";
+import type { Sampling, SeatSampling } from "../core/sampling";
 import { type Task, taskContentHash } from "../core/task";
 import type { TaskEpisodesOutcome } from "../core/task-episodes";
-import { restoreTrajectory, type Trajectory } from "../core/trajectory";
+import type { Trajectory } from "../core/trajectory";
 import type { PythonRuntime, RunOptions } from "../python/runtime";
 import { taskRunRequest } from "../python/runtime";
 import { browserStorage, DraftJournal, TaskNotes } from "../store/journal";
-import type { DraftRecord, ModelConfig, ModelSettingsRecord, RunRecord, SettingsRecord, TrajectoryRecord } from "../store/records";
-import { DEFAULT_MODEL_SETTINGS, DEFAULT_SETTINGS, trajectoryKey } from "../store/records";
+import type { DraftRecord, ModelConfig, ModelSettingsRecord, RunRecord, SettingsRecord } from "../store/records";
+import { DEFAULT_MODEL_SETTINGS, DEFAULT_SETTINGS } from "../store/records";
 import { openRepositories, type Repositories } from "../store/repositories";
+import type { TrajectoryRecord } from "../store/trajectory-records";
 import type { AgentRunEvent, AgentRunOptions } from "./agent/controller";
 import type { ModelRole } from "./models";
 import { Observable } from "./observable";
@@ -446,7 +446,7 @@ export class PlaygroundServices {
 
   /** A researcher: `rules` (offline) or `llm` (the researcher model of the settings). @throws Error from the settings. */
   async researcher(kind: "rules" | "llm", sampling?: Sampling): Promise<{ researcher: Researcher; usage?: () => TokenCounts }> {
-    const { createLlmResearcher, createRulesResearcher } = await later();
+    const { createLlmResearcher, createRulesResearcher, withSampling } = await later();
     if (kind === "rules") return { researcher: createRulesResearcher() };
     const { model } = await this.model("researcher");
     return {
@@ -484,7 +484,8 @@ export class PlaygroundServices {
     const blocked = pageRunBlocker(task);
     if (blocked) return { trajectories: [], cancelled: false, error: blocked, storageFailed: false };
     let coder: { spec: string; model: MeteredChatModel };
-    const { createAgent, repositoryEpisodeStore, runTaskEpisodes, samplingOf, specOf } = await later();
+    const { createAgent, profileSeatSampling, repositoryEpisodeStore, runTaskEpisodes, samplingOf, samplingText, specOf, withSampling } =
+      await later();
     let researcher: Awaited<ReturnType<PlaygroundServices["researcher"]>>;
     let sampling: SeatSampling | undefined;
     try {
@@ -580,6 +581,7 @@ export class PlaygroundServices {
     const imported: string[] = [];
     const errors: string[] = [];
     const skipped: string[] = [];
+    const { restoreTrajectory, trajectoryKey } = await later();
     const existing = new Set((await repo.list()).records.map((r) => r.key));
     for (const f of files) {
       // A run folder also holds its configuration, agent memories and the shared turn 0: only episodes are imported.

@@ -7,7 +7,7 @@ import { RunFolder } from "../../src/cli/run-folder";
 import { buildReport, defaultN, episodeConditions, type Report, type ReportInput } from "../../src/core/report";
 import { reportNotes } from "../../src/core/report-text";
 import { restoreTrajectory, type Trajectory } from "../../src/core/trajectory";
-import { type TrajectoryRecord, trajectoryKey } from "../../src/store/records";
+import { type TrajectoryRecord, trajectoryKey } from "../../src/store/trajectory-records";
 import { storedReport } from "../../src/ui/agent/stored-report";
 
 // Turn 0: collection error; turn 1: 1 of 3 passed (one skipped); turn 2: 3 of 3 (solved).

@@ -5,8 +5,9 @@ import { describe, expect, it } from "vitest";
 import type { SharedTurn0 } from "../../src/core/episode";
 import { restoreTrajectory, type Trajectory } from "../../src/core/trajectory";
 import { DB_VERSION } from "../../src/store/db";
-import { RecordError, restoreModelSettings, restoreTrajectoryRecord, trajectoryKey, turn0Key } from "../../src/store/records";
+import { RecordError, restoreModelSettings } from "../../src/store/records";
 import { memoryStore, openRepositories, repositoriesOver } from "../../src/store/repositories";
+import { restoreTrajectoryRecord, trajectoryKey, turn0Key } from "../../src/store/trajectory-records";
 
 let n = 0;
 const freshName = () => `recode-traj-${Date.now()}-${n++}`;
