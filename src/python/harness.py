@@ -502,6 +502,9 @@ def run_tests(config, emit_text):
 
 def _main():
     """Native entry: python3 harness.py CONFIG.json; events to fd 3."""
+    # Descriptors beyond the four the host gave (0-2, and 3 for events) were inherited from whatever started
+    # recode (a shell's open folder leads out of the box): closed before any code under test runs.
+    os.closerange(4, os.sysconf("SC_OPEN_MAX") if os.sysconf("SC_OPEN_MAX") > 0 else 65536)
     # Protected under its library name (recode_guard.PROTECTED_MODULES), as in Pyodide: code under test that
     # reaches it through sys.modules["__main__"] changes a protected module.
     sys.modules["recode_harness"] = sys.modules[__name__]
@@ -604,6 +607,43 @@ def seal():
 
     import importlib.machinery as _machinery
 
+    # The bridge's types (pyodide.ffi's JsProxy family): a constructor among them makes a JavaScript object
+    # (JsException("TypeError", ...) is a new JavaScript error, whose `constructor` is JavaScript's TypeError,
+    # and so on to every intrinsic). Their constructors refuse, and the audit hook below refuses any change
+    # to these types (putting a constructor back, deleting the refusal).
+    def no_new(cls, *args, **kwargs):
+        raise TypeError("the JavaScript bridge's types cannot be made by code under test")
+
+    bridge_types = []
+    stack, seen = [object], set()
+    while stack:
+        cls = stack.pop()
+        if id(cls) in seen:
+            continue
+        seen.add(id(cls))
+        try:
+            stack += type.__subclasses__(cls)
+        except TypeError:
+            pass
+        module = type.__dict__["__module__"].__get__(cls)
+        if cls.__name__ == "JsProxy" and module == "pyodide.ffi":
+            bridge_types.append(cls)
+    # The JsProxy family: JsProxy and every class below it (JsException, JsArray, JsBuffer, ...).
+    family, stack = [], list(bridge_types)
+    while stack:
+        cls = stack.pop()
+        if any(cls is f for f in family):
+            continue
+        family.append(cls)
+        stack += type.__subclasses__(cls)
+    bridge_types = family
+    for cls in bridge_types:
+        try:
+            cls.__new__ = no_new
+        except (TypeError, AttributeError):
+            pass  # a static type: nothing can be changed on it
+    bridge_ids = frozenset(id(cls) for cls in bridge_types)
+
     def audit(
         event,
         args,
@@ -614,10 +654,14 @@ def seal():
         _ie=ImportError,
         _re=RuntimeError,
         _spec=_machinery.ModuleSpec,
+        _bridge=bridge_ids,
+        _id=id,
     ):
         if event in ("object.__setattr__", "object.__delattr__") and args and args[0] is _spec:
             # The wrappers below read a spec's name: the class must not gain a property that runs code there.
             raise _re("ModuleSpec cannot be changed by code under test")
+        if event in ("object.__setattr__", "object.__delattr__") and args and _id(args[0]) in _bridge:
+            raise _re("the JavaScript bridge's types cannot be changed by code under test")
         if event == "import":
             name = args[0] if args else None
             # A str subclass is read as the plain string it holds (its own methods never run here).

@@ -77,6 +77,43 @@ export function freezeIntrinsics(): void {
   // V8 calls Error.prepareStackTrace with call sites that lead to the WebAssembly instance and its memory.
   // (Error itself cannot be frozen: Pyodide sets Error.stackTraceLimit.)
   Object.defineProperty(Error, "prepareStackTrace", { value: undefined, writable: false, configurable: false });
+  // The error constructors: a JavaScript error that Python holds leads to them (`constructor`), and a property
+  // planted on one would outlive the run (the memory restore does not reach JavaScript). Error keeps its
+  // stackTraceLimit writable (Pyodide sets it; the worker puts it back after every run) and nothing else.
+  const errors = [TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError];
+  for (const name of ["AggregateError", "DOMException"]) {
+    const ctor = (globalThis as Record<string, unknown>)[name];
+    if (typeof ctor === "function") errors.push(ctor as typeof TypeError);
+  }
+  for (const ctor of errors) Object.freeze(ctor);
+  for (const key of Reflect.ownKeys(Error)) {
+    const d = Object.getOwnPropertyDescriptor(Error, key);
+    if (key !== "stackTraceLimit" && d?.configurable) {
+      Object.defineProperty(Error, key, "value" in d ? { writable: false, configurable: false } : { configurable: false });
+    }
+  }
+  Object.preventExtensions(Error);
+}
+
+/** Error.stackTraceLimit as V8 starts with it: the one property of Error a run can change, put back after each run. */
+export const STACK_TRACE_LIMIT = 10;
+
+/**
+ * Take away the one JavaScript function that makes a new JavaScript object
+ * from Python's arguments, Pyodide's `deserializeError` (behind
+ * `JsException(name, message)`): it now makes an inert object with no
+ * prototype, so nothing leads from it to a constructor. The harness's seal
+ * refuses that constructor too; this holds if a route to it is ever found.
+ */
+export function sealErrorMaker(py: PyodideAPI): void {
+  const api = (py as unknown as { _api?: { deserializeError?: unknown } })._api;
+  if (api && "deserializeError" in api) {
+    Object.defineProperty(api, "deserializeError", {
+      value: () => Object.freeze(Object.create(null)),
+      writable: false,
+      configurable: false,
+    });
+  }
 }
 
 /**

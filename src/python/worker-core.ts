@@ -12,7 +12,7 @@
  */
 import type { PyodideAPI } from "pyodide";
 import { type FileWatch, SCRATCH_DIRS, type WatchedFs, watchFiles } from "./file-watch";
-import { freezeIntrinsics, sealFunctionConstructors, sealSockets } from "./js-seal";
+import { freezeIntrinsics, STACK_TRACE_LIMIT, sealErrorMaker, sealFunctionConstructors, sealSockets } from "./js-seal";
 import { MemorySnapshot, type SnapshotFs, type SnapshotModule } from "./memory-snapshot";
 
 /** Where Pyodide and its packages come from. All optional. */
@@ -237,6 +237,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       const version = String(py.runPython("import sys; sys.version.split()[0]"));
       sealFunctionConstructors();
       sealSockets(py);
+      sealErrorMaker(py);
       freezeIntrinsics();
       fileWatch = watchFiles(py.FS as unknown as WatchedFs);
       // Python itself is sealed at the first run, once that run's packages are loaded (sealPython).
@@ -390,6 +391,8 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     } catch (e) {
       status = `tainted: the check after the run failed (${(e as Error).message.split("\n").slice(-1)[0]})`;
     }
+    // The one property of a JavaScript intrinsic a run can change (js-seal.ts): back to its start.
+    Error.stackTraceLimit = STACK_TRACE_LIMIT;
     let lost: string;
     try {
       lost = snapshot.restore();

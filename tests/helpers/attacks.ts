@@ -843,6 +843,45 @@ except Exception:
     pass
 ${fakes}`,
   // Reach JavaScript (Pyodide): the js module, pyodide.ffi, or the builtin core module.
+  "a JavaScript error made from Python": `def _attack(*args, **kwargs):
+    reached = []
+    stack, seen = [object], set()
+    while stack:
+        c = stack.pop()
+        if c in seen:
+            continue
+        seen.add(c)
+        try:
+            stack += type.__subclasses__(c)
+        except TypeError:
+            pass
+        if (c.__module__ or "").split(".")[0] not in ("pyodide", "_pyodide", "_pyodide_core"):
+            continue
+        # Its constructor, as it is and after its __new__ is taken away or replaced.
+        for undo in (None, "del", "object", "base"):
+            try:
+                if undo == "del":
+                    del c.__new__
+                elif undo == "object":
+                    c.__new__ = object.__new__
+                elif undo == "base":
+                    c.__new__ = c.__mro__[1].__new__
+            except Exception:
+                pass
+            for make in (lambda: c("TypeError", "made from Python"), lambda: c.__new__(c, "TypeError", "made from Python")):
+                try:
+                    e = make()
+                    ctor = e.constructor
+                    setattr(ctor, "recode_leak", "left by an earlier run")
+                    reached.append(f"{c.__name__}: {ctor}")
+                except BaseException:
+                    pass
+    if reached:
+        raise RuntimeError(f"reached {reached}")
+    return [0.0]
+
+${NAMES.map((n) => `${n} = _attack`).join("\n")}
+`,
   "JavaScript bridge": `def _attack(*args, **kwargs):
     reached = []
     for name in ("js", "pyodide_js", "pyodide.ffi", "pyodide.code", "_pyodide_core"):

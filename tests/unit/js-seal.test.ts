@@ -27,6 +27,13 @@ plant("Object.prototype.toJSON", Object.prototype, "toJSON");
 plant("TextDecoder.prototype.decode", TextDecoder.prototype, "decode");
 plant("MessagePort.prototype.postMessage", MessagePort.prototype, "postMessage");
 plant("EventTarget.prototype.dispatchEvent", EventTarget.prototype, "dispatchEvent");
+plant("TypeError.recode_leak", TypeError, "recode_leak");
+plant("RangeError.recode_leak", RangeError, "recode_leak");
+plant("Error.recode_leak", Error, "recode_leak");
+plant("Error.captureStackTrace", Error, "captureStackTrace");
+// What must keep working: Pyodide sets Error.stackTraceLimit.
+Error.stackTraceLimit = 7;
+took["Error.stackTraceLimit stays writable (false is right)"] = Error.stackTraceLimit !== 7;
 console.log(JSON.stringify(took));
 `;
   const res = spawnSync(process.execPath, ["--import", "tsx/esm", "--input-type=module", "-e", script], {
@@ -38,9 +45,9 @@ console.log(JSON.stringify(took));
 }
 
 describe("freezeIntrinsics", () => {
-  it("leaves no method to plant on WebAssembly's prototypes or namespace, Object.prototype, or what the worker reports through", () => {
+  it("leaves no method to plant on WebAssembly's prototypes or namespace, Object.prototype, the error constructors, or what the worker reports through", () => {
     const took = plantAfterFreeze();
-    expect(Object.keys(took).length).toBe(11);
+    expect(Object.keys(took).length).toBe(16);
     expect(Object.entries(took).filter(([, v]) => v)).toEqual([]);
   });
 });
