@@ -191,3 +191,30 @@ describe("native backend without a box (sandbox none): the same attacks succeed"
     expect(c.collectionError?.message).toContain("reached [the canonical solution]");
   });
 });
+
+describe("descriptors of the process that started recode", () => {
+  it("do not reach the box: a folder left open by the shell gives code under test nothing (no canonical solution, no verdict)", () => {
+    // Implements nothing: borrows the canonical solution through any descriptor of a folder that holds it.
+    const borrow = `import os
+for _fd in range(4, 1024):
+    try:
+        if "canonical.py" in os.listdir(_fd):
+            _f = os.open("canonical.py", os.O_RDONLY, dir_fd=_fd)
+            exec(compile(os.read(_f, 1 << 20).decode(), "canonical.py", "exec"), globals())
+            break
+    except (OSError, TypeError, ValueError):
+        pass
+`;
+    const dir = fileURLToPath(new URL("../../tasks/pass-at-k", import.meta.url));
+    const file = `${process.env.TMPDIR ?? "/tmp"}/recode-fd-borrow-${process.pid}.py`;
+    spawnSync("sh", ["-c", 'cat > "$1"', "sh", file], { input: borrow });
+    // The shell opens the folder without close-on-exec, as a user's shell or a job runner may.
+    const r = spawnSync("bash", ["-c", 'exec 100<"$1"; exec node bin/recode.mjs test pass-at-k "$2" --backend native', "bash", dir, file], {
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    spawnSync("rm", ["-f", file]);
+    expect(`${r.stdout}${r.stderr}`).not.toContain("All tests pass");
+    expect(r.status).not.toBe(0);
+  });
+});
