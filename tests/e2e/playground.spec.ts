@@ -152,3 +152,34 @@ test("a syntax error is shown as a collection error with its line, marked in the
   await expect(page.getByTestId("counts")).toContainText("All tests passed");
   expect(await markers(page)).toEqual([]);
 });
+
+/** The editor's cursor line (Monaco's first editor). */
+type EditorsWindow = {
+  monaco: {
+    editor: { getEditors(): { getPosition(): { lineNumber: number }; setPosition(p: { lineNumber: number; column: number }): void }[] };
+  };
+};
+const cursorLine = (page: import("@playwright/test").Page) =>
+  page.evaluate(() => (window as unknown as EditorsWindow).monaco.editor.getEditors()[0]?.getPosition().lineNumber);
+
+test("a traceback's line in the target file moves the editor to that line", async ({ page }) => {
+  await openTask(page);
+  const lines = STARTER.split("\n");
+  // The stub raises on its own line: the failing tests point there.
+  await setTarget(page, STARTER);
+  await runAndWait(page);
+  const row = page.locator(".test-row").first();
+  const link = row.locator(".test-line .line-link");
+  const line = Number(await link.getAttribute("data-line"));
+  expect(lines[line - 1]).toContain("raise NotImplementedError");
+  await link.click();
+  // The row did not open: the click went to the editor.
+  await expect(row.locator("details")).not.toHaveAttribute("open", "");
+  await expect.poll(() => cursorLine(page)).toBe(line);
+  // In the traceback too.
+  await row.locator("summary").click();
+  await page.evaluate(() => (window as unknown as EditorsWindow).monaco.editor.getEditors()[0]?.setPosition({ lineNumber: 1, column: 1 }));
+  await expect.poll(() => cursorLine(page)).toBe(1);
+  await row.locator(".test-detail .line-link").first().click();
+  await expect.poll(() => cursorLine(page)).toBe(line);
+});

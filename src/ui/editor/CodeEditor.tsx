@@ -5,6 +5,15 @@ import { resolvedTheme, viewPrefs } from "../view-prefs";
 import { type LineMarker, MARKER_OWNER } from "./markers";
 import { monaco } from "./monaco";
 
+/** What the task view can do with the editor. */
+export interface EditorApi {
+  /** Replace the whole text (undoable). */
+  setText: (text: string) => void;
+  getText: () => string;
+  /** Put the cursor at the start of a 1-based line (clamped to the text), scroll it into view, and focus the editor. */
+  revealLine: (line: number) => void;
+}
+
 /** Props of {@link CodeEditor}. */
 export interface CodeEditorProps {
   /** Model path, e.g. `file:///min-p-sampling/decoding/min_p.py`; one model per task. */
@@ -16,10 +25,10 @@ export interface CodeEditorProps {
   onRun: () => void;
   markers: LineMarker[];
   /**
-   * Receives the editor's text API (replace the whole text, undoable, for Reset; read it), or null when the
-   * editor that gave it is gone (the plain editor once Monaco takes over, until Monaco gives its own).
+   * Receives the editor's API (replace the whole text, undoable, for Reset; read it; move to a line), or null
+   * when the editor that gave it is gone (the plain editor once Monaco takes over, until Monaco gives its own).
    */
-  onReady?: (api: { setText: (text: string) => void; getText: () => string } | null) => void;
+  onReady?: (api: EditorApi | null) => void;
   /** The text cannot be edited (a task the page cannot run). */
   readOnly?: boolean;
   /**
@@ -79,6 +88,14 @@ export function CodeEditor({ path, initial, onChange, onRun, markers, onReady, r
         editor.pushUndoStop();
       },
       getText: () => editor.getValue(),
+      revealLine: (line) => {
+        const model = editor.getModel();
+        if (!model) return;
+        const n = Math.min(Math.max(1, line), model.getLineCount());
+        editor.revealLineInCenter(n);
+        editor.setPosition({ lineNumber: n, column: model.getLineFirstNonWhitespaceColumn(n) || 1 });
+        editor.focus();
+      },
     });
   };
 

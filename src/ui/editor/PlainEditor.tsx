@@ -48,6 +48,18 @@ export function PlainEditor({
         if (ref.current) set(ref.current, text, 0);
       },
       getText: () => state.text,
+      revealLine: (line) => {
+        const el = ref.current;
+        if (!el) return;
+        const lines = el.value.split("\n");
+        const n = Math.min(Math.max(1, line), lines.length);
+        const at = lines.slice(0, n - 1).reduce((sum, l) => sum + l.length + 1, 0);
+        el.focus();
+        el.setSelectionRange(at, at);
+        // Scroll the line into view: its share of the text's height.
+        el.scrollTop = Math.max(0, ((n - 1) / lines.length) * el.scrollHeight - el.clientHeight / 2);
+        note(el);
+      },
     });
     // Gone (Monaco takes over): the text is the draft's until Monaco gives its own API.
     return () => onReady?.(null);

@@ -1,5 +1,70 @@
-/** Results of a run: counts, incident, collection error, and one row per unit test. */
+/**
+ * Results of a run: counts, incident, collection error, and one row per unit
+ * test. Lines of the target file (a test's line, a traceback's `File "...",
+ * line N` of the target, a collection error's line) are links that move the
+ * editor to that line.
+ */
+import { createContext, type MouseEvent, useContext } from "react";
 import type { RunResult, TestResult } from "../../core/results";
+
+/** The target file's path and how to show one of its lines in the editor; null: lines are plain text. */
+const GoToLine = createContext<{ target: string; go: (line: number) => void } | null>(null);
+
+/** "line N" that moves the editor there (plain text without an editor to move). */
+function LineLink({ line, label = `line ${line}` }: { line: number; label?: string }) {
+  const nav = useContext(GoToLine);
+  if (!nav) return <>{label}</>;
+  const click = (e: MouseEvent) => {
+    // Inside a <summary>: the click moves the editor, it does not open or close the row.
+    e.preventDefault();
+    e.stopPropagation();
+    nav.go(line);
+  };
+  return (
+    <button type="button" className="line-link" onClick={click} title={`Show line ${line} of ${nav.target} in the editor`} data-line={line}>
+      {label}
+    </button>
+  );
+}
+
+/** "line N" of `file`: a link when the file is the target. */
+function FileLine({ file, line }: { file: string; line: number }) {
+  const nav = useContext(GoToLine);
+  return nav && (file === nav.target || file.endsWith(`/${nav.target}`)) ? <LineLink line={line} /> : <>line {line}</>;
+}
+
+const TRACE_LINE = /^(\s*File ")([^"]+)(", line )(\d+)(.*)$/;
+
+/** A traceback whose lines in the target file are links to the editor. */
+function Traceback({ text }: { text: string }) {
+  const nav = useContext(GoToLine);
+  if (!nav) return <pre>{text}</pre>;
+  return (
+    <pre>
+      {text.split("\n").map((l, i) => {
+        const m = TRACE_LINE.exec(l);
+        const ours = m && ((m[2] as string) === nav.target || (m[2] as string).endsWith(`/${nav.target}`));
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the lines of a fixed text
+          <span key={i}>
+            {i > 0 && "\n"}
+            {ours && m ? (
+              <>
+                {m[1]}
+                {m[2]}
+                {'", '}
+                <LineLink line={Number(m[4])} />
+                {m[5]}
+              </>
+            ) : (
+              l
+            )}
+          </span>
+        );
+      })}
+    </pre>
+  );
+}
 
 const STATUS_LABEL: Record<TestResult["status"], string> = {
   passed: "passed",
@@ -24,6 +89,8 @@ export interface ResultsPanelProps {
   runError: string | null;
   /** When `result` is a stored run from an earlier visit: when it finished (ms since epoch). */
   storedAt: number | null;
+  /** The target file's path, and how to show one of its lines in the editor (absent: lines are plain text). */
+  goToLine?: { target: string; go: (line: number) => void };
 }
 
 function TestRow({ t }: { t: TestResult }) {
@@ -36,7 +103,11 @@ function TestRow({ t }: { t: TestResult }) {
           <span className="test-id">{t.id}</span>
           {t.interface && <span className="test-itf">{t.interface}</span>}
           <span className="test-ms">{ms(t.durationMs)}</span>
-          {t.line !== null && <span className="test-line">line {t.line}</span>}
+          {t.line !== null && (
+            <span className="test-line">
+              <LineLink line={t.line} />
+            </span>
+          )}
           {t.message && <div className="test-msg">{t.message}</div>}
         </summary>
         {hasDetail ? (
@@ -50,7 +121,7 @@ function TestRow({ t }: { t: TestResult }) {
             {t.traceback && (
               <>
                 <h4>Traceback</h4>
-                <pre>{t.traceback}</pre>
+                <Traceback text={t.traceback} />
               </>
             )}
             {t.stdout && (
@@ -75,7 +146,15 @@ function TestRow({ t }: { t: TestResult }) {
 }
 
 /** The results list beside the editor. */
-export function ResultsPanel({ result, live, runError, storedAt }: ResultsPanelProps) {
+export function ResultsPanel({ goToLine, ...rest }: ResultsPanelProps) {
+  return (
+    <GoToLine.Provider value={goToLine ?? null}>
+      <Results {...rest} />
+    </GoToLine.Provider>
+  );
+}
+
+function Results({ result, live, runError, storedAt }: Omit<ResultsPanelProps, "goToLine">) {
   if (runError) {
     return (
       <div className="results" data-testid="results">
@@ -131,12 +210,17 @@ export function ResultsPanel({ result, live, runError, storedAt }: ResultsPanelP
             <span>
               {" "}
               in <code>{result.collectionError.file}</code>
-              {result.collectionError.line !== null && <> line {result.collectionError.line}</>}
+              {result.collectionError.line !== null && (
+                <>
+                  {" "}
+                  <FileLine file={result.collectionError.file} line={result.collectionError.line} />
+                </>
+              )}
             </span>
           )}
           : {result.collectionError.message.trim().split("\n").at(-1)}
           {(result.collectionError.traceback || result.collectionError.message.includes("\n")) && (
-            <pre>{result.collectionError.traceback || result.collectionError.message}</pre>
+            <Traceback text={result.collectionError.traceback || result.collectionError.message} />
           )}
         </div>
       )}

@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { RunResult, TestResult } from "../../core/results";
 import type { Task } from "../../core/task";
+import type { EditorApi } from "../editor/CodeEditor";
 import { LazyCodeEditor, modelPath } from "../editor/LazyEditor";
 import { runMarkers } from "../editor/markers";
 import { useNarrow } from "../layout/narrow";
@@ -56,7 +57,7 @@ export function TaskView({ task }: { task: Task }) {
   const [runError, setRunError] = useState<string | null>(null);
   const abortRef = useRef<AbortController | null>(null);
   const codeRef = useRef<string>("");
-  const editorApi = useRef<{ setText: (t: string) => void; getText: () => string } | null>(null);
+  const editorApi = useRef<EditorApi | null>(null);
   const target = task.meta.target_file_path;
   /** Why the page cannot run this task (shown read-only), or null. */
   const blocked = pageRunBlocker(task);
@@ -261,7 +262,20 @@ export function TaskView({ task }: { task: Task }) {
   );
   const results = (
     <div className="results-wrap" data-testid="results-wrap" data-runs={runs}>
-      <ResultsPanel result={result} live={live} runError={runError} storedAt={storedAt} />
+      <ResultsPanel
+        result={result}
+        live={live}
+        runError={runError}
+        storedAt={storedAt}
+        goToLine={{
+          target,
+          go: (line) => {
+            // On a narrow page the editor is its own tab.
+            setTab("code");
+            editorApi.current?.revealLine(line);
+          },
+        }}
+      />
     </div>
   );
   const info = <TaskInfo task={task} workspace={workspace} />;
