@@ -59,6 +59,16 @@ export class DraftRepository {
   remove(taskId: string): Promise<void> {
     return this.kv.delete("drafts", taskId);
   }
+
+  /** Every draft that can be read, by task id (unreadable ones are set aside, as by `get`). */
+  async all(): Promise<Map<string, DraftRecord>> {
+    const out = new Map<string, DraftRecord>();
+    for (const { key } of await this.kv.entries("drafts")) {
+      const got = await this.get(key);
+      if (got.value) out.set(key, got.value);
+    }
+    return out;
+  }
 }
 
 /** Page settings (a single record). */

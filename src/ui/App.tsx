@@ -14,6 +14,11 @@ import { lazyComponent } from "./tasks/panels";
 import { TaskList } from "./tasks/TaskList";
 import { TaskView } from "./tasks/TaskView";
 
+const StudentWorkView = lazyComponent<Record<string, never>>(
+  async () => (await import("./tasks/StudentWorkView")).StudentWorkView,
+  "the student's work",
+);
+
 const SettingsPanel = lazyComponent<{ onClose: () => void }>(
   async () => (await import("./settings/SettingsPanel")).SettingsPanel,
   "the settings",
@@ -100,6 +105,7 @@ export function App() {
   const [listOpen, setListOpen] = useState(false);
   const catalog = useObservable(services.catalogEntries);
   const classSettings = useObservable(services.teaching.classSettings);
+  const openedWork = useObservable(services.teaching.openedWork);
   /** A class names its tasks: another one is not opened. */
   const outOfClass = selected !== null && classSettings?.tasks != null && !classSettings.tasks.includes(selected);
   const entry = selected && !outOfClass ? catalog.find((e) => e.id === selected) : undefined;
@@ -219,6 +225,7 @@ export function App() {
       <Notices />
       <OfflineBar />
       {showSettings && <SettingsPanel onClose={() => setShowSettings(false)} />}
+      {openedWork && <StudentWorkView />}
       <main className="app-main">
         {narrow ? (
           listOpen || !selected ? (

@@ -6,6 +6,7 @@
  */
 import type { ClassSettings } from "../core/class-settings";
 import type { RunResult } from "../core/results";
+import type { StudentWork } from "../core/student-work";
 import { addRun, raiseLevel, type TaskProgress } from "../core/study";
 import type { FeedbackLevel } from "../core/vocabulary";
 import type { Repositories } from "../store/repositories";
@@ -20,6 +21,8 @@ export class Teaching {
   readonly progress = new Observable<ReadonlyMap<string, TaskProgress>>(new Map());
   /** The active class file, or null. */
   readonly classSettings = new Observable<ClassSettings | null>(null);
+  /** A student's work opened to be read (by a teacher), with the file it came from; null when none is open. */
+  readonly openedWork = new Observable<{ work: StudentWork; source: string } | null>(null);
 
   constructor(
     private readonly repos: Promise<Repositories>,
@@ -113,6 +116,30 @@ export class Teaching {
     }
     if (text.length > MAX_CLASS_BYTES) throw new Error(`The class file ${abs} is larger than ${MAX_CLASS_BYTES / 1024} KB.`);
     return this.loadClass(text, abs);
+  }
+
+  /**
+   * This browser's work as a student-work file's text: every draft and every task's turns.
+   * @throws StorageError when the drafts cannot be read
+   */
+  async exportWork(): Promise<string> {
+    const drafts = await (await this.repos).drafts.all();
+    const { studentWork } = await import("../core/student-work");
+    const work = studentWork(
+      new Map([...drafts].map(([id, d]) => [id, d.code])),
+      this.progress.get(),
+      this.classSettings.get()?.name ?? null,
+    );
+    return `${JSON.stringify(work, null, 1)}\n`;
+  }
+
+  /**
+   * Open a student-work file to read it (nothing of this browser's own work changes).
+   * @throws Error naming the file and the field when it is not a student-work file
+   */
+  async openWork(text: string, source: string): Promise<void> {
+    const { parseStudentWork } = await import("../core/student-work");
+    this.openedWork.set({ work: parseStudentWork(text, source), source });
   }
 
   /** Leave the class: every task and level are offered again. */

@@ -92,3 +92,34 @@ test("a class file from a URL picks the tasks, caps the level, fixes the researc
   await page.keyboard.press("Escape");
   await expect(page.getByRole("button", { name: "Apply to editor" }).first()).toBeVisible();
 });
+
+test("a student exports their work as one file, and a teacher opens it in the page to read it", async ({ page }) => {
+  await openTask(page);
+  await setTarget(page, STARTER);
+  await runAndWait(page);
+  await openTab(page, "Feedback");
+  await climbTo(page, 1);
+  await page.getByRole("button", { name: "Settings" }).click();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export my work" }).click()]);
+  const text = await (await download.createReadStream()).toArray().then((parts) => Buffer.concat(parts).toString("utf8"));
+  const work = JSON.parse(text);
+  expect(work.format).toBe("recode-student-work");
+  const mine = work.tasks.find((t: { taskId: string }) => t.taskId === TASK);
+  expect(mine.draft).toBe(STARTER);
+  expect(mine.progress.turns.map((t: { level: number; solved: boolean }) => [t.solved, t.level])).toEqual([[false, 1]]);
+
+  // A broken file says where it is wrong; the student's own file opens, read-only.
+  const input = page.getByTestId("work-file-input");
+  await input.setInputFiles({ name: "bad.json", mimeType: "application/json", buffer: Buffer.from('{"format":"recode-student-work"}') });
+  await expect(page.getByTestId("work-error")).toContainText("bad.json: not a student-work file: version");
+  await input.setInputFiles({ name: "ada.json", mimeType: "application/json", buffer: Buffer.from(text) });
+  const view = page.getByTestId("student-work");
+  await expect(view).toBeVisible();
+  await expect(view).toContainText("ada.json");
+  const section = view.locator(`[data-task-id="${TASK}"]`);
+  await expect(section).toHaveAttribute("data-solved", "false");
+  await expect(section.locator("tbody tr")).toHaveCount(1);
+  await expect(section.locator("tbody tr")).toContainText("L1");
+  await page.keyboard.press("Escape");
+  await expect(view).toHaveCount(0);
+});

@@ -11,6 +11,7 @@ import { SHORTCUTS } from "../shortcuts";
 import { setViewPrefs, type ThemeChoice, viewPrefs } from "../view-prefs";
 import { ClassSection } from "./ClassSection";
 import { ModelSeat } from "./ModelSettings";
+import { WorkSection } from "./WorkSection";
 
 function checkUrl(v: string): string | null {
   if (v.trim() === "") return null;
@@ -76,6 +77,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
       <ModelSeat seat="coder" value={coder} onChange={setCoder} />
       <ModelSeat seat="researcher" value={researcher} onChange={setResearcher} />
       <ClassSection />
+      <WorkSection onOpened={() => dialog.current?.close()} />
       <h3>Keyboard shortcuts</h3>
       <table className="shortcuts" data-testid="shortcuts">
         <tbody>

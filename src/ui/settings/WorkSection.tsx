@@ -1,0 +1,67 @@
+/**
+ * Settings → Your work: export this browser's work (drafts, turns, levels
+ * asked for) as one file, and open a student's file to read it.
+ */
+import { useState } from "react";
+import { useServices } from "../services";
+
+/** Start a download of `text` as `name`. */
+function download(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Export and open student work; `onOpened` closes the settings so the work shows. */
+export function WorkSection({ onOpened }: { onOpened: () => void }) {
+  const services = useServices();
+  const [error, setError] = useState<string | null>(null);
+  const exportWork = async () => {
+    setError(null);
+    try {
+      await services.flushDrafts();
+      download(`recode-work-${new Date().toISOString().slice(0, 10)}.json`, await services.teaching.exportWork());
+    } catch (e) {
+      setError(`Your work could not be exported: ${(e as Error).message}`);
+    }
+  };
+  return (
+    <section aria-label="Your work" data-testid="work-section">
+      <h3>Your work</h3>
+      <p className="hint">
+        One file with your text for every task, your runs and the feedback levels you asked for: hand it in, or keep it.
+      </p>
+      <div className="row">
+        <button type="button" onClick={() => void exportWork()}>
+          Export my work
+        </button>
+        <label className="inline">
+          Open a student's work
+          <input
+            type="file"
+            accept=".json,application/json"
+            data-testid="work-file-input"
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              e.target.value = "";
+              if (!file) return;
+              setError(null);
+              void file
+                .text()
+                .then((text) => services.teaching.openWork(text, file.name))
+                .then(onOpened, (err: Error) => setError(err.message));
+            }}
+          />
+        </label>
+      </div>
+      {error && (
+        <p className="field-error" role="alert" data-testid="work-error">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

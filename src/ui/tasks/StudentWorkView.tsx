@@ -1,0 +1,96 @@
+/**
+ * A student's work opened by a teacher (a file exported from Settings → Your
+ * work): per task solved or attempted, every turn with its tests and the
+ * feedback level asked for, and the student's text. Read-only: the teacher's
+ * own drafts and turns are not touched.
+ */
+import { useEffect, useRef } from "react";
+import { summarizeProgress } from "../../core/study";
+import { useObservable, useServices } from "../services";
+
+/** The open student's work, as a modal dialog (Escape or Close closes it). */
+export function StudentWorkView() {
+  const services = useServices();
+  const opened = useObservable(services.teaching.openedWork);
+  const catalog = useObservable(services.catalogEntries);
+  const dialog = useRef<HTMLDialogElement | null>(null);
+  useEffect(() => {
+    const d = dialog.current;
+    if (opened && d && !d.open) d.showModal();
+  }, [opened]);
+  if (!opened) return null;
+  const { work, source } = opened;
+  const title = (id: string) => {
+    const e = catalog.find((c) => c.id === id);
+    return e?.task?.meta.title ?? (e && "meta" in e ? e.meta.title : null) ?? id;
+  };
+  return (
+    <dialog
+      ref={dialog}
+      className="settings student-work"
+      aria-label="Student work"
+      data-testid="student-work"
+      onClose={() => services.teaching.openedWork.set(null)}
+    >
+      <h2>Student work</h2>
+      <p className="muted">
+        {source}, exported {new Date(work.exportedAt).toLocaleString()}
+        {work.className ? `, class ${work.className}` : ""}. {work.tasks.length} task{work.tasks.length === 1 ? "" : "s"}.
+      </p>
+      {work.tasks.map((t) => {
+        const s = summarizeProgress(t.progress);
+        return (
+          <section key={t.taskId} className="work-task" data-task-id={t.taskId} data-solved={s.solved} data-runs={s.runs}>
+            <h3>
+              {title(t.taskId)}{" "}
+              {s.runs === 0 ? (
+                <span className="tag">not run</span>
+              ) : s.solved ? (
+                <span className="tag solved">solved</span>
+              ) : (
+                <span className="tag attempted">attempted</span>
+              )}
+            </h3>
+            {t.progress && t.progress.turns.length > 0 && (
+              <table className="metrics">
+                <thead>
+                  <tr>
+                    <th>Turn</th>
+                    <th>When</th>
+                    <th>Tests passed</th>
+                    <th>Feedback asked for</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {t.progress.turns.map((turn, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: turns are in order and never move
+                    <tr key={i}>
+                      <td>{i + 1}</td>
+                      <td>{new Date(turn.at).toLocaleString()}</td>
+                      <td>
+                        {turn.passed}/{turn.total}
+                        {turn.solved ? " (solved)" : ""}
+                      </td>
+                      <td>{turn.solved ? "" : `L${turn.level}`}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            {t.draft !== null && (
+              <details>
+                <summary>The student's text</summary>
+                <pre className="work-draft">{t.draft}</pre>
+              </details>
+            )}
+          </section>
+        );
+      })}
+      <div className="buttons">
+        <button type="button" className="primary" onClick={() => dialog.current?.close()}>
+          Close
+        </button>
+      </div>
+    </dialog>
+  );
+}
