@@ -590,7 +590,7 @@ def _bridge_modules():
 
 # Functions of the bridge that turn Python objects into JavaScript ones (run_sync and can_run_sync
 # stay: time.sleep needs them, and they take a JavaScript awaitable, which Python cannot make).
-_JS_MAKERS = frozenset({"create_once_callable", "create_proxy", "to_js", "destroy_proxies"})
+_JS_MAKERS = frozenset({"create_once_callable", "create_proxy", "to_js", "destroy_proxies", "run_sync", "can_run_sync"})
 
 
 def seal():
@@ -710,6 +710,13 @@ def seal():
     finder = getattr(hook, "jsfinder", None)
     if finder is not None:
         finder.jsproxies.clear()
+    # typing keeps every @overload it saw, by module: those of Pyodide's modules lead to their globals.
+    import typing
+
+    registry = getattr(typing, "_overload_registry", None)
+    if isinstance(registry, dict):
+        for key in [k for k in registry if isinstance(k, str) and k.split(".")[0] in ("pyodide", "_pyodide", "_pyodide_core")]:
+            del registry[key]
 
     # A builtin module can be created without an import statement (_imp.create_builtin), and an
     # extension module from any file (_imp.create_dynamic): ctypes, the bridge's core, or a library a run

@@ -882,6 +882,21 @@ ${fakes}`,
 
 ${NAMES.map((n) => `${n} = _attack`).join("\n")}
 `,
+  "bridge functions through typing's overload registry": `import typing
+def _attack(*args, **kwargs):
+    reached = []
+    for module, names in list(getattr(typing, "_overload_registry", {}).items()):
+        for overloads in names.values():
+            for f in overloads.values():
+                for name, value in getattr(f, "__globals__", {}).items():
+                    if name in ("run_sync", "can_run_sync", "create_proxy", "to_js") and callable(value):
+                        reached.append(f"{module}.{name}")
+    if reached:
+        raise RuntimeError(f"reached {sorted(set(reached))}")
+    return [0.0]
+
+${NAMES.map((n) => `${n} = _attack`).join("\n")}
+`,
   "JavaScript bridge": `def _attack(*args, **kwargs):
     reached = []
     for name in ("js", "pyodide_js", "pyodide.ffi", "pyodide.code", "_pyodide_core"):
