@@ -121,7 +121,18 @@ export function App() {
     const params = new URLSearchParams(location.search);
     const url = params.get("class");
     if (!url) return;
-    services.teaching.loadClassFromUrl(url).then(
+    const teaching = services.teaching;
+    // A link to another class does not silently replace the one in use: the student says so (once the
+    // linked file is read, so that the question names it).
+    const ask = async () => {
+      const { text, source } = await teaching.fetchClass(url);
+      const next = await teaching.readClass(text, source);
+      await teaching.whenLoaded();
+      const active = teaching.classSettings.get();
+      if (active && active.source !== source && !window.confirm(`Leave the class "${active.name}" for "${next.name}" (${source})?`)) return;
+      await teaching.applyClass(next);
+    };
+    ask().then(
       () => {
         params.delete("class");
         const rest = params.toString();

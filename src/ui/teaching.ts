@@ -31,8 +31,20 @@ export class Teaching {
     private readonly taskIds: () => string[],
   ) {}
 
+  private loadedOnce: Promise<void> | null = null;
+
+  /** Resolves once the stored turns and class are read (a class loaded from a link must come after). */
+  whenLoaded(): Promise<void> {
+    this.loadedOnce ??= this.readStored();
+    return this.loadedOnce;
+  }
+
   /** Read the stored turns and class. Call once when the page opens. */
-  async load(): Promise<void> {
+  load(): Promise<void> {
+    return this.whenLoaded();
+  }
+
+  private async readStored(): Promise<void> {
     const repos = await this.repos;
     try {
       const all = await repos.progress.all();
@@ -85,37 +97,60 @@ export class Teaching {
   }
 
   /**
-   * Make a class file's text the active class.
+   * Read a class file's text for this page's tasks, without making it the active class.
    * @throws ClassFileError when the text is not a valid class file for this page's tasks
    */
-  async loadClass(text: string, source: string): Promise<ClassSettings> {
+  async readClass(text: string, source: string): Promise<ClassSettings> {
     const { parseClassFile } = await import("../core/class-file");
-    const c = parseClassFile(text, source, this.taskIds());
+    return parseClassFile(text, source, this.taskIds());
+  }
+
+  /** Make a class the active one (kept in the browser; a storage failure leaves it active until reload). */
+  async applyClass(c: ClassSettings): Promise<void> {
+    await this.whenLoaded();
     this.classSettings.set(c);
     try {
       await (await this.repos).classes.save(c);
     } catch (e) {
       this.notify("warning", `${(e as Error).message} The class applies until the page is reloaded.`);
     }
+  }
+
+  /**
+   * Make a class file's text the active class.
+   * @throws ClassFileError when the text is not a valid class file for this page's tasks
+   */
+  async loadClass(text: string, source: string): Promise<ClassSettings> {
+    const c = await this.readClass(text, source);
+    await this.applyClass(c);
     return c;
   }
 
   /**
-   * Fetch a class file from `url` (relative URLs resolve against the page) and make it the active class.
-   * @throws Error naming the URL when it cannot be fetched, or ClassFileError when it is not a valid class file
+   * Fetch a class file (relative URLs resolve against the page), reading at most 256 KB of it.
+   * @returns its text and its absolute URL
+   * @throws Error naming the URL when it cannot be fetched or is larger
    */
-  async loadClassFromUrl(url: string): Promise<ClassSettings> {
+  async fetchClass(url: string): Promise<{ text: string; source: string }> {
     const abs = new URL(url, globalThis.location?.href).href;
-    let text: string;
+    const tooBig = new Error(`The class file ${abs} is larger than ${MAX_CLASS_BYTES / 1024} KB.`);
     try {
       const res = await fetch(abs, { cache: "no-cache" });
       if (!res.ok) throw new Error(`the server answered ${res.status} ${res.statusText}`.trim());
-      text = await res.text();
+      return { text: await readCapped(res, MAX_CLASS_BYTES, tooBig), source: abs };
     } catch (e) {
+      if (e === tooBig) throw e;
       throw new Error(`The class file ${abs} could not be fetched: ${(e as Error).message}`);
     }
-    if (text.length > MAX_CLASS_BYTES) throw new Error(`The class file ${abs} is larger than ${MAX_CLASS_BYTES / 1024} KB.`);
-    return this.loadClass(text, abs);
+  }
+
+  /**
+   * Fetch a class file from `url` and make it the active class.
+   * @throws Error naming the URL when it cannot be fetched, or ClassFileError when it is not a valid class file
+   */
+  async loadClassFromUrl(url: string): Promise<ClassSettings> {
+    const { text, source } = await this.fetchClass(url);
+    return this.loadClass(text, source);
   }
 
   /**
@@ -151,4 +186,33 @@ export class Teaching {
       this.notify("warning", (e as Error).message);
     }
   }
+}
+
+/** A response's text, read no further than `max` bytes (a larger body rejects with `tooBig` without being held whole). */
+async function readCapped(res: Response, max: number, tooBig: Error): Promise<string> {
+  if (Number(res.headers.get("content-length") ?? 0) > max) {
+    await res.body?.cancel();
+    throw tooBig;
+  }
+  const reader = res.body?.getReader();
+  if (!reader) return "";
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw tooBig;
+    }
+    parts.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.byteLength;
+  }
+  return new TextDecoder().decode(all);
 }

@@ -123,3 +123,28 @@ test("a student exports their work as one file, and a teacher opens it in the pa
   await page.keyboard.press("Escape");
   await expect(view).toHaveCount(0);
 });
+
+test("a class link does not silently replace the class in use, and a huge class file is refused unread", async ({ page }) => {
+  const serve = (path: string, body: string) =>
+    page.route(
+      (url) => url.pathname === path,
+      (route) => route.fulfill({ contentType: "application/json", body }),
+    );
+  await serve("/a.class.json", classFile({ name: "Class A" }));
+  await serve("/b.class.json", classFile({ name: "Class B", maxLevel: 0 }));
+  await serve("/huge.class.json", `${classFile({ name: "Huge" }).slice(0, -1)}, "x": "${"x".repeat(300 * 1024)}"}`);
+  await openTask(page, "/?class=/a.class.json");
+  await expect(page.getByTestId("class-badge")).toContainText("Class A");
+
+  // Another class's link asks first; "Cancel" keeps the class in use.
+  page.once("dialog", (d) => {
+    expect(d.message()).toContain('Leave the class "Class A" for "Class B"');
+    void d.dismiss();
+  });
+  await openTask(page, "/?class=/b.class.json");
+  await expect(page.getByTestId("class-badge")).toContainText("Class A");
+
+  await openTask(page, "/?class=/huge.class.json");
+  await expect(page.locator(".notice.error")).toContainText("is larger than 256 KB");
+  await expect(page.getByTestId("class-badge")).toContainText("Class A");
+});
