@@ -42,6 +42,8 @@ function studentBuild(on: boolean): Plugin {
     enforce: "pre",
     load(id) {
       if (on && /\/tasks\/[^/]+\/canonical\.py\?raw$/.test(id)) return "export default '';";
+      // The offline demo's scripts hold working solutions too.
+      if (on && /\/examples\/[^/]+\.script\.json\?raw$/.test(id)) return "export default '';";
       return null;
     },
   };

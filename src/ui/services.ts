@@ -489,7 +489,10 @@ export class PlaygroundServices {
     let researcher: Awaited<ReturnType<PlaygroundServices["researcher"]>>;
     let sampling: SeatSampling | undefined;
     try {
-      coder = await this.model("coder");
+      coder =
+        options.coder === "demo"
+          ? await this.model("coder", await (await import("./agent/demo")).demoCoder(task.id))
+          : await this.model("coder");
       const seats = this.models.get();
       const s = {
         coder: samplingOf("coder", seats.coder),

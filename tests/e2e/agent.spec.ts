@@ -293,3 +293,25 @@ test("the Agent tab's options survive a reload; a stored value the page cannot r
   await expect(page.getByLabel("Setting")).toHaveValue("memory_agent");
   await expect(page.getByLabel("Max turns")).toHaveValue("10");
 });
+
+test("the offline demo runs a scripted model from examples/ on pass-at-k, with no endpoint set, and leaves the options alone", async ({
+  page,
+}) => {
+  await page.goto("/#task=pass-at-k");
+  await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "ready", { timeout: 120_000 });
+  await openTab(page, "Agent");
+  await page.getByLabel("Max turns").fill("7");
+  await page.getByTestId("agent-demo").click();
+  await expect(page.getByTestId("agent-outcome")).toContainText("Done: 2 of 2 level(s) solved.", { timeout: 150_000 });
+  for (const level of [0, 2]) {
+    const ep = page.locator(`[data-testid="episode"][data-level="${level}"]`);
+    await expect(ep).toHaveAttribute("data-status", "solved");
+    await expect(ep.getByTestId("turn")).toHaveCount(2);
+  }
+  await expect(page.getByTestId("episode").first()).toContainText("scripted:demo-pass-at-k.script.json");
+  await expect(page.getByLabel("Max turns")).toHaveValue("7");
+  // A task with no demo script has no demo button.
+  await page.goto("/#task=min-p-sampling");
+  await openTab(page, "Agent");
+  await expect(page.getByTestId("agent-demo")).toHaveCount(0);
+});

@@ -68,12 +68,16 @@ describe("the student build", () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it("holds no line of any canonical solution, which the full build holds for every task", () => {
+  it("holds no line of any canonical solution nor the offline demo's answers, which the full build holds", () => {
     const lines = canonicalLines();
     const student = buildText(join(root, "student"));
     const full = buildText(join(root, "full"));
     const leaked = [...lines].flatMap(([task, ls]) => ls.filter((l) => student.includes(l)).map((l) => `${task}: ${l}`));
     expect(leaked).toEqual([]);
+    // The offline demo's scripts hold working solutions too: in the full build, not in the student's.
+    const demo = "return 1.0 - comb(n - c, k) / comb(n, k)";
+    expect(full.includes(demo)).toBe(true);
+    expect(student.includes(demo)).toBe(false);
     // The same search finds them in a full build: it would see a leak.
     const missing = [...lines].filter(([, ls]) => ls.length === 0 || !ls.some((l) => full.includes(l))).map(([t]) => t);
     expect(missing).toEqual([]);

@@ -16,6 +16,7 @@ import { useObservable, useServices } from "../services";
 import type { TaskWorkspace } from "../tasks/panels";
 import type { AgentRunOptions } from "./controller";
 import { agentRunsOf } from "./controller";
+import { hasDemo } from "./demo";
 import { loadAgentOptions, saveAgentOptions } from "./options-store";
 import { unreportedNote } from "./tokens";
 
@@ -92,6 +93,19 @@ export function AgentPanel({ ws }: { ws: TaskWorkspace }) {
     const o = { ...opts, levels, maxTurns: turns, maxSteps: steps };
     setOpts(o);
     void runs.start(task, o);
+  };
+
+  // The offline demo: a scripted model (examples/), baseline, L0 and L2, three turns; the options above stay as they are.
+  const runDemo = () => {
+    void runs.start(task, {
+      ...opts,
+      setting: "baseline",
+      levels: [0, 2].filter((l) => l <= cap) as FeedbackLevel[],
+      maxTurns: 3,
+      maxSteps: 3,
+      researcher: "rules",
+      coder: "demo",
+    });
   };
 
   const mine = stored.records.filter((r) => r.trajectory.versions.task.id === task.id).sort((a, b) => a.key.localeCompare(b.key));
@@ -191,9 +205,21 @@ export function AgentPanel({ ws }: { ws: TaskWorkspace }) {
               Stop agent
             </button>
           ) : (
-            <button type="button" className="primary" onClick={run} disabled={problems.length > 0}>
-              Run agent
-            </button>
+            <>
+              <button type="button" className="primary" onClick={run} disabled={problems.length > 0}>
+                Run agent
+              </button>
+              {hasDemo(task.id) && (
+                <button
+                  type="button"
+                  onClick={runDemo}
+                  data-testid="agent-demo"
+                  title="A scripted model from examples/ answers (no endpoint, no download): baseline, L0 and L2, 3 turns"
+                >
+                  Run the offline demo
+                </button>
+              )}
+            </>
           )}
         </div>
       </div>

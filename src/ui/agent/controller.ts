@@ -26,6 +26,8 @@ export interface AgentRunOptions {
   researcher: "rules" | "llm";
   /** Protocol profile (src/core/protocol.ts). */
   protocol: ProtocolProfile;
+  /** Who takes the coder's seat: the model of the settings (absent), or the task's offline demo script (demo.ts). */
+  coder?: "demo";
 }
 
 /** Live progress of a run: the episode runner's events, and each answered model call. */
