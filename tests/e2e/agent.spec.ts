@@ -195,7 +195,7 @@ test.describe("interrupted runs", () => {
     await stub.close();
   });
 
-  test("Stop and a reload keep the saved turns; running again resumes the episode", async ({ page }) => {
+  test("Stop and a reload keep the saved turns; Resume goes on with the episode's own options", async ({ page }) => {
     await openTask(page);
     const seat = await openSettings(page);
     await seat.getByLabel("Coder model server").selectOption("llamacpp");
@@ -243,12 +243,16 @@ test.describe("interrupted runs", () => {
     await expect(episode.getByTestId("turn")).toHaveCount(1);
 
     slow = false;
-    for (const l of [0, 1, 2, 3, 4]) await page.getByLabel(`Level L${l}`).setChecked(l === 3);
-    await page.getByLabel("Max turns").fill("4");
-    await page.getByRole("button", { name: "Run agent" }).click();
+    // Resume goes on with the episode's own options (L3, 4 turns), whatever the form says now.
+    for (const l of [0, 1, 2, 3, 4]) await page.getByLabel(`Level L${l}`).setChecked(l === 0);
+    await page.getByLabel("Max turns").fill("9");
+    await episode.getByTestId("episode-resume").click();
     await expect(page.getByTestId("agent-outcome")).toContainText("Done: 1 of 1", { timeout: 150_000 });
     await expect(episode).toHaveAttribute("data-status", "solved");
     await expect(episode.getByTestId("turn")).toHaveCount(2);
+    await expect(episode).toContainText("2/4 turns");
+    await expect(page.locator('[data-testid="episode"][data-level="0"]')).toHaveCount(0);
+    await expect(episode.getByTestId("episode-resume")).toHaveCount(0);
   });
 });
 

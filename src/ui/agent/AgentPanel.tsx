@@ -12,6 +12,7 @@ import { PROTOCOL_PROFILES, type ProtocolProfile } from "../../core/protocol";
 import type { Trajectory, TrajectoryTurn } from "../../core/trajectory";
 import { FEEDBACK_LEVELS, type FeedbackLevel } from "../../core/vocabulary";
 import { STUDENT_BUILD } from "../build-info";
+import { specOf } from "../models";
 import { useObservable, useServices } from "../services";
 import type { TaskWorkspace } from "../tasks/panels";
 import type { AgentRunOptions } from "./controller";
@@ -106,6 +107,36 @@ export function AgentPanel({ ws }: { ws: TaskWorkspace }) {
       researcher: "rules",
       coder: "demo",
     });
+  };
+
+  /**
+   * How an unfinished episode is resumed: with the options it was run with (its level alone), by the coder it
+   * was run with; a reason instead when that coder is not the one in Settings.
+   */
+  let coderSpec = "";
+  try {
+    coderSpec = specOf("coder", models.coder);
+  } catch {
+    // no coder set yet: nothing but the demo can be resumed
+  }
+  const resumeOf = (t: Trajectory): { run: () => void } | { blocked: string } => {
+    const c = t.config;
+    const demo = c.model.startsWith("scripted:demo-");
+    if (!demo && c.model !== coderSpec) {
+      return {
+        blocked: `This episode's coder is ${c.model}; Settings has ${coderSpec || "no coder model"}. Set it in Settings to resume.`,
+      };
+    }
+    const o: AgentRunOptions = {
+      setting: c.setting,
+      levels: [c.level],
+      maxTurns: c.maxTurns,
+      maxSteps: c.maxSteps,
+      researcher: c.researcher === "rules" ? "rules" : "llm",
+      protocol: c.protocol ?? "playground",
+      ...(demo ? { coder: "demo" as const } : {}),
+    };
+    return { run: () => void runs.start(task, o) };
   };
 
   const mine = stored.records.filter((r) => r.trajectory.versions.task.id === task.id).sort((a, b) => a.key.localeCompare(b.key));
@@ -252,7 +283,15 @@ export function AgentPanel({ ws }: { ws: TaskWorkspace }) {
       {mine.length === 0 ? (
         <p className="muted">No agent runs stored for this task yet.</p>
       ) : (
-        mine.map((r) => <EpisodeView key={r.key} t={r.trajectory} imported={r.source === "import"} ws={ws} />)
+        mine.map((r) => (
+          <EpisodeView
+            key={r.key}
+            t={r.trajectory}
+            imported={r.source === "import"}
+            ws={ws}
+            resume={!state.running && r.source !== "import" && !r.trajectory.finished ? resumeOf(r.trajectory) : null}
+          />
+        ))
       )}
     </div>
   );
@@ -265,7 +304,18 @@ function outcomeLabel(t: Trajectory): string {
   return "error";
 }
 
-function EpisodeView({ t, imported, ws }: { t: Trajectory; imported: boolean; ws: TaskWorkspace }) {
+function EpisodeView({
+  t,
+  imported,
+  ws,
+  resume,
+}: {
+  t: Trajectory;
+  imported: boolean;
+  ws: TaskWorkspace;
+  /** For an unfinished episode of this page (not while a run goes on): how to resume it, or why it cannot be. */
+  resume: { run: () => void } | { blocked: string } | null;
+}) {
   const c = t.config;
   const status = t.finished ? (t.stoppedReason ?? "") : "unfinished";
   return (
@@ -275,6 +325,20 @@ function EpisodeView({ t, imported, ws }: { t: Trajectory; imported: boolean; ws
         · {t.turns.length}/{c.maxTurns} turns · <span className={`episode-outcome ${status}`}>{outcomeLabel(t)}</span>
         {imported && <span className="muted small"> (imported)</span>}
       </summary>
+      {resume && (
+        <div className="episode-resume">
+          <button
+            type="button"
+            onClick={"run" in resume ? resume.run : undefined}
+            disabled={!("run" in resume)}
+            title={"blocked" in resume ? resume.blocked : `Go on from turn ${t.turns.length}, with the options it was run with`}
+            data-testid="episode-resume"
+          >
+            Resume
+          </button>
+          {"blocked" in resume && <span className="muted small"> {resume.blocked}</span>}
+        </div>
+      )}
       {t.error && (
         <div className="panel error" role="alert" data-testid="episode-error">
           {t.error}
