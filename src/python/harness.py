@@ -588,9 +588,12 @@ def _bridge_modules():
     return found
 
 
+# Modules the bridge's C functions and JsProxy types say they come from (its converters say "builtins").
+_BRIDGE_MODULES = frozenset({"_pyodide_core", "pyodide.ffi"})
+
 # Functions of the bridge that turn Python objects into JavaScript ones (run_sync and can_run_sync
 # stay: time.sleep needs them, and they take a JavaScript awaitable, which Python cannot make).
-_JS_MAKERS = frozenset({"create_once_callable", "create_proxy", "to_js", "destroy_proxies", "run_sync", "can_run_sync"})
+_JS_MAKERS = frozenset({"create_once_callable", "create_proxy", "to_js", "destroy_proxies"})
 
 
 def seal():
@@ -614,7 +617,19 @@ def seal():
     def no_new(cls, *args, **kwargs):
         raise TypeError("the JavaScript bridge's types cannot be made by code under test")
 
-    bridge_types = []
+    import builtins as _builtins
+
+    # _pyodide_core's converter and signature types say they come from "builtins": they are found in the
+    # bridge's modules, as types builtins does not have.
+    bridge_types = [
+        value
+        for mod in hidden.values()
+        if isinstance(getattr(mod, "__dict__", None), dict)
+        for value in list(vars(mod).values())
+        if isinstance(value, type)
+        and type.__dict__["__module__"].__get__(value) == "builtins"
+        and getattr(_builtins, value.__name__, None) is not value
+    ]
     stack, seen = [object], set()
     while stack:
         cls = stack.pop()
@@ -626,9 +641,11 @@ def seal():
         except TypeError:
             pass
         module = type.__dict__["__module__"].__get__(cls)
-        if cls.__name__ == "JsProxy" and module == "pyodide.ffi":
+        # The bridge's own types: the JsProxy family, and the converters and signatures of _pyodide_core
+        # (Py2JsConverter().py2js_convert makes JavaScript objects).
+        if module in _BRIDGE_MODULES:
             bridge_types.append(cls)
-    # The JsProxy family: JsProxy and every class below it (JsException, JsArray, JsBuffer, ...).
+    # And every class below them (JsException, JsArray, JsBuffer, ...).
     family, stack = [], list(bridge_types)
     while stack:
         cls = stack.pop()
@@ -690,13 +707,18 @@ def seal():
         mod = hidden.get(name)
         if mod is not None and hasattr(mod, attr):
             setattr(mod, attr, None)
-    # The bridge's own functions that Pyodide's modules keep at module level (the event loop's
-    # create_once_callable, the documented stubs of pyodide.ffi): each hands out JavaScript objects.
+    # The bridge's own functions and objects that Pyodide's modules keep at module level (the event loop's
+    # create_once_callable, the documented stubs of pyodide.ffi, _pyodide.jsbind's converters, whose
+    # py2js_convert turns a dict into a live JavaScript object): each hands out JavaScript objects.
+    # Types stay (their constructors refuse, below); every other object of the bridge goes.
     for mod in hidden.values():
         if not isinstance(getattr(mod, "__dict__", None), dict):
             continue  # the js module itself is a JavaScript object
         for name, value in list(vars(mod).items()):
-            if name in _JS_MAKERS and callable(value) and getattr(value, "__module__", None) in ("_pyodide_core", "pyodide.ffi"):
+            if isinstance(value, type) or type(value) is type(sys):
+                continue
+            made_by = getattr(value, "__module__", None) if callable(value) else None
+            if id(type(value)) in bridge_ids or (name in _JS_MAKERS and made_by in _BRIDGE_MODULES):
                 setattr(mod, name, None)
     # A bridge function left in a module's globals (the event loop's run_sync) leads through its
     # __self__ to the bridge's own builtin module, with its converters and raw calls: empty that

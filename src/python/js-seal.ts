@@ -72,8 +72,31 @@ export function freezeIntrinsics(): void {
     const ctor = (globalThis as Record<string, unknown>)[name] as { prototype?: object } | undefined;
     if (ctor?.prototype) protos.push(ctor.prototype);
   }
+  for (const name of ["WeakRef", "FinalizationRegistry", "BigInt", "Iterator"]) {
+    const ctor = (globalThis as Record<string, unknown>)[name] as { prototype?: object } | undefined;
+    if (ctor?.prototype) protos.push(ctor.prototype);
+  }
   for (const p of protos) Object.freeze(p);
-  for (const o of [Object, Array, Function, JSON, Reflect, Promise, WebAssembly]) Object.freeze(o);
+  // The constructors and namespaces themselves: any JavaScript object leads to its constructor, and a
+  // property planted there outlives the run (the memory restore does not reach JavaScript); some are
+  // what the worker and Emscripten call later (String.fromCharCode, Uint8Array.from, a typed array's species).
+  const statics: object[] = [Object, Array, Function, JSON, Reflect, Promise, WebAssembly, Math, String, Number, Boolean, Symbol];
+  statics.push(Map, Set, WeakMap, WeakSet, Date, RegExp, ArrayBuffer, DataView, ...typed, Object.getPrototypeOf(Uint8Array) as object);
+  for (const name of [
+    "BigInt",
+    "BigInt64Array",
+    "BigUint64Array",
+    "SharedArrayBuffer",
+    "Atomics",
+    "Proxy",
+    "WeakRef",
+    "FinalizationRegistry",
+    "Iterator",
+  ]) {
+    const o = (globalThis as Record<string, unknown>)[name];
+    if ((typeof o === "function" || typeof o === "object") && o !== null) statics.push(o);
+  }
+  for (const o of statics) Object.freeze(o);
   // V8 calls Error.prepareStackTrace with call sites that lead to the WebAssembly instance and its memory.
   // (Error itself cannot be frozen: Pyodide sets Error.stackTraceLimit.)
   Object.defineProperty(Error, "prepareStackTrace", { value: undefined, writable: false, configurable: false });

@@ -897,6 +897,45 @@ def _attack(*args, **kwargs):
 
 ${NAMES.map((n) => `${n} = _attack`).join("\n")}
 `,
+  "JavaScript through the bridge's converters": `def _attack(*args, **kwargs):
+    reached = []
+    stack, seen, found = [object], set(), []
+    while stack:
+        c = stack.pop()
+        if id(c) in seen:
+            continue
+        seen.add(id(c))
+        try:
+            stack += type.__subclasses__(c)
+        except TypeError:
+            pass
+        module = c.__dict__.get("__module__") if isinstance(c.__dict__.get("__module__"), str) else ""
+        if module.split(".")[0] not in ("pyodide", "_pyodide", "_pyodide_core"):
+            continue
+        # Converters left in the globals of the bridge's modules, and the bridge's own types made anew.
+        for f in list(vars(c).values()):
+            for v in list((getattr(f, "__globals__", None) or {}).values()):
+                if hasattr(v, "py2js_convert") or hasattr(v, "js2py_convert"):
+                    found.append(v)
+        try:
+            found.append(c())
+        except BaseException:
+            pass
+    for conv in found:
+        for arg in ({"a": 1}, {1}, [1]):
+            try:
+                o = conv.py2js_convert(arg)
+                ctor = o.constructor
+                setattr(ctor, "recode_leak", "left by an earlier run")
+                reached.append(f"{type(conv).__name__}: {ctor}")
+            except BaseException:
+                pass
+    if reached:
+        raise RuntimeError(f"reached {reached[:3]}")
+    return [0.0]
+
+${NAMES.map((n) => `${n} = _attack`).join("\n")}
+`,
   "JavaScript bridge": `def _attack(*args, **kwargs):
     reached = []
     for name in ("js", "pyodide_js", "pyodide.ffi", "pyodide.code", "_pyodide_core"):
