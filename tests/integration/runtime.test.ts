@@ -133,6 +133,16 @@ describe.each(backends)("%s runtime", (backend) => {
     expect(r.allPassed).toBe(true);
   });
 
+  it("lets code under test sleep (time.sleep works once the interpreter is sealed)", async () => {
+    const r = await rt.run(
+      request("import time\n\ndef add(a, b):\n    time.sleep(0.01)\n    return a + b\n", {
+        tests:
+          "import unittest\nfrom pkg.mod import add\nclass TestCore(unittest.TestCase):\n    def test_pass(self):\n        self.assertEqual(add(1, 2), 3)\n",
+      }),
+    );
+    expect(r.tests.map((t) => [t.status, t.message])).toEqual([["passed", ""]]);
+  });
+
   it("gives a collection error with file and line for a syntax error", async () => {
     const r = await rt.run(request("def add(a, b):\n    return a +\n", { expected }));
     expect(r.collectionError).not.toBeNull();
