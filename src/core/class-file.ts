@@ -60,7 +60,24 @@ export function parseClassFile(text: string, source: string, knownTasks: readonl
   try {
     raw = JSON.parse(body);
   } catch (e) {
+    if (/^\s*</.test(body)) {
+      throw new ClassFileError(source, "the address gave a web page, not a JSON file: is the class file at that address?");
+    }
+    // JSON allows no comma before a closing brace or bracket: the commonest slip, said as such.
+    const trailing = /,(\s*)[}\]]/.exec(body);
+    if (trailing) {
+      const line = body.slice(0, trailing.index).split("\n").length;
+      throw new ClassFileError(source, "a comma before a closing } or ]: JSON allows none after the last item", line);
+    }
     throw new ClassFileError(source, `not valid JSON (${(e as Error).message})`);
+  }
+  const level = (raw as { maxLevel?: unknown } | null)?.maxLevel;
+  if (typeof level === "string") {
+    throw new ClassFileError(
+      source,
+      `field maxLevel is the text ${JSON.stringify(level)}: write the number without quotes (0 to 4)`,
+      jsonLine(body, ["maxLevel"]),
+    );
   }
   const res = ClassFileSchema.safeParse(raw);
   if (!res.success) {

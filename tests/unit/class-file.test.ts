@@ -45,3 +45,25 @@ describe("class files", () => {
     }
   });
 });
+
+describe("class file slips a teacher makes", () => {
+  const message = (text: string) => {
+    try {
+      parseClassFile(text, "c.json", KNOWN);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return "no error";
+  };
+  it("say what the slip is and where", () => {
+    expect(message('{\n "format": "recode-class",\n "version": 1,\n "name": "x",\n "maxLevel": "2"\n}')).toBe(
+      'class file c.json, line 5: field maxLevel is the text "2": write the number without quotes (0 to 4)',
+    );
+    expect(message('{\n "format": "recode-class",\n "version": 1,\n "name": "x",\n}')).toBe(
+      "class file c.json, line 4: a comma before a closing } or ]: JSON allows none after the last item",
+    );
+    expect(message("<!doctype html><html></html>")).toBe(
+      "class file c.json: the address gave a web page, not a JSON file: is the class file at that address?",
+    );
+  });
+});
