@@ -2,6 +2,8 @@
  * A student's work as one file: per task the draft of the target file and
  * the turns (runs, solved, feedback levels asked for). A student exports it
  * from the page; a teacher opens it in the page to read it (docs/teaching.md).
+ * The turns are what the student's page recorded: a file can be edited, so
+ * the page checks a claim by running the tests on the text again.
  */
 import { z } from "zod";
 import { type TaskProgress, TaskProgressSchema } from "./study";
@@ -15,6 +17,8 @@ export const StudentWorkSchema = z
     exportedAt: z.string(),
     /** The class the student was in, by name, or null. */
     className: z.string().nullable(),
+    /** The name the student gave (Settings → Your work), or null. */
+    student: z.string().max(200).nullable().default(null),
     tasks: z.array(
       z
         .object({
@@ -29,7 +33,7 @@ export const StudentWorkSchema = z
   .strict();
 
 /** A student-work file. */
-export type StudentWork = z.infer<typeof StudentWorkSchema>;
+export type StudentWork = z.output<typeof StudentWorkSchema>;
 
 /** The work of one task in a {@link StudentWork}. */
 export type TaskWork = StudentWork["tasks"][number];
@@ -40,6 +44,7 @@ export function studentWork(
   progress: ReadonlyMap<string, TaskProgress>,
   className: string | null,
   now: Date = new Date(),
+  student: string | null = null,
 ): StudentWork {
   const ids = [...new Set([...drafts.keys(), ...progress.keys()])].sort();
   return {
@@ -47,6 +52,7 @@ export function studentWork(
     version: 1,
     exportedAt: now.toISOString(),
     className,
+    student,
     tasks: ids.map((taskId) => ({ taskId, draft: drafts.get(taskId) ?? null, progress: progress.get(taskId) ?? null })),
   };
 }

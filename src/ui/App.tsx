@@ -216,7 +216,8 @@ export function App() {
           </button>
         )}
         <h1>RECODE playground</h1>
-        <span className="subtitle">research-code tasks with unit tests, run in your browser</span>
+        {/* A class's badge needs the room. */}
+        {!classSettings && <span className="subtitle">research-code tasks with unit tests, run in your browser</span>}
         <span className="spacer" />
         {STUDENT_BUILD && (
           <span

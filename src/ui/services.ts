@@ -347,20 +347,31 @@ export class PlaygroundServices {
    * or when the page cannot run the task (page-support.ts: a shared task).
    */
   async run(task: Task, code: string, opts: RunOptions = {}): Promise<RunResult> {
+    const result = await this.runOnly(task, code, opts);
+    this.lastRuns.set(task.id, { code, result });
+    // A run in which no test could even start (a package that did not load, Stop before Python was ready) is no turn.
+    if ((result.counts.total > 0 || result.collectionError) && result.incident?.kind !== "packages") this.teaching.addRun(task.id, result);
+    // Stored in the background: the result is shown at once.
+    void this.repos
+      .then((r) => r.runs.save(task.id, code, result))
+      .catch((e: Error) => this.notify("warning", `${e.message} (the run result is shown but not stored)`));
+    return result;
+  }
+
+  /**
+   * Run the task's unit tests on `code` and nothing else: the result is neither stored nor a turn (a
+   * teacher checking a student's text).
+   * @throws Error when Python is not available, or when the page cannot run the task
+   */
+  async runOnly(task: Task, code: string, opts: RunOptions = {}): Promise<RunResult> {
     const blocked = pageRunBlocker(task);
     if (blocked) throw new Error(blocked);
     if (!this.runtime || this.python.get().state === "error") this.startPython();
     const rt = this.runtime as PythonRuntime;
     const result = await rt.run(taskRunRequest(task, code), opts);
-    this.lastRuns.set(task.id, { code, result });
-    this.teaching.addRun(task.id, result);
     if (this.runtime === rt && this.python.get().state !== "ready") {
       this.python.set({ state: "ready", version: rt.version, fromSnapshot: rt.startedFromSnapshot ?? false });
     }
-    // Stored in the background: the result is shown at once.
-    void this.repos
-      .then((r) => r.runs.save(task.id, code, result))
-      .catch((e: Error) => this.notify("warning", `${e.message} (the run result is shown but not stored)`));
     return result;
   }
 

@@ -157,13 +157,15 @@ export class Teaching {
    * This browser's work as a student-work file's text: every draft and every task's turns.
    * @throws StorageError when the drafts cannot be read
    */
-  async exportWork(): Promise<string> {
+  async exportWork(student: string | null = null): Promise<string> {
     const drafts = await (await this.repos).drafts.all();
     const { studentWork } = await import("../core/student-work");
     const work = studentWork(
       new Map([...drafts].map(([id, d]) => [id, d.code])),
       this.progress.get(),
       this.classSettings.get()?.name ?? null,
+      new Date(),
+      student?.trim() || null,
     );
     return `${JSON.stringify(work, null, 1)}\n`;
   }

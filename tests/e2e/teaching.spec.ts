@@ -100,10 +100,13 @@ test("a student exports their work as one file, and a teacher opens it in the pa
   await openTab(page, "Feedback");
   await climbTo(page, 1);
   await page.getByRole("button", { name: "Settings" }).click();
+  await page.getByLabel("Your name (in the file you hand in)").fill("Ada Lovelace");
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export my work" }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^recode-work-Ada-Lovelace-\d{4}-\d{2}-\d{2}\.json$/);
   const text = await (await download.createReadStream()).toArray().then((parts) => Buffer.concat(parts).toString("utf8"));
   const work = JSON.parse(text);
   expect(work.format).toBe("recode-student-work");
+  expect(work.student).toBe("Ada Lovelace");
   const mine = work.tasks.find((t: { taskId: string }) => t.taskId === TASK);
   expect(mine.draft).toBe(STARTER);
   expect(mine.progress.turns.map((t: { level: number; solved: boolean }) => [t.solved, t.level])).toEqual([[false, 1]]);
@@ -112,14 +115,19 @@ test("a student exports their work as one file, and a teacher opens it in the pa
   const input = page.getByTestId("work-file-input");
   await input.setInputFiles({ name: "bad.json", mimeType: "application/json", buffer: Buffer.from('{"format":"recode-student-work"}') });
   await expect(page.getByTestId("work-error")).toContainText("bad.json: not a student-work file: version");
-  await input.setInputFiles({ name: "ada.json", mimeType: "application/json", buffer: Buffer.from(text) });
+  // A file edited to claim the task solved: the turns say so, the tests on its text do not.
+  mine.progress.turns[0] = { ...mine.progress.turns[0], passed: 8, total: 8, solved: true };
+  await input.setInputFiles({ name: "ada.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(work)) });
   const view = page.getByTestId("student-work");
   await expect(view).toBeVisible();
+  await expect(view).toContainText("Ada Lovelace");
   await expect(view).toContainText("ada.json");
   const section = view.locator(`[data-task-id="${TASK}"]`);
-  await expect(section).toHaveAttribute("data-solved", "false");
+  await expect(section).toHaveAttribute("data-solved", "true");
   await expect(section.locator("tbody tr")).toHaveCount(1);
-  await expect(section.locator("tbody tr")).toContainText("L1");
+  await section.getByTestId("work-check").click();
+  await expect(section.getByTestId("work-check-result")).toHaveAttribute("data-solved", "false");
+  await expect(section.getByTestId("work-check-result")).toContainText(/Checked here: 0\/\d+ tests passed, not solved/);
   await page.keyboard.press("Escape");
   await expect(view).toHaveCount(0);
 });

@@ -9,7 +9,7 @@
 import { useEffect, useState } from "react";
 import { AGENT_SETTINGS, type AgentSetting } from "../../core/agent/types";
 import { PROTOCOL_PROFILES, type ProtocolProfile } from "../../core/protocol";
-import type { Trajectory, TrajectoryTurn } from "../../core/trajectory";
+import type { Trajectory } from "../../core/trajectory";
 import { FEEDBACK_LEVELS, type FeedbackLevel } from "../../core/vocabulary";
 import { STUDENT_BUILD } from "../build-info";
 import { specOf } from "../models";
@@ -19,7 +19,7 @@ import type { AgentRunOptions } from "./controller";
 import { agentRunsOf } from "./controller";
 import { hasDemo } from "./demo";
 import { loadAgentOptions, saveAgentOptions } from "./options-store";
-import { unreportedNote } from "./tokens";
+import { EpisodeView, type ResumeChoice } from "./Transcript";
 
 const LEVELS: readonly FeedbackLevel[] = FEEDBACK_LEVELS;
 const SETTING_HINTS: Record<AgentSetting, string> = {
@@ -119,7 +119,7 @@ export function AgentPanel({ ws }: { ws: TaskWorkspace }) {
   } catch {
     // no coder set yet: nothing but the demo can be resumed
   }
-  const resumeOf = (t: Trajectory): { run: () => void } | { blocked: string } => {
+  const resumeOf = (t: Trajectory): ResumeChoice => {
     const c = t.config;
     const demo = c.model.startsWith("scripted:demo-");
     if (!demo && c.model !== coderSpec) {
@@ -293,136 +293,6 @@ export function AgentPanel({ ws }: { ws: TaskWorkspace }) {
           />
         ))
       )}
-    </div>
-  );
-}
-
-function outcomeLabel(t: Trajectory): string {
-  if (!t.finished) return "unfinished";
-  if (t.stoppedReason === "solved") return `solved at turn ${t.turns.length - 1}`;
-  if (t.stoppedReason === "max_turns") return "not solved (turn limit)";
-  return "error";
-}
-
-function EpisodeView({
-  t,
-  imported,
-  ws,
-  resume,
-}: {
-  t: Trajectory;
-  imported: boolean;
-  ws: TaskWorkspace;
-  /** For an unfinished episode of this page (not while a run goes on): how to resume it, or why it cannot be. */
-  resume: { run: () => void } | { blocked: string } | null;
-}) {
-  const c = t.config;
-  const status = t.finished ? (t.stoppedReason ?? "") : "unfinished";
-  return (
-    <details className="episode" data-testid="episode" data-level={c.level} data-status={status} open={!t.finished || t.turns.length < 4}>
-      <summary>
-        <strong>L{c.level}</strong> <code>{c.model}</code> · {c.setting} · {c.protocol ?? "playground"} protocol · researcher {c.researcher}{" "}
-        · {t.turns.length}/{c.maxTurns} turns · <span className={`episode-outcome ${status}`}>{outcomeLabel(t)}</span>
-        {imported && <span className="muted small"> (imported)</span>}
-      </summary>
-      {resume && (
-        <div className="episode-resume">
-          <button
-            type="button"
-            onClick={"run" in resume ? resume.run : undefined}
-            disabled={!("run" in resume)}
-            title={"blocked" in resume ? resume.blocked : `Go on from turn ${t.turns.length}, with the options it was run with`}
-            data-testid="episode-resume"
-          >
-            Resume
-          </button>
-          {"blocked" in resume && <span className="muted small"> {resume.blocked}</span>}
-        </div>
-      )}
-      {t.error && (
-        <div className="panel error" role="alert" data-testid="episode-error">
-          {t.error}
-        </div>
-      )}
-      {t.turns.map((turn) => (
-        <TurnView key={turn.index} turn={turn} ws={ws} />
-      ))}
-    </details>
-  );
-}
-
-function TurnView({ turn, ws }: { turn: TrajectoryTurn; ws: TaskWorkspace }) {
-  const k = turn.run.counts;
-  const verdict = turn.run.collectionError
-    ? "collection error"
-    : turn.run.allPassed
-      ? "all tests passed"
-      : `${k.passed}/${k.total} tests passed`;
-  return (
-    <div className="turn" data-testid="turn" data-turn={turn.index}>
-      <div className="turn-head">
-        <strong>Turn {turn.index}</strong>
-        <span className={`turn-verdict ${turn.run.allPassed ? "ok" : "bad"}`}>{verdict}</span>
-        <span className="muted small">
-          {turn.actions.map((a) => a.type).join(" → ") || "no actions"} · {turn.tokens.prompt + turn.tokens.completion} tokens
-          {unreportedNote(turn.tokens.unreported ?? 0)} ·{" "}
-          {Math.round(turn.timings.agentMs + turn.timings.testMs + turn.timings.researcherMs)} ms
-        </span>
-        <span className="spacer" />
-        <button
-          type="button"
-          onClick={() => ws.setCode(turn.code)}
-          title="Replace the editor text with this turn's code (Ctrl+Z undoes it)"
-        >
-          Load into editor
-        </button>
-      </div>
-      <details>
-        <summary>Code ({turn.code.split("\n").length} lines)</summary>
-        <pre className="code">{turn.code}</pre>
-      </details>
-      <details>
-        <summary>Test results</summary>
-        <ul className="turn-tests">
-          {turn.run.collectionError && <li className="bad">collection error: {turn.run.collectionError.message}</li>}
-          {turn.run.tests.map((t) => (
-            <li key={t.id} className={t.status === "passed" ? "ok" : "bad"}>
-              {t.status.toUpperCase()} {t.id}
-              {t.message && t.status !== "passed" ? ` — ${t.message.slice(0, 200)}` : ""}
-            </li>
-          ))}
-        </ul>
-      </details>
-      {turn.feedbackText && (
-        <details>
-          <summary>Feedback the agent received</summary>
-          <pre className="feedback-text">{turn.feedbackText}</pre>
-        </details>
-      )}
-      <details>
-        <summary>
-          Actions and messages ({turn.actions.length} action{turn.actions.length === 1 ? "" : "s"}, {turn.messages.length} message
-          {turn.messages.length === 1 ? "" : "s"})
-        </summary>
-        <ol className="turn-actions">
-          {turn.actions.map((a, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: actions are ordered steps
-            <li key={i}>
-              <strong>{a.type}</strong> {a.type === "REPLACE" ? "(new file text)" : a.argument.slice(0, 120)}
-              {a.result && <pre className="small-pre">{a.result.slice(0, 1500)}</pre>}
-            </li>
-          ))}
-        </ol>
-        {turn.messages.map((m, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: messages are ordered
-          <div key={i} className={`message ${m.role}`}>
-            <div className="message-role">{m.role}</div>
-            <pre className="small-pre">
-              {m.content.length > 4000 ? `${m.content.slice(0, 4000)}… [${m.content.length - 4000} more characters]` : m.content}
-            </pre>
-          </div>
-        ))}
-      </details>
     </div>
   );
 }

@@ -4,9 +4,9 @@
  * would change in the editor, as a diff taken when asked (the editor may have
  * changed since the feedback came); and Apply.
  */
-import { structuredPatch } from "diff";
 import { useEffect, useState } from "react";
 import type { FeedbackItem } from "../../core/feedback";
+import { type DiffLine, DiffView, diffLines } from "../diff/DiffView";
 import { preloadEditor } from "../editor/LazyEditor";
 import type { TaskWorkspace } from "../tasks/panels";
 import { applyCorrection, codeOfCorrection } from "./apply";
@@ -33,33 +33,6 @@ export function HighlightedCode({ code }: { code: string }) {
     // biome-ignore lint/security/noDangerouslySetInnerHtml: Monaco's colorize escapes the source text; the markup is its own spans
     <pre className="code colorized" dangerouslySetInnerHTML={{ __html: html }} />
   );
-}
-
-/** One line of a diff, with its kind ("+" added, "-" removed, " " kept, "@" a hunk's head). */
-export interface DiffLine {
-  kind: "+" | "-" | " " | "@";
-  text: string;
-  /** Where it is: its line in the editor's text and in the corrected one (unique within a diff). */
-  at: string;
-}
-
-/** The lines that change from `before` to `after`, with two lines of context around each change. */
-export function diffLines(before: string, after: string): DiffLine[] {
-  const patch = structuredPatch("editor", "corrected", before, after, "", "", { context: 2 });
-  const out: DiffLine[] = [];
-  for (const h of patch.hunks) {
-    out.push({ kind: "@", text: `lines ${h.oldStart}-${h.oldStart + Math.max(0, h.oldLines - 1)}`, at: `@${h.oldStart}/${h.newStart}` });
-    let oldLine = h.oldStart;
-    let newLine = h.newStart;
-    for (const line of h.lines) {
-      const k = line[0];
-      if (k !== "+" && k !== "-" && k !== " ") continue;
-      out.push({ kind: k, text: line.slice(1), at: `${k}${oldLine}/${newLine}` });
-      if (k !== "+") oldLine++;
-      if (k !== "-") newLine++;
-    }
-  }
-  return out;
 }
 
 /** One interface's correction: its code, the change it makes to the editor (on request), and Apply. */
@@ -94,23 +67,7 @@ export function CorrectionBlock({ item, ws, canApply }: { item: FeedbackItem; ws
         )}
       </div>
       <HighlightedCode code={code} />
-      {diff && (
-        <pre className="diff" data-testid="feedback-diff">
-          {diff.length === 0 ? (
-            <span className="muted">The editor already holds this code.</span>
-          ) : (
-            diff.map((l) => (
-              <span
-                key={l.at}
-                className={`diff-line diff-${l.kind === "+" ? "add" : l.kind === "-" ? "del" : l.kind === "@" ? "hunk" : "ctx"}`}
-              >
-                {l.kind === "@" ? l.text : `${l.kind} ${l.text}`}
-                {"\n"}
-              </span>
-            ))
-          )}
-        </pre>
-      )}
+      {diff && <DiffView lines={diff} empty="The editor already holds this code." testId="feedback-diff" />}
     </div>
   );
 }

@@ -170,7 +170,16 @@ export function FeedbackPanel({ ws }: { ws: TaskWorkspace }) {
             model: {models.researcher.kind === "endpoint" ? models.researcher.model || "not set (Settings)" : models.researcher.kind}
           </span>
         )}
-        <Ladder taskId={task.id} shown={level} reached={reached} cap={cap} capReason={capReason} onShow={show} onNext={climb} />
+        <Ladder
+          taskId={task.id}
+          shown={level}
+          reached={reached}
+          cap={cap}
+          capReason={capReason}
+          waiting={record === null}
+          onShow={show}
+          onNext={climb}
+        />
       </div>
       {error && (
         <div className="panel error" role="alert">

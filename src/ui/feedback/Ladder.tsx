@@ -28,6 +28,7 @@ export function Ladder({
   reached,
   cap,
   capReason,
+  waiting,
   onShow,
   onNext,
 }: {
@@ -37,6 +38,8 @@ export function Ladder({
   cap: FeedbackLevel;
   /** Why levels above `cap` are not offered (shown at the top of the ladder when `cap` < 4). */
   capReason: string;
+  /** No feedback to show yet (the researcher has not reviewed the run): the next level waits for it. */
+  waiting: boolean;
   onShow: (l: FeedbackLevel) => void;
   onNext: (l: FeedbackLevel) => void;
 }) {
@@ -58,7 +61,13 @@ export function Ladder({
         </label>
       ))}
       {next !== null ? (
-        <button type="button" className="ladder-next" onClick={() => onNext(next)} title={`L${next}: ${LEVEL_HINTS[next]}`}>
+        <button
+          type="button"
+          className="ladder-next"
+          onClick={() => onNext(next)}
+          disabled={waiting}
+          title={waiting ? "The researcher has not reviewed this run yet" : `L${next}: ${LEVEL_HINTS[next]}`}
+        >
           Ask for more help (L{next})
         </button>
       ) : cap < 4 ? (

@@ -5,6 +5,9 @@
 import { useState } from "react";
 import { useServices } from "../services";
 
+/** Where the student's name is kept between visits. */
+const NAME_KEY = "recode.student-name";
+
 /** Start a download of `text` as `name`. */
 function download(name: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
@@ -19,11 +22,34 @@ function download(name: string, text: string): void {
 export function WorkSection({ onOpened }: { onOpened: () => void }) {
   const services = useServices();
   const [error, setError] = useState<string | null>(null);
+  const [name, setName] = useState(() => {
+    try {
+      return globalThis.localStorage?.getItem(NAME_KEY) ?? "";
+    } catch {
+      return "";
+    }
+  });
+  const keepName = (v: string) => {
+    setName(v);
+    try {
+      globalThis.localStorage?.setItem(NAME_KEY, v);
+    } catch {
+      // private mode: the name lasts while the page is open
+    }
+  };
   const exportWork = async () => {
     setError(null);
     try {
       await services.flushDrafts();
-      download(`recode-work-${new Date().toISOString().slice(0, 10)}.json`, await services.teaching.exportWork());
+      const slug = name
+        .trim()
+        .replace(/[^\p{L}\p{N}]+/gu, "-")
+        .replace(/^-|-$/g, "")
+        .slice(0, 40);
+      download(
+        `recode-work-${slug ? `${slug}-` : ""}${new Date().toISOString().slice(0, 10)}.json`,
+        await services.teaching.exportWork(name),
+      );
     } catch (e) {
       setError(`Your work could not be exported: ${(e as Error).message}`);
     }
@@ -34,6 +60,10 @@ export function WorkSection({ onOpened }: { onOpened: () => void }) {
       <p className="hint">
         One file with your text for every task, your runs and the feedback levels you asked for: hand it in, or keep it.
       </p>
+      <label>
+        Your name (in the file you hand in)
+        <input value={name} onChange={(e) => keepName(e.target.value)} maxLength={200} autoComplete="name" />
+      </label>
       <div className="row">
         <button type="button" onClick={() => void exportWork()}>
           Export my work

@@ -2,9 +2,12 @@
  * A student's work opened by a teacher (a file exported from Settings → Your
  * work): per task solved or attempted, every turn with its tests and the
  * feedback level asked for, and the student's text. Read-only: the teacher's
- * own drafts and turns are not touched.
+ * own drafts and turns are not touched. The turns are what the student's page
+ * recorded (a file can be edited): "Run the tests on this text" checks the
+ * text itself, here, without storing anything.
  */
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
+import type { TaskWork } from "../../core/student-work";
 import { summarizeProgress } from "../../core/study";
 import { useObservable, useServices } from "../services";
 
@@ -34,7 +37,7 @@ export function StudentWorkView() {
     >
       <h2>Student work</h2>
       <p className="muted">
-        {source}, exported {new Date(work.exportedAt).toLocaleString()}
+        {work.student ? <strong>{work.student}</strong> : "No name given"}: {source}, exported {new Date(work.exportedAt).toLocaleString()}
         {work.className ? `, class ${work.className}` : ""}. {work.tasks.length} task{work.tasks.length === 1 ? "" : "s"}.
       </p>
       {work.tasks.map((t) => {
@@ -78,10 +81,13 @@ export function StudentWorkView() {
               </table>
             )}
             {t.draft !== null && (
-              <details>
-                <summary>The student's text</summary>
-                <pre className="work-draft">{t.draft}</pre>
-              </details>
+              <>
+                <Check work={t} />
+                <details>
+                  <summary>The student's text</summary>
+                  <pre className="work-draft">{t.draft}</pre>
+                </details>
+              </>
             )}
           </section>
         );
@@ -92,5 +98,42 @@ export function StudentWorkView() {
         </button>
       </div>
     </dialog>
+  );
+}
+
+/** Runs the task's tests on the student's text in this page (nothing is stored) and says what they give. */
+function Check({ work }: { work: TaskWork }) {
+  const services = useServices();
+  const [state, setState] = useState<{ busy: boolean; text: string | null; ok: boolean | null }>({ busy: false, text: null, ok: null });
+  const check = async () => {
+    setState({ busy: true, text: null, ok: null });
+    try {
+      const task = await services.loadTask(work.taskId);
+      if (!task) throw new Error(`this page has no task ${work.taskId}`);
+      const r = await services.runOnly(task, work.draft ?? "");
+      const c = r.counts;
+      setState({
+        busy: false,
+        ok: r.allPassed,
+        text: r.collectionError
+          ? `Checked here: the tests could not run (${r.collectionError.message.split("\n").at(-1)}).`
+          : `Checked here: ${c.passed + c.xfail}/${c.total} tests passed${r.allPassed ? ", solved" : ", not solved"}.`,
+      });
+    } catch (e) {
+      setState({ busy: false, ok: false, text: `Not checked: ${(e as Error).message}` });
+    }
+  };
+  return (
+    <div className="work-check">
+      <button type="button" onClick={() => void check()} disabled={state.busy} data-testid="work-check">
+        {state.busy ? "Running the tests…" : "Run the tests on this text"}
+      </button>
+      {state.text && (
+        <span className={state.ok ? "ok" : "bad"} data-testid="work-check-result" data-solved={state.ok ? "true" : "false"}>
+          {" "}
+          {state.text}
+        </span>
+      )}
+    </div>
   );
 }
