@@ -591,9 +591,10 @@ def _bridge_modules():
 # Modules the bridge's C functions and JsProxy types say they come from (its converters say "builtins").
 _BRIDGE_MODULES = frozenset({"_pyodide_core", "pyodide.ffi"})
 
-# Functions of the bridge that turn Python objects into JavaScript ones (run_sync and can_run_sync
-# stay: time.sleep needs them, and they take a JavaScript awaitable, which Python cannot make).
-_JS_MAKERS = frozenset({"create_once_callable", "create_proxy", "to_js", "destroy_proxies"})
+# The bridge's functions that stay in its modules (time.sleep needs them, and they take a JavaScript
+# awaitable, which Python cannot make); every other function of the bridge goes from them (they turn
+# Python objects into JavaScript ones: create_once_callable, create_proxy, to_js, create_promise_converter).
+_KEEP = frozenset({"run_sync", "can_run_sync"})
 
 
 def seal():
@@ -715,10 +716,17 @@ def seal():
         if not isinstance(getattr(mod, "__dict__", None), dict):
             continue  # the js module itself is a JavaScript object
         for name, value in list(vars(mod).items()):
+            if isinstance(value, type) and type.__dict__["__module__"].__get__(value) == getattr(mod, "__name__", None):
+                # A class of the bridge's modules (_pyodide.jsbind's Deep and Json hold converters): its
+                # attributes that are objects of the bridge go too.
+                for attr, held in list(value.__dict__.items()):
+                    if id(type(held)) in bridge_ids:
+                        setattr(value, attr, None)
+                continue
             if isinstance(value, type) or type(value) is type(sys):
                 continue
             made_by = getattr(value, "__module__", None) if callable(value) else None
-            if id(type(value)) in bridge_ids or (name in _JS_MAKERS and made_by in _BRIDGE_MODULES):
+            if id(type(value)) in bridge_ids or (made_by in _BRIDGE_MODULES and name not in _KEEP):
                 setattr(mod, name, None)
     # A bridge function left in a module's globals (the event loop's run_sync) leads through its
     # __self__ to the bridge's own builtin module, with its converters and raw calls: empty that

@@ -116,6 +116,45 @@ export function freezeIntrinsics(): void {
     }
   }
   Object.preventExtensions(Error);
+  // Freezing is shallow: a method on a frozen prototype is an object of its own (a property planted on
+  // Array.prototype.at outlived the run). Everything reachable from these intrinsics, through their
+  // properties, accessors and prototypes, is frozen too; the iterator prototypes are reached from iterators.
+  const iterators = [
+    [][Symbol.iterator](),
+    new Map()[Symbol.iterator](),
+    new Set()[Symbol.iterator](),
+    ""[Symbol.iterator](),
+    /x/[Symbol.matchAll](""),
+  ];
+  const generators = [(function* () {})(), (async function* () {})()];
+  hardenFrom([
+    ...protos,
+    ...statics,
+    ...errors,
+    Error,
+    ...iterators.map((i) => Object.getPrototypeOf(i)),
+    ...generators.map((g) => Object.getPrototypeOf(g)),
+  ]);
+}
+
+/**
+ * Freeze every object reachable from `roots` through own properties (values, getters and setters) and
+ * prototypes; Error itself keeps its writable stackTraceLimit (it is closed to new properties above).
+ */
+function hardenFrom(roots: readonly unknown[]): void {
+  const seen = new WeakSet<object>();
+  const stack: unknown[] = [...roots];
+  while (stack.length > 0) {
+    const o = stack.pop();
+    if ((typeof o !== "object" && typeof o !== "function") || o === null || seen.has(o) || o === globalThis) continue;
+    seen.add(o);
+    if (o !== Error) Object.freeze(o);
+    for (const key of Reflect.ownKeys(o)) {
+      const d = Object.getOwnPropertyDescriptor(o, key);
+      if (d) stack.push(d.value, d.get, d.set);
+    }
+    stack.push(Object.getPrototypeOf(o));
+  }
 }
 
 /** Error.stackTraceLimit as V8 starts with it: the one property of Error a run can change, put back after each run. */

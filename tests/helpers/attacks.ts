@@ -912,11 +912,17 @@ ${NAMES.map((n) => `${n} = _attack`).join("\n")}
         module = c.__dict__.get("__module__") if isinstance(c.__dict__.get("__module__"), str) else ""
         if module.split(".")[0] not in ("pyodide", "_pyodide", "_pyodide_core"):
             continue
-        # Converters left in the globals of the bridge's modules, and the bridge's own types made anew.
+        # Converters left in the bridge's classes and in its modules' globals, the functions that make
+        # converters, and the bridge's own types made anew.
         for f in list(vars(c).values()):
-            for v in list((getattr(f, "__globals__", None) or {}).values()):
+            for v in [f, *list((getattr(f, "__globals__", None) or {}).values())]:
                 if hasattr(v, "py2js_convert") or hasattr(v, "js2py_convert"):
                     found.append(v)
+                if callable(v) and getattr(v, "__name__", "") == "create_promise_converter":
+                    try:
+                        found.append(v(lambda x: x))
+                    except BaseException:
+                        pass
         try:
             found.append(c())
         except BaseException:
@@ -925,9 +931,8 @@ ${NAMES.map((n) => `${n} = _attack`).join("\n")}
         for arg in ({"a": 1}, {1}, [1]):
             try:
                 o = conv.py2js_convert(arg)
-                ctor = o.constructor
-                setattr(ctor, "recode_leak", "left by an earlier run")
-                reached.append(f"{type(conv).__name__}: {ctor}")
+                reached.append(f"{type(conv).__name__}: {o.constructor}")
+                setattr(o.constructor, "recode_leak", "left by an earlier run")
             except BaseException:
                 pass
     if reached:
