@@ -10,7 +10,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from "nod
 import { dirname, join, relative, resolve } from "node:path";
 import { DEFAULT_PROTOCOL } from "../core/protocol";
 import { buildReport, type Report, type ReportInput } from "../core/report";
-import { CONDITION_HEADINGS, conditionText, groupRows, reportNotes } from "../core/report-text";
+import { CONDITION_HEADINGS, conditionText, groupRows, reportCsv, reportNotes } from "../core/report-text";
 import { restoreTrajectory } from "../core/trajectory";
 import { FEEDBACK_LEVELS } from "../core/vocabulary";
 import { findTrajectoryFiles, listJsonFiles, type RunConfig, RunFolder } from "./run-folder";
@@ -131,57 +131,8 @@ export function reportMarkdown(d: ReportData): string {
   return `${out.join("\n")}\n`;
 }
 
-/** CSV: one line per model x setting x researcher x conditions x level; `n` is the turn limit that Recall@n and the curve columns (`recall_at_1` to `recall_at_<n>`) use. */
-export function reportCsv(d: ReportData): string {
-  const head = [
-    "model",
-    "setting",
-    "researcher",
-    "protocol",
-    "backend",
-    "max_steps",
-    "sampling",
-    "level",
-    "tasks",
-    "solved",
-    "n",
-    "recall_at_n",
-    "mrr",
-    "pass_rate",
-    "prompt_tokens",
-    "completion_tokens",
-    "unreported_calls",
-    "wall_ms",
-  ];
-  const lines = [[...head, ...Array.from({ length: d.n }, (_, i) => `recall_at_${i + 1}`)].join(",")];
-  const q = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-  for (const r of d.rows) {
-    lines.push(
-      [
-        q(r.model),
-        r.setting,
-        q(r.researcher),
-        r.protocol,
-        q(r.backend),
-        r.maxSteps,
-        q(r.sampling),
-        r.level,
-        r.taskCount,
-        r.solvedCount,
-        d.n,
-        r.recallAtN,
-        r.mrr,
-        r.passRate,
-        r.tokens.prompt,
-        r.tokens.completion,
-        r.tokens.unreported ?? 0,
-        Math.round(r.wallMs),
-        ...r.curve,
-      ].join(","),
-    );
-  }
-  return `${lines.join("\n")}\n`;
-}
+/** CSV: the core's (src/core/report-text.ts), which the page's Results writes too. */
+export { reportCsv };
 
 /** JSON: the whole {@link ReportData} (rows with their conditions, n, and every list). */
 export function reportJson(d: ReportData): string {

@@ -99,3 +99,55 @@ export function reportNotes(r: Report): ReportNote[] {
   }
   return notes;
 }
+
+/** CSV (as `recode report --format csv` and the page's Results write it): one line per model x setting x researcher x conditions x level; `n` is the turn limit that Recall@n and the curve columns (`recall_at_1` to `recall_at_<n>`) use. */
+export function reportCsv(d: Report): string {
+  const head = [
+    "model",
+    "setting",
+    "researcher",
+    "protocol",
+    "backend",
+    "max_steps",
+    "sampling",
+    "level",
+    "tasks",
+    "solved",
+    "n",
+    "recall_at_n",
+    "mrr",
+    "pass_rate",
+    "prompt_tokens",
+    "completion_tokens",
+    "unreported_calls",
+    "wall_ms",
+  ];
+  const lines = [[...head, ...Array.from({ length: d.n }, (_, i) => `recall_at_${i + 1}`)].join(",")];
+  const q = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  for (const r of d.rows) {
+    lines.push(
+      [
+        q(r.model),
+        r.setting,
+        q(r.researcher),
+        r.protocol,
+        q(r.backend),
+        r.maxSteps,
+        q(r.sampling),
+        r.level,
+        r.taskCount,
+        r.solvedCount,
+        d.n,
+        r.recallAtN,
+        r.mrr,
+        r.passRate,
+        r.tokens.prompt,
+        r.tokens.completion,
+        r.tokens.unreported ?? 0,
+        Math.round(r.wallMs),
+        ...r.curve,
+      ].join(","),
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}

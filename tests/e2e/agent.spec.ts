@@ -81,6 +81,15 @@ test("a scripted coder solves the task at turn 1 at L0 and L4; results show Reca
   await expect(page.getByTestId("results-view")).toContainText("Recall@3 / MRR / test-case pass rate, in %, over 2 episode(s)");
   await expect(page.getByTestId("recall-chart")).toHaveCount(1);
   await page.screenshot({ path: "/tmp/recode-results.png", fullPage: true });
+  // The table as CSV, the columns `recode report --format csv` writes: one line per level.
+  const [csv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
+  expect(csv.suggestedFilename()).toBe("recode-results.csv");
+  const lines = Buffer.concat(await (await csv.createReadStream()).toArray())
+    .toString("utf8")
+    .trim()
+    .split("\n");
+  expect(lines[0]).toMatch(/^model,setting,researcher,protocol,backend,max_steps,sampling,level,tasks,solved,n,recall_at_n,mrr,pass_rate,/);
+  expect(lines.slice(1).map((l) => l.split(",")[7])).toEqual(["0", "4"]);
 
   await page.reload();
   await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "ready", { timeout: 120_000 });

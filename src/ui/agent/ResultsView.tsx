@@ -9,7 +9,7 @@
 
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { MetricsRow } from "../../core/metrics";
-import { CONDITION_HEADINGS, conditionText, groupRows, reportNotes } from "../../core/report-text";
+import { CONDITION_HEADINGS, conditionText, groupRows, reportCsv, reportNotes } from "../../core/report-text";
 import { FEEDBACK_LEVELS } from "../../core/vocabulary";
 import { type ImportReport, useObservable, useServices } from "../services";
 import { RecallChart } from "./RecallChart";
@@ -58,6 +58,15 @@ export function ResultsView() {
     }
     setReport(await services.importTrajectories(files));
   };
+  // The table as `recode report --format csv` writes it (the same function over the same report).
+  const exportCsv = () => {
+    const url = URL.createObjectURL(new Blob([reportCsv(results)], { type: "text/csv" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = "recode-results.csv";
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
   const exportAll = () => {
     const blob = new Blob([services.exportTrajectories()], { type: "application/json" });
     const a = document.createElement("a");
@@ -78,6 +87,9 @@ export function ResultsView() {
   return (
     <div className="results-view" data-testid="results-view">
       <div className="results-actions">
+        <button type="button" onClick={exportCsv} disabled={results.rows.length === 0} data-testid="export-csv">
+          Export CSV
+        </button>
         <button type="button" onClick={exportAll} disabled={stored.records.length === 0}>
           Export JSON
         </button>
