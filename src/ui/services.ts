@@ -189,7 +189,7 @@ export class PlaygroundServices {
   /** Load settings, then start Python with them. Call once when the page opens. */
   async start(): Promise<void> {
     const repos = await this.repos;
-    const teaching = this.teaching.load();
+    const teaching = this.teaching.whenLoaded();
     try {
       const got = await repos.settings.get();
       if (got.value) this.settings.set(got.value);

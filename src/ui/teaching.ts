@@ -33,15 +33,13 @@ export class Teaching {
 
   private loadedOnce: Promise<void> | null = null;
 
-  /** Resolves once the stored turns and class are read (a class loaded from a link must come after). */
+  /**
+   * Read the stored turns and class (once; later calls wait for that read). The page calls it when it
+   * opens; a class loaded from a link waits for it.
+   */
   whenLoaded(): Promise<void> {
     this.loadedOnce ??= this.readStored();
     return this.loadedOnce;
-  }
-
-  /** Read the stored turns and class. Call once when the page opens. */
-  load(): Promise<void> {
-    return this.whenLoaded();
   }
 
   private async readStored(): Promise<void> {
