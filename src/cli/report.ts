@@ -3,7 +3,7 @@
  * model x setting x researcher, columns L0-L4 with Recall@n, MRR and
  * test-case pass rate), the per-turn Recall@k curves, and joining shard
  * folders. The figures and notes come from src/core/report.ts, the code the
- * page's Results tab uses too; this file only reads run folders and prints.
+ * page's results page uses too; this file only reads run folders and prints.
  */
 
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
@@ -24,7 +24,7 @@ export interface ReportData extends Report {
 /**
  * Read every trajectory under the folders (or in the JSON files: one
  * trajectory, or a list of them as the page exports) and compute the report
- * with {@link buildReport}, the same code the page's Results tab uses.
+ * with {@link buildReport}, the same code the page's results page uses.
  * @param nWanted n of Recall@n; absent: the shared default (docs/metrics.md).
  * @throws Error when nothing readable is found (names the folders and what could not be read).
  */

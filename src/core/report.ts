@@ -1,6 +1,6 @@
 /**
  * The results report: from trajectories to the metrics table, the one path
- * the page's Results tab and `recode report` share (docs/metrics.md).
+ * the page's results page and `recode report` share (docs/metrics.md).
  *
  * Rules (RECODE-H.md, "Metrics"; paper arXiv 2510.06186, evaluation section):
  * - Default n: RECODE-H's 10, or the largest turn limit among the episodes

@@ -19,6 +19,8 @@ const StudentWorkView = lazyComponent<Record<string, never>>(
   "the student's work",
 );
 
+const ResultsPage = lazyComponent<Record<string, never>>(async () => (await import("./results/ResultsPage")).ResultsPage, "the results");
+
 const SettingsPanel = lazyComponent<{ onClose: () => void }>(
   async () => (await import("./settings/SettingsPanel")).SettingsPanel,
   "the settings",
@@ -89,10 +91,24 @@ function ClassBadge() {
   );
 }
 
-/** The task id in the page's address (`#task=<id>`), or null. */
+/** The page's address: `#task=<id>`, `#results`, or `#results/task=<id>` (the results page, that task behind it). */
+const HASH = /^#(?:(results)(?:\/task=([a-z0-9-]+))?|task=([a-z0-9-]+))$/;
+
+/** The task id in the page's address (`#task=<id>`, `#results/task=<id>`), or null. */
 export function taskFromHash(): string | null {
-  const m = /^#task=([a-z0-9-]+)$/.exec(location.hash);
-  return m ? (m[1] as string) : null;
+  const m = HASH.exec(location.hash);
+  return m?.[2] ?? m?.[3] ?? null;
+}
+
+/** Whether the page's address is the results page (`#results`, `#results/task=<id>`). */
+export function resultsInHash(): boolean {
+  return HASH.exec(location.hash)?.[1] === "results";
+}
+
+/** The address of the page: the results page or not, and the open task. */
+function hashOf(results: boolean, task: string | null): string {
+  if (results) return task ? `#results/task=${task}` : "#results";
+  return task ? `#task=${task}` : location.pathname + location.search;
 }
 
 /** Root component. Expects a ServicesContext provider above it. */
@@ -100,6 +116,8 @@ export function App() {
   const services = useServices();
   const narrow = useNarrow();
   const [selected, setSelected] = useState<string | null>(() => taskFromHash());
+  /** The results page is open (`#results`); the task stays open behind it, an agent run goes on. */
+  const [resultsOpen, setResultsOpen] = useState(() => resultsInHash());
   const [showSettings, setShowSettings] = useState(false);
   /** On a narrow page: the task list is shown instead of the task. */
   const [listOpen, setListOpen] = useState(false);
@@ -143,7 +161,10 @@ export function App() {
   }, [services]);
 
   useEffect(() => {
-    const onHash = () => setSelected(taskFromHash());
+    const onHash = () => {
+      setResultsOpen(resultsInHash());
+      setSelected(taskFromHash());
+    };
     window.addEventListener("hashchange", onHash);
     return () => window.removeEventListener("hashchange", onHash);
   }, []);
@@ -171,7 +192,13 @@ export function App() {
     void services.flushDrafts();
     history.replaceState(null, "", `#task=${id}`);
     setSelected(id);
+    setResultsOpen(false);
     setListOpen(false);
+  };
+  const showResults = (open: boolean) => {
+    if (open) history.pushState(null, "", hashOf(true, selected));
+    else history.replaceState(null, "", hashOf(false, selected));
+    setResultsOpen(open);
   };
 
   const list = (
@@ -210,7 +237,7 @@ export function App() {
   return (
     <div className={`app${narrow ? " narrow" : ""}`}>
       <header className="app-head">
-        {narrow && (
+        {narrow && !resultsOpen && (
           <button type="button" onClick={() => setListOpen((v) => !v)} aria-expanded={listOpen || !selected} data-testid="tasks-toggle">
             Tasks
           </button>
@@ -230,6 +257,15 @@ export function App() {
         )}
         <ClassBadge />
         <PythonBadge />
+        <button
+          type="button"
+          onClick={() => showResults(!resultsOpen)}
+          aria-pressed={resultsOpen}
+          data-testid="results-toggle"
+          title={resultsOpen ? "Back to the task" : "Stored agent runs: tables, curves, comparisons, transcripts"}
+        >
+          {resultsOpen ? (selected ? "Back to the task" : "Tasks") : "Results"}
+        </button>
         <button type="button" onClick={() => setShowSettings(true)} aria-haspopup="dialog" title="Settings (Ctrl/Cmd+,)">
           Settings
         </button>
@@ -238,7 +274,12 @@ export function App() {
       <OfflineBar />
       {showSettings && <SettingsPanel onClose={() => setShowSettings(false)} />}
       {openedWork && <StudentWorkView />}
-      <main className="app-main">
+      {resultsOpen && (
+        <main className="app-main results-main">
+          <ResultsPage />
+        </main>
+      )}
+      <main className="app-main" hidden={resultsOpen}>
         {narrow ? (
           listOpen || !selected ? (
             list

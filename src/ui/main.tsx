@@ -1,7 +1,7 @@
 /**
  * Page entry: builds the services (catalog, Python, storage), starts Python at
  * once, and renders the app. The editor (Monaco) is fetched in parallel with
- * the app; panels, settings, the agent, the results view and renderers are
+ * the app; panels, settings, the agent, the results page and renderers are
  * fetched when first opened.
  */
 import "./styles.css";

@@ -57,7 +57,7 @@ export interface OpenedDraft {
   stale: boolean;
 }
 
-/** Stored trajectories as the results view shows them. */
+/** Stored trajectories as the results page shows them. */
 export interface TrajectoryState {
   loaded: boolean;
   records: TrajectoryRecord[];

@@ -5,7 +5,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { fence } from "../../src/core/agent/prompts";
 import { solverScript } from "../../src/core/providers/scripted";
 import { type ChatStub, closedPort, type RecordedRequest, startChatStub } from "../helpers/chat-stub-server";
-import { CANONICAL, openTab, openTask, STARTER, TARGET } from "./helpers";
+import { CANONICAL, closeResults, openResults, openTab, openTask, STARTER, TARGET } from "./helpers";
 
 const work = mkdtempSync(join(tmpdir(), "recode-e2e-agent-"));
 test.afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -29,6 +29,7 @@ async function saveSettings(page: Page) {
 
 /** Choose levels and turns in the Agent tab and run; wait for the outcome. */
 async function runAgent(page: Page, levels: number[], turns: number, setting = "memory_agent") {
+  await closeResults(page);
   await openTab(page, "Agent");
   await page.getByLabel("Setting").selectOption(setting);
   for (const l of [0, 1, 2, 3, 4]) await page.getByLabel(`Level L${l}`).setChecked(levels.includes(l));
@@ -38,7 +39,7 @@ async function runAgent(page: Page, levels: number[], turns: number, setting = "
 }
 
 function metricCell(page: Page, level: number) {
-  return page.getByTestId("metrics-table").locator(".result-group").first().locator(`[data-level="${level}"]`);
+  return page.getByTestId("run-detail").first().getByTestId("metrics-table").locator(`[data-level="${level}"]`);
 }
 
 test("a scripted coder solves the task at turn 1 at L0 and L4; results show Recall 100 and MRR 50 and survive a reload", async ({
@@ -72,13 +73,15 @@ test("a scripted coder solves the task at turn 1 at L0 and L4; results show Reca
   await expect(l4.locator('[data-turn="0"] .feedback-text')).toContainText("Code correction:");
   await page.screenshot({ path: "/tmp/recode-agent-panel.png", fullPage: true });
 
-  await openTab(page, "Results");
+  await openResults(page);
   for (const level of [0, 4]) {
     await expect(metricCell(page, level).and(page.locator(".recall"))).toHaveText("100.0");
     await expect(metricCell(page, level).and(page.locator(".mrr"))).toHaveText("50.0");
   }
   // The shared default n (src/core/report.ts, as `recode report`): 10, or the largest turn limit (3) when smaller.
-  await expect(page.getByTestId("results-view")).toContainText("Recall@3 / MRR / test-case pass rate, in %, over 2 episode(s)");
+  await expect(page.getByTestId("metrics-table")).toContainText("Recall@3");
+  await expect(page.getByTestId("run-detail")).toContainText("over the first n = 3 turn(s)");
+  await expect(page.getByTestId("run-row")).toHaveCount(1);
   await expect(page.getByTestId("recall-chart")).toHaveCount(1);
   await page.screenshot({ path: "/tmp/recode-results.png", fullPage: true });
   // The table as CSV, the columns `recode report --format csv` writes: one line per level.
@@ -93,19 +96,19 @@ test("a scripted coder solves the task at turn 1 at L0 and L4; results show Reca
 
   await page.reload();
   await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "ready", { timeout: 120_000 });
-  await openTab(page, "Results");
+  await openResults(page);
   for (const level of [0, 4]) {
     await expect(metricCell(page, level).and(page.locator(".recall"))).toHaveText("100.0");
     await expect(metricCell(page, level).and(page.locator(".mrr"))).toHaveText("50.0");
   }
-  await expect(page.getByTestId("metrics-table").locator(".result-group")).toHaveCount(1);
+  await expect(page.getByTestId("run-detail")).toHaveCount(1);
 
   // Running again keeps the finished episodes instead of redoing them.
   await runAgent(page, [0, 4], 3);
   await expect(page.getByTestId("agent-outcome")).toContainText("Done: 2 of 2");
 
   // A broken import names the file and field, and nothing stored is lost.
-  await openTab(page, "Results");
+  await openResults(page);
   await page.getByLabel("Import trajectory files").setInputFiles({
     name: "bad-episode.json",
     mimeType: "application/json",

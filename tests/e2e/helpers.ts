@@ -72,6 +72,20 @@ export async function openTab(page: Page, name: string): Promise<void> {
   await page.getByRole("tab", { name, exact: true }).click();
 }
 
+/** Open the results page from the header (the task stays open behind it). */
+export async function openResults(page: Page): Promise<void> {
+  const toggle = page.getByTestId("results-toggle");
+  if ((await toggle.getAttribute("aria-pressed")) !== "true") await toggle.click();
+  await expect(page.getByTestId("results-view")).toBeVisible();
+}
+
+/** Back from the results page to the task. */
+export async function closeResults(page: Page): Promise<void> {
+  const toggle = page.getByTestId("results-toggle");
+  if ((await toggle.getAttribute("aria-pressed")) === "true") await toggle.click();
+  await expect(page.getByTestId("results-view")).toHaveCount(0);
+}
+
 /** Climb the Feedback tab's ladder, one "Ask for more help" at a time, until level `level` is shown. */
 export async function climbTo(page: Page, level: number): Promise<void> {
   const ladder = page.getByTestId("ladder");

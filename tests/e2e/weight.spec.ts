@@ -17,7 +17,7 @@
  */
 import { gzipSync } from "node:zlib";
 import { expect, type Page, type Response, test } from "@playwright/test";
-import { type MonacoWindow, openTab, TARGET, TASK } from "./helpers";
+import { closeResults, type MonacoWindow, openResults, openTab, TARGET, TASK } from "./helpers";
 
 /**
  * Most JavaScript before an editor on the draft is usable, gzipped, in KB (1 KB = 1000 bytes): the plain
@@ -161,7 +161,7 @@ test("a cold visit loads at most 250 KB of JavaScript before an editor is usable
   for (const name of [
     "CodeEditor",
     "AgentPanel",
-    "ResultsView",
+    "ResultsPage",
     "SettingsPanel",
     "FeedbackPanel",
     "latex-html",
@@ -190,10 +190,10 @@ test("Results, Settings and the Agent tab load their chunks when first opened, a
   };
 
   await loadedBy(async () => {
-    await openTab(page, "Results");
-    await expect(page.getByTestId("results-view")).toBeVisible();
+    await openResults(page);
     await expect(page.getByLabel("Import trajectory files")).toBeAttached();
-  }, /\/ResultsView-[^/]*\.js$/);
+    await closeResults(page);
+  }, /\/ResultsPage-[^/]*\.js$/);
 
   await loadedBy(async () => {
     await page.getByRole("button", { name: "Settings" }).click();
@@ -213,7 +213,6 @@ test("Results, Settings and the Agent tab load their chunks when first opened, a
 
   // Opened again, nothing is fetched again: the tab shows at once.
   const again = recordScripts(page);
-  await openTab(page, "Results");
-  await expect(page.getByTestId("results-view")).toBeVisible();
-  expect((await again.stop()).map((s) => s.url)).not.toContainEqual(expect.stringMatching(/\/ResultsView-/));
+  await openResults(page);
+  expect((await again.stop()).map((s) => s.url)).not.toContainEqual(expect.stringMatching(/\/ResultsPage-/));
 });

@@ -34,7 +34,8 @@ export function EpisodeView({
 }: {
   t: Trajectory;
   imported: boolean;
-  ws: TaskWorkspace;
+  /** The open task's workspace, for "Load into editor"; null where no editor is open (the results page). */
+  ws: TaskWorkspace | null;
   /** For an unfinished episode of this page (not while a run goes on): how to resume it, or why it cannot be. */
   resume: ResumeChoice | null;
 }) {
@@ -120,7 +121,7 @@ function Conversation({ messages }: { messages: readonly ChatMessage[] }) {
 }
 
 /** One turn, chat-style. `previous`: the turn before (its code is what this turn's diff starts from). */
-function TurnView({ turn, previous, ws }: { turn: TrajectoryTurn; previous: TrajectoryTurn | null; ws: TaskWorkspace }) {
+function TurnView({ turn, previous, ws }: { turn: TrajectoryTurn; previous: TrajectoryTurn | null; ws: TaskWorkspace | null }) {
   const [wholeFile, setWholeFile] = useState(false);
   const k = turn.run.counts;
   const verdict = turn.run.collectionError
@@ -140,13 +141,15 @@ function TurnView({ turn, previous, ws }: { turn: TrajectoryTurn; previous: Traj
           {Math.round(turn.timings.agentMs + turn.timings.testMs + turn.timings.researcherMs)} ms
         </span>
         <span className="spacer" />
-        <button
-          type="button"
-          onClick={() => ws.setCode(turn.code)}
-          title="Replace the editor text with this turn's code (Ctrl+Z undoes it)"
-        >
-          Load into editor
-        </button>
+        {ws && (
+          <button
+            type="button"
+            onClick={() => ws.setCode(turn.code)}
+            title="Replace the editor text with this turn's code (Ctrl+Z undoes it)"
+          >
+            Load into editor
+          </button>
+        )}
       </div>
       <details>
         <summary>

@@ -1,12 +1,12 @@
 /**
- * The report of the trajectories stored in the page (the Results view; not
+ * The report of the trajectories stored in the page (the results page; not
  * part of the page's first load).
  */
 import { buildReport, type Report } from "../../core/report";
 import type { TrajectoryState } from "../services";
 
 /**
- * The Results tab's report: every stored trajectory through
+ * The results page's report: every stored trajectory through
  * {@link buildReport}, the code `recode report` uses too, so the same
  * trajectories give the same table. Records the store set aside are listed as
  * unreadable. Each trajectory's source is the file it was imported from, or

@@ -1,0 +1,92 @@
+/**
+ * Two or more runs side by side: one metric per feedback level for each run,
+ * at one shared n (the largest every run could reach), and all their Recall@k
+ * curves in one chart, a colour per run and a dash pattern per level.
+ */
+import { useMemo, useState } from "react";
+import type { MetricsRow } from "../../core/metrics";
+import { buildReport } from "../../core/report";
+import { type Run, runInputs, runLabel } from "../../core/runs";
+import { FEEDBACK_LEVELS } from "../../core/vocabulary";
+import { type RecallSeries, RunChart } from "./RunChart";
+import type { CellChoice } from "./RunDetail";
+
+type MetricId = "recall" | "mrr" | "pass";
+const METRIC: Record<MetricId, { label: (n: number) => string; value: (r: MetricsRow) => number }> = {
+  recall: { label: (n) => `Recall@${n}`, value: (r) => r.recallAtN },
+  mrr: { label: () => "MRR", value: (r) => r.mrr },
+  pass: { label: () => "test-case pass rate", value: (r) => r.passRate },
+};
+
+/** The comparison of `runs` at n turns; a cell opens its episodes. */
+export function CompareRuns({ runs, n, onOpen }: { runs: Run[]; n: number; onOpen: (c: CellChoice) => void }) {
+  const [metric, setMetric] = useState<MetricId>("recall");
+  const reports = useMemo(() => runs.map((r) => buildReport(runInputs([r]), n)), [runs, n]);
+  const series: RecallSeries[] = useMemo(
+    () =>
+      reports.flatMap((rep, i) =>
+        rep.rows.map((row) => ({ label: `run ${i + 1} · L${row.level}`, level: row.level, run: i, values: row.curve })),
+      ),
+    [reports],
+  );
+  const m = METRIC[metric];
+  return (
+    <section className="result-group compare-runs" data-testid="compare-runs">
+      <h4>
+        {runs.length} runs compared at n = {n} turn(s)
+      </h4>
+      <label className="inline small">
+        Metric{" "}
+        <select aria-label="Metric" value={metric} onChange={(e) => setMetric(e.target.value as MetricId)}>
+          {(Object.keys(METRIC) as MetricId[]).map((id) => (
+            <option key={id} value={id}>
+              {METRIC[id].label(n)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <table className="metrics" data-testid="compare-table">
+        <caption className="muted small">{m.label(n)}, in %; a cell lists its episodes.</caption>
+        <thead>
+          <tr>
+            <th scope="col">run</th>
+            {FEEDBACK_LEVELS.map((l) => (
+              <th key={l} scope="col">
+                L{l}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((run, i) => (
+            <tr key={run.id} data-model={run.model}>
+              <th scope="row">
+                <span className="run-number">run {i + 1}</span> <span className="small">{runLabel(run)}</span>
+              </th>
+              {FEEDBACK_LEVELS.map((l) => {
+                const row = reports[i]?.rows.find((r) => r.level === l);
+                return (
+                  <td key={l} data-level={l} className={`metric-cell ${metric}`}>
+                    {row ? (
+                      <button
+                        type="button"
+                        className="cell-button"
+                        onClick={() => onOpen({ run, level: l })}
+                        title={`run ${i + 1}, L${l}: ${row.solvedCount} of ${row.taskCount} task(s) solved within ${n} turn(s)`}
+                      >
+                        {(m.value(row) * 100).toFixed(1)}
+                      </button>
+                    ) : (
+                      "–"
+                    )}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <RunChart series={series} runs={runs.length} title={`${runs.length} runs`} />
+    </section>
+  );
+}
