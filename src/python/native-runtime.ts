@@ -58,6 +58,9 @@ function plainEnv(): Record<string, string> {
   return env;
 }
 
+/** Exits 0 when the top-level module named by argv[1] can be found (nothing of it runs). */
+const FIND_SPEC = "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec(sys.argv[1]) else 1)";
+
 /** PythonRuntime backed by a native python3 process per run. */
 export class NativeRuntime implements PythonRuntime {
   readonly backend = "native" as const;
@@ -85,12 +88,20 @@ export class NativeRuntime implements PythonRuntime {
     return this.readyPromise;
   }
 
+  /**
+   * The task's packages this Python does not have. Asked of the host's Python without running any module:
+   * `-I` (no working folder or script folder on the path, no PYTHON* variables, no user site) and
+   * `importlib.util.find_spec` on the name, given as an argument, so that a `numpy.py` in the folder
+   * recode runs in is never executed outside the box (with the host's environment and files).
+   */
   private missingPackages(packages: string[]): string[] {
     return packages.filter((p) => {
       let ok = this.available.get(p);
       if (ok === undefined) {
         const mod = p.replace(/-/g, "_");
-        ok = spawnSync(this.python, ["-c", `import ${mod}`], { encoding: "utf8" }).status === 0;
+        ok =
+          /^[A-Za-z_]\w*$/.test(mod) &&
+          spawnSync(this.python, ["-I", "-c", FIND_SPEC, mod], { encoding: "utf8", cwd: tmpdir(), timeout: 60_000 }).status === 0;
         this.available.set(p, ok);
       }
       return !ok;

@@ -1,6 +1,6 @@
 /** `recode test <task> <candidate.py>` as a user runs it: a real process, real Python. */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -108,6 +108,30 @@ describe("a task that needs a package that cannot be had here", () => {
     expect(t.stderr).toContain("the candidate was not judged");
     expect(t.stdout).toContain("Collection error: package no_such_package_recode");
     expect(t.stdout).not.toContain("Interpreter: packages");
+  });
+});
+
+describe("a file named like a task's package in the folder recode runs in", () => {
+  // Before the boxed run, the host's Python was asked whether it has the task's packages by importing them:
+  // a numpy.py in the working folder (a folder of handed-in files) ran outside the box, with the API key.
+  it("is never run by the host's Python (native backend)", () => {
+    const cwd = mkdtempSync(join(tmpdir(), "recode-cwd-package-"));
+    const marker = join(cwd, "ran-on-the-host");
+    writeFileSync(join(cwd, "numpy.py"), `open(${JSON.stringify(marker)}, "w").write("ran")\nraise SystemExit(0)\n`);
+    const t = spawnSync(
+      process.execPath,
+      [
+        BIN,
+        "test",
+        "aaa-rational-approximation",
+        new URL("../../tasks/aaa-rational-approximation/canonical.py", import.meta.url).pathname,
+        "--backend",
+        "native",
+      ],
+      { encoding: "utf8", timeout: 120_000, cwd, env: { ...process.env, OPENAI_API_KEY: "sk-recode-test" } },
+    );
+    expect(existsSync(marker), t.stdout + t.stderr).toBe(false);
+    expect(t.status, t.stdout + t.stderr).toBe(0);
   });
 });
 
