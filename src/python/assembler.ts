@@ -29,6 +29,7 @@ import {
   parseExpected,
   parseValueJson,
 } from "../core/values";
+import { MAX_EVENT_LINE } from "./line-splitter";
 import type { RunProgress, RunRequest } from "./runtime";
 
 /** Event emitted by harness.py (one JSON line each). */
@@ -115,7 +116,7 @@ const expectedCache = new Map<string, ExpectedFile>();
  */
 export const STREAM_LIMITS = {
   /** Characters of all event lines of a run (large checked arrays included). */
-  chars: 64 * 1024 * 1024,
+  chars: MAX_EVENT_LINE,
   /** Event lines of a run. */
   lines: 200_000,
   /** Tests in a collection. */

@@ -12,6 +12,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RunResult } from "../core/results";
 import { RunAssembler } from "./assembler";
+import { LineSplitter } from "./line-splitter";
 import { BOX, bwrapCommand, type NativeSandbox, type PythonInstall, type SandboxLimits, setUpNative } from "./native-sandbox";
 import { createPidsLimit } from "./pids-limit";
 import { type Attempt, harnessConfig, type PythonRuntime, type RunOptions, type RunRequest, runAttempts, runFiles } from "./runtime";
@@ -158,21 +159,15 @@ export class NativeRuntime implements PythonRuntime {
       };
       let stopKind: "timeout" | "stopped" | null = null;
       let killed = false;
-      let buf = "";
+      // Lines are held to the stream's limit: a line never ended cannot grow this process's memory.
+      const lines = new LineSplitter((line) => {
+        if (line.trim()) asm.pushLine(line);
+      });
       let stderr = "";
       let hard: ReturnType<typeof setTimeout> | null = null;
       const events = child.stdio[3] as NodeJS.ReadableStream;
       events.setEncoding("utf8");
-      events.on("data", (chunk: string) => {
-        buf += chunk;
-        let nl = buf.indexOf("\n");
-        while (nl >= 0) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          if (line.trim()) asm.pushLine(line);
-          nl = buf.indexOf("\n");
-        }
-      });
+      events.on("data", (chunk: string) => lines.push(chunk));
       child.stdout?.resume();
       child.stderr?.on("data", (d: Buffer) => {
         stderr = (stderr + d.toString()).slice(-4000);

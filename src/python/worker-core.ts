@@ -13,6 +13,7 @@
 import type { PyodideAPI } from "pyodide";
 import { type FileWatch, SCRATCH_DIRS, type WatchedFs, watchFiles } from "./file-watch";
 import { freezeIntrinsics, STACK_TRACE_LIMIT, sealErrorMaker, sealFunctionConstructors, sealSockets } from "./js-seal";
+import { LineSplitter } from "./line-splitter";
 import { MemorySnapshot, type SnapshotFs, type SnapshotModule } from "./memory-snapshot";
 
 /** Where Pyodide and its packages come from. All optional. */
@@ -144,9 +145,11 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     return opts;
   }
 
-  /** Text written to the event device and not yet ended by a newline; dropped when a run starts. */
+  /** Text written to the event device, cut into lines (an unfinished one, held to the stream's limit, is dropped when a run starts). */
   let decoder = new TextDecoder();
-  let pending = "";
+  const lines = new LineSplitter((line) => {
+    if (line && eventRun !== null) deps.post({ type: "event", runId: eventRun, event: line });
+  });
 
   function initEventDevice(fs: EmscriptenFs): void {
     const dev = fs.makedev(64, 0);
@@ -154,14 +157,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     const ops = Object.freeze({
       write: (_stream: unknown, buffer: Uint8Array, offset: number, length: number) => {
         if (eventRun === null) return length;
-        pending += decoder.decode(buffer.subarray(offset, offset + length), { stream: true });
-        let nl = pending.indexOf("\n");
-        while (nl >= 0) {
-          const line = pending.slice(0, nl);
-          pending = pending.slice(nl + 1);
-          if (line) deps.post({ type: "event", runId: eventRun, event: line });
-          nl = pending.indexOf("\n");
-        }
+        lines.push(decoder.decode(buffer.subarray(offset, offset + length), { stream: true }));
         return length;
       },
     });
@@ -352,7 +348,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     if (interrupt) interrupt[0] = 0;
     // Nothing a previous run left half-written reaches this run's stream.
     decoder = new TextDecoder();
-    pending = "";
+    lines.reset();
     eventRun = runId;
     fileWatch?.start();
     pendingFinish = true;

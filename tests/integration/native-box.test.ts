@@ -163,6 +163,16 @@ def probe():
     expect(r.tests[0]?.stdout).toContain("PROBE No space left on device");
   });
 
+  it("a line on the event channel that never ends is cut at the stream's limit: the run is not trusted, and ends", async () => {
+    // Written on the harness's descriptor without a newline: the host held all of it (about 1 GB in 30 s).
+    const flood =
+      'import os\ndef probe():\n    os.write(3, b\'{"type":"check","key":"\')\n    block = b\'a\' * (1 << 20)\n    for _ in range(200):\n        os.write(3, block)\n    return \'wrote 200 MB\'\n';
+    const r = await rt.run(probe(flood));
+    expect(r.incident?.kind, JSON.stringify(r.incident)).toBe("tampered");
+    expect(r.incident?.message).toMatch(/event stream|not a harness event/);
+    expect(r.allPassed).toBe(false);
+  });
+
   it("cannot read the canonical solution", async () => {
     const r = await rt.run(taskRunRequest(loadTaskDir(BUILTIN_TASKS, "min-p-sampling"), ATTACKS["canonical solution"] as string));
     expect(r.collectionError).toBeNull();
