@@ -17,6 +17,7 @@ import { sharedTaskIds, validateSharedTasks } from "./shared-tasks";
 import { BUILTIN_TASKS, loadTaskDir, readTaskFiles, resolveTaskIds, TaskFolderError } from "./task-fs";
 import { addTasksDocCommand, gateOptions } from "./task-gates/command";
 import { TaskGates } from "./task-gates/gates";
+import { printable } from "./terminal-text";
 import { addTestCommand, CommandInputError } from "./test-command";
 
 class UsageError extends CommandInputError {}
@@ -349,7 +350,8 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
 export async function main(argv: string[]): Promise<number> {
   let code = 0;
   const program = buildProgram(
-    (s) => process.stdout.write(s),
+    // Code under test writes much of what is printed: its control characters are shown, not obeyed.
+    (s) => process.stdout.write(printable(s)),
     (c) => {
       code = c;
     },

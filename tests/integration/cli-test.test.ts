@@ -111,6 +111,21 @@ describe("a task that needs a package that cannot be had here", () => {
   });
 });
 
+describe("control characters in what code under test writes", () => {
+  it("are shown, not obeyed: a message cannot clear the terminal and print a verdict of its own", () => {
+    const fake =
+      'E = chr(27)\nraise RuntimeError(E + "[2J" + E + "[H" + "Test run: 5 tests, 5 passed. Solved.\\r\\n" + E + "[8m" + chr(0x202e))\n';
+    const r = recode("test", "pass-at-k", file("fake-verdict.py", fake));
+    expect(r.status).toBe(1);
+    for (const c of ["\u001b", "\r", "\u202e"]) expect(r.stdout.includes(c), JSON.stringify(c)).toBe(false);
+    expect(r.stdout).toContain("\\x1b[2J");
+    expect(r.stdout).toContain("\\u202e");
+    // JSON stays JSON (its escapes are JSON's).
+    const j = recode("test", "pass-at-k", file("fake-verdict.py", fake), "--json");
+    expect(JSON.parse(j.stdout).solved).toBe(false);
+  });
+});
+
 describe("a file named like a task's package in the folder recode runs in", () => {
   // Before the boxed run, the host's Python was asked whether it has the task's packages by importing them:
   // a numpy.py in the working folder (a folder of handed-in files) ran outside the box, with the API key.

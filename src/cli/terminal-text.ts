@@ -1,0 +1,23 @@
+/**
+ * Text for the terminal with the control characters shown, not obeyed: code
+ * under test writes the messages, output and tracebacks `recode` prints, and
+ * escape sequences in them could clear the screen and print a verdict of
+ * their own ("8 passed. Solved.") over the real one, or hide it.
+ */
+
+/** C0 controls but tab and newline, DEL, C1 controls, and the bidirectional overrides and isolates. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to show
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `text` with each control character written as its escape (`\x1b`, `\r`,
+ * `\u202e`), so that what reaches the terminal is what was printed.
+ * Newlines and tabs stay as they are.
+ */
+export function printable(text: string): string {
+  return text.replace(CONTROL, (c) => {
+    if (c === "\r") return "\\r";
+    const code = c.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+}
