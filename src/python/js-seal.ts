@@ -205,3 +205,26 @@ export function sealSockets(py: PyodideAPI): void {
 
 /** Emscripten's errno for "host is unreachable". */
 const EHOSTUNREACH = 23;
+
+/**
+ * Take away code made from text, once the interpreter is sealed (no package
+ * loads after that, so nothing legitimate needs it): the global `eval`, which
+ * Emscripten's dynamic loader runs on a side module's `__em_js__` strings and
+ * `emscripten_run_script*` on any C string, now refuses. A memory-safety bug
+ * of CPython that lets Python load a crafted side module (or call those C
+ * functions) then gets an ImportError instead of JavaScript in the worker.
+ * Emscripten's loaders on the module object refuse too.
+ */
+export function sealCodeLoading(py: PyodideAPI): void {
+  const refuse = (what: string) =>
+    function refused(): never {
+      throw new Error(`${what} is not available once Python is sealed`);
+    };
+  Object.defineProperty(globalThis, "eval", { value: refuse("eval"), writable: false, configurable: false });
+  const mod = (py as unknown as { _module?: Record<string, unknown> })._module;
+  for (const name of ["loadDynamicLibrary", "loadWebAssemblyModule", "loadSideModule"]) {
+    if (mod && typeof mod[name] === "function") {
+      Object.defineProperty(mod, name, { value: refuse(`loading a library (${name})`), writable: false, configurable: false });
+    }
+  }
+}

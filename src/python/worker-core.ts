@@ -12,7 +12,7 @@
  */
 import type { PyodideAPI } from "pyodide";
 import { type FileWatch, SCRATCH_DIRS, type WatchedFs, watchFiles } from "./file-watch";
-import { freezeIntrinsics, STACK_TRACE_LIMIT, sealErrorMaker, sealFunctionConstructors, sealSockets } from "./js-seal";
+import { freezeIntrinsics, STACK_TRACE_LIMIT, sealCodeLoading, sealErrorMaker, sealFunctionConstructors, sealSockets } from "./js-seal";
 import { LineSplitter } from "./line-splitter";
 import { MemorySnapshot, type SnapshotFs, type SnapshotModule } from "./memory-snapshot";
 
@@ -298,6 +298,8 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     p.runPython("recode_harness.seal()");
     // The harness is imported: its folder leaves the import path, so that no file there can shadow a module.
     p.runPython(`import sys\nwhile ${JSON.stringify(LIB_DIR)} in sys.path: sys.path.remove(${JSON.stringify(LIB_DIR)})`);
+    // No package loads from here on: code made from text goes (a memory bug's way to JavaScript).
+    sealCodeLoading(p);
     takeSnapshot(p);
     sealed = true;
   }

