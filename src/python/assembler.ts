@@ -39,6 +39,8 @@ export type HarnessEvent =
   | { type: "module-skipped"; message: string }
   | { type: "test-start"; id: string }
   | { type: "check"; key: string; value: string; rtol: number; atol: number; subtest: string | null; caller?: string }
+  /** What unittest reported for the running test (or one of its subTests), sent as it reports it. */
+  | { type: "test-outcome"; id: string; status: string }
   | ({ type: "test-result" } & Omit<TestResult, "interface" | "mismatch">)
   | {
       type: "fixture";
@@ -52,6 +54,11 @@ export type HarnessEvent =
   | { type: "interrupted"; id: string | null; line?: number | null; traceback?: string }
   | { type: "tampered"; what: string[] }
   | { type: "end"; poisoned: string | null };
+
+/** Outcomes ranked as the harness ranks them (harness.py `_RANK`): a test's result is its worst outcome. */
+const OUTCOME_RANK: Record<string, number> = { passed: 0, xfail: 1, skipped: 2, xpass: 3, failed: 4, error: 5 };
+const rankOf = (status: unknown): number | undefined =>
+  typeof status === "string" && Object.hasOwn(OUTCOME_RANK, status) ? OUTCOME_RANK[status] : undefined;
 
 /** Statuses the harness reports for a test, and for one of its subTests. */
 const RESULT_STATUSES = new Set<string>(["passed", "failed", "error", "skipped", "xfail", "xpass"]);
@@ -83,6 +90,7 @@ const EVENT_TYPES = new Set<string>([
   "module-skipped",
   "test-start",
   "check",
+  "test-outcome",
   "test-result",
   "fixture",
   "interrupted",
@@ -295,6 +303,9 @@ export class RunAssembler {
       case "check":
         this.onCheck(ev);
         return;
+      case "test-outcome":
+        this.onOutcome(ev);
+        return;
       case "test-result":
         this.onResult(ev);
         return;
@@ -378,6 +389,7 @@ export class RunAssembler {
     }
     this.started.add(id);
     this.current = id;
+    this.worstOutcome = -1;
     this.currentStart = now();
     this.checks = [];
     this.onProgress?.({ type: "test-start", id });
@@ -404,6 +416,18 @@ export class RunAssembler {
       subtest: typeof ev.subtest === "string" ? ev.subtest : null,
       caller: typeof ev.caller === "string" ? withSourceLine(ev.caller, this.req) : "",
     });
+  }
+
+  /** The worst outcome unittest reported for the running test so far (its rank, see {@link OUTCOME_RANK}), or -1. */
+  private worstOutcome = -1;
+
+  private onOutcome(ev: Extract<HarnessEvent, { type: "test-outcome" }>): void {
+    const rank = rankOf(ev.status);
+    if (typeof ev.id !== "string" || ev.id !== this.current || rank === undefined) {
+      this.distrust(`an outcome for ${String(ev.id)}, which was not the running test`);
+      return;
+    }
+    this.worstOutcome = Math.max(this.worstOutcome, rank);
   }
 
   private onResult(ev: Extract<HarnessEvent, { type: "test-result" }>): void {
@@ -433,6 +457,27 @@ export class RunAssembler {
           message: during ? `${why} while this test ran; it went on after the interrupt` : `not run: ${why} before this test started`,
           stdout: String(ev.stdout ?? ""),
           stderr: String(ev.stderr ?? ""),
+        }),
+      );
+      return;
+    }
+    // The result must be the worst outcome unittest reported while the test ran: a milder one was written
+    // by code that rewrote the harness's record after the fact (or a result with no outcome at all).
+    const worst = this.worstOutcome;
+    this.worstOutcome = -1;
+    const rank = rankOf(ev.status);
+    if (rank !== undefined && rank !== worst) {
+      const said = Object.keys(OUTCOME_RANK).find((k) => OUTCOME_RANK[k] === worst);
+      this.distrust(
+        worst < 0
+          ? `a result for ${ev.id} that unittest never reported`
+          : `a result "${String(ev.status)}" for ${ev.id}, after unittest reported "${said}"`,
+      );
+      this.current = null;
+      this.setResult(
+        makeTestResult(ev.id, "error", {
+          interface: this.req.interfaceOf?.[ev.id] ?? null,
+          message: "not trusted: its result is not what unittest reported",
         }),
       );
       return;

@@ -276,6 +276,10 @@ class Run:
         self.preface = ""
 
     def outcome(self, test, status, err=None, reason=None):
+        # Out at once, before anything the test runs later (a cleanup, a later part) could rewrite the
+        # harness's record of it: the host takes the worst outcome it saw, whatever the result then says.
+        owner = test.test_case if isinstance(test, unittest.case._SubTest) else test
+        self.emit({"type": "test-outcome", "id": _test_id(owner), "status": status})
         state = self.current
         if state is None:
             return

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import { createRuntime } from "../../src/python/node";
 import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
-import { ATTACKS, LEFTOVER_PROBE, TOLERANCE_ATTACK } from "../helpers/attacks";
+import { ATTACKS, LEFTOVER_PROBE, rewrittenOutcomeAttack, TOLERANCE_ATTACK } from "../helpers/attacks";
 
 const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
 /** Messages by which an attack says it reached something it must not. */
@@ -60,6 +60,17 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     expect(before).toMatch(/^RuntimeError: inode \d+/);
     await rt.run(taskRunRequest(task, fill));
     expect(await inode()).toBe(before);
+  });
+
+  it("a failure unittest reported cannot be rewritten as passed afterwards (a cleanup that edits the harness's record)", async () => {
+    const partial = task.canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1pass");
+    const honest = await rt.run(taskRunRequest(task, partial));
+    expect(honest.tests.filter((t) => t.status !== "passed").map((t) => t.id).length).toBeGreaterThan(0);
+    const r = await rt.run(taskRunRequest(task, rewrittenOutcomeAttack(task.canonical)));
+    expect(r.allPassed).toBe(false);
+    expect(r.incident?.kind).toBe("tampered");
+    expect(r.incident?.message).toContain("after unittest reported");
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
   it("lenient tolerances sent by the code under test are ignored (the recording's are used)", async () => {
