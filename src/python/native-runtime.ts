@@ -12,9 +12,17 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RunResult } from "../core/results";
 import { RunAssembler } from "./assembler";
+import { createBoxLimits } from "./cgroup-limits";
 import { LineSplitter } from "./line-splitter";
-import { BOX, bwrapCommand, type NativeSandbox, type PythonInstall, type SandboxLimits, setUpNative } from "./native-sandbox";
-import { createPidsLimit } from "./pids-limit";
+import {
+  BOX,
+  boxLimitValues,
+  bwrapCommand,
+  type NativeSandbox,
+  type PythonInstall,
+  type SandboxLimits,
+  setUpNative,
+} from "./native-sandbox";
 import { type Attempt, harnessConfig, type PythonRuntime, type RunOptions, type RunRequest, runAttempts, runFiles } from "./runtime";
 
 /** Options of {@link NativeRuntime}. */
@@ -138,9 +146,9 @@ export class NativeRuntime implements PythonRuntime {
       boxed && this.install
         ? bwrapCommand(this.install, dir, HARNESS_DIR, ["-X", "utf8", `${BOX.lib}/harness.py`, `${BOX.run}/config.json`], this.opts.limits)
         : { command: this.python, args: ["-X", "utf8", HARNESS, cfgPath] };
-    // The box joins a group with a process limit before it starts (where the kernel's pids controller can be written).
-    const pids = boxed ? createPidsLimit(this.opts.limits?.processes ?? 64) : null;
-    if (pids) cmd = pids.wrap(cmd.command, cmd.args);
+    // The box joins groups that limit its processes and its memory before it starts (where the kernel's controllers can be written).
+    const groups = boxed ? createBoxLimits(boxLimitValues(this.opts.limits)) : null;
+    if (groups) cmd = groups.wrap(cmd.command, cmd.args);
 
     return new Promise((resolve) => {
       const child = spawn(cmd.command, cmd.args, {
@@ -223,7 +231,7 @@ export class NativeRuntime implements PythonRuntime {
         if (hard) clearTimeout(hard);
         opts.signal?.removeEventListener("abort", onAbort);
         rmSync(dir, { recursive: true, force: true });
-        if (pids) setTimeout(() => pids.remove(), 200);
+        if (groups) setTimeout(() => groups.remove(), 200);
         const limit = `${(req.timeLimitMs / 1000).toFixed(1)} s`;
         if (killed) {
           resolve({

@@ -31,8 +31,15 @@ export interface SandboxLimits {
   fileBytes?: number;
   /** Space of the run folder (a tmpfs of this size; the task's files are copied in), in bytes. Default 64 MiB. */
   diskBytes?: number;
-  /** Processes and threads the box may run at once (where a `pids` cgroup can be made, pids-limit.ts). Default 64. */
+  /** Processes and threads the box may run at once (where a `pids` cgroup can be made, cgroup-limits.ts). Default 64. */
   processes?: number;
+  /** Memory of all the box's processes together, in bytes (where a `memory` cgroup can be made, cgroup-limits.ts). Default 8 GiB. */
+  boxMemoryBytes?: number;
+}
+
+/** The limits a box's cgroups get (cgroup-limits.ts), with the defaults of {@link SandboxLimits}. */
+export function boxLimitValues(limits: SandboxLimits = {}): { processes: number; memoryBytes: number } {
+  return { processes: limits.processes ?? 64, memoryBytes: limits.boxMemoryBytes ?? 8 * 1024 ** 3 };
 }
 
 /** The Python installation as the box needs to see it. */

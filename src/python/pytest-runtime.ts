@@ -20,8 +20,16 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { importedModules, type JunitReport, type PytestOutcome, pytestVerdict, type SharedTask, sharedRunFiles } from "../core/pytest-task";
 import { makeRunResult, type RunResult } from "../core/results";
-import { BOX, bwrapCommand, type NativeSandbox, type PythonInstall, type SandboxLimits, setUpNative } from "./native-sandbox";
-import { createPidsLimit } from "./pids-limit";
+import { createBoxLimits } from "./cgroup-limits";
+import {
+  BOX,
+  boxLimitValues,
+  bwrapCommand,
+  type NativeSandbox,
+  type PythonInstall,
+  type SandboxLimits,
+  setUpNative,
+} from "./native-sandbox";
 import type { RunOptions } from "./runtime";
 
 /** Options of {@link PytestRuntime}. */
@@ -259,8 +267,8 @@ export class PytestRuntime {
       boxed && this.install
         ? bwrapCommand(this.install, dir, LIB_DIR, args(BOX.lib, BOX.run), this.opts.limits)
         : { command: this.python, args: args(LIB_DIR, dir) };
-    const pids = boxed ? createPidsLimit(this.opts.limits?.processes ?? 64) : null;
-    if (pids) cmd = pids.wrap(cmd.command, cmd.args);
+    const groups = boxed ? createBoxLimits(boxLimitValues(this.opts.limits)) : null;
+    if (groups) cmd = groups.wrap(cmd.command, cmd.args);
     return new Promise((resolve) => {
       const child = spawn(cmd.command, cmd.args, {
         cwd: join(dir, "work"),
@@ -312,7 +320,7 @@ export class PytestRuntime {
         done = true;
         clearTimeout(backstop);
         signal?.removeEventListener("abort", onAbort);
-        if (pids) setTimeout(() => pids.remove(), 200);
+        if (groups) setTimeout(() => groups.remove(), 200);
         resolve({ channel, stdout, stderr, code: exitCode, killed });
       };
       child.on("exit", (code) => {

@@ -140,6 +140,31 @@ def probe():
     expect(forks).toBeLessThan(64);
   });
 
+  it("holds all its processes together to the box's memory: children that each stay under the per-process cap cannot add up past it", async () => {
+    // Three children of 300 MiB each, every page written, under a box limit of 512 MiB (each process alone may have 8 GiB).
+    const hog = `import os
+def probe():
+    pids = []
+    for _ in range(3):
+        pid = os.fork()
+        if pid == 0:
+            b = bytearray(300 << 20)
+            for i in range(0, len(b), 4096):
+                b[i] = 1
+            os._exit(0)
+        pids.append(pid)
+    codes = [os.waitpid(p, 0)[1] for p in pids]
+    return "killed" if any(os.WIFSIGNALED(c) for c in codes) else "all held 300 MiB"
+`;
+    const small = new NativeRuntime({ sandbox: "bwrap", limits: { boxMemoryBytes: 512 * 1024 ** 2 } });
+    await small.ready();
+    const r = await small.run(probe(hog));
+    await small.dispose();
+    expect(r.tests[0]?.stdout).toContain("PROBE killed");
+    const roomy = await rt.run(probe(hog));
+    expect(roomy.tests[0]?.stdout).toContain("PROBE all held 300 MiB");
+  });
+
   /** A probe that writes 1000 MiB to `path`: what the file system says when it is full. */
   const fill = (path: string) => `def probe():
     try:
