@@ -5,9 +5,10 @@
  * code), and replaces dead or poisoned instances.
  */
 import type { RunIncident, RunResult } from "../core/results";
-import { RunAssembler } from "./assembler";
+import type { RunAssembler } from "./assembler";
 import { type Attempt, harnessConfig, type PythonRuntime, type RunOptions, type RunRequest, runAttempts, runFiles } from "./runtime";
-import { type FromWorker, type PyodideSourceOptions, type ToWorker, WORKDIR } from "./worker-core";
+import type { FromWorker, PyodideSourceOptions, ToWorker } from "./worker-core";
+import { WORKDIR } from "./workdir";
 
 /** The few things the host needs from a worker, whatever the platform. */
 export interface WorkerHandle {
@@ -121,7 +122,10 @@ export class PyodideRuntime implements PythonRuntime {
   }
 
   ready(): Promise<void> {
-    return this.instance().ready;
+    const ready = this.instance().ready;
+    // Once Python is up, fetch the verdict's code, so that the first run does not wait for it.
+    void ready.then(() => import("./assembler")).catch(() => {});
+    return ready;
   }
 
   private instance(): Instance {
@@ -234,6 +238,8 @@ export class PyodideRuntime implements PythonRuntime {
    */
   private async runNow(req: RunRequest, opts: RunOptions): Promise<RunResult> {
     const t0 = performance.now();
+    // The verdict's code is loaded with the first run (not in the page's first load; ready() fetches it early).
+    const { RunAssembler } = await import("./assembler");
     const asm = new RunAssembler(req, opts.onProgress);
     return runAttempts("pyodide", req, asm, t0, (limitMs, only) => this.attempt(req, asm, opts, limitMs, only), opts.signal);
   }

@@ -54,7 +54,7 @@ export function harnessConfig(req: RunRequest, workdir: string, only?: string[])
 
 import type { RunAssembler, RunStop } from "./assembler";
 
-export { type HarnessEvent, RunAssembler, type RunStop } from "./assembler";
+export type { HarnessEvent, RunStop } from "./assembler";
 
 /** How one attempt of a run ended (see {@link runAttempts}). `died`: the interpreter died, so the remaining tests may run in a new one. */
 export interface Attempt {

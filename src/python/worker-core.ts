@@ -14,6 +14,7 @@ import type { PyodideAPI } from "pyodide";
 import { type FileWatch, SCRATCH_DIRS, type WatchedFs, watchFiles } from "./file-watch";
 import { freezeIntrinsics, STACK_TRACE_LIMIT, sealCodeLoading, sealErrorMaker, sealFunctionConstructors, sealSockets } from "./js-seal";
 import { LineSplitter } from "./line-splitter";
+import { WORKDIR } from "./workdir";
 import { MemorySnapshot, type SnapshotFs, type SnapshotModule } from "./memory-snapshot";
 
 /** Where Pyodide and its packages come from. All optional. */
@@ -42,8 +43,7 @@ export interface WorkerRun {
   packages: string[];
 }
 
-/** The run folder inside the interpreter: one fixed path, emptied after every run. */
-export const WORKDIR = "/tmp/recode-run";
+export { WORKDIR } from "./workdir";
 
 /** Host -> worker messages. */
 export type ToWorker =
