@@ -118,6 +118,7 @@ test("two runs: listed newest first, filtered, compared side by side, drilled do
   await dialog.locator('tr[data-task-id="pass-at-k"]').getByRole("button", { name: "Transcript" }).click();
   await expect(dialog.getByTestId("episode-transcript").getByTestId("turn")).toHaveCount(2);
   await expect(dialog.getByRole("button", { name: "Load into editor" })).toHaveCount(0);
+  if (process.env.RECODE_SCREENSHOTS) await page.screenshot({ path: "docs/img/results-transcript.png" });
   await page.keyboard.press("Escape");
   await expect(dialog).toHaveCount(0);
 

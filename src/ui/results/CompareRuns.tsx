@@ -4,23 +4,16 @@
  * curves in one chart, a colour per run and a dash pattern per level.
  */
 import { useMemo, useState } from "react";
-import type { MetricsRow } from "../../core/metrics";
 import { buildReport } from "../../core/report";
 import { type Run, runInputs, runLabel } from "../../core/runs";
 import { FEEDBACK_LEVELS } from "../../core/vocabulary";
+import { LEVEL_METRICS, LevelHead, type LevelMetric, pct } from "./level-columns";
 import { type RecallSeries, RunChart } from "./RunChart";
 import type { CellChoice } from "./RunDetail";
 
-type MetricId = "recall" | "mrr" | "pass";
-const METRIC: Record<MetricId, { label: (n: number) => string; value: (r: MetricsRow) => number }> = {
-  recall: { label: (n) => `Recall@${n}`, value: (r) => r.recallAtN },
-  mrr: { label: () => "MRR", value: (r) => r.mrr },
-  pass: { label: () => "test-case pass rate", value: (r) => r.passRate },
-};
-
 /** The comparison of `runs` at n turns; a cell opens its episodes. */
 export function CompareRuns({ runs, n, onOpen }: { runs: Run[]; n: number; onOpen: (c: CellChoice) => void }) {
-  const [metric, setMetric] = useState<MetricId>("recall");
+  const [metric, setMetric] = useState<LevelMetric["id"]>("recall");
   const reports = useMemo(() => runs.map((r) => buildReport(runInputs([r]), n)), [runs, n]);
   const series: RecallSeries[] = useMemo(
     () =>
@@ -29,7 +22,7 @@ export function CompareRuns({ runs, n, onOpen }: { runs: Run[]; n: number; onOpe
       ),
     [reports],
   );
-  const m = METRIC[metric];
+  const m = LEVEL_METRICS.find((x) => x.id === metric) as LevelMetric;
   return (
     <section className="result-group compare-runs" data-testid="compare-runs">
       <h4>
@@ -37,26 +30,17 @@ export function CompareRuns({ runs, n, onOpen }: { runs: Run[]; n: number; onOpe
       </h4>
       <label className="inline small">
         Metric{" "}
-        <select aria-label="Metric" value={metric} onChange={(e) => setMetric(e.target.value as MetricId)}>
-          {(Object.keys(METRIC) as MetricId[]).map((id) => (
-            <option key={id} value={id}>
-              {METRIC[id].label(n)}
+        <select aria-label="Metric" value={metric} onChange={(e) => setMetric(e.target.value as LevelMetric["id"])}>
+          {LEVEL_METRICS.map((x) => (
+            <option key={x.id} value={x.id}>
+              {x.label(n)}
             </option>
           ))}
         </select>
       </label>
       <table className="metrics" data-testid="compare-table">
         <caption className="muted small">{m.label(n)}, in %; a cell lists its episodes.</caption>
-        <thead>
-          <tr>
-            <th scope="col">run</th>
-            {FEEDBACK_LEVELS.map((l) => (
-              <th key={l} scope="col">
-                L{l}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <LevelHead first="run" levels={FEEDBACK_LEVELS} />
         <tbody>
           {runs.map((run, i) => (
             <tr key={run.id} data-model={run.model}>
@@ -74,7 +58,7 @@ export function CompareRuns({ runs, n, onOpen }: { runs: Run[]; n: number; onOpe
                         onClick={() => onOpen({ run, level: l })}
                         title={`run ${i + 1}, L${l}: ${row.solvedCount} of ${row.taskCount} task(s) solved within ${n} turn(s)`}
                       >
-                        {(m.value(row) * 100).toFixed(1)}
+                        {pct(m.value(row))}
                       </button>
                     ) : (
                       "–"

@@ -3,16 +3,14 @@
  * test-case pass rate, with the n used), its per-task table, and its per-turn
  * Recall@k chart. A cell opens the episodes behind it.
  */
-import { useMemo } from "react";
+import { useId, useMemo } from "react";
 import type { FeedbackLevel } from "../../core/feedback";
-import type { MetricsRow } from "../../core/metrics";
 import { buildReport } from "../../core/report";
 import { type Run, runInputs, taskTable } from "../../core/runs";
 import { FEEDBACK_LEVELS } from "../../core/vocabulary";
 import { unreportedNote } from "../agent/tokens";
+import { LEVEL_METRICS, LevelHead, pct } from "./level-columns";
 import { type RecallSeries, RunChart } from "./RunChart";
-
-const pct = (v: number) => (v * 100).toFixed(1);
 
 /** What a click on a cell asks to see. */
 export interface CellChoice {
@@ -29,18 +27,13 @@ export function shortDate(iso: string | null): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
 
-const METRICS: [string, (n: number) => string, (r: MetricsRow) => number][] = [
-  ["recall", (n) => `Recall@${n}`, (r) => r.recallAtN],
-  ["mrr", () => "MRR", (r) => r.mrr],
-  ["pass", () => "test-case pass rate", (r) => r.passRate],
-];
-
 /**
  * One run's tables and chart.
  * @param n the n of Recall@n, MRR and pass rate (turns counted).
  * @param onOpen called with the cell clicked.
  */
 export function RunDetail({ run, n, onOpen }: { run: Run; n: number; onOpen: (c: CellChoice) => void }) {
+  const nId = useId();
   const report = useMemo(() => buildReport(runInputs([run]), n), [run, n]);
   const tasks = useMemo(() => taskTable(run, n), [run, n]);
   const series: RecallSeries[] = useMemo(
@@ -62,19 +55,10 @@ export function RunDetail({ run, n, onOpen }: { run: Run; n: number; onOpen: (c:
         {unreportedNote(unreported)} · {shortDate(run.firstAt)}
         {run.lastAt !== run.firstAt ? ` – ${shortDate(run.lastAt)}` : ""}
       </div>
-      <table className="metrics level-table" data-testid="metrics-table" aria-describedby={`n-${run.id}`}>
-        <thead>
-          <tr>
-            <th scope="col">%</th>
-            {levels.map((l) => (
-              <th key={l} scope="col">
-                L{l}
-              </th>
-            ))}
-          </tr>
-        </thead>
+      <table className="metrics level-table" data-testid="metrics-table" aria-describedby={nId}>
+        <LevelHead first="%" levels={levels} />
         <tbody>
-          {METRICS.map(([cls, label, value]) => (
+          {LEVEL_METRICS.map(({ id: cls, label, value }) => (
             <tr key={cls}>
               <th scope="row">{label(n)}</th>
               {levels.map((l) => {
@@ -111,7 +95,7 @@ export function RunDetail({ run, n, onOpen }: { run: Run; n: number; onOpen: (c:
           </tr>
         </tbody>
       </table>
-      <p className="muted small" id={`n-${run.id}`}>
+      <p className="muted small" id={nId}>
         In %, over the first n = {n} turn(s){n < run.maxTurns ? ` of ${run.maxTurns}` : ""}; a cell lists its episodes.
       </p>
       <RunChart series={series} runs={1} title={`${run.model}, ${run.setting}`} />
@@ -119,16 +103,7 @@ export function RunDetail({ run, n, onOpen }: { run: Run; n: number; onOpen: (c:
         <summary>Per task ({run.tasks.length})</summary>
         <p className="muted small">First all-pass turn within {n} turn(s), else the best test-case pass rate; a cell opens the episode.</p>
         <table className="metrics" data-testid="task-table">
-          <thead>
-            <tr>
-              <th scope="col">task</th>
-              {levels.map((l) => (
-                <th key={l} scope="col">
-                  L{l}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <LevelHead first="task" levels={levels} />
           <tbody>
             {tasks.map((line) => (
               <tr key={line.taskId} data-task-id={line.taskId}>
