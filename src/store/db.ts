@@ -8,7 +8,7 @@ import { type DBSchema, type IDBPDatabase, openDB } from "idb";
 /** Database name used by the page. */
 export const DB_NAME = "recode-playground";
 /** Current schema version (object stores and indexes). */
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 /** A record that could not be restored, kept so that nothing stored is thrown away. */
 export interface UnreadableRecord {
@@ -34,12 +34,14 @@ export interface PlaygroundDB extends DBSchema {
   turn0: { key: string; value: unknown };
   /** task id -> a student's turns on the task (TaskProgress, schema version 3 on) */
   progress: { key: string; value: unknown };
+  /** task id -> a task imported from a task pack, its files as text (ImportedTask, schema version 4 on) */
+  importedTasks: { key: string; value: unknown };
   /** auto key -> UnreadableRecord */
   unreadable: { key: number; value: UnreadableRecord };
 }
 
 /** Names of the stores holding versioned records. */
-export type RecordStore = "drafts" | "settings" | "runs" | "trajectories" | "turn0" | "progress";
+export type RecordStore = "drafts" | "settings" | "runs" | "trajectories" | "turn0" | "progress" | "importedTasks";
 
 /** A storage failure, with a message meant for the user. */
 export class StorageError extends Error {
@@ -85,6 +87,10 @@ export function upgradeSchema(db: IDBPDatabase<PlaygroundDB>, oldVersion: number
   if (oldVersion < 3) {
     // A student's turns per task: runs, solved, feedback levels asked for (the ladder).
     db.createObjectStore("progress");
+  }
+  if (oldVersion < 4) {
+    // Tasks imported from task packs (a zip or a folder), validated in the page before they were stored.
+    db.createObjectStore("importedTasks");
   }
 }
 

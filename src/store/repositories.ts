@@ -12,6 +12,7 @@ import type { SharedTurn0, Turn0Partial } from "../core/episode";
 import type { RunResult } from "../core/results";
 import type { Trajectory } from "../core/trajectory";
 import { openPlaygroundDb, StorageError } from "./db";
+import { ImportedTaskRepository } from "./imported-tasks";
 import { idbStore, type KeyValueStore, memoryStore, type Restored, readRecord } from "./kv";
 import {
   DEFAULT_MODEL_SETTINGS,
@@ -241,6 +242,7 @@ export interface Repositories {
   trajectories: TrajectoryRepository;
   progress: ProgressRepository;
   classes: ClassRepository;
+  importedTasks: ImportedTaskRepository;
   kv: KeyValueStore;
   /** Why storage fell back to memory, or null when IndexedDB is in use. */
   fallback: string | null;
@@ -255,6 +257,7 @@ export function repositoriesOver(kv: KeyValueStore, fallback: string | null = nu
     runs: new RunRepository(kv),
     trajectories: new TrajectoryRepository(kv),
     progress: new ProgressRepository(kv),
+    importedTasks: new ImportedTaskRepository(kv),
     classes: new ClassRepository(kv),
     kv,
     fallback,

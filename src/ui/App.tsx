@@ -10,6 +10,7 @@ import { useNarrow } from "./layout/narrow";
 import { SplitPane, togglePane } from "./layout/SplitPane";
 import { OfflineBar } from "./offline/OfflineBar";
 import { useObservable, useServices } from "./services";
+import { captureDrop, carriesFiles } from "./tasks/pack-drop";
 import { lazyComponent } from "./tasks/panels";
 import { TaskList } from "./tasks/TaskList";
 import { TaskView } from "./tasks/TaskView";
@@ -20,6 +21,16 @@ const StudentWorkView = lazyComponent<Record<string, never>>(
 );
 
 const ResultsPage = lazyComponent<Record<string, never>>(async () => (await import("./results/ResultsPage")).ResultsPage, "the results");
+
+const ClassWorkView = lazyComponent<Record<string, never>>(
+  async () => (await import("./tasks/ClassWorkView")).ClassWorkView,
+  "the class's work",
+);
+
+const TaskPackDialog = lazyComponent<Record<string, never>>(
+  async () => (await import("./tasks/TaskPackDialog")).TaskPackDialog,
+  "the task pack import",
+);
 
 const SettingsPanel = lazyComponent<{ onClose: () => void }>(
   async () => (await import("./settings/SettingsPanel")).SettingsPanel,
@@ -124,6 +135,9 @@ export function App() {
   const catalog = useObservable(services.catalogEntries);
   const classSettings = useObservable(services.teaching.classSettings);
   const openedWork = useObservable(services.teaching.openedWork);
+  const openedPack = useObservable(services.taskPacks.opened);
+  const openedClassWork = useObservable(services.teaching.openedClassWork);
+  const [dropping, setDropping] = useState(false);
   /** A class names its tasks: another one is not opened. */
   const outOfClass = selected !== null && classSettings?.tasks != null && !classSettings.tasks.includes(selected);
   const entry = selected && !outOfClass ? catalog.find((e) => e.id === selected) : undefined;
@@ -201,9 +215,27 @@ export function App() {
     setResultsOpen(open);
   };
 
+  // A task pack (a zip or a folder) dropped on the task list is imported (TaskPackDialog).
   const list = (
-    <nav className="sidebar" aria-label="Tasks">
+    <nav
+      className={`sidebar${dropping ? " dropping" : ""}`}
+      aria-label="Tasks"
+      onDragOver={(e) => {
+        if (!carriesFiles(e.dataTransfer)) return;
+        e.preventDefault();
+        setDropping(true);
+      }}
+      onDragLeave={() => setDropping(false)}
+      onDrop={(e) => {
+        setDropping(false);
+        if (!carriesFiles(e.dataTransfer)) return;
+        e.preventDefault();
+        services.taskPacks.opened.set(captureDrop(e.dataTransfer));
+      }}
+      data-testid="task-sidebar"
+    >
       <TaskList selected={selected} onSelect={select} />
+      <p className="drop-hint muted small">Drop a task pack (a zip or a folder of task folders) here to import it.</p>
     </nav>
   );
   const content = (
@@ -274,6 +306,8 @@ export function App() {
       <OfflineBar />
       {showSettings && <SettingsPanel onClose={() => setShowSettings(false)} />}
       {openedWork && <StudentWorkView />}
+      {openedClassWork && <ClassWorkView />}
+      {openedPack && <TaskPackDialog />}
       {resultsOpen && (
         <main className="app-main results-main">
           <ResultsPage />

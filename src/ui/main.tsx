@@ -9,6 +9,7 @@ import "./styles.css";
 import "./view-prefs";
 import "./feedback";
 import "./agent";
+import "./console";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRuntime } from "../python/browser";

@@ -18,6 +18,7 @@ import type { TaskEpisodesOutcome } from "../core/task-episodes";
 import type { Trajectory } from "../core/trajectory";
 import type { PythonRuntime, RunOptions } from "../python/runtime";
 import { taskRunRequest } from "../python/runtime";
+import { scratchRunRequest } from "../python/scratch";
 import { browserStorage, DraftJournal, TaskNotes } from "../store/journal";
 import type { DraftRecord, ModelConfig, ModelSettingsRecord, RunRecord, SettingsRecord } from "../store/records";
 import { DEFAULT_MODEL_SETTINGS, DEFAULT_SETTINGS } from "../store/records";
@@ -28,6 +29,7 @@ import type { ModelRole } from "./models";
 import { Observable } from "./observable";
 import type { CatalogEntry } from "./tasks/catalog";
 import { pageRunBlocker } from "./tasks/page-support";
+import { TaskPacks } from "./tasks/task-packs";
 import { Teaching } from "./teaching";
 
 /** State of the Python interpreter as shown in the header. */
@@ -124,6 +126,8 @@ export class PlaygroundServices {
   readonly catalogEntries: Observable<CatalogEntry[]>;
   /** A student's turns per task and the active class file. */
   readonly teaching: Teaching;
+  /** Tasks imported from task packs (stored in this browser, in the task list). */
+  readonly taskPacks: TaskPacks;
   private lastRuns = new Map<string, LastRun>();
   private builtModels = new Map<string, MeteredChatModel>();
   private runtime: PythonRuntime | null = null;
@@ -146,9 +150,30 @@ export class PlaygroundServices {
       (kind, text) => this.notify(kind, text),
       () => this.catalog.map((e) => e.id),
     );
+    const builtin = catalog.map((e) => e.id);
+    this.taskPacks = new TaskPacks({
+      repos,
+      python: () => this.pythonRuntime(),
+      builtinIds: () => builtin,
+      setImported: (entries, removed) => {
+        const gone = new Set([...removed, ...entries.map((e) => e.id)]);
+        const next = [
+          ...this.catalog.filter((e) => !gone.has(e.id) || builtin.includes(e.id)),
+          ...entries.filter((e) => !builtin.includes(e.id)),
+        ];
+        this.catalogEntries.set(next.sort((a, b) => a.id.localeCompare(b.id)));
+      },
+      notify: (kind, text) => this.notify(kind, text),
+    });
     void repos.then((r) => {
       if (r.fallback) this.notify("warning", r.fallback);
     });
+  }
+
+  /** The page's Python runtime, started when it is not (for work that runs many tests, such as validating an imported task). */
+  pythonRuntime(): PythonRuntime {
+    if (!this.runtime || this.python.get().state === "error") this.startPython();
+    return this.runtime as PythonRuntime;
   }
 
   /** Show a notice to the user. */
@@ -205,6 +230,8 @@ export class PlaygroundServices {
       this.notify("error", `${(e as Error).message} Using default model settings.`);
     }
     this.startPython();
+    // Imported tasks join the task list (read from this browser).
+    void this.taskPacks.load();
     await teaching;
   }
 
@@ -373,6 +400,17 @@ export class PlaygroundServices {
       this.python.set({ state: "ready", version: rt.version, fromSnapshot: rt.startedFromSnapshot ?? false });
     }
     return result;
+  }
+
+  /**
+   * Run a snippet against `code` (the target file) and the task's repository, in the box the tests run in
+   * (the scratch console): neither stored nor a turn, nothing checked.
+   * @throws Error when Python is not available, or when the page cannot run the task
+   */
+  async runScratch(task: Task, code: string, snippet: string, opts: RunOptions = {}): Promise<RunResult> {
+    const blocked = pageRunBlocker(task);
+    if (blocked) throw new Error(blocked);
+    return this.pythonRuntime().run(scratchRunRequest(task, code, snippet), opts);
   }
 
   /** The last run of a task (in this page, else the stored one), with the code that was run; null when none. */

@@ -23,6 +23,8 @@ export class Teaching {
   readonly classSettings = new Observable<ClassSettings | null>(null);
   /** A student's work opened to be read (by a teacher), with the file it came from; null when none is open. */
   readonly openedWork = new Observable<{ work: StudentWork; source: string } | null>(null);
+  /** Several students' work files opened together (the class view), with the files that could not be read; or null. */
+  readonly openedClassWork = new Observable<{ works: { work: StudentWork; source: string }[]; errors: string[] } | null>(null);
 
   constructor(
     private readonly repos: Promise<Repositories>,
@@ -175,6 +177,26 @@ export class Teaching {
   async openWork(text: string, source: string): Promise<void> {
     const { parseStudentWork } = await import("../core/student-work");
     this.openedWork.set({ work: parseStudentWork(text, source), source });
+  }
+
+  /**
+   * Open several students' work files together, for the class view: each file that reads is shown, each that
+   * does not is named with its field (nothing of this browser's own work changes).
+   * @throws Error when no file could be read (the first file's problem).
+   */
+  async openClassWork(files: readonly { text: string; name: string }[]): Promise<void> {
+    const { parseStudentWork } = await import("../core/student-work");
+    const works: { work: StudentWork; source: string }[] = [];
+    const errors: string[] = [];
+    for (const f of files) {
+      try {
+        works.push({ work: parseStudentWork(f.text, f.name), source: f.name });
+      } catch (e) {
+        errors.push((e as Error).message);
+      }
+    }
+    if (works.length === 0) throw new Error(errors[0] ?? "no file was chosen");
+    this.openedClassWork.set({ works, errors });
   }
 
   /** Leave the class: every task and level are offered again. */

@@ -130,6 +130,26 @@ test("a student exports their work as one file, and a teacher opens it in the pa
   await expect(section.getByTestId("work-check-result")).toContainText(/Checked here: 0\/\d+ tests passed, not solved/);
   await page.keyboard.press("Escape");
   await expect(view).toHaveCount(0);
+
+  // A class's files at once: one line per student, one column per task; a broken file is named; a name opens the work.
+  const bob = { ...work, student: "Bob", tasks: [{ taskId: TASK, draft: null, progress: null }] };
+  await page.getByRole("button", { name: "Settings" }).click();
+  await input.setInputFiles([
+    { name: "ada.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(work)) },
+    { name: "bob.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(bob)) },
+    { name: "bad.json", mimeType: "application/json", buffer: Buffer.from("{}") },
+  ]);
+  const classView = page.getByTestId("class-work");
+  await expect(classView).toBeVisible();
+  await expect(classView.getByRole("alert")).toContainText("bad.json");
+  await expect(classView.locator('tr[data-student="Ada Lovelace"]').locator(`[data-task-id="${TASK}"]`)).toHaveAttribute(
+    "data-state",
+    "solved",
+  );
+  await expect(classView.locator('tr[data-student="Bob"]').locator(`[data-task-id="${TASK}"]`)).toHaveAttribute("data-state", "not-run");
+  await expect(classView.locator("tfoot")).toContainText("1/2");
+  await classView.getByRole("button", { name: "Bob" }).click();
+  await expect(page.getByTestId("student-work")).toContainText("Bob");
 });
 
 test("a class link does not silently replace the class in use, and a huge class file is refused unread", async ({ page }) => {

@@ -49,9 +49,9 @@ function unfinished(): Trajectory {
   return t;
 }
 
-describe("schema upgrade 1 -> 3 (trajectory stores, then the student's progress)", () => {
-  it("keeps drafts, settings and runs of a version-1 database readable and adds the trajectory and progress stores", async () => {
-    expect(DB_VERSION).toBe(3);
+describe("schema upgrade 1 -> 4 (trajectory stores, the student's progress, then imported tasks)", () => {
+  it("keeps drafts, settings and runs of a version-1 database readable and adds the trajectory, progress and imported-task stores", async () => {
+    expect(DB_VERSION).toBe(4);
     const name = freshName();
     await createVersion1Db(name);
     const repos = await openRepositories(name);
@@ -66,6 +66,10 @@ describe("schema upgrade 1 -> 3 (trajectory stores, then the student's progress)
     expect((await repos.trajectories.list()).records.map((r) => r.key)).toEqual([saved.key]);
     expect(await repos.progress.all()).toEqual({ records: [], problems: [] });
     expect(await repos.classes.get(["min-p-sampling"])).toEqual({ value: null, problem: null });
+    expect(await repos.importedTasks.all()).toEqual({ records: [], problems: [] });
+    const task = { version: 1 as const, id: "t", files: { "task.json": "{}" }, source: "pack.zip", importedAt: 1, checks: [] };
+    await repos.importedTasks.put(task);
+    expect((await repos.importedTasks.all()).records).toEqual([task]);
   });
 });
 

@@ -11,6 +11,7 @@ import { SHORTCUTS } from "../shortcuts";
 import { setViewPrefs, type ThemeChoice, viewPrefs } from "../view-prefs";
 import { ClassSection } from "./ClassSection";
 import { ModelSeat } from "./ModelSettings";
+import { TaskPacksSection } from "./TaskPacksSection";
 import { WorkSection } from "./WorkSection";
 
 function checkUrl(v: string): string | null {
@@ -77,6 +78,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
       <ModelSeat seat="coder" value={coder} onChange={setCoder} />
       <ModelSeat seat="researcher" value={researcher} onChange={setResearcher} />
       <ClassSection />
+      <TaskPacksSection onImport={() => dialog.current?.close()} />
       <WorkSection onOpened={() => dialog.current?.close()} />
       <h3>Keyboard shortcuts</h3>
       <table className="shortcuts" data-testid="shortcuts">

@@ -69,20 +69,25 @@ export function WorkSection({ onOpened }: { onOpened: () => void }) {
           Export my work
         </button>
         <label className="inline">
-          Open a student's work
+          Open students' work (one file, or a class's files at once)
           <input
             type="file"
             accept=".json,application/json"
+            multiple
             data-testid="work-file-input"
             onChange={(e) => {
-              const file = e.target.files?.[0];
+              const files = [...(e.target.files ?? [])];
               e.target.value = "";
-              if (!file) return;
+              if (files.length === 0) return;
               setError(null);
-              void file
-                .text()
-                .then((text) => services.teaching.openWork(text, file.name))
-                .then(onOpened, (err: Error) => setError(err.message));
+              const teaching = services.teaching;
+              const open =
+                files.length === 1
+                  ? files[0]?.text().then((text) => teaching.openWork(text, files[0]?.name ?? ""))
+                  : Promise.all(files.map(async (f) => ({ text: await f.text(), name: f.name }))).then((list) =>
+                      teaching.openClassWork(list),
+                    );
+              void open?.then(onOpened, (err: Error) => setError(err.message));
             }}
           />
         </label>

@@ -17,6 +17,7 @@ export function TaskList({ selected, onSelect }: { selected: string | null; onSe
   const classSettings = useObservable(services.teaching.classSettings);
   const progress = useObservable(services.teaching.progress);
   const net = useObservable(networkWatch.state);
+  const imported = useObservable(services.taskPacks.imported);
   const catalog = classTasks(all, classSettings?.tasks ?? null);
   if (catalog.length === 0) {
     return <p className="empty">No tasks were bundled. Add task folders under tasks/ and rebuild.</p>;
@@ -63,6 +64,11 @@ export function TaskList({ selected, onSelect }: { selected: string | null; onSe
                     {p}
                   </span>
                 ))}
+                {imported.some((t) => t.id === entry.id) && (
+                  <span className="tag imported" title={`Imported from ${imported.find((t) => t.id === entry.id)?.source}`}>
+                    imported
+                  </span>
+                )}
                 {blocked && (
                   <span className="tag readonly" title={blocked}>
                     read-only

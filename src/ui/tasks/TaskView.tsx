@@ -140,6 +140,8 @@ export function TaskView({ task }: { task: Task }) {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      // A control that takes Ctrl/Cmd+Enter itself (the console's Run snippet) has handled it.
+      if (e.defaultPrevented) return;
       if ((e.ctrlKey || e.metaKey) && e.key === "Enter") {
         e.preventDefault();
         void run();

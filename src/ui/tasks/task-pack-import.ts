@@ -1,0 +1,120 @@
+/**
+ * Importing a task pack (loaded when a pack is first imported, not in the
+ * page's first load): unpacking zips, sorting files into task folders,
+ * loading each task and validating it with the checks of `recode tasks
+ * validate` (src/python/validate.ts) in the page's Python, then storing it.
+ */
+import { unzipSync } from "fflate";
+import { loadTaskFromFiles, type Task } from "../../core/task";
+import { readTaskPack } from "../../core/task-pack";
+import { validateTask } from "../../python/validate";
+import type { ImportedTask } from "../../store/imported-tasks";
+import { pageRunBlocker } from "./page-support";
+import type { PackReport, PackTaskReport, TaskPackHost } from "./task-packs";
+
+/**
+ * Read the files of a dropped or chosen pack: `.zip` files are unpacked (their
+ * paths under the zip's name), other files keep their path in the folder.
+ * @throws Error naming the zip when it cannot be unpacked.
+ */
+export async function packFiles(files: readonly File[]): Promise<{ files: Record<string, Uint8Array>; name: string }> {
+  const out: Record<string, Uint8Array> = {};
+  let name = "";
+  for (const f of files) {
+    const path = (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name;
+    const bytes = new Uint8Array(await f.arrayBuffer());
+    if (/\.zip$/i.test(f.name)) {
+      let entries: Record<string, Uint8Array>;
+      try {
+        entries = unzipSync(bytes);
+      } catch (e) {
+        throw new Error(`${f.name}: not a zip file that can be read (${(e as Error).message})`);
+      }
+      const base = f.name.replace(/\.zip$/i, "");
+      name ||= base;
+      for (const [p, data] of Object.entries(entries)) out[`${base}/${p}`] = data;
+    } else {
+      name ||= path.split("/")[0] ?? f.name;
+      out[path] = bytes;
+    }
+  }
+  return { files: out, name: name || "pack" };
+}
+
+/**
+ * Import a pack: each task folder is loaded, validated in the page's Python,
+ * and stored when every check passes; nothing already stored changes for a
+ * task that fails.
+ * @param opts.onProgress called with the report so far, after each folder.
+ * @param opts.stored called with each task once it is stored.
+ */
+export async function importTaskPack(
+  files: Record<string, Uint8Array | string>,
+  source: string,
+  host: TaskPackHost,
+  opts: { onProgress?: (r: PackReport) => void; stored: (task: Task, record: ImportedTask) => void },
+): Promise<PackReport> {
+  const onProgress = opts.onProgress;
+  const contents = readTaskPack(files, source.replace(/\.zip$/i, ""));
+  const report: PackReport = { source, tasks: [], problems: contents.problems };
+  const show = () => onProgress?.({ ...report, tasks: report.tasks.map((t) => ({ ...t, checks: [...t.checks] })) });
+  show();
+  const builtin = new Set(host.builtinIds());
+  for (const { folder, files: taskFiles } of contents.folders) {
+    const line: PackTaskReport = { folder, id: null, stored: false, error: null, checks: [] };
+    report.tasks.push(line);
+    let task: Task;
+    try {
+      task = loadTaskFromFiles(folder, taskFiles);
+      line.id = task.id;
+    } catch (e) {
+      line.error = (e as Error).message;
+      show();
+      continue;
+    }
+    if (builtin.has(task.id)) {
+      line.error = `task ${task.id}: a task with this id is built into the page; give the imported one another id (its folder name and task.json's id)`;
+      show();
+      continue;
+    }
+    const blocked = pageRunBlocker(task);
+    if (blocked) {
+      line.error = `task ${task.id}: ${blocked}`;
+      show();
+      continue;
+    }
+    show();
+    try {
+      line.checks = await validateTask(task, host.python());
+    } catch (e) {
+      line.error = `task ${task.id}: could not be validated here: ${(e as Error).message}`;
+      show();
+      continue;
+    }
+    const failed = line.checks.filter((c) => !c.ok || c.skipped);
+    if (failed.length > 0) {
+      line.error = `task ${task.id}: ${failed.map((c) => `${c.name} ${c.skipped ? "could not run here" : "failed"}: ${c.detail}`).join("; ")}`;
+      show();
+      continue;
+    }
+    const record: ImportedTask = {
+      version: 1,
+      id: task.id,
+      files: taskFiles,
+      source,
+      importedAt: Date.now(),
+      checks: line.checks.map((c) => c.name),
+    };
+    try {
+      await (await host.repos).importedTasks.put(record);
+    } catch (e) {
+      line.error = `task ${task.id}: ${(e as Error).message}`;
+      show();
+      continue;
+    }
+    line.stored = true;
+    opts.stored(task, record);
+    show();
+  }
+  return report;
+}

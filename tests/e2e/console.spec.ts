@@ -1,0 +1,31 @@
+/** The Console tab: a snippet runs beside the editor's text, separate from the tests, and is kept across a reload. */
+import { expect, test } from "@playwright/test";
+import { CANONICAL, openTab, openTask, setTarget } from "./helpers";
+
+test("a snippet runs against the editor's text: output, the last value, an error's line, kept across a reload", async ({ page }) => {
+  await openTask(page);
+  await setTarget(page, CANONICAL);
+  await openTab(page, "Console");
+  const input = page.getByLabel("Console snippet");
+  await expect(input).toHaveValue(/^from decoding\.min_p import softmax_with_temperature/);
+  await input.fill(
+    "from decoding.min_p import softmax_with_temperature\nprint('sum', round(sum(softmax_with_temperature([1.0, 2.0], 1.0)), 6))\n2 + 3",
+  );
+  await input.press("Control+Enter");
+  const entries = page.getByTestId("console-entry");
+  await expect(entries).toHaveCount(1, { timeout: 60_000 });
+  await expect(entries.first()).toHaveAttribute("data-ok", "true");
+  await expect(entries.first().locator(".console-stdout")).toHaveText("sum 1.0\n5\n");
+  // Not a run of the tests: the results panel has not run.
+  await expect(page.getByTestId("results-wrap")).toHaveAttribute("data-runs", "0");
+
+  await input.fill("x = 1\nx / 0");
+  await page.getByRole("button", { name: "Run snippet" }).click();
+  await expect(entries).toHaveCount(2, { timeout: 60_000 });
+  await expect(entries.nth(1).locator(".console-error")).toContainText("ZeroDivisionError");
+  await expect(entries.nth(1).locator(".console-error")).toContainText('scratch_console.py", line 2');
+
+  await page.reload();
+  await openTab(page, "Console");
+  await expect(page.getByLabel("Console snippet")).toHaveValue("x = 1\nx / 0");
+});

@@ -1,0 +1,106 @@
+/**
+ * Importing a task pack: a zip with a valid task and a broken one, dropped on
+ * the task list. The broken one is named with its file and line and not
+ * stored; the valid one is validated in the page's Python, stored, listed as
+ * imported, opens and runs after a reload, and can be removed in Settings.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { expect, type Page, test } from "@playwright/test";
+import { zipSync } from "fflate";
+
+/** Every file of a folder, by path relative to it. */
+function folderFiles(dir: string): Record<string, Uint8Array> {
+  const out: Record<string, Uint8Array> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (name === "__pycache__") continue;
+      if (statSync(p).isDirectory()) walk(p);
+      else out[relative(dir, p)] = new Uint8Array(readFileSync(p));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** A zip holding `pass-at-k-copy/` (pass-at-k under another id) and `broken-task/` (task.json with a trailing comma). */
+function packZip(): Buffer {
+  const copy = folderFiles("tasks/pass-at-k");
+  const meta = JSON.parse(new TextDecoder().decode(copy["task.json"]));
+  copy["task.json"] = new TextEncoder().encode(JSON.stringify({ ...meta, id: "pass-at-k-copy", title: "pass@k (imported copy)" }, null, 2));
+  const broken = { ...copy, "task.json": new TextEncoder().encode('{\n  "id": "broken-task",\n  "title": "x",\n}\n') };
+  const files: Record<string, Uint8Array> = {};
+  for (const [p, d] of Object.entries(copy)) files[`week3/pass-at-k-copy/${p}`] = d;
+  for (const [p, d] of Object.entries(broken)) files[`week3/broken-task/${p}`] = d;
+  return Buffer.from(zipSync(files));
+}
+
+/** Drop a file on the task list, as a person drags it from the desktop. */
+async function dropFile(page: Page, name: string, data: Buffer) {
+  const dt = await page.evaluateHandle(
+    ({ name, bytes }) => {
+      const t = new DataTransfer();
+      t.items.add(new File([new Uint8Array(bytes)], name, { type: "application/zip" }));
+      return t;
+    },
+    { name, bytes: [...data] },
+  );
+  const sidebar = page.getByTestId("task-sidebar");
+  await sidebar.dispatchEvent("dragover", { dataTransfer: dt });
+  await sidebar.dispatchEvent("drop", { dataTransfer: dt });
+}
+
+test("a task pack dropped on the task list: the broken task is named, the valid one is validated, stored, kept and removable", async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await page.goto("/");
+  await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "ready", { timeout: 120_000 });
+  await dropFile(page, "week3.zip", packZip());
+  const dialog = page.getByTestId("task-pack");
+  await expect(dialog).toBeVisible();
+  await expect(page.getByTestId("task-pack-status")).toHaveText("Done: 1 of 2 task(s) stored.", { timeout: 180_000 });
+  const broken = dialog.locator('[data-folder="broken-task"]');
+  await expect(broken).toHaveAttribute("data-stored", "false");
+  await expect(broken.locator(".field-error")).toContainText("task broken-task: task.json, line 4: not valid JSON");
+  const good = dialog.locator('[data-folder="pass-at-k-copy"]');
+  await expect(good).toHaveAttribute("data-stored", "true");
+  await good.locator("summary").click();
+  await expect(good).toContainText("ok canonical passes");
+  await expect(good).toContainText("ok starter fails");
+  if (process.env.RECODE_SCREENSHOTS) await page.screenshot({ path: "docs/img/task-pack-import.png" });
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+
+  const item = page.locator('[data-task-id="pass-at-k-copy"]');
+  await expect(item).toContainText("pass@k (imported copy)");
+  await expect(item.locator(".tag.imported")).toBeVisible();
+
+  // Kept in the browser: after a reload it is listed, opens, and its tests run.
+  await page.reload();
+  await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "ready", { timeout: 120_000 });
+  await item.locator("button").click();
+  await page.getByRole("button", { name: "Run tests" }).click();
+  await expect(page.getByTestId("results-wrap")).toHaveAttribute("data-runs", "1", { timeout: 60_000 });
+
+  // Removed in Settings (after a question); the built-in pass-at-k stays.
+  await page.getByRole("button", { name: "Settings" }).click();
+  const section = page.getByTestId("task-packs-section");
+  await expect(section.locator('[data-task-id="pass-at-k-copy"]')).toBeVisible();
+  page.once("dialog", (d) => void d.accept());
+  await section.locator('[data-task-id="pass-at-k-copy"]').getByRole("button", { name: "Remove" }).click();
+  await expect(section.getByTestId("imported-tasks")).toHaveCount(0);
+  await page.keyboard.press("Escape");
+  await expect(item).toHaveCount(0);
+  await expect(page.locator('[data-task-id="pass-at-k"]')).toBeVisible();
+});
+
+test("an import that is not a pack says why, and nothing changes", async ({ page }) => {
+  await page.goto("/");
+  await dropFile(page, "notes.zip", Buffer.from("not a zip at all"));
+  await expect(page.getByTestId("task-pack").getByRole("alert")).toContainText("notes.zip: not a zip file that can be read");
+  await page.keyboard.press("Escape");
+  await dropFile(page, "empty.zip", Buffer.from(zipSync({ "readme.txt": new TextEncoder().encode("hello") })));
+  await expect(page.getByTestId("task-pack").getByRole("alert")).toContainText("the pack holds no task folder");
+});
