@@ -103,4 +103,12 @@ test("an import that is not a pack says why, and nothing changes", async ({ page
   await page.keyboard.press("Escape");
   await dropFile(page, "empty.zip", Buffer.from(zipSync({ "readme.txt": new TextEncoder().encode("hello") })));
   await expect(page.getByTestId("task-pack").getByRole("alert")).toContainText("the pack holds no task folder");
+  await page.keyboard.press("Escape");
+  // A small zip that unpacks to a large file is refused from its directory, before anything is inflated.
+  const bomb = zipSync({ "t/task.json": new TextEncoder().encode("{}"), "t/big.bin": new Uint8Array(5 * 1024 * 1024) }, { level: 9 });
+  expect(bomb.byteLength).toBeLessThan(64 * 1024);
+  await dropFile(page, "bomb.zip", Buffer.from(bomb));
+  await expect(page.getByTestId("task-pack").getByRole("alert")).toContainText(
+    "bomb.zip: t/big.bin unpacks to 5.0 MB; a task's file may have at most 4.0 MB; nothing was imported",
+  );
 });

@@ -6,16 +6,18 @@
  */
 import { unzipSync } from "fflate";
 import { loadTaskFromFiles, type Task } from "../../core/task";
-import { readTaskPack } from "../../core/task-pack";
+import { PACK_LIMITS, readTaskPack } from "../../core/task-pack";
 import { validateTask } from "../../python/validate";
 import type { ImportedTask } from "../../store/imported-tasks";
 import { pageRunBlocker } from "./page-support";
 import type { PackReport, PackTaskReport, TaskPackHost } from "./task-packs";
 
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
 /**
  * Read the files of a dropped or chosen pack: `.zip` files are unpacked (their
  * paths under the zip's name), other files keep their path in the folder.
- * @throws Error naming the zip when it cannot be unpacked.
+ * @throws Error naming the zip when it cannot be unpacked, or would unpack past the pack's limits (core/task-pack.ts).
  */
 export async function packFiles(files: readonly File[]): Promise<{ files: Record<string, Uint8Array>; name: string }> {
   const out: Record<string, Uint8Array> = {};
@@ -25,11 +27,23 @@ export async function packFiles(files: readonly File[]): Promise<{ files: Record
     const bytes = new Uint8Array(await f.arrayBuffer());
     if (/\.zip$/i.test(f.name)) {
       let entries: Record<string, Uint8Array>;
+      // Sizes are judged from the zip's directory before anything is inflated (a small zip can unpack to gigabytes).
+      let total = 0;
+      let refused: string | null = null;
       try {
-        entries = unzipSync(bytes);
+        entries = unzipSync(bytes, {
+          filter: (file) => {
+            total += file.originalSize;
+            if (file.originalSize > PACK_LIMITS.fileBytes)
+              refused ??= `${file.name} unpacks to ${mb(file.originalSize)} MB; a task's file may have at most ${mb(PACK_LIMITS.fileBytes)} MB`;
+            else if (total > PACK_LIMITS.packBytes) refused ??= `it unpacks to more than ${mb(PACK_LIMITS.packBytes)} MB`;
+            return refused === null;
+          },
+        });
       } catch (e) {
         throw new Error(`${f.name}: not a zip file that can be read (${(e as Error).message})`);
       }
+      if (refused) throw new Error(`${f.name}: ${refused}; nothing was imported`);
       const base = f.name.replace(/\.zip$/i, "");
       name ||= base;
       for (const [p, data] of Object.entries(entries)) out[`${base}/${p}`] = data;
