@@ -7,8 +7,8 @@
 import type { RunIncident, RunResult } from "../core/results";
 import type { RunAssembler } from "./assembler";
 import { type Attempt, harnessConfig, type PythonRuntime, type RunOptions, type RunRequest, runAttempts, runFiles } from "./runtime";
-import type { FromWorker, PyodideSourceOptions, ToWorker } from "./worker-core";
 import { WORKDIR } from "./workdir";
+import type { FromWorker, PyodideSourceOptions, ToWorker } from "./worker-core";
 
 /** The few things the host needs from a worker, whatever the platform. */
 export interface WorkerHandle {

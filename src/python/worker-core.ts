@@ -14,8 +14,8 @@ import type { PyodideAPI } from "pyodide";
 import { type FileWatch, SCRATCH_DIRS, type WatchedFs, watchFiles } from "./file-watch";
 import { freezeIntrinsics, STACK_TRACE_LIMIT, sealCodeLoading, sealErrorMaker, sealFunctionConstructors, sealSockets } from "./js-seal";
 import { LineSplitter } from "./line-splitter";
-import { WORKDIR } from "./workdir";
 import { MemorySnapshot, type SnapshotFs, type SnapshotModule } from "./memory-snapshot";
+import { WORKDIR } from "./workdir";
 
 /** Where Pyodide and its packages come from. All optional. */
 export interface PyodideSourceOptions {
