@@ -149,6 +149,7 @@ export class PlaygroundServices {
       repos,
       (kind, text) => this.notify(kind, text),
       () => this.catalog.map((e) => e.id),
+      () => this.taskPacks.load(),
     );
     const builtin = catalog.map((e) => e.id);
     this.taskPacks = new TaskPacks({

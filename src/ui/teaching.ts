@@ -31,6 +31,8 @@ export class Teaching {
     private readonly notify: (kind: "error" | "warning", text: string) => void,
     /** Ids of the page's tasks (a class may name only these). */
     private readonly taskIds: () => string[],
+    /** Resolves once every task is in the list (the imported ones are read from storage): a class is read after it. */
+    private readonly tasksListed: () => Promise<void> = async () => {},
   ) {}
 
   private loadedOnce: Promise<void> | null = null;
@@ -54,6 +56,8 @@ export class Teaching {
       this.notify("error", `${(e as Error).message} Your turns on each task are not shown.`);
     }
     try {
+      // A class may name imported tasks: they are in the list first, or the class would be set aside as naming unknown tasks.
+      await this.tasksListed();
       const got = await repos.classes.get(this.taskIds());
       if (got.problem) this.notify("warning", got.problem);
       if (got.value) this.classSettings.set(got.value);
@@ -102,6 +106,7 @@ export class Teaching {
    */
   async readClass(text: string, source: string): Promise<ClassSettings> {
     const { parseClassFile } = await import("../core/class-file");
+    await this.tasksListed();
     return parseClassFile(text, source, this.taskIds());
   }
 

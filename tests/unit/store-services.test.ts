@@ -175,3 +175,28 @@ describe("services: python and runs", () => {
     expect(s.notices.get().map((n) => n.text)).toContain("IndexedDB is not available in this browser.");
   });
 });
+
+describe("services: imported tasks and the class", () => {
+  it("a stored class that names an imported task stays the class at the next start (the imported tasks are read first)", async () => {
+    const repos = repositoriesOver(memoryStore());
+    const files = {
+      "task.json": JSON.stringify({ ...META, id: "imported-toy" }),
+      "instruction.md": "Write f.",
+      "paper.tex": "\\section{M}",
+      "canonical.py": "def f():\n    return 1\n",
+      "test.py": "import unittest\nclass TestF(unittest.TestCase):\n    def test_one(self):\n        pass\n",
+      "repo/toy/mod.py": "def f():\n    raise NotImplementedError\n",
+    };
+    await repos.importedTasks.put({ version: 1, id: "imported-toy", files, source: "week3.zip", importedAt: 1, checks: [] });
+    const first = new PlaygroundServices([{ id: "toy", task: toyTask(), error: null }], Promise.resolve(repos), () => new FakeRuntime());
+    await first.taskPacks.load();
+    const text = JSON.stringify({ format: "recode-class", version: 1, name: "Week 3", tasks: ["imported-toy", "toy"] });
+    await first.teaching.applyClass(await first.teaching.readClass(text, "week3.class.json"));
+
+    const next = new PlaygroundServices([{ id: "toy", task: toyTask(), error: null }], Promise.resolve(repos), () => new FakeRuntime());
+    await next.start();
+    expect(next.notices.get().map((n) => n.text)).toEqual([]);
+    expect(next.teaching.classSettings.get()?.tasks).toEqual(["imported-toy", "toy"]);
+    expect(next.catalog.map((e) => e.id)).toEqual(["imported-toy", "toy"]);
+  });
+});
