@@ -23,8 +23,8 @@ function ignored(path: string): boolean {
   return /(^|\/)(__pycache__|__MACOSX|\.git)\//.test(path) || /(^|\/)(\.DS_Store|Thumbs\.db)$/.test(path) || path.endsWith(".pyc");
 }
 
-/** Most bytes of one file, and of a whole pack (what a class's tasks need, with room to spare). */
-export const PACK_LIMITS = { fileBytes: 4 * 1024 * 1024, packBytes: 64 * 1024 * 1024 };
+/** Most bytes of one file and of a whole pack, and most files of a pack (what a class's tasks need, with room to spare). */
+export const PACK_LIMITS = { fileBytes: 4 * 1024 * 1024, packBytes: 64 * 1024 * 1024, files: 5000 };
 
 /**
  * Sort a pack's files into task folders. Paths use `/`; a leading folder the
@@ -35,41 +35,75 @@ export const PACK_LIMITS = { fileBytes: 4 * 1024 * 1024, packBytes: 64 * 1024 * 
  * @param name the pack's own name (a zip's name without `.zip`): the folder name of a task whose task.json is at the pack's top.
  */
 export function readTaskPack(files: Record<string, Uint8Array | string>, name = "(top folder)"): PackContents {
-  const problems: string[] = [];
-  const paths = Object.keys(files)
-    .map((p) => p.replace(/\\/g, "/").replace(/^\.?\//, ""))
-    .filter((p) => p && !p.endsWith("/") && !ignored(p));
-  const original = new Map(Object.keys(files).map((p) => [p.replace(/\\/g, "/").replace(/^\.?\//, ""), p]));
-  const total = paths.reduce((n, p) => n + sizeOf(files[original.get(p) as string] as Uint8Array | string), 0);
+  const entries = Object.entries(files)
+    .map(([p, data]) => [p.replace(/\\/g, "/").replace(/^\.?\//, ""), data] as const)
+    .filter(([p]) => p && !p.endsWith("/") && !ignored(p));
+  if (entries.length > PACK_LIMITS.files) {
+    return { folders: [], problems: [`the pack holds ${entries.length} files; at most ${PACK_LIMITS.files} are read`] };
+  }
+  const total = entries.reduce((n, [, d]) => n + sizeOf(d), 0);
   if (total > PACK_LIMITS.packBytes) {
     return { folders: [], problems: [`the pack holds ${mb(total)} MB of files; at most ${mb(PACK_LIMITS.packBytes)} MB are read`] };
   }
-  // Task folders: those holding a task.json (the deepest one wins for a file).
-  const roots = paths
+  // Task folders: those holding a task.json, outermost first; a task.json inside a task's repo/ is that task's file.
+  const problems: string[] = [];
+  const roots: string[] = [];
+  const byName = new Map<string, string>();
+  const candidates = entries
+    .map(([p]) => p)
     .filter((p) => p === "task.json" || p.endsWith("/task.json"))
     .map((p) => p.slice(0, -"task.json".length))
-    .sort((a, b) => b.length - a.length);
+    .sort((a, b) => a.length - b.length || a.localeCompare(b));
+  const rootSet = new Set<string>();
+  for (const root of candidates) {
+    if (rootOf(root, rootSet) !== null) continue;
+    const folder = folderName(root, name);
+    const first = byName.get(folder);
+    if (first !== undefined) {
+      problems.push(
+        `${root.replace(/\/$/, "") || "(top)"}: a second task folder named ${folder} (the first, ${first.replace(/\/$/, "") || "(top)"}, is the one read)`,
+      );
+      continue;
+    }
+    byName.set(folder, root);
+    roots.push(root);
+    rootSet.add(root);
+  }
   if (roots.length === 0) return { folders: [], problems: ["the pack holds no task folder (a folder with a task.json)"] };
-  const byRoot = new Map<string, Record<string, string>>(roots.map((r) => [r, {}]));
+  const byRoot = new Map<string, Map<string, string>>(roots.map((r) => [r, new Map()]));
   const decoder = new TextDecoder("utf-8", { fatal: true });
-  for (const path of paths) {
-    const root = roots.find((r) => path.startsWith(r));
-    if (root === undefined) continue;
-    const data = files[original.get(path) as string] as Uint8Array | string;
+  for (const [path, data] of entries) {
+    const root = rootOf(path, rootSet);
+    if (root === null) continue;
     if (sizeOf(data) > PACK_LIMITS.fileBytes) {
       problems.push(`${path}: ${mb(sizeOf(data))} MB; a task's file may have at most ${mb(PACK_LIMITS.fileBytes)} MB`);
       continue;
     }
     try {
-      (byRoot.get(root) as Record<string, string>)[path.slice(root.length)] = typeof data === "string" ? data : decoder.decode(data);
+      byRoot.get(root)?.set(path.slice(root.length), typeof data === "string" ? data : decoder.decode(data));
     } catch {
       problems.push(`${path}: not UTF-8 text`);
     }
   }
-  const folders = [...byRoot.entries()]
-    .map(([root, f]) => ({ folder: root.replace(/\/$/, "").split("/").pop() || name, files: f }))
+  // Object.fromEntries makes own properties, so a file named __proto__ is an ordinary file.
+  const folders = roots
+    .map((root) => ({ folder: folderName(root, name), files: Object.fromEntries(byRoot.get(root) ?? []) }))
     .sort((a, b) => a.folder.localeCompare(b.folder));
   return { folders, problems };
+}
+
+/** The task folder a path belongs to: the outermost root that is a prefix of one of its parent folders, or null. */
+function rootOf(path: string, roots: ReadonlySet<string>): string | null {
+  if (roots.has("")) return "";
+  for (let i = path.indexOf("/"); i >= 0; i = path.indexOf("/", i + 1)) {
+    const prefix = path.slice(0, i + 1);
+    if (roots.has(prefix)) return prefix;
+  }
+  return null;
+}
+
+function folderName(root: string, name: string): string {
+  return root.replace(/\/$/, "").split("/").pop() || name;
 }
 
 function sizeOf(d: Uint8Array | string): number {

@@ -7,6 +7,16 @@
 import { z } from "zod";
 import { JsonSyntaxError, nodeAt, scanJson } from "./json-locate";
 
+/**
+ * Whether `p` is a relative path that stays inside its folder: `/`-separated,
+ * no leading `/`, no `.`, `..` or empty segment, no backslash, no NUL. A task's
+ * files are written under the run folder by these names, so one that left it
+ * would write elsewhere in the interpreter (or on the host).
+ */
+export function isInsidePath(p: string): boolean {
+  return p !== "" && !p.startsWith("/") && !/[\\\0]/.test(p) && !p.split("/").some((part) => part === ".." || part === "." || part === "");
+}
+
 /** Files every task folder must have (besides `repo/<target_file_path>`). */
 export const TASK_FILES = ["task.json", "instruction.md", "paper.tex", "canonical.py", "test.py"] as const;
 
@@ -95,7 +105,10 @@ export const TaskMetaSchema = z
         authors: z.array(z.string().min(1)).min(1),
         venue: z.string().min(1),
         year: z.number().int().min(1900).max(2100),
-        url: z.string().url(),
+        url: z
+          .string()
+          .url()
+          .refine((u) => /^https?:\/\//i.test(u), "an http(s) address"),
       })
       .strict(),
     domain: z.string().min(1),
@@ -106,10 +119,7 @@ export const TaskMetaSchema = z
     target_file_path: z
       .string()
       .min(1)
-      .refine(
-        (p) => !p.startsWith("/") && !p.split("/").some((part) => part === ".." || part === "." || part === ""),
-        "a relative path inside repo/, like pkg/module.py (no ./, .. or //)",
-      )
+      .refine(isInsidePath, "a relative path inside repo/, like pkg/module.py (no ./, .. or //)")
       .refine((p) => p.endsWith(".py"), "a .py file"),
     interfaces: z
       .array(
@@ -368,7 +378,11 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
   }
   const repo: Record<string, string> = {};
   for (const [path, text] of Object.entries(files)) {
-    if (path.startsWith("repo/")) repo[path.slice(5)] = text;
+    if (!path.startsWith("repo/")) continue;
+    if (!isInsidePath(path.slice(5))) {
+      throw new TaskFormatError(folder, path, "a repository file's path must stay inside repo/ (no ./, .., //, \\ or a leading /)");
+    }
+    repo[path.slice(5)] = text;
   }
   const starter = repo[meta.target_file_path];
   if (starter === undefined) {

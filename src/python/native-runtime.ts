@@ -119,6 +119,8 @@ export class NativeRuntime implements PythonRuntime {
 
   async run(req: RunRequest, opts: RunOptions = {}): Promise<RunResult> {
     await this.ready();
+    // Refused before anything is written: a file whose path leaves the run folder (see runFiles).
+    runFiles(req);
     const t0 = performance.now();
     const asm = new RunAssembler(req, opts.onProgress);
     const missing = this.missingPackages(req.packages);

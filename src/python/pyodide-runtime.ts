@@ -238,6 +238,8 @@ export class PyodideRuntime implements PythonRuntime {
    */
   private async runNow(req: RunRequest, opts: RunOptions): Promise<RunResult> {
     const t0 = performance.now();
+    // Refused before anything is written: a file whose path leaves the run folder (see runFiles).
+    runFiles(req);
     // The verdict's code is loaded with the first run (not in the page's first load; ready() fetches it early).
     const { RunAssembler } = await import("./assembler");
     const asm = new RunAssembler(req, opts.onProgress);

@@ -4,7 +4,7 @@
  * file and the tests, and returns per-test results (src/core/results.ts).
  */
 import type { RunIncident, RunResult } from "../core/results";
-import type { Task } from "../core/task";
+import { isInsidePath, type Task } from "../core/task";
 
 // The runtime's interface is a port declared in core (src/core/runtime-port.ts); this folder implements it.
 export type { PythonRuntime, RunOptions, RunProgress, RunRequest } from "../core/runtime-port";
@@ -32,9 +32,17 @@ export function taskRunRequest(
   };
 }
 
-/** Files the harness sees in the run directory: repo, candidate target, tests. */
+/**
+ * Files the harness sees in the run directory: repo, candidate target, tests.
+ * @throws Error when a path would leave the run directory (`..`, a leading `/`, ...; see isInsidePath): the
+ *   files are written before the run is watched, so such a file would land elsewhere in the interpreter or on the host.
+ */
 export function runFiles(req: RunRequest): Record<string, string> {
-  return { ...req.files, [req.targetPath]: req.candidate, "test.py": req.tests };
+  const files = { ...req.files, [req.targetPath]: req.candidate, "test.py": req.tests };
+  const outside = Object.keys(files).filter((p) => !isInsidePath(p));
+  if (outside.length > 0)
+    throw new Error(`the run's files must stay inside its folder: ${outside.map((p) => JSON.stringify(p)).join(", ")}`);
+  return files;
 }
 
 /**

@@ -73,6 +73,17 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
+  it("a task file whose path leaves the run folder is refused before anything is written, and the next runs are clean", async () => {
+    // From a hostile task pack: repo/../../../lib/x.py was written over the interpreter's standard library
+    // (before the run's file watch started), and broke every later run of every task.
+    const planted = { ...task.repo, "../../../lib/python314.zip": "not a zip", "../../../lib/recode_planted.py": "X = 1\n" };
+    await expect(rt.run({ ...taskRunRequest(task, task.canonical), files: planted })).rejects.toThrow(/must stay inside its folder/);
+    await expect(rt.run({ ...taskRunRequest(task, task.canonical), files: { ...task.repo, "/tmp/abs.py": "" } })).rejects.toThrow(
+      /must stay inside its folder/,
+    );
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
   it("lenient tolerances sent by the code under test are ignored (the recording's are used)", async () => {
     const passAtK = loadTaskDir(BUILTIN_TASKS, "pass-at-k");
     const r = await rt.run(taskRunRequest(passAtK, TOLERANCE_ATTACK));

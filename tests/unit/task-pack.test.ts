@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadTaskFromFiles, TaskFormatError } from "../../src/core/task";
+import { isInsidePath, loadTaskFromFiles, TaskFormatError } from "../../src/core/task";
 import { PACK_LIMITS, readTaskPack } from "../../src/core/task-pack";
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -38,6 +38,40 @@ describe("task packs", () => {
     expect(readTaskPack({ "t/task.json": "{}", "t/big.bin": big }).problems[0]).toMatch(
       /^t\/big\.bin: 4\.0 MB; a task's file may have at most 4\.0 MB/,
     );
+  });
+
+  it("a repository file whose path leaves repo/ is refused by the task loader, naming it", () => {
+    const [folder] = readTaskPack({
+      "p/evil/task.json": "{}",
+      "p/evil/repo/../../../lib/python314.zip": "x",
+      "p\\evil\\repo\\..\\..\\lib\\y.py": "x",
+    }).folders;
+    const paths = Object.keys(folder?.files ?? {}).filter((p) => p.startsWith("repo/"));
+    expect(paths.length).toBe(2);
+    for (const p of paths) expect(isInsidePath(p.slice(5))).toBe(false);
+    for (const bad of ["../x.py", "a/../../x.py", "/etc/x", "a//b.py", "./a.py", "a\\b.py", "a\u0000.py", ""])
+      expect(isInsidePath(bad), bad).toBe(false);
+    expect(isInsidePath("pkg/mod.py")).toBe(true);
+  });
+
+  it("a task.json inside another task's repo/ is a file of that task, not a task of its own", () => {
+    const pack = readTaskPack({ "p/t1/task.json": "{}", "p/t1/repo/configs/task.json": "{}", "p/t1/repo/configs/a.py": "" });
+    expect(pack.folders.map((f) => [f.folder, Object.keys(f.files).sort()])).toEqual([
+      ["t1", ["repo/configs/a.py", "repo/configs/task.json", "task.json"]],
+    ]);
+  });
+
+  it("the same task folder name twice is named, and only the first is read; a file named __proto__ is an ordinary file", () => {
+    const pack = readTaskPack({ "a/t2/task.json": "{}", "b/t2/task.json": "{}", "a/t2/__proto__": "x" });
+    expect(pack.folders.map((f) => f.folder)).toEqual(["t2"]);
+    expect(Object.keys(pack.folders[0]?.files ?? {}).sort()).toEqual(["__proto__", "task.json"]);
+    expect(pack.problems).toEqual(["b/t2: a second task folder named t2 (the first, a/t2, is the one read)"]);
+  });
+
+  it("a pack of too many files is refused before it is sorted", () => {
+    const many: Record<string, string> = {};
+    for (let i = 0; i <= PACK_LIMITS.files; i++) many[`p/t${i}/task.json`] = "{}";
+    expect(readTaskPack(many).problems).toEqual([`the pack holds ${PACK_LIMITS.files + 1} files; at most ${PACK_LIMITS.files} are read`]);
   });
 
   it("a broken task.json of a pack is named with its file and line by the task loader", () => {

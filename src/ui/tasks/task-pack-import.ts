@@ -20,39 +20,53 @@ const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
  * @throws Error naming the zip when it cannot be unpacked, or would unpack past the pack's limits (core/task-pack.ts).
  */
 export async function packFiles(files: readonly File[]): Promise<{ files: Record<string, Uint8Array>; name: string }> {
-  const out: Record<string, Uint8Array> = {};
+  const out = new Map<string, Uint8Array>();
   let name = "";
+  let total = 0;
+  /** Files accepted so far (folder files and zip entries). */
+  let count = 0;
+  const tooMuch = () => `more than ${mb(PACK_LIMITS.packBytes)} MB or ${PACK_LIMITS.files} files`;
   for (const f of files) {
     const path = (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name;
-    const bytes = new Uint8Array(await f.arrayBuffer());
-    if (/\.zip$/i.test(f.name)) {
-      let entries: Record<string, Uint8Array>;
-      // Sizes are judged from the zip's directory before anything is inflated (a small zip can unpack to gigabytes).
-      let total = 0;
-      let refused: string | null = null;
-      try {
-        entries = unzipSync(bytes, {
-          filter: (file) => {
-            total += file.originalSize;
-            if (file.originalSize > PACK_LIMITS.fileBytes)
-              refused ??= `${file.name} unpacks to ${mb(file.originalSize)} MB; a task's file may have at most ${mb(PACK_LIMITS.fileBytes)} MB`;
-            else if (total > PACK_LIMITS.packBytes) refused ??= `it unpacks to more than ${mb(PACK_LIMITS.packBytes)} MB`;
-            return refused === null;
-          },
-        });
-      } catch (e) {
-        throw new Error(`${f.name}: not a zip file that can be read (${(e as Error).message})`);
-      }
-      if (refused) throw new Error(`${f.name}: ${refused}; nothing was imported`);
-      const base = f.name.replace(/\.zip$/i, "");
-      name ||= base;
-      for (const [p, data] of Object.entries(entries)) out[`${base}/${p}`] = data;
-    } else {
+    // Sizes are judged before anything is read: a file's own size, then a zip's directory.
+    if (f.size > PACK_LIMITS.packBytes)
+      throw new Error(`${path}: ${mb(f.size)} MB; a pack may hold at most ${mb(PACK_LIMITS.packBytes)} MB`);
+    if (!/\.zip$/i.test(f.name)) {
+      total += f.size;
+      if (total > PACK_LIMITS.packBytes || ++count > PACK_LIMITS.files)
+        throw new Error(`the folder holds ${tooMuch()}; nothing was imported`);
       name ||= path.split("/")[0] ?? f.name;
-      out[path] = bytes;
+      out.set(path, new Uint8Array(await f.arrayBuffer()));
+      continue;
     }
+    const bytes = new Uint8Array(await f.arrayBuffer());
+    let refused: string | null = null;
+    let entries: Record<string, Uint8Array>;
+    try {
+      entries = unzipSync(bytes, {
+        filter: (file) => {
+          if (refused !== null) return false;
+          total += file.originalSize;
+          if (file.originalSize > PACK_LIMITS.fileBytes) {
+            refused = `${file.name} unpacks to ${mb(file.originalSize)} MB; a task's file may have at most ${mb(PACK_LIMITS.fileBytes)} MB`;
+          } else if (file.compression === 0 && file.size !== file.originalSize) {
+            // A stored entry is copied as its compressed size says: one that claims another original size lies.
+            refused = `${file.name} says it holds ${file.originalSize} bytes but stores ${file.size}`;
+          } else if (total > PACK_LIMITS.packBytes || ++count > PACK_LIMITS.files) {
+            refused = `it unpacks to ${tooMuch()}`;
+          }
+          return refused === null;
+        },
+      });
+    } catch (e) {
+      throw new Error(`${f.name}: not a zip file that can be read (${(e as Error).message})`);
+    }
+    if (refused) throw new Error(`${f.name}: ${refused}; nothing was imported`);
+    const base = f.name.replace(/\.zip$/i, "");
+    name ||= base;
+    for (const [p, data] of Object.entries(entries)) out.set(`${base}/${p}`, data);
   }
-  return { files: out, name: name || "pack" };
+  return { files: Object.fromEntries(out), name: name || "pack" };
 }
 
 /**
