@@ -24,6 +24,9 @@ test("a snippet runs against the editor's text: output, the last value, an error
   await expect(entries).toHaveCount(2, { timeout: 60_000 });
   await expect(entries.nth(1).locator(".console-error")).toContainText("ZeroDivisionError");
   await expect(entries.nth(1).locator(".console-error")).toContainText('scratch_console.py", line 2');
+  // The console's own scaffolding (the test that runs the snippet) is not shown.
+  await expect(entries.nth(1).locator(".console-error")).not.toContainText("test.py");
+  if (process.env.RECODE_SCREENSHOTS) await page.screenshot({ path: "docs/img/console.png" });
 
   await page.reload();
   await openTab(page, "Console");

@@ -148,6 +148,7 @@ test("a student exports their work as one file, and a teacher opens it in the pa
   );
   await expect(classView.locator('tr[data-student="Bob"]').locator(`[data-task-id="${TASK}"]`)).toHaveAttribute("data-state", "not-run");
   await expect(classView.locator("tfoot")).toContainText("1/2");
+  if (process.env.RECODE_SCREENSHOTS) await page.screenshot({ path: "docs/img/class-work.png" });
   await classView.getByRole("button", { name: "Bob" }).click();
   await expect(page.getByTestId("student-work")).toContainText("Bob");
 });

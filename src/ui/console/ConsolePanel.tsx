@@ -32,6 +32,18 @@ function savedSnippet(taskId: string, fallback: string): string {
   }
 }
 
+/** A traceback without the frames of the console's own test file (`test.py`, which runs the snippet). */
+function withoutScaffold(traceback: string): string {
+  const out: string[] = [];
+  let skipping = false;
+  for (const line of traceback.split("\n")) {
+    if (line.startsWith("  File ")) skipping = line.startsWith('  File "test.py"');
+    else if (!line.startsWith("    ")) skipping = false;
+    if (!skipping) out.push(line);
+  }
+  return out.join("\n");
+}
+
 /** The first lines a snippet could start from: import the target file's module. */
 function starterSnippet(ws: TaskWorkspace): string {
   const mod = ws.task.meta.target_file_path.replace(/\.py$/, "").replaceAll("/", ".");
@@ -78,7 +90,7 @@ export function ConsolePanel({ ws }: { ws: TaskWorkspace }) {
             ? ""
             : t.status === "timeout"
               ? t.message
-              : `${t.traceback || t.message}`;
+              : withoutScaffold(t.traceback || t.message);
       entry = { n, snippet, stdout: t?.stdout ?? "", stderr: t?.stderr ?? "", error: error.trim(), ms: performance.now() - t0 };
     } catch (e) {
       entry = { n, snippet, stdout: "", stderr: "", error: (e as Error).message, ms: performance.now() - t0 };
