@@ -7,7 +7,7 @@ import { useMemo, useState } from "react";
 import { buildReport } from "../../core/report";
 import { type Run, runInputs, runLabel } from "../../core/runs";
 import { FEEDBACK_LEVELS } from "../../core/vocabulary";
-import { LEVEL_METRICS, LevelHead, type LevelMetric, pct } from "./level-columns";
+import { LEVEL_METRICS, LevelHead, type LevelMetric, MetricCell } from "./level-columns";
 import { type RecallSeries, RunChart } from "./RunChart";
 import type { CellChoice } from "./RunDetail";
 
@@ -47,25 +47,17 @@ export function CompareRuns({ runs, n, onOpen }: { runs: Run[]; n: number; onOpe
               <th scope="row">
                 <span className="run-number">run {i + 1}</span> <span className="small">{runLabel(run)}</span>
               </th>
-              {FEEDBACK_LEVELS.map((l) => {
-                const row = reports[i]?.rows.find((r) => r.level === l);
-                return (
-                  <td key={l} data-level={l} className={`metric-cell ${metric}`}>
-                    {row ? (
-                      <button
-                        type="button"
-                        className="cell-button"
-                        onClick={() => onOpen({ run, level: l })}
-                        title={`run ${i + 1}, L${l}: ${row.solvedCount} of ${row.taskCount} task(s) solved within ${n} turn(s)`}
-                      >
-                        {pct(m.value(row))}
-                      </button>
-                    ) : (
-                      "–"
-                    )}
-                  </td>
-                );
-              })}
+              {FEEDBACK_LEVELS.map((l) => (
+                <MetricCell
+                  key={l}
+                  metric={m}
+                  level={l}
+                  row={reports[i]?.rows.find((r) => r.level === l)}
+                  n={n}
+                  runName={`run ${i + 1}`}
+                  onOpen={() => onOpen({ run, level: l })}
+                />
+              ))}
             </tr>
           ))}
         </tbody>

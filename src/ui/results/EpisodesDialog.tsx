@@ -3,26 +3,23 @@
  * or Close closes it): one line per episode with its outcome within n turns,
  * and the transcript of the one opened.
  */
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { scoreEpisode } from "../../core/metrics";
 import { runLabel } from "../../core/runs";
 import { EpisodeView } from "../agent/Transcript";
+import { useModalDialog } from "../modal-dialog";
 import type { CellChoice } from "./RunDetail";
 
 /** The episodes of one run at one level (or one task's episode), with a transcript. */
 export function EpisodesDialog({ choice, n, onClose }: { choice: CellChoice; n: number; onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement | null>(null);
+  const dialog = useModalDialog();
   const episodes = choice.run.episodes.filter(
     (e) => e.summary.level === choice.level && (choice.taskId === undefined || e.summary.taskId === choice.taskId),
   );
   const [open, setOpen] = useState<string | null>(choice.taskId !== undefined ? (episodes[0]?.source ?? null) : null);
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-  }, []);
   const shown = episodes.find((e) => e.source === open) ?? null;
   return (
-    <dialog ref={dialog} className="settings episodes-dialog" aria-label="Episodes" data-testid="episodes-dialog" onClose={onClose}>
+    <dialog ref={dialog.ref} className="settings episodes-dialog" aria-label="Episodes" data-testid="episodes-dialog" onClose={onClose}>
       <h2>
         L{choice.level} episodes{choice.taskId ? ` of ${choice.taskId}` : ""}
       </h2>
@@ -75,7 +72,7 @@ export function EpisodesDialog({ choice, n, onClose }: { choice: CellChoice; n: 
         </div>
       )}
       <div className="buttons">
-        <button type="button" onClick={() => dialog.current?.close()}>
+        <button type="button" onClick={() => dialog.close()}>
           Close
         </button>
       </div>

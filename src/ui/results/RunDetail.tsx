@@ -9,7 +9,7 @@ import { buildReport } from "../../core/report";
 import { type Run, runInputs, taskTable } from "../../core/runs";
 import { FEEDBACK_LEVELS } from "../../core/vocabulary";
 import { unreportedNote } from "../agent/tokens";
-import { LEVEL_METRICS, LevelHead, pct } from "./level-columns";
+import { LEVEL_METRICS, LevelHead, MetricCell, pct } from "./level-columns";
 import { type RecallSeries, RunChart } from "./RunChart";
 
 /** What a click on a cell asks to see. */
@@ -58,28 +58,19 @@ export function RunDetail({ run, n, onOpen }: { run: Run; n: number; onOpen: (c:
       <table className="metrics level-table" data-testid="metrics-table" aria-describedby={nId}>
         <LevelHead first="%" levels={levels} />
         <tbody>
-          {LEVEL_METRICS.map(({ id: cls, label, value }) => (
-            <tr key={cls}>
-              <th scope="row">{label(n)}</th>
-              {levels.map((l) => {
-                const r = report.rows.find((x) => x.level === l);
-                return (
-                  <td key={l} data-level={l} className={`metric-cell ${cls}`}>
-                    {r ? (
-                      <button
-                        type="button"
-                        className="cell-button"
-                        onClick={() => onOpen({ run, level: l })}
-                        title={`L${l}: ${r.solvedCount} of ${r.taskCount} task(s) solved within ${n} turn(s). Show the episodes.`}
-                      >
-                        {pct(value(r))}
-                      </button>
-                    ) : (
-                      "–"
-                    )}
-                  </td>
-                );
-              })}
+          {LEVEL_METRICS.map((metric) => (
+            <tr key={metric.id}>
+              <th scope="row">{metric.label(n)}</th>
+              {levels.map((l) => (
+                <MetricCell
+                  key={l}
+                  metric={metric}
+                  level={l}
+                  row={report.rows.find((x) => x.level === l)}
+                  n={n}
+                  onOpen={() => onOpen({ run, level: l })}
+                />
+              ))}
             </tr>
           ))}
           <tr>

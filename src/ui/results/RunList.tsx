@@ -10,6 +10,32 @@ import { shortDate } from "./RunDetail";
 
 const distinct = (values: string[]) => [...new Set(values)].sort();
 
+/** A filter's choice: "" (`any`) or one of `choices` ([value, text]). */
+function FilterSelect({
+  label,
+  any,
+  choices,
+  value,
+  onChange,
+}: {
+  label: string;
+  any: string;
+  choices: readonly (readonly [string, string])[];
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value)}>
+      <option value="">{any}</option>
+      {choices.map(([v, text]) => (
+        <option key={v} value={v}>
+          {text}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 /**
  * @param runs every run (for the filters' choices); `shown`: those the filter keeps.
  * @param selected ids of the runs shown below the list.
@@ -41,48 +67,34 @@ export function RunList({
           value={filter.search ?? ""}
           onChange={(e) => onFilter({ ...filter, search: e.target.value })}
         />
-        <select
-          aria-label="Setting"
+        <FilterSelect
+          label="Setting"
+          any="any setting"
+          choices={AGENT_SETTINGS.map((v) => [v, v])}
           value={filter.setting ?? ""}
-          onChange={(e) => onFilter({ ...filter, setting: e.target.value as Run["setting"] | "" })}
-        >
-          <option value="">any setting</option>
-          {AGENT_SETTINGS.map((s) => (
-            <option key={s}>{s}</option>
-          ))}
-        </select>
-        <select
-          aria-label="Protocol profile"
+          onChange={(v) => onFilter({ ...filter, setting: v as Run["setting"] | "" })}
+        />
+        <FilterSelect
+          label="Protocol profile"
+          any="any profile"
+          choices={profiles.map((v) => [v, v])}
           value={filter.protocol ?? ""}
-          onChange={(e) => onFilter({ ...filter, protocol: e.target.value })}
-        >
-          <option value="">any profile</option>
-          {profiles.map((p) => (
-            <option key={p}>{p}</option>
-          ))}
-        </select>
-        <select
-          aria-label="Researcher"
+          onChange={(v) => onFilter({ ...filter, protocol: v })}
+        />
+        <FilterSelect
+          label="Researcher"
+          any="any researcher"
+          choices={researchers.map((v) => [v, v])}
           value={filter.researcher ?? ""}
-          onChange={(e) => onFilter({ ...filter, researcher: e.target.value })}
-        >
-          <option value="">any researcher</option>
-          {researchers.map((p) => (
-            <option key={p}>{p}</option>
-          ))}
-        </select>
-        <select
-          aria-label="Level"
+          onChange={(v) => onFilter({ ...filter, researcher: v })}
+        />
+        <FilterSelect
+          label="Level"
+          any="any level"
+          choices={FEEDBACK_LEVELS.map((l) => [String(l), `has L${l}`])}
           value={filter.level == null ? "" : String(filter.level)}
-          onChange={(e) => onFilter({ ...filter, level: e.target.value === "" ? null : (Number(e.target.value) as FeedbackLevel) })}
-        >
-          <option value="">any level</option>
-          {FEEDBACK_LEVELS.map((l) => (
-            <option key={l} value={l}>
-              has L{l}
-            </option>
-          ))}
-        </select>
+          onChange={(v) => onFilter({ ...filter, level: v === "" ? null : (Number(v) as FeedbackLevel) })}
+        />
         <span className="muted small" data-testid="run-count">
           {shown.length === runs.length ? `${runs.length} run(s)` : `${shown.length} of ${runs.length} run(s)`}
         </span>

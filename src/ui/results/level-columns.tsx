@@ -38,3 +38,38 @@ export function LevelHead({ first, levels }: { first: string; levels: readonly F
     </thead>
   );
 }
+
+/** Props of {@link MetricCell}. */
+export interface MetricCellProps {
+  /** The metric shown. */
+  metric: LevelMetric;
+  level: FeedbackLevel;
+  /** The level's metrics; none: the run has no episode at this level ("–"). */
+  row: MetricsRow | undefined;
+  /** n of Recall@n, in turns. */
+  n: number;
+  /** Names the run in the tooltip when the table holds several ("run 2"). */
+  runName?: string;
+  /** Opens the episodes behind the cell. */
+  onOpen: () => void;
+}
+
+/** A level's value of a metric, in %, as a button that opens its episodes (or "–" when the level has none). */
+export function MetricCell({ metric, level, row, n, runName, onOpen }: MetricCellProps) {
+  return (
+    <td data-level={level} className={`metric-cell ${metric.id}`}>
+      {row ? (
+        <button
+          type="button"
+          className="cell-button"
+          onClick={onOpen}
+          title={`${runName ? `${runName}, ` : ""}L${level}: ${row.solvedCount} of ${row.taskCount} task(s) solved within ${n} turn(s). Show the episodes.`}
+        >
+          {pct(metric.value(row))}
+        </button>
+      ) : (
+        "–"
+      )}
+    </td>
+  );
+}

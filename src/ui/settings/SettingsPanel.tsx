@@ -4,8 +4,9 @@
  * (persisted), the class file (applied at once), and the page's keyboard
  * shortcuts.
  */
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useState, useSyncExternalStore } from "react";
 import { defaultIndexURL, PYODIDE_CDN } from "../../python/browser";
+import { useModalDialog } from "../modal-dialog";
 import { useObservable, useServices } from "../services";
 import { SHORTCUTS } from "../shortcuts";
 import { setViewPrefs, type ThemeChoice, viewPrefs } from "../view-prefs";
@@ -27,13 +28,8 @@ function checkUrl(v: string): string | null {
 /** The settings dialog, shown modal while mounted; `onClose` is called when it closes (Escape, Cancel, Save). */
 export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const services = useServices();
-  const dialog = useRef<HTMLDialogElement | null>(null);
+  const dialog = useModalDialog();
   const view = useSyncExternalStore(viewPrefs.subscribe, viewPrefs.get);
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-    return () => d?.close();
-  }, []);
   const settings = useObservable(services.settings);
   const [indexURL, setIndexURL] = useState(settings.indexURL);
   const [packageBaseUrl, setPackageBaseUrl] = useState(settings.packageBaseUrl);
@@ -45,10 +41,10 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     if (errors.some(Boolean)) return;
     await services.saveModelSettings({ coder, researcher });
     await services.saveSettings({ indexURL, packageBaseUrl });
-    dialog.current?.close();
+    dialog.close();
   };
   return (
-    <dialog ref={dialog} className="settings" aria-label="Settings" onClose={onClose} data-testid="settings">
+    <dialog ref={dialog.ref} className="settings" aria-label="Settings" onClose={onClose} data-testid="settings">
       <h2>Settings</h2>
       <label>
         Theme
@@ -78,8 +74,8 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
       <ModelSeat seat="coder" value={coder} onChange={setCoder} />
       <ModelSeat seat="researcher" value={researcher} onChange={setResearcher} />
       <ClassSection />
-      <TaskPacksSection onImport={() => dialog.current?.close()} />
-      <WorkSection onOpened={() => dialog.current?.close()} />
+      <TaskPacksSection onImport={() => dialog.close()} />
+      <WorkSection onOpened={() => dialog.close()} />
       <h3>Keyboard shortcuts</h3>
       <table className="shortcuts" data-testid="shortcuts">
         <tbody>
@@ -94,7 +90,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
         </tbody>
       </table>
       <div className="buttons">
-        <button type="button" onClick={() => dialog.current?.close()}>
+        <button type="button" onClick={() => dialog.close()}>
           Cancel
         </button>
         <button type="button" className="primary" onClick={() => void save()} disabled={errors.some(Boolean)}>

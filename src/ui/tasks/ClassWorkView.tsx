@@ -7,8 +7,8 @@
  * student's work in full (StudentWorkView). The files that could not be read
  * are named with why.
  */
-import { useEffect, useRef } from "react";
 import { summarizeProgress } from "../../core/study";
+import { useModalDialog } from "../modal-dialog";
 import { useObservable, useServices } from "../services";
 
 /** The class view of the opened work files. */
@@ -17,11 +17,7 @@ export function ClassWorkView() {
   const teaching = services.teaching;
   const opened = useObservable(teaching.openedClassWork);
   const classSettings = useObservable(teaching.classSettings);
-  const dialog = useRef<HTMLDialogElement | null>(null);
-  useEffect(() => {
-    const d = dialog.current;
-    if (opened && d && !d.open) d.showModal();
-  }, [opened]);
+  const dialog = useModalDialog(opened);
   if (!opened) return null;
   const { works, errors } = opened;
   const tasks = classSettings?.tasks ?? [...new Set(works.flatMap((w) => w.work.tasks.map((t) => t.taskId)))].sort();
@@ -29,7 +25,7 @@ export function ClassWorkView() {
     works.filter((w) => summarizeProgress(w.work.tasks.find((t) => t.taskId === taskId)?.progress ?? null).solved).length;
   return (
     <dialog
-      ref={dialog}
+      ref={dialog.ref}
       className="settings class-work"
       aria-label="Class work"
       data-testid="class-work"
@@ -65,7 +61,7 @@ export function ClassWorkView() {
                     type="button"
                     className="cell-button"
                     onClick={() => {
-                      dialog.current?.close();
+                      dialog.close();
                       teaching.openedWork.set(w);
                     }}
                     title={`${w.source}, exported ${new Date(w.work.exportedAt).toLocaleString()}`}
@@ -100,7 +96,7 @@ export function ClassWorkView() {
         </table>
       </div>
       <div className="buttons">
-        <button type="button" className="primary" onClick={() => dialog.current?.close()}>
+        <button type="button" className="primary" onClick={() => dialog.close()}>
           Close
         </button>
       </div>

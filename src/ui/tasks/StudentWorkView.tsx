@@ -6,9 +6,10 @@
  * recorded (a file can be edited): "Run the tests on this text" checks the
  * text itself, here, without storing anything.
  */
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import type { TaskWork } from "../../core/student-work";
 import { summarizeProgress } from "../../core/study";
+import { useModalDialog } from "../modal-dialog";
 import { useObservable, useServices } from "../services";
 
 /** The open student's work, as a modal dialog (Escape or Close closes it). */
@@ -16,11 +17,7 @@ export function StudentWorkView() {
   const services = useServices();
   const opened = useObservable(services.teaching.openedWork);
   const catalog = useObservable(services.catalogEntries);
-  const dialog = useRef<HTMLDialogElement | null>(null);
-  useEffect(() => {
-    const d = dialog.current;
-    if (opened && d && !d.open) d.showModal();
-  }, [opened]);
+  const dialog = useModalDialog(opened);
   if (!opened) return null;
   const { work, source } = opened;
   const title = (id: string) => {
@@ -29,7 +26,7 @@ export function StudentWorkView() {
   };
   return (
     <dialog
-      ref={dialog}
+      ref={dialog.ref}
       className="settings student-work"
       aria-label="Student work"
       data-testid="student-work"
@@ -93,7 +90,7 @@ export function StudentWorkView() {
         );
       })}
       <div className="buttons">
-        <button type="button" className="primary" onClick={() => dialog.current?.close()}>
+        <button type="button" className="primary" onClick={() => dialog.close()}>
           Close
         </button>
       </div>

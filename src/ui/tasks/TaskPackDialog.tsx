@@ -5,7 +5,8 @@
  * per task, whether it was stored or why not (the file, line and field of a
  * format error; the check that failed).
  */
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
+import { useModalDialog } from "../modal-dialog";
 import { useObservable, useServices } from "../services";
 import type { PackSource } from "./pack-drop";
 import { packFiles } from "./task-pack-import";
@@ -38,14 +39,12 @@ async function filesOf(source: PackSource): Promise<File[]> {
 export function TaskPackDialog() {
   const packs = useServices().taskPacks;
   const source = useObservable(packs.opened);
-  const dialog = useRef<HTMLDialogElement | null>(null);
+  const dialog = useModalDialog(source);
   const [report, setReport] = useState<PackReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   useEffect(() => {
-    const d = dialog.current;
-    if (!source || !d) return;
-    if (!d.open) d.showModal();
+    if (!source) return;
     let live = true;
     setReport(null);
     setError(null);
@@ -69,7 +68,7 @@ export function TaskPackDialog() {
   const stored = report?.tasks.filter((t) => t.stored).length ?? 0;
   return (
     <dialog
-      ref={dialog}
+      ref={dialog.ref}
       className="settings task-pack"
       aria-label="Import a task pack"
       data-testid="task-pack"
@@ -123,7 +122,7 @@ export function TaskPackDialog() {
         {done ? `Done: ${stored} of ${report?.tasks.length ?? 0} task(s) stored.` : "Reading and checking the pack…"}
       </p>
       <div className="buttons">
-        <button type="button" onClick={() => dialog.current?.close()}>
+        <button type="button" onClick={() => dialog.close()}>
           Close
         </button>
       </div>
