@@ -208,6 +208,39 @@ def _same_slots(obj, saved):
     return len(now) == len(saved) and all(map(_is, now, saved))
 
 
+def _cell_value(c):
+    """What a closure cell holds (``_MISSING`` once emptied)."""
+    try:
+        return c.cell_contents
+    except ValueError:
+        return _MISSING
+
+
+def _closure_state(functions):
+    """The cells and the defaults behind these functions: the cells of their
+    closures and the tuples of their defaults, and the same for every function
+    found in those (the harness's event sink holds the writer that holds the
+    event channel). No dictionary shows a cell rewritten
+    (``cell.cell_contents = ...``), and no audit event is raised for it."""
+    cells, owners, seen, stack = [], [], set(), list(functions)
+    while stack:
+        fn = stack.pop()
+        if type(fn) is not _FUNCTION or id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        owners.append(fn)
+        for c in fn.__closure__ or ():
+            cells.append(c)
+            stack.append(_cell_value(c))
+        stack.extend(fn.__defaults__ or ())
+        stack.extend((fn.__kwdefaults__ or {}).values())
+    return cells, owners
+
+
+_defaults_of = attrgetter("__defaults__")
+_kwdefaults_of = attrgetter("__kwdefaults__")
+
+
 def loaded_modules_and_classes():
     """Every module in ``sys.modules``, the classes defined in Python and the
     functions its modules hold at top level, and the functions those classes
@@ -284,6 +317,14 @@ class Guard:
         # Objects with slots watched for one run (the harness's state and the restore's snapshot): their slot values.
         self.slotted = []
         self.slotted_saved = []
+        # The settings accepted with ``expect`` (the check helper's sink), and the closure cells and defaults
+        # behind them and behind the functions of the objects watched for one run.
+        self.expected = {}
+        self.cells = []
+        self.cell_saved = []
+        self.owners = []
+        self.owner_defaults = []
+        self.owner_kwdefaults = []
         found = _harness_containers()
         self.container_labels = [label for label, _ in found]
         self.containers = [c for _, c in found]
@@ -311,6 +352,7 @@ class Guard:
             if label == module:
                 snap[name] = value
                 full[name] = value
+        self.expected[(module, name)] = value
 
     def watch_classes(self, classes, objects=(), slotted=()):
         """Also watch the methods of these classes (the test module's, once its
@@ -329,6 +371,18 @@ class Guard:
             self._note(f"test class {cls.__name__}", cls, "methods")
         for obj in objects:
             self._note(f"the harness's {type(obj).__name__.lower()} object", obj, "methods")
+        held = [v for obj in objects for v in list(vars(obj).values()) if type(v) is _FUNCTION]
+        self.cells, self.owners = _closure_state([*held, *self.expected.values()])
+        self.cell_saved = list(map(_cell_value, self.cells))
+        self.owner_defaults = list(map(_defaults_of, self.owners))
+        self.owner_kwdefaults = list(map(_kwdefaults_of, self.owners))
+
+    def _closures_same(self):
+        return (
+            all(map(_is, map(_cell_value, self.cells), self.cell_saved))
+            and all(map(_is, map(_defaults_of, self.owners), self.owner_defaults))
+            and all(map(_is, map(_kwdefaults_of, self.owners), self.owner_kwdefaults))
+        )
 
     def damaged_code(self):
         """Protected functions whose ``__code__`` was rewritten (restoring dictionaries cannot undo that)."""
@@ -348,6 +402,7 @@ class Guard:
             and all(map(_is, map(type, self.kind_objects), self.kinds))
             and all(map(_same_slots, self.slotted, self.slotted_saved))
             and all(map(_same_contents, self.containers, self.container_contents))
+            and self._closures_same()
         )
 
     def changes(self, code=False):
@@ -372,6 +427,8 @@ class Guard:
             for obj, saved in zip(self.slotted, self.slotted_saved)
             if not _same_slots(obj, saved)
         ]
+        if not self._closures_same():
+            changed.append("the harness's event sink (a closure cell or a default of its functions)")
         for i in range(self.base if base_same else 0, len(self.saved)):
             label, obj, kind, snap = self.saved[i]
             d = vars(obj)

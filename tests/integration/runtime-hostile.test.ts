@@ -113,9 +113,9 @@ softmax_with_temperature, min_p_filter, min_p_sample = map(_noisy, (softmax_with
   });
 
   it("a test that catches the time limit's interrupt and finishes in the grace period is a timeout, not passed", async () => {
-    // The first call outlasts the 1.5 s limit by 0.2 s (the grace period is 0.7 s), swallowing the interrupt
-    // wherever it lands (the loop's back-edge, where the interpreter checks for it, is inside the try too).
-    const slow = `${task.canonical}\n\n_orig = min_p_filter\n_slow = [1]\n\ndef _wait(t0):\n    import time\n    try:\n        while time.monotonic() - t0 < 1.7:\n            time.sleep(0.02)\n    except KeyboardInterrupt:\n        _wait(t0)\n\ndef min_p_filter(*a, **k):\n    import time\n    if _slow:\n        _wait(time.monotonic())\n    _slow.clear()\n    return _orig(*a, **k)\n`;
+    // The first call waits for the interrupt, swallows it, and returns 0.2 s later (the grace period is 0.7 s),
+    // however late the machine let it start.
+    const slow = `${task.canonical}\n\n_orig = min_p_filter\n_slow = [1]\n\ndef _wait():\n    import time\n    try:\n        while True:\n            time.sleep(0.02)\n    except KeyboardInterrupt:\n        t = time.monotonic()\n        while time.monotonic() - t < 0.2:\n            pass\n\ndef min_p_filter(*a, **k):\n    if _slow:\n        _wait()\n    _slow.clear()\n    return _orig(*a, **k)\n`;
     const r = await rt.run({ ...taskRunRequest(task, slow), timeLimitMs: 1500 });
     expect(r.allPassed).toBe(false);
     expect(r.tests.filter((t) => t.status === "timeout")).toHaveLength(1);

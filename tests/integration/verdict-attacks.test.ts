@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import { createRuntime } from "../../src/python/node";
 import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
-import { ATTACKS, LEFTOVER_PROBE, rewrittenOutcomeAttack, TOLERANCE_ATTACK } from "../helpers/attacks";
+import { ATTACKS, eventFilterAttack, LEFTOVER_PROBE, rewrittenOutcomeAttack, TOLERANCE_ATTACK } from "../helpers/attacks";
 
 const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
 /** Messages by which an attack says it reached something it must not. */
@@ -72,6 +72,19 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     expect(r.incident?.message).toContain("after unittest reported");
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
+
+  it.each(["check-sink-cell", "frames-run-cell", "event-file-object"] as const)(
+    "a filter on the harness's way out for events cannot rewrite failures as passed (%s)",
+    async (route) => {
+      const r = await rt.run(taskRunRequest(task, eventFilterAttack(task.canonical, route)));
+      expect(r.allPassed).toBe(false);
+      // (Pyodide has no gc.get_objects for code under test: that route is a collection error there. Native
+      // writes its events with os.write, so the route finds no file object, and the failures are reported.)
+      expect(r.collectionError !== null || r.tests.some((t) => t.status !== "passed")).toBe(true);
+      if (route !== "event-file-object") expect(r.incident?.kind).toBe("tampered");
+      expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    },
+  );
 
   it("a task file whose path leaves the run folder is refused before anything is written, and the next runs are clean", async () => {
     // From a hostile task pack: repo/../../../lib/x.py was written over the interpreter's standard library
