@@ -257,6 +257,10 @@ class Run:
             # The first outcome of the worst kind (error > failed > xpass > skipped > xfail > passed).
             if _RANK[o[0]] > _RANK[status]:
                 status, message, tb, line = o
+        # Also before a test's result goes out: a change made during the test and undone once its result had
+        # gone through would be seen by no check between tests (and one undone earlier leaves the result
+        # disagreeing with the outcomes already sent).
+        self.check_guard()
         self.emit(
             {
                 "type": "test-result",

@@ -1185,7 +1185,7 @@ min_p_sample = _wrap(min_p_sample)
 }
 
 /** Where {@link eventFilterAttack} puts its filter on the harness's way out for events. */
-export type EventFilterRoute = "check-sink-cell" | "frames-run-cell" | "event-file-object";
+export type EventFilterRoute = "check-sink-cell" | "frames-run-cell" | "event-file-object" | "within-one-test" | "one-outcome";
 
 /**
  * The canonical solution of min-p-sampling without its input checks, plus a
@@ -1194,7 +1194,10 @@ export type EventFilterRoute = "check-sink-cell" | "frames-run-cell" | "event-fi
  * only the verdicts are forged). Routes: the cell of the writer inside the
  * check helper's sink (`recode_check.SINK`), the cell inside the run object's
  * `emit` reached through the frames of the harness, or (native) the file
- * object on the event descriptor found among all objects.
+ * object on the event descriptor found among all objects; or, within one
+ * test, the cell reached through the frames, put back by the filter itself
+ * once the test's result went through, so that no check between tests sees it
+ * (or once its first outcome went through: the result then disagrees).
  */
 export function eventFilterAttack(canonical: string, route: EventFilterRoute): string {
   const partial = canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1pass");
@@ -1216,6 +1219,64 @@ _emit = _f.f_locals["run"].emit
 _cell = _emit.__closure__[_emit.__code__.co_freevars.index("emit_text")]
 _real = _cell.cell_contents
 _cell.cell_contents = lambda s: _real(_filter(s))
+`,
+    "within-one-test": `
+import sys as _sys
+def _arm():
+    f = _sys._getframe(2)
+    while f is not None:
+        run = f.f_locals.get("run")
+        if hasattr(run, "emit"):
+            emit = run.emit
+            cell = emit.__closure__[emit.__code__.co_freevars.index("emit_text")]
+            real = cell.cell_contents
+            if getattr(real, "_filter", False):
+                return
+            def once(s):
+                if '"test-result"' in s:
+                    cell.cell_contents = real
+                real(_filter(s))
+            once._filter = True
+            cell.cell_contents = once
+            return
+        f = f.f_back
+def _wrap(fn):
+    def w(*a, **k):
+        _arm()
+        return fn(*a, **k)
+    return w
+softmax_with_temperature = _wrap(softmax_with_temperature)
+min_p_filter = _wrap(min_p_filter)
+min_p_sample = _wrap(min_p_sample)
+`,
+    "one-outcome": `
+import sys as _sys
+def _arm():
+    f = _sys._getframe(2)
+    while f is not None:
+        run = f.f_locals.get("run")
+        if hasattr(run, "emit"):
+            emit = run.emit
+            cell = emit.__closure__[emit.__code__.co_freevars.index("emit_text")]
+            real = cell.cell_contents
+            if getattr(real, "_filter", False):
+                return
+            def once(s):
+                if '"test-outcome"' in s:
+                    cell.cell_contents = real
+                real(_filter(s))
+            once._filter = True
+            cell.cell_contents = once
+            return
+        f = f.f_back
+def _wrap(fn):
+    def w(*a, **k):
+        _arm()
+        return fn(*a, **k)
+    return w
+softmax_with_temperature = _wrap(softmax_with_temperature)
+min_p_filter = _wrap(min_p_filter)
+min_p_sample = _wrap(min_p_sample)
 `,
     "event-file-object": `
 import gc as _gc, io as _io

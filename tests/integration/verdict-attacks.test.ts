@@ -73,7 +73,7 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
-  it.each(["check-sink-cell", "frames-run-cell", "event-file-object"] as const)(
+  it.each(["check-sink-cell", "frames-run-cell", "event-file-object", "within-one-test", "one-outcome"] as const)(
     "a filter on the harness's way out for events cannot rewrite failures as passed (%s)",
     async (route) => {
       const r = await rt.run(taskRunRequest(task, eventFilterAttack(task.canonical, route)));
