@@ -2,7 +2,7 @@
 
 The test framework, the value checks, the harness and the modules they rely on
 are protected. ``Guard`` notes them before a run; ``Guard.changes()`` (called
-at every test's start, and when the run ends) says which of them the
+at every test's start, before every test's result, and when the run ends) says which of them the
 run changed: a function or class of a protected module replaced or removed, a
 method of one of their classes, an existing built-in, or the code of one of
 their functions (``__code__`` rewritten). A change makes the run's results
@@ -285,7 +285,7 @@ class Guard:
     One guard serves every run of an interpreter: the restore after a run puts
     the protected objects back as they were, so a guard that still sees a
     change at the next run's start has found damage the restore could not
-    undo. ``changes()`` runs at every test's start, so its common case (nothing
+    undo. ``changes()`` runs at every test's start and before its result, so its common case (nothing
     changed) is a few comparisons done in C: each dictionary against a full
     copy, and the hooks. Only when one of those differs does it look closer,
     since some values may change (see ``expect``). The code of the protected
