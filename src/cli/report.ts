@@ -11,6 +11,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { DEFAULT_PROTOCOL } from "../core/protocol";
 import { buildReport, type Report, type ReportInput } from "../core/report";
 import { CONDITION_HEADINGS, conditionText, groupRows, reportCsv, reportNotes } from "../core/report-text";
+import { seatSamplingText } from "../core/sampling";
 import { restoreTrajectory } from "../core/trajectory";
 import { FEEDBACK_LEVELS } from "../core/vocabulary";
 import { findTrajectoryFiles, listJsonFiles, type RunConfig, RunFolder } from "./run-folder";
@@ -155,12 +156,12 @@ export function mergeRuns(out: string, shards: string[]): { episodes: number; co
     const c = src.readConfig();
     if (!c) throw new Error(`${dir}: no run.json (is it a recode run folder?)`);
     if (config) {
-      for (const k of ["model", "researcher", "setting", "maxTurns", "maxSteps", "backend", "protocol"] as const) {
-        const norm = (x: RunConfig) => JSON.stringify(k === "protocol" ? (x.protocol ?? DEFAULT_PROTOCOL) : x[k]);
+      // As the report tells runs apart (its conditions): a field that differs would make two runs one.
+      for (const k of ["model", "researcher", "setting", "maxTurns", "maxSteps", "backend", "protocol", "sampling"] as const) {
+        const norm = (x: RunConfig) =>
+          JSON.stringify(k === "protocol" ? (x.protocol ?? DEFAULT_PROTOCOL) : k === "sampling" ? seatSamplingText(x.sampling) : x[k]);
         if (norm(config) !== norm(c)) {
-          throw new Error(
-            `${dir}: ${k} is ${JSON.stringify(c[k])} but the merged run has ${JSON.stringify(config[k])}; nothing was merged`,
-          );
+          throw new Error(`${dir}: ${k} is ${norm(c)} but the merged run has ${norm(config)}; nothing was merged`);
         }
       }
       config = {

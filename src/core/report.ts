@@ -16,7 +16,7 @@
  */
 import { aggregate, DEFAULT_N, type EpisodeSummary, type MetricsRow, SETTINGS, validateEpisodeSummary } from "./metrics";
 import { DEFAULT_PROTOCOL, type ProtocolProfile } from "./protocol";
-import { samplingText } from "./sampling";
+import { seatSamplingText } from "./sampling";
 import { episodeSummary, restoreTrajectory, type Trajectory } from "./trajectory";
 
 /** One trajectory to report on, with where it came from. */
@@ -99,15 +99,12 @@ function backendOf(t: Trajectory): string {
 
 /** The {@link Conditions} of one trajectory. */
 export function episodeConditions(t: Trajectory): Conditions {
-  const s = t.config.sampling;
-  const sampling = s
-    ? (["coder", "researcher"] as const)
-        .map((seat) => [seat, samplingText(s[seat])])
-        .filter(([, text]) => text !== "")
-        .map(([seat, text]) => `${seat} ${text}`)
-        .join("; ")
-    : "";
-  return { protocol: t.config.protocol ?? DEFAULT_PROTOCOL, backend: backendOf(t), maxSteps: t.config.maxSteps, sampling };
+  return {
+    protocol: t.config.protocol ?? DEFAULT_PROTOCOL,
+    backend: backendOf(t),
+    maxSteps: t.config.maxSteps,
+    sampling: seatSamplingText(t.config.sampling),
+  };
 }
 
 /**

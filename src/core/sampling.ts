@@ -97,6 +97,20 @@ export function samplingText(s: Sampling): string {
   return parts.join(", ");
 }
 
+/**
+ * Both seats' decoding settings as one text, as a report's `sampling`
+ * condition shows them (`coder temperature=0.2; researcher top_p=0.9`); ""
+ * when neither seat sets anything (the protocol's temperature 0, top-p 1).
+ */
+export function seatSamplingText(s: SeatSampling | undefined): string {
+  if (!s) return "";
+  return (["coder", "researcher"] as const)
+    .map((seat) => [seat, samplingText(s[seat])])
+    .filter(([, text]) => text !== "")
+    .map(([seat, text]) => `${seat} ${text}`)
+    .join("; ");
+}
+
 /** The request with the seat's settings in place of the caller's. */
 export function applySampling(req: ChatRequest, s: Sampling): ChatRequest {
   return {

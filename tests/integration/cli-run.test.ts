@@ -168,6 +168,18 @@ describe("recode run / report / merge", () => {
     expect(existsSync(dest)).toBe(false);
   });
 
+  it("shards with other decoding settings are not merged into one run", async () => {
+    const a = join(work, "sa");
+    const b = join(work, "sb");
+    expect((await recode([...base, "--tasks", TASKS[0] as string, "--out", a])).code).toBe(0);
+    expect((await recode([...base, "--tasks", TASKS[1] as string, "--sampling", "temperature=0.7", "--out", b])).code).toBe(0);
+    const dest = join(work, "sfail");
+    const m = await recode(["merge", dest, a, b]);
+    expect(m.code).toBe(1);
+    expect(m.out).toMatch(/sampling is "coder temperature=0.7" but the merged run has "".*nothing was merged/);
+    expect(existsSync(dest)).toBe(false);
+  });
+
   it("fails before any work on bad configuration, saying what to fix", async () => {
     const out = join(work, "bad");
     const cases: [string[], RegExp, NodeJS.ProcessEnv?][] = [
