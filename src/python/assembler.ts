@@ -51,7 +51,17 @@ export type HarnessEvent =
       message: string;
       traceback: string;
     }
-  | { type: "interrupted"; id: string | null; line?: number | null; traceback?: string }
+  | {
+      type: "interrupted";
+      id: string | null;
+      line?: number | null;
+      traceback?: string;
+      /** What the stopped test printed until the interrupt (capped as a result's output). */
+      stdout?: string;
+      stderr?: string;
+      stdoutTruncated?: boolean;
+      stderrTruncated?: boolean;
+    }
   | { type: "tampered"; what: string[] }
   | { type: "end"; poisoned: string | null };
 
@@ -171,7 +181,7 @@ export class RunAssembler {
   private interrupted = false;
   /** Set when the host sent the interrupt (the clock ran out, or the user stopped): why, and the test running then. */
   private sent: { kind: "timeout" | "stopped"; test: string | null } | null = null;
-  private stoppedAt: { line: number | null; traceback: string } | null = null;
+  private stoppedAt: Pick<TestResult, "line" | "traceback" | "stdout" | "stderr" | "stdoutTruncated" | "stderrTruncated"> | null = null;
   private readonly expected: ExpectedFile | null;
   private readonly recording: {
     tests: Record<string, string[]>;
@@ -315,7 +325,14 @@ export class RunAssembler {
       case "interrupted":
         this.interrupted = true;
         if (ev.id !== null && ev.id !== this.current) this.distrust("an interrupt reported for a test that was not running");
-        this.stoppedAt = { line: ev.line ?? null, traceback: String(ev.traceback ?? "") };
+        this.stoppedAt = {
+          line: ev.line ?? null,
+          traceback: String(ev.traceback ?? ""),
+          stdout: String(ev.stdout ?? ""),
+          stderr: String(ev.stderr ?? ""),
+          stdoutTruncated: ev.stdoutTruncated === true,
+          stderrTruncated: ev.stderrTruncated === true,
+        };
         return;
       case "tampered":
         this.tampered = [...new Set([...this.tampered, ...(Array.isArray(ev.what) ? ev.what.map(String) : ["the harness"])])];
@@ -457,6 +474,8 @@ export class RunAssembler {
           message: during ? `${why} while this test ran; it went on after the interrupt` : `not run: ${why} before this test started`,
           stdout: String(ev.stdout ?? ""),
           stderr: String(ev.stderr ?? ""),
+          stdoutTruncated: ev.stdoutTruncated === true,
+          stderrTruncated: ev.stderrTruncated === true,
         }),
       );
       return;
@@ -728,8 +747,9 @@ export class RunAssembler {
         hit === id
           ? {
               durationMs: this.currentStart ? now() - this.currentStart : 0,
-              line: this.stoppedAt?.line ?? null,
-              traceback: this.stoppedAt?.traceback ?? "",
+              line: null,
+              traceback: "",
+              ...this.stoppedAt,
             }
           : {};
       let result = makeTestResult(id, status, { interface: this.req.interfaceOf?.[id] ?? null, message, ...extra });

@@ -495,9 +495,19 @@ def run_tests(config, emit_text):
         # Where the code was when it was stopped: the line is marked in the editor.
         text, line = format_exc(exc, run.target_abs, run.workdir)
         current = run.current.id if run.current else None
+        printed = {}
         if run.streams:
             sys.stdout, sys.stderr = run.streams[0], run.streams[1]
-        emit({"type": "interrupted", "id": current, "line": line, "traceback": text})
+            if current is not None:
+                # What the stopped test printed until then: where a hanging test got to.
+                out, err = run.streams[2], run.streams[3]
+                printed = {
+                    "stdout": run.preface + out.getvalue(),
+                    "stderr": err.getvalue(),
+                    "stdoutTruncated": out.truncated,
+                    "stderrTruncated": err.truncated,
+                }
+        emit({"type": "interrupted", "id": current, "line": line, "traceback": text, **printed})
     finally:
         changed = guard.changes(code=True)
         recode_check.SINK = None

@@ -28,6 +28,15 @@ test("a snippet runs against the editor's text: output, the last value, an error
   await expect(entries.nth(1).locator(".console-error")).not.toContainText("test.py");
   if (process.env.RECODE_SCREENSHOTS) await page.screenshot({ path: "docs/img/console.png" });
 
+  // A snippet that hangs until the time limit: what it printed is kept, and the entry shows the snippet that ran.
+  await input.fill("print('before the loop')\nwhile True:\n    pass");
+  await page.getByRole("button", { name: "Run snippet" }).click();
+  await expect(entries).toHaveCount(3, { timeout: 60_000 });
+  await expect(entries.nth(2).locator(".console-stdout")).toHaveText("before the loop\n");
+  await expect(entries.nth(2).locator(".console-error")).toContainText("reached while the snippet ran");
+  await expect(entries.nth(2).locator(".console-snippet")).toContainText("print('before the loop')");
+  await input.fill("x = 1\nx / 0");
+
   await page.reload();
   await openTab(page, "Console");
   await expect(page.getByLabel("Console snippet")).toHaveValue("x = 1\nx / 0");

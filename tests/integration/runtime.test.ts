@@ -159,11 +159,13 @@ describe.each(backends)("%s runtime", (backend) => {
   });
 
   it("stops an infinite loop with the interrupt and keeps running", async () => {
-    const tests = `${TESTS}\n    def test_zloop(self):\n        loop()\n`;
+    const tests = `${TESTS}\n    def test_zloop(self):\n        print("before the loop")\n        loop()\n`;
     const r = await rt.run(request(GOOD, { expected, tests, timeLimitMs: 1500 }));
     const t = r.tests.find((x) => x.id === "TestCore.test_zloop");
     expect(t?.status).toBe("timeout");
     expect(t?.message).toContain("time limit");
+    // What it printed before it was stopped is kept: where a hanging test got to.
+    expect(t?.stdout).toBe("before the loop\n");
     // Where the loop was stopped is reported, so the editor can mark it.
     expect([13, 14]).toContain(t?.line);
     expect(t?.durationMs).toBeGreaterThan(500);
@@ -207,7 +209,7 @@ describe.each(backends)("%s runtime", (backend) => {
   });
 
   it("stops on request (abort signal)", async () => {
-    const tests = `${TESTS}\n    def test_zloop(self):\n        loop()\n`;
+    const tests = `${TESTS}\n    def test_zloop(self):\n        import sys\n        print("to stderr", file=sys.stderr)\n        loop()\n`;
     const ac = new AbortController();
     const p = rt.run(request(GOOD, { expected, tests, timeLimitMs: 60_000 }), {
       signal: ac.signal,
@@ -217,6 +219,7 @@ describe.each(backends)("%s runtime", (backend) => {
     });
     const r = await p;
     expect(r.tests.find((x) => x.id === "TestCore.test_zloop")?.status).toBe("timeout");
+    expect(r.tests.find((x) => x.id === "TestCore.test_zloop")?.stderr).toBe("to stderr\n");
     expect(r.incident?.message).toMatch(/[Ss]topped/);
   });
 });

@@ -89,7 +89,7 @@ export function ConsolePanel({ ws }: { ws: TaskWorkspace }) {
           : t.status === "passed"
             ? ""
             : t.status === "timeout"
-              ? t.message
+              ? t.message.replace("while this test ran", "while the snippet ran")
               : withoutScaffold(t.traceback || t.message);
       entry = { n, snippet, stdout: t?.stdout ?? "", stderr: t?.stderr ?? "", error: error.trim(), ms: performance.now() - t0 };
     } catch (e) {
@@ -146,6 +146,9 @@ export function ConsolePanel({ ws }: { ws: TaskWorkspace }) {
             <div className="muted small">
               [{e.n}] {(e.ms / 1000).toFixed(2)} s
             </div>
+            <pre className="console-snippet" title="The snippet run">
+              {e.snippet}
+            </pre>
             {e.stdout && <pre className="console-stdout">{e.stdout}</pre>}
             {e.stderr && <pre className="console-stderr">{e.stderr}</pre>}
             {e.error && <pre className="console-error">{e.error}</pre>}
