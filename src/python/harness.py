@@ -40,6 +40,8 @@ import traceback
 import unittest
 import unittest.case
 import unittest.suite
+from ast import PyCF_ONLY_AST as _AST_ONLY
+from ast import ClassDef as _CLASS_DEF
 from contextvars import Context as _Context
 
 import recode_check
@@ -389,9 +391,15 @@ def _import_tests(config, run, import_out):
     saved = sys.stdout, sys.stderr
     sys.stdout = sys.stderr = import_out
     try:
-        spec = importlib.util.spec_from_file_location(TEST_MODULE, os.path.join(run.workdir, config["tests_file"]))
+        path = os.path.join(run.workdir, config["tests_file"])
+        # The classes test.py defines, read before it runs (and imports the candidate, which could rewrite it).
+        with open(path, "rb") as f:
+            tree = compile(f.read(), path, "exec", _AST_ONLY)
+        run.test_class_names = frozenset(node.name for node in tree.body if type(node) is _CLASS_DEF)
+        spec = importlib.util.spec_from_file_location(TEST_MODULE, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[TEST_MODULE] = module
+        run.test_module = module
         spec.loader.exec_module(module)
         return list(_flatten(unittest.defaultTestLoader.loadTestsFromModule(module)))
     finally:
@@ -484,6 +492,11 @@ def run_tests(config, emit_text):
         emit({"type": "collected", "tests": [_test_id(t) for t in tests]})
         # What the import changed is seen before the test classes join the watch (which notes the run object again).
         run.check_guard()
+        foreign = guard.foreign_test_classes({type(t) for t in tests}, run.test_module, run.test_class_names)
+        if foreign:
+            run.tampered = True
+            emit({"type": "tampered", "what": foreign})
+            raise _Stop()
         guard.watch_classes({type(t) for t in tests if type(t).__module__ == TEST_MODULE}, objects=(run,), slotted=slotted)
         if import_out.size:
             run.preface = f"[printed while importing]\n{import_out.getvalue()}\n[printed by the test]\n"

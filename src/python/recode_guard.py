@@ -19,6 +19,8 @@ from operator import is_ as _is
 
 PROTECTED_MODULES = (
     "unittest",
+    # unittest's per-part executor and subTest are contextlib context managers.
+    "contextlib",
     "unittest.case",
     "unittest.result",
     "unittest.suite",
@@ -238,6 +240,7 @@ def _closure_state(functions):
 
 
 _defaults_of = attrgetter("__defaults__")
+_mro_of = attrgetter("__mro__")
 _kwdefaults_of = attrgetter("__kwdefaults__")
 
 
@@ -329,6 +332,11 @@ class Guard:
         self.container_labels = [label for label, _ in found]
         self.containers = [c for _, c in found]
         self.container_contents = list(map(_contents, self.containers))
+        # The modules under their names in sys.modules: test.py finds unittest there (a look-alike put there is not it).
+        self.module_names = [label for label, _, kind in self.objects if kind == "module"]
+        self.modules = [obj for _, obj, kind in self.objects if kind == "module"]
+        self.watched_classes = []
+        self.mros = []
         self.protect = _install_audit_guard(self.functions)
         self.protect(loaded_modules_and_classes())
 
@@ -367,6 +375,8 @@ class Guard:
         del self.fulls[self.base :]
         self.slotted = list(slotted)
         self.slotted_saved = [_slot_values(obj) for obj in self.slotted]
+        self.watched_classes = list(classes)
+        self.mros = [cls.__mro__ for cls in self.watched_classes]
         for cls in classes:
             self._note(f"test class {cls.__name__}", cls, "methods")
         for obj in objects:
@@ -383,6 +393,26 @@ class Guard:
             and all(map(_is, map(_defaults_of, self.owners), self.owner_defaults))
             and all(map(_is, map(_kwdefaults_of, self.owners), self.owner_kwdefaults))
         )
+
+    def foreign_test_classes(self, classes, module, names):
+        """Why the test classes are not test.py's own (empty when they are):
+        every class from a test class up to unittest's must be a protected
+        class, or one test.py defines (a name of ``names``, the classes of
+        its text, bound to it in ``module``). A test class built on something
+        else, such as a look-alike TestCase that code under test put where
+        test.py looks for unittest while test.py imported it, is not."""
+        protected = [obj for _, obj, kind in self.objects if kind == "class"]
+        own = vars(module)
+        out = []
+        for cls in sorted(classes, key=attrgetter("__qualname__")):
+            for c in cls.__mro__:
+                if c is object or any(map(_is, protected, [c] * len(protected))):
+                    continue
+                if c.__name__ in names and own.get(c.__name__) is c:
+                    continue
+                out.append(f"the test class {cls.__qualname__} (built on {c.__module__}.{c.__qualname__}, which test.py does not define)")
+                break
+        return out
 
     def damaged_code(self):
         """Protected functions whose ``__code__`` was rewritten (restoring dictionaries cannot undo that)."""
@@ -403,6 +433,8 @@ class Guard:
             and all(map(_same_slots, self.slotted, self.slotted_saved))
             and all(map(_same_contents, self.containers, self.container_contents))
             and self._closures_same()
+            and all(map(_is, map(sys.modules.get, self.module_names), self.modules))
+            and all(map(_is, map(_mro_of, self.watched_classes), self.mros))
         )
 
     def changes(self, code=False):
@@ -427,6 +459,8 @@ class Guard:
             for obj, saved in zip(self.slotted, self.slotted_saved)
             if not _same_slots(obj, saved)
         ]
+        changed += [f"sys.modules[{name!r}]" for name, mod in zip(self.module_names, self.modules) if sys.modules.get(name) is not mod]
+        changed += [f"the bases of test class {cls.__name__}" for cls, mro in zip(self.watched_classes, self.mros) if cls.__mro__ is not mro]
         if not self._closures_same():
             changed.append("the harness's event sink (a closure cell or a default of its functions)")
         for i in range(self.base if base_same else 0, len(self.saved)):

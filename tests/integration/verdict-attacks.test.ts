@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import { createRuntime } from "../../src/python/node";
 import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
-import { ATTACKS, eventFilterAttack, LEFTOVER_PROBE, rewrittenOutcomeAttack, TOLERANCE_ATTACK } from "../helpers/attacks";
+import {
+  ATTACKS,
+  assertionForgeryAttack,
+  eventFilterAttack,
+  LEFTOVER_PROBE,
+  rewrittenOutcomeAttack,
+  TOLERANCE_ATTACK,
+} from "../helpers/attacks";
 
 const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
 /** Messages by which an attack says it reached something it must not. */
@@ -82,6 +89,16 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
       // writes its events with os.write, so the route finds no file object, and the failures are reported.)
       expect(r.collectionError !== null || r.tests.some((t) => t.status !== "passed")).toBe(true);
       if (route !== "event-file-object") expect(r.incident?.kind).toBe("tampered");
+      expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    },
+  );
+
+  it.each(["context-manager-exit", "unittest-rebound"] as const)(
+    "assertions made to pass by a change reached without frames are not trusted (%s)",
+    async (route) => {
+      const r = await rt.run(taskRunRequest(task, assertionForgeryAttack(task.canonical, route)));
+      expect(r.allPassed).toBe(false);
+      expect(r.incident?.kind).toBe("tampered");
       expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
     },
   );
