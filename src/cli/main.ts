@@ -83,18 +83,21 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .option(...dirOpt)
     .action((o: { dir: string }) => {
       let broken = 0;
-      for (const id of resolveTaskIds(o.dir, [])) {
+      const ids = resolveTaskIds(o.dir, []);
+      // The widest id sets the column, so that every title starts under the others.
+      const width = Math.max(26, ...ids.map((id) => id.length));
+      for (const id of ids) {
         let t: Task;
         try {
           t = loadTaskDir(o.dir, id);
         } catch (e) {
           broken += 1;
-          out(`${pad(id, 26)} BROKEN: ${(e as Error).message}\n`);
+          out(`${pad(id, width)} BROKEN: ${(e as Error).message}\n`);
           continue;
         }
         const m = t.meta;
         out(
-          `${pad(id, 26)} ${m.title}\n${" ".repeat(27)}${m.paper.authors[0]}${m.paper.authors.length > 1 ? " et al." : ""} ${m.paper.year} · ${m.domain} · ${m.packages.length ? m.packages.join(", ") : "stdlib only"}\n`,
+          `${pad(id, width)} ${m.title}\n${" ".repeat(width + 1)}${m.paper.authors[0]}${m.paper.authors.length > 1 ? " et al." : ""} ${m.paper.year} · ${m.domain} · ${m.packages.length ? m.packages.join(", ") : "stdlib only"}\n`,
         );
       }
       if (broken > 0) {
@@ -253,14 +256,14 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
       "playground (the playground's choices) | reference (behaves like the official RECODE-H harness; see docs/protocol.md)",
       "playground",
     )
-    .option("--tasks <ids...>", "task ids or globs (default: all)", [])
+    .option("--tasks <ids...>", "task ids or globs (default: all)")
     .option("--workers <n>", "tasks run in parallel (one Python instance each)", "1")
     .option("--out <dir>", "run folder", "runs/latest")
     .option("--shard <i/n>", "take every n-th task starting at i (0-based), for array jobs; join with recode merge")
     .option("--backend <name>", "pyodide | native", "pyodide")
     .option(
       "--sandbox <policy>",
-      "where candidate code runs: auto (bubblewrap; without it native refuses, Pyodide uses a worker thread) | bwrap | none",
+      "where candidate code runs, both backends: auto (bubblewrap; without it a run is refused) | bwrap | none (docs/security.md)",
       "auto",
     )
     .option("--no-probe", "do not contact the endpoints before starting")
@@ -349,6 +352,11 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
 /** Entry point: parse argv, run, return the exit code. */
 export async function main(argv: string[]): Promise<number> {
   let code = 0;
+  // A reader that stops early (`recode tasks list | head`) ends the output, not with a stack trace.
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(code);
+    throw e;
+  });
   const program = buildProgram(
     // Code under test writes much of what is printed: its control characters are shown, not obeyed.
     (s) => process.stdout.write(printable(s)),

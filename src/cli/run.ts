@@ -51,7 +51,8 @@ export interface RunCommandOptions {
   setting: string;
   /** Protocol profile: playground | reference (src/core/protocol.ts). */
   protocol?: string;
-  tasks: string[];
+  /** Task ids or globs; absent: all. */
+  tasks?: string[];
   workers: string;
   out: string;
   shard?: string;
@@ -227,7 +228,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
   const timeoutMs = o.timeout === undefined ? undefined : positiveInt("--timeout", o.timeout, 3600) * 1000;
   let ids: string[];
   try {
-    ids = resolveTaskIds(o.dir, o.tasks);
+    ids = resolveTaskIds(o.dir, o.tasks ?? []);
   } catch (e) {
     throw new ConfigError(`--tasks: ${(e as Error).message}`);
   }
