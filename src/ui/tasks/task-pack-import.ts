@@ -121,7 +121,7 @@ export async function importTaskPack(
     }
     const failed = line.checks.filter((c) => !c.ok || c.skipped);
     if (failed.length > 0) {
-      line.error = `task ${task.id}: ${failed.map((c) => `${c.name} ${c.skipped ? "could not run here" : "failed"}: ${c.detail}`).join("; ")}`;
+      line.error = `task ${task.id}: ${failed.map((c) => `check "${c.name}" ${c.skipped ? "could not run here" : "does not hold"}: ${packDetail(c.detail)}`).join("; ")}`;
       show();
       continue;
     }
@@ -145,4 +145,9 @@ export async function importTaskPack(
     show();
   }
   return report;
+}
+
+/** A check's advice as it applies to a pack's task: `recode` finds the task in the pack's folder, not among the built-in ones. */
+function packDetail(detail: string): string {
+  return detail.replace(/`recode tasks record ([\w.-]+)`/g, "`recode tasks record $1 --dir <the pack's folder>`");
 }
