@@ -74,6 +74,8 @@ export interface ImportReport {
   errors: string[];
   /** Files left out on purpose because they are not episodes (a run folder's run.json, agent memories, unfinished turns, turn 0, files that are not JSON). */
   skipped: string[];
+  /** Episodes (file, or file[index]) not imported because the same episode (model, setting, level, task, ...) is already stored; the stored one is kept. */
+  alreadyStored: string[];
 }
 
 /** WebLLM weight download progress of a seat, or null when nothing is loading. */
@@ -634,6 +636,7 @@ export class PlaygroundServices {
     const imported: string[] = [];
     const errors: string[] = [];
     const skipped: string[] = [];
+    const alreadyStored: string[] = [];
     const { restoreTrajectory, trajectoryKey } = await later();
     const existing = new Set((await repo.list()).records.map((r) => r.key));
     for (const f of files) {
@@ -660,9 +663,7 @@ export class PlaygroundServices {
         }
         const key = trajectoryKey(t);
         if (existing.has(key)) {
-          errors.push(
-            `${where}: ${t.config.model} ${t.config.setting} L${t.config.level} on ${t.versions.task.id} is already stored; delete it first to replace it`,
-          );
+          alreadyStored.push(`${where}: ${t.config.model} ${t.config.setting} L${t.config.level} on ${t.versions.task.id}`);
           continue;
         }
         try {
@@ -675,7 +676,19 @@ export class PlaygroundServices {
       }
     }
     await this.refreshTrajectories();
-    return { imported, errors, skipped };
+    return { imported, errors, skipped, alreadyStored };
+  }
+
+  /** Delete these stored episodes (the shared turn 0 they started from stays). Errors become notices. */
+  async deleteEpisodes(trajectories: readonly Trajectory[]): Promise<void> {
+    const { trajectoryKey } = await later();
+    try {
+      const repo = (await this.repos).trajectories;
+      for (const t of trajectories) await repo.remove(trajectoryKey(t));
+    } catch (e) {
+      this.notify("error", (e as Error).message);
+    }
+    await this.refreshTrajectories();
   }
 
   /** Every stored trajectory as JSON text (a list; Import reads it back). */

@@ -59,7 +59,7 @@ async function importRuns(page: Page) {
     .setInputFiles(
       FILES.map((f) => ({ name: f.name.replaceAll("/", "-"), mimeType: "application/json", buffer: Buffer.from(JSON.stringify(f.t)) })),
     );
-  await expect(page.getByTestId("import-report")).toContainText(`Imported ${FILES.length} trajectory file(s).`);
+  await expect(page.getByTestId("import-report")).toContainText(`Imported ${FILES.length} episode(s).`);
 }
 
 test("two runs: listed newest first, filtered, compared side by side, drilled down to a transcript, exported as CSV", async ({ page }) => {
@@ -151,6 +151,21 @@ test("two runs: listed newest first, filtered, compared side by side, drilled do
   // A reload keeps the page and the runs.
   await page.reload();
   await expect(page.getByTestId("run-row")).toHaveCount(2);
+
+  // The same files again: nothing new, the stored episodes are kept, and that is not an error.
+  await page
+    .getByLabel("Import trajectory files")
+    .setInputFiles(
+      FILES.slice(0, 2).map((f) => ({ name: f.name, mimeType: "application/json", buffer: Buffer.from(JSON.stringify(f.t)) })),
+    );
+  await expect(page.getByTestId("import-already-stored")).toContainText("2 episode(s) already stored were kept");
+  await expect(page.getByTestId("import-report")).toHaveAttribute("role", "status");
+
+  // One run deleted (after a confirmation): the other stays.
+  page.once("dialog", (d) => void d.accept());
+  await page.getByTestId("delete-shown").click();
+  await expect(page.getByTestId("run-row")).toHaveCount(1);
+  await expect(page.getByTestId("run-row").first()).toHaveAttribute("data-model", "ollama:qwen2.5-coder:7b");
 });
 
 test.describe("dark theme", () => {

@@ -151,6 +151,10 @@ test("a student exports their work as one file, and a teacher opens it in the pa
   if (process.env.RECODE_SCREENSHOTS) await page.screenshot({ path: "docs/img/class-work.png" });
   await classView.getByRole("button", { name: "Bob" }).click();
   await expect(page.getByTestId("student-work")).toContainText("Bob");
+  // Closing one student's work goes back to the class.
+  await page.getByTestId("student-work").getByRole("button", { name: "Close" }).click();
+  await expect(page.getByTestId("student-work")).toHaveCount(0);
+  await expect(classView).toBeVisible();
 });
 
 test("a class link does not silently replace the class in use, and a huge class file is refused unread", async ({ page }) => {

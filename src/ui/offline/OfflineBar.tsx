@@ -74,6 +74,12 @@ export function OfflineBar() {
   useEffect(() => {
     if (started) void registerServiceWorker();
   }, [started]);
+  // The note that the page is stored goes away by itself: it says something once, and covers the page's corner.
+  useEffect(() => {
+    if (!up.justReady) return;
+    const t = setTimeout(() => updateState.set({ ...updateState.get(), justReady: false }), 15_000);
+    return () => clearTimeout(t);
+  }, [up.justReady]);
   const blocked = net.online
     ? []
     : services.catalog.filter((e) => e.error === null && offlineBlocker({ meta: e.task ? e.task.meta : e.meta }, net) !== null);

@@ -61,16 +61,21 @@ export function ResultsPage() {
     () => listRuns(stored.records.map((r) => ({ source: r.fileName ?? r.key, trajectory: r.trajectory }))),
     [stored],
   );
-  // The notes of everything stored (unfinished, errored, duplicates, unreadable), as `recode report` prints them.
-  const notes = useMemo(() => reportNotes(storedReport(stored)), [stored]);
+  // What could not be counted among everything stored (duplicates, unreadable), as `recode report` prints it.
+  const storedNotes = useMemo(() => storedReport(stored), [stored]);
   const shown = useMemo(() => filterRuns(runs, filter), [runs, filter]);
   const selected = useMemo(() => {
     const ids = ticked ?? new Set(runs.slice(0, 1).map((r) => r.id));
     return new Set(runs.filter((r) => ids.has(r.id)).map((r) => r.id));
   }, [ticked, runs]);
   // In list order, and only those the filter keeps.
-  const chosen = shown.filter((r) => selected.has(r.id));
+  const chosen = useMemo(() => shown.filter((r) => selected.has(r.id)), [shown, selected]);
   const n = sharedN(chosen);
+  // The notes of the runs shown at their n (unfinished, errored, a turn limit below n), and of everything stored.
+  const notes = useMemo(
+    () => reportNotes({ ...buildReport(runInputs(chosen), n), unreadable: storedNotes.unreadable, duplicates: storedNotes.duplicates }),
+    [chosen, n, storedNotes],
+  );
 
   const toggle = (id: string) => {
     const next = new Set(selected);
@@ -81,7 +86,7 @@ export function ResultsPage() {
   const importFiles = async (list: FileList | null) => {
     const files = await readFiles(list);
     if (!files.some((f) => f.name.endsWith(".json"))) {
-      setReport({ imported: [], errors: ["No .json files were chosen."], skipped: files.map((f) => f.name) });
+      setReport({ imported: [], errors: ["No .json files were chosen."], skipped: files.map((f) => f.name), alreadyStored: [] });
       return;
     }
     setReport(await services.importTrajectories(files));
@@ -100,6 +105,14 @@ export function ResultsPage() {
     )
       return;
     void services.deleteTrajectories();
+    setReport(null);
+    setTicked(null);
+  };
+  const deleteShown = () => {
+    const episodes = chosen.flatMap((r) => r.episodes.map((e) => e.trajectory));
+    if (!window.confirm(`Delete the ${chosen.length} run(s) shown (${episodes.length} episode(s))? Export them first to keep a copy.`))
+      return;
+    void services.deleteEpisodes(episodes);
     setReport(null);
     setTicked(null);
   };
@@ -142,6 +155,9 @@ export function ResultsPage() {
             />
           </label>
           <span className="spacer" />
+          <button type="button" className="danger" onClick={deleteShown} disabled={chosen.length === 0} data-testid="delete-shown">
+            Delete the runs shown
+          </button>
           <button type="button" className="danger" onClick={deleteAll} disabled={stored.records.length === 0}>
             Delete stored results
           </button>
@@ -153,7 +169,17 @@ export function ResultsPage() {
           role={report.errors.length ? "alert" : "status"}
           data-testid="import-report"
         >
-          {report.imported.length > 0 && <div>Imported {report.imported.length} trajectory file(s).</div>}
+          {report.imported.length > 0 && <div>Imported {report.imported.length} episode(s).</div>}
+          {report.alreadyStored.length > 0 && (
+            <div data-testid="import-already-stored">
+              {report.alreadyStored.length} episode(s) already stored were kept as they are (one per model, setting, level and task; delete
+              a run to import it again): {report.alreadyStored.slice(0, 3).join("; ")}
+              {report.alreadyStored.length > 3 ? `; and ${report.alreadyStored.length - 3} more` : ""}.
+            </div>
+          )}
+          {report.imported.length === 0 && report.alreadyStored.length > 0 && report.errors.length === 0 && (
+            <div className="muted small">Nothing new to import.</div>
+          )}
           {report.skipped.length > 0 && (
             <div className="muted small" data-testid="import-skipped">
               Left out {report.skipped.length} file(s) that are not finished episodes (a run folder's run.json, agent memories, unfinished
@@ -173,7 +199,7 @@ export function ResultsPage() {
         </p>
       ) : stored.records.length === 0 ? (
         <p className="muted" data-testid="results-empty">
-          No trajectories stored. Run the agent on a task (its Agent tab), or import the episode files of a `recode run` folder.
+          No trajectories stored. Run the agent on a task (its Agent tab), or import the episode files of a <code>recode run</code> folder.
         </p>
       ) : (
         <>

@@ -109,9 +109,30 @@ export function RunChart({ series, runs, title }: { series: RecallSeries[]; runs
           },
         },
         plugins: {
-          legend: { position: "bottom", labels: { color: text, usePointStyle: true, boxWidth: 28 } },
+          legend: {
+            position: "bottom",
+            labels: {
+              color: text,
+              usePointStyle: true,
+              boxWidth: 28,
+              // The key's marks at one size: the curves' widths (each later one wider) would make them blots.
+              generateLabels: (c) =>
+                Chart.defaults.plugins.legend.labels.generateLabels(c).map((l) => ({ ...l, lineWidth: Math.min(l.lineWidth ?? 1, 2) })),
+            },
+          },
           tooltip: {
+            usePointStyle: true,
+            boxWidth: 8,
+            boxHeight: 8,
             callbacks: {
+              labelColor: (item) => {
+                const color = String(item.dataset.borderColor);
+                return { borderColor: color, backgroundColor: color, borderWidth: 1 };
+              },
+              labelPointStyle: (item) => ({
+                pointStyle: (item.dataset as { pointStyle?: PointStyle }).pointStyle ?? "circle",
+                rotation: 0,
+              }),
               title: (items) => `within ${items[0]?.label ?? ""} turn(s)`,
               label: (item) => `${item.dataset.label}: Recall@${item.label} ${(item.parsed.y ?? 0).toFixed(1)}%`,
             },

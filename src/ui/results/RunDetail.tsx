@@ -92,7 +92,10 @@ export function RunDetail({ run, n, onOpen }: { run: Run; n: number; onOpen: (c:
       <RunChart series={series} runs={1} title={`${run.model}, ${run.setting}`} />
       <details className="task-table" open={run.tasks.length <= 12}>
         <summary>Per task ({run.tasks.length})</summary>
-        <p className="muted small">First all-pass turn within {n} turn(s), else the best test-case pass rate; a cell opens the episode.</p>
+        <p className="muted small">
+          First all-pass turn within {n} turn(s) (turns count from 0, as MRR does: turn 1 is the second), else the best test-case pass rate;
+          a cell opens the episode.
+        </p>
         <table className="metrics" data-testid="task-table">
           <LevelHead first="task" levels={levels} />
           <tbody>

@@ -34,7 +34,8 @@ export function ClassWorkView() {
       <h2>Class work</h2>
       <p className="muted">
         {works.length} student(s){classSettings ? `, class ${classSettings.name}` : ""}. A cell: solved, or the runs and the feedback levels
-        asked for; a name opens that student's work.
+        asked for, as each student's page recorded them (a file can be edited: a name opens that student's work, where "Run the tests on
+        this text" checks it here).
       </p>
       {errors.map((e) => (
         <p key={e} className="panel warning" role="alert">
@@ -60,10 +61,8 @@ export function ClassWorkView() {
                   <button
                     type="button"
                     className="cell-button"
-                    onClick={() => {
-                      dialog.close();
-                      teaching.openedWork.set(w);
-                    }}
+                    // Over the class view, which is there again when the student's work is closed.
+                    onClick={() => teaching.openedWork.set(w)}
                     title={`${w.source}, exported ${new Date(w.work.exportedAt).toLocaleString()}`}
                   >
                     {w.work.student ?? w.source}
