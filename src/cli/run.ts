@@ -367,8 +367,20 @@ function episodeLine(t: Trajectory): EpisodeLine {
     level: t.config.level,
     outcome: t.stoppedReason ?? "unfinished",
     turns: t.turns.length,
-    error: t.error,
+    error: t.error ?? invalidReplies(t),
   };
+}
+
+/**
+ * Why an episode could not act, when no action of any turn could be used
+ * (a model that does not follow the setting's reply format): the first
+ * reason, so that the run's output says it rather than the trajectory alone.
+ */
+function invalidReplies(t: Trajectory): string | null {
+  // (The submission the step limit makes by itself is not the model's.)
+  const actions = t.turns.flatMap((turn) => turn.actions).filter((a) => a.type !== "AUTO_SUBMIT");
+  if (actions.length === 0 || actions.some((a) => a.type !== "INVALID")) return null;
+  return `every reply was refused, e.g. ${actions[0]?.result ?? ""}; check the --setting the model's replies are written for`;
 }
 
 /** Progress display: bars on a terminal, plain lines elsewhere. */

@@ -168,6 +168,28 @@ describe("recode run / report / merge", () => {
     expect(existsSync(dest)).toBe(false);
   });
 
+  it("says so when every reply of an episode was refused (a model written for another setting)", async () => {
+    // The demo script's replies are plain code, for the baseline setting; memory_agent asks for Action: lines.
+    const out = join(work, "refused");
+    const r = await recode([
+      "run",
+      "--model",
+      "scripted:examples/demo-pass-at-k.script.json",
+      "--tasks",
+      "pass-at-k",
+      "--levels",
+      "0",
+      "--turns",
+      "1",
+      "--setting",
+      "memory_agent",
+      "--out",
+      out,
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/every reply was refused, e\.g\. the reply has no `Action:` line; check the --setting/);
+  });
+
   it("shards with other decoding settings are not merged into one run", async () => {
     const a = join(work, "sa");
     const b = join(work, "sb");
