@@ -133,6 +133,8 @@ export function App() {
   /** On a narrow page: the task list is shown instead of the task. */
   const [listOpen, setListOpen] = useState(false);
   const catalog = useObservable(services.catalogEntries);
+  // A class's students get the teacher's tasks: the hint to import packs is the teacher's (dropping still works).
+  const inClass = useObservable(services.teaching.classSettings) !== null;
   const classSettings = useObservable(services.teaching.classSettings);
   const openedWork = useObservable(services.teaching.openedWork);
   const openedPack = useObservable(services.taskPacks.opened);
@@ -235,7 +237,7 @@ export function App() {
       data-testid="task-sidebar"
     >
       <TaskList selected={selected} onSelect={select} />
-      <p className="drop-hint muted small">Drop a task pack (a zip or a folder of task folders) here to import it.</p>
+      {!inClass && <p className="drop-hint muted small">Drop a task pack (a zip or a folder of task folders) here to import it.</p>}
     </nav>
   );
   const content = (

@@ -64,11 +64,13 @@ export function WorkSection({ onOpened }: { onOpened: () => void }) {
         Your name (in the file you hand in)
         <input value={name} onChange={(e) => keepName(e.target.value)} maxLength={200} autoComplete="name" />
       </label>
-      <div className="row">
+      <div>
         <button type="button" onClick={() => void exportWork()}>
           Export my work
         </button>
-        <label className="inline">
+      </div>
+      <div>
+        <label>
           Open students' work (one file, or a class's files at once)
           <input
             type="file"

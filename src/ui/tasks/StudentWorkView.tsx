@@ -46,7 +46,9 @@ export function StudentWorkView() {
               {s.runs === 0 ? (
                 <span className="tag">not run</span>
               ) : s.solved ? (
-                <span className="tag solved">solved</span>
+                <span className="tag solved" title="As the student's page recorded it; Run the tests on this text checks it here">
+                  solved (recorded)
+                </span>
               ) : (
                 <span className="tag attempted">attempted</span>
               )}
