@@ -41,11 +41,21 @@ import unittest
 import unittest.case
 import unittest.suite
 from ast import PyCF_ONLY_AST as _AST_ONLY
+from ast import AsyncFunctionDef as _ASYNC_DEF
 from ast import ClassDef as _CLASS_DEF
+from ast import FunctionDef as _FUNCTION_DEF
+from ast import Global as _GLOBAL
+from ast import Lambda as _LAMBDA
+from ast import Name as _NAME
+from ast import NamedExpr as _NAMED_EXPR
+from ast import Store as _STORE
+from ast import alias as _ALIAS
+from ast import excepthandler as _EXCEPT_HANDLER
+from ast import iter_child_nodes as _children
 from contextvars import Context as _Context
 
 import recode_check
-from recode_guard import Guard, loaded_modules_and_classes
+from recode_guard import Guard, loaded_modules_and_classes, stray_names
 
 TEST_MODULE = "recode_task_test"
 MESSAGE_CAP = 2000
@@ -384,6 +394,47 @@ class _Poison:
     reason = None
 
 
+def _module_names(tree):
+    """The names a module's text binds at module level: assignments, imports,
+    ``def`` and ``class`` (not what their bodies bind), loop, ``with`` and
+    ``except`` targets, ``:=``, and names a function declares ``global``."""
+    names = set()
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind in (_FUNCTION_DEF, _ASYNC_DEF, _CLASS_DEF):
+            names.add(node.name)
+            # Their decorators, bases and defaults run at module level; their bodies only bind their own
+            # names, but for ``global``.
+            stack.extend(n for n in _children(node) if n not in node.body)
+            globals_ = [n for b in node.body for n in _walk_globals(b)]
+            names.update(name for g in globals_ for name in g.names)
+            continue
+        if kind is _NAME and type(node.ctx) is _STORE:
+            names.add(node.id)
+        elif kind is _NAMED_EXPR:
+            names.add(node.target.id)
+        elif kind is _ALIAS:
+            names.add(node.asname or node.name.split(".")[0])
+        elif isinstance(node, _EXCEPT_HANDLER) and node.name:
+            names.add(node.name)
+        if kind is not _LAMBDA:
+            stack.extend(_children(node))
+    return frozenset(names)
+
+
+def _walk_globals(node):
+    """Every ``global`` statement in ``node`` (functions and classes inside it included)."""
+    stack, out = [node], []
+    while stack:
+        n = stack.pop()
+        if type(n) is _GLOBAL:
+            out.append(n)
+        stack.extend(_children(n))
+    return out
+
+
 def _import_tests(config, run, import_out):
     """Import test.py (which imports the candidate) and load its tests."""
     import importlib.util
@@ -396,6 +447,7 @@ def _import_tests(config, run, import_out):
         with open(path, "rb") as f:
             tree = compile(f.read(), path, "exec", _AST_ONLY)
         run.test_class_names = frozenset(node.name for node in tree.body if type(node) is _CLASS_DEF)
+        run.test_bound_names = _module_names(tree)
         spec = importlib.util.spec_from_file_location(TEST_MODULE, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[TEST_MODULE] = module
@@ -493,11 +545,16 @@ def run_tests(config, emit_text):
         # What the import changed is seen before the test classes join the watch (which notes the run object again).
         run.check_guard()
         foreign = guard.foreign_test_classes({type(t) for t in tests}, run.test_module, run.test_class_names)
+        stray = stray_names(run.test_module, run.test_bound_names)
+        if stray:
+            foreign.append(f"test.py's names {', '.join(stray[:5])} (its text does not bind them)")
         if foreign:
             run.tampered = True
             emit({"type": "tampered", "what": foreign})
             raise _Stop()
-        guard.watch_classes({type(t) for t in tests if type(t).__module__ == TEST_MODULE}, objects=(run,), slotted=slotted)
+        guard.watch_classes(
+            {type(t) for t in tests if type(t).__module__ == TEST_MODULE}, objects=(run,), slotted=slotted, modules=(run.test_module,)
+        )
         if import_out.size:
             run.preface = f"[printed while importing]\n{import_out.getvalue()}\n[printed by the test]\n"
         run.check_guard()

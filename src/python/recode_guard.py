@@ -19,8 +19,15 @@ from operator import is_ as _is
 
 PROTECTED_MODULES = (
     "unittest",
-    # unittest's per-part executor and subTest are contextlib context managers.
+    # unittest's per-part executor and subTest are contextlib context managers; the rest is what unittest.case
+    # calls to decide an assertion (assertRegex, assertCountEqual, assertWarns, the diff of assertEqual).
     "contextlib",
+    "re",
+    "collections",
+    "difflib",
+    "pprint",
+    "functools",
+    "warnings",
     "unittest.case",
     "unittest.result",
     "unittest.suite",
@@ -210,6 +217,25 @@ def _same_slots(obj, saved):
     return len(now) == len(saved) and all(map(_is, now, saved))
 
 
+def _added_name(module, key, value):
+    """Whether a name added to a watched module during a run is a change:
+    anything but a submodule the run imported (``unittest.mock``) or a name
+    the interpreter keeps there (``__warningregistry__``). A new name can
+    shadow a built-in for every function of the module (``round`` in
+    ``unittest.case`` decides ``assertAlmostEqual``)."""
+    if key.startswith("__") and key.endswith("__"):
+        return False
+    return not (type(value) is type(sys) and getattr(value, "__name__", None) == f"{module.__name__}.{key}")
+
+
+def stray_names(module, bound):
+    """Names in a module's namespace that its text does not bind (``bound``)
+    and that are not the interpreter's own (``__file__``, ...): put there from
+    outside while it ran (test.py's ``ValueError`` set by the candidate it
+    imports, which every ``assertRaises(ValueError)`` then means)."""
+    return sorted(k for k in list(vars(module)) if k not in bound and not (k.startswith("__") and k.endswith("__")))
+
+
 def _cell_value(c):
     """What a closure cell holds (``_MISSING`` once emptied)."""
     try:
@@ -298,7 +324,13 @@ class Guard:
         self.saved = []
         self.views = []
         self.fulls = []
+        self.keysets = []
         self.objects = _protected_objects()
+        case = sys.modules.get("unittest.case")
+        # What a test class could shadow of the framework's: TestCase's methods and other callables.
+        self.framework_names = (
+            frozenset(k for k in dir(case.TestCase) if callable(getattr(case.TestCase, k, None))) if case else frozenset()
+        )
         for label, obj, kind in self.objects:
             self._note(label, obj, kind)
         self.base = len(self.saved)
@@ -342,13 +374,15 @@ class Guard:
 
     def _note(self, label, obj, kind):
         d = vars(obj)
-        if kind in ("class", "object"):
+        if kind in ("class", "object") or (kind == "module" and label in HARNESS_MODULES):
+            # (The harness's own modules: no value changes during a run, data included, but for ``expect``.)
             snap = dict(d)
         elif kind == "methods":
             snap = {k: v for k, v in d.items() if isinstance(v, _METHOD_TYPES)}
         else:
             snap = {k: v for k, v in d.items() if callable(v) or isinstance(v, type(sys))}
         self.saved.append((label, obj, kind, snap))
+        self.keysets.append(frozenset(d))
         # The live dictionaries (class dictionaries as their read-only views) and their full copies, side by side.
         self.views.append(d)
         self.fulls.append(dict(d))
@@ -362,7 +396,7 @@ class Guard:
                 full[name] = value
         self.expected[(module, name)] = value
 
-    def watch_classes(self, classes, objects=(), slotted=()):
+    def watch_classes(self, classes, objects=(), slotted=(), modules=()):
         """Also watch the methods of these classes (the test module's, once its
         tests are loaded), the functions held by these objects (the harness's
         own objects for one run, such as its event sink), and every slot of
@@ -373,6 +407,7 @@ class Guard:
         del self.saved[self.base :]
         del self.views[self.base :]
         del self.fulls[self.base :]
+        del self.keysets[self.base :]
         self.slotted = list(slotted)
         self.slotted_saved = [_slot_values(obj) for obj in self.slotted]
         self.watched_classes = list(classes)
@@ -381,6 +416,8 @@ class Guard:
             self._note(f"test class {cls.__name__}", cls, "methods")
         for obj in objects:
             self._note(f"the harness's {type(obj).__name__.lower()} object", obj, "methods")
+        for mod in modules:
+            self._note(f"the module {mod.__name__}", mod, "module")
         held = [v for obj in objects for v in list(vars(obj).values()) if type(v) is _FUNCTION]
         self.cells, self.owners = _closure_state([*held, *self.expected.values()])
         self.cell_saved = list(map(_cell_value, self.cells))
@@ -393,6 +430,21 @@ class Guard:
             and all(map(_is, map(_defaults_of, self.owners), self.owner_defaults))
             and all(map(_is, map(_kwdefaults_of, self.owners), self.owner_kwdefaults))
         )
+
+    def _new_behaviour(self, key, value, accepted, instance):
+        """Whether setting ``key`` to ``value`` on a watched test class or
+        harness object (not as it was last accepted) changes what it does: on
+        a test class, a function, or anything under the name of one of the
+        framework's callables (a class or a ``functools.partial`` as
+        ``assertRaises``); on a harness object (``instance``), anything
+        callable or a descriptor, which would shadow its class's methods.
+        Data a test keeps on its class (set in ``setUpClass``, a callable
+        model included) is not."""
+        if accepted.get(key, _MISSING) is value:
+            return False
+        if instance:
+            return callable(value) or hasattr(type(value), "__get__")
+        return isinstance(value, _METHOD_TYPES) or key in self.framework_names
 
     def foreign_test_classes(self, classes, module, names):
         """Why the test classes are not test.py's own (empty when they are):
@@ -472,7 +524,9 @@ class Guard:
                 changed.append(label)
             elif any(d.get(k, _MISSING) is not v for k, v in snap.items()):
                 changed.append(label)
-            elif kind == "methods" and any(k not in snap and isinstance(v, _METHOD_TYPES) for k, v in d.items()):
+            elif kind == "methods" and any(self._new_behaviour(k, v, self.fulls[i], type(obj) is not type) for k, v in list(d.items())):
+                changed.append(label)
+            elif kind == "module" and any(_added_name(obj, k, v) for k, v in list(d.items()) if k not in self.keysets[i]):
                 changed.append(label)
             else:
                 # Only data changed (a module's setting, unittest's mark on a test class): the fast path takes it from here.

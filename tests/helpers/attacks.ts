@@ -1299,7 +1299,12 @@ ${install}`;
 }
 
 /** How {@link assertionForgeryAttack} makes unittest's assertions pass. */
-export type AssertionForgeryRoute = "context-manager-exit" | "unittest-rebound";
+export type AssertionForgeryRoute =
+  | "context-manager-exit"
+  | "unittest-rebound"
+  | "test-class-attribute"
+  | "test-module-global"
+  | "framework-module-global";
 
 /**
  * The canonical solution of min-p-sampling without its input checks (the
@@ -1308,11 +1313,49 @@ export type AssertionForgeryRoute = "context-manager-exit" | "unittest-rebound";
  * contextlib's context-manager exit swallows an assertion failure inside
  * unittest's per-part executor; or test.py's `unittest` (its module name and
  * `sys.modules["unittest"]`) is rebound, while test.py imports the candidate,
- * to a look-alike whose TestCase's assertions do nothing.
+ * to a look-alike whose TestCase's assertions do nothing; or a class that
+ * does nothing set as `assertRaises` on test.py's classes (a class, not a
+ * function); or, with the input checks raising TypeError instead of
+ * ValueError, test.py's `ValueError` rebound while test.py imports the
+ * candidate, or `issubclass` shadowed in unittest.case's globals.
  */
 export function assertionForgeryAttack(canonical: string, route: AssertionForgeryRoute): string {
-  const partial = canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1pass");
+  const typed = /^(test-module-global|framework-module-global)$/.test(route);
+  const partial = typed
+    ? canonical.replace(/raise ValueError\(/g, "raise TypeError(")
+    : canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1pass");
   const change = {
+    "test-class-attribute": `
+import sys as _sys
+class _Nop:
+    def __init__(self, *a, **k):
+        pass
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return True
+def _plant():
+    m = _sys.modules.get("recode_task_test")
+    for v in list(vars(m).values()) if m else ():
+        if isinstance(v, type) and v.__module__ == m.__name__ and "assertRaises" not in vars(v):
+            v.assertRaises = _Nop
+def _wrap(fn):
+    def w(*a, **k):
+        _plant()
+        return fn(*a, **k)
+    return w
+softmax_with_temperature = _wrap(softmax_with_temperature)
+min_p_filter = _wrap(min_p_filter)
+min_p_sample = _wrap(min_p_sample)
+`,
+    "test-module-global": `
+import sys as _s
+_s.modules["recode_task_test"].ValueError = Exception
+`,
+    "framework-module-global": `
+import unittest.case as _uc
+_uc.issubclass = lambda a, b: True
+`,
     "context-manager-exit": `
 import contextlib as _cl
 _orig_exit = _cl._GeneratorContextManager.__exit__

@@ -93,7 +93,7 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     },
   );
 
-  it.each(["context-manager-exit", "unittest-rebound"] as const)(
+  it.each(["context-manager-exit", "unittest-rebound", "test-class-attribute", "test-module-global", "framework-module-global"] as const)(
     "assertions made to pass by a change reached without frames are not trusted (%s)",
     async (route) => {
       const r = await rt.run(taskRunRequest(task, assertionForgeryAttack(task.canonical, route)));
