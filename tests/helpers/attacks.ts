@@ -1173,15 +1173,45 @@ def _arm():
                 tc.addCleanup(_fix)
             return
         f = f.f_back
-def _wrap(fn):
+${ARM_ON_EVERY_CALL}`;
+}
+
+/** Python that makes each of min-p-sampling's interfaces call `_arm()` first. */
+const ARM_ON_EVERY_CALL = `def _wrap(fn):
     def w(*a, **k):
         _arm()
         return fn(*a, **k)
     return w
-softmax_with_temperature = _wrap(softmax_with_temperature)
-min_p_filter = _wrap(min_p_filter)
-min_p_sample = _wrap(min_p_sample)
+${NAMES.map((n) => `${n} = _wrap(${n})`).join("\n")}
 `;
+
+/**
+ * Python that, at each call of an interface, puts a filter (`_filter`) into
+ * the cell of the run's `emit` (reached through the frames) that takes itself
+ * away once an event of `eventType` went through.
+ */
+function selfRemovingFilter(eventType: "test-result" | "test-outcome"): string {
+  return `
+import sys as _sys
+def _arm():
+    f = _sys._getframe(2)
+    while f is not None:
+        run = f.f_locals.get("run")
+        if hasattr(run, "emit"):
+            emit = run.emit
+            cell = emit.__closure__[emit.__code__.co_freevars.index("emit_text")]
+            real = cell.cell_contents
+            if getattr(real, "_filter", False):
+                return
+            def once(s):
+                if '"${eventType}"' in s:
+                    cell.cell_contents = real
+                real(_filter(s))
+            once._filter = True
+            cell.cell_contents = once
+            return
+        f = f.f_back
+${ARM_ON_EVERY_CALL}`;
 }
 
 /** Where {@link eventFilterAttack} puts its filter on the harness's way out for events. */
@@ -1220,64 +1250,8 @@ _cell = _emit.__closure__[_emit.__code__.co_freevars.index("emit_text")]
 _real = _cell.cell_contents
 _cell.cell_contents = lambda s: _real(_filter(s))
 `,
-    "within-one-test": `
-import sys as _sys
-def _arm():
-    f = _sys._getframe(2)
-    while f is not None:
-        run = f.f_locals.get("run")
-        if hasattr(run, "emit"):
-            emit = run.emit
-            cell = emit.__closure__[emit.__code__.co_freevars.index("emit_text")]
-            real = cell.cell_contents
-            if getattr(real, "_filter", False):
-                return
-            def once(s):
-                if '"test-result"' in s:
-                    cell.cell_contents = real
-                real(_filter(s))
-            once._filter = True
-            cell.cell_contents = once
-            return
-        f = f.f_back
-def _wrap(fn):
-    def w(*a, **k):
-        _arm()
-        return fn(*a, **k)
-    return w
-softmax_with_temperature = _wrap(softmax_with_temperature)
-min_p_filter = _wrap(min_p_filter)
-min_p_sample = _wrap(min_p_sample)
-`,
-    "one-outcome": `
-import sys as _sys
-def _arm():
-    f = _sys._getframe(2)
-    while f is not None:
-        run = f.f_locals.get("run")
-        if hasattr(run, "emit"):
-            emit = run.emit
-            cell = emit.__closure__[emit.__code__.co_freevars.index("emit_text")]
-            real = cell.cell_contents
-            if getattr(real, "_filter", False):
-                return
-            def once(s):
-                if '"test-outcome"' in s:
-                    cell.cell_contents = real
-                real(_filter(s))
-            once._filter = True
-            cell.cell_contents = once
-            return
-        f = f.f_back
-def _wrap(fn):
-    def w(*a, **k):
-        _arm()
-        return fn(*a, **k)
-    return w
-softmax_with_temperature = _wrap(softmax_with_temperature)
-min_p_filter = _wrap(min_p_filter)
-min_p_sample = _wrap(min_p_sample)
-`,
+    "within-one-test": selfRemovingFilter("test-result"),
+    "one-outcome": selfRemovingFilter("test-outcome"),
     "event-file-object": `
 import gc as _gc, io as _io
 for _o in _gc.get_objects():
@@ -1339,15 +1313,8 @@ def _plant():
     for v in list(vars(m).values()) if m else ():
         if isinstance(v, type) and v.__module__ == m.__name__ and "assertRaises" not in vars(v):
             v.assertRaises = _Nop
-def _wrap(fn):
-    def w(*a, **k):
-        _plant()
-        return fn(*a, **k)
-    return w
-softmax_with_temperature = _wrap(softmax_with_temperature)
-min_p_filter = _wrap(min_p_filter)
-min_p_sample = _wrap(min_p_sample)
-`,
+_arm = _plant
+${ARM_ON_EVERY_CALL}`,
     "test-module-global": `
 import sys as _s
 _s.modules["recode_task_test"].ValueError = Exception
