@@ -553,7 +553,7 @@ def run_tests(config, emit_text):
             emit({"type": "tampered", "what": foreign})
             raise _Stop()
         guard.watch_classes(
-            {type(t) for t in tests if type(t).__module__ == TEST_MODULE}, objects=(run,), slotted=slotted, modules=(run.test_module,)
+            {type(t) for t in tests if type(t).__module__ == TEST_MODULE}, objects=(run,), slotted=slotted, modules=((run.test_module, run.test_bound_names),)
         )
         if import_out.size:
             run.preface = f"[printed while importing]\n{import_out.getvalue()}\n[printed by the test]\n"

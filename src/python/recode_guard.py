@@ -217,13 +217,18 @@ def _same_slots(obj, saved):
     return len(now) == len(saved) and all(map(_is, now, saved))
 
 
+def _interpreters_name(key):
+    """A dunder name (``__file__``, ``__warningregistry__``): the interpreter's, not the module text's."""
+    return key.startswith("__") and key.endswith("__")
+
+
 def _added_name(module, key, value):
     """Whether a name added to a watched module during a run is a change:
     anything but a submodule the run imported (``unittest.mock``) or a name
     the interpreter keeps there (``__warningregistry__``). A new name can
     shadow a built-in for every function of the module (``round`` in
     ``unittest.case`` decides ``assertAlmostEqual``)."""
-    if key.startswith("__") and key.endswith("__"):
+    if _interpreters_name(key):
         return False
     return not (type(value) is type(sys) and getattr(value, "__name__", None) == f"{module.__name__}.{key}")
 
@@ -233,7 +238,7 @@ def stray_names(module, bound):
     and that are not the interpreter's own (``__file__``, ...): put there from
     outside while it ran (test.py's ``ValueError`` set by the candidate it
     imports, which every ``assertRaises(ValueError)`` then means)."""
-    return sorted(k for k in list(vars(module)) if k not in bound and not (k.startswith("__") and k.endswith("__")))
+    return sorted(k for k in list(vars(module)) if k not in bound and not _interpreters_name(k))
 
 
 def _cell_value(c):
@@ -372,7 +377,7 @@ class Guard:
         self.protect = _install_audit_guard(self.functions)
         self.protect(loaded_modules_and_classes())
 
-    def _note(self, label, obj, kind):
+    def _note(self, label, obj, kind, own_names=frozenset()):
         d = vars(obj)
         if kind in ("class", "object") or (kind == "module" and label in HARNESS_MODULES):
             # (The harness's own modules: no value changes during a run, data included, but for ``expect``.)
@@ -382,7 +387,8 @@ class Guard:
         else:
             snap = {k: v for k, v in d.items() if callable(v) or isinstance(v, type(sys))}
         self.saved.append((label, obj, kind, snap))
-        self.keysets.append(frozenset(d))
+        # The names it holds now, and those its own text binds (a test's ``global`` name assigned later).
+        self.keysets.append(frozenset(d) | own_names)
         # The live dictionaries (class dictionaries as their read-only views) and their full copies, side by side.
         self.views.append(d)
         self.fulls.append(dict(d))
@@ -403,7 +409,10 @@ class Guard:
         these objects with slots (the harness's state between runs, the
         restore's snapshot) until the next call: data attributes of the first
         two may change, but a function replaced, added or removed during the
-        run, or a slot set to another object, is tampering."""
+        run, or a slot set to another object, is tampering. ``modules``:
+        (module, the names its text binds) pairs (test.py), watched as the
+        protected modules are, a name its text binds being its own even when
+        it first appears during the run."""
         del self.saved[self.base :]
         del self.views[self.base :]
         del self.fulls[self.base :]
@@ -416,8 +425,8 @@ class Guard:
             self._note(f"test class {cls.__name__}", cls, "methods")
         for obj in objects:
             self._note(f"the harness's {type(obj).__name__.lower()} object", obj, "methods")
-        for mod in modules:
-            self._note(f"the module {mod.__name__}", mod, "module")
+        for mod, own_names in modules:
+            self._note(f"the module {mod.__name__}", mod, "module", own_names)
         held = [v for obj in objects for v in list(vars(obj).values()) if type(v) is _FUNCTION]
         self.cells, self.owners = _closure_state([*held, *self.expected.values()])
         self.cell_saved = list(map(_cell_value, self.cells))

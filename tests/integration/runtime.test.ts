@@ -195,6 +195,15 @@ describe.each(backends)("%s runtime", (backend) => {
     expect(again.counts.passed).toBe(3);
   });
 
+  it("a module-level name test.py's text binds may first appear while a test runs (a test's global), and is not tampering", async () => {
+    const tests = `${TESTS}\n    def test_zglobal(self):\n        global _LATE\n        _LATE = add(1, 2)\n        self.assertEqual(_LATE, 3)\n`;
+    const rec = await rt.run(request(GOOD, { tests, mode: "record" }));
+    expect(rec.incident).toBeNull();
+    const r = await rt.run(request(GOOD, { expected: rec.recorded, tests }));
+    expect(r.incident).toBeNull();
+    expect(r.tests.find((x) => x.id === "TestCore.test_zglobal")?.status).toBe("passed");
+  });
+
   it("caps an output flood and marks the cut", async () => {
     const flood = GOOD.replace(
       'print("hello from the candidate")',
