@@ -423,6 +423,10 @@ class Guard:
         self.mros = [cls.__mro__ for cls in self.watched_classes]
         for cls in classes:
             self._note(f"test class {cls.__name__}", cls, "methods")
+        # Their methods' code cannot be rewritten either (Pyodide refuses any code replaced; this is native's).
+        self.protect(
+            getattr(f, "__func__", f) for cls in classes for f in list(vars(cls).values()) if isinstance(f, _METHOD_TYPES)
+        )
         for obj in objects:
             self._note(f"the harness's {type(obj).__name__.lower()} object", obj, "methods")
         for mod, own_names in modules:
@@ -445,7 +449,7 @@ class Guard:
         harness object (not as it was last accepted) changes what it does: on
         a test class, a function, or anything under the name of one of the
         framework's callables (a class or a ``functools.partial`` as
-        ``assertRaises``); on a harness object (``instance``), anything
+        ``assertRaises``), or a data descriptor (a property); on a harness object (``instance``), anything
         callable or a descriptor, which would shadow its class's methods.
         Data a test keeps on its class (set in ``setUpClass``, a callable
         model included) is not."""
@@ -453,7 +457,10 @@ class Guard:
             return False
         if instance:
             return callable(value) or hasattr(type(value), "__get__")
-        return isinstance(value, _METHOD_TYPES) or key in self.framework_names
+        # (A data descriptor, such as a property, takes over what unittest writes on the test instance:
+        # ``_outcome``, and with it the per-test result.)
+        data_descriptor = hasattr(type(value), "__set__") or hasattr(type(value), "__delete__")
+        return isinstance(value, _METHOD_TYPES) or data_descriptor or key in self.framework_names
 
     def foreign_test_classes(self, classes, module, names):
         """Why the test classes are not test.py's own (empty when they are):

@@ -1278,7 +1278,9 @@ export type AssertionForgeryRoute =
   | "unittest-rebound"
   | "test-class-attribute"
   | "test-module-global"
-  | "framework-module-global";
+  | "framework-module-global"
+  | "test-class-property"
+  | "test-method-code";
 
 /**
  * The canonical solution of min-p-sampling without its input checks (the
@@ -1291,7 +1293,11 @@ export type AssertionForgeryRoute =
  * does nothing set as `assertRaises` on test.py's classes (a class, not a
  * function); or, with the input checks raising TypeError instead of
  * ValueError, test.py's `ValueError` rebound while test.py imports the
- * candidate, or `issubclass` shadowed in unittest.case's globals.
+ * candidate, or `issubclass` shadowed in unittest.case's globals; or a
+ * property `_outcome` set on test.py's classes, whose setter gets unittest's
+ * per-test outcome and turns its failures into successes; or (native: Pyodide
+ * refuses any code replaced) the code of test.py's `test_edges` replaced by
+ * one that makes its checks and skips its assertions.
  */
 export function assertionForgeryAttack(canonical: string, route: AssertionForgeryRoute): string {
   const typed = /^(test-module-global|framework-module-global)$/.test(route);
@@ -1313,6 +1319,44 @@ def _plant():
     for v in list(vars(m).values()) if m else ():
         if isinstance(v, type) and v.__module__ == m.__name__ and "assertRaises" not in vars(v):
             v.assertRaises = _Nop
+_arm = _plant
+${ARM_ON_EVERY_CALL}`,
+    "test-class-property": `
+import sys as _sys
+class _Result:
+    def __init__(self, real):
+        self._real = real
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+    def addFailure(self, test, err):
+        self._real.addSuccess(test)
+    addError = addFailure
+def _get(self):
+    return self.__dict__.get("_outcome_v")
+def _set(self, outcome):
+    if outcome is not None and not isinstance(outcome.result, _Result):
+        outcome.result = _Result(outcome.result)
+    self.__dict__["_outcome_v"] = outcome
+def _plant():
+    m = _sys.modules.get("recode_task_test")
+    for v in list(vars(m).values()) if m else ():
+        if isinstance(v, type) and v.__module__ == m.__name__ and "_outcome" not in vars(v):
+            v._outcome = property(_get, _set)
+_arm = _plant
+${ARM_ON_EVERY_CALL}`,
+    "test-method-code": `
+import sys as _sys
+def _fake_edges(self):
+    from recode_check import check
+    probs = [0.1, 0.4, 0.4, 0.1]
+    check(self, "filter_pbase_0", min_p_filter(probs, 0.0), rtol=1e-12, atol=0.0)
+    check(self, "filter_pbase_1_ties", min_p_filter(probs, 1.0), rtol=1e-12, atol=0.0)
+    check(self, "filter_single", min_p_filter([1.0], 0.5), rtol=1e-12, atol=0.0)
+def _plant():
+    m = _sys.modules.get("recode_task_test")
+    cls = getattr(m, "TestMinPFilter", None) if m else None
+    if cls is not None and cls.test_edges.__code__ is not _fake_edges.__code__:
+        cls.test_edges.__code__ = _fake_edges.__code__
 _arm = _plant
 ${ARM_ON_EVERY_CALL}`,
     "test-module-global": `

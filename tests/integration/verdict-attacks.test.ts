@@ -103,6 +103,18 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     },
   );
 
+  it.each(["test-class-property", "test-method-code"] as const)(
+    "a test.py class or method bent by the candidate (no frames) does not pass (%s)",
+    async (route) => {
+      const r = await rt.run(taskRunRequest(task, assertionForgeryAttack(task.canonical, route)));
+      expect(r.allPassed).toBe(false);
+      if (route === "test-class-property") expect(r.incident?.kind).toBe("tampered");
+      // Replacing a test method's code is refused where it is tried: the candidate's call raises, and its tests fail.
+      else expect(r.tests.some((t) => /cannot be (changed|replaced)/.test(t.message))).toBe(true);
+      expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    },
+  );
+
   it("a task file whose path leaves the run folder is refused before anything is written, and the next runs are clean", async () => {
     // From a hostile task pack: repo/../../../lib/x.py was written over the interpreter's standard library
     // (before the run's file watch started), and broke every later run of every task.
