@@ -7,4 +7,6 @@ export const HARNESS_FILES = {
   recode_harness: "harness.py",
   recode_check: "recode_check.py",
   recode_guard: "recode_guard.py",
+  recode_frames: "recode_frames.py",
+  recode_testpy: "recode_testpy.py",
 } as const;

@@ -45,6 +45,8 @@ from ast import AsyncFunctionDef as _ASYNC_DEF
 from ast import ClassDef as _CLASS_DEF
 from ast import FunctionDef as _FUNCTION_DEF
 from ast import Global as _GLOBAL
+from ast import Import as _IMPORT
+from ast import ImportFrom as _IMPORT_FROM
 from ast import Lambda as _LAMBDA
 from ast import Name as _NAME
 from ast import NamedExpr as _NAMED_EXPR
@@ -55,7 +57,8 @@ from ast import iter_child_nodes as _children
 from contextvars import Context as _Context
 
 import recode_check
-from recode_guard import Guard, loaded_modules_and_classes, stray_names
+from recode_guard import Guard, loaded_modules_and_classes
+from recode_testpy import foreign_members, foreign_test_classes, look_alike_imports, nested_codes, stray_names
 
 TEST_MODULE = "recode_task_test"
 MESSAGE_CAP = 2000
@@ -235,7 +238,10 @@ class Run:
         return message_of(exc, self.workdir), tb, line
 
     def check_guard(self):
-        changed = self.guard.changes()
+        self.refuse(self.guard.changes())
+
+    def refuse(self, changed):
+        """End the run as "not trusted" when ``changed`` (descriptions of tampering) is not empty."""
         if changed:
             self.tampered = True
             self.emit({"type": "tampered", "what": changed})
@@ -318,11 +324,10 @@ class Run:
         m = _FIXTURE.match(desc)
         name, where = (m.group(1), m.group(2)) if m else (desc, "")
         covered = []
-        for t in self.tests:
-            cls = type(t)
+        for tid, cls in self.tests:
             qual = f"{cls.__module__}.{cls.__qualname__}"
             if not where or where == qual or where == cls.__module__:
-                covered.append(_test_id(t))
+                covered.append(tid)
         message, tb = "", ""
         if err is not None:
             message, tb, _line = self.describe(err[1])
@@ -424,6 +429,37 @@ def _module_names(tree):
     return frozenset(names)
 
 
+class _Body:
+    def __init__(self, body):
+        self.body = body
+
+
+def _module_imports(tree):
+    """(bound name, module, name imported or None) for each name a module's
+    text binds by importing at module level, and by nothing else: ``import
+    a.b`` binds ``a`` to module ``a``, ``import a.b as x`` binds ``x`` to
+    ``a.b``, ``from m import n as x`` binds ``x`` to ``m``'s ``n`` (relative
+    and star imports are left out)."""
+    found = []
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is _IMPORT:
+            for a in node.names:
+                top = a.name.split(".")[0]
+                found.append((a.asname, a.name, None) if a.asname else (top, top, None))
+        elif kind is _IMPORT_FROM:
+            if not node.level and node.module:
+                found.extend((a.asname or a.name, node.module, a.name) for a in node.names if a.name != "*")
+        elif kind not in (_FUNCTION_DEF, _ASYNC_DEF, _CLASS_DEF):
+            stack.extend(_children(node))
+    # A name the text also binds otherwise (an assignment, a def, an import inside a try) is left out.
+    others = _module_names(_Body([s for s in tree.body if type(s) not in (_IMPORT, _IMPORT_FROM)]))
+    bound = [b for b, _, _ in found]
+    return [f for f in found if f[0] not in others and bound.count(f[0]) == 1]
+
+
 def _walk_globals(node):
     """Every ``global`` statement in ``node`` (functions and classes inside it included)."""
     stack, out = [node], []
@@ -445,14 +481,30 @@ def _import_tests(config, run, import_out):
         path = os.path.join(run.workdir, config["tests_file"])
         # The classes test.py defines, read before it runs (and imports the candidate, which could rewrite it).
         with open(path, "rb") as f:
-            tree = compile(f.read(), path, "exec", _AST_ONLY)
+            source = f.read()
+        tree = compile(source, path, "exec", _AST_ONLY)
         run.test_class_names = frozenset(node.name for node in tree.body if type(node) is _CLASS_DEF)
         run.test_bound_names = _module_names(tree)
+        run.test_imports = _module_imports(tree)
         spec = importlib.util.spec_from_file_location(TEST_MODULE, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[TEST_MODULE] = module
         run.test_module = module
-        spec.loader.exec_module(module)
+        # The code of the text read above (as the loader's exec_module would run it), kept: the functions of
+        # the test classes must have been made by it.
+        code = spec.loader.source_to_code(source, path)
+        exec(code, vars(module))
+        # A look before the tests are made (a hook that made them would hold every test object): what the
+        # import changed and has not put back, and test.py made by anything but its text (recode_testpy).
+        run.check_guard()
+        guard = run.guard
+        stray = stray_names(module, run.test_bound_names)
+        codes = frozenset(map(id, nested_codes(code))) | guard.framework_codes
+        run.refuse(
+            ([f"test.py's names {', '.join(stray[:5])} (its text does not bind them)"] if stray else [])
+            + look_alike_imports(module, run.test_imports, guard.noted_modules())
+            + foreign_members(module, codes, guard.noted_classes())
+        )
         return list(_flatten(unittest.defaultTestLoader.loadTestsFromModule(module)))
     finally:
         sys.stdout, sys.stderr = saved
@@ -489,13 +541,17 @@ def run_tests(config, emit_text):
     sys.stdin = io.StringIO("")
     run = Run(config, emit, None, poison)
 
+    # The sink holds the event writer and the run's folder, not the run (which code under test would reach
+    # through the sink's cells).
+    prefix = run.workdir + os.sep
+
     def sink(key, value, rtol, atol, subtest):
         caller = ""
         try:
             # Where check() was called, as a traceback's line shows it; the host adds the source line from the task's files.
             frame = sys._getframe(2)
             code = frame.f_code
-            name = code.co_filename.replace(run.workdir + os.sep, "")
+            name = code.co_filename.replace(prefix, "")
             caller = f'  File "{name}", line {frame.f_lineno}, in {code.co_name}\n'
         except Exception:  # noqa: BLE001 - the caller is only for the traceback text
             pass
@@ -528,6 +584,8 @@ def run_tests(config, emit_text):
                 }
             )
             return run
+        except _Stop:
+            raise
         except unittest.SkipTest as exc:
             emit({"type": "module-skipped", "message": f"skipped: {exc}"[:MESSAGE_CAP]})
             return run
@@ -540,18 +598,12 @@ def run_tests(config, emit_text):
         if only is not None:
             wanted = set(only)
             tests = [t for t in tests if _test_id(t) in wanted]
-        run.tests = tests
+        # Ids and classes, not the test objects: nothing code under test can reach leads to a running test.
+        run.tests = [(_test_id(t), type(t)) for t in tests]
         emit({"type": "collected", "tests": [_test_id(t) for t in tests]})
-        # What the import changed is seen before the test classes join the watch (which notes the run object again).
+        # What the loading changed is seen before the test classes join the watch (which notes the run object again).
         run.check_guard()
-        foreign = guard.foreign_test_classes({type(t) for t in tests}, run.test_module, run.test_class_names)
-        stray = stray_names(run.test_module, run.test_bound_names)
-        if stray:
-            foreign.append(f"test.py's names {', '.join(stray[:5])} (its text does not bind them)")
-        if foreign:
-            run.tampered = True
-            emit({"type": "tampered", "what": foreign})
-            raise _Stop()
+        run.refuse(foreign_test_classes({type(t) for t in tests}, run.test_module, run.test_class_names, guard.noted_classes()))
         guard.watch_classes(
             {type(t) for t in tests if type(t).__module__ == TEST_MODULE}, objects=(run,), slotted=slotted, modules=((run.test_module, run.test_bound_names),)
         )
@@ -689,8 +741,8 @@ def seal():
     """Hide the JavaScript bridge from code under test (Pyodide, once the
     harness is loaded): its modules leave ``sys.modules`` and its import hook
     leaves ``sys.meta_path``, and an audit hook, which cannot be removed,
-    refuses to import them again and refuses the ``gc`` walks that would find
-    them. The harness itself reports through a device file, not a JavaScript
+    refuses to import them again (the guard's audit hook refuses the ``gc``
+    walks that would find them, and frames). The harness itself reports through a device file, not a JavaScript
     function, so no JavaScript object is left on the Python heap for frames
     to reach."""
     hidden = {name: sys.modules.pop(name) for name in _bridge_modules()}
@@ -773,17 +825,12 @@ def seal():
             # A str subclass is read as the plain string it holds (its own methods never run here).
             if issubclass(_type(name), _str) and _str.__str__(name).split(".")[0] in _roots:
                 raise _ie(f"{_str.__str__(name)} is not available to code under test")
-        elif event in ("gc.get_objects", "gc.get_referrers", "gc.get_referents"):
-            raise _re(f"{event} is not available to code under test")
         elif event == "code.__new__" or event in ("marshal.loads", "marshal.load"):
             # Code from bytes or from its parts (types.CodeType, code.replace, a .pyc, marshal): crafted
             # bytecode reads and writes the whole WebAssembly memory. Code comes from source, compiled here.
             raise _re("code objects made from bytes or parts are not available to code under test (compile source instead)")
         elif event == "object.__setattr__" and len(args) > 1 and _type(args[1]) is _str and args[1] == "__code__":
             raise _re("a function's code cannot be replaced by code under test")
-        elif event in ("sys.settrace", "sys.setprofile", "sys._settraceallthreads", "sys._setprofileallthreads", "sys.monitoring.register_callback"):
-            # A trace or profile hook sees every frame, the harness's included, and can rewrite their locals.
-            raise _re(f"{event} is not available to code under test")
         elif event == "object.__getattr__" and args and any(args[0] is f for f in _sealed):
             raise _re("the harness's own functions cannot be inspected")
 

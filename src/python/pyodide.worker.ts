@@ -10,7 +10,9 @@ import type { PyodideAPI } from "pyodide";
 import type { FileReply, FileRequest, WorkerHello } from "./box-protocol";
 import harness from "./harness.py?raw";
 import check from "./recode_check.py?raw";
+import frames from "./recode_frames.py?raw";
 import guard from "./recode_guard.py?raw";
+import testpy from "./recode_testpy.py?raw";
 import { createWorkerCore, type FromWorker, type ToWorker } from "./worker-core";
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -78,7 +80,7 @@ const handle = createWorkerCore({
     return mod.loadPyodide({ ...opts, createPyodideModule: asm.default, stdout: () => {}, stderr: () => {} });
   },
   // The modules of HARNESS_FILES (harness-files.ts), bundled as text.
-  sources: { recode_harness: harness, recode_check: check, recode_guard: guard },
+  sources: { recode_harness: harness, recode_check: check, recode_guard: guard, recode_frames: frames, recode_testpy: testpy },
   post,
 });
 

@@ -17,6 +17,9 @@ from itertools import chain
 from operator import attrgetter, methodcaller
 from operator import is_ as _is
 
+from recode_frames import code_objects, frame_wall
+from recode_testpy import interpreters_name
+
 PROTECTED_MODULES = (
     "unittest",
     # unittest's per-part executor and subTest are contextlib context managers; the rest is what unittest.case
@@ -36,6 +39,8 @@ PROTECTED_MODULES = (
     "recode_check",
     "recode_harness",
     "recode_guard",
+    "recode_frames",
+    "recode_testpy",
     "math",
     "json",
     "json.encoder",
@@ -110,6 +115,22 @@ _CODE_ATTRS = frozenset(("__code__", "__defaults__", "__kwdefaults__"))
 _FUNCTION = type(_code_or_none)
 
 
+# Events that hand code under test every frame or every object (the harness's and the running test's
+# included): tracing and profiling hooks, sys.monitoring callbacks and the gc walks.
+_REFUSED_EVENTS = frozenset(
+    (
+        "sys.settrace",
+        "sys.setprofile",
+        "sys._settraceallthreads",
+        "sys._setprofileallthreads",
+        "sys.monitoring.register_callback",
+        "gc.get_objects",
+        "gc.get_referrers",
+        "gc.get_referents",
+    )
+)
+
+
 def _install_audit_guard(functions):
     """Install an audit hook (it cannot be removed) that refuses to set the
     attributes of these functions that the interpreter audits (``__code__``,
@@ -127,6 +148,7 @@ def _install_audit_guard(functions):
     it may be reachable)."""
     ids = frozenset(map(id, functions))
     keep = list(functions)  # the ids stay theirs while the hook lives
+    frames = frame_wall()
     noted = set()
     held = []  # the noted objects, so that their ids stay theirs
 
@@ -148,7 +170,12 @@ def _install_audit_guard(functions):
         _code=_CODE_ATTRS,
         _fn=_FUNCTION,
         _type=type,
+        _frames=frames,
+        _walks=_REFUSED_EVENTS,
     ):
+        _frames(event, args)
+        if event in _walks:
+            raise _re(f"{event} is not available to code under test")
         if event == "object.__setattr__":
             obj, name = args[0], args[1]
             if _id(obj) in _ids:
@@ -171,7 +198,7 @@ def _install_audit_guard(functions):
 
 
 # The harness's own modules: no value they hold at module level changes during a run, data included.
-HARNESS_MODULES = ("recode_harness", "recode_check", "recode_guard")
+HARNESS_MODULES = ("recode_harness", "recode_check", "recode_guard", "recode_frames", "recode_testpy")
 _CONTAINERS = (dict, list, set, bytearray)
 
 
@@ -217,28 +244,15 @@ def _same_slots(obj, saved):
     return len(now) == len(saved) and all(map(_is, now, saved))
 
 
-def _interpreters_name(key):
-    """A dunder name (``__file__``, ``__warningregistry__``): the interpreter's, not the module text's."""
-    return key.startswith("__") and key.endswith("__")
-
-
 def _added_name(module, key, value):
     """Whether a name added to a watched module during a run is a change:
     anything but a submodule the run imported (``unittest.mock``) or a name
     the interpreter keeps there (``__warningregistry__``). A new name can
     shadow a built-in for every function of the module (``round`` in
     ``unittest.case`` decides ``assertAlmostEqual``)."""
-    if _interpreters_name(key):
+    if interpreters_name(key):
         return False
     return not (type(value) is type(sys) and getattr(value, "__name__", None) == f"{module.__name__}.{key}")
-
-
-def stray_names(module, bound):
-    """Names in a module's namespace that its text does not bind (``bound``)
-    and that are not the interpreter's own (``__file__``, ...): put there from
-    outside while it ran (test.py's ``ValueError`` set by the candidate it
-    imports, which every ``assertRaises(ValueError)`` then means)."""
-    return sorted(k for k in list(vars(module)) if k not in bound and not _interpreters_name(k))
 
 
 def _cell_value(c):
@@ -374,6 +388,10 @@ class Guard:
         self.modules = [obj for _, obj, kind in self.objects if kind == "module"]
         self.watched_classes = []
         self.mros = []
+        # The code of unittest.case's functions (its skip wrappers stand in test classes for skipped tests).
+        found = code_objects(case).values() if case else ()
+        self.framework_code_objects = list(found)
+        self.framework_codes = frozenset(map(id, self.framework_code_objects))
         self.protect = _install_audit_guard(self.functions)
         self.protect(loaded_modules_and_classes())
 
@@ -462,25 +480,13 @@ class Guard:
         data_descriptor = hasattr(type(value), "__set__") or hasattr(type(value), "__delete__")
         return isinstance(value, _METHOD_TYPES) or data_descriptor or key in self.framework_names
 
-    def foreign_test_classes(self, classes, module, names):
-        """Why the test classes are not test.py's own (empty when they are):
-        every class from a test class up to unittest's must be a protected
-        class, or one test.py defines (a name of ``names``, the classes of
-        its text, bound to it in ``module``). A test class built on something
-        else, such as a look-alike TestCase that code under test put where
-        test.py looks for unittest while test.py imported it, is not."""
-        protected = [obj for _, obj, kind in self.objects if kind == "class"]
-        own = vars(module)
-        out = []
-        for cls in sorted(classes, key=attrgetter("__qualname__")):
-            for c in cls.__mro__:
-                if c is object or any(map(_is, protected, [c] * len(protected))):
-                    continue
-                if c.__name__ in names and own.get(c.__name__) is c:
-                    continue
-                out.append(f"the test class {cls.__qualname__} (built on {c.__module__}.{c.__qualname__}, which test.py does not define)")
-                break
-        return out
+    def noted_modules(self):
+        """Protected module name -> the module as noted before the run (not what ``sys.modules`` holds now)."""
+        return dict(zip(self.module_names, self.modules))
+
+    def noted_classes(self):
+        """The protected classes, as noted before the run."""
+        return [obj for _, obj, kind in self.objects if kind == "class"]
 
     def damaged_code(self):
         """Protected functions whose ``__code__`` was rewritten (restoring dictionaries cannot undo that)."""

@@ -1138,42 +1138,43 @@ min_p_filter = min_p_sample = softmax_with_temperature
 `;
 
 /**
+ * Python defining `_find_run()`: the harness's run object, reached without
+ * frames, among the objects the guard watches (`recode_harness._STATE.guard`).
+ */
+const RUN_THROUGH_THE_GUARD = `
+import sys as _sys
+def _find_run():
+    guard = _sys.modules["recode_harness"]._STATE.guard
+    for entry in guard.saved:
+        if hasattr(entry[1], "emit") and hasattr(entry[1], "current"):
+            return entry[1]
+`;
+
+/**
  * The canonical solution of min-p-sampling without its input checks (so that
  * the tests that expect a ValueError fail, and the others pass), plus a hook
- * that rewrites the harness's record of each test after unittest reported it:
- * a cleanup, added from the frames of the running test, empties the test's
- * outcomes down to "passed" and sets unittest's success flag.
+ * that rewrites the harness's record of a test after unittest reported it:
+ * the interfaces return lists whose finalizer, run when the failed test's
+ * frame is let go (after its failure went out), empties the test's outcomes
+ * down to "passed" in the run object (reached through the guard).
  */
 export function rewrittenOutcomeAttack(canonical: string): string {
   const partial = canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1pass");
   return `${partial}
-import sys as _sys
-def _fix():
-    f = _sys._getframe(1)
-    outcome = None
-    while f is not None:
-        loc = f.f_locals
-        if outcome is None and f.f_code.co_name == "run" and "outcome" in loc:
-            outcome = loc["outcome"]
-        run = loc.get("run")
-        if run is not None and getattr(run, "current", None) is not None:
+${RUN_THROUGH_THE_GUARD}
+class _Late(list):
+    def __del__(self):
+        run = _find_run()
+        if run is not None and run.current is not None:
             run.current.outcomes[:] = [("passed", "", "", None)]
             run.current.subtests[:] = []
-            if outcome is not None:
-                outcome.success = True
-            return
-        f = f.f_back
-def _arm():
-    f = _sys._getframe(2)
-    while f is not None:
-        tc = f.f_locals.get("self")
-        if hasattr(tc, "addCleanup") and hasattr(tc, "_testMethodName"):
-            if not getattr(tc, "_armed", False):
-                tc._armed = True
-                tc.addCleanup(_fix)
-            return
-        f = f.f_back
-${ARM_ON_EVERY_CALL}`;
+def _wrap(fn):
+    def w(*a, **k):
+        out = fn(*a, **k)
+        return _Late(out) if isinstance(out, list) else out
+    return w
+${NAMES.map((n) => `${n} = _wrap(${n})`).join("\n")}
+`;
 }
 
 /** Python that makes each of min-p-sampling's interfaces call `_arm()` first. */
@@ -1191,31 +1192,30 @@ ${NAMES.map((n) => `${n} = _wrap(${n})`).join("\n")}
  * away once an event of `eventType` went through.
  */
 function selfRemovingFilter(eventType: "test-result" | "test-outcome"): string {
-  return `
-import sys as _sys
+  return `${RUN_THROUGH_THE_GUARD}
 def _arm():
-    f = _sys._getframe(2)
-    while f is not None:
-        run = f.f_locals.get("run")
-        if hasattr(run, "emit"):
-            emit = run.emit
-            cell = emit.__closure__[emit.__code__.co_freevars.index("emit_text")]
-            real = cell.cell_contents
-            if getattr(real, "_filter", False):
-                return
-            def once(s):
-                if '"${eventType}"' in s:
-                    cell.cell_contents = real
-                real(_filter(s))
-            once._filter = True
-            cell.cell_contents = once
-            return
-        f = f.f_back
+    emit = _find_run().emit
+    cell = emit.__closure__[emit.__code__.co_freevars.index("emit_text")]
+    real = cell.cell_contents
+    if getattr(real, "_filter", False):
+        return
+    def once(s):
+        if '"${eventType}"' in s:
+            cell.cell_contents = real
+        real(_filter(s))
+    once._filter = True
+    cell.cell_contents = once
 ${ARM_ON_EVERY_CALL}`;
 }
 
 /** Where {@link eventFilterAttack} puts its filter on the harness's way out for events. */
-export type EventFilterRoute = "check-sink-cell" | "frames-run-cell" | "event-file-object" | "within-one-test" | "one-outcome";
+export type EventFilterRoute =
+  | "check-sink-cell"
+  | "frames-run-cell"
+  | "guard-run-cell"
+  | "event-file-object"
+  | "within-one-test"
+  | "one-outcome";
 
 /**
  * The canonical solution of min-p-sampling without its input checks, plus a
@@ -1223,9 +1223,10 @@ export type EventFilterRoute = "check-sink-cell" | "frames-run-cell" | "event-fi
  * every failed or errored test as passed (the checked values stay right, so
  * only the verdicts are forged). Routes: the cell of the writer inside the
  * check helper's sink (`recode_check.SINK`), the cell inside the run object's
- * `emit` reached through the frames of the harness, or (native) the file
- * object on the event descriptor found among all objects; or, within one
- * test, the cell reached through the frames, put back by the filter itself
+ * `emit` reached through the frames of the harness (refused: no frames) or
+ * through the objects the guard watches, or the file object on the event
+ * descriptor found among all objects (refused: no gc walks); or, within one
+ * test, the cell reached through the guard, put back by the filter itself
  * once the test's result went through, so that no check between tests sees it
  * (or once its first outcome went through: the result then disagrees).
  */
@@ -1246,6 +1247,12 @@ _f = _sys._getframe()
 while _f is not None and not hasattr(_f.f_locals.get("run"), "emit"):
     _f = _f.f_back
 _emit = _f.f_locals["run"].emit
+_cell = _emit.__closure__[_emit.__code__.co_freevars.index("emit_text")]
+_real = _cell.cell_contents
+_cell.cell_contents = lambda s: _real(_filter(s))
+`,
+    "guard-run-cell": `${RUN_THROUGH_THE_GUARD}
+_emit = _find_run().emit
 _cell = _emit.__closure__[_emit.__code__.co_freevars.index("emit_text")]
 _real = _cell.cell_contents
 _cell.cell_contents = lambda s: _real(_filter(s))
@@ -1280,7 +1287,12 @@ export type AssertionForgeryRoute =
   | "test-module-global"
   | "framework-module-global"
   | "test-class-property"
-  | "test-method-code";
+  | "test-method-code"
+  | "instance-via-check-sink"
+  | "instance-via-frames"
+  | "outcome-via-frames"
+  | "look-alike-check-module"
+  | "test-object-at-creation";
 
 /**
  * The canonical solution of min-p-sampling without its input checks (the
@@ -1297,7 +1309,20 @@ export type AssertionForgeryRoute =
  * property `_outcome` set on test.py's classes, whose setter gets unittest's
  * per-test outcome and turns its failures into successes; or (native: Pyodide
  * refuses any code replaced) the code of test.py's `test_edges` replaced by
- * one that makes its checks and skips its assertions.
+ * one that makes its checks and skips its assertions. Three routes reach the
+ * running test object itself: through the cells of the check helper's sink
+ * (the harness's run object and its tests), or through the frames, a class
+ * that does nothing set as `assertRaises` on the test object; or, through the
+ * frames, unittest's per-test outcome told to expect a failure, so that the
+ * failed assertion is kept as an expected failure and the test reported as
+ * passed. And one route gets it handed over: a look-alike `recode_check` in
+ * `sys.modules` while test.py imports the candidate (test.py imports `check`
+ * after it), which puts the real module back as soon as test.py takes its
+ * `check`, a wrapper that gets each test object, sets a class that does
+ * nothing as its `assertRaises`, and makes the real check; or a hook on
+ * `TestCase.__init_subclass__`, taken away once test.py's last class is made
+ * (counted in test.py's text), that gives each test class an `__init__` which
+ * sets that class as `assertRaises` on each test object as it is made.
  */
 export function assertionForgeryAttack(canonical: string, route: AssertionForgeryRoute): string {
   const typed = /^(test-module-global|framework-module-global)$/.test(route);
@@ -1359,6 +1384,96 @@ def _plant():
         cls.test_edges.__code__ = _fake_edges.__code__
 _arm = _plant
 ${ARM_ON_EVERY_CALL}`,
+    "instance-via-check-sink": `
+import recode_check as _rc
+class _Nop:
+    def __init__(self, *a, **k):
+        pass
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return True
+def _arm():
+    for c in getattr(_rc.SINK, "__closure__", None) or ():
+        try:
+            tests = getattr(c.cell_contents, "tests", None)
+        except ValueError:
+            continue
+        for t in tests or ():
+            if not isinstance(t, type):
+                t.__dict__["assertRaises"] = _Nop
+${ARM_ON_EVERY_CALL}`,
+    "instance-via-frames": `
+import sys as _sys, unittest as _ut
+class _Nop:
+    def __init__(self, *a, **k):
+        pass
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return True
+def _arm():
+    f = _sys._getframe(1)
+    while f is not None:
+        s = f.f_locals.get("self")
+        if isinstance(s, _ut.TestCase):
+            s.__dict__["assertRaises"] = _Nop
+            return
+        f = f.f_back
+${ARM_ON_EVERY_CALL}`,
+    "outcome-via-frames": `
+import sys as _sys, unittest as _ut
+def _arm():
+    f = _sys._getframe(1)
+    while f is not None:
+        s = f.f_locals.get("self")
+        if isinstance(s, _ut.TestCase) and getattr(s, "_outcome", None) is not None:
+            s._outcome.expecting_failure = True
+            return
+        f = f.f_back
+${ARM_ON_EVERY_CALL}`,
+    "look-alike-check-module": `
+import sys as _sys, types as _types
+class _Nop:
+    def __init__(self, *a, **k):
+        pass
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return True
+_real = _sys.modules["recode_check"]
+def _check(test, *args, **kwargs):
+    test.__dict__["assertRaises"] = _Nop
+    return _real.check(test, *args, **kwargs)
+class _LookAlike(_types.ModuleType):
+    def __getattr__(self, name):
+        _sys.modules["recode_check"] = _real
+        return _check if name == "check" else getattr(_real, name)
+_sys.modules["recode_check"] = _LookAlike("recode_check")
+`,
+    "test-object-at-creation": `
+import unittest as _ut
+class _Nop:
+    def __init__(self, *a, **k):
+        pass
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return True
+with open("test.py") as _f:
+    _left = [_f.read().count("(unittest.TestCase)")]
+def _made(self, *a, **k):
+    _ut.TestCase.__init__(self, *a, **k)
+    self.__dict__["assertRaises"] = _Nop
+_orig = _ut.TestCase.__dict__["__init_subclass__"]
+def _hook(cls, **kwargs):
+    _orig.__get__(None, cls)(**kwargs)
+    cls.__init__ = _made
+    _left[0] -= 1
+    if _left[0] == 0:
+        _ut.TestCase.__init_subclass__ = _orig
+_ut.TestCase.__init_subclass__ = classmethod(_hook)
+`,
     "test-module-global": `
 import sys as _s
 _s.modules["recode_task_test"].ValueError = Exception

@@ -128,10 +128,10 @@ softmax_with_temperature, min_p_filter, min_p_sample = map(_noisy, (softmax_with
     // The canonical values (every check matches) with the validations removed, and a sink that turns failures into passes.
     const hijack = `import sys
 def _hijack():
-    f = sys._getframe(1)
-    while f is not None:
-        run = f.f_locals.get("run")
-        if run is not None and hasattr(run, "emit") and hasattr(run, "current"):
+    # The run object, among the objects the guard watches (code under test gets no frames).
+    for entry in sys.modules["recode_harness"]._STATE.guard.saved:
+        run = entry[1]
+        if hasattr(run, "emit") and hasattr(run, "current"):
             orig = run.emit
             def emit(ev, _orig=orig):
                 if isinstance(ev, dict) and ev.get("status") in ("failed", "error"):
@@ -139,7 +139,6 @@ def _hijack():
                 return _orig(ev)
             run.emit = emit
             return
-        f = f.f_back
 _hijack()
 `;
     const noChecks = task.canonical.replace(/raise ValueError\(/g, "print(");

@@ -33,7 +33,8 @@ describe.each(["pyodide", "native"] as const)("%s: attacks on the verdicts", (ba
 
   it.each(Object.keys(ATTACKS))("%s: no test passes, and the next run is clean", async (kind) => {
     const r = await rt.run(taskRunRequest(task, ATTACKS[kind] as string));
-    expect(r.counts.total).toBeGreaterThan(0);
+    // (A change the candidate's import made is seen before any test is made: the run then has no tests.)
+    expect(r.counts.total > 0 || r.incident?.kind === "tampered").toBe(true);
     expect(r.tests.filter((t) => t.status === "passed").map((t) => t.id)).toEqual([]);
     expect(r.allPassed).toBe(false);
     for (const t of r.tests) expect(t.message).not.toMatch(BREACH);
@@ -69,26 +70,33 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     expect(await inode()).toBe(before);
   });
 
-  it("a failure unittest reported cannot be rewritten as passed afterwards (a cleanup that edits the harness's record)", async () => {
+  it("a failure unittest reported cannot be rewritten as passed afterwards (a finalizer that edits the harness's record)", async () => {
     const partial = task.canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1pass");
     const honest = await rt.run(taskRunRequest(task, partial));
     expect(honest.tests.filter((t) => t.status !== "passed").map((t) => t.id).length).toBeGreaterThan(0);
     const r = await rt.run(taskRunRequest(task, rewrittenOutcomeAttack(task.canonical)));
     expect(r.allPassed).toBe(false);
-    expect(r.incident?.kind).toBe("tampered");
-    expect(r.incident?.message).toContain("after unittest reported");
+    const failing = honest.tests.filter((t) => t.status !== "passed").map((t) => t.id);
+    expect(r.tests.filter((t) => failing.includes(t.id) && t.status === "passed")).toEqual([]);
+    // (The finalizer runs when the failed test's frame is let go: at once natively; Pyodide lets it go
+    // later, after the test's result, when the rewrite no longer matters.)
+    if (backend === "native") {
+      expect(r.incident?.kind).toBe("tampered");
+      expect(r.incident?.message).toContain("after unittest reported");
+    }
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
-  it.each(["check-sink-cell", "frames-run-cell", "event-file-object", "within-one-test", "one-outcome"] as const)(
+  it.each(["check-sink-cell", "frames-run-cell", "guard-run-cell", "event-file-object", "within-one-test", "one-outcome"] as const)(
     "a filter on the harness's way out for events cannot rewrite failures as passed (%s)",
     async (route) => {
       const r = await rt.run(taskRunRequest(task, eventFilterAttack(task.canonical, route)));
       expect(r.allPassed).toBe(false);
-      // (Pyodide has no gc.get_objects for code under test: that route is a collection error there. Native
-      // writes its events with os.write, so the route finds no file object, and the failures are reported.)
-      expect(r.collectionError !== null || r.tests.some((t) => t.status !== "passed")).toBe(true);
-      if (route !== "event-file-object") expect(r.incident?.kind).toBe("tampered");
+      // Code under test gets no frame and no gc walk: those routes are refused while the candidate
+      // imports (a collection error).
+      if (route === "frames-run-cell" || route === "event-file-object") {
+        expect(r.collectionError?.message).toMatch(/frames are not available|gc\.get_objects is not available/);
+      } else expect(r.incident?.kind).toBe("tampered");
       expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
     },
   );
@@ -114,6 +122,23 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
       expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
     },
   );
+
+  it.each([
+    "instance-via-check-sink",
+    "instance-via-frames",
+    "outcome-via-frames",
+    "look-alike-check-module",
+    "test-object-at-creation",
+  ] as const)("the running test object, its assertions and its outcome are out of the candidate's reach (%s)", async (route) => {
+    const r = await rt.run(taskRunRequest(task, assertionForgeryAttack(task.canonical, route)));
+    expect(r.allPassed).toBe(false);
+    // Refused where it is tried (no frames, no test object), or seen before any test is made.
+    if (route === "look-alike-check-module" || route === "test-object-at-creation") {
+      expect(r.incident?.kind).toBe("tampered");
+      expect(r.incident?.message).toMatch(route === "look-alike-check-module" ? /test\.py's check \(not recode_check's own/ : /__init__/);
+    } else expect(r.tests.filter((t) => t.status !== "passed").length).toBeGreaterThan(0);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
 
   it("a task file whose path leaves the run folder is refused before anything is written, and the next runs are clean", async () => {
     // From a hostile task pack: repo/../../../lib/x.py was written over the interpreter's standard library

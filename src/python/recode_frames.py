@@ -1,0 +1,154 @@
+"""Who may take a frame while code under test runs.
+
+A frame leads to every frame below it (``f_back``), and a frame's locals hold
+what the code there holds: the running test object, unittest's per-test
+outcome, the harness's run. Code under test that held one could change them
+between two of the guard's looks. So no code gets a frame object unless it is
+one of the few library functions below, each of which reads what it needs of
+the frame (its module's name, its code, the names of its locals) and hands the
+frame to nothing a run could replace.
+
+The interpreter audits every way to a first frame: ``sys._getframe``,
+``sys._current_frames``, a traceback's ``tb_frame`` and a generator's,
+coroutine's or async generator's frame (``f_back`` needs a frame first).
+Tracing and profiling hooks and the ``gc`` walks, which hand out frames and
+every other object, are refused by the guard's audit hook outright.
+
+``frame_wall()`` returns ``check(event, args)``, which the guard's audit hook
+calls (directly: the check looks two frames up for the code at hand) for each
+audit event: it raises ``RuntimeError`` when the code taking a
+frame is not one of the allowed functions, identified by their code objects
+(which code under test cannot make: a function compiled from a copy of the
+same text has other code). Two allowances depend on the caller's caller:
+traceback's generator of a traceback's frames, only to the function that
+turns them into a ``StackSummary`` without keeping locals, iterating the
+generator itself; and logging's ``currentframe``, only to ``Logger.findCaller``
+without a stack listing, with logging's own ``_is_internal_frame``.
+"""
+
+import sys
+import types
+
+# Library functions that may take a frame (module, qualified name). Functions a module of this
+# Python does not have are left out.
+_FRAME_READERS = (
+    ("typing", "_caller"),
+    ("collections", "namedtuple"),
+    ("enum", "EnumType._create_"),
+    ("dataclasses", "make_dataclass"),
+    ("inspect", "getgeneratorstate"),
+    ("inspect", "getcoroutinestate"),
+    ("inspect", "getasyncgenstate"),
+    ("unittest.result", "TestResult._is_relevant_tb_level"),
+    ("traceback", "clear_frames"),
+    ("traceback", "_compute_suggestion_error"),
+    # Where check() was called, for the traceback text of a failed check.
+    ("recode_harness", "run_tests.<locals>.sink"),
+)
+
+# The audit events that hand out a first frame, and the attributes that do ("object.__getattr__").
+_FRAME_EVENTS = frozenset(("sys._getframe", "sys._current_frames"))
+FRAME_ATTRIBUTES = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame"))
+
+
+def code_objects(module):
+    """{qualified name: code} of the functions a module defines: its functions,
+    the methods of its classes (and their classes, two levels down), and every
+    function nested in them. The first code of a name wins."""
+    found = {}
+    seen = set()
+
+    def walk(code):
+        if id(code) in seen:
+            return
+        seen.add(id(code))
+        found.setdefault(code.co_qualname, code)
+        for c in code.co_consts:
+            if type(c) is types.CodeType:
+                walk(c)
+
+    def visit(holder, depth):
+        for v in list(vars(holder).values()):
+            if isinstance(v, (staticmethod, classmethod)):
+                v = v.__func__
+            if type(v) is types.FunctionType and v.__module__ in (module.__name__, "__main__"):
+                walk(v.__code__)
+            elif isinstance(v, type) and v.__module__ in (module.__name__, "__main__") and depth < 3:
+                visit(v, depth + 1)
+
+    visit(module, 0)
+    return found
+
+
+def frame_wall():
+    """The frame check for the guard's audit hook (see the module's text).
+    Imports logging (its records name the file and line of their caller)."""
+    import logging
+    import traceback
+
+    readers = {}
+    for name, qualname in _FRAME_READERS:
+        mod = sys.modules.get(name)
+        code = code_objects(mod).get(qualname) if mod is not None else None
+        if code is not None:
+            readers[id(code)] = code
+    tb_codes = code_objects(traceback)
+    walk_tb = tb_codes.get("_walk_tb_with_full_positions")
+    summary = tb_codes.get("StackSummary._extract_from_extended_frame_gen")
+    current = logging.currentframe.__code__
+    find_caller = logging.Logger.findCaller.__code__
+    internal = logging._is_internal_frame
+
+    def check(
+        event,
+        args,
+        _events=_FRAME_EVENTS,
+        _attrs=FRAME_ATTRIBUTES,
+        _readers=readers,
+        _walk_tb=walk_tb,
+        _summary=summary,
+        _current=current,
+        _find_caller=find_caller,
+        _internal=internal,
+        _getframe=sys._getframe,
+        _frame=types.FrameType,
+        _gen=types.GeneratorType,
+        _dict=dict,
+        _get=dict.get,
+        _type=type,
+        _id=id,
+        _str=str,
+        _re=RuntimeError,
+    ):
+        if event == "object.__getattr__":
+            if len(args) < 2 or _type(args[1]) is not _str or args[1] not in _attrs:
+                return
+        elif event not in _events:
+            return
+        elif event == "sys._getframe" and args and _type(args[0]) is _frame and args[0].f_code is _own[0]:
+            return  # this check's own look at its caller, below
+        # This check is called by the guard's audit hook, which the interpreter called for the code at hand.
+        caller = _getframe(0).f_back.f_back
+        if caller is None:
+            return
+        code = caller.f_code
+        if code is _own[0] or _readers.get(_id(code)) is code:
+            return
+        up = caller.f_back
+        if up is not None:
+            if code is _walk_tb and up.f_code is _summary:
+                seen = up.f_locals
+                gen = seen.get("frame_gen")
+                # The summary iterates the generator itself (not a copy a replaced islice or deque made)
+                # and keeps no locals.
+                if not seen.get("capture_locals") and _type(gen) is _gen and gen.gi_frame is caller:
+                    return
+            elif code is _current and up.f_code is _find_caller:
+                glob = up.f_globals
+                if not up.f_locals.get("stack_info") and _type(glob) is _dict and _get(glob, "_is_internal_frame") is _internal:
+                    return
+        what = event if event != "object.__getattr__" else f"the {args[1]} of a {_type(args[0]).__name__}"
+        raise _re(f"frames are not available to code under test ({what}, taken in {code.co_qualname} at {code.co_filename}, line {caller.f_lineno})")
+
+    _own = [check.__code__]
+    return check

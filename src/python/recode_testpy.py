@@ -1,0 +1,133 @@
+"""Whether test.py, once imported, is test.py's own.
+
+test.py imports the candidate before it defines its test classes, so code
+under test runs while test.py is made and can try to change what test.py
+binds and defines. The harness looks right after test.py's import, before
+any test object is made (a hook that made them would hold every test), and
+ends the run as "not trusted" when any of these finds something:
+
+- ``stray_names``: a name in test.py's namespace that its text does not bind
+  (a ``ValueError`` set there, which every ``assertRaises(ValueError)`` then
+  means; a ``load_tests`` that would make the tests);
+- ``look_alike_imports``: a name test.py imports from a protected module that
+  is not that module's (a look-alike module in ``sys.modules`` while test.py
+  imported the candidate, whose ``check`` would get every test object);
+- ``foreign_members``: anything in a test class, or in a class it is built on,
+  that runs code and that test.py's text did not make: a function whose code
+  is not test.py's (or unittest's, for its skip wrappers), or another
+  descriptor (an ``__init__`` given to a test class while it was made would
+  get each test object as it is made), or a metaclass test.py does not define;
+- ``foreign_test_classes`` (after loading): a test class built on a class
+  that is neither protected nor defined by test.py.
+"""
+
+import types
+from operator import attrgetter
+from operator import is_ as _is
+
+_MISSING = object()
+_FUNCTION = types.FunctionType
+# The descriptors type() makes for a class's __dict__, __weakref__ and slots: they run no Python code.
+_C_DESCRIPTORS = (types.GetSetDescriptorType, types.MemberDescriptorType)
+_CODE = types.CodeType
+_type_dict = type.__dict__["__dict__"].__get__
+_type_mro = type.__dict__["__mro__"].__get__
+
+
+def interpreters_name(key):
+    """A dunder name (``__file__``, ``__warningregistry__``): the interpreter's, not the module text's."""
+    return key.startswith("__") and key.endswith("__")
+
+
+def stray_names(module, bound):
+    """Names in a module's namespace that its text does not bind (``bound``)
+    and that are not the interpreter's own (``__file__``, ...): put there from
+    outside while it ran."""
+    return sorted(k for k in list(vars(module)) if k not in bound and not interpreters_name(k))
+
+
+def look_alike_imports(module, imports, protected):
+    """The names of ``module`` (test.py) bound by importing from a protected
+    module (``imports``: (bound name, module, name or None), see the harness's
+    ``_module_imports``; ``protected``: module name -> the module as noted
+    before the run) that are not that module's own objects."""
+    found = []
+    for bound, mod, attr in imports:
+        real = protected.get(mod)
+        if real is None:
+            continue
+        want = real if attr is None else vars(real).get(attr, _MISSING)
+        if want is not _MISSING and vars(module).get(bound, _MISSING) is not want:
+            found.append(f"test.py's {bound} (not {mod}'s own: a look-alike module was imported)")
+    return found
+
+
+def nested_codes(code):
+    """The code objects of a module's code and of every function and class body nested in it."""
+    found, stack = [], [code]
+    while stack:
+        c = stack.pop()
+        found.append(c)
+        stack.extend(k for k in c.co_consts if type(k) is _CODE)
+    return found
+
+
+def _descriptor(value):
+    """Whether a value's class gives it ``__get__``, looked up in the class's dictionaries (no code runs)."""
+    return any("__get__" in _type_dict(k) for k in _type_mro(type(value)))
+
+
+def _made_by(value, codes):
+    """Whether a class attribute runs only code whose code object is one of ``codes`` (ids)."""
+    kind = type(value)
+    if kind is _FUNCTION:
+        return id(value.__code__) in codes
+    if kind is staticmethod or kind is classmethod:
+        return _made_by(value.__func__, codes)
+    if kind is property:
+        return all(f is None or _made_by(f, codes) for f in (value.fget, value.fset, value.fdel))
+    return kind in _C_DESCRIPTORS or not _descriptor(value)
+
+
+def foreign_members(module, codes, protected_classes):
+    """What, in the test classes of ``module`` (its TestCase subclasses) and the
+    classes they are built on that are not protected, runs code test.py's text
+    did not make (``codes``: ids of the code objects allowed, test.py's and
+    unittest's). Each as "test class X's name (...)"."""
+    import unittest
+
+    found, seen = [], set()
+    for value in list(vars(module).values()):
+        if not (isinstance(value, type) and issubclass(value, unittest.TestCase)):
+            continue
+        for cls in _type_mro(value):
+            if id(cls) in seen or cls is object or any(map(_is, protected_classes, [cls] * len(protected_classes))):
+                continue
+            seen.add(id(cls))
+            meta = type(cls)
+            if meta is not type and not all(_made_by(v, codes) for v in list(_type_dict(meta).values())):
+                found.append(f"test class {cls.__qualname__}'s metaclass {meta.__qualname__} (not test.py's)")
+            for name, member in list(_type_dict(cls).items()):
+                if not _made_by(member, codes):
+                    found.append(f"test class {cls.__qualname__}'s {name} (code test.py does not define)")
+    return found
+
+
+def foreign_test_classes(classes, module, names, protected_classes):
+    """Why the test classes are not test.py's own (empty when they are):
+    every class from a test class up to unittest's must be a protected
+    class, or one test.py defines (a name of ``names``, the classes of
+    its text, bound to it in ``module``). A test class built on something
+    else, such as a look-alike TestCase that code under test put where
+    test.py looks for unittest while test.py imported it, is not."""
+    own = vars(module)
+    out = []
+    for cls in sorted(classes, key=attrgetter("__qualname__")):
+        for c in cls.__mro__:
+            if c is object or any(map(_is, protected_classes, [c] * len(protected_classes))):
+                continue
+            if c.__name__ in names and own.get(c.__name__) is c:
+                continue
+            out.append(f"the test class {cls.__qualname__} (built on {c.__module__}.{c.__qualname__}, which test.py does not define)")
+            break
+    return out
