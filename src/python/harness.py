@@ -57,7 +57,7 @@ from ast import iter_child_nodes as _children
 from contextvars import Context as _Context
 
 import recode_check
-from recode_guard import Guard, loaded_modules_and_classes
+from recode_guard import MEMORY_ACCESS_MODULES, Guard, loaded_modules_and_classes
 from recode_testpy import foreign_members, foreign_test_classes, look_alike_imports, nested_codes, stray_names
 
 TEST_MODULE = "recode_task_test"
@@ -688,32 +688,15 @@ _os_close = os.close
 # none of them (see ``seal``).
 _BRIDGE_ROOTS = frozenset(("js", "pyodide", "_pyodide", "pyodide_js", "_pyodide_core"))
 
-# Modules built into Pyodide that code under test must not have either: ctypes (it reads and writes
-# memory and calls any C function, emscripten_run_script_string among them: JavaScript), and CPython's
-# C-API test modules (they read and set a function's defaults, closure and globals, a frame's locals or
-# a tuple's items through the C API, where no audit hook sees it).
-_REFUSED_ROOTS = _BRIDGE_ROOTS | frozenset(
-    (
-        "ctypes",
-        "_ctypes",
-        "_ctypes_test",
-        "_testcapi",
-        "_testinternalcapi",
-        "_testlimitedcapi",
-        "_testbuffer",
-        "_testclinic",
-        "_testclinic_limited",
-        "_testmultiphase",
-        "_testsinglephase",
-        "_testimportmultiple",
-        "_testexternalinspection",
-        "_xxtestfuzz",
-        "xxsubtype",
-        "_remote_debugging",
-        # A known memory-safety bug of this CPython (3.14.2): array's item assignment converts the value after
-        # checking the index, and a value whose __index__ empties the array writes to any address.
-        "array",
-    )
+# Modules built into Pyodide that code under test must not have either: those that read and write the
+# interpreter's memory (recode_guard.MEMORY_ACCESS_MODULES, refused on both backends; in Pyodide ctypes
+# also calls any C function, emscripten_run_script_string among them: JavaScript), and array.
+_REFUSED_ROOTS = (
+    _BRIDGE_ROOTS
+    | MEMORY_ACCESS_MODULES
+    # A known memory-safety bug of this CPython (3.14.2): array's item assignment converts the value after
+    # checking the index, and a value whose __index__ empties the array writes to any address.
+    | frozenset(("array",))
 )
 
 

@@ -152,3 +152,66 @@ def frame_wall():
 
     _own = [check.__code__]
     return check
+
+
+def handlers_without_frames():
+    """Signal handlers get no frame. CPython calls a Python signal handler
+    with the frame that was running when the signal came (``handler(signum,
+    frame)``, no audit event), and from it ``f_back`` leads to the running
+    test. So ``_signal.signal`` (behind ``signal.signal``) installs, for a
+    handler written in Python, a stand-in that calls it with ``None`` for the
+    frame, and ``_signal.getsignal`` gives the handler back. A second
+    ``_signal`` or ``_imp`` module (``_imp.create_builtin``) would hold the
+    originals: ``_imp.create_builtin`` gives the loaded ones instead. The
+    same for ``gc.set_debug`` (refused: ``gc.DEBUG_SAVEALL`` would keep the
+    frames of finished calls in ``gc.garbage``). Returns the new functions:
+    the guard's audit hook refuses to read their defaults, which hold the
+    originals."""
+    import _imp
+    import _signal
+
+    stand_ins = {}  # id(stand-in) -> (stand-in, handler)
+
+    def signal(signalnum, handler, /, _real=_signal.signal, _stand_ins=stand_ins, _type=type, _fn=types.FunctionType, _method=types.MethodType, _id=id):
+        if _type(handler) in (_fn, _method) or (callable(handler) and _type(handler).__module__ != "builtins"):
+
+            def stand_in(signum, frame, _handler=handler):
+                return _handler(signum, None)
+
+            _stand_ins[_id(stand_in)] = (stand_in, handler)
+            installed = stand_in
+        else:
+            installed = handler
+        old = _real(signalnum, installed)
+        found = _stand_ins.get(_id(old))
+        return found[1] if found is not None and found[0] is old else old
+
+    def getsignal(signalnum, /, _real=_signal.getsignal, _stand_ins=stand_ins, _id=id):
+        now = _real(signalnum)
+        found = _stand_ins.get(_id(now))
+        return found[1] if found is not None and found[0] is now else now
+
+    import gc
+
+    # gc.DEBUG_SAVEALL keeps every object a collection frees in gc.garbage: frames of finished calls
+    # (and through f_back the running ones), with no audit event. Code under test sets no gc debugging.
+    def set_debug(flags, /):
+        raise RuntimeError("gc.set_debug is not available to code under test")
+
+    set_debug.__doc__ = gc.set_debug.__doc__
+    gc.set_debug = set_debug
+    given = {"_signal": _signal, "_imp": _imp, "gc": gc}
+
+    def create_builtin(spec, /, _real=_imp.create_builtin, _given=given, _get=dict.get, _str=str, _type=type):
+        made = _real(spec)
+        name = _get(vars(made), "__name__") if _type(vars(made)) is dict else None
+        if _type(name) is _str and name in _given:
+            return _given[name]
+        return made
+
+    signal.__doc__ = _signal.signal.__doc__
+    getsignal.__doc__ = _signal.getsignal.__doc__
+    _signal.signal = signal
+    _signal.getsignal = getsignal
+    _imp.create_builtin = create_builtin
+    return (signal, getsignal, create_builtin, set_debug)

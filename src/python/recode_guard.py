@@ -17,8 +17,8 @@ from itertools import chain
 from operator import attrgetter, methodcaller
 from operator import is_ as _is
 
-from recode_frames import code_objects, frame_wall
-from recode_testpy import interpreters_name
+from recode_frames import code_objects, frame_wall, handlers_without_frames
+from recode_testpy import interpreters_name, is_descriptor
 
 PROTECTED_MODULES = (
     "unittest",
@@ -49,6 +49,8 @@ PROTECTED_MODULES = (
 )
 
 _MISSING = object()
+# The interpreter's own getsignal, taken before the guard replaces it (it hands out what is installed).
+_real_getsignal = __import__("_signal").getsignal
 _METHOD_TYPES = (type(lambda: None), staticmethod, classmethod)
 _code_of = attrgetter("__code__")
 _values = methodcaller("values")
@@ -86,7 +88,7 @@ _TOOL_LABELS = tuple(f"monitoring tool {tool}" for tool in range(6))
 def _hooks():
     """Interpreter-wide hooks that see or steer every call: tracing, profiling,
     sys.monitoring tools, the SIGINT handler. The harness sets none of them."""
-    import signal
+    import _signal
 
     state = {"trace": sys.gettrace(), "profile": sys.getprofile()}
     mon = getattr(sys, "monitoring", None)
@@ -97,7 +99,10 @@ def _hooks():
             except Exception:  # noqa: BLE001 - an unknown tool id
                 pass
     try:
-        state["SIGINT handler"] = signal.getsignal(signal.SIGINT)
+        # The installed object as the interpreter holds it (a stand-in for a Python handler, see
+        # recode_frames.handlers_without_frames), read in C: signal.getsignal would make an enum of it,
+        # whose error message would run the handler's __repr__ here.
+        state["SIGINT handler"] = _real_getsignal(_signal.SIGINT)
     except (AttributeError, ValueError):
         pass
     return state
@@ -114,6 +119,30 @@ def _code_or_none(v):
 _CODE_ATTRS = frozenset(("__code__", "__defaults__", "__kwdefaults__"))
 _FUNCTION = type(_code_or_none)
 
+
+# Modules that read and write the interpreter's memory (and so everything in it): ctypes, and CPython's
+# C-API test modules (they read and set a function's defaults, closure and globals, a frame's locals or
+# a tuple's items through the C API, where no audit hook sees it). Refused to code under test.
+MEMORY_ACCESS_MODULES = frozenset(
+    (
+        "ctypes",
+        "_ctypes",
+        "_ctypes_test",
+        "_testcapi",
+        "_testinternalcapi",
+        "_testlimitedcapi",
+        "_testbuffer",
+        "_testclinic",
+        "_testclinic_limited",
+        "_testmultiphase",
+        "_testsinglephase",
+        "_testimportmultiple",
+        "_testexternalinspection",
+        "_xxtestfuzz",
+        "xxsubtype",
+        "_remote_debugging",
+    )
+)
 
 # Events that hand code under test every frame or every object (the harness's and the running test's
 # included): tracing and profiling hooks, sys.monitoring callbacks and the gc walks.
@@ -149,6 +178,9 @@ def _install_audit_guard(functions):
     ids = frozenset(map(id, functions))
     keep = list(functions)  # the ids stay theirs while the hook lives
     frames = frame_wall()
+    # Functions whose defaults hold what code under test must not have (the original signal functions).
+    hidden = handlers_without_frames()
+    hidden_ids = frozenset(map(id, hidden))
     noted = set()
     held = []  # the noted objects, so that their ids stay theirs
 
@@ -172,10 +204,26 @@ def _install_audit_guard(functions):
         _type=type,
         _frames=frames,
         _walks=_REFUSED_EVENTS,
+        _hidden=hidden_ids,
+        _kept=hidden,
+        _no_import=MEMORY_ACCESS_MODULES,
+        _str=str,
+        _ie=ImportError,
     ):
         _frames(event, args)
         if event in _walks:
             raise _re(f"{event} is not available to code under test")
+        if event == "import":
+            name = args[0] if args else None
+            # (A str subclass is read as the plain string it holds: its own methods never run here.)
+            root = _str.__str__(name).split(".")[0] if isinstance(name, _str) else None
+            if root in _no_import:
+                raise _ie(f"{_str.__str__(name)} is not available to code under test (it reads and writes the interpreter's memory)")
+            if root == "asyncio":
+                # Its event loop reads the frames of running coroutines (a task's repr), and Pyodide's has no
+                # way out to JavaScript: asyncio fails on both backends, here with a clear message.
+                raise _ie("asyncio is not available to code under test (the tests run without an event loop)")
+            return
         if event == "object.__setattr__":
             obj, name = args[0], args[1]
             if _id(obj) in _ids:
@@ -188,7 +236,7 @@ def _install_audit_guard(functions):
                     raise _re("the class of a module or object the run did not make cannot be changed")
             elif name == "__bases__" and _id(obj) in _noted:
                 raise _re("the bases of a class the run did not define cannot be changed")
-        elif event == "object.__getattr__" and args and args[0] is _protect:
+        elif event == "object.__getattr__" and args and (args[0] is _protect or _id(args[0]) in _hidden):
             raise _re("the guard's own functions cannot be inspected")
         elif event == "sys.addaudithook":
             raise _re("audit hooks are not available to code under test")
@@ -467,18 +515,19 @@ class Guard:
         harness object (not as it was last accepted) changes what it does: on
         a test class, a function, or anything under the name of one of the
         framework's callables (a class or a ``functools.partial`` as
-        ``assertRaises``), or a data descriptor (a property); on a harness object (``instance``), anything
+        ``assertRaises``), or a descriptor (a property; anything with
+        ``__get__``); on a harness object (``instance``), anything
         callable or a descriptor, which would shadow its class's methods.
         Data a test keeps on its class (set in ``setUpClass``, a callable
         model included) is not."""
         if accepted.get(key, _MISSING) is value:
             return False
         if instance:
-            return callable(value) or hasattr(type(value), "__get__")
+            return callable(value) or is_descriptor(value)
         # (A data descriptor, such as a property, takes over what unittest writes on the test instance:
-        # ``_outcome``, and with it the per-test result.)
-        data_descriptor = hasattr(type(value), "__set__") or hasattr(type(value), "__delete__")
-        return isinstance(value, _METHOD_TYPES) or data_descriptor or key in self.framework_names
+        # ``_outcome``, and with it the per-test result; any descriptor is handed the test object when
+        # unittest reads the name, such as ``__unittest_expecting_failure__``, from the test.)
+        return isinstance(value, _METHOD_TYPES) or is_descriptor(value) or key in self.framework_names
 
     def noted_modules(self):
         """Protected module name -> the module as noted before the run (not what ``sys.modules`` holds now)."""

@@ -72,7 +72,7 @@ def nested_codes(code):
     return found
 
 
-def _descriptor(value):
+def is_descriptor(value):
     """Whether a value's class gives it ``__get__``, looked up in the class's dictionaries (no code runs)."""
     return any("__get__" in _type_dict(k) for k in _type_mro(type(value)))
 
@@ -86,7 +86,7 @@ def _made_by(value, codes):
         return _made_by(value.__func__, codes)
     if kind is property:
         return all(f is None or _made_by(f, codes) for f in (value.fget, value.fset, value.fdel))
-    return kind in _C_DESCRIPTORS or not _descriptor(value)
+    return kind in _C_DESCRIPTORS or not is_descriptor(value)
 
 
 def foreign_members(module, codes, protected_classes):

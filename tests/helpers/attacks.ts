@@ -1292,7 +1292,12 @@ export type AssertionForgeryRoute =
   | "instance-via-frames"
   | "outcome-via-frames"
   | "look-alike-check-module"
-  | "test-object-at-creation";
+  | "test-object-at-creation"
+  | "descriptor-on-test-class"
+  | "signal-handler-frame"
+  | "ctypes-frame"
+  | "gc-saved-frames"
+  | "class-method-swapped-back";
 
 /**
  * The canonical solution of min-p-sampling without its input checks (the
@@ -1322,13 +1327,22 @@ export type AssertionForgeryRoute =
  * nothing as its `assertRaises`, and makes the real check; or a hook on
  * `TestCase.__init_subclass__`, taken away once test.py's last class is made
  * (counted in test.py's text), that gives each test class an `__init__` which
- * sets that class as `assertRaises` on each test object as it is made.
+ * sets that class as `assertRaises` on each test object as it is made; or a
+ * descriptor set on test.py's classes as `__unittest_expecting_failure__`
+ * (unittest reads it from the running test object, which its `__get__` is
+ * handed); or the frame CPython hands a signal handler (a SIGUSR1 handler set,
+ * the signal raised, the handler put back); or the frame ctypes gives
+ * (`PyEval_GetFrame`, native: Pyodide has no ctypes); or frames of finished
+ * calls kept in `gc.garbage` by `gc.DEBUG_SAVEALL`. One route needs no test
+ * object: where the input checks raised, unittest's `_raiseFailure` is swapped
+ * for a function that puts the original back as the assertRaises context
+ * exits and lets it pass (so no look of the guard sees the swap).
  */
 export function assertionForgeryAttack(canonical: string, route: AssertionForgeryRoute): string {
   const typed = /^(test-module-global|framework-module-global)$/.test(route);
   const partial = typed
     ? canonical.replace(/raise ValueError\(/g, "raise TypeError(")
-    : canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1pass");
+    : canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, route === "class-method-swapped-back" ? "$1return _arm()" : "$1pass");
   const change = {
     "test-class-attribute": `
 import sys as _sys
@@ -1473,6 +1487,120 @@ def _hook(cls, **kwargs):
     if _left[0] == 0:
         _ut.TestCase.__init_subclass__ = _orig
 _ut.TestCase.__init_subclass__ = classmethod(_hook)
+`,
+    "descriptor-on-test-class": `
+import sys as _sys
+class _Nop:
+    def __init__(self, *a, **k):
+        pass
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return True
+class _Hook:
+    def __get__(self, test, owner=None):
+        if test is not None:
+            test.__dict__["assertRaises"] = _Nop
+        return False
+def _arm():
+    m = _sys.modules.get("recode_task_test")
+    for v in list(vars(m).values()) if m else ():
+        if isinstance(v, type) and v.__module__ == m.__name__ and "__unittest_expecting_failure__" not in vars(v):
+            v.__unittest_expecting_failure__ = _Hook()
+${ARM_ON_EVERY_CALL}`,
+    "signal-handler-frame": `
+import signal as _signal, unittest as _ut
+class _Nop:
+    def __init__(self, *a, **k):
+        pass
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return True
+def _shadow(f):
+    while f is not None:
+        s = f.f_locals.get("self")
+        if isinstance(s, _ut.TestCase):
+            s.__dict__["assertRaises"] = _Nop
+            return
+        f = f.f_back
+def _arm():
+    old = _signal.signal(_signal.SIGUSR1, lambda signum, frame: _shadow(frame))
+    try:
+        _signal.raise_signal(_signal.SIGUSR1)
+    finally:
+        _signal.signal(_signal.SIGUSR1, old)
+${ARM_ON_EVERY_CALL}`,
+    "ctypes-frame": `
+import unittest as _ut
+class _Nop:
+    def __init__(self, *a, **k):
+        pass
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return True
+def _shadow(f):
+    while f is not None:
+        s = f.f_locals.get("self")
+        if isinstance(s, _ut.TestCase):
+            s.__dict__["assertRaises"] = _Nop
+            return
+        f = f.f_back
+def _arm():
+    import ctypes
+    get = ctypes.pythonapi.PyEval_GetFrame
+    get.restype, get.argtypes = ctypes.py_object, []
+    _shadow(get())
+${ARM_ON_EVERY_CALL}`,
+    "gc-saved-frames": `
+import gc as _gc, unittest as _ut
+class _Nop:
+    def __init__(self, *a, **k):
+        pass
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return True
+def _leak():
+    try:
+        raise Exception("x")
+    except Exception as e:
+        keep = e  # frame -> exception -> traceback -> frame: a cycle left behind
+def _arm():
+    old = _gc.get_debug()
+    _gc.set_debug(_gc.DEBUG_SAVEALL)
+    try:
+        _leak()
+        _gc.collect(0)
+    finally:
+        _gc.set_debug(old)
+    frames = [o for o in _gc.garbage if type(o).__name__ == "frame" and o.f_code is _leak.__code__]
+    del _gc.garbage[:]
+    for f in frames[-1:]:
+        while f is not None:
+            s = f.f_locals.get("self")
+            if isinstance(s, _ut.TestCase):
+                s.__dict__["assertRaises"] = _Nop
+                return
+            f = f.f_back
+${ARM_ON_EVERY_CALL}`,
+    "class-method-swapped-back": `
+import unittest.case as _uc
+_ctx = _uc._BaseTestCaseContext
+_orig = _ctx.__dict__["_raiseFailure"]
+class _AnyMeta(type):
+    def __subclasscheck__(cls, sub):
+        return False
+class _Any(metaclass=_AnyMeta):
+    __name__ = "ValueError"
+def _quiet(self, msg):
+    _ctx._raiseFailure = _orig
+    self.expected = _Any
+    self.expected_regex = None
+def _arm():
+    _ctx._raiseFailure = _quiet
+    return [0.0]
 `,
     "test-module-global": `
 import sys as _s

@@ -50,6 +50,17 @@ def attribute_error():
     except AttributeError as e:
         return "".join(traceback.format_exception_only(type(e), e)).strip()
 
+def signal_handled():
+    import signal
+    got = []
+    old = signal.signal(signal.SIGUSR1, lambda signum, frame: got.append((signum, frame)))
+    try:
+        signal.raise_signal(signal.SIGUSR1)
+        handler = signal.getsignal(signal.SIGUSR1)
+    finally:
+        signal.signal(signal.SIGUSR1, old)
+    return [(int(s), f) for s, f in got], callable(handler) and handler is not old
+
 def refuses_zero(x):
     if x == 0:
         raise ValueError("zero")
@@ -57,7 +68,7 @@ def refuses_zero(x):
 `;
 
 const TESTS = `import unittest
-from solution import log_line, formatted_error, warned, made_types, attribute_error, refuses_zero
+from solution import log_line, formatted_error, warned, made_types, attribute_error, signal_handled, refuses_zero
 
 class TestOrdinary(unittest.TestCase):
     def test_logging_names_its_caller(self):
@@ -74,6 +85,10 @@ class TestOrdinary(unittest.TestCase):
 
     def test_attribute_error_text(self):
         self.assertIn("AttributeError", attribute_error())
+
+    def test_signal_handler_runs_without_the_frame(self):
+        import signal
+        self.assertEqual(signal_handled(), ([(int(signal.SIGUSR1), None)], True))
 
     def test_assert_raises(self):
         with self.assertRaises(ValueError):
@@ -98,6 +113,8 @@ const ROUTES: Record<string, string> = {
   "sys._current_frames": "import sys\ndef take():\n    return list(sys._current_frames().values())[0]\n",
   "a trace function": "import sys\ndef take():\n    sys.settrace(lambda *a: None)\n",
   "gc.get_referrers": "import gc\ndef take():\n    return gc.get_referrers(take)\n",
+  "gc.DEBUG_SAVEALL": "import gc\ndef take():\n    gc.set_debug(gc.DEBUG_SAVEALL)\n",
+  ctypes: "def take():\n    import ctypes\n    return ctypes.pythonapi.PyEval_GetFrame\n",
 };
 
 const ROUTE_TESTS = `import unittest
@@ -132,11 +149,11 @@ describe.each(["pyodide", "native"] as const)("%s: no frames for code under test
     await rt.dispose();
   });
 
-  it("library code that takes frames for itself still works (logging, traceback, warnings, namedtuple, enum, typing, assertRaises)", async () => {
+  it("library code that takes frames for itself still works (logging, traceback, warnings, namedtuple, enum, typing, assertRaises), and a signal handler runs, given no frame", async () => {
     const r = await rt.run(request(ORDINARY, TESTS, { "TestOrdinary.test_logging_names_its_caller": "log_line" }));
     expect(r.collectionError).toBeNull();
     expect(r.tests.map((t) => [t.id, t.status, t.message])).toEqual(r.tests.map((t) => [t.id, "passed", ""]));
-    expect(r.counts.total).toBe(6);
+    expect(r.counts.total).toBe(7);
   });
 
   it.each(Object.keys(ROUTES))("taking a frame through %s is refused, and the message says where", async (route) => {
@@ -144,7 +161,7 @@ describe.each(["pyodide", "native"] as const)("%s: no frames for code under test
     const [t] = r.tests;
     expect(t?.status).toBe("error");
     expect(t?.message).toMatch(
-      /^RuntimeError: (frames are not available to code under test \(.+ at .+, line \d+\)|\S+ is not available to code under test)/,
+      /^(RuntimeError|ImportError): (frames are not available to code under test \(.+ at .+, line \d+\)|\S+ is not available to code under test)/,
     );
   });
 });

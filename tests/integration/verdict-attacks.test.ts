@@ -129,15 +129,32 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     "outcome-via-frames",
     "look-alike-check-module",
     "test-object-at-creation",
+    "descriptor-on-test-class",
+    "signal-handler-frame",
+    "ctypes-frame",
+    "gc-saved-frames",
   ] as const)("the running test object, its assertions and its outcome are out of the candidate's reach (%s)", async (route) => {
     const r = await rt.run(taskRunRequest(task, assertionForgeryAttack(task.canonical, route)));
     expect(r.allPassed).toBe(false);
     // Refused where it is tried (no frames, no test object), or seen before any test is made.
-    if (route === "look-alike-check-module" || route === "test-object-at-creation") {
+    const seen = {
+      "look-alike-check-module": /test\.py's check \(not recode_check's own/,
+      "test-object-at-creation": /__init__/,
+      "descriptor-on-test-class": /test class/,
+    } as Record<string, RegExp>;
+    if (seen[route]) {
       expect(r.incident?.kind).toBe("tampered");
-      expect(r.incident?.message).toMatch(route === "look-alike-check-module" ? /test\.py's check \(not recode_check's own/ : /__init__/);
+      expect(r.incident?.message).toMatch(seen[route]);
     } else expect(r.tests.filter((t) => t.status !== "passed").length).toBeGreaterThan(0);
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
+  // Open (docs/security.md, "What this does not guarantee"): a method of a protected class swapped by the
+  // candidate and put back by the swapped-in method itself, within one assertion, is seen by none of the
+  // guard's looks. Kept as an expected failure so that closing the route shows here.
+  it.fails("a protected class's method swapped and put back within one assertion does not pass (open)", async () => {
+    const r = await rt.run(taskRunRequest(task, assertionForgeryAttack(task.canonical, "class-method-swapped-back")));
+    expect(r.allPassed).toBe(false);
   });
 
   it("a task file whose path leaves the run folder is refused before anything is written, and the next runs are clean", async () => {
