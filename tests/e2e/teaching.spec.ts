@@ -125,6 +125,8 @@ test("a student exports their work as one file, and a teacher opens it in the pa
   const section = view.locator(`[data-task-id="${TASK}"]`);
   await expect(section).toHaveAttribute("data-solved", "true");
   await expect(section.locator("tbody tr")).toHaveCount(1);
+  // A turn that solved the task asked for no feedback, and says so.
+  await expect(section.locator("tbody tr")).toContainText("none (solved)");
   await section.getByTestId("work-check").click();
   await expect(section.getByTestId("work-check-result")).toHaveAttribute("data-solved", "false");
   await expect(section.getByTestId("work-check-result")).toContainText(/Checked here: 0\/\d+ tests passed, not solved/);

@@ -73,7 +73,13 @@ export function StudentWorkView() {
                         {turn.passed}/{turn.total}
                         {turn.solved ? " (solved)" : ""}
                       </td>
-                      <td>{turn.solved ? "" : `L${turn.level}`}</td>
+                      <td>
+                        {turn.solved ? (
+                          <span title="A turn that solves the task asks for no feedback">none (solved)</span>
+                        ) : (
+                          `L${turn.level}`
+                        )}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
