@@ -1177,6 +1177,26 @@ ${NAMES.map((n) => `${n} = _wrap(${n})`).join("\n")}
 `;
 }
 
+/** Python: `_Nop`, a context manager that swallows whatever its block raises (set as `assertRaises`, every such block passes). */
+const NOP_CONTEXT = `class _Nop:
+    def __init__(self, *a, **k):
+        pass
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return True
+`;
+
+/** Python: `_shadow(frame)`, which walks down from a frame to the running test object and sets `_Nop` as its `assertRaises` (needs `_ut`, unittest). */
+const SHADOW_FROM_FRAME = `def _shadow(f):
+    while f is not None:
+        s = f.f_locals.get("self")
+        if isinstance(s, _ut.TestCase):
+            s.__dict__["assertRaises"] = _Nop
+            return
+        f = f.f_back
+`;
+
 /** Python that makes each of min-p-sampling's interfaces call `_arm()` first. */
 const ARM_ON_EVERY_CALL = `def _wrap(fn):
     def w(*a, **k):
@@ -1346,14 +1366,7 @@ export function assertionForgeryAttack(canonical: string, route: AssertionForger
   const change = {
     "test-class-attribute": `
 import sys as _sys
-class _Nop:
-    def __init__(self, *a, **k):
-        pass
-    def __enter__(self):
-        return self
-    def __exit__(self, *exc):
-        return True
-def _plant():
+${NOP_CONTEXT}def _plant():
     m = _sys.modules.get("recode_task_test")
     for v in list(vars(m).values()) if m else ():
         if isinstance(v, type) and v.__module__ == m.__name__ and "assertRaises" not in vars(v):
@@ -1400,14 +1413,7 @@ _arm = _plant
 ${ARM_ON_EVERY_CALL}`,
     "instance-via-check-sink": `
 import recode_check as _rc
-class _Nop:
-    def __init__(self, *a, **k):
-        pass
-    def __enter__(self):
-        return self
-    def __exit__(self, *exc):
-        return True
-def _arm():
+${NOP_CONTEXT}def _arm():
     for c in getattr(_rc.SINK, "__closure__", None) or ():
         try:
             tests = getattr(c.cell_contents, "tests", None)
@@ -1419,21 +1425,8 @@ def _arm():
 ${ARM_ON_EVERY_CALL}`,
     "instance-via-frames": `
 import sys as _sys, unittest as _ut
-class _Nop:
-    def __init__(self, *a, **k):
-        pass
-    def __enter__(self):
-        return self
-    def __exit__(self, *exc):
-        return True
-def _arm():
-    f = _sys._getframe(1)
-    while f is not None:
-        s = f.f_locals.get("self")
-        if isinstance(s, _ut.TestCase):
-            s.__dict__["assertRaises"] = _Nop
-            return
-        f = f.f_back
+${NOP_CONTEXT}${SHADOW_FROM_FRAME}def _arm():
+    _shadow(_sys._getframe(1))
 ${ARM_ON_EVERY_CALL}`,
     "outcome-via-frames": `
 import sys as _sys, unittest as _ut
@@ -1448,14 +1441,7 @@ def _arm():
 ${ARM_ON_EVERY_CALL}`,
     "look-alike-check-module": `
 import sys as _sys, types as _types
-class _Nop:
-    def __init__(self, *a, **k):
-        pass
-    def __enter__(self):
-        return self
-    def __exit__(self, *exc):
-        return True
-_real = _sys.modules["recode_check"]
+${NOP_CONTEXT}_real = _sys.modules["recode_check"]
 def _check(test, *args, **kwargs):
     test.__dict__["assertRaises"] = _Nop
     return _real.check(test, *args, **kwargs)
@@ -1467,14 +1453,7 @@ _sys.modules["recode_check"] = _LookAlike("recode_check")
 `,
     "test-object-at-creation": `
 import unittest as _ut
-class _Nop:
-    def __init__(self, *a, **k):
-        pass
-    def __enter__(self):
-        return self
-    def __exit__(self, *exc):
-        return True
-with open("test.py") as _f:
+${NOP_CONTEXT}with open("test.py") as _f:
     _left = [_f.read().count("(unittest.TestCase)")]
 def _made(self, *a, **k):
     _ut.TestCase.__init__(self, *a, **k)
@@ -1490,14 +1469,7 @@ _ut.TestCase.__init_subclass__ = classmethod(_hook)
 `,
     "descriptor-on-test-class": `
 import sys as _sys
-class _Nop:
-    def __init__(self, *a, **k):
-        pass
-    def __enter__(self):
-        return self
-    def __exit__(self, *exc):
-        return True
-class _Hook:
+${NOP_CONTEXT}class _Hook:
     def __get__(self, test, owner=None):
         if test is not None:
             test.__dict__["assertRaises"] = _Nop
@@ -1510,21 +1482,7 @@ def _arm():
 ${ARM_ON_EVERY_CALL}`,
     "signal-handler-frame": `
 import signal as _signal, unittest as _ut
-class _Nop:
-    def __init__(self, *a, **k):
-        pass
-    def __enter__(self):
-        return self
-    def __exit__(self, *exc):
-        return True
-def _shadow(f):
-    while f is not None:
-        s = f.f_locals.get("self")
-        if isinstance(s, _ut.TestCase):
-            s.__dict__["assertRaises"] = _Nop
-            return
-        f = f.f_back
-def _arm():
+${NOP_CONTEXT}${SHADOW_FROM_FRAME}def _arm():
     old = _signal.signal(_signal.SIGUSR1, lambda signum, frame: _shadow(frame))
     try:
         _signal.raise_signal(_signal.SIGUSR1)
@@ -1533,21 +1491,7 @@ def _arm():
 ${ARM_ON_EVERY_CALL}`,
     "ctypes-frame": `
 import unittest as _ut
-class _Nop:
-    def __init__(self, *a, **k):
-        pass
-    def __enter__(self):
-        return self
-    def __exit__(self, *exc):
-        return True
-def _shadow(f):
-    while f is not None:
-        s = f.f_locals.get("self")
-        if isinstance(s, _ut.TestCase):
-            s.__dict__["assertRaises"] = _Nop
-            return
-        f = f.f_back
-def _arm():
+${NOP_CONTEXT}${SHADOW_FROM_FRAME}def _arm():
     import ctypes
     get = ctypes.pythonapi.PyEval_GetFrame
     get.restype, get.argtypes = ctypes.py_object, []
@@ -1555,14 +1499,7 @@ def _arm():
 ${ARM_ON_EVERY_CALL}`,
     "gc-saved-frames": `
 import gc as _gc, unittest as _ut
-class _Nop:
-    def __init__(self, *a, **k):
-        pass
-    def __enter__(self):
-        return self
-    def __exit__(self, *exc):
-        return True
-def _leak():
+${NOP_CONTEXT}${SHADOW_FROM_FRAME}def _leak():
     try:
         raise Exception("x")
     except Exception as e:
@@ -1578,12 +1515,7 @@ def _arm():
     frames = [o for o in _gc.garbage if type(o).__name__ == "frame" and o.f_code is _leak.__code__]
     del _gc.garbage[:]
     for f in frames[-1:]:
-        while f is not None:
-            s = f.f_locals.get("self")
-            if isinstance(s, _ut.TestCase):
-                s.__dict__["assertRaises"] = _Nop
-                return
-            f = f.f_back
+        _shadow(f)
 ${ARM_ON_EVERY_CALL}`,
     "class-method-swapped-back": `
 import unittest.case as _uc
