@@ -17,7 +17,7 @@
  */
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { spawnBoxed } from "./box-channel";
 import { bindOpen, bwrapAvailable, bwrapSystemArgs, dropToNobody, type NativeSandbox, nobodyCan } from "./native-sandbox";
 import type { WorkerHandle } from "./pyodide-runtime";
@@ -27,6 +27,7 @@ import { parseFromWorker } from "./worker-messages";
 /** This package's root folder (holds package.json, src/, node_modules/). */
 const ROOT = realpathSync(fileURLToPath(new URL("../..", import.meta.url)));
 const ENTRY = join(ROOT, "src", "python", "node-box-entry.mjs");
+const CLOSE_INHERITED = join(ROOT, "src", "python", "close-inherited.mjs");
 
 /**
  * Which home a policy gives Pyodide on this machine: `auto` and `bwrap` the box (bubblewrap), `none` a
@@ -98,7 +99,8 @@ export function pyodideBoxCommand(readable: string[] = [], entry: string = ENTRY
   // An empty environment: the host's (API keys included) stays outside. Descriptor 3 is the channel (box-channel.ts).
   b.push("--clearenv", "--setenv", "HOME", "/tmp");
   b.push("--setenv", "LANG", "C.UTF-8");
-  b.push(...drop, node, entry);
+  // Descriptors inherited from whatever started recode are closed before anything runs (close-inherited.mjs).
+  b.push(...drop, node, "--import", pathToFileURL(CLOSE_INHERITED).href, entry);
   return { command: "bwrap", args: b };
 }
 

@@ -126,6 +126,22 @@ describe("the Pyodide box in Node", () => {
     expect(strays()).toBe(0);
   });
 
+  it("a descriptor inherited from whatever started recode (a shell's open folder) does not reach the box", async () => {
+    const box = pyodideBoxCommand();
+    // The box's command line with a script that lists its descriptors in place of the worker entry, started by a
+    // shell that holds the host's root open on descriptor 200 (as \`exec 200</\` in a user's shell would).
+    const list =
+      "console.log(JSON.stringify(require('node:fs').readdirSync('/proc/self/fd').map((n) => { try { return require('node:fs').readlinkSync('/proc/self/fd/' + n); } catch { return ''; } })))";
+    const args = [...box.args.slice(0, -1), "-e", list];
+    const outside = spawnSync("bash", ["-c", 'exec 200</ ; exec "$@"', "bash", process.execPath, "-e", list], { encoding: "utf8" });
+    expect(JSON.parse(outside.stdout)).toContain("/");
+    const inside = spawnSync("bash", ["-c", 'exec 200</ ; exec "$@"', "bash", box.command, ...args], { encoding: "utf8" });
+    expect(inside.status, inside.stderr).toBe(0);
+    const links = JSON.parse(inside.stdout) as string[];
+    expect(links.length).toBeGreaterThan(0);
+    expect(links).not.toContain("/");
+  });
+
   it("in a worker thread too (no box), Python's sockets reach nothing and listen on nothing", async () => {
     hits.length = 0;
     const rt = createNodePyodideRuntime({ sandbox: "none" });
