@@ -57,7 +57,7 @@ from ast import iter_child_nodes as _children
 from contextvars import Context as _Context
 
 import recode_check
-from recode_guard import MEMORY_ACCESS_MODULES, Guard, loaded_modules_and_classes
+from recode_guard import MEMORY_ACCESS_MODULES, Guard, freeze_classes, loaded_modules_and_classes, protected_classes
 from recode_testpy import foreign_members, foreign_test_classes, look_alike_imports, nested_codes, stray_names
 
 TEST_MODULE = "recode_task_test"
@@ -728,6 +728,8 @@ def seal():
     walks that would find them, and frames). The harness itself reports through a device file, not a JavaScript
     function, so no JavaScript object is left on the Python heap for frames
     to reach."""
+    # The protected classes are made immutable first: it takes ctypes, which the seal then refuses.
+    freeze_classes(protected_classes())
     hidden = {name: sys.modules.pop(name) for name in _bridge_modules()}
     sys.meta_path[:] = [f for f in sys.meta_path if (type(f).__module__ or "").split(".")[0] not in ("_pyodide", "pyodide")]
     sealed = []

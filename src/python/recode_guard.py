@@ -61,6 +61,58 @@ def is_heap_class(v):
     return isinstance(v, type) and bool(v.__flags__ & (1 << 9))
 
 
+# Py_TPFLAGS_IMMUTABLETYPE: setting or deleting an attribute of such a class raises TypeError.
+_IMMUTABLE_TYPE = 1 << 8
+
+
+def freeze_classes(classes):
+    """Make these classes immutable: setting or deleting one of their
+    attributes raises ``TypeError`` (``type.__setattr__`` refuses it). A
+    change to a class raises no audit event, so a method of the framework
+    swapped by code under test and put back within one test (one assertion)
+    would be seen by none of the guard's looks. Python has no API for it: the
+    class's flags are set through ctypes, imported here before the audit
+    hooks refuse it to code under test, and taken out of ``sys.modules``
+    again. Classes already immutable, and built-in types, are left as they
+    are (so a second call imports nothing)."""
+    todo = [c for c in classes if is_heap_class(c) and not c.__flags__ & _IMMUTABLE_TYPE]
+    if not todo:
+        return
+    had = {n for n in sys.modules if n.split(".")[0] in ("ctypes", "_ctypes")}
+    import ctypes
+
+    try:
+        word = ctypes.c_ulong  # tp_flags is an unsigned long
+
+        # Where the flags are, found on a class of our own (its other fields hold small numbers and
+        # pointers) and proven there: set, it refuses a change.
+        probe = type("_FlagsProbe", (), {})
+        size = ctypes.sizeof(word)
+        off = next((o for o in range(0, 64 * size, size) if word.from_address(id(probe) + o).value == probe.__flags__), None)
+        if off is None:
+            raise RuntimeError("the flags of a class were not found")
+        word.from_address(id(probe) + off).value = probe.__flags__ | _IMMUTABLE_TYPE
+        try:
+            probe.x = 1
+        except TypeError:
+            pass
+        else:
+            raise RuntimeError("classes could not be made immutable here")
+        for cls in todo:
+            # (Every class's flags are at the same place: read back before the write, to be sure.)
+            if word.from_address(id(cls) + off).value != cls.__flags__:
+                raise RuntimeError(f"the flags of {cls.__qualname__} are not where a class's are")
+            word.from_address(id(cls) + off).value = cls.__flags__ | _IMMUTABLE_TYPE
+    finally:
+        for n in [n for n in sys.modules if n.split(".")[0] in ("ctypes", "_ctypes") and n not in had]:
+            del sys.modules[n]
+
+
+def protected_classes():
+    """The classes of the protected modules (see ``_protected_objects``)."""
+    return [obj for _, obj, kind in _protected_objects() if kind == "class"]
+
+
 def _protected_objects():
     """(label, object, kind) for every protected module, its own classes, and
     the objects it holds at module level that carry attributes (such as
@@ -393,6 +445,8 @@ class Guard:
         self.fulls = []
         self.keysets = []
         self.objects = _protected_objects()
+        # Pyodide froze them at the seal, before its audit hook refuses ctypes (nothing to do here then).
+        freeze_classes([obj for _, obj, kind in self.objects if kind == "class"])
         case = sys.modules.get("unittest.case")
         # What a test class could shadow of the framework's: TestCase's methods and other callables.
         self.framework_names = (

@@ -1345,7 +1345,7 @@ export type AssertionForgeryRoute =
  * after it), which puts the real module back as soon as test.py takes its
  * `check`, a wrapper that gets each test object, sets a class that does
  * nothing as its `assertRaises`, and makes the real check; or a hook on
- * `TestCase.__init_subclass__`, taken away once test.py's last class is made
+ * `__build_class__` (a built-in), taken away once test.py's last class is made
  * (counted in test.py's text), that gives each test class an `__init__` which
  * sets that class as `assertRaises` on each test object as it is made; or a
  * descriptor set on test.py's classes as `__unittest_expecting_failure__`
@@ -1452,20 +1452,22 @@ class _LookAlike(_types.ModuleType):
 _sys.modules["recode_check"] = _LookAlike("recode_check")
 `,
     "test-object-at-creation": `
-import unittest as _ut
+import builtins as _b, unittest as _ut
 ${NOP_CONTEXT}with open("test.py") as _f:
     _left = [_f.read().count("(unittest.TestCase)")]
+_orig = _b.__build_class__
 def _made(self, *a, **k):
     _ut.TestCase.__init__(self, *a, **k)
     self.__dict__["assertRaises"] = _Nop
-_orig = _ut.TestCase.__dict__["__init_subclass__"]
-def _hook(cls, **kwargs):
-    _orig.__get__(None, cls)(**kwargs)
-    cls.__init__ = _made
-    _left[0] -= 1
-    if _left[0] == 0:
-        _ut.TestCase.__init_subclass__ = _orig
-_ut.TestCase.__init_subclass__ = classmethod(_hook)
+def _build(func, name, *bases, **kwargs):
+    cls = _orig(func, name, *bases, **kwargs)
+    if isinstance(cls, type) and issubclass(cls, _ut.TestCase):
+        cls.__init__ = _made
+        _left[0] -= 1
+        if _left[0] == 0:
+            _b.__build_class__ = _orig
+    return cls
+_b.__build_class__ = _build
 `,
     "descriptor-on-test-class": `
 import sys as _sys

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
+import type { RunResult } from "../../src/core/results";
 import { createRuntime } from "../../src/python/node";
 import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
 import {
@@ -21,6 +22,12 @@ const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
 /** Messages by which an attack says it reached something it must not. */
 const BREACH = /recorded values are visible|reached \[|left over from an earlier run/;
 
+/** Whether the attack was refused where it was tried (a class of the framework is immutable), or the run is not trusted. */
+function refusedOrNotTrusted(r: RunResult): boolean {
+  const refused = /of immutable type/;
+  return r.incident?.kind === "tampered" || refused.test(r.collectionError?.message ?? "") || r.tests.some((t) => refused.test(t.message));
+}
+
 describe.each(["pyodide", "native"] as const)("%s: attacks on the verdicts", (backend) => {
   let rt: PythonRuntime;
   beforeAll(async () => {
@@ -33,8 +40,9 @@ describe.each(["pyodide", "native"] as const)("%s: attacks on the verdicts", (ba
 
   it.each(Object.keys(ATTACKS))("%s: no test passes, and the next run is clean", async (kind) => {
     const r = await rt.run(taskRunRequest(task, ATTACKS[kind] as string));
-    // (A change the candidate's import made is seen before any test is made: the run then has no tests.)
-    expect(r.counts.total > 0 || r.incident?.kind === "tampered").toBe(true);
+    // (A change the candidate's import made is seen before any test is made, or refused where it is tried: the
+    // run then has no tests.)
+    expect(r.counts.total > 0 || refusedOrNotTrusted(r)).toBe(true);
     expect(r.tests.filter((t) => t.status === "passed").map((t) => t.id)).toEqual([]);
     expect(r.allPassed).toBe(false);
     for (const t of r.tests) expect(t.message).not.toMatch(BREACH);
@@ -106,7 +114,7 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     async (route) => {
       const r = await rt.run(taskRunRequest(task, assertionForgeryAttack(task.canonical, route)));
       expect(r.allPassed).toBe(false);
-      expect(r.incident?.kind).toBe("tampered");
+      expect(refusedOrNotTrusted(r)).toBe(true);
       expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
     },
   );
@@ -149,12 +157,11 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
-  // Open (docs/security.md, "What this does not guarantee"): a method of a protected class swapped by the
-  // candidate and put back by the swapped-in method itself, within one assertion, is seen by none of the
-  // guard's looks. Kept as an expected failure so that closing the route shows here.
-  it.fails("a protected class's method swapped and put back within one assertion does not pass (open)", async () => {
+  it("a protected class's method swapped, to be put back within one assertion, is refused where it is tried", async () => {
     const r = await rt.run(taskRunRequest(task, assertionForgeryAttack(task.canonical, "class-method-swapped-back")));
     expect(r.allPassed).toBe(false);
+    expect(r.tests.some((t) => /cannot set '_raiseFailure' attribute of immutable type/.test(t.message))).toBe(true);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
   it("a task file whose path leaves the run folder is refused before anything is written, and the next runs are clean", async () => {
