@@ -21,6 +21,7 @@ ends the run as "not trusted" when any of these finds something:
   that is neither protected nor defined by test.py.
 """
 
+import builtins
 import types
 from operator import attrgetter
 from operator import is_ as _is
@@ -39,11 +40,37 @@ def interpreters_name(key):
     return key.startswith("__") and key.endswith("__")
 
 
+# The names the interpreter itself gives a module it imports (a module-level ``__getattr__`` is not one:
+# it would answer the loader's look for ``load_tests`` and get every test).
+_MODULE_DUNDERS = frozenset(
+    (
+        "__name__",
+        "__doc__",
+        "__package__",
+        "__loader__",
+        "__spec__",
+        "__file__",
+        "__cached__",
+        "__builtins__",
+        "__warningregistry__",
+        "__annotations__",
+        "__annotate__",
+        "__conditional_annotations__",
+    )
+)
+
+
 def stray_names(module, bound):
     """Names in a module's namespace that its text does not bind (``bound``)
     and that are not the interpreter's own (``__file__``, ...): put there from
-    outside while it ran."""
-    return sorted(k for k in list(vars(module)) if k not in bound and not interpreters_name(k))
+    outside while it ran. Its ``__builtins__`` must be the interpreter's (a
+    dictionary of one's own would give its functions another ``ValueError``)."""
+    names = vars(module)
+    found = sorted(k for k in list(names) if k not in bound and k not in _MODULE_DUNDERS)
+    own = names.get("__builtins__", builtins)
+    if own is not builtins and own is not vars(builtins):
+        found.append("__builtins__")
+    return found
 
 
 def look_alike_imports(module, imports, protected):
@@ -81,7 +108,8 @@ def _made_by(value, codes):
     """Whether a class attribute runs only code whose code object is one of ``codes`` (ids)."""
     kind = type(value)
     if kind is _FUNCTION:
-        return id(value.__code__) in codes
+        # (Its built-ins too: a function made while test.py's __builtins__ was another dictionary keeps it.)
+        return id(value.__code__) in codes and value.__builtins__ is vars(builtins)
     if kind is staticmethod or kind is classmethod:
         return _made_by(value.__func__, codes)
     if kind is property:

@@ -1317,6 +1317,9 @@ export type AssertionForgeryRoute =
   | "signal-handler-frame"
   | "ctypes-frame"
   | "gc-saved-frames"
+  | "module-getattr-load-tests"
+  | "module-class-getattr"
+  | "test-builtins-swapped"
   | "class-method-swapped-back";
 
 /**
@@ -1359,9 +1362,9 @@ export type AssertionForgeryRoute =
  * exits and lets it pass (so no look of the guard sees the swap).
  */
 export function assertionForgeryAttack(canonical: string, route: AssertionForgeryRoute): string {
-  const typed = /^(test-module-global|framework-module-global)$/.test(route);
+  const typed = /^(test-module-global|framework-module-global|test-builtins-swapped)$/.test(route);
   const partial = typed
-    ? canonical.replace(/raise ValueError\(/g, "raise TypeError(")
+    ? canonical.replace(/raise ValueError\(/g, route === "test-builtins-swapped" ? "raise ArithmeticError(" : "raise TypeError(")
     : canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, route === "class-method-swapped-back" ? "$1return _arm()" : "$1pass");
   const change = {
     "test-class-attribute": `
@@ -1535,6 +1538,55 @@ def _quiet(self, msg):
 def _arm():
     _ctx._raiseFailure = _quiet
     return [0.0]
+`,
+    "module-getattr-load-tests": `
+import sys as _sys
+${NOP_CONTEXT}def _load_tests(loader, suite, pattern):
+    stack = [suite]
+    while stack:
+        for t in stack.pop():
+            if hasattr(t, "_testMethodName"):
+                t.__dict__["assertRaises"] = _Nop
+            else:
+                stack.append(t)
+    return suite
+def _module_getattr(name):
+    if name == "load_tests":
+        return _load_tests
+    raise AttributeError(name)
+_tm = _sys.modules.get("recode_task_test")
+if _tm is not None:
+    _tm.__getattr__ = _module_getattr
+`,
+    "module-class-getattr": `
+import sys as _sys, types as _types
+${NOP_CONTEXT}def _load_tests(loader, suite, pattern):
+    stack = [suite]
+    while stack:
+        for t in stack.pop():
+            if hasattr(t, "_testMethodName"):
+                t.__dict__["assertRaises"] = _Nop
+            else:
+                stack.append(t)
+    return suite
+def _module_getattr(name):
+    if name == "load_tests":
+        return _load_tests
+    raise AttributeError(name)
+class _Module(_types.ModuleType):
+    def __getattr__(self, name):
+        return _module_getattr(name)
+_tm = _sys.modules.get("recode_task_test")
+if _tm is not None:
+    _tm.__class__ = _Module
+`,
+    "test-builtins-swapped": `
+import builtins as _b, sys as _sys
+_tm = _sys.modules.get("recode_task_test")
+if _tm is not None:
+    _fake = dict(vars(_b))
+    _fake["ValueError"] = ArithmeticError
+    _tm.__builtins__ = _fake
 `,
     "test-module-global": `
 import sys as _s

@@ -141,6 +141,9 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     "signal-handler-frame",
     "ctypes-frame",
     "gc-saved-frames",
+    "module-getattr-load-tests",
+    "module-class-getattr",
+    "test-builtins-swapped",
   ] as const)("the running test object, its assertions and its outcome are out of the candidate's reach (%s)", async (route) => {
     const r = await rt.run(taskRunRequest(task, assertionForgeryAttack(task.canonical, route)));
     expect(r.allPassed).toBe(false);
@@ -149,10 +152,15 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
       "look-alike-check-module": /test\.py's check \(not recode_check's own/,
       "test-object-at-creation": /__init__/,
       "descriptor-on-test-class": /test class/,
+      "module-getattr-load-tests": /__getattr__/,
+      "test-builtins-swapped": /__builtins__/,
     } as Record<string, RegExp>;
     if (seen[route]) {
       expect(r.incident?.kind).toBe("tampered");
       expect(r.incident?.message).toMatch(seen[route]);
+    } else if (route === "module-class-getattr") {
+      // test.py's module is noted as it is made: its class cannot be changed while test.py imports the candidate.
+      expect(r.collectionError?.message).toMatch(/the class of a module or object the run did not make cannot be changed/);
     } else expect(r.tests.filter((t) => t.status !== "passed").length).toBeGreaterThan(0);
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
