@@ -1197,6 +1197,22 @@ const SHADOW_FROM_FRAME = `def _shadow(f):
         f = f.f_back
 `;
 
+/** Python: `_module_getattr(name)`, a module `__getattr__` that answers the loader's look for `load_tests` with a function setting `_Nop` as every test object's `assertRaises`. */
+const LOAD_TESTS_HOOK = `def _load_tests(loader, suite, pattern):
+    stack = [suite]
+    while stack:
+        for t in stack.pop():
+            if hasattr(t, "_testMethodName"):
+                t.__dict__["assertRaises"] = _Nop
+            else:
+                stack.append(t)
+    return suite
+def _module_getattr(name):
+    if name == "load_tests":
+        return _load_tests
+    raise AttributeError(name)
+`;
+
 /** Python that makes each of min-p-sampling's interfaces call `_arm()` first. */
 const ARM_ON_EVERY_CALL = `def _wrap(fn):
     def w(*a, **k):
@@ -1541,39 +1557,13 @@ def _arm():
 `,
     "module-getattr-load-tests": `
 import sys as _sys
-${NOP_CONTEXT}def _load_tests(loader, suite, pattern):
-    stack = [suite]
-    while stack:
-        for t in stack.pop():
-            if hasattr(t, "_testMethodName"):
-                t.__dict__["assertRaises"] = _Nop
-            else:
-                stack.append(t)
-    return suite
-def _module_getattr(name):
-    if name == "load_tests":
-        return _load_tests
-    raise AttributeError(name)
-_tm = _sys.modules.get("recode_task_test")
+${NOP_CONTEXT}${LOAD_TESTS_HOOK}_tm = _sys.modules.get("recode_task_test")
 if _tm is not None:
     _tm.__getattr__ = _module_getattr
 `,
     "module-class-getattr": `
 import sys as _sys, types as _types
-${NOP_CONTEXT}def _load_tests(loader, suite, pattern):
-    stack = [suite]
-    while stack:
-        for t in stack.pop():
-            if hasattr(t, "_testMethodName"):
-                t.__dict__["assertRaises"] = _Nop
-            else:
-                stack.append(t)
-    return suite
-def _module_getattr(name):
-    if name == "load_tests":
-        return _load_tests
-    raise AttributeError(name)
-class _Module(_types.ModuleType):
+${NOP_CONTEXT}${LOAD_TESTS_HOOK}class _Module(_types.ModuleType):
     def __getattr__(self, name):
         return _module_getattr(name)
 _tm = _sys.modules.get("recode_task_test")
