@@ -59,6 +59,7 @@ from contextvars import Context as _Context
 import recode_check
 from recode_guard import MEMORY_ACCESS_MODULES, Guard, freeze_classes, loaded_modules_and_classes, protected_classes
 from recode_testpy import foreign_members, foreign_test_classes, look_alike_imports, nested_codes, stray_names
+from recode_touch import touch_counter
 
 TEST_MODULE = "recode_task_test"
 MESSAGE_CAP = 2000
@@ -606,9 +607,15 @@ def run_tests(config, emit_text):
         # What the loading changed is seen before the test classes join the watch (which notes the run object again).
         run.check_guard()
         run.refuse(foreign_test_classes({type(t) for t in tests}, run.test_module, run.test_class_names, guard.noted_classes()))
-        guard.watch_classes(
-            {type(t) for t in tests if type(t).__module__ == TEST_MODULE}, objects=(run,), slotted=slotted, modules=((run.test_module, run.test_bound_names),)
-        )
+        try:
+            guard.watch_classes(
+                {type(t) for t in tests if type(t).__module__ == TEST_MODULE},
+                objects=(run,),
+                slotted=slotted,
+                modules=((run.test_module, run.test_bound_names),),
+            )
+        except RuntimeError:
+            run.refuse(["the guard's watch (set by code under test)"])
         if import_out.size:
             run.preface = f"[printed while importing]\n{import_out.getvalue()}\n[printed by the test]\n"
         run.check_guard()
@@ -676,7 +683,7 @@ class _RunState:
     __slots__ = ("guard", "code")
 
     def __init__(self):
-        self.guard = None  # the Guard, made by prepare() (or at the first run)
+        self.guard = None  # the guard's handle (recode_guard.GuardHandle), made by prepare() (or at the first run)
         self.code = {}  # (path, source bytes) -> its code, compiled between runs (see cache_code)
 
 
@@ -730,8 +737,10 @@ def seal():
     walks that would find them, and frames). The harness itself reports through a device file, not a JavaScript
     function, so no JavaScript object is left on the Python heap for frames
     to reach."""
-    # The protected classes are made immutable first: it takes ctypes, which the seal then refuses.
+    # The protected classes are made immutable first, and the counter of dictionary changes made (the
+    # guard's, see recode_touch): both take ctypes, which the seal then refuses.
     freeze_classes(protected_classes())
+    touch_counter()
     hidden = {name: sys.modules.pop(name) for name in _bridge_modules()}
     sys.meta_path[:] = [f for f in sys.meta_path if (type(f).__module__ or "").split(".")[0] not in ("_pyodide", "pyodide")]
     sealed = []
@@ -985,7 +994,7 @@ def seal():
 def _guard():
     """The interpreter's guard, made at its first run (see ``recode_guard.Guard``)."""
     if _STATE.guard is None:
-        _STATE.guard = Guard()
+        _STATE.guard = Guard().handle
     return _STATE.guard
 
 
@@ -996,7 +1005,7 @@ def prepare():
     the run's objects. The host then snapshots the interpreter's memory, and
     every run starts from that snapshot (see memory-snapshot.ts)."""
     if _STATE.guard is None:
-        _STATE.guard = Guard()  # notes what is loaded now as protected
+        _STATE.guard = Guard().handle  # notes what is loaded now as protected
     else:
         _STATE.guard.protect(loaded_modules_and_classes())
     gc.collect()

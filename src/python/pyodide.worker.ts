@@ -13,6 +13,7 @@ import check from "./recode_check.py?raw";
 import frames from "./recode_frames.py?raw";
 import guard from "./recode_guard.py?raw";
 import testpy from "./recode_testpy.py?raw";
+import touch from "./recode_touch.py?raw";
 import { createWorkerCore, type FromWorker, type ToWorker } from "./worker-core";
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -80,7 +81,14 @@ const handle = createWorkerCore({
     return mod.loadPyodide({ ...opts, createPyodideModule: asm.default, stdout: () => {}, stderr: () => {} });
   },
   // The modules of HARNESS_FILES (harness-files.ts), bundled as text.
-  sources: { recode_harness: harness, recode_check: check, recode_guard: guard, recode_frames: frames, recode_testpy: testpy },
+  sources: {
+    recode_harness: harness,
+    recode_check: check,
+    recode_guard: guard,
+    recode_frames: frames,
+    recode_testpy: testpy,
+    recode_touch: touch,
+  },
   post,
 });
 

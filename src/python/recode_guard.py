@@ -13,12 +13,14 @@ new process.
 
 import builtins
 import sys
+from collections import namedtuple
 from itertools import chain
 from operator import attrgetter, methodcaller
 from operator import is_ as _is
 
 from recode_frames import code_objects, frame_wall, handlers_without_frames
 from recode_testpy import interpreters_name, is_descriptor
+from recode_touch import touch_counter
 
 PROTECTED_MODULES = (
     "unittest",
@@ -41,12 +43,17 @@ PROTECTED_MODULES = (
     "recode_guard",
     "recode_frames",
     "recode_testpy",
+    "recode_touch",
     "math",
     "json",
     "json.encoder",
     "traceback",
     "io",
 )
+
+# Protected modules whose dictionaries unittest itself changes and puts back within a test:
+# ``warnings.catch_warnings`` (behind ``assertWarns``) rebinds ``warnings.showwarning`` and the filters.
+_CHURN = frozenset(("warnings",))
 
 _MISSING = object()
 # The interpreter's own getsignal, taken before the guard replaces it (it hands out what is installed).
@@ -212,7 +219,7 @@ _REFUSED_EVENTS = frozenset(
 )
 
 
-def _install_audit_guard(functions):
+def _install_audit_guard(functions, own=()):
     """Install an audit hook (it cannot be removed) that refuses to set the
     attributes of these functions that the interpreter audits (``__code__``,
     ``__defaults__``, ``__kwdefaults__``), and refuses any later audit hook:
@@ -226,12 +233,14 @@ def _install_audit_guard(functions):
     ...``), and the bases of a noted class. What the run itself loads or
     defines stays its own to change. Returns ``protect(objects)``, which
     notes more modules, classes and functions (it can only add refusals, so
-    it may be reachable)."""
+    it may be reachable). ``own``: functions whose defaults hold what code
+    under test must not have (the guard itself, see ``GuardHandle``): reading
+    their defaults or code is refused too."""
     ids = frozenset(map(id, functions))
     keep = list(functions)  # the ids stay theirs while the hook lives
     frames = frame_wall()
     # Functions whose defaults hold what code under test must not have (the original signal functions).
-    hidden = handlers_without_frames()
+    hidden = (*handlers_without_frames(), *own)
     hidden_ids = frozenset(map(id, hidden))
     noted = set()
     held = []  # the noted objects, so that their ids stay theirs
@@ -298,7 +307,7 @@ def _install_audit_guard(functions):
 
 
 # The harness's own modules: no value they hold at module level changes during a run, data included.
-HARNESS_MODULES = ("recode_harness", "recode_check", "recode_guard", "recode_frames", "recode_testpy")
+HARNESS_MODULES = ("recode_harness", "recode_check", "recode_guard", "recode_frames", "recode_testpy", "recode_touch")
 _CONTAINERS = (dict, list, set, bytearray)
 
 
@@ -427,6 +436,41 @@ def dicts_same(live, saved):
     )
 
 
+GuardHandle = namedtuple("GuardHandle", "changes expect watch_classes protect noted_modules noted_classes framework_codes")
+GuardHandle.__doc__ = """What the harness holds of its guard: the guard's operations, as
+functions whose defaults hold the guard (the audit hook refuses to read
+them), in a tuple (its fields cannot be set). Code under test can reach the
+handle, but not the guard's copies of what it watches: with them, it could
+write its own changes into the copies and blind every look. What the handle
+lets it do is harmless or refused: a look (``changes``), adding refusals
+(``protect``), copies of what is noted; ``expect`` only before the run's
+first watch, and ``watch_classes`` twice per run (the harness's two calls:
+one made first by code under test makes the harness's fail, and the run is
+not trusted)."""
+
+
+def _handle_functions(guard):
+    """The functions of a ``GuardHandle`` (but ``protect``), bound to ``guard`` through their defaults, not
+    closures (a closure's cells can be read without an audit event)."""
+
+    def changes(code=False, _g=guard):
+        return _g.changes(code)
+
+    def expect(module, name, value, _g=guard):
+        return _g.expect(module, name, value)
+
+    def watch_classes(classes, objects=(), slotted=(), modules=(), _g=guard):
+        return _g.watch_classes(classes, objects, slotted, modules)
+
+    def noted_modules(_g=guard):
+        return _g.noted_modules()
+
+    def noted_classes(_g=guard):
+        return _g.noted_classes()
+
+    return changes, expect, watch_classes, noted_modules, noted_classes
+
+
 class Guard:
     """Notes the protected objects once and says which of them a run changed.
 
@@ -447,6 +491,8 @@ class Guard:
         self.objects = _protected_objects()
         # Pyodide froze them at the seal, before its audit hook refuses ctypes (nothing to do here then).
         freeze_classes([obj for _, obj, kind in self.objects if kind == "class"])
+        # The counter of dictionary changes (recode_touch), made before the harness's containers are noted.
+        self.touches = touch_counter()
         case = sys.modules.get("unittest.case")
         # What a test class could shadow of the framework's: TestCase's methods and other callables.
         self.framework_names = (
@@ -494,8 +540,21 @@ class Guard:
         found = code_objects(case).values() if case else ()
         self.framework_code_objects = list(found)
         self.framework_codes = frozenset(map(id, self.framework_code_objects))
-        self.protect = _install_audit_guard(self.functions)
+        # Where the run is: 0 before its first watch, then one step per ``watch_classes``.
+        self.stage = 0
+        # The dictionaries in which a change put back is a change (see ``_note``), and how often each was
+        # changed when last looked at (recode_touch; Pyodide made the counter at the seal, before ctypes is refused).
+        self.touch_at = []
+        self.touch_dicts = []
+        self.touch_saved = []
+        for i, (label, _, kind, _) in enumerate(self.saved):
+            if kind in ("module", "builtins", "object") and label not in _CHURN:
+                self.touch_at.append(i)
+                self.touch_dicts.append(self.views[i])
+        changes, expect, watch, modules, classes = found = _handle_functions(self)
+        self.protect = _install_audit_guard(self.functions, (*found, *((self.touches,) if self.touches else ())))
         self.protect(loaded_modules_and_classes())
+        self.handle = GuardHandle(changes, expect, watch, self.protect, modules, classes, self.framework_codes)
 
     def _note(self, label, obj, kind, own_names=frozenset()):
         d = vars(obj)
@@ -515,7 +574,10 @@ class Guard:
 
     def expect(self, module, name, value):
         """Accept that ``module.name`` is now ``value`` (a setting the harness
-        itself changes for a run, such as the check helper's sink)."""
+        itself changes for a run, such as the check helper's sink), before
+        the run's first watch. Raises ``RuntimeError`` after it."""
+        if self.stage:
+            raise RuntimeError("the guard takes no setting once the run is watched")
         for (label, _, _, snap), full in zip(self.saved, self.fulls):
             if label == module:
                 snap[name] = value
@@ -532,7 +594,11 @@ class Guard:
         run, or a slot set to another object, is tampering. ``modules``:
         (module, the names its text binds) pairs (test.py), watched as the
         protected modules are, a name its text binds being its own even when
-        it first appears during the run."""
+        it first appears during the run. Twice per run (before test.py's import,
+        then with its test classes): a third call raises ``RuntimeError``."""
+        if self.stage >= 2:
+            raise RuntimeError("the guard's watch was set again during the run")
+        self.stage += 1
         del self.saved[self.base :]
         del self.views[self.base :]
         del self.fulls[self.base :]
@@ -556,6 +622,23 @@ class Guard:
         self.cell_saved = list(map(_cell_value, self.cells))
         self.owner_defaults = list(map(_defaults_of, self.owners))
         self.owner_kwdefaults = list(map(_kwdefaults_of, self.owners))
+        self._note_touches()
+
+    def _note_touches(self):
+        """How often each dictionary in ``touch_dicts`` was changed, as of now."""
+        self.touch_saved = self.touches(self.touch_dicts) if self.touches else []
+
+    def _touched(self):
+        """Labels of the dictionaries changed since last looked at that hold what they held then: a change
+        put back (by identity: a look-alike put in its place is a change too)."""
+        if not self.touches:
+            return []
+        now = self.touches(self.touch_dicts)
+        return [
+            f"{self.saved[i][0]} (changed and put back)"
+            for i, was, is_ in zip(self.touch_at, self.touch_saved, now)
+            if was != is_ and not dict_changed(self.views[i], self.fulls[i])
+        ]
 
     def _closures_same(self):
         return (
@@ -612,6 +695,7 @@ class Guard:
             and self._closures_same()
             and all(map(_is, map(sys.modules.get, self.module_names), self.modules))
             and all(map(_is, map(_mro_of, self.watched_classes), self.mros))
+            and (not self.touches or self.touches(self.touch_dicts) == self.touch_saved)
         )
 
     def changes(self, code=False):
@@ -640,6 +724,7 @@ class Guard:
         changed += [f"the bases of test class {cls.__name__}" for cls, mro in zip(self.watched_classes, self.mros) if cls.__mro__ is not mro]
         if not self._closures_same():
             changed.append("the harness's event sink (a closure cell or a default of its functions)")
+        changed += self._touched()
         for i in range(self.base if base_same else 0, len(self.saved)):
             label, obj, kind, snap = self.saved[i]
             d = vars(obj)
@@ -656,4 +741,6 @@ class Guard:
             else:
                 # Only data changed (a module's setting, unittest's mark on a test class): the fast path takes it from here.
                 self.fulls[i] = dict(d)
+        if not changed:
+            self._note_touches()
         return changed

@@ -124,12 +124,13 @@ softmax_with_temperature, min_p_filter, min_p_sample = map(_noisy, (softmax_with
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
-  it("replacing the harness's event sink from the code under test makes the run untrusted", async () => {
+  it("the harness's event sink cannot be replaced from the code under test (its run object is out of reach)", async () => {
     // The canonical values (every check matches) with the validations removed, and a sink that turns failures into passes.
     const hijack = `import sys
 def _hijack():
-    # The run object, among the objects the guard watches (code under test gets no frames).
-    for entry in sys.modules["recode_harness"]._STATE.guard.saved:
+    # The run object, among the objects the guard watches (code under test gets no frames), the guard taken
+    # from its handle's defaults (refused).
+    for entry in sys.modules["recode_harness"]._STATE.guard.changes.__defaults__[-1].saved:
         run = entry[1]
         if hasattr(run, "emit") and hasattr(run, "current"):
             orig = run.emit
@@ -144,8 +145,7 @@ _hijack()
     const noChecks = task.canonical.replace(/raise ValueError\(/g, "print(");
     expect((await rt.run(taskRunRequest(task, noChecks))).allPassed).toBe(false);
     const r = await rt.run(taskRunRequest(task, `${hijack}\n${noChecks}`));
-    expect(r.incident?.kind).toBe("tampered");
-    expect(r.incident?.message).toContain("the harness's run object");
+    expect(r.collectionError?.message).toContain("the guard's own functions cannot be inspected");
     expect(r.tests.filter((t) => t.status === "passed")).toEqual([]);
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });

@@ -86,12 +86,8 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     expect(r.allPassed).toBe(false);
     const failing = honest.tests.filter((t) => t.status !== "passed").map((t) => t.id);
     expect(r.tests.filter((t) => failing.includes(t.id) && t.status === "passed")).toEqual([]);
-    // (The finalizer runs when the failed test's frame is let go: at once natively; Pyodide lets it go
-    // later, after the test's result, when the rewrite no longer matters.)
-    if (backend === "native") {
-      expect(r.incident?.kind).toBe("tampered");
-      expect(r.incident?.message).toContain("after unittest reported");
-    }
+    // (The finalizer reaches for the run object through the guard, which is refused: nothing is rewritten. Were it
+    // reached, a rewrite after unittest reported the failure would make the run not trusted: assembler.test.ts.)
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
@@ -104,7 +100,10 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
       // imports (a collection error).
       if (route === "frames-run-cell" || route === "event-file-object") {
         expect(r.collectionError?.message).toMatch(/frames are not available|gc\.get_objects is not available/);
-      } else expect(r.incident?.kind).toBe("tampered");
+      } else if (route === "check-sink-cell") expect(r.incident?.kind).toBe("tampered");
+      // The run object is reached through the guard, whose functions cannot be inspected: refused where it is tried.
+      else if (route === "guard-run-cell") expect(r.collectionError?.message).toMatch(/the guard's own functions cannot be inspected/);
+      else expect(r.tests.some((t) => /the guard's own functions cannot be inspected/.test(t.message))).toBe(true);
       expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
     },
   );
@@ -150,7 +149,8 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     // Refused where it is tried (no frames, no test object), or seen before any test is made.
     const seen = {
       "look-alike-check-module": /test\.py's check \(not recode_check's own/,
-      "test-object-at-creation": /__init__/,
+      // (The hook on __build_class__ is put back in builtins: seen as such, before the test classes are looked at.)
+      "test-object-at-creation": /__init__|builtins \(changed and put back\)/,
       "descriptor-on-test-class": /test class/,
       "module-getattr-load-tests": /__getattr__/,
       "test-builtins-swapped": /__builtins__/,
@@ -162,6 +162,43 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
       // test.py's module is noted as it is made: its class cannot be changed while test.py imports the candidate.
       expect(r.collectionError?.message).toMatch(/the class of a module or object the run did not make cannot be changed/);
     } else expect(r.tests.filter((t) => t.status !== "passed").length).toBeGreaterThan(0);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
+  it.each(["framework-global-put-back", "builtin-put-back"] as const)(
+    "a change to a framework module's globals or the built-ins, put back by itself within one assertion, is not trusted (%s)",
+    async (route) => {
+      // The change is seen by no comparison (it is gone at every look): by the dictionary's count of changes.
+      const r = await rt.run(taskRunRequest(task, assertionForgeryAttack(task.canonical, route)));
+      expect(r.allPassed).toBe(false);
+      expect(r.incident?.kind).toBe("tampered");
+      expect(r.incident?.message).toMatch(
+        route === "builtin-put-back" ? /builtins \(changed and put back\)/ : /unittest\.case \(changed and put back\)/,
+      );
+      expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    },
+  );
+
+  it("the guard cannot be reached to write the candidate's changes into its copies", async () => {
+    // With the guard's copies of unittest.case rewritten to hold a shadowed built-in, no look would see it.
+    const r = await rt.run(taskRunRequest(task, assertionForgeryAttack(task.canonical, "guard-copies-rewritten")));
+    expect(r.allPassed).toBe(false);
+    expect(r.collectionError?.message).toMatch(/the guard's own functions cannot be inspected/);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
+  it("the guard's watch cannot be set by code under test (it would accept the candidate's changes)", async () => {
+    // The handle's watch_classes, called while test.py imports the candidate (before the harness's own second
+    // call): the guard would take what is there then as the run's state.
+    const bend = `
+import sys as _sys
+_sys.modules["recode_harness"]._STATE.guard.watch_classes([])
+`;
+    const partial = task.canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1pass");
+    const r = await rt.run(taskRunRequest(task, `${partial}\n${bend}`));
+    expect(r.allPassed).toBe(false);
+    expect(r.tests.filter((t) => t.status === "passed")).toEqual([]);
+    expect(r.incident?.kind).toBe("tampered");
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
