@@ -666,6 +666,9 @@ def _main():
             n = _os_write(_fd, data)
             data = data[n:]
 
+    # The task's packages, imported before the guard is made, so that it watches them (recode_guard.WATCHED_PACKAGES),
+    # and before the run's folder joins the import path (where a file could stand in for one).
+    import_packages(config.get("packages") or ())
     os.chdir(config["workdir"])
     sys.path.insert(0, os.path.abspath(config["workdir"]))
     sys.dont_write_bytecode = True
@@ -674,6 +677,28 @@ def _main():
     finally:
         # Do not wait for threads the submission left running.
         os._exit(0)
+
+
+# The submodules of a package whose functions tests call to decide (``np.testing.assert_allclose``), or whose
+# functions decide them (``np.random`` makes their inputs), imported with it: numpy imports them only when asked.
+_PACKAGE_SUBMODULES = {"numpy": ("numpy.testing", "numpy.random", "numpy.linalg", "numpy.fft")}
+
+
+def import_packages(names):
+    """Native, before a run: import each of the task's packages (a distribution name: ``-`` is ``_``) and the
+    submodules of ``_PACKAGE_SUBMODULES``. One that does not import is left for the run's own import to report.
+    (Pyodide imports every module of a task's packages before it is sealed: ``preload``.)"""
+    import importlib
+
+    for name in names:
+        if not isinstance(name, str):
+            continue
+        module = name.replace("-", "_")
+        for mod in (module, *_PACKAGE_SUBMODULES.get(module, ())):
+            try:
+                importlib.import_module(mod)
+            except Exception:  # noqa: BLE001 - reported by the run's own import
+                break
 
 
 class _RunState:

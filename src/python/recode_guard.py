@@ -55,6 +55,11 @@ PROTECTED_MODULES = (
 # ``warnings.catch_warnings`` (behind ``assertWarns``) rebinds ``warnings.showwarning`` and the filters.
 _CHURN = frozenset(("warnings",))
 
+# Packages whose modules loaded before the run are watched as the protected modules are (their functions and
+# submodules, not their classes): tests decide with them (``np.allclose`` in an ``assertTrue``), and a function
+# of theirs reads its module's globals (``allclose`` calls its module's ``isclose``).
+WATCHED_PACKAGES = ("numpy",)
+
 _MISSING = object()
 # The interpreter's own getsignal, taken before the guard replaces it (it hands out what is installed).
 _real_getsignal = __import__("_signal").getsignal
@@ -123,7 +128,8 @@ def protected_classes():
 def _protected_objects():
     """(label, object, kind) for every protected module, its own classes, and
     the objects it holds at module level that carry attributes (such as
-    ``json._default_encoder`` or ``unittest.defaultTestLoader``)."""
+    ``json._default_encoder`` or ``unittest.defaultTestLoader``), then the
+    loaded modules of ``WATCHED_PACKAGES`` (modules alone)."""
     out = []
     for name in PROTECTED_MODULES:
         mod = sys.modules.get(name)
@@ -136,6 +142,9 @@ def _protected_objects():
                 out.append((f"{name}.{k}", v, "class"))
             elif not isinstance(v, (type, type(sys))) and not callable(v) and isinstance(getattr(v, "__dict__", None), dict):
                 out.append((f"{name}.{k}", v, "object"))
+    for name, mod in list(sys.modules.items()):
+        if type(name) is str and name.split(".")[0] in WATCHED_PACKAGES and type(getattr(mod, "__dict__", None)) is dict:
+            out.append((name, mod, "module"))
     out.append(("builtins", builtins, "builtins"))
     return out
 
@@ -542,17 +551,16 @@ class Guard:
         self.framework_codes = frozenset(map(id, self.framework_code_objects))
         # Where the run is: 0 before its first watch, then one step per ``watch_classes``.
         self.stage = 0
-        # The dictionaries in which a change put back is a change (see ``_note``), and how often each was
+        # The dictionaries in which a change put back is a change, their probe, and how often each was
         # changed when last looked at (recode_touch; Pyodide made the counter at the seal, before ctypes is refused).
-        self.touch_at = []
-        self.touch_dicts = []
+        self.touch_at = [
+            i for i, (label, _, kind, _) in enumerate(self.saved) if kind in ("module", "builtins", "object") and label not in _CHURN
+        ]
+        self.touch_probe = self.touches([self.views[i] for i in self.touch_at]) if self.touches else None
         self.touch_saved = []
-        for i, (label, _, kind, _) in enumerate(self.saved):
-            if kind in ("module", "builtins", "object") and label not in _CHURN:
-                self.touch_at.append(i)
-                self.touch_dicts.append(self.views[i])
         changes, expect, watch, modules, classes = found = _handle_functions(self)
-        self.protect = _install_audit_guard(self.functions, (*found, *((self.touches,) if self.touches else ())))
+        readers = (self.touches, self.touch_probe) if self.touches else ()
+        self.protect = _install_audit_guard(self.functions, (*found, *readers))
         self.protect(loaded_modules_and_classes())
         self.handle = GuardHandle(changes, expect, watch, self.protect, modules, classes, self.framework_codes)
 
@@ -626,14 +634,14 @@ class Guard:
 
     def _note_touches(self):
         """How often each dictionary in ``touch_dicts`` was changed, as of now."""
-        self.touch_saved = self.touches(self.touch_dicts) if self.touches else []
+        self.touch_saved = self.touch_probe() if self.touch_probe else []
 
     def _touched(self):
         """Labels of the dictionaries changed since last looked at that hold what they held then: a change
         put back (by identity: a look-alike put in its place is a change too)."""
-        if not self.touches:
+        if not self.touch_probe:
             return []
-        now = self.touches(self.touch_dicts)
+        now = self.touch_probe()
         return [
             f"{self.saved[i][0]} (changed and put back)"
             for i, was, is_ in zip(self.touch_at, self.touch_saved, now)
@@ -695,7 +703,7 @@ class Guard:
             and self._closures_same()
             and all(map(_is, map(sys.modules.get, self.module_names), self.modules))
             and all(map(_is, map(_mro_of, self.watched_classes), self.mros))
-            and (not self.touches or self.touches(self.touch_dicts) == self.touch_saved)
+            and (not self.touch_probe or self.touch_probe() == self.touch_saved)
         )
 
     def changes(self, code=False):

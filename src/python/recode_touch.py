@@ -11,17 +11,22 @@ dictionary as it was, and no comparison can see it. The interpreter can:
 - CPython 3.12 and later calls dictionary watchers (``PyDict_AddWatcher``)
   at every change of a dictionary they watch (3.14 has no version tags).
 
-``touch_counter()`` gives ``touches(dicts)``: for each dictionary a number
-that changes whenever it is changed (``0`` for anything but a plain dict).
-Neither is offered by Python itself: the tag is read, and the watcher set up,
-through ctypes, imported here before the audit hooks refuse it to code under
-test, and taken out of ``sys.modules`` again. The ctypes objects stay in the
-defaults of ``touches`` (and of the watcher it keeps), which the guard's audit
-hook refuses to read: code under test may call ``touches`` (it only reads),
-but gets nothing of ctypes.
+``touch_counter()`` gives ``counter(dicts)``, which returns ``probe()``: for
+each of those dictionaries, in order, a number that changes whenever it is
+changed (``0`` for anything but a plain dict). The probe is what a look
+calls: it calls no ``id()`` (an audited call: every audit hook would run for
+each dictionary at every look). Neither way is offered by Python itself: the
+tag is read, and the watcher set up, through ctypes, imported here before the
+audit hooks refuse it to code under test, and taken out of ``sys.modules``
+again. The ctypes objects stay in the defaults of ``counter`` and ``probe``
+(and of the functions they hold), which the guard's audit hook refuses to
+read. The counter serves once (the guard's probe): a probe made for code
+under test would hand it ctypes. Code under test may call the probe (it
+only reads), but gets nothing of ctypes.
 """
 
 import sys
+from operator import attrgetter
 
 # The events a dictionary watcher is called with (Include/cpython/dictobject.h); the last one is a
 # dictionary being freed, no change.
@@ -31,8 +36,8 @@ _MADE = []
 
 
 def touch_counter():
-    """``touches(dicts) -> list[int]``, made once per interpreter (later calls
-    give the same function), or ``None`` when this Python has neither
+    """``counter(dicts) -> probe``, made once per interpreter (later calls
+    give the same function; the counter itself can be called once), or ``None`` when this Python has neither
     version tags nor dictionary watchers, or ctypes cannot be imported (the
     guard then sees no change that was put back)."""
     if _MADE:
@@ -43,7 +48,8 @@ def touch_counter():
     except ImportError:
         return None
     try:
-        made = _version_tags(ctypes) or _watchers(ctypes)
+        make = _version_tags(ctypes) or _watchers(ctypes)
+        made = _once(make) if make else None
     finally:
         for n in [n for n in sys.modules if n.split(".")[0] in ("ctypes", "_ctypes") and n not in had]:
             del sys.modules[n]
@@ -51,34 +57,52 @@ def touch_counter():
     return made
 
 
+def _once(make):
+    """``make`` (which hands out a probe holding ctypes objects), callable once: by the guard, as it is made
+    (a probe made for code under test would hand it ctypes through its defaults)."""
+
+    def counter(dicts, _make=make, _used=[]):  # noqa: B006 - the one use, kept where nothing else reaches it
+        if _used:
+            raise RuntimeError("the counter of dictionary changes serves the guard alone")
+        _used.append(True)
+        return _make(dicts)
+
+    return counter
+
+
 def _version_tags(ctypes):
-    """The reader of version tags, proven on a dictionary of our own (changed, its tag moves; read again
+    """The maker of probes of version tags, proven on a dictionary of our own (changed, its tag moves; read again
     unchanged, it stays), or ``None``."""
     word = ctypes.c_uint64
     # PyDictObject: the object's header, ma_used (a Py_ssize_t), then ma_version_tag.
     off = object.__basicsize__ + ctypes.sizeof(ctypes.c_ssize_t)
     if ctypes.sizeof(word) + off > dict.__basicsize__:
         return None
-    probe = {}
-    read = word.from_address
-    first = read(id(probe) + off).value
-    probe["changed"] = True
-    second = read(id(probe) + off).value
-    if first == second or read(id(probe) + off).value != second:
-        return None
-    probe["changed"] = False
-    if read(id(probe) + off).value == second:
-        return None
 
-    def touches(dicts, _read=read, _off=off, _id=id, _type=type, _dict=dict):
-        return [_read(_id(d) + _off).value if _type(d) is _dict else 0 for d in dicts]
+    def make(dicts, _at=word.from_address, _off=off, _value=attrgetter("value"), _zero=word()):
+        # The words are made once (the dicts are kept alive with them), and read in C at every look.
+        words = tuple(_at(id(d) + _off) if type(d) is dict else _zero for d in dicts)
 
-    return touches
+        def probe(_words=words, _dicts=tuple(dicts), _value=_value, _map=map, _list=list):
+            return _list(_map(_value, _words))
+
+        return probe
+
+    probe_dict = {}
+    probe = make([probe_dict])
+    first = probe()
+    probe_dict["changed"] = True
+    second = probe()
+    if first == second or probe() != second:
+        return None
+    probe_dict["changed"] = False
+    if probe() == second:
+        return None
+    return make
 
 
 def _watchers(ctypes):
-    """A dictionary watcher counting changes per dictionary, and the reader of its counts (which watches a
-    dictionary from its first read on), or ``None``."""
+    """A dictionary watcher counting changes per dictionary, and the maker of probes of its counts, or ``None``."""
     api = ctypes.pythonapi
     if not hasattr(api, "PyDict_AddWatcher"):
         return None
@@ -103,22 +127,26 @@ def _watchers(ctypes):
     if wid < 0:
         return None
 
-    def touches(dicts, _watch=watch, _wid=wid, _counts=counts, _callback=callback, _id=id, _type=type, _dict=dict, _get=dict.get):
-        out = []
+    def make(dicts, _watch=watch, _wid=wid, _counts=counts, _callback=callback):
+        addresses = []
         for d in dicts:
-            if _type(d) is not _dict:
-                out.append(0)
-                continue
-            address = _id(d)
-            if address not in _counts:
-                _watch(_wid, d)
-                _counts[address] = 0
-            out.append(_get(_counts, address, 0))
-        return out
+            if type(d) is dict:
+                if id(d) not in _counts:
+                    _watch(_wid, d)
+                    _counts[id(d)] = 0
+                addresses.append(id(d))
+            else:
+                addresses.append(-1)
 
-    probe = {}
-    first = touches([probe])
-    probe["changed"] = True
-    if touches([probe]) == first:
+        def probe(_addresses=tuple(addresses), _zeros=(0,) * len(addresses), _dicts=tuple(dicts), _get=_counts.get, _map=map, _list=list):
+            return _list(_map(_get, _addresses, _zeros))
+
+        return probe
+
+    probe_dict = {}
+    probe = make([probe_dict])
+    first = probe()
+    probe_dict["changed"] = True
+    if probe() == first:
         return None
-    return touches
+    return make

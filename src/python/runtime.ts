@@ -56,6 +56,7 @@ export function harnessConfig(req: RunRequest, workdir: string, only?: string[])
     target: req.targetPath,
     tests_file: "test.py",
     output_cap: req.outputCap ?? 20000,
+    packages: [...req.packages],
     ...(only ? { only } : {}),
   };
 }

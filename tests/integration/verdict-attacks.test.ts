@@ -14,6 +14,7 @@ import {
   assertionForgeryAttack,
   eventFilterAttack,
   LEFTOVER_PROBE,
+  numpyAssertionAttack,
   rewrittenOutcomeAttack,
   TOLERANCE_ATTACK,
 } from "../helpers/attacks";
@@ -226,4 +227,34 @@ _sys.modules["recode_harness"]._STATE.guard.watch_classes([])
     expect(r.tests.filter((t) => t.status === "passed").map((t) => t.id)).toEqual([]);
     expect((await rt.run(taskRunRequest(passAtK, passAtK.canonical))).allPassed).toBe(true);
   });
+});
+
+// Native python3 only: no numpy wheel for Pyodide can be fetched offline here (Pyodide watches numpy the same way:
+// recode_guard.WATCHED_PACKAGES, with every module of a task's packages imported before the seal).
+describe("native: numpy's assertion helpers", () => {
+  const rmsNorm = loadTaskDir(BUILTIN_TASKS, "rms-norm");
+  const FD = "TestBackward.test_matches_finite_differences";
+  let rt: PythonRuntime;
+  beforeAll(async () => {
+    rt = createRuntime("native", {});
+    await rt.ready();
+  });
+  afterAll(async () => {
+    await rt.dispose();
+  });
+
+  it.each(["persistent", "put-back", "inner-module"] as const)(
+    "np.allclose made to say yes does not pass the test only it catches (%s)",
+    async (route) => {
+      const honest = await rt.run(taskRunRequest(rmsNorm, numpyAssertionAttack(rmsNorm.canonical, null)));
+      expect(honest.tests.filter((t) => t.status !== "passed").map((t) => t.id)).toEqual([FD]);
+      const r = await rt.run(taskRunRequest(rmsNorm, numpyAssertionAttack(rmsNorm.canonical, route)));
+      expect(r.allPassed).toBe(false);
+      expect(r.tests.find((t) => t.id === FD)?.status ?? "not run").not.toBe("passed");
+      expect(r.incident?.kind).toBe("tampered");
+      // (The put-back route arms at every call of the backward pass: a look may see it armed, or put back.)
+      expect(r.incident?.message).toMatch(/numpy/);
+      expect((await rt.run(taskRunRequest(rmsNorm, rmsNorm.canonical))).allPassed).toBe(true);
+    },
+  );
 });
