@@ -230,6 +230,7 @@ class Run:
         self.tests = []
         self.streams = None
         self.tampered = False
+        self.tests_patch = ""
 
     # -- helpers ---------------------------------------------------------
     def describe(self, exc):
@@ -472,6 +473,15 @@ def _walk_globals(node):
     return out
 
 
+def tests_patch_of(source):
+    """What test.py's text (bytes) says it changes and puts back itself (``Guard.watch_classes``'s
+    ``tests_patch``): ``"modules"`` when it patches (``mock.patch``, ``patch.object``), ``"builtins"`` when it
+    names the built-ins (``builtins.input = ...``), else ``""``."""
+    if b"patch" in source:
+        return "modules"
+    return "builtins" if b"builtins" in source else ""
+
+
 def _import_tests(config, run, import_out):
     """Import test.py (which imports the candidate) and load its tests."""
     import importlib.util
@@ -487,6 +497,8 @@ def _import_tests(config, run, import_out):
         run.test_class_names = frozenset(node.name for node in tree.body if type(node) is _CLASS_DEF)
         run.test_bound_names = _module_names(tree)
         run.test_imports = _module_imports(tree)
+        # What the tests change and put back themselves (the guard does not count those changes against the run).
+        run.tests_patch = tests_patch_of(source)
         spec = importlib.util.spec_from_file_location(TEST_MODULE, path)
         module = importlib.util.module_from_spec(spec)
         # Noted at once: the audit hook refuses to change its class (a module class with __getattr__).
@@ -613,6 +625,7 @@ def run_tests(config, emit_text):
                 objects=(run,),
                 slotted=slotted,
                 modules=((run.test_module, run.test_bound_names),),
+                tests_patch=run.tests_patch,
             )
         except RuntimeError:
             run.refuse(["the guard's watch (set by code under test)"])
@@ -669,6 +682,14 @@ def _main():
     # The task's packages, imported before the guard is made, so that it watches them (recode_guard.WATCHED_PACKAGES),
     # and before the run's folder joins the import path (where a file could stand in for one).
     import_packages(config.get("packages") or ())
+    # unittest.mock imports asyncio, which code under test may not import (recode_guard): tests that use it
+    # get it imported here, before the guard is made (Pyodide has asyncio loaded from its start).
+    try:
+        with open(os.path.join(config["workdir"], config["tests_file"]), "rb") as f:
+            if b"mock" in f.read():
+                import unittest.mock  # noqa: F401
+    except (OSError, ImportError):
+        pass
     os.chdir(config["workdir"])
     sys.path.insert(0, os.path.abspath(config["workdir"]))
     sys.dont_write_bytecode = True

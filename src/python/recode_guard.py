@@ -12,6 +12,8 @@ new process.
 """
 
 import builtins
+import re
+import re._compiler
 import sys
 from collections import namedtuple
 from itertools import chain
@@ -19,7 +21,7 @@ from operator import attrgetter, methodcaller
 from operator import is_ as _is
 
 from recode_frames import code_objects, frame_wall, handlers_without_frames
-from recode_testpy import interpreters_name, is_descriptor
+from recode_testpy import is_descriptor
 from recode_touch import touch_counter
 
 PROTECTED_MODULES = (
@@ -28,6 +30,11 @@ PROTECTED_MODULES = (
     # calls to decide an assertion (assertRegex, assertCountEqual, assertWarns, the diff of assertEqual).
     "contextlib",
     "re",
+    # What a pattern is compiled with (unittest.case's patterns are compiled anew every time: _FreshPatterns).
+    "re._compiler",
+    "re._parser",
+    "re._constants",
+    "re._casefix",
     "collections",
     "difflib",
     "pprint",
@@ -61,11 +68,49 @@ _CHURN = frozenset(("warnings",))
 WATCHED_PACKAGES = ("numpy",)
 
 _MISSING = object()
+_NO_NAMES = frozenset()
+# Modules whose count of changes is used even when test.py patches modules itself: tests do not patch the test
+# framework or the harness.
+_NEVER_PATCHED = ("unittest", "contextlib", "recode_")
 # The interpreter's own getsignal, taken before the guard replaces it (it hands out what is installed).
 _real_getsignal = __import__("_signal").getsignal
 _METHOD_TYPES = (type(lambda: None), staticmethod, classmethod)
 _code_of = attrgetter("__code__")
 _values = methodcaller("values")
+
+
+def _compile_fresh(pattern, flags=0, _compile=re._compiler.compile, _pattern=re.Pattern, _str=str, _bytes=bytes, _int=int):
+    """``re.compile`` without ``re``'s cache of compiled patterns (see ``_FreshPatterns``)."""
+    if type(pattern) is _pattern and not flags:
+        return pattern
+    if not isinstance(pattern, (_str, _bytes)):
+        raise TypeError("first argument must be string or compiled pattern")
+    return _compile(pattern, _int(flags))
+
+
+class _FreshPatterns:
+    """What ``unittest.case`` calls ``re`` (the only name of re's it uses is
+    ``compile``, behind ``assertRegex``, ``assertNotRegex`` and the
+    ``...Regex`` forms of ``assertRaises`` and ``assertWarns``): every
+    pattern compiled anew. re's cache of compiled patterns is a dictionary
+    code under test can write to: an entry that matches anything, put there
+    under a test's pattern, would make those assertions pass. An object with
+    no attributes of its own, of an immutable class."""
+
+    __slots__ = ()
+    compile = staticmethod(_compile_fresh)
+    error = re.error
+    Pattern = re.Pattern
+
+
+_FRESH_PATTERNS = _FreshPatterns()
+
+
+def fresh_patterns():
+    """Give ``unittest.case`` its ``re`` without a cache (``_FreshPatterns``), before the guard notes it."""
+    case = sys.modules.get("unittest.case")
+    if case is not None and getattr(case, "re", None) is re:
+        case.re = _FRESH_PATTERNS
 
 
 def is_heap_class(v):
@@ -364,11 +409,12 @@ def _same_slots(obj, saved):
 
 def _added_name(module, key, value):
     """Whether a name added to a watched module during a run is a change:
-    anything but a submodule the run imported (``unittest.mock``) or a name
-    the interpreter keeps there (``__warningregistry__``). A new name can
+    anything but a submodule the run imported (``unittest.mock``) or the
+    registry of warnings the interpreter keeps there (``__warningregistry__``;
+    another dunder, such as a module ``__getattr__``, is a change). A new name can
     shadow a built-in for every function of the module (``round`` in
     ``unittest.case`` decides ``assertAlmostEqual``)."""
-    if interpreters_name(key):
+    if key == "__warningregistry__":
         return False
     return not (type(value) is type(sys) and getattr(value, "__name__", None) == f"{module.__name__}.{key}")
 
@@ -468,8 +514,8 @@ def _handle_functions(guard):
     def expect(module, name, value, _g=guard):
         return _g.expect(module, name, value)
 
-    def watch_classes(classes, objects=(), slotted=(), modules=(), _g=guard):
-        return _g.watch_classes(classes, objects, slotted, modules)
+    def watch_classes(classes, objects=(), slotted=(), modules=(), tests_patch="", _g=guard):
+        return _g.watch_classes(classes, objects, slotted, modules, tests_patch)
 
     def noted_modules(_g=guard):
         return _g.noted_modules()
@@ -497,6 +543,7 @@ class Guard:
         self.views = []
         self.fulls = []
         self.keysets = []
+        fresh_patterns()
         self.objects = _protected_objects()
         # Pyodide froze them at the seal, before its audit hook refuses ctypes (nothing to do here then).
         freeze_classes([obj for _, obj, kind in self.objects if kind == "class"])
@@ -521,6 +568,12 @@ class Guard:
         self.code_labels = [label for label, _, _ in found]
         self.functions = [fn for _, fn, _ in found]
         self.codes = [code for _, _, code in found]
+        # The closure cells of the protected functions (a contextmanager's wrapper keeps the function it wraps
+        # in one: unittest's per-part executor): a cell's contents can be set with no audit event.
+        held = [(label, c) for label, fn, _ in found if type(fn) is _FUNCTION for c in fn.__closure__ or ()]
+        self.cell_labels = [label for label, _ in held]
+        self.protected_cells = [c for _, c in held]
+        self.protected_cell_values = list(map(_cell_value, self.protected_cells))
         self.hooks = _hooks()
         # The class of every protected module and object (a class swap shows in no dictionary).
         self.kind_objects = [obj for _, obj, _ in self.objects]
@@ -558,16 +611,26 @@ class Guard:
         ]
         self.touch_probe = self.touches([self.views[i] for i in self.touch_at]) if self.touches else None
         self.touch_saved = []
+        self.touch_exempt = frozenset()
+        # The protected dictionaries a look compares: with the counts, those no count covers (warnings's) and the
+        # objects' (an instance's dictionary may live apart from its object's values); the protected classes are
+        # immutable. Without the counts, all of them.
+        counted = frozenset(self.touch_at) if self.touch_probe else frozenset()
+        self.compare_at = [
+            i for i, (_, _, kind, _) in enumerate(self.saved) if i not in counted and kind != "class" or kind == "object" or not counted
+        ]
+        self.compare_views = [self.views[i] for i in self.compare_at]
         changes, expect, watch, modules, classes = found = _handle_functions(self)
         readers = (self.touches, self.touch_probe) if self.touches else ()
         self.protect = _install_audit_guard(self.functions, (*found, *readers))
         self.protect(loaded_modules_and_classes())
         self.handle = GuardHandle(changes, expect, watch, self.protect, modules, classes, self.framework_codes)
 
-    def _note(self, label, obj, kind, own_names=frozenset()):
+    def _note(self, label, obj, kind, own_names=_NO_NAMES):
         d = vars(obj)
-        if kind in ("class", "object") or (kind == "module" and label in HARNESS_MODULES):
-            # (The harness's own modules: no value changes during a run, data included, but for ``expect``.)
+        if kind in ("class", "object") or (kind in ("module", "builtins") and own_names is _NO_NAMES and label not in _CHURN):
+            # (The protected modules and the built-ins: no value changes during a run, data included (``math.pi``),
+            # but for ``expect``. test.py's module and warnings's keep data that changes.)
             snap = dict(d)
         elif kind == "methods":
             snap = {k: v for k, v in d.items() if isinstance(v, _METHOD_TYPES)}
@@ -592,7 +655,7 @@ class Guard:
                 full[name] = value
         self.expected[(module, name)] = value
 
-    def watch_classes(self, classes, objects=(), slotted=(), modules=()):
+    def watch_classes(self, classes, objects=(), slotted=(), modules=(), tests_patch=""):
         """Also watch the methods of these classes (the test module's, once its
         tests are loaded), the functions held by these objects (the harness's
         own objects for one run, such as its event sink), and every slot of
@@ -603,10 +666,20 @@ class Guard:
         (module, the names its text binds) pairs (test.py), watched as the
         protected modules are, a name its text binds being its own even when
         it first appears during the run. Twice per run (before test.py's import,
-        then with its test classes): a third call raises ``RuntimeError``."""
+        then with its test classes): a third call raises ``RuntimeError``.
+        ``tests_patch``: what test.py's text says it changes and puts back
+        itself: ``"modules"`` (it patches, ``mock.patch``: the counts of the
+        protected modules but unittest's, contextlib's and the harness's are
+        not used), ``"builtins"`` (it names the built-ins: their count is not
+        used), or ``""``."""
         if self.stage >= 2:
             raise RuntimeError("the guard's watch was set again during the run")
         self.stage += 1
+        self.touch_exempt = frozenset(
+            label
+            for label in (self.saved[i][0] for i in self.touch_at)
+            if (tests_patch == "modules" and not label.startswith(_NEVER_PATCHED)) or (tests_patch and label == "builtins")
+        )
         del self.saved[self.base :]
         del self.views[self.base :]
         del self.fulls[self.base :]
@@ -645,7 +718,7 @@ class Guard:
         return [
             f"{self.saved[i][0]} (changed and put back)"
             for i, was, is_ in zip(self.touch_at, self.touch_saved, now)
-            if was != is_ and not dict_changed(self.views[i], self.fulls[i])
+            if was != is_ and not dict_changed(self.views[i], self.fulls[i]) and self.saved[i][0] not in self.touch_exempt
         ]
 
     def _closures_same(self):
@@ -688,6 +761,15 @@ class Guard:
             return []
         return sorted(label for label, fn, code in zip(self.code_labels, self.functions, self.codes) if fn.__code__ is not code)
 
+    def _base_same(self):
+        """Whether the protected modules' and classes' dictionaries hold what they held at the last look: no
+        count of changes moved, and the dictionaries no count covers hold the same objects as their copies (the
+        classes cannot change). A few C-level passes over the counted dictionaries' numbers, not their contents."""
+        fulls = self.fulls
+        return (not self.touch_probe or self.touch_probe() == self.touch_saved) and dicts_same(
+            self.compare_views, [fulls[i] for i in self.compare_at]
+        )
+
     def _unchanged(self, base_same):
         """The common case, compared in C: every dictionary holds the same
         objects as its copy, and the hooks are the same objects.
@@ -701,9 +783,9 @@ class Guard:
             and all(map(_same_slots, self.slotted, self.slotted_saved))
             and all(map(_same_contents, self.containers, self.container_contents))
             and self._closures_same()
+            and all(map(_is, map(_cell_value, self.protected_cells), self.protected_cell_values))
             and all(map(_is, map(sys.modules.get, self.module_names), self.modules))
             and all(map(_is, map(_mro_of, self.watched_classes), self.mros))
-            and (not self.touch_probe or self.touch_probe() == self.touch_saved)
         )
 
     def changes(self, code=False):
@@ -714,7 +796,7 @@ class Guard:
         changed = sorted({label.rsplit(".", 1)[0] for label in self.damaged_code()}) if code else []
         # The run's own objects (its test classes, the harness's run object) change data at every test;
         # the protected modules and classes seldom do: looked at closer only when their copies differ.
-        base_same = dicts_same(self.views[: self.base], self.fulls[: self.base])
+        base_same = self._base_same()
         if not changed and self._unchanged(base_same):
             return []
         hooks = _hooks()
@@ -733,6 +815,13 @@ class Guard:
         if not self._closures_same():
             changed.append("the harness's event sink (a closure cell or a default of its functions)")
         changed += self._touched()
+        changed += sorted(
+            {
+                f"the closure of {label}"
+                for label, c, saved in zip(self.cell_labels, self.protected_cells, self.protected_cell_values)
+                if _cell_value(c) is not saved
+            }
+        )
         for i in range(self.base if base_same else 0, len(self.saved)):
             label, obj, kind, snap = self.saved[i]
             d = vars(obj)
@@ -749,6 +838,6 @@ class Guard:
             else:
                 # Only data changed (a module's setting, unittest's mark on a test class): the fast path takes it from here.
                 self.fulls[i] = dict(d)
-        if not changed:
-            self._note_touches()
+        # (What was reported is not reported again; nor a change seen now, taken for a put-back one later.)
+        self._note_touches()
         return changed

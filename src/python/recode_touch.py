@@ -102,21 +102,22 @@ def _version_tags(ctypes):
 
 
 def _watchers(ctypes):
-    """A dictionary watcher counting changes per dictionary, and the maker of probes of its counts, or ``None``."""
+    """A dictionary watcher that logs every change of a watched dictionary, and the maker of probes that count
+    them per dictionary, or ``None``. The watcher is C all the way (``print`` to a ``StringIO``, through a
+    ``functools.partial``): a watcher written in Python cannot run where code under test has used up the
+    recursion limit (its change would then go uncounted), a C call still can."""
     api = ctypes.pythonapi
     if not hasattr(api, "PyDict_AddWatcher"):
         return None
-    counts = {}  # address of a watched dict -> changes seen
+    import functools
+    import io
 
-    # (Addresses, not objects: a dictionary being freed must not be made an object again.)
-    def changed(event, address, key, new, _counts=counts, _get=dict.get, _pop=dict.pop, _freed=_DEALLOCATED):
-        if event == _freed:
-            _pop(_counts, address, None)
-        else:
-            _counts[address] = _get(_counts, address, 0) + 1
-        return 0
-
-    callback = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(changed)
+    log = io.StringIO()
+    # One line per change: the event, the dictionary's address, the key's and the new value's (or None).
+    # (A void pointer for the result: print gives None, which is 0, the watcher's "done".)
+    callback = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(
+        functools.partial(print, file=log)
+    )
     add = api.PyDict_AddWatcher
     add.argtypes = [ctypes.c_void_p]
     add.restype = ctypes.c_int
@@ -127,19 +128,29 @@ def _watchers(ctypes):
     if wid < 0:
         return None
 
-    def make(dicts, _watch=watch, _wid=wid, _counts=counts, _callback=callback):
+    def make(dicts, _watch=watch, _wid=wid, _log=log, _callback=callback, _freed=_DEALLOCATED):
         addresses = []
         for d in dicts:
             if type(d) is dict:
-                if id(d) not in _counts:
-                    _watch(_wid, d)
-                    _counts[id(d)] = 0
-                addresses.append(id(d))
+                _watch(_wid, d)
+                addresses.append(str(id(d)))
             else:
-                addresses.append(-1)
+                addresses.append("")
+        counts = dict.fromkeys(a for a in addresses if a)
+        for a in counts:
+            counts[a] = 0
+        read = [_log.tell()]
 
-        def probe(_addresses=tuple(addresses), _zeros=(0,) * len(addresses), _dicts=tuple(dicts), _get=_counts.get, _map=map, _list=list):
-            return _list(_map(_get, _addresses, _zeros))
+        def probe(_log=_log, _read=read, _counts=counts, _addresses=tuple(addresses), _dicts=tuple(dicts), _freed=str(_freed)):
+            end = _log.tell()
+            if end != _read[0]:
+                _log.seek(_read[0])
+                for line in _log.read(end - _read[0]).splitlines():
+                    event, address = (line.split(" ", 2) + ["", ""])[:2]
+                    if address in _counts and event != _freed:
+                        _counts[address] += 1
+                _read[0] = end
+            return [_counts.get(a, 0) for a in _addresses]
 
         return probe
 

@@ -1388,7 +1388,9 @@ export type AssertionForgeryRoute =
   | "class-method-swapped-back"
   | "framework-global-put-back"
   | "builtin-put-back"
-  | "guard-copies-rewritten";
+  | "guard-copies-rewritten"
+  | "framework-closure-cell"
+  | "put-back-at-recursion-limit";
 
 /**
  * The canonical solution of min-p-sampling without its input checks (the
@@ -1434,11 +1436,15 @@ export type AssertionForgeryRoute =
  * replaced in the built-ins, by a function that answers yes once and takes
  * itself away. And one route blinds the guard instead: the candidate's change
  * (`issubclass` shadowed in unittest.case) is written into the guard's copies,
- * the guard taken from its handle's defaults.
+ * the guard taken from its handle's defaults. The first of them again, with
+ * both changes made at the recursion limit (where a dictionary watcher
+ * written in Python could not run). And one swaps what unittest's
+ * per-part executor (a contextmanager's wrapper) holds in its closure cell
+ * for an executor that swallows every failure.
  */
 export function assertionForgeryAttack(canonical: string, route: AssertionForgeryRoute): string {
   const typed =
-    /^(test-module-global|framework-module-global|test-builtins-swapped|framework-global-put-back|builtin-put-back|guard-copies-rewritten)$/.test(
+    /^(test-module-global|framework-module-global|test-builtins-swapped|framework-global-put-back|builtin-put-back|guard-copies-rewritten|put-back-at-recursion-limit)$/.test(
       route,
     );
   const partial = typed
@@ -1664,6 +1670,43 @@ for _i, _entry in enumerate(_g.saved):
         _g.fulls[_i] = dict(vars(_uc))
         _g.keysets[_i] = frozenset(vars(_uc))
 `,
+    "framework-closure-cell": `
+import unittest.case as _c
+_cell = _c._Outcome.testPartExecutor.__closure__[0]
+_orig = _cell.cell_contents
+def _executor(self, test_case, subTest=False):
+    inner = _orig(self, test_case, subTest)
+    next(inner)
+    try:
+        yield
+    except Exception:
+        pass
+    try:
+        next(inner)
+    except StopIteration:
+        pass
+_cell.cell_contents = _executor
+`,
+    "put-back-at-recursion-limit": `
+import unittest.case as _uc
+_d = vars(_uc)
+def _at_the_limit(value):
+    done = []
+    def down():
+        try:
+            down()
+        except RecursionError:
+            if not done:
+                done.append(1)
+                if value is None:
+                    del _d["issubclass"]
+                else:
+                    _d["issubclass"] = value
+    down()
+def _once(a, b):
+    _at_the_limit(None)
+    return True
+${PUT_BACK_ON_RAISE("_at_the_limit(_once)")}`,
     "builtin-put-back": `
 import builtins as _b
 _real = _b.issubclass

@@ -274,8 +274,10 @@ def run(tc):
     sys.modules["fake_mod"] = type(sys)("fake_mod")
 `;
     const r1 = await rt.run(probe(polluter));
-    expect(r1.tests[0]?.message).toBe("");
-    expect(r1.tests[0]?.status).toBe("passed");
+    // (Changing math and the built-ins is tampering with what tests decide with: the run is not trusted. Its
+    // changes are made all the same, for the next run to look for.)
+    expect(r1.incident?.kind).toBe("tampered");
+    expect(r1.incident?.message).toMatch(/builtins|math/);
     const checker = `import builtins, math, os, sys, string, fractions, random
 def run(tc):
     tc.assertFalse(hasattr(builtins, "leaked"))

@@ -166,7 +166,7 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
-  it.each(["framework-global-put-back", "builtin-put-back"] as const)(
+  it.each(["framework-global-put-back", "builtin-put-back", "put-back-at-recursion-limit"] as const)(
     "a change to a framework module's globals or the built-ins, put back by itself within one assertion, is not trusted (%s)",
     async (route) => {
       // The change is seen by no comparison (it is gone at every look): by the dictionary's count of changes.
@@ -179,6 +179,112 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
       expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
     },
   );
+
+  it("what a framework function holds in its closure (unittest's per-part executor) cannot be swapped", async () => {
+    const r = await rt.run(taskRunRequest(task, assertionForgeryAttack(task.canonical, "framework-closure-cell")));
+    expect(r.allPassed).toBe(false);
+    expect(r.incident?.kind).toBe("tampered");
+    expect(r.incident?.message).toMatch(/the closure of unittest\.case\._Outcome\.testPartExecutor/);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
+  it("tests that patch the built-ins or modules themselves (by hand, or with mock.patch) are not taken for tampering", async () => {
+    const tests = `import builtins, math, unittest
+from unittest import mock
+from decoding.min_p import softmax_with_temperature
+
+
+class TestHonestPatches(unittest.TestCase):
+    def test_input_patched_by_hand(self):
+        orig = builtins.input
+        builtins.input = lambda *a: "5"
+        try:
+            self.assertEqual(input(), "5")
+        finally:
+            builtins.input = orig
+
+    def test_print_patched(self):
+        with mock.patch("builtins.print") as p:
+            print("hi")
+        self.assertTrue(p.called)
+
+    def test_math_patched(self):
+        with mock.patch("math.sqrt", return_value=3.0):
+            self.assertEqual(math.sqrt(4), 3.0)
+        self.assertAlmostEqual(sum(softmax_with_temperature([1.0, 2.0], 1.0)), 1.0)
+`;
+    const r = await rt.run(taskRunRequest(task, task.canonical, "test", { tests, expected: null, interfaceOf: {} }));
+    expect(r.incident).toBeNull();
+    expect(r.tests.map((t) => `${t.id}:${t.status}`)).toEqual([
+      "TestHonestPatches.test_input_patched_by_hand:passed",
+      "TestHonestPatches.test_math_patched:passed",
+      "TestHonestPatches.test_print_patched:passed",
+    ]);
+  });
+
+  it("an entry put in re's cache of compiled patterns does not make unittest's regex assertions pass", async () => {
+    const tests = `import unittest
+from decoding.min_p import label, softmax_with_temperature
+
+
+class TestLabel(unittest.TestCase):
+    def test_label(self):
+        self.assertRegex(label(0.5), r"^p=0\\.50$")
+
+    def test_message(self):
+        with self.assertRaisesRegex(ValueError, r"temperature must be positive"):
+            softmax_with_temperature([1.0], -1.0)
+`;
+    const over = { tests, expected: null, interfaceOf: {} };
+    const right = `def label(p):
+    return f"p={p:.2f}"
+def softmax_with_temperature(logits, t):
+    if t <= 0:
+        raise ValueError("temperature must be positive")
+    return [1.0]
+`;
+    expect((await rt.run(taskRunRequest(task, right, "test", over))).allPassed).toBe(true);
+    const poisoned = `import re
+class _Yes:
+    def __init__(self, pattern):
+        self.pattern = pattern
+        self.flags = 0
+    def search(self, *a, **k):
+        return True
+    match = fullmatch = search
+for _p in (r"^p=0\\.50$", r"temperature must be positive"):
+    for _name in ("_cache", "_cache2"):
+        _c = getattr(re, _name, None)
+        if type(_c) is dict:
+            _c[(str, _p, 0)] = _Yes(_p)
+def label(p):
+    return "WRONG"
+def softmax_with_temperature(logits, t):
+    if t <= 0:
+        raise ValueError("bad")
+    return [1.0]
+`;
+    const r = await rt.run(taskRunRequest(task, poisoned, "test", over));
+    expect(r.tests.map((t) => `${t.id}:${t.status}`)).toEqual(["TestLabel.test_label:failed", "TestLabel.test_message:failed"]);
+  });
+
+  it("a protected module's data (math.pi) changed by the candidate is not accepted", async () => {
+    const tests = `import math, unittest
+from decoding.min_p import circle_area
+
+
+class TestArea(unittest.TestCase):
+    def test_area(self):
+        self.assertAlmostEqual(circle_area(2.0), 4 * math.pi, places=9)
+`;
+    const over = { tests, expected: null, interfaceOf: {} };
+    const right = "import math\ndef circle_area(r):\n    return math.pi * r * r\n";
+    expect((await rt.run(taskRunRequest(task, right, "test", over))).allPassed).toBe(true);
+    const r = await rt.run(taskRunRequest(task, "import math\nmath.pi = 3.0\ndef circle_area(r):\n    return 3.0 * r * r\n", "test", over));
+    expect(r.allPassed).toBe(false);
+    expect(r.incident?.kind).toBe("tampered");
+    expect(r.incident?.message).toMatch(/math/);
+  });
 
   it("the guard cannot be reached to write the candidate's changes into its copies", async () => {
     // With the guard's copies of unittest.case rewritten to hold a shadowed built-in, no look would see it.
