@@ -34,6 +34,7 @@ import json
 import os
 import random
 import re
+import stat
 import sys
 import time
 import traceback
@@ -213,6 +214,9 @@ class _TestState:
         self.t0 = _perf()
         self.outcomes = []  # (status, message, traceback, line)
         self.subtests = []
+        # The streams it replaced and its own (the test's, not the run object's: the guard compares the run
+        # object at every look, and one that changes at every test sends each look the long way).
+        self.streams = None
 
 
 class Run:
@@ -228,7 +232,6 @@ class Run:
         self.current = None
         self.preface = ""
         self.tests = []
-        self.streams = None
         self.tampered = False
         self.tests_patch = ""
 
@@ -256,7 +259,7 @@ class Run:
         self.current = state
         self.emit({"type": "test-start", "id": state.id})
         out, err = CappedStream(self.cap), CappedStream(self.cap)
-        self.streams = (sys.stdout, sys.stderr, out, err)
+        state.streams = (sys.stdout, sys.stderr, out, err)
         sys.stdout, sys.stderr = out, err
         state.t0 = _perf()
 
@@ -265,7 +268,7 @@ class Run:
         if state is None:
             return
         duration = (_perf() - state.t0) * 1000.0
-        old_out, old_err, out, err = self.streams
+        old_out, old_err, out, err = state.streams
         sys.stdout, sys.stderr = old_out, old_err
         if not state.outcomes and not state.subtests:
             # unittest reported nothing: the test is being unwound by an interrupt, which is reported as such.
@@ -574,6 +577,8 @@ def run_tests(config, emit_text):
 
     recode_check.SINK = sink
     guard = run.guard = _guard()
+    # The event writer's defaults (the descriptor and what it must lead to) cannot be changed.
+    guard.protect([emit_text])
     guard.expect("recode_check", "SINK", sink)
     # The run object holds the event sink (``run.emit``): code that replaced it could rewrite every result.
     # The harness's state between runs too (slots).
@@ -638,13 +643,14 @@ def run_tests(config, emit_text):
     except KeyboardInterrupt as exc:
         # Where the code was when it was stopped: the line is marked in the editor.
         text, line = format_exc(exc, run.target_abs, run.workdir)
-        current = run.current.id if run.current else None
+        state = run.current
+        current = state.id if state else None
         printed = {}
-        if run.streams:
-            sys.stdout, sys.stderr = run.streams[0], run.streams[1]
+        if state is not None and state.streams:
+            sys.stdout, sys.stderr = state.streams[0], state.streams[1]
             if current is not None:
                 # What the stopped test printed until then: where a hanging test got to.
-                out, err = run.streams[2], run.streams[3]
+                out, err = state.streams[2], state.streams[3]
                 printed = {
                     "stdout": run.preface + out.getvalue(),
                     "stderr": err.getvalue(),
@@ -653,7 +659,9 @@ def run_tests(config, emit_text):
                 }
         emit({"type": "interrupted", "id": current, "line": line, "traceback": text, **printed})
     finally:
-        changed = guard.changes(code=True)
+        # (Not the code of every protected function: reading it is audited, a few milliseconds for them all, and
+        # the audit hook refuses to replace it.)
+        changed = guard.changes()
         recode_check.SINK = None
         if changed:
             run.tampered = True
@@ -672,12 +680,7 @@ def _main():
     sys.modules["recode_harness"] = sys.modules[__name__]
     with open(sys.argv[1], encoding="utf-8") as f:
         config = json.load(f)
-    # Written with os.write, as in Pyodide: a file object's attributes could be set by code under test.
-    def emit_text(text, _fd=3):
-        data = (text + "\n").encode("utf-8")
-        while data:
-            n = _os_write(_fd, data)
-            data = data[n:]
+    emit_text = event_writer(3)
 
     # The task's packages, imported before the guard is made, so that it watches them (recode_guard.WATCHED_PACKAGES),
     # and before the run's folder joins the import path (where a file could stand in for one).
@@ -720,6 +723,41 @@ def import_packages(names):
                 importlib.import_module(mod)
             except Exception:  # noqa: BLE001 - reported by the run's own import
                 break
+
+
+# The exit status of an interpreter whose event channel was taken from it.
+CHANNEL_LOST_EXIT = 75
+
+
+def event_writer(fd):
+    """``emit_text(text)`` for the event channel open on ``fd``: one line per
+    event, written with ``os.write`` (a file object's attributes could be set
+    by code under test). Before every write, the descriptor must still lead
+    where it led when the writer was made (the same pipe natively, the event
+    device in Pyodide): code under test that pointed it elsewhere (``os.dup2``
+    a file onto it, or closed it and opened another) would take the harness's
+    events and write back its own, failures turned into passes, through a
+    copy of the descriptor it kept. No look of the guard sees a descriptor.
+    If it does not, or cannot be looked at, the interpreter ends at once
+    (exit status ``CHANNEL_LOST_EXIT``): the host reports it dead, and the test
+    that was running is an error."""
+    st = os.fstat(fd)
+    ident = (st.st_dev, st.st_ino, st.st_rdev, stat.S_IFMT(st.st_mode))
+
+    def emit_text(text, _fd=fd, _ident=ident, _fstat=os.fstat, _write=os.write, _fmt=stat.S_IFMT, _exit=os._exit, _lost=CHANNEL_LOST_EXIT):
+        try:
+            st = _fstat(_fd)
+            same = (st.st_dev, st.st_ino, st.st_rdev, _fmt(st.st_mode)) == _ident
+        except BaseException:  # noqa: BLE001 - closed, or anything else: the channel is not ours
+            same = False
+        if not same:
+            _exit(_lost)
+        data = (text + "\n").encode("utf-8")
+        while data:
+            n = _write(_fd, data)
+            data = data[n:]
+
+    return emit_text
 
 
 class _RunState:
@@ -1144,12 +1182,7 @@ def run_json(config_text):
     the host restores the interpreter's memory after the run."""
     config = json.loads(config_text)
     fd = _os_open(EVENT_DEVICE, os.O_WRONLY)
-
-    def emit_text(text, _fd=fd):
-        data = (text + "\n").encode("utf-8")
-        while data:
-            n = _os_write(_fd, data)
-            data = data[n:]
+    emit_text = event_writer(fd)
 
     try:
         workdir = config["workdir"]

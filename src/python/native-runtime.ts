@@ -23,7 +23,16 @@ import {
   type SandboxLimits,
   setUpNative,
 } from "./native-sandbox";
-import { type Attempt, harnessConfig, type PythonRuntime, type RunOptions, type RunRequest, runAttempts, runFiles } from "./runtime";
+import {
+  type Attempt,
+  exitReason,
+  harnessConfig,
+  type PythonRuntime,
+  type RunOptions,
+  type RunRequest,
+  runAttempts,
+  runFiles,
+} from "./runtime";
 
 /** Options of {@link NativeRuntime}. */
 export interface NativeRuntimeOptions {
@@ -262,7 +271,7 @@ export class NativeRuntime implements PythonRuntime {
             died: false,
           });
         } else if (!asm.ended) {
-          const why = signal ? `killed by ${signal}` : `exit code ${code}`;
+          const why = signal ? `killed by ${signal}` : exitReason(code);
           const tail = stderr.trim().split("\n").slice(-3).join(" ");
           resolve({ incident: null, stop: { kind: "crash", message: `python3 stopped (${why})${tail ? `: ${tail}` : ""}` }, died: true });
         } else resolve({ incident: null, died: false });

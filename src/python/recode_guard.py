@@ -69,6 +69,8 @@ WATCHED_PACKAGES = ("numpy",)
 
 _MISSING = object()
 _NO_NAMES = frozenset()
+# A module's records of how it was imported (its spec and loader): objects with attributes, not the module's own.
+_IMPORT_RECORDS = frozenset(("__spec__", "__loader__"))
 # Modules whose count of changes is used even when test.py patches modules itself: tests do not patch the test
 # framework or the harness.
 _NEVER_PATCHED = ("unittest", "contextlib", "recode_")
@@ -185,7 +187,13 @@ def _protected_objects():
             # (The native harness runs as __main__ and is registered as recode_harness: its classes say "__main__".)
             if is_heap_class(v) and getattr(v, "__module__", None) in (name, mod.__name__):
                 out.append((f"{name}.{k}", v, "class"))
-            elif not isinstance(v, (type, type(sys))) and not callable(v) and isinstance(getattr(v, "__dict__", None), dict):
+            elif (
+                not isinstance(v, (type, type(sys), int))
+                and k not in _IMPORT_RECORDS
+                and not callable(v)
+                and isinstance(getattr(v, "__dict__", None), dict)
+            ):
+                # (Not the import system's records of the module, nor int constants: re's flags and opcodes.)
                 out.append((f"{name}.{k}", v, "object"))
     for name, mod in list(sys.modules.items()):
         if type(name) is str and name.split(".")[0] in WATCHED_PACKAGES and type(getattr(mod, "__dict__", None)) is dict:
@@ -427,6 +435,18 @@ def _cell_value(c):
         return _MISSING
 
 
+_contents_of = attrgetter("cell_contents")
+
+
+def _cells_same(cells, saved):
+    """Whether each cell holds the same object as in ``saved`` (``_MISSING`` for an emptied one): in C, but
+    for a cell emptied since (whose read raises)."""
+    try:
+        return all(map(_is, map(_contents_of, cells), saved))
+    except ValueError:
+        return all(map(_is, map(_cell_value, cells), saved))
+
+
 def _closure_state(functions):
     """The cells and the defaults behind these functions: the cells of their
     closures and the tuples of their defaults, and the same for every function
@@ -607,13 +627,13 @@ class Guard:
         # The dictionaries in which a change put back is a change, their probe, and how often each was
         # changed when last looked at (recode_touch; Pyodide made the counter at the seal, before ctypes is refused).
         self.touch_at = [
-            i for i, (label, _, kind, _) in enumerate(self.saved) if kind in ("module", "builtins", "object") and label not in _CHURN
+            i for i, (label, _, kind, _) in enumerate(self.saved) if kind in ("module", "builtins") and label not in _CHURN
         ]
         self.touch_probe = self.touches([self.views[i] for i in self.touch_at]) if self.touches else None
         self.touch_saved = []
         self.touch_exempt = frozenset()
-        # The protected dictionaries a look compares: with the counts, those no count covers (warnings's) and the
-        # objects' (an instance's dictionary may live apart from its object's values); the protected classes are
+        # The protected dictionaries a look compares: with the counts, those no count covers (warnings's, and the
+        # objects': an instance's dictionary may live apart from its object's values); the protected classes are
         # immutable. Without the counts, all of them.
         counted = frozenset(self.touch_at) if self.touch_probe else frozenset()
         self.compare_at = [
@@ -723,7 +743,7 @@ class Guard:
 
     def _closures_same(self):
         return (
-            all(map(_is, map(_cell_value, self.cells), self.cell_saved))
+            _cells_same(self.cells, self.cell_saved)
             and all(map(_is, map(_defaults_of, self.owners), self.owner_defaults))
             and all(map(_is, map(_kwdefaults_of, self.owners), self.owner_kwdefaults))
         )
@@ -783,7 +803,7 @@ class Guard:
             and all(map(_same_slots, self.slotted, self.slotted_saved))
             and all(map(_same_contents, self.containers, self.container_contents))
             and self._closures_same()
-            and all(map(_is, map(_cell_value, self.protected_cells), self.protected_cell_values))
+            and _cells_same(self.protected_cells, self.protected_cell_values)
             and all(map(_is, map(sys.modules.get, self.module_names), self.modules))
             and all(map(_is, map(_mro_of, self.watched_classes), self.mros))
         )
@@ -815,13 +835,14 @@ class Guard:
         if not self._closures_same():
             changed.append("the harness's event sink (a closure cell or a default of its functions)")
         changed += self._touched()
-        changed += sorted(
-            {
-                f"the closure of {label}"
-                for label, c, saved in zip(self.cell_labels, self.protected_cells, self.protected_cell_values)
-                if _cell_value(c) is not saved
-            }
-        )
+        if not _cells_same(self.protected_cells, self.protected_cell_values):
+            changed += sorted(
+                {
+                    f"the closure of {label}"
+                    for label, c, saved in zip(self.cell_labels, self.protected_cells, self.protected_cell_values)
+                    if _cell_value(c) is not saved
+                }
+            )
         for i in range(self.base if base_same else 0, len(self.saved)):
             label, obj, kind, snap = self.saved[i]
             d = vars(obj)

@@ -1788,3 +1788,67 @@ _num.isclose = lambda *a, **k: True
   };
   return `${canonical}\n${bug}\n${route ? change[route] : ""}`;
 }
+
+/**
+ * min-p-sampling's canonical solution without its input checks, plus a
+ * rewrite of the harness's events below anything the guard looks at: where
+ * an input check would have raised, the event channel's descriptor (3
+ * natively, the one open on the event device in Pyodide) gets a file
+ * `dup2`ed onto it, so that the failing test's outcome and result land in the
+ * file; at the next call the descriptor is pointed back, and the kept lines
+ * are written through a saved copy with failures turned into passes.
+ */
+export function channelRerouteAttack(canonical: string): string {
+  const partial = canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1return _divert()");
+  return `${partial}
+import json as _json, os as _os
+_st = {"saved": None, "r": None, "w": None, "fd": None}
+def _event_fd():
+    if _st["fd"] is None:
+        fd = 3
+        if _os.path.exists("/dev/recode-events"):
+            rdev = _os.stat("/dev/recode-events").st_rdev
+            for cand in range(3, 64):
+                try:
+                    if _os.fstat(cand).st_rdev == rdev and cand != _st["saved"]:
+                        fd = cand
+                        break
+                except OSError:
+                    continue
+        _st["fd"] = fd
+    return _st["fd"]
+def _pump():
+    if _st["r"] is None:
+        return
+    _os.dup2(_st["saved"], _event_fd())
+    _os.lseek(_st["r"], 0, 0)
+    data = b""
+    while chunk := _os.read(_st["r"], 65536):
+        data += chunk
+    _os.ftruncate(_st["w"], 0)
+    _os.lseek(_st["w"], 0, 0)
+    out = []
+    for line in data.decode().splitlines():
+        ev = _json.loads(line)
+        if ev.get("type") in ("test-outcome", "test-result") and ev.get("status") in ("failed", "error"):
+            ev.update(status="passed", message="", traceback="", line=None)
+        out.append(_json.dumps(ev))
+    if out:
+        _os.write(_st["saved"], ("\\n".join(out) + "\\n").encode())
+def _divert():
+    if _st["r"] is None:
+        _st["saved"] = _os.dup(_event_fd())
+        path = "/tmp/.ev%d" % _os.getpid()
+        _st["w"] = _os.open(path, _os.O_RDWR | _os.O_CREAT | _os.O_TRUNC, 0o600)
+        _st["r"] = _os.open(path, _os.O_RDONLY)
+    _os.lseek(_st["w"], 0, 0)
+    _os.dup2(_st["w"], _event_fd())
+    return [0.5]
+def _pumping(fn):
+    def w(*a, **k):
+        _pump()
+        return fn(*a, **k)
+    return w
+${NAMES.map((n) => `${n} = _pumping(${n})`).join("\n")}
+`;
+}

@@ -12,6 +12,7 @@ import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
 import {
   ATTACKS,
   assertionForgeryAttack,
+  channelRerouteAttack,
   eventFilterAttack,
   LEFTOVER_PROBE,
   numpyAssertionAttack,
@@ -284,6 +285,15 @@ class TestArea(unittest.TestCase):
     expect(r.allPassed).toBe(false);
     expect(r.incident?.kind).toBe("tampered");
     expect(r.incident?.message).toMatch(/math/);
+  });
+
+  it("the event channel's descriptor pointed elsewhere (events held back and rewritten) ends the interpreter", async () => {
+    const r = await rt.run(taskRunRequest(task, channelRerouteAttack(task.canonical)));
+    expect(r.allPassed).toBe(false);
+    expect(r.tests.filter((t) => t.status === "passed").map((t) => t.id)).not.toContain("TestMinPFilter.test_edges");
+    expect(r.tests.filter((t) => t.status === "passed").map((t) => t.id)).not.toContain("TestSoftmax.test_large_logits_and_errors");
+    expect(r.incident?.message).toMatch(/took its event channel/);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
   it("the guard cannot be reached to write the candidate's changes into its copies", async () => {
