@@ -8,6 +8,7 @@
  * Works in `vite build` and in the dev server (rebuilt when a source changes).
  */
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { build, type Plugin, type Rolldown } from "vite";
 
 const SUFFIX = "?bundle";
@@ -31,6 +32,7 @@ export function bundleText(): Plugin {
         configFile: false,
         logLevel: "warn",
         publicDir: false,
+        plugins: [pythonWithoutComments()],
         build: {
           write: false,
           minify: true,
@@ -48,6 +50,36 @@ export function bundleText(): Plugin {
       const text = chunk.code.replaceAll("</script", "<\\/script");
       const sha256 = createHash("sha256").update(text).digest("base64");
       return `export default ${JSON.stringify(text)};\nexport const sha256 = ${JSON.stringify(sha256)};\n`;
+    },
+  };
+}
+
+/**
+ * Python source without its comment lines (a line that is only a comment, outside a triple-quoted string): the
+ * harness's sources travel inside the page's first script, where every byte counts. Docstrings and code stay, so
+ * the code is the same; line numbers in the harness's own tracebacks are not the files'.
+ */
+export function stripPythonComments(source: string): string {
+  let inString = false;
+  const kept: string[] = [];
+  for (const line of source.split("\n")) {
+    if (inString || !/^\s*#/.test(line)) kept.push(line);
+    const quotes = (line.match(/"""|'''/g) ?? []).length;
+    if (quotes % 2 === 1) inString = !inString;
+  }
+  return kept.join("\n");
+}
+
+/** For the bundled script: `./x.py?raw` imports give the Python source without its comment lines. */
+function pythonWithoutComments(): Plugin {
+  return {
+    name: "recode-python-without-comments",
+    enforce: "pre",
+    load(id) {
+      const [file, query] = id.split("?");
+      if (query !== "raw" || !file?.endsWith(".py")) return null;
+      this.addWatchFile(file);
+      return `export default ${JSON.stringify(stripPythonComments(readFileSync(file, "utf8")))};\n`;
     },
   };
 }

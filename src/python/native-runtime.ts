@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import type { RunResult } from "../core/results";
 import { RunAssembler } from "./assembler";
 import { createBoxLimits } from "./cgroup-limits";
+import { exitReason } from "./channel-lost";
 import { LineSplitter } from "./line-splitter";
 import {
   BOX,
@@ -23,16 +24,7 @@ import {
   type SandboxLimits,
   setUpNative,
 } from "./native-sandbox";
-import {
-  type Attempt,
-  exitReason,
-  harnessConfig,
-  type PythonRuntime,
-  type RunOptions,
-  type RunRequest,
-  runAttempts,
-  runFiles,
-} from "./runtime";
+import { type Attempt, harnessConfig, type PythonRuntime, type RunOptions, type RunRequest, runAttempts, runFiles } from "./runtime";
 
 /** Options of {@link NativeRuntime}. */
 export interface NativeRuntimeOptions {

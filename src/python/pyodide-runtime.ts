@@ -6,17 +6,7 @@
  */
 import type { RunIncident, RunResult } from "../core/results";
 import type { RunAssembler } from "./assembler";
-import {
-  type Attempt,
-  CHANNEL_LOST_EXIT,
-  exitReason,
-  harnessConfig,
-  type PythonRuntime,
-  type RunOptions,
-  type RunRequest,
-  runAttempts,
-  runFiles,
-} from "./runtime";
+import { type Attempt, harnessConfig, type PythonRuntime, type RunOptions, type RunRequest, runAttempts, runFiles } from "./runtime";
 import { WORKDIR } from "./workdir";
 import type { FromWorker, PyodideSourceOptions, ToWorker } from "./worker-core";
 
@@ -418,10 +408,8 @@ export class PyodideRuntime implements PythonRuntime {
             });
             break;
           case "failed":
-            if (msg.fatal) {
-              const exit = /Program terminated with exit\((\d+)\)/.exec(msg.message);
-              died(exit && Number(exit[1]) === CHANNEL_LOST_EXIT ? exitReason(CHANNEL_LOST_EXIT) : `fatal error: ${msg.message}`);
-            } else {
+            if (msg.fatal) died(`fatal error: ${msg.message}`);
+            else {
               // The harness itself failed after the run: the instance may hold the run's state.
               this.respawn(inst);
               if (asm.ended) complete();

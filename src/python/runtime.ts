@@ -11,19 +11,6 @@ export type { PythonRuntime, RunOptions, RunProgress, RunRequest } from "../core
 
 import type { RunRequest } from "../core/runtime-port";
 
-/**
- * The exit status of an interpreter whose event channel was taken from it (harness.py `CHANNEL_LOST_EXIT`): code
- * under test pointed the channel's descriptor elsewhere, and the harness ended rather than write its events there.
- */
-export const CHANNEL_LOST_EXIT = 75;
-
-/** Why an interpreter that exited with `code` died, for the run's incident ("exit code 3"). */
-export function exitReason(code: number | null): string {
-  return code === CHANNEL_LOST_EXIT
-    ? "the code under test took its event channel (the descriptor was pointed elsewhere), and the harness stopped"
-    : `exit code ${code}`;
-}
-
 /** Build a run request for a task and a candidate target file. */
 export function taskRunRequest(
   task: Task,

@@ -11,6 +11,7 @@
  * `watchFiles` (file-watch.ts) notes writes outside the run folders.
  */
 import type { PyodideAPI } from "pyodide";
+import { CHANNEL_LOST_EXIT, exitReason } from "./channel-lost";
 import { type FileWatch, SCRATCH_DIRS, type WatchedFs, watchFiles } from "./file-watch";
 import { freezeIntrinsics, STACK_TRACE_LIMIT, sealCodeLoading, sealErrorMaker, sealFunctionConstructors, sealSockets } from "./js-seal";
 import { LineSplitter } from "./line-splitter";
@@ -372,7 +373,10 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       } else {
         setTimeout(finish, 0);
       }
-      deps.post({ type: "failed", runId, message: err.message.split("\n").slice(-3).join(" ").trim(), fatal });
+      const exit = /Program terminated with exit\((\d+)\)/.exec(err.message);
+      const message =
+        exit && Number(exit[1]) === CHANNEL_LOST_EXIT ? exitReason(CHANNEL_LOST_EXIT) : err.message.split("\n").slice(-3).join(" ").trim();
+      deps.post({ type: "failed", runId, message, fatal });
     }
   }
 
