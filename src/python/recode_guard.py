@@ -77,7 +77,6 @@ _NEVER_PATCHED = ("unittest", "contextlib", "recode_")
 # The interpreter's own getsignal, taken before the guard replaces it (it hands out what is installed).
 _real_getsignal = __import__("_signal").getsignal
 _METHOD_TYPES = (type(lambda: None), staticmethod, classmethod)
-_code_of = attrgetter("__code__")
 _values = methodcaller("values")
 
 
@@ -528,8 +527,8 @@ def _handle_functions(guard):
     """The functions of a ``GuardHandle`` (but ``protect``), bound to ``guard`` through their defaults, not
     closures (a closure's cells can be read without an audit event)."""
 
-    def changes(code=False, _g=guard):
-        return _g.changes(code)
+    def changes(_g=guard):
+        return _g.changes()
 
     def expect(module, name, value, _g=guard):
         return _g.expect(module, name, value)
@@ -585,9 +584,7 @@ class Guard:
             for k, v in list(vars(obj).items())
             if (code := _code_or_none(v)) is not None
         ]
-        self.code_labels = [label for label, _, _ in found]
         self.functions = [fn for _, fn, _ in found]
-        self.codes = [code for _, _, code in found]
         # The closure cells of the protected functions (a contextmanager's wrapper keeps the function it wraps
         # in one: unittest's per-part executor): a cell's contents can be set with no audit event.
         held = [(label, c) for label, fn, _ in found if type(fn) is _FUNCTION for c in fn.__closure__ or ()]
@@ -775,12 +772,6 @@ class Guard:
         """The protected classes, as noted before the run."""
         return [obj for _, obj, kind in self.objects if kind == "class"]
 
-    def damaged_code(self):
-        """Protected functions whose ``__code__`` was rewritten (restoring dictionaries cannot undo that)."""
-        if list(map(_code_of, self.functions)) == self.codes:
-            return []
-        return sorted(label for label, fn, code in zip(self.code_labels, self.functions, self.codes) if fn.__code__ is not code)
-
     def _base_same(self):
         """Whether the protected modules' and classes' dictionaries hold what they held at the last look: no
         count of changes moved, and the dictionaries no count covers hold the same objects as their copies (the
@@ -808,17 +799,16 @@ class Guard:
             and all(map(_is, map(_mro_of, self.watched_classes), self.mros))
         )
 
-    def changes(self, code=False):
+    def changes(self):
         """Labels of the protected objects changed since the guard was made
-        (empty when none). ``code``: also look at the code of every protected
-        function (an audit hook refuses to rewrite it, so this is for the
-        end of a run, not for every test)."""
-        changed = sorted({label.rsplit(".", 1)[0] for label in self.damaged_code()}) if code else []
+        (empty when none). The code of protected functions is not looked at:
+        the audit hook refuses to rewrite it."""
         # The run's own objects (its test classes, the harness's run object) change data at every test;
         # the protected modules and classes seldom do: looked at closer only when their copies differ.
         base_same = self._base_same()
-        if not changed and self._unchanged(base_same):
+        if self._unchanged(base_same):
             return []
+        changed = []
         hooks = _hooks()
         changed += [k for k, v in self.hooks.items() if hooks.get(k, _MISSING) is not v]
         changed += [f"the class of {label}" for (label, obj, _), kind in zip(self.objects, self.kinds) if type(obj) is not kind]
