@@ -55,6 +55,7 @@ from ast import Store as _STORE
 from ast import alias as _ALIAS
 from ast import excepthandler as _EXCEPT_HANDLER
 from ast import iter_child_nodes as _children
+from collections import namedtuple
 from contextvars import Context as _Context
 
 import recode_check
@@ -485,6 +486,24 @@ def tests_patch_of(source):
     return "builtins" if b"builtins" in source else ""
 
 
+class TestFacts(namedtuple("TestFacts", "class_names bound_names imports tests_patch")):
+    """What test.py's text says, read from its syntax tree alone (immutable: a run may reach a cached one)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, source, path):
+        """The facts of test.py's ``source`` (bytes) at ``path``; SyntaxError when it does not parse."""
+        tree = compile(source, path, "exec", _AST_ONLY)
+        return cls(
+            # The classes test.py defines (the test classes must be among them).
+            frozenset(node.name for node in tree.body if type(node) is _CLASS_DEF),
+            _module_names(tree),
+            tuple(_module_imports(tree)),
+            tests_patch_of(source),
+        )
+
+
 def _import_tests(config, run, import_out):
     """Import test.py (which imports the candidate) and load its tests."""
     import importlib.util
@@ -496,12 +515,13 @@ def _import_tests(config, run, import_out):
         # The classes test.py defines, read before it runs (and imports the candidate, which could rewrite it).
         with open(path, "rb") as f:
             source = f.read()
-        tree = compile(source, path, "exec", _AST_ONLY)
-        run.test_class_names = frozenset(node.name for node in tree.body if type(node) is _CLASS_DEF)
-        run.test_bound_names = _module_names(tree)
-        run.test_imports = _module_imports(tree)
+        # Read before any code under test runs in this run: what an earlier run left was undone by the restore.
+        facts = _STATE.facts.get((path, source)) or TestFacts.of(source, path)
+        run.test_class_names = facts.class_names
+        run.test_bound_names = facts.bound_names
+        run.test_imports = facts.imports
         # What the tests change and put back themselves (the guard does not count those changes against the run).
-        run.tests_patch = tests_patch_of(source)
+        run.tests_patch = facts.tests_patch
         spec = importlib.util.spec_from_file_location(TEST_MODULE, path)
         module = importlib.util.module_from_spec(spec)
         # Noted at once: the audit hook refuses to change its class (a module class with __getattr__).
@@ -764,11 +784,12 @@ class _RunState:
     """What the harness keeps for one interpreter. Slots, not a dictionary:
     the guard watches them during a run (see ``run_tests``)."""
 
-    __slots__ = ("guard", "code")
+    __slots__ = ("guard", "code", "facts")
 
     def __init__(self):
         self.guard = None  # the guard's handle (recode_guard.GuardHandle), made by prepare() (or at the first run)
         self.code = {}  # (path, source bytes) -> its code, compiled between runs (see cache_code)
+        self.facts = {}  # (path, source bytes) -> its TestFacts, read between runs (see cache_code)
 
 
 _STATE = _RunState()
@@ -1153,7 +1174,8 @@ CODE_CACHE_FILES = 400
 def cache_code(paths_and_texts):
     """Pyodide, between runs (the interpreter restored, no code under test
     running): compile task files and keep their code for later runs (the host
-    then snapshots the memory again). ``paths_and_texts``: JSON text of
+    then snapshots the memory again), and read what each one's text says
+    (``TestFacts``). ``paths_and_texts``: JSON text of
     [[absolute path, text], ...]. Returns how many were added."""
     from importlib import _bootstrap_external
 
@@ -1166,6 +1188,8 @@ def cache_code(paths_and_texts):
             continue
         try:
             _STATE.code[(path, data)] = _bootstrap_external.SourceLoader.source_to_code(None, data, path)
+            # And what its text says, should it be the tests (``_import_tests``).
+            _STATE.facts[(path, data)] = TestFacts.of(data, path)
             added += 1
         except Exception:  # noqa: BLE001 - a file that does not compile is compiled (and reported) by the run
             pass
