@@ -18,6 +18,7 @@
  * not started are `skipped` ("not run") unless another attempt runs them
  * ({@link RunAssembler.beginAttempt}).
  */
+
 import type { CollectionError, Mismatch, RunIncident, RunResult, SubTestResult, TestResult, TestStatus } from "../core/results";
 import { countTests, makeTestResult, runSolved } from "../core/results";
 import {
@@ -29,6 +30,7 @@ import {
   parseExpected,
   parseValueJson,
 } from "../core/values";
+import { FORGED_LINE } from "./forged-line";
 import { MAX_EVENT_LINE } from "./line-splitter";
 import type { RunProgress, RunRequest } from "./runtime";
 
@@ -258,6 +260,11 @@ export class RunAssembler {
     if (this.streamChars > STREAM_LIMITS.chars || this.streamLines > STREAM_LIMITS.lines) {
       this.overflowed = true;
       this.distrust(`the event stream grew past ${STREAM_LIMITS.lines} lines or ${STREAM_LIMITS.chars / 1024 / 1024} MB`);
+      return null;
+    }
+    if (line === FORGED_LINE) {
+      // Put in by the channel's verifier (event-auth.ts): never from the harness, whose lines carry their MAC.
+      this.distrust("a line on the event channel that the harness did not write (code under test wrote to the channel)");
       return null;
     }
     let ev: unknown = null;

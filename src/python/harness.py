@@ -30,6 +30,7 @@ Statuses: passed, failed, error, skipped, xfail, xpass. Test ids are
 
 import gc
 import io
+import itertools
 import json
 import os
 import random
@@ -571,34 +572,37 @@ def run_tests(config, emit_text):
     workdir), tests_file, output_cap (characters per stream per test), only
     (optional list of test ids: run just these, e.g. after a crash)."""
 
-    def emit(event):
-        emit_text(_dumps(event))
+    # Defaults, not closures, and hidden (their defaults and code cannot be read): a closure's cells can be
+    # read with no audit event, and the sink is reachable (``recode_check.SINK``): whoever holds the event
+    # writer writes lines the host takes for the harness's.
+    def emit(event, _emit_text=emit_text, _dumps=_dumps):
+        _emit_text(_dumps(event))
 
     poison = _Poison()
     random.seed(RANDOM_SEED)
     sys.stdin = io.StringIO("")
     run = Run(config, emit, None, poison)
 
-    # The sink holds the event writer and the run's folder, not the run (which code under test would reach
-    # through the sink's cells).
+    # The sink holds the event writer and the run's folder, not the run.
     prefix = run.workdir + os.sep
 
-    def sink(key, value, rtol, atol, subtest):
+    def sink(key, value, rtol, atol, subtest, _emit=emit, _prefix=prefix):
         caller = ""
         try:
             # Where check() was called, as a traceback's line shows it; the host adds the source line from the task's files.
             frame = sys._getframe(2)
             code = frame.f_code
-            name = code.co_filename.replace(prefix, "")
+            name = code.co_filename.replace(_prefix, "")
             caller = f'  File "{name}", line {frame.f_lineno}, in {code.co_name}\n'
         except Exception:  # noqa: BLE001 - the caller is only for the traceback text
             pass
-        emit({"type": "check", "key": key, "value": value, "rtol": rtol, "atol": atol, "subtest": subtest, "caller": caller})
+        _emit({"type": "check", "key": key, "value": value, "rtol": rtol, "atol": atol, "subtest": subtest, "caller": caller})
 
     recode_check.SINK = sink
     guard = run.guard = _guard()
-    # The event writer's defaults (the descriptor and what it must lead to) cannot be changed.
-    guard.protect([emit_text])
+    # The event writer's defaults (the descriptor, what it must lead to, the run's key) cannot be changed
+    # nor read, nor those of the functions that hold it.
+    guard.protect([emit_text, emit, sink], hide=True)
     guard.expect("recode_check", "SINK", sink)
     # The run object holds the event sink (``run.emit``): code that replaced it could rewrite every result.
     # The harness's state between runs too (slots).
@@ -691,7 +695,7 @@ def run_tests(config, emit_text):
 
 
 def _main():
-    """Native entry: python3 harness.py CONFIG.json; events to fd 3."""
+    """Native entry: python3 harness.py CONFIG.json, the run's key on standard input; events to fd 3."""
     # Descriptors beyond the four the host gave (0-2, and 3 for events) were inherited from whatever started
     # recode (a shell's open folder leads out of the box): closed before any code under test runs.
     os.closerange(4, os.sysconf("SC_OPEN_MAX") if os.sysconf("SC_OPEN_MAX") > 0 else 65536)
@@ -700,7 +704,13 @@ def _main():
     sys.modules["recode_harness"] = sys.modules[__name__]
     with open(sys.argv[1], encoding="utf-8") as f:
         config = json.load(f)
-    emit_text = event_writer(3)
+    # The run's key for its event lines, in hex on standard input (which the host then closes): before any code
+    # under test runs, and nowhere it could read it (no file, no environment).
+    given = b""
+    while chunk := os.read(0, 4096):
+        given += chunk
+    emit_text = event_writer(3, bytes.fromhex(given.decode("ascii").strip()))
+    del given
 
     # The task's packages, imported before the guard is made, so that it watches them (recode_guard.WATCHED_PACKAGES),
     # and before the run's folder joins the import path (where a file could stand in for one).
@@ -749,10 +759,27 @@ def import_packages(names):
 CHANNEL_LOST_EXIT = 75
 
 
-def event_writer(fd):
+try:
+    # HMAC-SHA256 in C (3.14's HACL*; OpenSSL before it): a Python-level hmac reads module globals that code
+    # under test could replace, and would hand them the key.
+    from _hmac import compute_digest as _hmac_digest
+except ImportError:
+    from _hashlib import hmac_digest as _hmac_digest
+
+# Bytes of a line's HMAC kept (hex: twice as many characters).
+EVENT_MAC_BYTES = 16
+
+
+def event_writer(fd, key):
     """``emit_text(text)`` for the event channel open on ``fd``: one line per
     event, written with ``os.write`` (a file object's attributes could be set
-    by code under test). Before every write, the descriptor must still lead
+    by code under test). Each line is ``MAC TEXT``: the first
+    ``EVENT_MAC_BYTES`` of HMAC-SHA256 under the run's ``key`` (bytes, given
+    by the host, never seen by code under test) of the line's number (from 0)
+    and a space and the text, in hex (``src/python/event-auth.ts``). Code under test can
+    write to the channel too (natively its descriptor is inherited; in
+    Pyodide the device can be opened again), but not the key: the host drops
+    every line without the right MAC, and the run is not trusted. Before every write, the descriptor must still lead
     where it led when the writer was made (the same pipe natively, the event
     device in Pyodide): code under test that pointed it elsewhere (``os.dup2``
     a file onto it, or closed it and opened another) would take the harness's
@@ -763,8 +790,22 @@ def event_writer(fd):
     that was running is an error."""
     st = os.fstat(fd)
     ident = (st.st_dev, st.st_ino, st.st_rdev, stat.S_IFMT(st.st_mode))
+    key = bytes(key)
 
-    def emit_text(text, _fd=fd, _ident=ident, _fstat=os.fstat, _write=os.write, _fmt=stat.S_IFMT, _exit=os._exit, _lost=CHANNEL_LOST_EXIT):
+    def emit_text(
+        text,
+        _fd=fd,
+        _ident=ident,
+        _fstat=os.fstat,
+        _write=os.write,
+        _fmt=stat.S_IFMT,
+        _exit=os._exit,
+        _lost=CHANNEL_LOST_EXIT,
+        _key=key,
+        _mac=_hmac_digest,
+        _seq=itertools.count(),
+        _cut=EVENT_MAC_BYTES,
+    ):
         try:
             st = _fstat(_fd)
             same = (st.st_dev, st.st_ino, st.st_rdev, _fmt(st.st_mode)) == _ident
@@ -772,7 +813,9 @@ def event_writer(fd):
             same = False
         if not same:
             _exit(_lost)
-        data = (text + "\n").encode("utf-8")
+        body = text.encode("utf-8")
+        mac = _mac(_key, b"%d " % next(_seq) + body, "sha256")[:_cut].hex()
+        data = b"%s %s\n" % (mac.encode("ascii"), body)
         while data:
             n = _write(_fd, data)
             data = data[n:]
@@ -1198,15 +1241,17 @@ def cache_code(paths_and_texts):
     return added
 
 
-def run_json(config_text):
-    """Pyodide entry: config as JSON text (see ``run_tests``); events go to the
-    event device, one JSON line each. The tests run from the run's folder with
+def run_json(config_text, key_hex):
+    """Pyodide entry: config as JSON text (see ``run_tests``), and the run's
+    key for its event lines in hex (``event_writer``); events go to the
+    event device, one line each. The tests run from the run's folder with
     a fresh ``sys.path`` entry and in a fresh ``contextvars.Context`` (context
     variables are not the interpreter's memory alone). Nothing is undone here:
     the host restores the interpreter's memory after the run."""
     config = json.loads(config_text)
     fd = _os_open(EVENT_DEVICE, os.O_WRONLY)
-    emit_text = event_writer(fd)
+    emit_text = event_writer(fd, bytes.fromhex(key_hex))
+    del key_hex
 
     try:
         workdir = config["workdir"]

@@ -5,7 +5,9 @@
  * SIGINT first (KeyboardInterrupt, like Pyodide's interrupt buffer), then
  * SIGKILL to the whole process group when that does not stop the code.
  */
+
 import { spawn, spawnSync } from "node:child_process";
+import { createHmac } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -14,6 +16,7 @@ import type { RunResult } from "../core/results";
 import { RunAssembler } from "./assembler";
 import { createBoxLimits } from "./cgroup-limits";
 import { exitReason } from "./channel-lost";
+import { EventVerifier, newEventKey, toHex } from "./event-auth";
 import { LineSplitter } from "./line-splitter";
 import {
   BOX,
@@ -39,6 +42,9 @@ export interface NativeRuntimeOptions {
   /** Where the warning about running without a box goes (once per runtime). Default: standard error. */
   warn?: (message: string) => void;
 }
+
+/** HMAC-SHA256 by Node's own crypto (event-auth.ts's is plain JavaScript, for the page). */
+const nodeHmacSha256 = (key: Uint8Array, data: Uint8Array): Uint8Array => createHmac("sha256", key).update(data).digest();
 
 const HARNESS = fileURLToPath(new URL("./harness.py", import.meta.url));
 const HARNESS_DIR = dirname(HARNESS);
@@ -156,7 +162,8 @@ export class NativeRuntime implements PythonRuntime {
     return new Promise((resolve) => {
       const child = spawn(cmd.command, cmd.args, {
         cwd: work,
-        stdio: ["ignore", "pipe", "pipe", "pipe"],
+        // Standard input carries the run's key for its event lines (event-auth.ts), and then ends.
+        stdio: ["pipe", "pipe", "pipe", "pipe"],
         env: boxed ? {} : plainEnv(),
         // Its own process group, so that processes the submission starts are stopped with it.
         detached: true,
@@ -171,8 +178,14 @@ export class NativeRuntime implements PythonRuntime {
       let stopKind: "timeout" | "stopped" | null = null;
       let killed = false;
       // Lines are held to the stream's limit: a line never ended cannot grow this process's memory.
+      const key = newEventKey();
+      const verifier = new EventVerifier(key, nodeHmacSha256);
+      child.stdin?.on("error", () => {
+        /* the box ended before it read the key: reported by its exit */
+      });
+      child.stdin?.end(`${toHex(key)}\n`);
       const lines = new LineSplitter((line) => {
-        if (line.trim()) asm.pushLine(line);
+        if (line.trim()) asm.pushLine(verifier.open(line));
       });
       let stderr = "";
       let hard: ReturnType<typeof setTimeout> | null = null;

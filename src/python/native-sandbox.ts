@@ -200,10 +200,13 @@ function topLevelLinks(): [string, string][] {
 /**
  * bubblewrap's arguments for the system part of a box: new namespaces of every
  * kind (no network), no capabilities, /usr and the top-level system folders
- * read-only, a fresh /proc, /dev and /tmp, and the box dies with its parent.
- * Callers add their own folders, then `--remount-ro /`.
+ * read-only, a fresh /dev and /tmp (and /proc when `proc`), and the box dies
+ * with its parent. Callers add their own folders, then `--remount-ro /`.
+ * @param proc mount a /proc of the box's own processes (Node needs one). Not
+ *   for Python running code under test: `/proc/self/mem` reads and writes the
+ *   interpreter's whole memory, the harness's key and checks included.
  */
-export function bwrapSystemArgs(): string[] {
+export function bwrapSystemArgs(proc = true): string[] {
   const b = [
     "--unshare-all",
     "--die-with-parent",
@@ -212,8 +215,7 @@ export function bwrapSystemArgs(): string[] {
     "--ro-bind",
     "/usr",
     "/usr",
-    "--proc",
-    "/proc",
+    ...(proc ? ["--proc", "/proc"] : []),
     "--dev",
     "/dev",
     "--perms",
@@ -249,7 +251,7 @@ export function bwrapCommand(
   args: string[],
   limits: SandboxLimits = {},
 ): { command: string; args: string[] } {
-  const b = bwrapSystemArgs();
+  const b = bwrapSystemArgs(false);
   const drop = boxAsNobody(py, libDir).asNobody ? dropToNobody(b) : null;
   const made = new Set<string>();
   for (const root of py.roots) {

@@ -284,7 +284,11 @@ def _install_audit_guard(functions, own=()):
     """Install an audit hook (it cannot be removed) that refuses to set the
     attributes of these functions that the interpreter audits (``__code__``,
     ``__defaults__``, ``__kwdefaults__``), and refuses any later audit hook:
-    code under test must not leave one behind to run inside later runs.
+    code under test must not leave one behind to run inside later runs. The
+    code of any function cannot be replaced (as Pyodide's seal refuses it):
+    a nested function no dictionary holds (unittest's per-part executor
+    behind its context manager, the harness's event sink) is no less the
+    framework's.
 
     It also refuses the changes no dictionary shows, and that the restore
     after a run therefore could not undo, to what was there before the run
@@ -292,25 +296,29 @@ def _install_audit_guard(functions, own=()):
     (``os.path.basename.__code__ = ...``), the class of a noted module or of
     an object whose class was noted (``json._default_encoder.__class__ =
     ...``), and the bases of a noted class. What the run itself loads or
-    defines stays its own to change. Returns ``protect(objects)``, which
-    notes more modules, classes and functions (it can only add refusals, so
-    it may be reachable). ``own``: functions whose defaults hold what code
-    under test must not have (the guard itself, see ``GuardHandle``): reading
-    their defaults or code is refused too."""
+    defines stays its own to change. Returns ``protect(objects, hide=False)``,
+    which notes more modules, classes and functions (it can only add
+    refusals, so it may be reachable); ``hide``: their defaults and code
+    cannot be read either (the harness's event writer, whose defaults hold
+    the run's key). ``own``: functions whose defaults hold what code under
+    test must not have (the guard itself, see ``GuardHandle``): reading their
+    defaults or code is refused too."""
     ids = frozenset(map(id, functions))
     keep = list(functions)  # the ids stay theirs while the hook lives
     frames = frame_wall()
     # Functions whose defaults hold what code under test must not have (the original signal functions).
     hidden = (*handlers_without_frames(), *own)
-    hidden_ids = frozenset(map(id, hidden))
+    hidden_ids = set(map(id, hidden))
     noted = set()
     held = []  # the noted objects, so that their ids stay theirs
 
-    def protect(objects, _noted=noted, _held=held, _id=id):
+    def protect(objects, hide=False, _noted=noted, _held=held, _hidden=hidden_ids, _id=id):
         for o in objects:
             if _id(o) not in _noted:
                 _noted.add(_id(o))
                 _held.append(o)
+            if hide:
+                _hidden.add(_id(o))
 
     def audit(
         event,
@@ -351,7 +359,9 @@ def _install_audit_guard(functions, own=()):
             if _id(obj) in _ids:
                 raise _re("the functions of the test framework and the harness cannot be changed")
             if name in _code and _type(obj) is _fn:
-                if _id(obj) in _noted:
+                if name == "__code__":
+                    raise _re("a function's code cannot be replaced by code under test")
+                if _id(obj) in _noted or _id(obj) in _hidden:
                     raise _re(f"the {name} of a function the run did not define cannot be changed")
             elif name == "__class__":
                 if _id(obj) in _noted or _id(_type(obj)) in _noted:
@@ -364,7 +374,7 @@ def _install_audit_guard(functions, own=()):
             raise _re("audit hooks are not available to code under test")
 
     sys.addaudithook(audit)
-    return protect
+    return protect, hidden_ids
 
 
 # The harness's own modules: no value they hold at module level changes during a run, data included.
@@ -446,16 +456,17 @@ def _cells_same(cells, saved):
         return all(map(_is, map(_cell_value, cells), saved))
 
 
-def _closure_state(functions):
+def _closure_state(functions, hidden=frozenset()):
     """The cells and the defaults behind these functions: the cells of their
     closures and the tuples of their defaults, and the same for every function
     found in those (the harness's event sink holds the writer that holds the
     event channel). No dictionary shows a cell rewritten
-    (``cell.cell_contents = ...``), and no audit event is raised for it."""
+    (``cell.cell_contents = ...``), and no audit event is raised for it.
+    ``hidden``: ids of functions left out (their defaults cannot be read, nor set)."""
     cells, owners, seen, stack = [], [], set(), list(functions)
     while stack:
         fn = stack.pop()
-        if type(fn) is not _FUNCTION or id(fn) in seen:
+        if type(fn) is not _FUNCTION or id(fn) in seen or id(fn) in hidden:
             continue
         seen.add(id(fn))
         owners.append(fn)
@@ -639,7 +650,8 @@ class Guard:
         self.compare_views = [self.views[i] for i in self.compare_at]
         changes, expect, watch, modules, classes = found = _handle_functions(self)
         readers = (self.touches, self.touch_probe) if self.touches else ()
-        self.protect = _install_audit_guard(self.functions, (*found, *readers))
+        # (The hidden functions' defaults and code can be neither read nor set: no look compares them.)
+        self.protect, self.hidden = _install_audit_guard(self.functions, (*found, *readers))
         self.protect(loaded_modules_and_classes())
         self.handle = GuardHandle(changes, expect, watch, self.protect, modules, classes, self.framework_codes)
 
@@ -716,7 +728,7 @@ class Guard:
         for mod, own_names in modules:
             self._note(f"the module {mod.__name__}", mod, "module", own_names)
         held = [v for obj in objects for v in list(vars(obj).values()) if type(v) is _FUNCTION]
-        self.cells, self.owners = _closure_state([*held, *self.expected.values()])
+        self.cells, self.owners = _closure_state([*held, *self.expected.values()], self.hidden)
         self.cell_saved = list(map(_cell_value, self.cells))
         self.owner_defaults = list(map(_defaults_of, self.owners))
         self.owner_kwdefaults = list(map(_kwdefaults_of, self.owners))

@@ -10,8 +10,10 @@
  * `recode_harness.seal()` hides the JavaScript bridge from Python, and
  * `watchFiles` (file-watch.ts) notes writes outside the run folders.
  */
+
 import type { PyodideAPI } from "pyodide";
 import { CHANNEL_LOST_EXIT, exitReason } from "./channel-lost";
+import { EventVerifier, newEventKey, toHex } from "./event-auth";
 import { type FileWatch, SCRATCH_DIRS, type WatchedFs, watchFiles } from "./file-watch";
 import { freezeIntrinsics, STACK_TRACE_LIMIT, sealCodeLoading, sealErrorMaker, sealFunctionConstructors, sealSockets } from "./js-seal";
 import { LineSplitter } from "./line-splitter";
@@ -107,7 +109,7 @@ interface EmscriptenFs {
 /** Create the message handler of a Pyodide worker. */
 export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promise<void> {
   let py: PyodideAPI | null = null;
-  let runJson: ((config: string) => void) | null = null;
+  let runJson: ((config: string, keyHex: string) => void) | null = null;
   let bridgeReached: (() => string) | null = null;
   let prepare: (() => void) | null = null;
   let preload: ((names: unknown) => void) | null = null;
@@ -148,8 +150,10 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
 
   /** Text written to the event device, cut into lines (an unfinished one, held to the stream's limit, is dropped when a run starts). */
   let decoder = new TextDecoder();
+  // The run's lines as the harness wrote them: any other (code under test writing to the device) stands as forged.
+  let verifier: EventVerifier | null = null;
   const lines = new LineSplitter((line) => {
-    if (line && eventRun !== null) deps.post({ type: "event", runId: eventRun, event: line });
+    if (line && eventRun !== null && verifier) deps.post({ type: "event", runId: eventRun, event: verifier.open(line) });
   });
 
   function initEventDevice(fs: EmscriptenFs): void {
@@ -352,12 +356,14 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     // Nothing a previous run left half-written reaches this run's stream.
     decoder = new TextDecoder();
     lines.reset();
+    const key = newEventKey();
+    verifier = new EventVerifier(key);
     eventRun = runId;
     fileWatch?.start();
     pendingFinish = true;
     deps.post({ type: "started", runId });
     try {
-      runJson(config);
+      runJson(config, toHex(key));
       // Whatever runs from here on reports nothing.
       eventRun = null;
       deps.post({ type: "done", runId, memoryBytes: memoryBytes(), tainted: "" });

@@ -5,7 +5,7 @@
  * solution still passes afterwards in the same page.
  */
 import { expect, test } from "@playwright/test";
-import { ATTACKS, LEFTOVER_PROBE } from "../helpers/attacks";
+import { ATTACKS, eventTakeoverAttack, LEFTOVER_PROBE } from "../helpers/attacks";
 import { CANONICAL, openTask, runAndWait, setTarget } from "./helpers";
 
 const BREACH = /recorded values are visible|reached \[|left over from an earlier run/;
@@ -24,6 +24,18 @@ test("no attack on the verdicts passes a test in the page, and the next run is c
     await runAndWait(page);
     expect(await page.locator(".test-row").allInnerTexts(), `${kind}: probe`).not.toContainEqual(expect.stringMatching(BREACH));
   }
+  await setTarget(page, CANONICAL);
+  await runAndWait(page);
+  await expect(page.getByTestId("counts")).toContainText("All tests passed");
+});
+
+test("a stream of passes the candidate writes on the event channel itself is not trusted in the page", async ({ page }) => {
+  test.setTimeout(120_000);
+  await openTask(page);
+  await setTarget(page, eventTakeoverAttack(CANONICAL, "raise"));
+  await runAndWait(page);
+  expect(await page.locator('.test-row[data-status="passed"]').count()).toBe(0);
+  await expect(page.getByTestId("counts")).not.toContainText("All tests passed");
   await setTarget(page, CANONICAL);
   await runAndWait(page);
   await expect(page.getByTestId("counts")).toContainText("All tests passed");

@@ -1852,3 +1852,104 @@ def _pumping(fn):
 ${NAMES.map((n) => `${n} = _pumping(${n})`).join("\n")}
 `;
 }
+
+/**
+ * The candidate writes the whole event stream itself: at its first call it runs every test's body (failures
+ * swallowed; the checks still go out through the real sink), writes a passing start, outcome and result for
+ * each test and an end on the event channel (fd 3 natively, the event device opened again in Pyodide), then
+ * keeps the harness from writing anything more. `how`: by an exception that breaks the harness's own
+ * handler and a `sys.modules` whose `get` raises (both backends), by ending the process (native), or by a
+ * loop that swallows the interrupt until the instance is replaced. The validations are left out: only
+ * forged lines can make their tests pass.
+ */
+export function eventTakeoverAttack(canonical: string, how: "raise" | "exit" | "hang"): string {
+  const partial = canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1pass");
+  const stop = {
+    raise: "    sys.modules = _NoGet(sys.modules)\n    e = _K()\n    e.filename = 1\n    raise e",
+    exit: "    os._exit(0)",
+    hang: "    import time\n    while True:\n        try:\n            while True:\n                time.sleep(0.01)\n        except BaseException:\n            pass",
+  }[how];
+  return `${partial}
+import json as _json, os, sys, unittest as _unittest
+
+class _K(KeyboardInterrupt, SyntaxError):
+    pass
+
+class _NoGet(dict):
+    def get(self, *a):
+        raise LookupError("x")
+
+_busy = []
+
+def _take():
+    _busy.append(1)
+    fd = os.open("/dev/recode-events", os.O_WRONLY) if os.path.exists("/dev/recode-events") else 3
+    w = lambda ev: os.write(fd, (_json.dumps(ev) + "\\n").encode())
+    first = True
+    for t in _unittest.defaultTestLoader.loadTestsFromModule(sys.modules["recode_task_test"]):
+        for c in t:
+            tid = f"{type(c).__name__}.{c._testMethodName}"
+            if not first:
+                w({"type": "test-start", "id": tid})
+            first = False
+            try:
+                getattr(c, c._testMethodName)()
+            except BaseException:
+                pass
+            w({"type": "test-outcome", "id": tid, "status": "passed"})
+            w({"type": "test-result", "id": tid, "status": "passed", "durationMs": 1, "message": "", "traceback": "", "line": None,
+               "stdout": "", "stderr": "", "stdoutTruncated": False, "stderrTruncated": False, "subtests": []})
+    w({"type": "end", "poisoned": None})
+${stop}
+
+def _taking(f):
+    def g(*a, **k):
+        if not _busy:
+            _take()
+        return f(*a, **k)
+    return g
+
+${NAMES.map((n) => `${n} = _taking(${n})`).join("\n")}
+`;
+}
+
+/**
+ * Functions no dictionary holds, reached and bent: code rewritten in unittest's per-part executor behind its
+ * context manager (failures swallowed), or in the guard's look, blinded before a change it would see
+ * (unittest's outcome class replaced by one that swallows failures), each of which passed every test
+ * natively; the guard's look given other defaults; and the event writer taken from the check helper's sink
+ * to write a passing result.
+ */
+export const HIDDEN_FUNCTION_ATTACKS: Record<string, string> = {
+  "unittest's per-part executor": `import unittest.case
+def _swallow(self, test_case, subTest=False):
+    try:
+        yield
+    except Exception:
+        pass
+unittest.case._Outcome.testPartExecutor.__wrapped__.__code__ = _swallow.__code__
+`,
+  "the guard's look": `import sys, contextlib, unittest.case
+def _blind(_g=None):
+    return []
+sys.modules["recode_harness"]._STATE.guard.changes.__code__ = _blind.__code__
+class _O(unittest.case._Outcome):
+    @contextlib.contextmanager
+    def testPartExecutor(self, test_case, subTest=False):
+        try:
+            yield
+        except Exception:
+            pass
+unittest.case._Outcome = _O
+`,
+  "the guard's defaults": `import sys
+class _Blind:
+    def changes(self):
+        return []
+sys.modules["recode_harness"]._STATE.guard.changes.__defaults__ = (_Blind(),)
+`,
+  "the event writer behind the sink": `import recode_check
+_emit = recode_check.SINK.__defaults__[0]
+_emit({"type": "test-outcome", "id": "TestMinPFilter.test_edges", "status": "passed"})
+`,
+};

@@ -14,6 +14,8 @@ import {
   assertionForgeryAttack,
   channelRerouteAttack,
   eventFilterAttack,
+  eventTakeoverAttack,
+  HIDDEN_FUNCTION_ATTACKS,
   LEFTOVER_PROBE,
   numpyAssertionAttack,
   rewrittenOutcomeAttack,
@@ -296,6 +298,26 @@ class TestArea(unittest.TestCase):
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
+  it.each(["raise", "exit", "hang"] as const)(
+    "the candidate writing the whole event stream itself (then stopping the harness: %s) is not trusted",
+    async (how) => {
+      if (how === "exit" && backend === "pyodide") return; // os._exit ends the worker's instance: the "raise" route
+      const r = await rt.run(taskRunRequest(task, eventTakeoverAttack(task.canonical, how)));
+      expect(r.allPassed).toBe(false);
+      expect(r.counts.passed).toBe(0);
+      expect(r.incident?.message).toMatch(/the harness did not write/);
+      expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    },
+  );
+
+  it.each(Object.keys(HIDDEN_FUNCTION_ATTACKS))("%s cannot be bent: refused where it is tried", async (kind) => {
+    const r = await rt.run(taskRunRequest(task, `${task.canonical}\n${HIDDEN_FUNCTION_ATTACKS[kind]}`));
+    expect(r.allPassed).toBe(false);
+    expect(r.counts.passed).toBe(0);
+    expect(r.collectionError?.message).toMatch(/cannot be (replaced|changed|inspected)/);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
   it("the guard cannot be reached to write the candidate's changes into its copies", async () => {
     // With the guard's copies of unittest.case rewritten to hold a shadowed built-in, no look would see it.
     const r = await rt.run(taskRunRequest(task, assertionForgeryAttack(task.canonical, "guard-copies-rewritten")));
@@ -373,4 +395,20 @@ describe("native: numpy's assertion helpers", () => {
       expect((await rt.run(taskRunRequest(rmsNorm, rmsNorm.canonical))).allPassed).toBe(true);
     },
   );
+});
+
+describe("native: the interpreter's own memory", () => {
+  it("/proc/self/mem is not there to read the run's key or write over the harness (no /proc in the box)", async () => {
+    const rt = createRuntime("native", {});
+    try {
+      await rt.ready();
+      const code = `${task.canonical}\nimport os\n_fd = os.open("/proc/self/mem", os.O_RDONLY)\nraise SystemExit("read " + os.pread(_fd, 8, id(os)).hex())\n`;
+      const r = await rt.run(taskRunRequest(task, code));
+      expect(r.allPassed).toBe(false);
+      expect(r.collectionError?.message).toMatch(/FileNotFoundError.*\/proc\/self\/mem/);
+      expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    } finally {
+      await rt.dispose();
+    }
+  });
 });
