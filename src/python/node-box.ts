@@ -15,10 +15,12 @@
  * worker thread the sealed interpreter (harness `seal()`) is the only barrier
  * between candidate code and the host process.
  */
-import { existsSync, realpathSync } from "node:fs";
+
+import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { spawnBoxed } from "./box-channel";
+import { errorTail } from "./error-tail";
 import { bindOpen, bwrapAvailable, bwrapSystemArgs, dropToNobody, type NativeSandbox, nobodyCan } from "./native-sandbox";
 import type { WorkerHandle } from "./pyodide-runtime";
 import type { FromWorker } from "./worker-core";
@@ -48,15 +50,27 @@ export function resolvePyodideBox(policy: NativeSandbox, trusted = false): "bwra
 
 /** Every `node_modules` folder from this package up to the file system's root (dependencies may be hoisted). */
 function nodeModulesFolders(): string[] {
+  return nodeModulesPaths().map((nm) => realpathSync(nm));
+}
+
+/** The `node_modules` folders Node looks in from this package up, as found (a link to one elsewhere stays a link). */
+function nodeModulesPaths(): string[] {
   const out: string[] = [];
   let dir = ROOT;
   for (;;) {
     const nm = join(dir, "node_modules");
-    if (existsSync(nm)) out.push(realpathSync(nm));
+    if (existsSync(nm)) out.push(nm);
     const up = dirname(dir);
     if (up === dir) return out;
     dir = up;
   }
+}
+
+/** [target, link] for each of those folders that is a link (a checkout whose `node_modules` is shared): made in the box too. */
+function nodeModulesLinks(): [string, string][] {
+  return nodeModulesPaths()
+    .filter((nm) => lstatSync(nm).isSymbolicLink())
+    .map((nm) => [realpathSync(nm), nm]);
 }
 
 /** The host folders and files the box mounts read-only: Node, this package's code that runs Pyodide, and `readable`. */
@@ -93,8 +107,10 @@ export function pyodideBoxCommand(readable: string[] = [], entry: string = ENTRY
   const mounted = boxMounts(readable);
   // When recode runs as root, the box's Node runs as nobody (native-sandbox.ts, dropToNobody).
   const drop = nobodyCan(mounted).asNobody ? dropToNobody(b) : [];
-  const made = new Set<string>();
+  // (/tmp is the box's own, open to all: a checkout under /tmp must not make it a plain folder.)
+  const made = new Set<string>(["/tmp"]);
   for (const p of mounted) bindOpen(b, made, p);
+  for (const [target, link] of nodeModulesLinks()) b.push("--symlink", target, link);
   b.push("--remount-ro", "/", "--chdir", join(ROOT, "src", "python"));
   // An empty environment: the host's (API keys included) stays outside. Descriptor 3 is the channel (box-channel.ts).
   b.push("--clearenv", "--setenv", "HOME", "/tmp");
@@ -153,7 +169,7 @@ export function nodeBoxHandle(readable: string[] = []): WorkerHandle {
       exitCb = cb;
       child.on("error", (e) => report(`the Pyodide box could not start: ${e.message}`));
       child.on("exit", (code, signal) => {
-        const tail = lastErr.trim().split("\n").slice(-2).join(" ");
+        const tail = errorTail(lastErr);
         report(`the Pyodide box exited (${signal ?? `code ${code}`})${tail ? `: ${tail}` : ""}`);
       });
     },

@@ -2,9 +2,11 @@
  * Node hosts of the Python runtime: Pyodide in a worker thread, and native
  * python3. `createRuntime` picks one by name.
  */
+
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
+import { errorTail } from "./error-tail";
 import { HARNESS_FILES } from "./harness-files";
 import { NativeRuntime, type NativeRuntimeOptions } from "./native-runtime";
 import type { NativeSandbox } from "./native-sandbox";
@@ -32,7 +34,7 @@ export function nodeWorkerHandle(): WorkerHandle {
         exited = true;
       });
       worker.on("exit", (code) => {
-        if (!exited) cb(`worker exited with code ${code}${lastErr ? `: ${lastErr.trim().split("\n").slice(-2).join(" ")}` : ""}`);
+        if (!exited) cb(`worker exited with code ${code}${errorTail(lastErr) ? `: ${errorTail(lastErr)}` : ""}`);
         exited = true;
       });
     },

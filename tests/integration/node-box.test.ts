@@ -9,7 +9,7 @@
  * outside the box succeeds, which shows the attacks are real.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -272,6 +272,24 @@ def probe():
     } finally {
       rmSync(closed, { recursive: true, force: true });
       rmSync(open, { recursive: true, force: true });
+    }
+  });
+
+  it("runs from a checkout under /tmp whose node_modules is a link to another (the box makes the link, keeps /tmp open)", () => {
+    const root = fileURLToPath(new URL("../..", import.meta.url));
+    const copy = mkdtempSync(join(tmpdir(), "recode-checkout-"));
+    try {
+      for (const f of ["bin", "src", "tasks", "package.json", "tsconfig.json"]) cpSync(join(root, f), join(copy, f), { recursive: true });
+      symlinkSync(join(root, "node_modules"), join(copy, "node_modules"));
+      const r = spawnSync(process.execPath, ["bin/recode.mjs", "test", "pass-at-k", "tasks/pass-at-k/canonical.py", "--json"], {
+        cwd: copy,
+        encoding: "utf8",
+      });
+      expect(r.stderr).not.toMatch(/box exited/);
+      expect(JSON.parse(r.stdout.split("\n")[0] ?? "").solved).toBe(true);
+      expect(r.status).toBe(0);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
     }
   });
 });
