@@ -101,66 +101,79 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
         o: { dir: string; backend: string; sandbox: string; json?: boolean; packageSource?: string; python?: string },
         cmd: Command,
       ) => {
-        if (o.backend !== "pyodide" && o.backend !== "native")
-          throw new CommandInputError(`--backend: "${o.backend}" is not pyodide or native`);
-        if (!NATIVE_SANDBOXES.includes(o.sandbox as NativeSandbox)) {
-          throw new CommandInputError(`--sandbox: "${o.sandbox}" is not one of ${NATIVE_SANDBOXES.join(", ")}`);
-        }
-        const task = resolveTask(spec, o.dir);
-        if (isSharedTask(task)) {
-          // Imported official tasks run under pytest beside canonical.py, with the Python named (shared-tasks.ts).
-          if (cmd.getOptionValueSource("backend") === "cli" && o.backend === "pyodide") {
-            process.stderr.write(
-              `note: ${task.id} is an imported RECODE-H task: it runs under pytest with a native Python (--python, default python3), not in Pyodide\n`,
-            );
-          }
-          const { runSharedTest } = await import("./shared-tasks");
-          const { result, version } = await runSharedTest(task, readCandidate(candidatePath), o);
-          if (o.json) out(`${JSON.stringify(testCommandJson(result))}\n`);
-          else out(`${task.id} (${version}):\n${renderTestLog(result, { totalCap: 200_000 })}\n`);
-          setCode(result.allPassed ? 0 : 1);
-          return;
-        }
-        if (task.expected === null) throw new CommandInputError(`task ${task.id} has no expected.json: run recode tasks record ${task.id}`);
-        const candidate = readCandidate(candidatePath);
-        let rt: ReturnType<typeof createRuntime>;
         try {
-          rt = createRuntime(o.backend, {
-            ...packageOptions(o.packageSource),
-            ...(o.python ? { python: o.python } : {}),
-            sandbox: o.sandbox as NativeSandbox,
-          });
+          await testAction(spec, candidatePath, o, cmd);
         } catch (e) {
-          // No box here (and none asked for): not a verdict on the file.
-          throw new CommandInputError((e as Error).message);
+          // A script reading --json gets an object for a bad input too (the message also goes to stderr, exit code 2).
+          if (o.json) out(`${JSON.stringify({ solved: false, error: (e as Error).message })}\n`);
+          throw e;
         }
-        let r: RunResult;
-        try {
-          try {
-            await rt.ready();
-          } catch (e) {
-            // Python could not start (or no sandbox): not a verdict on the file.
-            throw new CommandInputError((e as Error).message);
-          }
-          r = await rt.run(taskRunRequest(task, candidate));
-        } finally {
-          await rt.dispose();
-        }
-        if (o.json) out(`${JSON.stringify(testCommandJson(r))}\n`);
-        else out(`${task.id} (${rt.version || o.backend}):\n${renderTestLog(r, { totalCap: 200_000 })}\n`);
-        // The task's own files do not load (a syntax error in test.py or a repository file): not a verdict on the candidate.
-        const broken = r.collectionError?.file && r.collectionError.file !== task.meta.target_file_path;
-        if (broken)
-          process.stderr.write(
-            `recode: the task's ${r.collectionError?.file} does not load: fix the task (the candidate was not judged)\n`,
-          );
-        // The task's packages cannot be had here: not a verdict on the candidate either.
-        const noPackages = r.incident?.kind === "packages";
-        if (noPackages)
-          process.stderr.write(
-            `recode: the packages task ${task.id} needs (${task.meta.packages.join(", ")}) could not be loaded here: ${o.backend === "pyodide" ? "give a package source with the wheels (--package-source), or use --backend native" : "install them for the Python the native backend runs (--python)"} (the candidate was not judged)\n`,
-          );
-        setCode(broken || noPackages ? 2 : r.allPassed ? 0 : 1);
       },
     );
+
+  async function testAction(
+    spec: string,
+    candidatePath: string,
+    o: { dir: string; backend: string; sandbox: string; json?: boolean; packageSource?: string; python?: string },
+    cmd: Command,
+  ): Promise<void> {
+    if (o.backend !== "pyodide" && o.backend !== "native")
+      throw new CommandInputError(`--backend: "${o.backend}" is not pyodide or native`);
+    if (!NATIVE_SANDBOXES.includes(o.sandbox as NativeSandbox)) {
+      throw new CommandInputError(`--sandbox: "${o.sandbox}" is not one of ${NATIVE_SANDBOXES.join(", ")}`);
+    }
+    const task = resolveTask(spec, o.dir);
+    if (isSharedTask(task)) {
+      // Imported official tasks run under pytest beside canonical.py, with the Python named (shared-tasks.ts).
+      if (cmd.getOptionValueSource("backend") === "cli" && o.backend === "pyodide") {
+        process.stderr.write(
+          `note: ${task.id} is an imported RECODE-H task: it runs under pytest with a native Python (--python, default python3), not in Pyodide\n`,
+        );
+      }
+      const { runSharedTest } = await import("./shared-tasks");
+      const { result, version } = await runSharedTest(task, readCandidate(candidatePath), o);
+      if (o.json) out(`${JSON.stringify(testCommandJson(result))}\n`);
+      else out(`${task.id} (${version}):\n${renderTestLog(result, { totalCap: 200_000 })}\n`);
+      setCode(result.allPassed ? 0 : 1);
+      return;
+    }
+    if (task.expected === null) throw new CommandInputError(`task ${task.id} has no expected.json: run recode tasks record ${task.id}`);
+    const candidate = readCandidate(candidatePath);
+    let rt: ReturnType<typeof createRuntime>;
+    try {
+      rt = createRuntime(o.backend, {
+        ...packageOptions(o.packageSource),
+        ...(o.python ? { python: o.python } : {}),
+        sandbox: o.sandbox as NativeSandbox,
+      });
+    } catch (e) {
+      // No box here (and none asked for): not a verdict on the file.
+      throw new CommandInputError((e as Error).message);
+    }
+    let r: RunResult;
+    try {
+      try {
+        await rt.ready();
+      } catch (e) {
+        // Python could not start (or no sandbox): not a verdict on the file.
+        throw new CommandInputError((e as Error).message);
+      }
+      r = await rt.run(taskRunRequest(task, candidate));
+    } finally {
+      await rt.dispose();
+    }
+    if (o.json) out(`${JSON.stringify(testCommandJson(r))}\n`);
+    else out(`${task.id} (${rt.version || o.backend}):\n${renderTestLog(r, { totalCap: 200_000 })}\n`);
+    // The task's own files do not load (a syntax error in test.py or a repository file): not a verdict on the candidate.
+    const broken = r.collectionError?.file && r.collectionError.file !== task.meta.target_file_path;
+    if (broken)
+      process.stderr.write(`recode: the task's ${r.collectionError?.file} does not load: fix the task (the candidate was not judged)\n`);
+    // The task's packages cannot be had here: not a verdict on the candidate either.
+    const noPackages = r.incident?.kind === "packages";
+    if (noPackages)
+      process.stderr.write(
+        `recode: the packages task ${task.id} needs (${task.meta.packages.join(", ")}) could not be loaded here: ${o.backend === "pyodide" ? "give a package source with the wheels (--package-source), or use --backend native" : "install them for the Python the native backend runs (--python)"} (the candidate was not judged)\n`,
+      );
+    setCode(broken || noPackages ? 2 : r.allPassed ? 0 : 1);
+  }
 }

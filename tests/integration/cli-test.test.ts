@@ -42,6 +42,10 @@ describe("recode test", () => {
     const unknown = recode("test", "no-such-task", file("x.py", "x = 1\n"));
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain("no such task folder");
+    // With --json, a script gets one object for it too.
+    const unknownJson = recode("test", "no-such-task", file("x.py", "x = 1\n"), "--json");
+    expect(unknownJson.status).toBe(2);
+    expect(JSON.parse(unknownJson.stdout)).toMatchObject({ solved: false, error: expect.stringContaining("no such task folder") });
     const bad = recode("test", "pass-at-k", file("y.py", "x = 1\n"), "--backend", "java");
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("--backend");
