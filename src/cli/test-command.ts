@@ -137,6 +137,9 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       setCode(result.allPassed ? 0 : 1);
       return;
     }
+    if (o.python && o.backend === "pyodide") {
+      process.stderr.write(`note: --python is for --backend native and imported RECODE-H tasks; ${task.id} runs in Pyodide here\n`);
+    }
     if (task.expected === null) throw new CommandInputError(`task ${task.id} has no expected.json: run recode tasks record ${task.id}`);
     const candidate = readCandidate(candidatePath);
     let rt: ReturnType<typeof createRuntime>;
