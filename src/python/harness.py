@@ -60,6 +60,7 @@ from collections import namedtuple
 from contextvars import Context as _Context
 
 import recode_check
+from recode_frames import code_objects
 from recode_guard import MEMORY_ACCESS_MODULES, Guard, freeze_classes, loaded_modules_and_classes, protected_classes
 from recode_testpy import foreign_members, foreign_test_classes, look_alike_imports, nested_codes, stray_names
 from recode_touch import touch_counter
@@ -70,7 +71,31 @@ TRACEBACK_CAP = 20000
 RANDOM_SEED = 0
 
 # Bound at import so candidate code that patches json cannot break reporting.
-_dumps = json.dumps
+
+
+def _event_encoder():
+    """``dumps(obj)`` for the harness's events: json's C encoder made here, with the settings of
+    ``json.dumps``, not through ``json._default_encoder``, whose own dictionary code under test can set or
+    replace to see and rewrite every event before its line is signed (a C encoder's settings are read-only)."""
+    from json import encoder as _encoder
+
+    make = getattr(_encoder, "c_make_encoder", None)
+    ascii_ = getattr(_encoder, "c_encode_basestring_ascii", None)
+    if make is None or ascii_ is None:
+        return json.dumps
+
+    def default(o):
+        raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
+
+    encode = make({}, default, ascii_, None, ": ", ", ", False, False, True)
+
+    def dumps(obj, _encode=encode, _join="".join):
+        return _join(_encode(obj, 0))
+
+    return dumps
+
+
+_dumps = _event_encoder()
 _perf = time.perf_counter
 
 
@@ -236,6 +261,7 @@ class Run:
         self.tests = []
         self.tampered = False
         self.tests_patch = ""
+        self.test_codes = ()
 
     # -- helpers ---------------------------------------------------------
     def describe(self, exc):
@@ -538,7 +564,8 @@ def _import_tests(config, run, import_out):
         run.check_guard()
         guard = run.guard
         stray = stray_names(module, run.test_bound_names)
-        codes = frozenset(map(id, nested_codes(code))) | guard.framework_codes
+        run.test_codes = nested_codes(code)
+        codes = frozenset(map(id, run.test_codes)) | guard.framework_codes
         run.refuse(
             ([f"test.py's names {', '.join(stray[:5])} (its text does not bind them)"] if stray else [])
             + look_alike_imports(module, run.test_imports, guard.noted_modules())
@@ -655,6 +682,7 @@ def run_tests(config, emit_text):
                 slotted=slotted,
                 modules=((run.test_module, run.test_bound_names),),
                 tests_patch=run.tests_patch,
+                test_codes=run.test_codes,
             )
         except RuntimeError:
             run.refuse(["the guard's watch (set by code under test)"])
@@ -702,6 +730,7 @@ def _main():
     # Protected under its library name (recode_guard.PROTECTED_MODULES), as in Pyodide: code under test that
     # reaches it through sys.modules["__main__"] changes a protected module.
     sys.modules["recode_harness"] = sys.modules[__name__]
+    _not_dumpable()
     with open(sys.argv[1], encoding="utf-8") as f:
         config = json.load(f)
     # The run's key for its event lines, in hex on standard input (which the host then closes): before any code
@@ -723,6 +752,7 @@ def _main():
                 import unittest.mock  # noqa: F401
     except (OSError, ImportError):
         pass
+    _patch_notes()
     os.chdir(config["workdir"])
     sys.path.insert(0, os.path.abspath(config["workdir"]))
     sys.dont_write_bytecode = True
@@ -731,6 +761,24 @@ def _main():
     finally:
         # Do not wait for threads the submission left running.
         os._exit(0)
+
+
+def _not_dumpable():
+    """Native, first thing: mark this process not dumpable (``prctl(PR_SET_DUMPABLE, 0)``), so that no other
+    process of the box reads or writes its memory (``process_vm_readv``, ptrace), the run's key included: code
+    under test may start processes, and a fresh python3 there has no audit hook and has ctypes. Where that
+    cannot be done (no prctl), the box is the only wall."""
+    had = {n for n in sys.modules if n.split(".")[0] in ("ctypes", "_ctypes")}
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
+    except (ImportError, OSError, AttributeError):
+        pass
+    finally:
+        # (As recode_touch: the guard refuses ctypes to code under test; none of it is left loaded.)
+        for name in [n for n in sys.modules if n.split(".")[0] in ("ctypes", "_ctypes") and n not in had]:
+            del sys.modules[name]
 
 
 # The submodules of a package whose functions tests call to decide (``np.testing.assert_allclose``), or whose
@@ -887,6 +935,10 @@ def seal():
     to reach."""
     # The protected classes are made immutable first, and the counter of dictionary changes made (the
     # guard's, see recode_touch): both take ctypes, which the seal then refuses.
+    # unittest.mock before the classes are frozen: its patches tell the guard who made them (_patch_notes).
+    import unittest.mock  # noqa: F401
+
+    _patch_notes()
     freeze_classes(protected_classes())
     touch_counter()
     hidden = {name: sys.modules.pop(name) for name in _bridge_modules()}
@@ -1139,10 +1191,59 @@ def seal():
     loader.source_to_code = source_to_code
 
 
+_PATCH_NOTES = []
+
+
+def _note_patch(patcher, event, _state=_STATE):
+    """Tell the guard that a patch of unittest.mock was made, started or stopped (``Guard.patched``)."""
+    guard = _state.guard
+    if guard is not None:
+        try:
+            guard.patched(patcher, event)
+        except Exception:  # noqa: BLE001 - a patch that cannot be told of is a change like any other
+            pass
+
+
+def _patch_notes():
+    """Once unittest.mock is loaded: wrap its ``_patch``'s ``__init__``, ``__enter__`` and ``__exit__`` so that
+    the guard hears of every patch made, started and stopped, and return (``_patch``, the code objects a
+    patch passes through on its way from test.py to the guard: unittest.mock's, and these wrappers');
+    ``None`` before (the guard then hears of none). Done once, before the guard is made and the protected
+    classes are frozen: test.py's ``setUpClass`` may patch ``builtins.print`` for all its tests."""
+    if _PATCH_NOTES:
+        return _PATCH_NOTES[0]
+    mock = sys.modules.get("unittest.mock")
+    if mock is None:
+        return None
+    cls = mock._patch
+    # (Before the wrapping: the code of the functions wrapped is on a patch's way too.)
+    found = list(code_objects(mock).values())
+
+    def __init__(self, *args, _init=cls.__init__, _note=_note_patch, **kwargs):
+        _init(self, *args, **kwargs)
+        _note(self, "made")
+
+    def __enter__(self, _enter=cls.__enter__, _note=_note_patch):
+        result = _enter(self)
+        _note(self, "started")
+        return result
+
+    def __exit__(self, *exc_info, _exit=cls.__exit__, _note=_note_patch):
+        try:
+            return _exit(self, *exc_info)
+        finally:
+            _note(self, "stopped")
+
+    cls.__init__, cls.__enter__, cls.__exit__ = __init__, __enter__, __exit__
+    codes = [*found, *(f.__code__ for f in (__init__, __enter__, __exit__, _note_patch))]
+    _PATCH_NOTES.append((cls, codes))
+    return _PATCH_NOTES[0]
+
+
 def _guard():
     """The interpreter's guard, made at its first run (see ``recode_guard.Guard``)."""
     if _STATE.guard is None:
-        _STATE.guard = Guard().handle
+        _STATE.guard = Guard(patches=_patch_notes()).handle
     return _STATE.guard
 
 
@@ -1153,7 +1254,7 @@ def prepare():
     the run's objects. The host then snapshots the interpreter's memory, and
     every run starts from that snapshot (see memory-snapshot.ts)."""
     if _STATE.guard is None:
-        _STATE.guard = Guard().handle  # notes what is loaded now as protected
+        _STATE.guard = Guard(patches=_patch_notes()).handle  # notes what is loaded now as protected
     else:
         _STATE.guard.protect(loaded_modules_and_classes())
     gc.collect()

@@ -44,6 +44,8 @@ _FRAME_READERS = (
     ("traceback", "_compute_suggestion_error"),
     # Where check() was called, for the traceback text of a failed check.
     ("recode_harness", "run_tests.<locals>.sink"),
+    # Whose code made and started a patch of unittest.mock (test.py's, or the code under test's).
+    ("recode_guard", "Guard.patched"),
 )
 
 # The audit events that hand out a first frame, and the attributes that do ("object.__getattr__").

@@ -78,6 +78,7 @@ _NEVER_PATCHED = ("unittest", "contextlib", "recode_")
 _real_getsignal = __import__("_signal").getsignal
 _METHOD_TYPES = (type(lambda: None), staticmethod, classmethod)
 _values = methodcaller("values")
+_MODULE = type(sys)
 
 
 def _compile_fresh(pattern, flags=0, _compile=re._compiler.compile, _pattern=re.Pattern, _str=str, _bytes=bytes, _int=int):
@@ -521,7 +522,7 @@ def dicts_same(live, saved):
     )
 
 
-GuardHandle = namedtuple("GuardHandle", "changes expect watch_classes protect noted_modules noted_classes framework_codes")
+GuardHandle = namedtuple("GuardHandle", "changes expect watch_classes protect noted_modules noted_classes framework_codes patched")
 GuardHandle.__doc__ = """What the harness holds of its guard: the guard's operations, as
 functions whose defaults hold the guard (the audit hook refuses to read
 them), in a tuple (its fields cannot be set). Code under test can reach the
@@ -531,7 +532,8 @@ lets it do is harmless or refused: a look (``changes``), adding refusals
 (``protect``), copies of what is noted; ``expect`` only before the run's
 first watch, and ``watch_classes`` twice per run (the harness's two calls:
 one made first by code under test makes the harness's fail, and the run is
-not trusted)."""
+not trusted); ``patched`` takes only patches test.py's own code made and
+started (see ``Guard.patched``)."""
 
 
 def _handle_functions(guard):
@@ -544,8 +546,8 @@ def _handle_functions(guard):
     def expect(module, name, value, _g=guard):
         return _g.expect(module, name, value)
 
-    def watch_classes(classes, objects=(), slotted=(), modules=(), tests_patch="", _g=guard):
-        return _g.watch_classes(classes, objects, slotted, modules, tests_patch)
+    def watch_classes(classes, objects=(), slotted=(), modules=(), tests_patch="", test_codes=(), _g=guard):
+        return _g.watch_classes(classes, objects, slotted, modules, tests_patch, test_codes)
 
     def noted_modules(_g=guard):
         return _g.noted_modules()
@@ -553,7 +555,10 @@ def _handle_functions(guard):
     def noted_classes(_g=guard):
         return _g.noted_classes()
 
-    return changes, expect, watch_classes, noted_modules, noted_classes
+    def patched(patcher, event, _g=guard):
+        return _g.patched(patcher, event)
+
+    return changes, expect, watch_classes, noted_modules, noted_classes, patched
 
 
 class Guard:
@@ -568,9 +573,12 @@ class Guard:
     since some values may change (see ``expect``). The code of the protected
     functions cannot be rewritten: an audit hook refuses it."""
 
-    def __init__(self):
+    def __init__(self, patches=None):
         self.saved = []
         self.views = []
+        self.dict_labels = []
+        self.dict_holders = []
+        self.dict_views = []
         self.fulls = []
         self.keysets = []
         fresh_patterns()
@@ -587,6 +595,7 @@ class Guard:
         for label, obj, kind in self.objects:
             self._note(label, obj, kind)
         self.base = len(self.saved)
+        self.dict_base = len(self.dict_holders)
         # Protected functions and their code: a rewritten __code__ is seen by identity, without building strings.
         found = [
             (f"{label}.{k}", v, code)
@@ -632,6 +641,15 @@ class Guard:
         self.framework_codes = frozenset(map(id, self.framework_code_objects))
         # Where the run is: 0 before its first watch, then one step per ``watch_classes``.
         self.stage = 0
+        # Patches of unittest.mock (``patched``): id(patcher) -> (the patcher, the code that made it), and the
+        # values of those test.py's code made and started (id of a protected module's dictionary, name) -> the
+        # value set; test.py's code objects (by id), the code a patch passes through on its way (unittest.mock's,
+        # and the harness's notes of it), and mock's class.
+        self.made = {}
+        self.accepted = {}
+        self.test_codes = frozenset()
+        self.patch_codes = frozenset()
+        self.patch_class = None
         # The dictionaries in which a change put back is a change, their probe, and how often each was
         # changed when last looked at (recode_touch; Pyodide made the counter at the seal, before ctypes is refused).
         self.touch_at = [
@@ -648,12 +666,18 @@ class Guard:
             i for i, (_, _, kind, _) in enumerate(self.saved) if i not in counted and kind != "class" or kind == "object" or not counted
         ]
         self.compare_views = [self.views[i] for i in self.compare_at]
-        changes, expect, watch, modules, classes = found = _handle_functions(self)
+        changes, expect, watch, modules, classes, patched = found = _handle_functions(self)
+        if patches is not None:
+            # (The handle's own function is on a patch's way too; its code is read before the audit hook hides it.)
+            codes = [*patches[1], patched.__code__]
+            self.patch_class = patches[0]
+            self.patch_codes = frozenset(map(id, codes))
+            self.patch_code_objects = codes
         readers = (self.touches, self.touch_probe) if self.touches else ()
         # (The hidden functions' defaults and code can be neither read nor set: no look compares them.)
         self.protect, self.hidden = _install_audit_guard(self.functions, (*found, *readers))
         self.protect(loaded_modules_and_classes())
-        self.handle = GuardHandle(changes, expect, watch, self.protect, modules, classes, self.framework_codes)
+        self.handle = GuardHandle(changes, expect, watch, self.protect, modules, classes, self.framework_codes, patched)
 
     def _note(self, label, obj, kind, own_names=_NO_NAMES):
         d = vars(obj)
@@ -670,6 +694,12 @@ class Guard:
         self.keysets.append(frozenset(d) | own_names)
         # The live dictionaries (class dictionaries as their read-only views) and their full copies, side by side.
         self.views.append(d)
+        if type(d) is dict:
+            # An object's own dictionary can be replaced whole (``obj.__dict__ = {...}``, no audit event): the
+            # copies would be compared with the old one, which no longer speaks for the object.
+            self.dict_labels.append(label)
+            self.dict_holders.append(obj)
+            self.dict_views.append(d)
         self.fulls.append(dict(d))
 
     def expect(self, module, name, value):
@@ -684,7 +714,7 @@ class Guard:
                 full[name] = value
         self.expected[(module, name)] = value
 
-    def watch_classes(self, classes, objects=(), slotted=(), modules=(), tests_patch=""):
+    def watch_classes(self, classes, objects=(), slotted=(), modules=(), tests_patch="", test_codes=()):
         """Also watch the methods of these classes (the test module's, once its
         tests are loaded), the functions held by these objects (the harness's
         own objects for one run, such as its event sink), and every slot of
@@ -709,10 +739,16 @@ class Guard:
             for label in (self.saved[i][0] for i in self.touch_at)
             if (tests_patch == "modules" and not label.startswith(_NEVER_PATCHED)) or (tests_patch and label == "builtins")
         )
+        if test_codes:
+            self.test_codes = frozenset(map(id, test_codes))
+            self.test_code_objects = list(test_codes)
         del self.saved[self.base :]
         del self.views[self.base :]
         del self.fulls[self.base :]
         del self.keysets[self.base :]
+        del self.dict_labels[self.dict_base :]
+        del self.dict_holders[self.dict_base :]
+        del self.dict_views[self.dict_base :]
         self.slotted = list(slotted)
         self.slotted_saved = [_slot_values(obj) for obj in self.slotted]
         self.watched_classes = list(classes)
@@ -776,6 +812,39 @@ class Guard:
         # unittest reads the name, such as ``__unittest_expecting_failure__``, from the test.)
         return isinstance(value, _METHOD_TYPES) or is_descriptor(value) or key in self.framework_names
 
+    def patched(self, patcher, event):
+        """A patch of ``unittest.mock`` was made (``event`` "made"), started ("started") or stopped
+        ("stopped"). A patch test.py's own code made and started, whose target is a protected module (the
+        built-ins included: a test that patches ``builtins.print`` in ``setUpClass``), sets a value the looks
+        accept until it is stopped: a change of test.py's, not of the code under test. Test.py's code is
+        told by the code objects of the first frame above unittest.mock's (code under test cannot make
+        those); a patch the code under test made, or started, is not accepted (it is a change like any
+        other). Anything else is ignored."""
+        if type(patcher) is not self.patch_class:
+            return
+        f = sys._getframe(1)
+        while f is not None and id(f.f_code) in self.patch_codes:
+            f = f.f_back
+        caller = f.f_code if f is not None else None
+        key = id(patcher)
+        if event == "made":
+            self.made[key] = (patcher, caller)
+            return
+        made = self.made.get(key)
+        if made is None or made[0] is not patcher:
+            return
+        tests = self.test_codes
+        by_test = id(made[1]) in tests and id(caller) in tests
+        target = getattr(patcher, "target", None)
+        d = vars(target) if isinstance(target, _MODULE) else None
+        name = getattr(patcher, "attribute", None)
+        if d is None or type(name) is not str or not any(view is d for view in self.views[: self.base]):
+            return
+        if event == "started" and by_test:
+            self.accepted[(id(d), name)] = d.get(name, _MISSING)
+        elif event == "stopped":
+            self.accepted.pop((id(d), name), None)
+
     def noted_modules(self):
         """Protected module name -> the module as noted before the run (not what ``sys.modules`` holds now)."""
         return dict(zip(self.module_names, self.modules))
@@ -809,6 +878,7 @@ class Guard:
             and _cells_same(self.protected_cells, self.protected_cell_values)
             and all(map(_is, map(sys.modules.get, self.module_names), self.modules))
             and all(map(_is, map(_mro_of, self.watched_classes), self.mros))
+            and all(map(_is, map(vars, self.dict_holders), self.dict_views))
         )
 
     def changes(self):
@@ -834,6 +904,11 @@ class Guard:
         ]
         changed += [f"sys.modules[{name!r}]" for name, mod in zip(self.module_names, self.modules) if sys.modules.get(name) is not mod]
         changed += [f"the bases of test class {cls.__name__}" for cls, mro in zip(self.watched_classes, self.mros) if cls.__mro__ is not mro]
+        changed += [
+            f"{label} (its dictionary replaced)"
+            for label, obj, d in zip(self.dict_labels, self.dict_holders, self.dict_views)
+            if vars(obj) is not d
+        ]
         if not self._closures_same():
             changed.append("the harness's event sink (a closure cell or a default of its functions)")
         changed += self._touched()
@@ -852,7 +927,7 @@ class Guard:
                 continue
             if kind in ("class", "object"):
                 changed.append(label)
-            elif any(d.get(k, _MISSING) is not v for k, v in snap.items()):
+            elif any(d.get(k, _MISSING) is not v and self.accepted.get((id(d), k), _MISSING) is not d.get(k, _MISSING) for k, v in snap.items()):
                 changed.append(label)
             elif kind == "methods" and any(self._new_behaviour(k, v, self.fulls[i], type(obj) is not type) for k, v in list(d.items())):
                 changed.append(label)

@@ -489,6 +489,20 @@ def _x(*a, **k):
 def __getattr__(name):
     return _x
 `,
+  // The same through a new dictionary for the encoder: a look that compared the old one saw nothing.
+  "JSON encoder's dictionary replaced": `import json
+_E = json._default_encoder
+_enc = type(_E).encode
+def _filter(o):
+    if type(o) is dict and o.get("type") in ("test-outcome", "test-result"):
+        o = dict(o, status="passed", message="", traceback="")
+    return _enc(_E, o)
+_E.__dict__ = {**vars(_E), "encode": _filter}
+def _x(*a, **k):
+    return [0.5]
+def __getattr__(name):
+    return _x
+`,
   // Edit the harness's events from a profile hook as they are emitted.
   "profile hook": `import sys
 def _hook(frame, event, arg):
@@ -1953,3 +1967,62 @@ _emit = recode_check.SINK.__defaults__[0]
 _emit({"type": "test-outcome", "id": "TestMinPFilter.test_edges", "status": "passed"})
 `,
 };
+
+/**
+ * Native: the run's key read from the harness's memory by another process of the box (a python3 the candidate
+ * starts has no audit hook and has ctypes; `process_vm_readv` on its parent, found through the address of the
+ * event writer's code), then a whole stream of passes written with the right MACs. Appended to a candidate.
+ */
+export const KEY_FROM_MEMORY_ATTACK = `
+import hmac, json, os, struct, subprocess, sys, unittest
+import recode_check
+H = sys.modules["recode_harness"]
+code = [c for c in H.event_writer.__code__.co_consts if getattr(c, "co_name", "") == "emit_text"][0]
+Q = r'''
+import ctypes,struct,sys
+a=[int(x) for x in sys.argv[1:]];pid,cid,ft,bt,tt=a[:5]
+L=ctypes.CDLL(None);V=ctypes.c_void_p;S=ctypes.c_size_t
+class I(ctypes.Structure):_fields_=[("b",V),("n",S)]
+L.process_vm_readv.restype=ctypes.c_ssize_t
+def rd(x,n):
+    b=ctypes.create_string_buffer(n);l=I(ctypes.cast(b,V),n);r=I(x,n)
+    g=L.process_vm_readv(pid,ctypes.byref(l),1,ctypes.byref(r),1,0)
+    return b.raw[:g] if g>0 else b""
+q=lambda x:struct.unpack("<Q",rd(x,8).ljust(8,b"\\0"))[0]
+p=struct.pack("<Q",cid);C=1<<20;seen=set()
+for h in a[5:]:
+  for k in range(-96,97):
+    x=(h&~(C-1))+k*C
+    if x in seen or x<=0:continue
+    seen.add(x);d=rd(x,C);i=d.find(p)
+    while i>=0:
+      o=x+i-48
+      if q(o+8)==ft:
+        t=q(o+56)
+        if t and q(t+8)==tt and q(t+16)==11:
+          kb=q(t+24+56)
+          if q(kb+8)==bt and q(kb+16)==32:print(rd(kb+32,32).hex());sys.exit()
+      i=d.find(p,i+1)
+'''
+ids = [os.getpid(), id(code), id(type(H.event_writer)), id(bytes), id(tuple), id(recode_check.SINK), id(H.event_writer), id(code), id(H.__dict__)]
+key = bytes.fromhex(subprocess.run([sys.executable, "-c", Q, *map(str, ids)], capture_output=True, text=True).stdout.strip())
+# Run test.py's tests here, collecting their checks.
+checks = {}
+recode_check.SINK = lambda k, v, r, a, s: checks[cur].append({"type": "check", "key": k, "value": v, "rtol": r, "atol": a, "subtest": s, "caller": ""})
+ns = {"__name__": "t"}
+exec(compile(open(sys.modules["recode_task_test"].__file__).read(), "t", "exec"), ns)
+suite = [t for c in sorted(k for k, v in ns.items() if isinstance(v, type) and issubclass(v, unittest.TestCase)) for t in unittest.TestLoader().loadTestsFromTestCase(ns[c])]
+ev = []
+for t in suite:
+    cur = f"{type(t).__name__}.{t._testMethodName}"
+    checks[cur] = []
+    t.run(unittest.TestResult())
+    ev += [{"type": "test-start", "id": cur}, *checks[cur], {"type": "test-outcome", "id": cur, "status": "passed"},
+           {"type": "test-result", "id": cur, "status": "passed", "durationMs": 1.0, "message": "", "traceback": "", "line": None,
+            "stdout": "", "stderr": "", "stdoutTruncated": False, "stderrTruncated": False, "subtests": []}]
+ev = [{"type": "collected", "tests": list(checks)}] + ev + [{"type": "end", "poisoned": None}]
+for n, e in enumerate(ev):
+    b = json.dumps(e).encode()
+    os.write(3, hmac.new(key, b"%d " % n + b, "sha256").digest()[:16].hex().encode() + b" " + b + b"\\n")
+os._exit(0)
+`;

@@ -16,6 +16,7 @@ import {
   eventFilterAttack,
   eventTakeoverAttack,
   HIDDEN_FUNCTION_ATTACKS,
+  KEY_FROM_MEMORY_ATTACK,
   LEFTOVER_PROBE,
   numpyAssertionAttack,
   rewrittenOutcomeAttack,
@@ -226,6 +227,48 @@ class TestHonestPatches(unittest.TestCase):
     ]);
   });
 
+  it("patches test.py starts in setUpClass or setUpModule last across its tests; the candidate's own patch does not pass", async () => {
+    const tests = `import math, unittest
+from unittest import mock
+from decoding.min_p import softmax_with_temperature
+
+_sqrt = mock.patch("math.sqrt", side_effect=lambda x: x ** 0.5)
+
+
+def setUpModule():
+    _sqrt.start()
+
+
+def tearDownModule():
+    _sqrt.stop()
+
+
+class TestClassPatch(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.patcher = mock.patch("builtins.print")
+        cls.fake_print = cls.patcher.start()
+        cls.addClassCleanup(cls.patcher.stop)
+
+    def test_one(self):
+        print("hi")
+        self.assertTrue(self.fake_print.called)
+
+    def test_two(self):
+        self.assertAlmostEqual(sum(softmax_with_temperature([1.0, 2.0], 1.0)), 1.0)
+        self.assertEqual(math.sqrt(9.0), 3.0)
+`;
+    const over = { tests, expected: null, interfaceOf: {} };
+    const r = await rt.run(taskRunRequest(task, task.canonical, "test", over));
+    expect(r.incident).toBeNull();
+    expect(r.tests.map((t) => `${t.id}:${t.status}`)).toEqual(["TestClassPatch.test_one:passed", "TestClassPatch.test_two:passed"]);
+    // The same kind of patch, made and started by the candidate (a sum that is always 1): a change of its own.
+    const own = `from unittest import mock\n_p = mock.patch("builtins.sum", return_value=1.0)\n_p.start()\ndef softmax_with_temperature(logits, temperature=1.0):\n    return [2.0 for _ in logits]\n`;
+    const bad = await rt.run(taskRunRequest(task, own, "test", over));
+    expect(bad.allPassed).toBe(false);
+    expect(bad.incident?.kind).toBe("tampered");
+  });
+
   it("an entry put in re's cache of compiled patterns does not make unittest's regex assertions pass", async () => {
     const tests = `import unittest
 from decoding.min_p import label, softmax_with_temperature
@@ -399,6 +442,21 @@ describe("native: numpy's assertion helpers", () => {
 });
 
 describe("native: the interpreter's own memory", () => {
+  it("another process of the box cannot read the run's key from the harness (not dumpable)", async () => {
+    const rt = createRuntime("native", {});
+    try {
+      await rt.ready();
+      const partial = task.canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1pass");
+      const r = await rt.run(taskRunRequest(task, `${partial}\n${KEY_FROM_MEMORY_ATTACK}`));
+      expect(r.allPassed).toBe(false);
+      expect(r.counts.passed).toBe(0);
+      expect(r.incident?.message).toMatch(/the harness did not write/);
+      expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    } finally {
+      await rt.dispose();
+    }
+  });
+
   it("/proc/self/mem is not there to read the run's key or write over the harness (no /proc in the box)", async () => {
     const rt = createRuntime("native", {});
     try {
