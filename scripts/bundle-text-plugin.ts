@@ -70,7 +70,52 @@ export function stripPythonComments(source: string): string {
   return kept.join("\n");
 }
 
-/** For the bundled script: `./x.py?raw` imports give the Python source without its comment lines. */
+/**
+ * Python source with each docstring (a string statement that starts a line, outside a string, first in the
+ * module or right after a `def` or `class` header) replaced by `""` at its indentation: the same code (an
+ * empty string statement, a body never left empty), without the text (`__doc__` is then ""; the harness reads
+ * none). Run after {@link stripPythonComments}.
+ */
+export function stripPythonDocstrings(source: string): string {
+  const lines = source.split("\n");
+  const kept: string[] = [];
+  let inString = false;
+  // A docstring may come next (the module's start, or a def or class header just ended); inside a header.
+  let docNext = true;
+  let inHeader = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const trimmed = line.trim();
+    if (!inString && trimmed !== "") {
+      if (docNext && trimmed.startsWith('"""')) {
+        let end = i;
+        if ((trimmed.match(/"""/g) ?? []).length < 2) {
+          end = i + 1;
+          while (end < lines.length && !(lines[end] as string).includes('"""')) end++;
+        }
+        // Only a string that ends its line (nothing after the closing quotes) is a statement of its own.
+        if (end < lines.length && (lines[end] as string).trimEnd().endsWith('"""')) {
+          kept.push(`${line.slice(0, line.length - line.trimStart().length)}""`);
+          docNext = false;
+          i = end;
+          continue;
+        }
+      }
+      docNext = false;
+      if (/^(async\s+def|def|class)\s/.test(trimmed)) inHeader = true;
+      if (inHeader && trimmed.endsWith(":")) {
+        inHeader = false;
+        docNext = true;
+      }
+    }
+    kept.push(line);
+    const quotes = (line.match(/"""|'''/g) ?? []).length;
+    if (quotes % 2 === 1) inString = !inString;
+  }
+  return kept.join("\n");
+}
+
+/** For the bundled script: `./x.py?raw` imports give the Python source without its comment lines and docstrings. */
 function pythonWithoutComments(): Plugin {
   return {
     name: "recode-python-without-comments",
@@ -79,7 +124,7 @@ function pythonWithoutComments(): Plugin {
       const [file, query] = id.split("?");
       if (query !== "raw" || !file?.endsWith(".py")) return null;
       this.addWatchFile(file);
-      return `export default ${JSON.stringify(stripPythonComments(readFileSync(file, "utf8")))};\n`;
+      return `export default ${JSON.stringify(stripPythonDocstrings(stripPythonComments(readFileSync(file, "utf8"))))};\n`;
     },
   };
 }
