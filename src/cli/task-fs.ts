@@ -103,7 +103,14 @@ export function resolveTaskIds(root: string, args: string[]): string[] {
       if (hit.length === 0) throw new TaskFolderError(`no task matches "${a}"; known tasks: ${all.join(", ")}`);
       out.push(...hit);
     } else if (all.includes(a)) out.push(a);
-    else throw new TaskFolderError(`unknown task "${a}"; known tasks: ${all.join(", ")}`);
+    else if (a.includes("/")) {
+      // A folder's path where an id goes: the folder that holds task folders is --dir.
+      const parent = a.replace(/\/+$/, "").split("/").slice(0, -1).join("/") || "/";
+      const id = a.replace(/\/+$/, "").split("/").pop();
+      throw new TaskFolderError(
+        `unknown task "${a}": tasks are named by id; for a task folder, give its parent as --dir (--dir ${parent} ${id})`,
+      );
+    } else throw new TaskFolderError(`unknown task "${a}"; known tasks: ${all.join(", ")}`);
   }
   return [...new Set(out)];
 }
