@@ -55,7 +55,11 @@ from ast import NamedExpr as _NAMED_EXPR
 from ast import Store as _STORE
 from ast import alias as _ALIAS
 from ast import excepthandler as _EXCEPT_HANDLER
+from ast import Attribute as _ATTRIBUTE
+from ast import Call as _CALL
+from ast import Constant as _CONSTANT
 from ast import iter_child_nodes as _children
+from ast import walk as _ast_walk
 from collections import namedtuple
 from contextvars import Context as _Context
 
@@ -262,6 +266,7 @@ class Run:
         self.tampered = False
         self.tests_patch = ""
         self.test_codes = ()
+        self.patch_targets = frozenset()
 
     # -- helpers ---------------------------------------------------------
     def describe(self, exc):
@@ -513,7 +518,7 @@ def tests_patch_of(source):
     return "builtins" if b"builtins" in source else ""
 
 
-class TestFacts(namedtuple("TestFacts", "class_names bound_names imports tests_patch")):
+class TestFacts(namedtuple("TestFacts", "class_names bound_names imports tests_patch patch_targets")):
     """What test.py's text says, read from its syntax tree alone (immutable: a run may reach a cached one)."""
 
     __slots__ = ()
@@ -528,7 +533,39 @@ class TestFacts(namedtuple("TestFacts", "class_names bound_names imports tests_p
             _module_names(tree),
             tuple(_module_imports(tree)),
             tests_patch_of(source),
+            patch_targets(tree),
         )
+
+
+def patch_targets(tree):
+    """The (module, attribute) pairs test.py's text names as the target of a patch: the string of
+    ``patch("module.attribute", ...)`` (however ``patch`` is reached: ``mock.patch``, ``unittest.mock.patch``),
+    and ``patch.object(module, "attribute", ...)`` with a module test.py imports under that name. Only these
+    may be accepted as test.py's own lasting patches (``Guard.patched``), and never in unittest, contextlib
+    or the harness."""
+    imported = {bound: module for bound, module, name in _module_imports(tree) if name is None}
+    found = set()
+    for node in _ast_walk(tree):
+        if type(node) is not _CALL or not node.args:
+            continue
+        func = node.func
+        name = func.attr if type(func) is _ATTRIBUTE else func.id if type(func) is _NAME else None
+        first = node.args[0]
+        if name == "patch" and type(first) is _CONSTANT and type(first.value) is str and "." in first.value:
+            module, _, attr = first.value.rpartition(".")
+            found.add((module, attr))
+        elif (
+            name == "object"
+            and type(func) is _ATTRIBUTE
+            and (getattr(func.value, "attr", None) == "patch" or getattr(func.value, "id", None) == "patch")
+            and len(node.args) > 1
+            and type(first) is _NAME
+            and first.id in imported
+            and type(node.args[1]) is _CONSTANT
+            and type(node.args[1].value) is str
+        ):
+            found.add((imported[first.id], node.args[1].value))
+    return frozenset((m, a) for m, a in found if not m.split(".")[0].startswith(("unittest", "contextlib", "recode_")))
 
 
 def _import_tests(config, run, import_out):
@@ -549,6 +586,7 @@ def _import_tests(config, run, import_out):
         run.test_imports = facts.imports
         # What the tests change and put back themselves (the guard does not count those changes against the run).
         run.tests_patch = facts.tests_patch
+        run.patch_targets = facts.patch_targets
         spec = importlib.util.spec_from_file_location(TEST_MODULE, path)
         module = importlib.util.module_from_spec(spec)
         # Noted at once: the audit hook refuses to change its class (a module class with __getattr__).
@@ -683,6 +721,7 @@ def run_tests(config, emit_text):
                 modules=((run.test_module, run.test_bound_names),),
                 tests_patch=run.tests_patch,
                 test_codes=run.test_codes,
+                test_patches=run.patch_targets,
             )
         except RuntimeError:
             run.refuse(["the guard's watch (set by code under test)"])

@@ -546,8 +546,8 @@ def _handle_functions(guard):
     def expect(module, name, value, _g=guard):
         return _g.expect(module, name, value)
 
-    def watch_classes(classes, objects=(), slotted=(), modules=(), tests_patch="", test_codes=(), _g=guard):
-        return _g.watch_classes(classes, objects, slotted, modules, tests_patch, test_codes)
+    def watch_classes(classes, objects=(), slotted=(), modules=(), tests_patch="", test_codes=(), test_patches=frozenset(), _g=guard):
+        return _g.watch_classes(classes, objects, slotted, modules, tests_patch, test_codes, test_patches)
 
     def noted_modules(_g=guard):
         return _g.noted_modules()
@@ -648,6 +648,7 @@ class Guard:
         self.made = {}
         self.accepted = {}
         self.test_codes = frozenset()
+        self.test_patches = frozenset()
         self.patch_codes = frozenset()
         self.patch_class = None
         # The dictionaries in which a change put back is a change, their probe, and how often each was
@@ -714,7 +715,7 @@ class Guard:
                 full[name] = value
         self.expected[(module, name)] = value
 
-    def watch_classes(self, classes, objects=(), slotted=(), modules=(), tests_patch="", test_codes=()):
+    def watch_classes(self, classes, objects=(), slotted=(), modules=(), tests_patch="", test_codes=(), test_patches=frozenset()):
         """Also watch the methods of these classes (the test module's, once its
         tests are loaded), the functions held by these objects (the harness's
         own objects for one run, such as its event sink), and every slot of
@@ -742,6 +743,7 @@ class Guard:
         if test_codes:
             self.test_codes = frozenset(map(id, test_codes))
             self.test_code_objects = list(test_codes)
+            self.test_patches = frozenset(test_patches)
         del self.saved[self.base :]
         del self.views[self.base :]
         del self.fulls[self.base :]
@@ -816,10 +818,12 @@ class Guard:
         """A patch of ``unittest.mock`` was made (``event`` "made"), started ("started") or stopped
         ("stopped"). A patch test.py's own code made and started, whose target is a protected module (the
         built-ins included: a test that patches ``builtins.print`` in ``setUpClass``), sets a value the looks
-        accept until it is stopped: a change of test.py's, not of the code under test. Test.py's code is
-        told by the code objects of the first frame above unittest.mock's (code under test cannot make
-        those); a patch the code under test made, or started, is not accepted (it is a change like any
-        other). Anything else is ignored."""
+        accept until it is stopped: a change of test.py's, not of the code under test. Only a target test.py's
+        text names (``test_patches``, never in unittest, contextlib or the harness), and only when made and
+        started by test.py's code, told by the code objects of the first frame above unittest.mock's (code
+        under test cannot make those; it can make C code that test.py's code runs start a patch, hence the
+        named targets). A patch the code under test made or started is a change like any other. Anything
+        else is ignored."""
         if type(patcher) is not self.patch_class:
             return
         f = sys._getframe(1)
@@ -838,7 +842,11 @@ class Guard:
         target = getattr(patcher, "target", None)
         d = vars(target) if isinstance(target, _MODULE) else None
         name = getattr(patcher, "attribute", None)
-        if d is None or type(name) is not str or not any(view is d for view in self.views[: self.base]):
+        # Only a (module, attribute) test.py's text names as a patch's target (``patch_targets``): a patch made and
+        # started from C code that test.py's code happens to run (an iterator it consumes) has test.py's frame
+        # above unittest.mock's too.
+        label = next((saved[0] for saved, view in zip(self.saved[: self.base], self.views) if view is d), None)
+        if d is None or type(name) is not str or (label, name) not in self.test_patches:
             return
         if event == "started" and by_test:
             self.accepted[(id(d), name)] = d.get(name, _MISSING)

@@ -267,6 +267,38 @@ class TestClassPatch(unittest.TestCase):
     const bad = await rt.run(taskRunRequest(task, own, "test", over));
     expect(bad.allPassed).toBe(false);
     expect(bad.incident?.kind).toBe("tampered");
+    // Made and started by C code that test.py's own code runs (its sum() pulls an iterator): test.py's frame is the
+    // first above unittest.mock's, but the target (assertRaises's context) is not one test.py's text names.
+    const raises = `${tests}
+
+class TestRaises(unittest.TestCase):
+    def test_empty(self):
+        with self.assertRaises(ValueError):
+            softmax_with_temperature([], 1.0)
+`;
+    const piped = `import itertools as I, operator as O, unittest.case as C
+from unittest import mock as M
+
+class _Ctx:
+    def __init__(self, *a, **k): pass
+    def handle(self, *a): return self
+    def __enter__(self): return self
+    def __exit__(self, *e): return True
+
+_pipe = filter(O.not_, map(O.methodcaller("start"), map(M.patch.object, [C], ["_AssertRaisesContext"], [_Ctx])))
+
+class _L(list):
+    def __iter__(self):
+        return I.chain(_pipe, list.__iter__(self))
+
+def softmax_with_temperature(logits, temperature=1.0):
+    import math
+    e = [math.exp(z) for z in logits]
+    return _L([x / sum(e) for x in e]) if e else []
+`;
+    const forged = await rt.run(taskRunRequest(task, piped, "test", { tests: raises, expected: null, interfaceOf: {} }));
+    expect(forged.tests.find((t) => t.id === "TestRaises.test_empty")?.status).not.toBe("passed");
+    expect(forged.allPassed).toBe(false);
   });
 
   it("an entry put in re's cache of compiled patterns does not make unittest's regex assertions pass", async () => {
