@@ -87,7 +87,8 @@ export function parseLevels(text: string): FeedbackLevel[] {
     if (!m) throw new ConfigError(`--levels: "${text}" is not a level list; use e.g. 0-4, 0,2,4 or 2`);
     const a = Number(m[1]);
     const b = m[2] === undefined ? a : Number(m[2]);
-    if (a > 4 || b > 4 || b < a) throw new ConfigError(`--levels: "${part}" is outside L0-L4`);
+    if (a > 4 || b > 4) throw new ConfigError(`--levels: "${part}" is outside L0-L4`);
+    if (b < a) throw new ConfigError(`--levels: "${part}" is reversed (give the lower level first: ${b}-${a})`);
     for (let l = a; l <= b; l++) out.add(l);
   }
   return [...out].sort() as FeedbackLevel[];
