@@ -472,7 +472,9 @@ export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string
     const line = `${STATUS_LABEL[t.status].padEnd(7)} ${t.id}${itf}`;
     const detail: string[] = [];
     if (!QUIET.has(t.status)) {
-      if (t.message) detail.push(indentBlock(cap(t.message, messageCap), "    "));
+      // (A message that is a failing subTest's, as the runner gives it, is said once: in the subTest's own line.)
+      const fromSubTest = (t.subtests ?? []).some((s) => t.message === `subTest ${s.params}: ${s.message}`);
+      if (t.message && !fromSubTest) detail.push(indentBlock(cap(t.message, messageCap), "    "));
       for (const s of t.subtests ?? []) {
         detail.push(indentBlock(cap(`subTest ${s.params}: ${s.status}: ${s.message}`, messageCap), "    "));
       }

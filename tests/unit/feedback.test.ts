@@ -182,6 +182,18 @@ describe("renderTestLog", () => {
     expect(log).toMatch(/^PASS +TestSummarize\.test_c_passes\b/m);
   });
 
+  it("says a failing subTest once: the test's message is its first failing subTest's", () => {
+    const sub = { params: "(beta=0.5)", status: "failed" as const, message: "AssertionError: 1 != 2", traceback: "" };
+    const other = { params: "(beta=0.9)", status: "failed" as const, message: "AssertionError: 3 != 4", traceback: "" };
+    const run = runOf([
+      result("TestEma.test_betas", "failed", { message: "subTest (beta=0.5): AssertionError: 1 != 2", subtests: [sub, other] }),
+    ]);
+    const log = renderTestLog(run);
+    expect(log.split("AssertionError: 1 != 2")).toHaveLength(2);
+    expect(log).toContain("subTest (beta=0.5): failed: AssertionError: 1 != 2");
+    expect(log).toContain("subTest (beta=0.9): failed: AssertionError: 3 != 4");
+  });
+
   it("reports a collection error with file and line as 0 passed", () => {
     const run = runOf([], {
       collectionError: {
