@@ -42,19 +42,30 @@ def touch_counter():
     guard then sees no change that was put back)."""
     if _MADE:
         return _MADE[0]
+
+    def make_counter(ctypes):
+        make = _version_tags(ctypes) or _watchers(ctypes)
+        return _once(make) if make else None
+
+    made = with_ctypes(make_counter)
+    _MADE.append(made)
+    return made
+
+
+def with_ctypes(use):
+    """``use(ctypes)``, with ctypes imported for the call and out of ``sys.modules`` after it (the guard refuses
+    ctypes to code under test: none of it is left loaded for a run to find). ``None`` when ctypes cannot be
+    imported. Before the guard is made (its audit hook then refuses the import)."""
     had = {n for n in sys.modules if n.split(".")[0] in ("ctypes", "_ctypes")}
     try:
         import ctypes
     except ImportError:
         return None
     try:
-        make = _version_tags(ctypes) or _watchers(ctypes)
-        made = _once(make) if make else None
+        return use(ctypes)
     finally:
         for n in [n for n in sys.modules if n.split(".")[0] in ("ctypes", "_ctypes") and n not in had]:
             del sys.modules[n]
-    _MADE.append(made)
-    return made
 
 
 def _once(make):
