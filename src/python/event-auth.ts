@@ -15,8 +15,6 @@ import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { FORGED_LINE } from "./forged-line";
 
-export { FORGED_LINE };
-
 /** Bytes of a run's key. */
 export const EVENT_KEY_BYTES = 32;
 /** Bytes of a line's MAC kept (harness.py `EVENT_MAC_BYTES`); written as twice as many hex digits. */

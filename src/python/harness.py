@@ -67,7 +67,7 @@ import recode_check
 from recode_frames import code_objects
 from recode_guard import MEMORY_ACCESS_MODULES, Guard, freeze_classes, loaded_modules_and_classes, protected_classes
 from recode_testpy import foreign_members, foreign_test_classes, look_alike_imports, nested_codes, stray_names
-from recode_touch import touch_counter
+from recode_touch import touch_counter, with_ctypes
 
 TEST_MODULE = "recode_task_test"
 MESSAGE_CAP = 2000
@@ -527,23 +527,24 @@ class TestFacts(namedtuple("TestFacts", "class_names bound_names imports tests_p
     def of(cls, source, path):
         """The facts of test.py's ``source`` (bytes) at ``path``; SyntaxError when it does not parse."""
         tree = compile(source, path, "exec", _AST_ONLY)
+        imports = tuple(_module_imports(tree))
         return cls(
             # The classes test.py defines (the test classes must be among them).
             frozenset(node.name for node in tree.body if type(node) is _CLASS_DEF),
             _module_names(tree),
-            tuple(_module_imports(tree)),
+            imports,
             tests_patch_of(source),
-            patch_targets(tree),
+            patch_targets(tree, imports),
         )
 
 
-def patch_targets(tree):
+def patch_targets(tree, imports):
     """The (module, attribute) pairs test.py's text names as the target of a patch: the string of
     ``patch("module.attribute", ...)`` (however ``patch`` is reached: ``mock.patch``, ``unittest.mock.patch``),
     and ``patch.object(module, "attribute", ...)`` with a module test.py imports under that name. Only these
     may be accepted as test.py's own lasting patches (``Guard.patched``), and never in unittest, contextlib
-    or the harness."""
-    imported = {bound: module for bound, module, name in _module_imports(tree) if name is None}
+    or the harness. ``imports``: the tree's ``_module_imports``."""
+    imported = {bound: module for bound, module, name in imports if name is None}
     found = set()
     for node in _ast_walk(tree):
         if type(node) is not _CALL or not node.args:
@@ -807,17 +808,14 @@ def _not_dumpable():
     process of the box reads or writes its memory (``process_vm_readv``, ptrace), the run's key included: code
     under test may start processes, and a fresh python3 there has no audit hook and has ctypes. Where that
     cannot be done (no prctl), the box is the only wall."""
-    had = {n for n in sys.modules if n.split(".")[0] in ("ctypes", "_ctypes")}
-    try:
-        import ctypes
 
-        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
-    except (ImportError, OSError, AttributeError):
-        pass
-    finally:
-        # (As recode_touch: the guard refuses ctypes to code under test; none of it is left loaded.)
-        for name in [n for n in sys.modules if n.split(".")[0] in ("ctypes", "_ctypes") and n not in had]:
-            del sys.modules[name]
+    def set_not_dumpable(ctypes):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
+        except (OSError, AttributeError):
+            pass
+
+    with_ctypes(set_not_dumpable)
 
 
 # The submodules of a package whose functions tests call to decide (``np.testing.assert_allclose``), or whose
