@@ -40,6 +40,8 @@ export type HarnessEvent =
   | ({ type: "collection-error"; timeout?: boolean } & CollectionError)
   | { type: "module-skipped"; message: string }
   | { type: "test-start"; id: string }
+  /** What the running test wrote to a stream, as it wrote it (kept for a test whose result never comes). */
+  | { type: "output"; stream: "stdout" | "stderr"; text: string }
   | { type: "check"; key: string; value: string; rtol: number; atol: number; subtest: string | null; caller?: string }
   /** What unittest reported for the running test (or one of its subTests), sent as it reports it. */
   | { type: "test-outcome"; id: string; status: string }
@@ -101,6 +103,7 @@ const EVENT_TYPES = new Set<string>([
   "collection-error",
   "module-skipped",
   "test-start",
+  "output",
   "check",
   "test-outcome",
   "test-result",
@@ -183,6 +186,8 @@ export class RunAssembler {
   private interrupted = false;
   /** Set when the host sent the interrupt (the clock ran out, or the user stopped): why, and the test running then. */
   private sent: { kind: "timeout" | "stopped"; test: string | null } | null = null;
+  /** What the running test has written so far ("output" events), for a test whose result never comes. */
+  private printed = { stdout: "", stderr: "", stdoutTruncated: false, stderrTruncated: false };
   private stoppedAt: Pick<TestResult, "line" | "traceback" | "stdout" | "stderr" | "stdoutTruncated" | "stderrTruncated"> | null = null;
   private readonly expected: ExpectedFile | null;
   private readonly recording: {
@@ -317,6 +322,9 @@ export class RunAssembler {
       case "test-start":
         this.onStart(ev.id);
         return;
+      case "output":
+        this.onOutput(ev);
+        return;
       case "check":
         this.onCheck(ev);
         return;
@@ -354,6 +362,33 @@ export class RunAssembler {
         }
         return;
     }
+  }
+
+  private onOutput(ev: Record<string, unknown>): void {
+    if ((ev.stream !== "stdout" && ev.stream !== "stderr") || typeof ev.text !== "string") {
+      this.distrust("a malformed output event");
+      return;
+    }
+    // Written by a stream a test kept after its end: nobody's output now.
+    if (this.current === null) return;
+    const cap = this.req.outputCap ?? 20000;
+    const stream = ev.stream;
+    const room = cap - this.printed[stream].length;
+    if (ev.text.length > room) this.printed[`${stream}Truncated`] = true;
+    if (room > 0) this.printed[stream] += ev.text.slice(0, room);
+  }
+
+  /** The running test's output so far, as a result's fields (the cut noted as the harness notes it). */
+  private printedFields(): Pick<TestResult, "stdout" | "stderr" | "stdoutTruncated" | "stderrTruncated"> {
+    const cap = this.req.outputCap ?? 20000;
+    const note = `\n[output cut at ${cap} characters]`;
+    const p = this.printed;
+    return {
+      stdout: p.stdoutTruncated ? p.stdout + note : p.stdout,
+      stderr: p.stderrTruncated ? p.stderr + note : p.stderr,
+      stdoutTruncated: p.stdoutTruncated,
+      stderrTruncated: p.stderrTruncated,
+    };
   }
 
   private attemptTests(): string[] {
@@ -413,6 +448,7 @@ export class RunAssembler {
     }
     this.started.add(id);
     this.current = id;
+    this.printed = { stdout: "", stderr: "", stdoutTruncated: false, stderrTruncated: false };
     this.worstOutcome = -1;
     this.currentStart = now();
     this.checks = [];
@@ -701,6 +737,7 @@ export class RunAssembler {
           interface: this.req.interfaceOf?.[this.current] ?? null,
           message,
           durationMs: now() - this.currentStart,
+          ...this.printedFields(),
         }),
       );
       this.current = null;
@@ -756,6 +793,7 @@ export class RunAssembler {
               durationMs: this.currentStart ? now() - this.currentStart : 0,
               line: null,
               traceback: "",
+              ...(id === this.current ? this.printedFields() : {}),
               ...this.stoppedAt,
             }
           : {};

@@ -10,6 +10,11 @@ to kill the interpreter still knows what finished:
 - ``{"type": "collection-error", "message", "file", "line", "traceback"}``
 - ``{"type": "module-skipped", "message"}`` (test.py raised SkipTest on import)
 - ``{"type": "test-start", "id"}``
+- ``{"type": "output", "stream", "text"}``: what the running test wrote to
+  ``stdout`` or ``stderr``, as it writes it (up to ``OUTPUT_EVENTS`` events
+  and ``OUTPUT_CHARS`` characters a run): the host keeps it for a test whose
+  result never comes (its interpreter replaced or dead); the result carries
+  the whole output
 - ``{"type": "check", "key", "value", "rtol", "atol", "subtest"}``: a value a
   test checked (``recode_check.check``), as encoded JSON text; the host
   compares it with the recorded value (the interpreter never holds those)
@@ -103,14 +108,23 @@ _dumps = _event_encoder()
 _perf = time.perf_counter
 
 
-class CappedStream(io.TextIOBase):
-    """A text stream that keeps at most ``cap`` characters and notes the cut."""
+# What a run sends of its tests' output as they write it (``output`` events): enough to show what a test
+# printed before it hung, never enough to crowd the event stream (the results carry the whole output).
+OUTPUT_EVENTS = 2000
+OUTPUT_CHARS = 400_000
 
-    def __init__(self, cap):
+
+class CappedStream(io.TextIOBase):
+    """A text stream that keeps at most ``cap`` characters and notes the cut;
+    with ``relay`` (``relay(stream_name, text)``), it also sends each piece it keeps."""
+
+    def __init__(self, cap, relay=None, stream_name=""):
         self.cap = cap
         self.parts = []
         self.size = 0
         self.truncated = False
+        self.relay = relay
+        self.stream_name = stream_name
 
     def writable(self):
         return True
@@ -119,11 +133,15 @@ class CappedStream(io.TextIOBase):
         if not isinstance(s, str):
             raise TypeError(f"write() argument must be str, not {type(s).__name__}")
         room = self.cap - self.size
-        if room > 0:
-            piece = s[:room]
+        piece = s[:room] if room > 0 else ""
+        if piece:
             self.parts.append(piece)
             self.size += len(piece)
-        if len(s) > max(room, 0):
+        cut = len(s) > len(piece)
+        if self.relay is not None and (piece or (cut and not self.truncated)):
+            # The first cut sends one character past the cap: the host notes the cut as this stream does.
+            self.relay(self.stream_name, s[: len(piece) + 1] if cut and not self.truncated else piece)
+        if cut:
             self.truncated = True
         return len(s)
 
@@ -255,6 +273,7 @@ class Run:
 
     def __init__(self, config, emit, guard, poison):
         self.emit = emit
+        self.relay = None  # sends a running test's output as it is written (run_tests)
         self.workdir = os.path.abspath(config["workdir"])
         self.target_abs = os.path.abspath(os.path.join(self.workdir, config["target"]))
         self.cap = int(config.get("output_cap", 20000))
@@ -291,7 +310,7 @@ class Run:
         state = _TestState(_test_id(test))
         self.current = state
         self.emit({"type": "test-start", "id": state.id})
-        out, err = CappedStream(self.cap), CappedStream(self.cap)
+        out, err = CappedStream(self.cap, self.relay, "stdout"), CappedStream(self.cap, self.relay, "stderr")
         state.streams = (sys.stdout, sys.stderr, out, err)
         sys.stdout, sys.stderr = out, err
         state.t0 = _perf()
@@ -644,10 +663,20 @@ def run_tests(config, emit_text):
     def emit(event, _emit_text=emit_text, _dumps=_dumps):
         _emit_text(_dumps(event))
 
+    # Reachable (a test's ``sys.stdout.relay``): it sends output events only, within the run's budget.
+    def relay(name, text, _emit=emit, _left=[OUTPUT_EVENTS, OUTPUT_CHARS], _str=str, _len=len):  # noqa: B006
+        if name not in ("stdout", "stderr") or _left[0] <= 0 or _left[1] <= 0:
+            return
+        text = _str(text)[: _left[1]]
+        _left[0] -= 1
+        _left[1] -= _len(text)
+        _emit({"type": "output", "stream": name, "text": text})
+
     poison = _Poison()
     random.seed(RANDOM_SEED)
     sys.stdin = io.StringIO("")
     run = Run(config, emit, None, poison)
+    run.relay = relay
 
     # The sink holds the event writer and the run's folder, not the run.
     prefix = run.workdir + os.sep
@@ -668,7 +697,7 @@ def run_tests(config, emit_text):
     guard = run.guard = _guard()
     # The event writer's defaults (the descriptor, what it must lead to, the run's key) cannot be changed
     # nor read, nor those of the functions that hold it.
-    guard.protect([emit_text, emit, sink], hide=True)
+    guard.protect([emit_text, emit, sink, relay], hide=True)
     guard.expect("recode_check", "SINK", sink)
     # The run object holds the event sink (``run.emit``): code that replaced it could rewrite every result.
     # The harness's state between runs too (slots).

@@ -1969,6 +1969,27 @@ _emit({"type": "test-outcome", "id": "TestMinPFilter.test_edges", "status": "pas
 };
 
 /**
+ * The output relay a test's `sys.stdout` holds (it sends what the test prints as it prints it): its defaults
+ * hold the event writer. Called while a test runs; appended to a candidate. `defaults`: read them and write a
+ * pass; `call`: ask the relay itself to send something other than output.
+ */
+export function outputRelayAttack(canonical: string, route: "defaults" | "call"): string {
+  const body =
+    route === "defaults"
+      ? `    _emit = sys.stdout.relay.__defaults__[0]
+    _emit({"type": "test-outcome", "id": "TestMinPFilter.test_edges", "status": "passed"})`
+      : `    sys.stdout.relay("test-outcome", "TestMinPFilter.test_edges passed")
+    sys.stdout.relay("stdout", {"type": "test-result"})`;
+  return `${canonical}
+import sys
+_orig_filter = min_p_filter
+def min_p_filter(*a, **k):
+${body}
+    raise RuntimeError("reached the relay")
+`;
+}
+
+/**
  * Native: the run's key read from the harness's memory by another process of the box (a python3 the candidate
  * starts has no audit hook and has ctypes; `process_vm_readv` on its parent, found through the address of the
  * event writer's code), then a whole stream of passes written with the right MACs. Appended to a candidate.

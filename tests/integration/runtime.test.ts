@@ -187,11 +187,14 @@ describe.each(backends)("%s runtime", (backend) => {
       "def loop():\n    while True:\n        pass",
       "def loop():\n    while True:\n        try:\n            while True:\n                pass\n        except KeyboardInterrupt:\n            pass",
     );
-    const tests2 = `${TESTS}\n    def test_zloop(self):\n        loop()\n`;
+    const tests2 = `${TESTS}\n    def test_zloop(self):\n        import sys\n        print("before", end="")\n        print(" the loop")\n        print("to stderr", file=sys.stderr)\n        loop()\n`;
     const r2 = await rt.run(request(stubborn, { expected, tests: tests2, timeLimitMs: 3000 }));
     expect(r2.incident?.kind).toBe("terminated");
     expect(r2.incident?.respawned).toBe(true);
-    expect(r2.tests.find((x) => x.id === "TestCore.test_zloop")?.status).toBe("timeout");
+    const t2 = r2.tests.find((x) => x.id === "TestCore.test_zloop");
+    expect(t2?.status).toBe("timeout");
+    // Its interpreter was replaced before its result came: what it printed is kept all the same.
+    expect([t2?.stdout, t2?.stderr]).toEqual(["before the loop\n", "to stderr\n"]);
     const again = await rt.run(request(GOOD, { expected }));
     expect(again.counts.passed).toBe(3);
   });
@@ -342,7 +345,7 @@ def run(tc):
 
   it("runs the remaining tests in a new instance after the interpreter dies during one", async () => {
     const tests =
-      "import unittest\nimport state\nclass T(unittest.TestCase):\n    def test_a_dies(self):\n        state.die()\n    def test_b_after(self):\n        self.assertEqual(state.ok(), 1)\n    def test_c_after(self):\n        self.assertEqual(state.ok(), 1)\n";
+      "import unittest\nimport state\nclass T(unittest.TestCase):\n    def test_a_dies(self):\n        print('about to die')\n        state.die()\n    def test_b_after(self):\n        self.assertEqual(state.ok(), 1)\n    def test_c_after(self):\n        self.assertEqual(state.ok(), 1)\n";
     const code =
       "import sys\nsys.setrecursionlimit(10**7)\nclass A:\n    def __repr__(self):\n        return repr(A())\ndef die():\n    repr(A())\ndef ok():\n    return 1\n";
     const r = await rt.run({ ...probe(code), tests, mode: "test", timeLimitMs: 20_000 });
@@ -351,6 +354,8 @@ def run(tc):
       ["T.test_b_after", "passed"],
       ["T.test_c_after", "passed"],
     ]);
+    // What the test printed before its interpreter died is kept.
+    expect(r.tests[0]?.stdout).toBe("about to die\n");
     expect(r.incident).toMatchObject({ kind: "crashed", respawned: true });
     expect(r.incident?.message).toContain("remaining tests ran in a new interpreter");
   });

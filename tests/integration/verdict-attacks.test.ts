@@ -19,6 +19,7 @@ import {
   KEY_FROM_MEMORY_ATTACK,
   LEFTOVER_PROBE,
   numpyAssertionAttack,
+  outputRelayAttack,
   rewrittenOutcomeAttack,
   TOLERANCE_ATTACK,
 } from "../helpers/attacks";
@@ -391,6 +392,26 @@ class TestArea(unittest.TestCase):
     expect(r.allPassed).toBe(false);
     expect(r.counts.passed).toBe(0);
     expect(r.collectionError?.message).toMatch(/cannot be (replaced|changed|inspected)/);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
+  it("the output relay a test's stdout holds gives nothing of the event writer, and sends output only", async () => {
+    const read = await rt.run(taskRunRequest(task, outputRelayAttack(task.canonical, "defaults")));
+    expect(read.allPassed).toBe(false);
+    const filterTests = read.tests.filter((t) => t.id.startsWith("TestMinPFilter"));
+    expect(filterTests.length).toBeGreaterThan(0);
+    for (const t of filterTests) {
+      expect(t.status).not.toBe("passed");
+      expect(t.message).toMatch(/cannot be inspected/);
+    }
+    const called = await rt.run(taskRunRequest(task, outputRelayAttack(task.canonical, "call")));
+    expect(called.incident).toBeNull();
+    for (const t of called.tests.filter((x) => x.id.startsWith("TestMinPFilter"))) {
+      expect(t.status).toBe("error");
+      expect(t.message).toMatch(/reached the relay/);
+      // What it asked the relay to send is output at most, and the test's result carries its output.
+      expect(t.stdout).toBe("");
+    }
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 

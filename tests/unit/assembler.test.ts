@@ -107,3 +107,49 @@ describe("after the host sent the interrupt", () => {
     expect(run.tests[0]?.message).toBe("not run: the run was stopped by the user before this test started");
   });
 });
+
+describe("output sent as a test writes it", () => {
+  it("is kept for a test whose result never comes, capped as a result's output, and nobody's between tests", () => {
+    const asm = new RunAssembler({ ...REQ, outputCap: 10 });
+    feed(asm, [
+      { type: "collected", tests: ["T.test_a", "T.test_b"] },
+      { type: "test-start", id: "T.test_a" },
+      { type: "output", stream: "stdout", text: "a's own" },
+      { type: "test-outcome", id: "T.test_a", status: "passed" },
+      result("T.test_a", "passed", { stdout: "a's own" }),
+      { type: "output", stream: "stdout", text: "after a" },
+      { type: "test-start", id: "T.test_b" },
+      { type: "output", stream: "stderr", text: "warn\n" },
+      { type: "output", stream: "stdout", text: "0123456" },
+      { type: "output", stream: "stdout", text: "789ab" },
+    ]);
+    const run = asm.finish("pyodide", 10_500, null, { kind: "timeout", message: "" });
+    expect(run.tests[0]?.stdout).toBe("a's own");
+    expect(run.tests[1]).toMatchObject({
+      status: "timeout",
+      stdout: "0123456789\n[output cut at 10 characters]",
+      stdoutTruncated: true,
+      stderr: "warn\n",
+      stderrTruncated: false,
+    });
+  });
+
+  it.each([
+    ["an unknown stream", { type: "output", stream: "stdin", text: "x" }],
+    ["text that is not text", { type: "output", stream: "stdout", text: 1 }],
+  ])("%s: the run is not trusted", (_what, bad) => {
+    const asm = new RunAssembler(REQ);
+    feed(asm, [
+      { type: "collected", tests: ["T.test_a", "T.test_b"] },
+      { type: "test-start", id: "T.test_a" },
+      bad,
+      result("T.test_a", "passed"),
+      { type: "test-start", id: "T.test_b" },
+      result("T.test_b", "passed"),
+      { type: "end", poisoned: null },
+    ]);
+    const run = asm.finish("native", 5, null);
+    expect(run.incident?.message).toMatch(/malformed output event/);
+    expect(run.allPassed).toBe(false);
+  });
+});
