@@ -7,7 +7,6 @@
  */
 
 import { spawn, spawnSync } from "node:child_process";
-import { createHmac } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -27,6 +26,7 @@ import {
   type SandboxLimits,
   setUpNative,
 } from "./native-sandbox";
+import { nodeHmacSha256 } from "./node-hmac";
 import { type Attempt, harnessConfig, type PythonRuntime, type RunOptions, type RunRequest, runAttempts, runFiles } from "./runtime";
 
 /** Options of {@link NativeRuntime}. */
@@ -44,7 +44,6 @@ export interface NativeRuntimeOptions {
 }
 
 /** HMAC-SHA256 by Node's own crypto (event-auth.ts's is plain JavaScript, for the page). */
-const nodeHmacSha256 = (key: Uint8Array, data: Uint8Array): Uint8Array => createHmac("sha256", key).update(data).digest();
 
 const HARNESS = fileURLToPath(new URL("./harness.py", import.meta.url));
 const HARNESS_DIR = dirname(HARNESS);

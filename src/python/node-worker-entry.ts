@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
 import { loadPyodide } from "pyodide";
 import { HARNESS_FILES } from "./harness-files";
+import { nodeHmacSha256 } from "./node-hmac";
 import { sealProcesses } from "./node-seal";
 import { createWorkerCore, type FromWorker, type ToWorker } from "./worker-core";
 
@@ -16,6 +17,7 @@ const handle = createWorkerCore({
   loadPyodide: (opts) => loadPyodide(opts),
   sources: Object.fromEntries(Object.entries(HARNESS_FILES).map(([module, file]) => [module, readFileSync(new URL(file, here), "utf8")])),
   post: (msg: FromWorker) => port.postMessage(msg),
+  mac: nodeHmacSha256,
 });
 port.on("message", (msg: ToWorker) => {
   void handle(msg);

@@ -13,7 +13,7 @@
 
 import type { PyodideAPI } from "pyodide";
 import { CHANNEL_LOST_EXIT, exitReason } from "./channel-lost";
-import { EventVerifier, newEventKey, toHex } from "./event-auth";
+import { EventVerifier, type HmacSha256, newEventKey, toHex } from "./event-auth";
 import { type FileWatch, SCRATCH_DIRS, type WatchedFs, watchFiles } from "./file-watch";
 import { freezeIntrinsics, STACK_TRACE_LIMIT, sealCodeLoading, sealErrorMaker, sealFunctionConstructors, sealSockets } from "./js-seal";
 import { LineSplitter } from "./line-splitter";
@@ -90,6 +90,8 @@ export interface WorkerCoreDeps {
   /** harness.py (as `recode_harness`), recode_check.py, recode_guard.py, recode_frames.py, recode_testpy.py, recode_touch.py. */
   sources: HarnessSources;
   post: (msg: FromWorker) => void;
+  /** HMAC-SHA256 for the event lines (default: the plain JavaScript one; Node's worker gives Node's own). */
+  mac?: HmacSha256;
 }
 
 const LIB_DIR = "/lib/recode";
@@ -357,7 +359,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     decoder = new TextDecoder();
     lines.reset();
     const key = newEventKey();
-    verifier = new EventVerifier(key);
+    verifier = new EventVerifier(key, deps.mac);
     eventRun = runId;
     fileWatch?.start();
     pendingFinish = true;
