@@ -11,10 +11,10 @@ to kill the interpreter still knows what finished:
 - ``{"type": "module-skipped", "message"}`` (test.py raised SkipTest on import)
 - ``{"type": "test-start", "id"}``
 - ``{"type": "output", "stream", "text"}``: what the running test wrote to
-  ``stdout`` or ``stderr``, as it writes it (up to ``OUTPUT_EVENTS`` events
-  and ``OUTPUT_CHARS`` characters a run): the host keeps it for a test whose
-  result never comes (its interpreter replaced or dead); the result carries
-  the whole output
+  ``stdout`` or ``stderr``, as it writes it (its first ``OUTPUT_WRITES``
+  writes to each, within ``OUTPUT_EVENTS`` events and ``OUTPUT_CHARS``
+  characters a run): the host keeps it for a test whose result never comes
+  (its interpreter replaced or dead); the result carries the whole output
 - ``{"type": "check", "key", "value", "rtol", "atol", "subtest"}``: a value a
   test checked (``recode_check.check``), as encoded JSON text; the host
   compares it with the recorded value (the interpreter never holds those)
@@ -109,9 +109,12 @@ _perf = time.perf_counter
 
 
 # What a run sends of its tests' output as they write it (``output`` events): enough to show what a test
-# printed before it hung, never enough to crowd the event stream (the results carry the whole output).
+# printed before it hung, never enough to crowd the event stream or slow a chatty test down (an event costs
+# some 0.1 ms; the results carry the whole output). Per run, and writes per stream of one test.
 OUTPUT_EVENTS = 2000
 OUTPUT_CHARS = 400_000
+OUTPUT_WRITES = 64
+OUTPUT_MORE = "\n[later output was not sent as it was written: it comes with the test's result]\n"
 
 
 class CappedStream(io.TextIOBase):
@@ -125,6 +128,7 @@ class CappedStream(io.TextIOBase):
         self.truncated = False
         self.relay = relay
         self.stream_name = stream_name
+        self.relayed = 0
 
     def writable(self):
         return True
@@ -138,9 +142,13 @@ class CappedStream(io.TextIOBase):
             self.parts.append(piece)
             self.size += len(piece)
         cut = len(s) > len(piece)
-        if self.relay is not None and (piece or (cut and not self.truncated)):
-            # The first cut sends one character past the cap: the host notes the cut as this stream does.
-            self.relay(self.stream_name, s[: len(piece) + 1] if cut and not self.truncated else piece)
+        if self.relay is not None and (piece or (cut and not self.truncated)) and self.relayed <= OUTPUT_WRITES:
+            self.relayed += 1
+            if self.relayed > OUTPUT_WRITES:
+                self.relay(self.stream_name, OUTPUT_MORE)
+            else:
+                # The first cut sends one character past the cap: the host notes the cut as this stream does.
+                self.relay(self.stream_name, s[: len(piece) + 1] if cut and not self.truncated else piece)
         if cut:
             self.truncated = True
         return len(s)
