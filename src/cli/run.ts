@@ -405,10 +405,20 @@ interface Progress {
 function makeProgress(total: number, workers: number, log: (s: string) => void, tty: boolean): Progress {
   let done = 0;
   if (!tty) {
+    // Said once the task's work begins: a task whose episodes a previous run finished is not "started".
+    const pending = new Map<number, string>();
+    const begin = (worker: number) => {
+      const id = pending.get(worker);
+      if (id === undefined) return;
+      pending.delete(worker);
+      log(`started ${id}\n`);
+    };
     return {
-      start: (id) => log(`started ${id}\n`),
-      turn: () => {},
-      note: () => {},
+      start: (id, worker) => {
+        pending.set(worker, id);
+      },
+      turn: (worker) => begin(worker),
+      note: (worker) => begin(worker),
       episodeDone: (e) => {
         done += 1;
         log(`[${done}/${total}] ${e.taskId} L${e.level}: ${e.outcome}${e.error ? ` (${e.error})` : ""} after ${e.turns} turn(s)\n`);
@@ -416,7 +426,9 @@ function makeProgress(total: number, workers: number, log: (s: string) => void, 
       episodeKept: () => {
         done += 1;
       },
-      taskDone: () => {},
+      taskDone: (worker) => {
+        pending.delete(worker);
+      },
       log,
       stop: () => {},
     };
@@ -507,6 +519,9 @@ export async function executeRun(
               break;
             case "turn0-start":
               progress.note(w, `${task.id} turn 0 (shared by the levels)`);
+              break;
+            case "level-start":
+              progress.note(w, `${task.id} L${e.level}${e.resumedAt !== null ? ` (resumed: ${e.resumedAt} turn(s) saved)` : ""}`);
               break;
             case "saved": {
               const t = e.trajectory;

@@ -80,6 +80,7 @@ describe("recode run / report / merge", () => {
     const r = await recode([...base, "--tasks", ...TASKS, "--workers", "2", "--out", out]);
     expect(r.out).toContain("done: 4 episode(s)");
     expect(r.code).toBe(0);
+    for (const id of TASKS) expect(r.out).toContain(`started ${id}`);
     const files = findTrajectoryFiles(out);
     expect(files).toHaveLength(4);
     for (const f of files) {
@@ -114,8 +115,9 @@ describe("recode run / report / merge", () => {
     const again = await recode([...base, "--tasks", ...TASKS, "--workers", "2", "--out", out]);
     expect(again.code).toBe(0);
     expect(again.out).toContain("4 already finished");
-    // Episodes a previous run finished are counted, not printed again.
+    // Episodes a previous run finished are counted, not printed again, and their tasks are not "started".
     expect(again.out).not.toMatch(/\[\d+\/\d+\]/);
+    expect(again.out).not.toContain("started");
   });
 
   it("splits tasks into shards and merges them into the same results", async () => {
