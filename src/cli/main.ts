@@ -191,7 +191,8 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
       }
       let failed = 0;
       const w = 22;
-      out(`${pad("task / check", 48)}${backends.map((b) => pad(b, w)).join("")}\n`);
+      // (Only shared tasks asked for: their own table follows, and this one would be an empty header.)
+      if (results.size > 0) out(`${pad("task / check", 48)}${backends.map((b) => pad(b, w)).join("")}\n`);
       for (const [id, row] of results) {
         out(`${id}\n`);
         const loadErr = backends.map((b) => row.get(b)).find((v) => typeof v === "string");

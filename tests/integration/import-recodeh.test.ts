@@ -104,6 +104,8 @@ describe("recode tasks import-recodeh", () => {
   it("validates the imported tasks with --python python3", async () => {
     const { code, out } = await recode("tasks", "validate", "recodeh-1", "recodeh-2", "recodeh-3", "--dir", tasks, "--python", "python3");
     expect(out).toContain("pytest, ");
+    // Only shared-format tasks: no empty header of the built-in format's table above theirs.
+    expect(out).not.toMatch(/^task \/ check/m);
     for (const check of [
       "math renders",
       "packages available",
