@@ -257,7 +257,7 @@ describe("T2 implementation alignment", () => {
     const r = run([failedCheck("TestScale.test_values", mismatch("scale_basic", "1.0", "0.5"))]);
     const it0 = await item(code, r, "scale");
     expect(it0.category).toBe("T2");
-    expect(it0.description).toBe('`scale` returns a wrong value for check "scale_basic" at [0]: expected 1.0, got 0.5.');
+    expect(it0.description).toBe('`scale` gives a wrong value for check "scale_basic" at [0]: expected 1.0, got 0.5.');
     expect(it0.analysis).toContain(
       'TestScale.test_values: check "scale_basic" at [0] differs (value): expected 1.0, got 0.5. The value is 50% too small in magnitude (ratio 0.500).',
     );

@@ -23,22 +23,22 @@ export function plural(n: number, word: string): string {
 
 const quoted = (text: string) => (text ? `: \`${text}\`` : "");
 
-/** What a value mismatch is, after the interface name: `returns a wrong value for check "k" at [1]: expected 1, got 2 (...).` */
+/** What a value mismatch is, after the interface name (what it gives: returned, or printed, or otherwise made, as the test checks it): `gives a wrong value for check "k" at [1]: expected 1, got 2 (...).` */
 export function describeMismatch(m: Mismatch): string {
   const at = m.where ? ` at ${m.where}` : "";
   switch (m.kind) {
     case "shape":
-      return `returns an array of the wrong shape for check "${m.key}": expected ${m.expected}, got ${m.actual}.`;
+      return `gives an array of the wrong shape for check "${m.key}": expected ${m.expected}, got ${m.actual}.`;
     case "dtype":
-      return `returns the wrong dtype for check "${m.key}": expected ${m.expected}, got ${m.actual}.`;
+      return `gives the wrong dtype for check "${m.key}": expected ${m.expected}, got ${m.actual}.`;
     case "length":
-      return `returns a sequence of the wrong length for check "${m.key}"${at}: expected ${m.expected} items, got ${m.actual}.`;
+      return `gives a sequence of the wrong length for check "${m.key}"${at}: expected ${m.expected} items, got ${m.actual}.`;
     case "type":
-      return `returns a value of the wrong type for check "${m.key}"${at}: ${m.detail}.`;
+      return `gives a value of the wrong type for check "${m.key}"${at}: ${m.detail}.`;
     case "keys":
-      return `returns a mapping with the wrong keys for check "${m.key}"${at}: ${m.detail}.`;
+      return `gives a mapping with the wrong keys for check "${m.key}"${at}: ${m.detail}.`;
     default:
-      return `returns a wrong value for check "${m.key}"${at}: ${m.detail}.`;
+      return `gives a wrong value for check "${m.key}"${at}: ${m.detail}.`;
   }
 }
 
