@@ -5,7 +5,7 @@
  * it did not, 2 for bad usage or input.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { renderTestLog } from "../core/feedback";
 import { isSharedTask } from "../core/pytest-task";
@@ -29,9 +29,13 @@ export interface TestCommandJson {
   counts: RunResult["counts"];
 }
 
-/** A task id in `dir`, or a task folder given by path. */
+/**
+ * A task id in `dir`, or a task folder given by path. A bare name (no slash) is a folder of the current
+ * directory only when that folder holds a task.json: an output folder named after a task does not hide it.
+ */
 export function resolveTask(spec: string, dir: string): Task {
-  if (existsSync(spec)) {
+  const bare = !spec.includes("/") && !spec.includes("\\");
+  if (existsSync(spec) && !(bare && statSync(spec).isDirectory() && !existsSync(join(spec, "task.json")))) {
     if (!statSync(spec).isDirectory())
       throw new CommandInputError(`${spec} is not a task folder (give the folder that holds task.json, or a task id)`);
     const folder = resolve(spec);

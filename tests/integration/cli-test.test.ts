@@ -1,6 +1,6 @@
 /** `recode test <task> <candidate.py>` as a user runs it: a real process, real Python. */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -33,6 +33,22 @@ describe("recode test", () => {
     const failing = out.tests.filter((t) => t.status !== "passed");
     expect(failing.length).toBeGreaterThan(0);
     expect(failing.every((t) => t.message.length > 0)).toBe(true);
+  });
+
+  it("takes a bare name for a folder of the current directory only when it holds a task.json", () => {
+    const canonical = new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname;
+    const here = mkdtempSync(join(tmpdir(), "recode-cwd-"));
+    // An output folder named after the task (no task.json) does not hide the built-in task.
+    mkdirSync(join(here, "pass-at-k"));
+    const atCwd = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 120_000, cwd: here });
+    const byId = atCwd("test", "pass-at-k", canonical, "--json");
+    expect(byId.status, byId.stderr).toBe(0);
+    // A task folder of the same name is the folder: its own recording, here one that cannot be read.
+    cpSync(new URL("../../tasks/pass-at-k", import.meta.url).pathname, join(here, "pass-at-k"), { recursive: true });
+    writeFileSync(join(here, "pass-at-k", "expected.json"), '{"version": 1, "tests": {}, "values": {}}');
+    const byFolder = atCwd("test", "pass-at-k", canonical, "--json");
+    expect(byFolder.status).toBe(1);
+    expect(byFolder.stdout).toContain("expected.json cannot be read");
   });
 
   it("exits 2 with a clear message for a missing candidate, an unknown task or a bad option", () => {
