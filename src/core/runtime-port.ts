@@ -34,6 +34,8 @@ export interface RunRequest {
 export type RunProgress =
   | { type: "collected"; tests: string[] }
   | { type: "test-start"; id: string }
+  /** What the running test wrote, as it wrote it (its first writes only: the result carries the whole output). */
+  | { type: "output"; id: string; stream: "stdout" | "stderr"; text: string }
   | { type: "test-result"; result: TestResult };
 
 /** Per-call options of {@link PythonRuntime.run}. */

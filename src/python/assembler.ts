@@ -375,7 +375,11 @@ export class RunAssembler {
     const stream = ev.stream;
     const room = cap - this.printed[stream].length;
     if (ev.text.length > room) this.printed[`${stream}Truncated`] = true;
-    if (room > 0) this.printed[stream] += ev.text.slice(0, room);
+    if (room > 0) {
+      const text = ev.text.slice(0, room);
+      this.printed[stream] += text;
+      this.onProgress?.({ type: "output", id: this.current, stream, text });
+    }
   }
 
   /** The running test's output so far, as a result's fields (the cut noted as the harness notes it). */

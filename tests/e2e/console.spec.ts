@@ -36,7 +36,11 @@ test("a snippet runs against the editor's text: output, the last value, an error
   // A snippet that hangs until the time limit: what it printed is kept, and the entry shows the snippet that ran.
   await input.fill("print('before the loop')\nwhile True:\n    pass");
   await page.getByRole("button", { name: "Run snippet" }).click();
+  // Shown while it runs, as it is printed.
+  await expect(page.getByTestId("console-live").locator(".console-stdout")).toHaveText("before the loop\n", { timeout: 30_000 });
+  await expect(entries).toHaveCount(2);
   await expect(entries).toHaveCount(3, { timeout: 60_000 });
+  await expect(page.getByTestId("console-live")).toHaveCount(0);
   await expect(entries.nth(2).locator(".console-stdout")).toHaveText("before the loop\n");
   await expect(entries.nth(2).locator(".console-error")).toContainText("reached while the snippet ran");
   await expect(entries.nth(2).locator(".console-snippet")).toContainText("print('before the loop')");

@@ -5,7 +5,7 @@
  * line at a time.
  */
 import { describe, expect, it } from "vitest";
-import type { RunRequest } from "../../src/core/runtime-port";
+import type { RunProgress, RunRequest } from "../../src/core/runtime-port";
 import { RunAssembler } from "../../src/python/assembler";
 
 const REQ: RunRequest = {
@@ -110,7 +110,8 @@ describe("after the host sent the interrupt", () => {
 
 describe("output sent as a test writes it", () => {
   it("is kept for a test whose result never comes, capped as a result's output, and nobody's between tests", () => {
-    const asm = new RunAssembler({ ...REQ, outputCap: 10 });
+    const seen: RunProgress[] = [];
+    const asm = new RunAssembler({ ...REQ, outputCap: 10 }, (p) => seen.push(p));
     feed(asm, [
       { type: "collected", tests: ["T.test_a", "T.test_b"] },
       { type: "test-start", id: "T.test_a" },
@@ -132,6 +133,13 @@ describe("output sent as a test writes it", () => {
       stderr: "warn\n",
       stderrTruncated: false,
     });
+    // Given to the page as it comes (the Console shows it while a snippet runs), as kept.
+    expect(seen.filter((p) => p.type === "output")).toEqual([
+      { type: "output", id: "T.test_a", stream: "stdout", text: "a's own" },
+      { type: "output", id: "T.test_b", stream: "stderr", text: "warn\n" },
+      { type: "output", id: "T.test_b", stream: "stdout", text: "0123456" },
+      { type: "output", id: "T.test_b", stream: "stdout", text: "789" },
+    ]);
   });
 
   it.each([

@@ -57,6 +57,8 @@ export function ConsolePanel({ ws }: { ws: TaskWorkspace }) {
   const [snippet, setSnippet] = useState(() => savedSnippet(ws.task.id, starterSnippet(ws)));
   const [entries, setEntries] = useState<Entry[]>([]);
   const [running, setRunning] = useState<AbortController | null>(null);
+  /** What the running snippet has printed so far (its first writes: the finished run shows the whole output). */
+  const [live, setLive] = useState<{ stdout: string; stderr: string } | null>(null);
   const count = useRef(0);
   const outRef = useRef<HTMLDivElement | null>(null);
 
@@ -69,8 +71,8 @@ export function ConsolePanel({ ws }: { ws: TaskWorkspace }) {
   }, [snippet, ws.task.id]);
   // The newest output is scrolled into view.
   useEffect(() => {
-    if (entries.length > 0) outRef.current?.lastElementChild?.scrollIntoView({ block: "nearest" });
-  }, [entries]);
+    if (entries.length > 0 || live) outRef.current?.lastElementChild?.scrollIntoView({ block: "nearest" });
+  }, [entries, live]);
 
   const run = async () => {
     if (running || !snippet.trim()) return;
@@ -79,8 +81,22 @@ export function ConsolePanel({ ws }: { ws: TaskWorkspace }) {
     const n = ++count.current;
     const t0 = performance.now();
     let entry: Entry;
+    // Drawn at most once a frame: a printing loop sends many pieces in a few milliseconds.
+    const printed = { stdout: "", stderr: "" };
+    let frame: number | null = null;
+    setLive({ ...printed });
     try {
-      const r = await services.runScratch(ws.task, ws.getCode(), snippet, { signal: stop.signal });
+      const r = await services.runScratch(ws.task, ws.getCode(), snippet, {
+        signal: stop.signal,
+        onProgress: (p) => {
+          if (p.type !== "output" || p.id !== SCRATCH_TEST_ID) return;
+          printed[p.stream] += p.text;
+          frame ??= requestAnimationFrame(() => {
+            frame = null;
+            setLive({ ...printed });
+          });
+        },
+      });
       const t = r.tests.find((x) => x.id === SCRATCH_TEST_ID);
       const error = r.collectionError
         ? `${r.collectionError.message}\n${r.collectionError.traceback}`
@@ -95,6 +111,8 @@ export function ConsolePanel({ ws }: { ws: TaskWorkspace }) {
     } catch (e) {
       entry = { n, snippet, stdout: "", stderr: "", error: (e as Error).message, ms: performance.now() - t0 };
     } finally {
+      if (frame !== null) cancelAnimationFrame(frame);
+      setLive(null);
       setRunning(null);
     }
     setEntries((list) => [...list.slice(-19), entry]);
@@ -155,6 +173,13 @@ export function ConsolePanel({ ws }: { ws: TaskWorkspace }) {
             {!e.stdout && !e.stderr && !e.error && <div className="muted small">(no output)</div>}
           </div>
         ))}
+        {running && live && (live.stdout || live.stderr) && (
+          <div className="console-entry" data-testid="console-live" aria-live="polite">
+            <div className="muted small">[{count.current}] printed so far</div>
+            {live.stdout && <pre className="console-stdout">{live.stdout}</pre>}
+            {live.stderr && <pre className="console-stderr">{live.stderr}</pre>}
+          </div>
+        )}
       </div>
     </div>
   );

@@ -117,10 +117,10 @@ export function TaskView({ task }: { task: Task }) {
         onProgress: (p) => {
           if (p.type === "collected") state.collected = p.tests;
           else if (p.type === "test-start") state.current = p.id;
-          else {
+          else if (p.type === "test-result") {
             state.done = [...state.done, p.result];
             state.current = null;
-          }
+          } else return;
           frame ??= requestAnimationFrame(draw);
         },
       });
