@@ -28,6 +28,11 @@ export interface StudyTurn {
   solved: boolean;
   /** The highest feedback level asked for on this run (0: the test log only). */
   level: FeedbackLevel;
+  /**
+   * The target file's text this run tested; kept for the last {@link TURN_CODE_KEPT} turns and when at most
+   * {@link TURN_CODE_CHARS} characters (absent for older turns, and in records made before it was kept).
+   */
+  code?: string;
 }
 
 /** Every turn of a student on one task, oldest first. */
@@ -36,6 +41,11 @@ export interface TaskProgress {
   taskId: string;
   turns: StudyTurn[];
 }
+
+/** Turns (the last ones) that keep the text they tested. */
+export const TURN_CODE_KEPT = 50;
+/** Longest text a turn keeps (characters); a longer one is not kept. */
+export const TURN_CODE_CHARS = 100_000;
 
 /** Zod schema of a stored or imported {@link TaskProgress}. */
 export const TaskProgressSchema = z.object({
@@ -48,6 +58,7 @@ export const TaskProgressSchema = z.object({
       total: z.number().int().nonnegative(),
       solved: z.boolean(),
       level: FeedbackLevelSchema,
+      code: z.string().max(TURN_CODE_CHARS).optional(),
     }),
   ),
 });
@@ -55,8 +66,17 @@ export const TaskProgressSchema = z.object({
 /** Most turns kept per task: the oldest are dropped past it. */
 export const MAX_STUDY_TURNS = 500;
 
-/** The progress of a task with one more run: a new turn at level 0. */
-export function addRun(progress: TaskProgress | null, taskId: string, result: RunResult, at: number = Date.now()): TaskProgress {
+/**
+ * The progress of a task with one more run: a new turn at level 0.
+ * @param code the target file's text the run tested (kept with the turn; see {@link StudyTurn.code}).
+ */
+export function addRun(
+  progress: TaskProgress | null,
+  taskId: string,
+  result: RunResult,
+  at: number = Date.now(),
+  code: string | null = null,
+): TaskProgress {
   const passed = result.counts.passed + (result.counts.xfail ?? 0);
   const turn: StudyTurn = {
     at,
@@ -64,9 +84,17 @@ export function addRun(progress: TaskProgress | null, taskId: string, result: Ru
     total: result.counts.total,
     solved: runSolved(result.counts, result.collectionError),
     level: 0,
+    ...(code !== null && code.length <= TURN_CODE_CHARS ? { code } : {}),
   };
   const turns = [...(progress?.turns ?? []), turn].slice(-MAX_STUDY_TURNS);
-  return { version: PROGRESS_VERSION, taskId, turns };
+  // Older turns let go of their text: a student's record stays small however long they work.
+  const old = turns.length - TURN_CODE_KEPT;
+  return { version: PROGRESS_VERSION, taskId, turns: turns.map((t, i) => (i < old && t.code !== undefined ? withoutCode(t) : t)) };
+}
+
+function withoutCode(turn: StudyTurn): StudyTurn {
+  const { code: _code, ...rest } = turn;
+  return rest;
 }
 
 /**

@@ -43,8 +43,8 @@ export class ProgressRepository {
   }
 
   /** Add a run as a new turn. @throws StorageError */
-  async addRun(taskId: string, result: RunResult, at: number = Date.now()): Promise<TaskProgress> {
-    const next = addRun((await this.get(taskId)).value, taskId, result, at);
+  async addRun(taskId: string, result: RunResult, at: number = Date.now(), code: string | null = null): Promise<TaskProgress> {
+    const next = addRun((await this.get(taskId)).value, taskId, result, at, code);
     await this.kv.put("progress", taskId, next);
     return next;
   }

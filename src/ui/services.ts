@@ -380,7 +380,8 @@ export class PlaygroundServices {
     const result = await this.runOnly(task, code, opts);
     this.lastRuns.set(task.id, { code, result });
     // A run in which no test could even start (a package that did not load, Stop before Python was ready) is no turn.
-    if ((result.counts.total > 0 || result.collectionError) && result.incident?.kind !== "packages") this.teaching.addRun(task.id, result);
+    if ((result.counts.total > 0 || result.collectionError) && result.incident?.kind !== "packages")
+      this.teaching.addRun(task.id, result, code);
     // Stored in the background: the result is shown at once.
     void this.repos
       .then((r) => r.runs.save(task.id, code, result))

@@ -72,11 +72,12 @@ export class Teaching {
     this.progress.set(next);
   }
 
-  /** Record a finished run of the tests as a new turn (at level 0). */
-  addRun(taskId: string, result: RunResult): void {
-    this.put(addRun(this.progress.get().get(taskId) ?? null, taskId, result));
+  /** Record a finished run of the tests on `code` (the target file's text) as a new turn (at level 0). */
+  addRun(taskId: string, result: RunResult, code: string): void {
+    const at = Date.now();
+    this.put(addRun(this.progress.get().get(taskId) ?? null, taskId, result, at, code));
     void this.repos
-      .then((r) => r.progress.addRun(taskId, result))
+      .then((r) => r.progress.addRun(taskId, result, at, code))
       .catch((e: Error) => this.notify("warning", `${e.message} (the turn is shown but not stored)`));
   }
 

@@ -110,6 +110,8 @@ test("a student exports their work as one file, and a teacher opens it in the pa
   const mine = work.tasks.find((t: { taskId: string }) => t.taskId === TASK);
   expect(mine.draft).toBe(STARTER);
   expect(mine.progress.turns.map((t: { level: number; solved: boolean }) => [t.solved, t.level])).toEqual([[false, 1]]);
+  // Each turn keeps the text it ran.
+  expect(mine.progress.turns[0].code).toBe(STARTER);
 
   // A broken file says where it is wrong; the student's own file opens, read-only.
   const input = page.getByTestId("work-file-input");
@@ -130,6 +132,12 @@ test("a student exports their work as one file, and a teacher opens it in the pa
   await section.getByTestId("work-check").click();
   await expect(section.getByTestId("work-check-result")).toHaveAttribute("data-solved", "false");
   await expect(section.getByTestId("work-check-result")).toContainText(/Checked here: 0\/\d+ tests passed, not solved/);
+  // The turn's own text, and the tests run on it here.
+  const turnCode = section.getByTestId("turn-code");
+  await turnCode.locator("summary").click();
+  await expect(turnCode.locator("pre")).toHaveText(STARTER);
+  await turnCode.getByTestId("turn-check").click();
+  await expect(turnCode.getByTestId("turn-check-result")).toHaveAttribute("data-solved", "false");
   await page.keyboard.press("Escape");
   await expect(view).toHaveCount(0);
 

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { makeRunResult, makeTestResult } from "../../src/core/results";
-import { addRun, nextLevel, raiseLevel, summarizeProgress, TaskProgressSchema } from "../../src/core/study";
+import {
+  addRun,
+  nextLevel,
+  raiseLevel,
+  summarizeProgress,
+  TaskProgressSchema,
+  TURN_CODE_CHARS,
+  TURN_CODE_KEPT,
+} from "../../src/core/study";
 
 const failing = makeRunResult([makeTestResult("t.a", "passed"), makeTestResult("t.b", "failed")]);
 const passing = makeRunResult([makeTestResult("t.a", "passed"), makeTestResult("t.b", "xfail")]);
@@ -18,6 +26,24 @@ describe("a student's turns on a task", () => {
       [true, 0],
     ]);
     expect(TaskProgressSchema.parse(p)).toEqual(p);
+  });
+
+  it("keeps the text each of the last turns ran, and reads records made before turns kept it", () => {
+    let p = addRun(null, "x", failing, 1, "def f(): return 0\n");
+    expect(p.turns[0]?.code).toBe("def f(): return 0\n");
+    for (let i = 2; i <= TURN_CODE_KEPT + 1; i++) p = addRun(p, "x", failing, i, `# turn ${i}\n`);
+    expect(p.turns).toHaveLength(TURN_CODE_KEPT + 1);
+    expect(p.turns[0]?.code).toBeUndefined();
+    expect(p.turns[1]?.code).toBe("# turn 2\n");
+    expect(p.turns.at(-1)?.code).toBe(`# turn ${TURN_CODE_KEPT + 1}\n`);
+    // Too long a text is not kept; the turn is.
+    p = addRun(p, "x", failing, 99, "x".repeat(TURN_CODE_CHARS + 1));
+    expect(p.turns.at(-1)).toEqual({ at: 99, passed: 1, total: 2, solved: false, level: 0 });
+    expect(TaskProgressSchema.parse(p)).toEqual(p);
+    expect(
+      TaskProgressSchema.parse({ version: 1, taskId: "x", turns: [{ at: 1, passed: 0, total: 1, solved: false, level: 0 }] }).turns[0]
+        ?.code,
+    ).toBeUndefined();
   });
 
   it("summarises runs, solved, the levels used, and the help the solution took", () => {

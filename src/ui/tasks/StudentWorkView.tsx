@@ -1,13 +1,12 @@
 /**
  * A student's work opened by a teacher (a file exported from Settings → Your
  * work): per task solved or attempted, every turn with its tests and the
- * feedback level asked for, and the student's text. Read-only: the teacher's
+ * feedback level asked for and the text it ran (the last turns keep it), and the student's text. Read-only: the teacher's
  * own drafts and turns are not touched. The turns are what the student's page
  * recorded (a file can be edited): "Run the tests on this text" checks the
  * text itself, here, without storing anything.
  */
 import { useState } from "react";
-import type { TaskWork } from "../../core/student-work";
 import { summarizeProgress } from "../../core/study";
 import { useModalDialog } from "../modal-dialog";
 import { useObservable, useServices } from "../services";
@@ -61,6 +60,7 @@ export function StudentWorkView() {
                     <th>When</th>
                     <th>Tests passed</th>
                     <th>Feedback asked for</th>
+                    <th>Text run</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -80,6 +80,19 @@ export function StudentWorkView() {
                           `L${turn.level}`
                         )}
                       </td>
+                      <td>
+                        {turn.code === undefined ? (
+                          <span className="muted" title="Only the last turns keep the text they ran">
+                            not kept
+                          </span>
+                        ) : (
+                          <details data-testid="turn-code">
+                            <summary>show</summary>
+                            <pre className="work-draft">{turn.code}</pre>
+                            <Check taskId={t.taskId} text={turn.code} testId="turn-check" />
+                          </details>
+                        )}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -87,7 +100,7 @@ export function StudentWorkView() {
             )}
             {t.draft !== null && (
               <>
-                <Check work={t} />
+                <Check taskId={t.taskId} text={t.draft} />
                 <details>
                   <summary>The student's text</summary>
                   <pre className="work-draft">{t.draft}</pre>
@@ -106,16 +119,16 @@ export function StudentWorkView() {
   );
 }
 
-/** Runs the task's tests on the student's text in this page (nothing is stored) and says what they give. */
-function Check({ work }: { work: TaskWork }) {
+/** Runs the task's tests on a text of the student's in this page (nothing is stored) and says what they give. */
+function Check({ taskId, text, testId = "work-check" }: { taskId: string; text: string; testId?: string }) {
   const services = useServices();
   const [state, setState] = useState<{ busy: boolean; text: string | null; ok: boolean | null }>({ busy: false, text: null, ok: null });
   const check = async () => {
     setState({ busy: true, text: null, ok: null });
     try {
-      const task = await services.loadTask(work.taskId);
-      if (!task) throw new Error(`this page has no task ${work.taskId}`);
-      const r = await services.runOnly(task, work.draft ?? "");
+      const task = await services.loadTask(taskId);
+      if (!task) throw new Error(`this page has no task ${taskId}`);
+      const r = await services.runOnly(task, text);
       const c = r.counts;
       setState({
         busy: false,
@@ -130,11 +143,11 @@ function Check({ work }: { work: TaskWork }) {
   };
   return (
     <div className="work-check">
-      <button type="button" onClick={() => void check()} disabled={state.busy} data-testid="work-check">
+      <button type="button" onClick={() => void check()} disabled={state.busy} data-testid={testId}>
         {state.busy ? "Running the tests…" : "Run the tests on this text"}
       </button>
       {state.text && (
-        <span className={state.ok ? "ok" : "bad"} data-testid="work-check-result" data-solved={state.ok ? "true" : "false"}>
+        <span className={state.ok ? "ok" : "bad"} data-testid={`${testId}-result`} data-solved={state.ok ? "true" : "false"}>
           {" "}
           {state.text}
         </span>
