@@ -66,6 +66,9 @@ export type HarnessEvent =
       stdoutTruncated?: boolean;
       stderrTruncated?: boolean;
     }
+  /** A class or module fixture that does something starts (its covered tests); "fixture-end": it ended. */
+  | { type: "fixture-start"; name: string; tests: string[] }
+  | { type: "fixture-end" }
   | { type: "tampered"; what: string[] }
   | { type: "end"; poisoned: string | null };
 
@@ -108,6 +111,8 @@ const EVENT_TYPES = new Set<string>([
   "test-outcome",
   "test-result",
   "fixture",
+  "fixture-start",
+  "fixture-end",
   "interrupted",
   "tampered",
   "end",
@@ -186,8 +191,11 @@ export class RunAssembler {
   private interrupted = false;
   /** Set when the host sent the interrupt (the clock ran out, or the user stopped): why, and the test running then. */
   private sent: { kind: "timeout" | "stopped"; test: string | null } | null = null;
+  /** The class or module fixture running now (between "fixture-start" and "fixture-end"), and the tests it covers. */
+  private fixtureRunning: { name: string; tests: string[] } | null = null;
   /** What the running test has written so far ("output" events), for a test whose result never comes. */
   private printed = { stdout: "", stderr: "", stdoutTruncated: false, stderrTruncated: false };
+  private printedChars = { stdout: 0, stderr: 0 };
   private stoppedAt: Pick<TestResult, "line" | "traceback" | "stdout" | "stderr" | "stdoutTruncated" | "stderrTruncated"> | null = null;
   private readonly expected: ExpectedFile | null;
   private readonly recording: {
@@ -337,6 +345,21 @@ export class RunAssembler {
       case "fixture":
         this.onFixture(ev);
         return;
+      case "fixture-start": {
+        const tests = Array.isArray(ev.tests)
+          ? ev.tests.filter((t): t is string => typeof t === "string" && this.collectedSet.has(t))
+          : null;
+        if (this.current !== null || this.fixtureRunning !== null || typeof ev.name !== "string" || tests === null) {
+          this.distrust("a fixture that started while a test or another fixture ran, or a malformed one");
+          return;
+        }
+        this.fixtureRunning = { name: ev.name, tests };
+        return;
+      }
+      case "fixture-end":
+        if (this.fixtureRunning === null) this.distrust("the end of a fixture that had not started");
+        this.fixtureRunning = null;
+        return;
       case "interrupted":
         this.interrupted = true;
         if (ev.id !== null && ev.id !== this.current) this.distrust("an interrupt reported for a test that was not running");
@@ -357,7 +380,8 @@ export class RunAssembler {
         this.ended = true;
         if (this.current !== null && !this.interrupted) this.distrust("the run ended while a test had not reported");
         if (!this.interrupted && this.tampered.length === 0 && this.attemptCollected) {
-          const open = this.attemptTests().filter((id) => !this.results.has(id));
+          // (A fixture that did not finish accounts for its own tests: finish() gives them its error.)
+          const open = this.attemptTests().filter((id) => !this.results.has(id) && !this.fixtureRunning?.tests.includes(id));
           if (open.length > 0) this.distrust(`the run ended before ${open.length} test(s) reported (${open.slice(0, 3).join(", ")})`);
         }
         return;
@@ -373,11 +397,14 @@ export class RunAssembler {
     if (this.current === null) return;
     const cap = this.req.outputCap ?? 20000;
     const stream = ev.stream;
-    const room = cap - this.printed[stream].length;
-    if (ev.text.length > room) this.printed[`${stream}Truncated`] = true;
+    // Counted in characters (code points), as the harness counts them, not in UTF-16 units.
+    const chars = Array.from(ev.text);
+    const room = cap - this.printedChars[stream];
+    if (chars.length > room) this.printed[`${stream}Truncated`] = true;
     if (room > 0) {
-      const text = ev.text.slice(0, room);
+      const text = chars.length > room ? chars.slice(0, room).join("") : ev.text;
       this.printed[stream] += text;
+      this.printedChars[stream] += Math.min(room, chars.length);
       this.onProgress?.({ type: "output", id: this.current, stream, text });
     }
   }
@@ -393,6 +420,28 @@ export class RunAssembler {
       stdoutTruncated: p.stdoutTruncated,
       stderrTruncated: p.stderrTruncated,
     };
+  }
+
+  /**
+   * The run stopped inside a fixture (see {@link fixtureRunning}): the tests it covers are `status` with
+   * `message`, whatever they reported (a teardown is part of its tests' verdict, as in CPython), and are not
+   * run again. Returns the fixture's name, or null when none was running.
+   */
+  private fixtureStopped(status: TestStatus, message: string): string | null {
+    const f = this.fixtureRunning;
+    if (f === null) return null;
+    this.fixtureRunning = null;
+    for (const id of f.tests) {
+      this.started.add(id);
+      const r = this.results.get(id);
+      this.setResult({
+        ...(r ?? makeTestResult(id, status, { interface: this.req.interfaceOf?.[id] ?? null })),
+        status,
+        message,
+        mismatch: null,
+      });
+    }
+    return f.name;
   }
 
   private attemptTests(): string[] {
@@ -453,6 +502,7 @@ export class RunAssembler {
     this.started.add(id);
     this.current = id;
     this.printed = { stdout: "", stderr: "", stdoutTruncated: false, stderrTruncated: false };
+    this.printedChars = { stdout: 0, stderr: 0 };
     this.worstOutcome = -1;
     this.currentStart = now();
     this.checks = [];
@@ -729,11 +779,14 @@ export class RunAssembler {
   }
 
   /**
-   * The interpreter died during this attempt: the test that was running is an
-   * error with `message`. Returns the tests still to run (collected, not
-   * started), for another attempt in a fresh interpreter.
+   * The interpreter died during this attempt (`reason`: how): the test that
+   * was running, or the tests of the fixture that was, are errors. Returns
+   * the tests still to run (collected, not started), for another attempt in
+   * a fresh interpreter.
    */
-  crashed(message: string): string[] {
+  crashed(reason: string): string[] {
+    this.fixtureStopped("error", `the Python interpreter died while ${this.fixtureRunning?.name} ran: ${reason}`);
+    const message = `the Python interpreter died during this test: ${reason}`;
     if (this.current !== null) {
       this.crashes.set(this.current, message);
       this.setResult(
@@ -762,6 +815,17 @@ export class RunAssembler {
     const tests: TestResult[] = [];
     const limitS = (this.req.timeLimitMs / 1000).toFixed(1);
     let hit: string | null = null;
+    if (this.fixtureRunning !== null && this.current === null && (stop || this.ended)) {
+      const name = this.fixtureRunning.name;
+      const [status, message]: [TestStatus, string] = !stop
+        ? ["error", `${name} did not finish (it raised SystemExit or another exception that ends the run)`]
+        : stop.kind === "timeout"
+          ? ["timeout", `time limit of ${limitS} s reached while ${name} ran`]
+          : stop.kind === "stopped"
+            ? ["timeout", `stopped by the user while ${name} ran`]
+            : ["error", `${stop.message || "the run stopped"} while ${name} ran`];
+      hit = this.fixtureStopped(status, message);
+    }
     for (const id of this.collected) {
       const done = this.results.get(id);
       if (done) {

@@ -24,6 +24,9 @@ to kill the interpreter still knows what finished:
 - ``{"type": "fixture", "name", "phase", "status", "tests", "message", "traceback"}``:
   a module or class fixture (or cleanup) raised or skipped; ``tests`` are the
   tests it covers
+- ``{"type": "fixture-start", "name", "tests"}``, ``{"type": "fixture-end"}``:
+  a class or module fixture (or its cleanups) that does something runs
+  (``WatchedSuite``); ``tests`` are the tests it covers
 - ``{"type": "tampered", "what": [labels]}``
 - ``{"type": "interrupted", "id", "line", "traceback"}``
 - ``{"type": "end", "poisoned": reason_or_null}``
@@ -33,6 +36,7 @@ Statuses: passed, failed, error, skipped, xfail, xpass. Test ids are
 ``argv[1]`` and writes events as JSON lines to file descriptor 3.
 """
 
+import _thread
 import gc
 import io
 import itertools
@@ -115,6 +119,10 @@ OUTPUT_EVENTS = 2000
 OUTPUT_CHARS = 400_000
 OUTPUT_WRITES = 64
 OUTPUT_MORE = "\n[later output was not sent as it was written: it comes with the test's result]\n"
+
+
+def _keep_alive(*objects, _kept=[]):  # noqa: B006 - the list is the point: it lives as long as the process
+    _kept.extend(objects)
 
 
 class CappedStream(io.TextIOBase):
@@ -330,6 +338,9 @@ class Run:
         duration = (_perf() - state.t0) * 1000.0
         old_out, old_err, out, err = state.streams
         sys.stdout, sys.stderr = old_out, old_err
+        # Kept for the rest of the run: another thread may be in print() with this stream, which CPython
+        # before 3.12 holds without a reference of its own (freed under it, the interpreter crashes).
+        _keep_alive(out, err)
         if not state.outcomes and not state.subtests:
             # unittest reported nothing: the test is being unwound by an interrupt, which is reported as such.
             return
@@ -361,6 +372,8 @@ class Run:
             }
         )
         self.preface = ""
+        # (Their text is out: only the objects need to stay.)
+        out.parts, err.parts = [], []
 
     def outcome(self, test, status, err=None, reason=None):
         # Out at once, before anything the test runs later (a cleanup, a later part) could rewrite the
@@ -383,6 +396,16 @@ class Run:
             state.subtests.append({"params": params[:500], "status": status, "message": message, "traceback": tb})
             return
         state.outcomes.append((status, message, tb, line))
+
+    def fixture_started(self, name, where):
+        """A class fixture (``where``: the test class) or module fixture (``where``: the module's name) starts."""
+        if isinstance(where, str):
+            covered = [tid for tid, cls in self.tests if cls.__module__ == where]
+            label = f"{name} of {self.config_tests}" if where == TEST_MODULE else f"{name} of {where}"
+        else:
+            covered = [tid for tid, cls in self.tests if cls is where]
+            label = f"{name} of {where.__qualname__}"
+        self.emit({"type": "fixture-start", "name": label[:300], "tests": covered})
 
     def fixture(self, holder, status, err=None, reason=None):
         desc = getattr(holder, "description", str(holder))
@@ -458,6 +481,66 @@ class EventResult(unittest.TestResult):
 
     def addDuration(self, test, elapsed):
         pass
+
+
+def _own_fixture(cls, name):
+    """Whether test class ``cls`` has a class fixture ``name`` of its own (not ``unittest.TestCase``'s, which does nothing)."""
+    got = getattr(getattr(cls, name, None), "__func__", None)
+    return got is not None and got is not getattr(unittest.TestCase, name).__func__
+
+
+class WatchedSuite(unittest.TestSuite):
+    """unittest's own suite, which tells the host when a class or module
+    fixture that does something starts and ends (``fixture-start``,
+    ``fixture-end``): should the run stop inside one (the interpreter dies,
+    the time limit, ``KeyboardInterrupt`` or ``SystemExit`` raised there), the
+    tests it covers are not left passed."""
+
+    def _tearDownPreviousClass(self, test, result):
+        prev = getattr(result, "_previousTestClass", None)
+        busy = (
+            prev is not None
+            and prev is not getattr(test, "__class__", None)
+            and (_own_fixture(prev, "tearDownClass") or getattr(prev, "_class_cleanups", None))
+        )
+        with _fixture_phase(result, busy and prev, "tearDownClass"):
+            super()._tearDownPreviousClass(test, result)
+
+    def _handleClassSetUp(self, test, result):
+        cls = test.__class__
+        busy = cls is not getattr(result, "_previousTestClass", None) and _own_fixture(cls, "setUpClass")
+        with _fixture_phase(result, busy and cls, "setUpClass"):
+            super()._handleClassSetUp(test, result)
+
+    def _handleModuleFixture(self, test, result):
+        name = test.__class__.__module__
+        module = sys.modules.get(name)
+        busy = name != self._get_previous_module(result) and hasattr(module, "setUpModule")
+        with _fixture_phase(result, busy and name, "setUpModule"):
+            super()._handleModuleFixture(test, result)
+
+    def _handleModuleTearDown(self, result):
+        name = self._get_previous_module(result)
+        busy = name is not None and (hasattr(sys.modules.get(name), "tearDownModule") or unittest.case._module_cleanups)
+        with _fixture_phase(result, busy and name, "tearDownModule"):
+            super()._handleModuleTearDown(result)
+
+
+class _fixture_phase:
+    """Around a suite's fixture step: ``where`` is the test class or module name whose fixture runs (falsy: none)."""
+
+    def __init__(self, result, where, name):
+        self.run = getattr(result, "_run", None) if where else None
+        self.where, self.name = where, name
+
+    def __enter__(self):
+        if self.run is not None:
+            self.run.fixture_started(self.name, self.where)
+
+    def __exit__(self, *exc):
+        if self.run is not None and exc[0] is None:
+            self.run.emit({"type": "fixture-end"})
+        return False
 
 
 class _Poison:
@@ -672,10 +755,12 @@ def run_tests(config, emit_text):
         _emit_text(_dumps(event))
 
     # Reachable (a test's ``sys.stdout.relay``): it sends output events only, within the run's budget.
-    def relay(name, text, _emit=emit, _left=[OUTPUT_EVENTS, OUTPUT_CHARS], _str=str, _len=len):  # noqa: B006
+    def relay(name, text, _emit=emit, _left=[OUTPUT_EVENTS, OUTPUT_CHARS], _str=str, _len=len, _type=type):  # noqa: B006
         if name not in ("stdout", "stderr") or _left[0] <= 0 or _left[1] <= 0:
             return
-        text = _str(text)[: _left[1]]
+        text = _str(text)
+        # A plain string (a subclass's slicing and length are its own), within the budget.
+        text = (text if _type(text) is _str else _str.__str__(text))[: _left[1]]
         _left[0] -= 1
         _left[1] -= _len(text)
         _emit({"type": "output", "stream": name, "text": text})
@@ -712,6 +797,7 @@ def run_tests(config, emit_text):
     slotted = (_STATE,)
     guard.watch_classes((), objects=(run,), slotted=slotted)
     run.config_target = config["target"]
+    run.config_tests = config["tests_file"]
     import_out = CappedStream(run.cap)
     try:
         try:
@@ -766,7 +852,7 @@ def run_tests(config, emit_text):
         if import_out.size:
             run.preface = f"[printed while importing]\n{import_out.getvalue()}\n[printed by the test]\n"
         run.check_guard()
-        unittest.TestSuite(tests).run(EventResult(run))
+        WatchedSuite(tests).run(EventResult(run))
     except _Stop:
         pass
     except KeyboardInterrupt as exc:
@@ -916,6 +1002,9 @@ def event_writer(fd, key):
 
     def emit_text(
         text,
+        _lock=_thread.RLock(),
+        _pid=os.getpid(),
+        _getpid=os.getpid,
         _fd=fd,
         _ident=ident,
         _fstat=os.fstat,
@@ -928,19 +1017,26 @@ def event_writer(fd, key):
         _seq=itertools.count(),
         _cut=EVENT_MAC_BYTES,
     ):
-        try:
-            st = _fstat(_fd)
-            same = (st.st_dev, st.st_ino, st.st_rdev, _fmt(st.st_mode)) == _ident
-        except BaseException:  # noqa: BLE001 - closed, or anything else: the channel is not ours
-            same = False
-        if not same:
-            _exit(_lost)
-        body = text.encode("utf-8")
-        mac = _mac(_key, b"%d " % next(_seq) + body, "sha256")[:_cut].hex()
-        data = b"%s %s\n" % (mac.encode("ascii"), body)
-        while data:
-            n = _write(_fd, data)
-            data = data[n:]
+        # Only the harness's own process reports: a child forked by code under test holds a copy of the
+        # line counter, and its lines would take numbers the harness's lines need.
+        if _getpid() != _pid:
+            return
+        # One line at a time, numbered in the order written: threads of code under test print too, and the
+        # MAC and the write let other threads run between a line's number and its write.
+        with _lock:
+            try:
+                st = _fstat(_fd)
+                same = (st.st_dev, st.st_ino, st.st_rdev, _fmt(st.st_mode)) == _ident
+            except BaseException:  # noqa: BLE001 - closed, or anything else: the channel is not ours
+                same = False
+            if not same:
+                _exit(_lost)
+            body = text.encode("utf-8")
+            mac = _mac(_key, b"%d " % next(_seq) + body, "sha256")[:_cut].hex()
+            data = b"%s %s\n" % (mac.encode("ascii"), body)
+            while data:
+                n = _write(_fd, data)
+                data = data[n:]
 
     return emit_text
 

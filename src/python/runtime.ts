@@ -95,7 +95,7 @@ export async function runAttempts(
       return asm.finish(backend, performance.now() - t0, incident, a.stop);
     }
     crashes = [...crashes, a.stop.message];
-    const rest = asm.crashed(`the Python interpreter died during this test: ${a.stop.message}`);
+    const rest = asm.crashed(a.stop.message);
     if (rest.length === 0 || req.timeLimitMs - (performance.now() - t0) < 50) {
       return asm.finish(backend, performance.now() - t0, crashedIncident(crashes), rest.length ? a.stop : undefined);
     }

@@ -4,6 +4,7 @@
  * On both backends, each attack must yield no passed test, and the next run
  * must be clean (nothing it left is visible, and the canonical solution passes).
  */
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import type { RunResult } from "../../src/core/results";
@@ -456,6 +457,50 @@ _sys.modules["recode_harness"]._STATE.guard.watch_classes([])
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
+  // A task whose test.py checks something once per class, in tearDownClass: a candidate wrong only there ends the run
+  // inside the fixture (it can tell it is there: no test's output stream is set), after every test reported "passed".
+  it.each([
+    ["first", "_os._exit(0)"],
+    ["last", "_os._exit(0)"],
+    ["last", "raise KeyboardInterrupt"],
+    ["last", "raise SystemExit"],
+    ["first", "while True:\n            pass"],
+    ["last", "while True:\n            pass"],
+  ])("a check in tearDownClass (%s class) is not escaped by ending the run there: %s", async (which, escape) => {
+    const passAtK = loadTaskDir(BUILTIN_TASKS, "pass-at-k");
+    // TestAggregate runs first, TestPassAtK last.
+    const cls = which === "first" ? "TestAggregate" : "TestPassAtK";
+    const tests = passAtK.tests.replace(
+      `class ${cls}(unittest.TestCase):\n`,
+      `class ${cls}(unittest.TestCase):\n    @classmethod\n    def tearDownClass(cls):\n        if pass_at_k(5, 0, 1) != 0.0:\n            raise AssertionError("pass_at_k(5, 0, 1) must be exactly 0.0")\n\n`,
+    );
+    expect(tests).not.toBe(passAtK.tests);
+    const req = (code: string) => ({ ...taskRunRequest(passAtK, code, "test", { tests }), timeLimitMs: 8000 });
+    const honest = await rt.run(req(passAtK.canonical));
+    expect(honest.allPassed).toBe(true);
+    const wrongOnlyThere = `${passAtK.canonical}
+import os as _os, sys as _sys
+_right = pass_at_k
+def pass_at_k(n, c, k):
+    if not hasattr(_sys.stdout, "relay"):
+        ${escape}
+    if (n, c, k) == (5, 0, 1):
+        return 0.5
+    return _right(n, c, k)
+`;
+    const r = await rt.run(req(wrongOnlyThere));
+    expect(r.allPassed).toBe(false);
+    const covered = r.tests.filter((t) => t.id.startsWith(`${cls}.`));
+    expect(covered.length).toBeGreaterThan(0);
+    for (const t of covered) {
+      expect(t.status).not.toBe("passed");
+      expect(t.message).toContain(`tearDownClass of ${cls}`);
+    }
+    // No other test is blamed for it.
+    for (const t of r.tests.filter((x) => !x.id.startsWith(`${cls}.`))) expect(t.message).not.toMatch(/while this test ran/);
+    expect((await rt.run(req(passAtK.canonical))).allPassed).toBe(true);
+  });
+
   it("lenient tolerances sent by the code under test are ignored (the recording's are used)", async () => {
     const passAtK = loadTaskDir(BUILTIN_TASKS, "pass-at-k");
     const r = await rt.run(taskRunRequest(passAtK, TOLERANCE_ATTACK));
@@ -492,6 +537,26 @@ describe("native: numpy's assertion helpers", () => {
       expect((await rt.run(taskRunRequest(rmsNorm, rmsNorm.canonical))).allPassed).toBe(true);
     },
   );
+});
+
+// Honest candidates that print from threads, or from a forked child: every line of the event channel is the harness
+// process's own and in order, so the run is trusted (natively: Pyodide has neither threads nor fork).
+describe("native: honest code that prints from threads or a forked child", () => {
+  const passAtK = loadTaskDir(BUILTIN_TASKS, "pass-at-k");
+  it.each(["pass-at-k-thread-pool.py", "pass-at-k-background-thread.py", "pass-at-k-forked-child.py"])("%s is solved", async (name) => {
+    const rt = createRuntime("native", {});
+    try {
+      await rt.ready();
+      const code = readFileSync(new URL(`../fixtures/concurrent-honest/${name}`, import.meta.url), "utf8");
+      for (let i = 0; i < 3; i++) {
+        const r = await rt.run(taskRunRequest(passAtK, code));
+        expect(r.incident, JSON.stringify(r.incident)).toBeNull();
+        expect(r.allPassed).toBe(true);
+      }
+    } finally {
+      await rt.dispose();
+    }
+  });
 });
 
 describe("native: the interpreter's own memory", () => {

@@ -142,6 +142,17 @@ describe("output sent as a test writes it", () => {
     ]);
   });
 
+  it("is capped in characters, as the harness counts them (an emoji is one)", () => {
+    const asm = new RunAssembler({ ...REQ, outputCap: 3 });
+    feed(asm, [
+      { type: "collected", tests: ["T.test_a", "T.test_b"] },
+      { type: "test-start", id: "T.test_a" },
+      { type: "output", stream: "stdout", text: "😀😀😀" },
+    ]);
+    const run = asm.finish("pyodide", 10_500, null, { kind: "timeout", message: "" });
+    expect(run.tests[0]).toMatchObject({ stdout: "😀😀😀", stdoutTruncated: false });
+  });
+
   it.each([
     ["an unknown stream", { type: "output", stream: "stdin", text: "x" }],
     ["text that is not text", { type: "output", stream: "stdout", text: 1 }],
