@@ -466,7 +466,7 @@ _sys.modules["recode_harness"]._STATE.guard.watch_classes([])
     ["last", "raise SystemExit"],
     ["first", "while True:\n            pass"],
     ["last", "while True:\n            pass"],
-  ])("a check in tearDownClass (%s class) is not escaped by ending the run there: %s", async (which, escape) => {
+  ])("a check in tearDownClass (%s class) is not escaped by ending the run there: %s", async (which, leave) => {
     const passAtK = loadTaskDir(BUILTIN_TASKS, "pass-at-k");
     // TestAggregate runs first, TestPassAtK last.
     const cls = which === "first" ? "TestAggregate" : "TestPassAtK";
@@ -483,7 +483,7 @@ import os as _os, sys as _sys
 _right = pass_at_k
 def pass_at_k(n, c, k):
     if not hasattr(_sys.stdout, "relay"):
-        ${escape}
+        ${leave}
     if (n, c, k) == (5, 0, 1):
         return 0.5
     return _right(n, c, k)
