@@ -4,7 +4,6 @@
  * On both backends, each attack must yield no passed test, and the next run
  * must be clean (nothing it left is visible, and the canonical solution passes).
  */
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import type { RunResult } from "../../src/core/results";
@@ -540,14 +539,57 @@ describe("native: numpy's assertion helpers", () => {
 });
 
 // Honest candidates that print from threads, or from a forked child: every line of the event channel is the harness
-// process's own and in order, so the run is trusted (natively: Pyodide has neither threads nor fork).
+// process's own and in order, so the run is trusted (natively: Pyodide has neither threads nor fork). Each is appended
+// to the canonical solution and wraps its functions.
+const CONCURRENT_HONEST: Record<string, string> = {
+  "a thread pool whose workers print": `
+from concurrent.futures import ThreadPoolExecutor
+_pass_at_k = pass_at_k
+def pass_at_k(n, c, k):
+    def one(i):
+        v = _pass_at_k(n, c, k)
+        print(f"[progress {i}] n={n} c={c} pass@{k}={v:.6f}")
+        return v
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return list(pool.map(one, range(8)))[0]
+`,
+  "a background thread that prints after the call returns": `
+import threading
+_pass_at_k = pass_at_k
+def pass_at_k(n, c, k):
+    threading.Thread(target=lambda: print(f"[summary] n={n} c={c} k={k}"), daemon=True).start()
+    return _pass_at_k(n, c, k)
+`,
+  "a forked child that prints": `
+import multiprocessing
+_aggregate = aggregate_pass_at_k
+def aggregate_pass_at_k(*args, **kwargs):
+    ctx = multiprocessing.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+    def work():
+        try:
+            value = _aggregate(*args, **kwargs)
+            print("worker:", value)
+            send.send((True, value))
+        except Exception as e:
+            send.send((False, e))
+    child = ctx.Process(target=work)
+    child.start()
+    ok, value = recv.recv()
+    child.join()
+    if not ok:
+        raise value
+    return value
+`,
+};
+
 describe("native: honest code that prints from threads or a forked child", () => {
   const passAtK = loadTaskDir(BUILTIN_TASKS, "pass-at-k");
-  it.each(["pass-at-k-thread-pool.py", "pass-at-k-background-thread.py", "pass-at-k-forked-child.py"])("%s is solved", async (name) => {
+  it.each(Object.keys(CONCURRENT_HONEST))("%s: solved, and trusted", async (name) => {
     const rt = createRuntime("native", {});
     try {
       await rt.ready();
-      const code = readFileSync(new URL(`../fixtures/concurrent-honest/${name}`, import.meta.url), "utf8");
+      const code = `${passAtK.canonical}\n${CONCURRENT_HONEST[name]}`;
       for (let i = 0; i < 3; i++) {
         const r = await rt.run(taskRunRequest(passAtK, code));
         expect(r.incident, JSON.stringify(r.incident)).toBeNull();
