@@ -190,7 +190,7 @@ export class RunAssembler {
   private collectionTimeout = false;
   private interrupted = false;
   /** Set when the host sent the interrupt (the clock ran out, or the user stopped): why, and the test running then. */
-  private sent: { kind: "timeout" | "stopped"; test: string | null } | null = null;
+  private sent: { kind: "timeout" | "stopped"; test: string | null; fixture: { name: string; tests: string[] } | null } | null = null;
   /** The class or module fixture running now (between "fixture-start" and "fixture-end"), and the tests it covers. */
   private fixtureRunning: { name: string; tests: string[] } | null = null;
   /** What the running test has written so far ("output" events), for a test whose result never comes. */
@@ -771,8 +771,18 @@ export class RunAssembler {
    * catches the interrupt cannot pass a test past the time limit.
    */
   interruptSent(kind: "timeout" | "stopped"): void {
-    if (!this.sent) this.sent = { kind, test: this.current };
+    if (!this.sent) this.sent = { kind, test: this.current, fixture: this.fixtureRunning ?? this.fixtureAtSend };
   }
+
+  /**
+   * Called as the interrupt goes out, before {@link interruptSent} (which waits for the events already sent):
+   * a fixture running now is the interrupt's, even if code that caught it ends the fixture before then.
+   */
+  interruptSending(): void {
+    this.fixtureAtSend ??= this.fixtureRunning;
+  }
+
+  private fixtureAtSend: { name: string; tests: string[] } | null = null;
 
   get wasInterrupted(): boolean {
     return this.interrupted || this.collectionTimeout;
@@ -825,6 +835,13 @@ export class RunAssembler {
             ? ["timeout", `stopped by the user while ${name} ran`]
             : ["error", `${stop.message || "the run stopped"} while ${name} ran`];
       hit = this.fixtureStopped(status, message);
+    }
+    // The interrupt came while a fixture ran, and the fixture went on (it caught it): its tests count as timed out.
+    const caught = this.sent?.fixture;
+    if (hit === null && caught && !this.recording) {
+      this.fixtureRunning = caught;
+      const why = this.sent?.kind === "stopped" ? "stopped by the user" : `time limit of ${limitS} s reached`;
+      hit = this.fixtureStopped("timeout", `${why} while ${caught.name} ran; it went on after the interrupt`);
     }
     for (const id of this.collected) {
       const done = this.results.get(id);

@@ -39,11 +39,11 @@ Statuses: passed, failed, error, skipped, xfail, xpass. Test ids are
 import _thread
 import gc
 import io
-import itertools
 import json
 import os
 import random
 import re
+import signal
 import stat
 import sys
 import time
@@ -483,10 +483,16 @@ class EventResult(unittest.TestResult):
         pass
 
 
-def _own_fixture(cls, name):
-    """Whether test class ``cls`` has a class fixture ``name`` of its own (not ``unittest.TestCase``'s, which does nothing)."""
-    got = getattr(getattr(cls, name, None), "__func__", None)
-    return got is not None and got is not getattr(unittest.TestCase, name).__func__
+def _own_fixture(cls, *names):
+    """Whether test class ``cls`` has any of the class-fixture attributes ``names`` other than
+    ``unittest.TestCase``'s (a classmethod, a staticmethod, any callable or descriptor, its own or a base's)."""
+    for name in names:
+        for klass in cls.__mro__:
+            if name in vars(klass):
+                if klass is not unittest.TestCase:
+                    return True
+                break
+    return False
 
 
 class WatchedSuite(unittest.TestSuite):
@@ -501,14 +507,14 @@ class WatchedSuite(unittest.TestSuite):
         busy = (
             prev is not None
             and prev is not getattr(test, "__class__", None)
-            and (_own_fixture(prev, "tearDownClass") or getattr(prev, "_class_cleanups", None))
+            and (_own_fixture(prev, "tearDownClass", "doClassCleanups") or getattr(prev, "_class_cleanups", None))
         )
         with _fixture_phase(result, busy and prev, "tearDownClass"):
             super()._tearDownPreviousClass(test, result)
 
     def _handleClassSetUp(self, test, result):
         cls = test.__class__
-        busy = cls is not getattr(result, "_previousTestClass", None) and _own_fixture(cls, "setUpClass")
+        busy = cls is not getattr(result, "_previousTestClass", None) and _own_fixture(cls, "setUpClass", "doClassCleanups")
         with _fixture_phase(result, busy and cls, "setUpClass"):
             super()._handleClassSetUp(test, result)
 
@@ -1000,6 +1006,14 @@ def event_writer(fd, key):
     ident = (st.st_dev, st.st_ino, st.st_rdev, stat.S_IFMT(st.st_mode))
     key = bytes(key)
 
+    # Natively, the signals are held back while a line is numbered and written (a handler of code under test
+    # runs between bytecodes: one that prints would number its line between another's number and its write).
+    sigmask = getattr(signal, "pthread_sigmask", None)
+    try:
+        every = signal.valid_signals() if sigmask else ()
+    except (AttributeError, OSError):
+        every = ()
+
     def emit_text(
         text,
         _lock=_thread.RLock(),
@@ -1014,8 +1028,13 @@ def event_writer(fd, key):
         _lost=CHANNEL_LOST_EXIT,
         _key=key,
         _mac=_hmac_digest,
-        _seq=itertools.count(),
+        _next=[0],
         _cut=EVENT_MAC_BYTES,
+        _sigmask=sigmask if every else None,
+        _every=every,
+        _block=getattr(signal, "SIG_BLOCK", 0),
+        _set=getattr(signal, "SIG_SETMASK", 2),
+        _len=len,
     ):
         # Only the harness's own process reports: a child forked by code under test holds a copy of the
         # line counter, and its lines would take numbers the harness's lines need.
@@ -1024,19 +1043,33 @@ def event_writer(fd, key):
         # One line at a time, numbered in the order written: threads of code under test print too, and the
         # MAC and the write let other threads run between a line's number and its write.
         with _lock:
+            held = _sigmask(_block, _every) if _sigmask is not None else None
             try:
-                st = _fstat(_fd)
-                same = (st.st_dev, st.st_ino, st.st_rdev, _fmt(st.st_mode)) == _ident
-            except BaseException:  # noqa: BLE001 - closed, or anything else: the channel is not ours
-                same = False
-            if not same:
-                _exit(_lost)
-            body = text.encode("utf-8")
-            mac = _mac(_key, b"%d " % next(_seq) + body, "sha256")[:_cut].hex()
-            data = b"%s %s\n" % (mac.encode("ascii"), body)
-            while data:
-                n = _write(_fd, data)
-                data = data[n:]
+                try:
+                    st = _fstat(_fd)
+                    same = (st.st_dev, st.st_ino, st.st_rdev, _fmt(st.st_mode)) == _ident
+                except BaseException:  # noqa: BLE001 - closed, or anything else: the channel is not ours
+                    same = False
+                if not same:
+                    _exit(_lost)
+                body = text.encode("utf-8")
+                n = _next[0]
+                written = 0
+                try:
+                    _next[0] = n + 1
+                    data = b"%s %s\n" % (_mac(_key, b"%d " % n + body, "sha256")[:_cut].hex().encode("ascii"), body)
+                    while written < _len(data):
+                        written += _write(_fd, data[written:])
+                except BaseException:
+                    # Stopped before any of the line went out (an exception from a handler, the interrupt in
+                    # Pyodide): its number is free again. Part of a line out: the channel is broken.
+                    if written:
+                        _exit(_lost)
+                    _next[0] = n
+                    raise
+            finally:
+                if held is not None:
+                    _sigmask(_set, held)
 
     return emit_text
 

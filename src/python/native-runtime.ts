@@ -200,6 +200,7 @@ export class NativeRuntime implements PythonRuntime {
         stopKind = kind;
         // Told once the events already in the pipe are read (they come before the interrupt): the test running
         // then is the one the interrupt stops.
+        asm.interruptSending();
         setImmediate(() => asm.interruptSent(kind));
         // In the box, bubblewrap would die of SIGINT and take Python with it: interrupt Python alone.
         const py = boxed && child.pid ? boxedPythonPid(child.pid) : null;

@@ -309,6 +309,7 @@ export class PyodideRuntime implements PythonRuntime {
         stopKind = kind;
         // Told once the messages already received are read (they come before the interrupt): the test running
         // then is the one the interrupt stops.
+        asm.interruptSending();
         setTimeout(() => asm.interruptSent(kind), 0);
         if (inst.interrupt) {
           inst.interrupt();

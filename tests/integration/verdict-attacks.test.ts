@@ -456,23 +456,33 @@ _sys.modules["recode_harness"]._STATE.guard.watch_classes([])
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
-  // A task whose test.py checks something once per class, in tearDownClass: a candidate wrong only there ends the run
+  // A task whose test.py checks something once per class, at its teardown: a candidate wrong only there ends the run
   // inside the fixture (it can tell it is there: no test's output stream is set), after every test reported "passed".
+  const CHECK = `if pass_at_k(5, 0, 1) != 0.0:\n            raise AssertionError("pass_at_k(5, 0, 1) must be exactly 0.0")`;
+  const FIXTURES = {
+    classmethod: `    @classmethod\n    def tearDownClass(cls):\n        ${CHECK}\n`,
+    staticmethod: `    @staticmethod\n    def tearDownClass():\n        ${CHECK}\n`,
+    // (An exception escapes unittest's suite from here: it does not catch around a class's own doClassCleanups.)
+    doClassCleanups: `    @classmethod\n    def doClassCleanups(cls):\n        super().doClassCleanups()\n        ${CHECK}\n`,
+  };
+  const SWALLOW =
+    "import time\n        try:\n            while True:\n                time.sleep(0.01)\n        except KeyboardInterrupt:\n            return _right(n, c, k)";
   it.each([
-    ["first", "_os._exit(0)"],
-    ["last", "_os._exit(0)"],
-    ["last", "raise KeyboardInterrupt"],
-    ["last", "raise SystemExit"],
-    ["first", "while True:\n            pass"],
-    ["last", "while True:\n            pass"],
-  ])("a check in tearDownClass (%s class) is not escaped by ending the run there: %s", async (which, leave) => {
+    ["first", "classmethod", "_os._exit(0)"],
+    ["last", "classmethod", "_os._exit(0)"],
+    ["last", "classmethod", "raise KeyboardInterrupt"],
+    ["last", "classmethod", "raise SystemExit"],
+    ["first", "classmethod", "while True:\n            pass"],
+    ["last", "classmethod", "while True:\n            pass"],
+    ["last", "classmethod", SWALLOW],
+    ["last", "staticmethod", "_os._exit(0)"],
+    ["last", "staticmethod", "while True:\n            pass"],
+    ["last", "doClassCleanups", "pass"],
+  ] as const)("a check at a class's teardown (%s class, %s) is not escaped by ending the run there: %s", async (which, kind, leave) => {
     const passAtK = loadTaskDir(BUILTIN_TASKS, "pass-at-k");
     // TestAggregate runs first, TestPassAtK last.
     const cls = which === "first" ? "TestAggregate" : "TestPassAtK";
-    const tests = passAtK.tests.replace(
-      `class ${cls}(unittest.TestCase):\n`,
-      `class ${cls}(unittest.TestCase):\n    @classmethod\n    def tearDownClass(cls):\n        if pass_at_k(5, 0, 1) != 0.0:\n            raise AssertionError("pass_at_k(5, 0, 1) must be exactly 0.0")\n\n`,
-    );
+    const tests = passAtK.tests.replace(`class ${cls}(unittest.TestCase):\n`, `class ${cls}(unittest.TestCase):\n${FIXTURES[kind]}\n`);
     expect(tests).not.toBe(passAtK.tests);
     const req = (code: string) => ({ ...taskRunRequest(passAtK, code, "test", { tests }), timeLimitMs: 8000 });
     const honest = await rt.run(req(passAtK.canonical));
@@ -558,6 +568,40 @@ import threading
 _pass_at_k = pass_at_k
 def pass_at_k(n, c, k):
     threading.Thread(target=lambda: print(f"[summary] n={n} c={c} k={k}"), daemon=True).start()
+    return _pass_at_k(n, c, k)
+`,
+  "a signal handler that prints while the code prints": `
+import signal, sys
+def _tick(signum, frame):
+    print("tick", file=sys.stderr)
+signal.signal(signal.SIGALRM, _tick)
+_pass_at_k = pass_at_k
+def pass_at_k(n, c, k):
+    signal.setitimer(signal.ITIMER_REAL, 0.0002, 0.0002)
+    try:
+        for i in range(20):
+            print("step", i)
+        return _pass_at_k(n, c, k)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+`,
+  "a signal handler that raises to end a loop that prints": `
+import signal
+class _Budget(Exception):
+    pass
+def _out(signum, frame):
+    raise _Budget()
+signal.signal(signal.SIGALRM, _out)
+_pass_at_k = pass_at_k
+def pass_at_k(n, c, k):
+    signal.setitimer(signal.ITIMER_REAL, 0.0002)
+    try:
+        for i in range(50):
+            print("progress", i)
+    except _Budget:
+        pass
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
     return _pass_at_k(n, c, k)
 `,
   "a forked child that prints": `
