@@ -200,7 +200,7 @@ function topLevelLinks(): [string, string][] {
 /**
  * bubblewrap's arguments for the system part of a box: new namespaces of every
  * kind (no network), no capabilities, /usr and the top-level system folders
- * read-only, a fresh /dev and /tmp (and /proc when `proc`), and the box dies
+ * read-only, a fresh /dev, /tmp and /dev/shm (and /proc when `proc`), and the box dies
  * with its parent. Callers add their own folders, then `--remount-ro /`.
  * @param proc mount a /proc of the box's own processes (Node needs one). Not
  *   for Python running code under test: `/proc/self/mem` reads and writes the
@@ -225,6 +225,13 @@ export function bwrapSystemArgs(proc = true): string[] {
     String(TMP_BYTES),
     "--tmpfs",
     "/tmp",
+    // POSIX shared memory and named semaphores (multiprocessing's locks, queues and pools) live in /dev/shm.
+    "--perms",
+    "1777",
+    "--size",
+    String(TMP_BYTES),
+    "--tmpfs",
+    "/dev/shm",
   ];
   for (const [target, path] of topLevelLinks()) {
     if (target) b.push("--symlink", target, path);

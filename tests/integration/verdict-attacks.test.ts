@@ -604,6 +604,17 @@ def pass_at_k(n, c, k):
         signal.setitimer(signal.ITIMER_REAL, 0)
     return _pass_at_k(n, c, k)
 `,
+  "a process pool (its locks and queues need /dev/shm)": `
+import multiprocessing
+_aggregate = aggregate_pass_at_k
+def _one(args):
+    return _aggregate(*args)
+def aggregate_pass_at_k(results, ks=(1, 10, 100)):
+    with multiprocessing.Pool(2) as pool:
+        first, second = pool.map(_one, [(results, ks)] * 2)
+    assert first == second
+    return first
+`,
   "a forked child that prints": `
 import multiprocessing
 _aggregate = aggregate_pass_at_k
