@@ -186,6 +186,8 @@ export class PyodideRuntime implements PythonRuntime {
     inst.ready.catch(() => {});
     const { indexURL, packageBaseUrl, lockFileURL, packageCacheDir } = this.opts;
     const store = this.opts.startSnapshots;
+    // Pyodide's files are fetched while the snapshot is read (tens of MB from the disk or IndexedDB).
+    if (store) worker.post({ type: "prepare", options: { indexURL, packageBaseUrl, lockFileURL, packageCacheDir } });
     const loaded = store ? Promise.resolve().then(() => store.load()) : Promise.resolve(null);
     void loaded
       .catch(() => null)

@@ -14,7 +14,7 @@ import frames from "./recode_frames.py?raw";
 import guard from "./recode_guard.py?raw";
 import testpy from "./recode_testpy.py?raw";
 import touch from "./recode_touch.py?raw";
-import { createWorkerCore, type FromWorker, type ToWorker } from "./worker-core";
+import { createWorkerCore, type FromWorker, type PyodideSourceOptions, type ToWorker } from "./worker-core";
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -53,8 +53,12 @@ async function boxFetch(input: RequestInfo | URL): Promise<Response> {
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
   const bytes = await requestFile(new URL(url, self.location.href).href);
   const type = url.endsWith(".wasm") ? "application/wasm" : "application/octet-stream";
-  return new Response(bytes, { status: 200, headers: { "Content-Type": type } });
+  const response = new Response(bytes, { status: 200, headers: { "Content-Type": type } });
+  if (url.endsWith("/pyodide.asm.wasm")) pyodideWasm.add(response);
+  return response;
 }
+/** The answers of `fetch` that are Pyodide's own WebAssembly (a made Response has no URL to tell). */
+const pyodideWasm = new WeakSet<Response>();
 self.fetch = boxFetch as typeof fetch;
 
 /** Import an ES module whose text the page hands in. */
@@ -66,20 +70,79 @@ async function importFile<T>(url: string): Promise<T> {
 
 type PyodideModule = { loadPyodide: (o: Record<string, unknown>) => Promise<PyodideAPI> };
 
+/** Pyodide's scripts and compiled WebAssembly, fetched ahead ("prepare") for one folder. */
+interface Prepared {
+  indexURL: string;
+  mod: Promise<PyodideModule>;
+  asm: Promise<{ default: unknown }>;
+  /** pyodide.asm.wasm compiled while the host reads the start snapshot; null when it could not be. */
+  wasm: Promise<WebAssembly.Module | null>;
+}
+let prepared: Prepared | null = null;
+
+/** The folder of `opts.indexURL`, or "" when there is none. */
+function folderOf(opts: { indexURL?: unknown }): string {
+  return typeof opts.indexURL === "string" ? opts.indexURL : "";
+}
+
+/**
+ * Ask the page for Pyodide's files now and compile its WebAssembly, so that the start that follows (which waits
+ * for the start snapshot first) finds them ready. A file that fails here is asked for again by the start.
+ */
+function prepareFiles(opts: PyodideSourceOptions): void {
+  const indexURL = folderOf(opts);
+  if (!indexURL || prepared) return;
+  const lock = opts.lockFileURL || `${indexURL}pyodide-lock.json`;
+  for (const url of [lock, `${indexURL}python_stdlib.zip`]) requestFile(url).catch(() => {});
+  const mod = importFile<PyodideModule>(`${indexURL}pyodide.mjs`);
+  const asm = importFile<{ default: unknown }>(`${indexURL}pyodide.asm.mjs`);
+  const wasm = requestFile(`${indexURL}pyodide.asm.wasm`).then(
+    (bytes) => WebAssembly.compile(bytes).catch(() => null),
+    () => null,
+  );
+  for (const p of [mod, asm]) p.catch(() => {});
+  prepared = { indexURL, mod, asm, wasm };
+}
+
+/**
+ * Run `start` with Pyodide's `WebAssembly.instantiateStreaming` of its own file answered from the module
+ * compiled ahead (`compiled`), and put the original back after it.
+ */
+async function withCompiled<T>(compiled: WebAssembly.Module | null, start: () => Promise<T>): Promise<T> {
+  if (!compiled) return start();
+  const original = WebAssembly.instantiateStreaming;
+  let used = false;
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    const response = await source;
+    if (used || !pyodideWasm.has(response)) return original(response, imports);
+    used = true;
+    return { module: compiled, instance: await WebAssembly.instantiate(compiled, imports) };
+  };
+  try {
+    return await start();
+  } finally {
+    WebAssembly.instantiateStreaming = original;
+  }
+}
+
 const handle = createWorkerCore({
   loadPyodide: async (opts) => {
-    const indexURL = typeof opts.indexURL === "string" ? opts.indexURL : "";
+    const indexURL = folderOf(opts);
     if (!indexURL) throw new Error("no indexURL: the page must say where pyodide.mjs is served");
+    const ahead = prepared?.indexURL === indexURL ? prepared : null;
     let mod: PyodideModule;
     let asm: { default: unknown };
     try {
-      mod = await importFile<PyodideModule>(`${indexURL}pyodide.mjs`);
-      asm = await importFile<{ default: unknown }>(`${indexURL}pyodide.asm.mjs`);
+      mod = await (ahead?.mod ?? importFile<PyodideModule>(`${indexURL}pyodide.mjs`));
+      asm = await (ahead?.asm ?? importFile<{ default: unknown }>(`${indexURL}pyodide.asm.mjs`));
     } catch (e) {
+      if (ahead) prepared = null;
       throw new Error(`could not load Pyodide from ${indexURL} (${(e as Error).message}); check the Pyodide URL in Settings`);
     }
-    return mod.loadPyodide({ ...opts, createPyodideModule: asm.default, stdout: () => {}, stderr: () => {} });
+    const compiled = ahead ? await ahead.wasm : null;
+    return withCompiled(compiled, () => mod.loadPyodide({ ...opts, createPyodideModule: asm.default, stdout: () => {}, stderr: () => {} }));
   },
+  prepare: prepareFiles,
   // The modules of HARNESS_FILES (harness-files.ts), bundled as text.
   sources: {
     recode_harness: harness,

@@ -51,6 +51,12 @@ export { WORKDIR } from "./workdir";
 /** Host -> worker messages. */
 export type ToWorker =
   /**
+   * Start fetching Pyodide's own files from these sources (sent at once, while the host still looks for a
+   * start snapshot): "init" then finds them fetched. Only before "init"; a worker without a way to fetch ahead
+   * ignores it.
+   */
+  | { type: "prepare"; options: PyodideSourceOptions }
+  /**
    * `snapshot`: a start snapshot to load (see start-snapshot.ts), or null. `makeSnapshot`: make one (when none
    * is given or it does not load) and send it back as a "snapshot" message.
    */
@@ -92,6 +98,8 @@ export interface WorkerCoreDeps {
   post: (msg: FromWorker) => void;
   /** HMAC-SHA256 for the event lines (default: the plain JavaScript one; Node's worker gives Node's own). */
   mac?: HmacSha256;
+  /** Start fetching (and compiling) Pyodide's files from these sources, for a `loadPyodide` soon after ("prepare"). */
+  prepare?: (opts: PyodideSourceOptions) => void;
 }
 
 const LIB_DIR = "/lib/recode";
@@ -440,7 +448,9 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
   }
 
   return async (msg: ToWorker) => {
-    if (msg.type === "init") await init(msg.options, msg.interruptBuffer, msg.snapshot ?? null, msg.makeSnapshot ?? false);
+    if (msg.type === "prepare") {
+      if (!py) deps.prepare?.(msg.options);
+    } else if (msg.type === "init") await init(msg.options, msg.interruptBuffer, msg.snapshot ?? null, msg.makeSnapshot ?? false);
     else if (msg.type === "run") await run(msg.runId, msg.run);
   };
 }
