@@ -4,7 +4,7 @@
  * origin's IndexedDB (the box itself has no storage), so that later starts and
  * visits load it instead of starting Python and importing the harness again.
  * Keyed by the box worker's own code (which holds the harness) and the Pyodide
- * folder; only the latest snapshot is kept (some 30 MB).
+ * folder; only the latest snapshot is kept (some 16 MB: snapshot-pack.ts leaves out its empty pages).
  */
 import { type DBSchema, type IDBPDatabase, openDB } from "idb";
 import type { StartSnapshotStore } from "./pyodide-runtime";

@@ -18,6 +18,7 @@ import { type FileWatch, SCRATCH_DIRS, type WatchedFs, watchFiles } from "./file
 import { freezeIntrinsics, STACK_TRACE_LIMIT, sealCodeLoading, sealErrorMaker, sealFunctionConstructors, sealSockets } from "./js-seal";
 import { LineSplitter } from "./line-splitter";
 import { MemorySnapshot, type SnapshotFs, type SnapshotModule } from "./memory-snapshot";
+import { packSnapshot, unpackSnapshot } from "./snapshot-pack";
 import { WORKDIR } from "./workdir";
 
 /** Where Pyodide and its packages come from. All optional. */
@@ -204,9 +205,10 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
   async function start(options: PyodideSourceOptions, snapshot: Uint8Array | null, makeSnapshot: boolean): Promise<boolean> {
     if (snapshot) {
       try {
+        const memory = unpackSnapshot(snapshot);
         // Bytes that came over a channel may be a view into a larger buffer: such a view is copied.
-        const whole = snapshot.byteOffset === 0 && snapshot.byteLength === snapshot.buffer.byteLength;
-        py = await deps.loadPyodide({ ...initRuntime(options), _loadSnapshot: whole ? snapshot : snapshot.slice() });
+        const whole = memory.byteOffset === 0 && memory.byteLength === memory.buffer.byteLength;
+        py = await deps.loadPyodide({ ...initRuntime(options), _loadSnapshot: whole ? memory : memory.slice() });
         const fs = py.FS as unknown as EmscriptenFs;
         initEventDevice(fs);
         initHarness(py, fs, true);
@@ -224,7 +226,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     if (makeSnapshot) {
       try {
         const bytes = (py as unknown as { makeMemorySnapshot(): Uint8Array }).makeMemorySnapshot();
-        deps.post({ type: "snapshot", bytes });
+        deps.post({ type: "snapshot", bytes: packSnapshot(bytes) });
       } catch {
         // no snapshot this time
       }
