@@ -96,7 +96,10 @@ export class PyLookup<T> {
   }
 }
 
-/** Python's `set(act) == exp` for a recorded set's items and an actual set's (`real` false: both decoded). */
+/**
+ * Python's `set(act) == exp` for a recorded set's items and an actual set's (`real` false: both decoded).
+ * The actual items are a set's: two equal ones (which no set holds, but a sent list can) are a mismatch.
+ */
 export function setEqual(exp: readonly PyValue[], act: readonly PyValue[], real: boolean): boolean {
   // set() of the decoded items: equal items collapse (nan and recorded numpy scalars never do).
   const keys = new Set<string>();
@@ -107,20 +110,22 @@ export function setEqual(exp: readonly PyValue[], act: readonly PyValue[], real:
     if (key === null || !keys.has(key)) distinct += 1;
     if (key !== null) keys.add(key);
   }
-  return (
-    distinct === act.length &&
-    act.every((a) => {
-      const key = keyOf(a, real);
-      if (key === undefined) return exp.some((x) => pyEq(x, a, real));
-      return key !== null && keys.has(key);
-    })
-  );
+  if (distinct !== act.length) return false;
+  const seen = new Set<string>();
+  for (const a of act) {
+    const key = keyOf(a, real);
+    if (key === undefined) return slowSetEqual(exp, act, real);
+    if (key === null || !keys.has(key) || seen.has(key)) return false;
+    seen.add(key);
+  }
+  return true;
 }
 
 function slowSetEqual(exp: readonly PyValue[], act: readonly PyValue[], real: boolean): boolean {
   const e: PyValue[] = [];
   for (const x of exp) if (!e.some((o) => pyEq(o, x, false))) e.push(x);
-  return e.length === act.length && act.every((a) => e.some((x) => pyEq(x, a, real)));
+  if (e.length !== act.length || act.some((a, i) => act.some((b, j) => j < i && pyEq(b, a, real)))) return false;
+  return act.every((a) => e.some((x) => pyEq(x, a, real)));
 }
 
 /**

@@ -89,14 +89,17 @@ def encode(value, path="value"):
         if math.isinf(value):
             return {"$float": "inf" if value > 0 else "-inf"}
         return value
+    # A container is sent by what it holds, read with the built-in type's own methods: a subclass whose
+    # iteration or items() says otherwise does not decide what is compared.
     if isinstance(value, tuple):
-        return {"$tuple": [encode(v, f"{path}[{i}]") for i, v in enumerate(value)]}
+        return {"$tuple": [encode(v, f"{path}[{i}]") for i, v in enumerate(tuple.__iter__(value))]}
     if isinstance(value, list):
-        return [encode(v, f"{path}[{i}]") for i, v in enumerate(value)]
+        return [encode(v, f"{path}[{i}]") for i, v in enumerate(list.__iter__(value))]
     if isinstance(value, (set, frozenset)):
-        return {"$set": [encode(v, path) for v in sorted(value, key=repr)]}
+        items = set.__iter__(value) if isinstance(value, set) else frozenset.__iter__(value)
+        return {"$set": [encode(v, path) for v in sorted(items, key=repr)]}
     if isinstance(value, dict):
-        return {"$dict": [[encode(k, path), encode(v, f"{path}[{k!r}]")] for k, v in value.items()]}
+        return {"$dict": [[encode(k, path), encode(v, f"{path}[{k!r}]")] for k, v in dict.items(value)]}
     raise RecordError(f"cannot record {path}: values of type {type(value).__name__} are not supported")
 
 

@@ -686,3 +686,83 @@ describe("native: the interpreter's own memory", () => {
     }
   });
 });
+
+// Checked containers whose own methods say they hold what they do not (a set subclass that repeats one item
+// when iterated, a list whose iteration is the answer, a dict whose items() is): what is compared is what they
+// hold, and a sent set that repeats an item is no set.
+const LYING_TESTS = `import unittest
+from recode_check import check
+from target import top3_set, top3_list, table
+
+class TestContainers(unittest.TestCase):
+    def test_set(self):
+        check(self, "top3_set", top3_set())
+
+    def test_list(self):
+        check(self, "top3_list", top3_list())
+
+    def test_dict(self):
+        check(self, "table", table())
+`;
+const LYING_EXPECTED = JSON.stringify({
+  format: 2,
+  tests: {
+    "TestContainers.test_set": ["top3_set"],
+    "TestContainers.test_list": ["top3_list"],
+    "TestContainers.test_dict": ["table"],
+  },
+  values: { top3_set: { $set: [0, 3, 5] }, top3_list: [0, 3, 5], table: { $dict: [["a", 1]] } },
+});
+const LYING_CANDIDATE = `class _Set(set):
+    def __iter__(self):
+        return iter([3, 3, 3])
+
+class _List(list):
+    def __iter__(self):
+        return iter([0, 3, 5])
+
+class _Dict(dict):
+    def items(self):
+        return [("a", 1)]
+
+def top3_set():
+    return _Set([3])
+
+def top3_list():
+    return _List([9])
+
+def table():
+    return _Dict(a=2)
+`;
+const HONEST_CONTAINERS =
+  "def top3_set():\n    return {5, 0, 3}\n\ndef top3_list():\n    return [0, 3, 5]\n\ndef table():\n    return {'a': 1}\n";
+
+describe.each(["pyodide", "native"] as const)("%s: checked containers that lie about what they hold", (backend) => {
+  it("are compared by what they hold: no test passes, and honest containers do", async () => {
+    const rt = createRuntime(backend, {});
+    try {
+      await rt.ready();
+      const req = (candidate: string) => ({
+        files: {},
+        targetPath: "target.py",
+        candidate,
+        tests: LYING_TESTS,
+        mode: "test" as const,
+        expected: LYING_EXPECTED,
+        packages: [],
+        timeLimitMs: 20_000,
+      });
+      const lying = await rt.run(req(LYING_CANDIDATE));
+      expect(lying.tests.map((t) => [t.id, t.status])).toEqual([
+        ["TestContainers.test_dict", "failed"],
+        ["TestContainers.test_list", "failed"],
+        ["TestContainers.test_set", "failed"],
+      ]);
+      expect(lying.allPassed).toBe(false);
+      const honest = await rt.run(req(HONEST_CONTAINERS));
+      expect(honest.allPassed).toBe(true);
+    } finally {
+      await rt.dispose();
+    }
+  });
+});

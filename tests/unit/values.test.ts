@@ -408,6 +408,18 @@ describe("compareValues", () => {
     expect(compareValues("k", pyFloat(Number.NaN), pyFloat(Number.NaN), 0, 0)).toBeNull();
   });
 
+  it("a sent set that repeats an item is no set: a mismatch, however many items it has", () => {
+    const set = (...items: PyValue[]): PyValue => ({ type: "set", items });
+    expect(compareValues("k", set(int(0), int(3), int(5)), set(int(3), int(3), int(3)), 0, 0)).not.toBeNull();
+    expect(compareValues("k", set(int(0), int(3), int(5)), set(int(5), int(0), int(3)), 0, 0)).toBeNull();
+    // 1 and 1.0 are one item to Python.
+    expect(compareValues("k", set(int(1), int(2)), set(int(1), pyFloat(1)), 0, 0)).not.toBeNull();
+    // Items without a fast key (a float beside a tuple) are compared one by one, and the rule holds there too.
+    const t = (...items: PyValue[]): PyValue => ({ type: "tuple", items });
+    expect(compareValues("k", set(t(int(1)), t(int(2))), set(t(int(1)), t(pyFloat(1))), 0, 0)).not.toBeNull();
+    expect(compareValues("k", set(t(int(1)), t(int(2))), set(t(int(2)), t(int(1))), 0, 0)).toBeNull();
+  });
+
   it("matches dict keys and set items by Python equality, in linear time", () => {
     const keys = Array.from({ length: 20_000 }, (_, i): PyValue => ({ type: "tuple", items: [int(i), str(`k${i}`)] }));
     const dict = (vals: PyValue[]): PyValue => ({ type: "dict", entries: vals.map((k, i) => [k, int(i)] as const) });
