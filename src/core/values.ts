@@ -63,6 +63,35 @@ export type PyValue =
   | { readonly type: "npscalar"; readonly dtype: string; readonly value: PyValue }
   | { readonly type: "other"; readonly typeName: string; readonly repr: string };
 
+/** Values (items, entries, scalars) in `v`, counted through its containers. */
+function valueCount(v: PyValue): number {
+  switch (v.type) {
+    case "list":
+    case "tuple":
+    case "set":
+      return v.items.reduce((n, x) => n + valueCount(x), 1);
+    case "dict":
+      return v.entries.reduce((n, [k, x]) => n + valueCount(k) + valueCount(x), 1);
+    case "ndarray":
+      return 1 + valueCount(v.data);
+    case "npscalar":
+      return 1 + valueCount(v.value);
+    default:
+      return 1;
+  }
+}
+
+/**
+ * The most JSON text (characters) a checked value sent for `recorded` may have and still be read: 64 KiB plus
+ * 256 characters for each value `recorded` holds (an equal value has as many; a float's repr and the tags of a
+ * tuple, a dict entry or a numpy scalar take far less). A longer text cannot equal it, and reading it could
+ * hold the host for minutes (a deep list of lists takes some 65 times its text in memory), so it is a
+ * mismatch unread.
+ */
+export function checkedTextLimit(recorded: PyValue): number {
+  return 64 * 1024 + 256 * valueCount(recorded);
+}
+
 /**
  * Parse one encoded value from JSON text, e.g. `{"$tuple": [1, 0.5]}`.
  * Numbers keep their exact text: with `.`, `e` or `E` a float (as Python's

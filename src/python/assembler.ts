@@ -22,6 +22,7 @@
 import type { CollectionError, Mismatch, RunIncident, RunResult, SubTestResult, TestResult, TestStatus } from "../core/results";
 import { countTests, makeTestResult, runSolved } from "../core/results";
 import {
+  checkedTextLimit,
   compareValues,
   DEFAULT_TOLERANCE,
   type ExpectedFile,
@@ -712,6 +713,17 @@ export class RunAssembler {
         detail: `no recorded value for key ${c.key}: record the task again`,
       };
     }
+    const limit = checkedTextLimit(recorded);
+    if (c.value.length > limit) {
+      return {
+        key: c.key,
+        kind: "value",
+        where: "",
+        expected: "",
+        actual: "",
+        detail: `the checked value is far larger than the recorded one (${c.value.length} characters of JSON, at most ${limit}); it was not read`,
+      };
+    }
     let actual: PyValue;
     try {
       actual = parseValueJson(c.value);
@@ -960,8 +972,19 @@ export function withSourceLine(caller: string, req: RunRequest): string {
   const file = m[1] as string;
   const text =
     file === "test.py" ? req.tests : file === req.targetPath ? req.candidate : Object.hasOwn(req.files, file) ? req.files[file] : undefined;
-  const line = text?.split("\n")[Number(m[2]) - 1]?.trim();
+  const line = text === undefined ? undefined : linesOf(req, text)[Number(m[2]) - 1]?.trim();
   return line ? `${caller}    ${line}\n` : caller;
+}
+
+/** The lines of each file of a run, split once: a run may make thousands of checks in a file of a million lines. */
+const splitFiles = new WeakMap<RunRequest, Map<string, string[]>>();
+
+function linesOf(req: RunRequest, text: string): string[] {
+  let files = splitFiles.get(req);
+  if (!files) splitFiles.set(req, (files = new Map()));
+  let lines = files.get(text);
+  if (!lines) files.set(text, (lines = text.split("\n")));
+  return lines;
 }
 
 function checkTraceback(c: CheckSeen, m: Mismatch): string {

@@ -172,3 +172,42 @@ describe("output sent as a test writes it", () => {
     expect(run.allPassed).toBe(false);
   });
 });
+
+describe("a checked value far larger than the recorded one", () => {
+  const req: RunRequest = {
+    ...REQ,
+    candidate: "x = 1\n".repeat(50_000),
+    expected: JSON.stringify({
+      format: 2,
+      tests: { "T.test_a": ["small"], "T.test_b": ["small2"] },
+      values: { small: [1, 2, 3], small2: 5 },
+    }),
+  };
+  it("is a mismatch, unread; a value of the recorded size is read and compared", () => {
+    const asm = new RunAssembler(req);
+    // A deep list of lists takes tens of times its text in the host's memory once read.
+    const huge = `[${"[0], ".repeat(200_000)}[0]]`;
+    feed(asm, [
+      { type: "collected", tests: ["T.test_a", "T.test_b"] },
+      { type: "test-start", id: "T.test_a" },
+      { type: "check", key: "small", value: huge, rtol: 1e-9, atol: 0, subtest: null, caller: '  File "pkg/mod.py", line 40000, in f\n' },
+      { type: "test-outcome", id: "T.test_a", status: "passed" },
+      result("T.test_a", "passed"),
+      { type: "test-start", id: "T.test_b" },
+      { type: "check", key: "small2", value: "6", rtol: 1e-9, atol: 0, subtest: null, caller: '  File "pkg/mod.py", line 3, in f\n' },
+      { type: "test-outcome", id: "T.test_b", status: "passed" },
+      result("T.test_b", "passed"),
+      { type: "end", poisoned: null },
+    ]);
+    const r = asm.finish("pyodide", 1);
+    const [a, b] = r.tests;
+    expect(a?.status).toBe("failed");
+    expect(a?.message).toMatch(
+      /small: the checked value is far larger than the recorded one \(1000005 characters of JSON, at most 66560\); it was not read/,
+    );
+    expect(a?.traceback).toContain("line 40000, in f\n    x = 1\n");
+    expect(b?.status).toBe("failed");
+    expect(b?.message).toMatch(/expected 5, got 6/);
+    expect(r.incident ?? null).toBeNull();
+  });
+});
