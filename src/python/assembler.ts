@@ -981,9 +981,15 @@ const splitFiles = new WeakMap<RunRequest, Map<string, string[]>>();
 
 function linesOf(req: RunRequest, text: string): string[] {
   let files = splitFiles.get(req);
-  if (!files) splitFiles.set(req, (files = new Map()));
+  if (!files) {
+    files = new Map();
+    splitFiles.set(req, files);
+  }
   let lines = files.get(text);
-  if (!lines) files.set(text, (lines = text.split("\n")));
+  if (!lines) {
+    lines = text.split("\n");
+    files.set(text, lines);
+  }
   return lines;
 }
 

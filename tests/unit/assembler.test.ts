@@ -199,7 +199,7 @@ describe("a checked value far larger than the recorded one", () => {
       result("T.test_b", "passed"),
       { type: "end", poisoned: null },
     ]);
-    const r = asm.finish("pyodide", 1);
+    const r = asm.finish("pyodide", 1, null);
     const [a, b] = r.tests;
     expect(a?.status).toBe("failed");
     expect(a?.message).toMatch(
