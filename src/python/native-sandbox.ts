@@ -14,8 +14,10 @@
  * user's files and network; warned about once per runtime).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, readlinkSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, lstatSync, mkdtempSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { SECCOMP_FD, seccompFilter } from "./seccomp-filter";
 
 /** Sandbox policy of the native backend. */
 export type NativeSandbox = "auto" | "bwrap" | "none";
@@ -210,6 +212,9 @@ export function bwrapSystemArgs(proc = true): string[] {
   const b = [
     "--unshare-all",
     "--die-with-parent",
+    // The kernel's keyrings are not namespaced: key management calls are refused (seccomp-filter.ts).
+    "--seccomp",
+    String(SECCOMP_FD),
     "--cap-drop",
     "ALL",
     "--ro-bind",
@@ -299,7 +304,29 @@ export function bwrapCommand(
     py.executable,
     ...args,
   );
-  return { command: "bwrap", args: b };
+  return bwrapWithFilter(b);
+}
+
+let filterFile: string | null = null;
+
+/** The seccomp filter (seccomp-filter.ts) in a file of this process's own folder, written at first use. */
+function seccompFile(): string {
+  if (filterFile) return filterFile;
+  const dir = mkdtempSync(join(tmpdir(), "recode-seccomp-"));
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, "filter.bpf");
+  writeFileSync(file, seccompFilter(), { mode: 0o400 });
+  filterFile = file;
+  return file;
+}
+
+/**
+ * The command that runs bubblewrap with `args` (which {@link bwrapSystemArgs} began with `--seccomp`) and
+ * its seccomp filter open on that descriptor: a shell opens the file and becomes bubblewrap, which reads
+ * the filter, closes the descriptor and applies the filter to everything the box runs.
+ */
+export function bwrapWithFilter(args: string[]): { command: string; args: string[] } {
+  return { command: "/bin/sh", args: ["-c", `exec bwrap "$@" ${SECCOMP_FD}<"$0"`, seccompFile(), ...args] };
 }
 
 /** What a native runtime (the unittest harness or pytest) knows once it is ready. */

@@ -21,7 +21,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { spawnBoxed } from "./box-channel";
 import { errorTail } from "./error-tail";
-import { bindOpen, bwrapAvailable, bwrapSystemArgs, dropToNobody, type NativeSandbox, nobodyCan } from "./native-sandbox";
+import { bindOpen, bwrapAvailable, bwrapSystemArgs, bwrapWithFilter, dropToNobody, type NativeSandbox, nobodyCan } from "./native-sandbox";
 import type { WorkerHandle } from "./pyodide-runtime";
 import type { FromWorker } from "./worker-core";
 import { parseFromWorker } from "./worker-messages";
@@ -117,7 +117,7 @@ export function pyodideBoxCommand(readable: string[] = [], entry: string = ENTRY
   b.push("--setenv", "LANG", "C.UTF-8");
   // Descriptors inherited from whatever started recode are closed before anything runs (close-inherited.mjs).
   b.push(...drop, node, "--import", pathToFileURL(CLOSE_INHERITED).href, entry);
-  return { command: "bwrap", args: b };
+  return bwrapWithFilter(b);
 }
 
 /**

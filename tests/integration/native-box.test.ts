@@ -58,6 +58,24 @@ const ATTEMPTS = {
     "import os\ndef probe():\n    st = os.stat('/dev/null')\n    done = []\n    for what, act in (('times', lambda: os.utime('/dev/null', ns=(st.st_atime_ns, st.st_mtime_ns))), ('mode', lambda: os.chmod('/dev/null', st.st_mode & 0o7777)), ('owner', lambda: os.chown('/dev/null', st.st_uid, st.st_gid))):\n        try:\n            act()\n            done.append(what)\n        except OSError:\n            pass\n    return [os.getuid(), done]\n",
   processes:
     "import subprocess\ndef probe():\n    subprocess.Popen(['setsid', 'sleep', '61.4242'], start_new_session=True)\n    return 'started'\n",
+  // The kernel's keyrings are not namespaced: the session keyring of whoever started recode (Kerberos tickets,
+  // keys stored with keyctl) and a user's keyring a later run would find. Asked here and by a child process.
+  // (ctypes is refused to code under test; a python3 it starts has it.)
+  keyrings: `import subprocess, sys
+CHILD = """
+import ctypes, platform
+libc = ctypes.CDLL(None, use_errno=True)
+ADD_KEY, KEYCTL = {"x86_64": (248, 250), "aarch64": (217, 219)}[platform.machine()]
+out = []
+for r in (libc.syscall(KEYCTL, 0, ctypes.c_int(-3), 0), libc.syscall(KEYCTL, 0, ctypes.c_int(-4), 0),
+          libc.syscall(ADD_KEY, b"user", b"recode-probe", b"v", 1, ctypes.c_int(-1))):
+    out.append("errno %d" % ctypes.get_errno() if r < 0 else "key")
+print(out)
+"""
+def probe():
+    child = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True)
+    return (child.stdout + child.stderr).strip()
+`,
 };
 
 function sleepersLeft(): number {
@@ -198,6 +216,11 @@ def probe():
     expect(r.allPassed).toBe(false);
   });
 
+  it("reaches no keyring of the kernel's from a process it starts (a seccomp filter)", async () => {
+    const r = await rt.run(probe(ATTEMPTS.keyrings));
+    expect(r.tests[0]?.stdout).toContain("PROBE ['errno 1', 'errno 1', 'errno 1']");
+  });
+
   it("cannot read the canonical solution", async () => {
     const r = await rt.run(taskRunRequest(loadTaskDir(BUILTIN_TASKS, "min-p-sampling"), ATTACKS["canonical solution"] as string));
     expect(r.collectionError).toBeNull();
@@ -215,6 +238,11 @@ describe("native backend without a box (sandbox none): the same attacks succeed"
     expect(warnings[0]).toContain("without a sandbox");
     const r = await rt.run(probe(ATTEMPTS.environment));
     expect(r.tests[0]?.stdout).toContain("PROBE []");
+  });
+
+  it("reaches the kernel's keyrings", async () => {
+    const r = await rt.run(probe(ATTEMPTS.keyrings));
+    expect(r.tests[0]?.stdout).toContain("PROBE ['key', 'key', 'key']");
   });
 
   it("reaches the catcher server and the canonical solution", async () => {
