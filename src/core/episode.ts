@@ -151,6 +151,16 @@ export class Turn0ReviewError extends Error {
 }
 
 /**
+ * A run whose tests could not run for want of the task's packages judged nothing: the episode ends in an
+ * error (kept, and run again on resume), not in a failed turn that would count against the agent.
+ * @throws Error naming the packages' problem.
+ */
+function throwIfNotJudged(run: RunResult): void {
+  if (run.incident?.kind === "packages")
+    throw new Error(`the tests could not run (the agent's code was not judged): ${run.incident.message}`);
+}
+
+/**
  * Compute turn 0: the agent writes the target file without feedback, the
  * tests run, and (when it fails and more turns follow) the researcher reviews
  * it once; the raw record is rendered per level later. `partial` (from a
@@ -168,6 +178,7 @@ export async function runTurn0(env: EpisodeEnv, config: EpisodeConfig, partial?:
     throwIfAborted(env.signal);
     const run = await env.runtime.run(env.request(env.task, out.code), { signal: env.signal });
     throwIfAborted(env.signal);
+    throwIfNotJudged(run);
     done = {
       turn: {
         index: 0,
@@ -319,6 +330,7 @@ export async function runEpisode(
       throwIfAborted(env.signal);
       const run = await env.runtime.run(env.request(env.task, out.code), { signal: env.signal });
       throwIfAborted(env.signal);
+      throwIfNotJudged(run);
       let feedback: FeedbackRecord | null = null;
       let feedbackText = "";
       let researcherMs = 0;

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -190,6 +190,24 @@ describe("recode run / report / merge", () => {
     ]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/every reply was refused, e\.g\. the reply has no `Action:` line; check the --setting/);
+  });
+
+  it("a task whose packages cannot be loaded is an episode error, not a failed turn of the agent's", async () => {
+    const out = join(work, "no-packages");
+    const empty = join(work, "empty-package-source");
+    mkdirSync(empty, { recursive: true });
+    const file = join(work, "rms-norm.script.json");
+    writeFileSync(
+      file,
+      JSON.stringify(solverScript([{ targetPath: target("rms-norm"), first: canonical("rms-norm"), later: canonical("rms-norm") }])),
+    );
+    const args = ["--model", `scripted:${file}`, "--tasks", "rms-norm", "--levels", "0", "--turns", "2", "--setting", "memory_agent"];
+    const r = await recode(["run", ...args, "--package-source", empty, "--out", out]);
+    expect(r.out).toMatch(/turn 0 failed: the tests could not run \(the agent's code was not judged\): package numpy could not be loaded/);
+    const episodes = findTrajectoryFiles(out).map((f) => restoreTrajectory(JSON.parse(readFileSync(f, "utf8"))));
+    expect(episodes.map((t) => [t.stoppedReason, t.turns.length])).toEqual([["error", 0]]);
+    const report = await recode(["report", out]);
+    expect(report.out).toMatch(/1 episode\(s\) ended in an error/);
   });
 
   it("shards with other decoding settings are not merged into one run", async () => {
