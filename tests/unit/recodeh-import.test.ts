@@ -256,6 +256,9 @@ describe("shared tasks", () => {
   it("are read-only in the page, with the reason and the packages", () => {
     const t = sharedTask();
     expect(pageRunBlocker(t)).toMatch(/runs its tests under pytest beside the reference solution .* It needs pytest and numpy\./);
+    // pytest is named once, whether the task lists it or not.
+    expect(pageRunBlocker({ ...t, meta: { ...t.meta, packages: ["pytest"] } })).toMatch(/ It needs pytest\. /);
+    expect(pageRunBlocker({ ...t, meta: { ...t.meta, packages: ["numpy", "pytest"] } })).toMatch(/ It needs pytest and numpy\. /);
     expect(pageRunBlocker({ ...t, meta: { ...t.meta, isolation: "recorded" } })).toBeNull();
     const files = Object.fromEntries(
       Object.entries({
