@@ -4,7 +4,7 @@
  * the `recode tasks validate` / `recode tasks doc` commands as a user runs them.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -185,6 +185,17 @@ describe("the commands", () => {
     expect(quick.stdout).not.toContain("mutation score");
     expect(recode("tasks", "validate", "--dir", root, "--mutants", "zero").status).toBe(2);
   }, 300_000);
+
+  it("recode tasks doc for some tasks does not replace the whole suite's document", () => {
+    const cwd = mkdtempSync(join(tmpdir(), "recode-doc-"));
+    mkdirSync(join(cwd, "docs"), { recursive: true });
+    writeFileSync(join(cwd, "docs", "tasks.md"), "every task\n");
+    const r = spawnSync(process.execPath, [BIN, "tasks", "doc", "tiny-strong", "--dir", root], { encoding: "utf8", cwd, timeout: 60_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("1 of the 2 tasks would replace docs/tasks.md, which lists every task: give --out <file>");
+    expect(readFileSync(join(cwd, "docs", "tasks.md"), "utf8")).toBe("every task\n");
+    rmSync(cwd, { recursive: true, force: true });
+  });
 
   it("recode tasks doc writes a document with every task", () => {
     const out = join(root, "out", "tasks.md");

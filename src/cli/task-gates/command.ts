@@ -2,14 +2,14 @@
  * The command-line side of the task gates: the options `recode tasks
  * validate` passes to them, and `recode tasks doc`, which writes docs/tasks.md.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Command } from "commander";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../../python/native-sandbox";
 import { createRuntime } from "../../python/node";
 import type { PythonRuntime } from "../../python/runtime";
 import { packageOptions } from "../run";
-import { BUILTIN_TASKS, loadTaskDir, resolveTaskIds } from "../task-fs";
+import { BUILTIN_TASKS, listTaskIds, loadTaskDir, resolveTaskIds } from "../task-fs";
 import { CommandInputError } from "../test-command";
 import { measureTaskFacts, type TaskFacts, tasksMarkdown } from "./doc";
 import { type TaskGateOptions, TaskGates } from "./gates";
@@ -64,8 +64,14 @@ export function addTasksDocCommand(tasks: Command, out: (s: string) => void, set
     .option("--no-mutation", "leave the mutation score out")
     .option("--sandbox <policy>", "where the code runs, both backends: auto | bwrap | none (docs/security.md)", "auto")
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
-    .action(async (ids: string[], o: DocOptions) => {
+    .action(async (ids: string[], o: DocOptions, cmd: Command) => {
       const list = resolveTaskIds(o.dir, ids);
+      // The document lists the tasks it was written for: a few of them must not replace the whole suite's.
+      if (list.length < listTaskIds(o.dir).length && cmd.getOptionValueSource("out") === "default" && existsSync(o.out)) {
+        throw new CommandInputError(
+          `${list.length} of the ${listTaskIds(o.dir).length} tasks would replace ${o.out}, which lists every task: give --out <file> to write theirs elsewhere, or no task to measure all`,
+        );
+      }
       const sandbox = o.sandbox as NativeSandbox;
       if (!NATIVE_SANDBOXES.includes(sandbox))
         throw new CommandInputError(`--sandbox: "${o.sandbox}" is not one of ${NATIVE_SANDBOXES.join(", ")}`);
