@@ -158,6 +158,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       throw new CommandInputError((e as Error).message);
     }
     let r: RunResult;
+    let brokenFile: string | null = null;
     try {
       try {
         await rt.ready();
@@ -166,15 +167,24 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
         throw new CommandInputError((e as Error).message);
       }
       r = await rt.run(taskRunRequest(task, candidate));
+      // An error in another file than the target's: the task's own files do not load (not a verdict on the
+      // candidate) only when they do not load with the canonical solution either. A candidate that lacks a name
+      // test.py imports, or raises in a repository file it calls, fails like any other.
+      const elsewhere = r.collectionError?.file && r.collectionError.file !== task.meta.target_file_path;
+      if (elsewhere && task.canonical) {
+        const c = await rt.run(taskRunRequest(task, task.canonical));
+        brokenFile = c.collectionError?.file && c.collectionError.file !== task.meta.target_file_path ? c.collectionError.file : null;
+      } else if (elsewhere) brokenFile = r.collectionError?.file ?? null;
     } finally {
       await rt.dispose();
     }
     if (o.json) out(`${JSON.stringify(testCommandJson(r))}\n`);
     else out(`${task.id} (${rt.version || o.backend}):\n${renderTestLog(r, { totalCap: 200_000 })}\n`);
-    // The task's own files do not load (a syntax error in test.py or a repository file): not a verdict on the candidate.
-    const broken = r.collectionError?.file && r.collectionError.file !== task.meta.target_file_path;
+    const broken = brokenFile !== null;
     if (broken)
-      process.stderr.write(`recode: the task's ${r.collectionError?.file} does not load: fix the task (the candidate was not judged)\n`);
+      process.stderr.write(
+        `recode: the task's ${brokenFile} does not load, with the canonical solution either: fix the task (the candidate was not judged)\n`,
+      );
     // The task's packages cannot be had here: not a verdict on the candidate either.
     const noPackages = r.incident?.kind === "packages";
     if (noPackages)

@@ -1,6 +1,6 @@
 /** `recode test <task> <candidate.py>` as a user runs it: a real process, real Python. */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -112,6 +112,25 @@ describe("a task whose test.py does not load", () => {
     expect(t.status).toBe(2);
     expect(t.stderr).toContain("the task's test.py does not load");
     expect(t.stdout.split("SyntaxError").length - 1).toBe(1);
+  });
+});
+
+describe("a candidate whose error shows in another file than its own", () => {
+  const canonical = readFileSync(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname, "utf8");
+  it.each([
+    // An interface test.py imports is missing (the most common incomplete file): the error is test.py's import line.
+    ["lacks a name test.py imports", canonical.replace(/\ndef aggregate_pass_at_k\(/, "\ndef _unused_aggregate(")],
+    // A SyntaxError raised in the candidate's name of test.py.
+    ["raises an error that names test.py", `raise SyntaxError("invalid syntax", ("test.py", 3, 1, "x"))\n`],
+  ])("%s: judged, not solved (exit 1), and the task is not blamed", (_what, text) => {
+    const dir = mkdtempSync(join(tmpdir(), "recode-blame-"));
+    const file = join(dir, "candidate.py");
+    writeFileSync(file, text);
+    const t = recode("test", "pass-at-k", file, "--json");
+    expect(t.status).toBe(1);
+    expect(t.stderr).not.toContain("does not load");
+    expect(JSON.parse(t.stdout).solved).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 
