@@ -267,7 +267,9 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
     coderOpts = modelOptions(o.model, o.baseUrl, o.apiKey, env, timeoutMs);
     coder = withSampling(modelFromSpec(o.model, coderOpts), sampling.coder);
   } catch (e) {
-    throw new ConfigError(`--model: ${(e as Error).message}`);
+    // A message that names the option already says where.
+    const m = (e as Error).message;
+    throw new ConfigError(m.startsWith("--model") ? m : `--model: ${m}`);
   }
   let makeResearcher: PreparedRun["makeResearcher"];
   let researcherId: string;

@@ -143,6 +143,14 @@ describe("createOpenAIModel through a real chat-completions server", () => {
     expect(stub.chatRequests()).toHaveLength(2);
   });
 
+  it("says a web page answered where the API was expected (a base URL without /v1)", async () => {
+    stub.reset();
+    stub.setFallback({ rawBody: "<!doctype html><html><body>Welcome</body></html>", headers: { "content-type": "text/html" } });
+    const err = await modelError(createOpenAIModel(fast({ maxRetries: 0 })).chat(hello));
+    expect(err.message).toContain('is not JSON (it begins "<!doctype html><html><body>Welcome</body"); is the base URL the API\'s');
+    stub.reset();
+  });
+
   it("reports a dead endpoint as not reachable", async () => {
     const port = await closedPort();
     const baseURL = `http://127.0.0.1:${port}/v1`;
@@ -236,7 +244,7 @@ describe("checkEndpoint", () => {
   });
 
   it("rejects bad options before any request", async () => {
-    await expect(checkEndpoint(fast({ baseURL: "localhost:11434" }))).rejects.toThrow(/baseURL must be an http\(s\) URL/);
+    await expect(checkEndpoint(fast({ baseURL: "localhost:11434" }))).rejects.toThrow(/base URL must be an http\(s\) URL/);
     expect(() => createOpenAIModel(fast({ model: " " }))).toThrow(/model must be a non-empty/);
     expect(() => createOpenAIModel(fast({ retryBaseMs: -1 }))).toThrow(/retryBaseMs/);
   });

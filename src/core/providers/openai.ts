@@ -66,12 +66,14 @@ const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
 const PLACEHOLDER_KEY = "no-key";
 
 function checkOptions(opts: OpenAIModelOptions): void {
-  const where = "createOpenAIModel";
+  const where = "the endpoint's settings";
   if (typeof opts.baseURL !== "string" || !/^https?:\/\//.test(opts.baseURL)) {
-    throw new Error(`${where}: baseURL must be an http(s) URL such as http://localhost:11434/v1, got ${JSON.stringify(opts.baseURL)}`);
+    throw new Error(
+      `the endpoint's base URL must be an http(s) URL such as http://localhost:11434/v1, got ${JSON.stringify(opts.baseURL)}`,
+    );
   }
   if (typeof opts.model !== "string" || opts.model.trim() === "") {
-    throw new Error(`${where}: model must be a non-empty model name, got ${JSON.stringify(opts.model)}`);
+    throw new Error(`the model must be a non-empty model name, got ${JSON.stringify(opts.model)}`);
   }
   for (const key of ["timeoutMs", "maxRetries", "retryBaseMs", "maxRetryDelayMs"] as const) {
     const v = opts[key];
@@ -429,6 +431,14 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
           }
           refused.add(param);
         }
+      }
+      // The SDK gives a body that is not JSON as its text: a web page where the API was expected.
+      if (typeof (completion as unknown) === "string") {
+        const head = JSON.stringify((completion as unknown as string).trim().slice(0, 40));
+        throw new ModelError(
+          id,
+          `the response from ${opts.baseURL} is not JSON (it begins ${head}); is the base URL the API's (often ending in /v1)?`,
+        );
       }
       const choice = completion?.choices?.[0];
       if (!choice?.message) {
