@@ -290,7 +290,8 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       }
     }
     if (missing.length > 0) {
-      const why = errors.length ? ` (${errors.join("; ").slice(0, 300)})` : "";
+      // Pyodide says "The following error occurred while loading numpy:" and then the error, in two messages.
+      const why = errors.length ? ` (${errors.join("; ").replace(/:; /g, ": ").slice(0, 300)})` : "";
       deps.post({
         type: "packages-error",
         runId,

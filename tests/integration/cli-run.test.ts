@@ -204,6 +204,8 @@ describe("recode run / report / merge", () => {
     const args = ["--model", `scripted:${file}`, "--tasks", "rms-norm", "--levels", "0", "--turns", "2", "--setting", "memory_agent"];
     const r = await recode(["run", ...args, "--package-source", empty, "--out", out]);
     expect(r.out).toMatch(/turn 0 failed: the tests could not run \(the agent's code was not judged\): package numpy could not be loaded/);
+    expect(r.out).toContain("while loading numpy: ");
+    expect(r.out).not.toContain(":;");
     const episodes = findTrajectoryFiles(out).map((f) => restoreTrajectory(JSON.parse(readFileSync(f, "utf8"))));
     expect(episodes.map((t) => [t.stoppedReason, t.turns.length])).toEqual([["error", 0]]);
     const report = await recode(["report", out]);
