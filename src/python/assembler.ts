@@ -699,48 +699,33 @@ export class RunAssembler {
   }
 
   private compare(c: CheckSeen): Mismatch | null {
-    if (this.expectedError) {
-      return { key: c.key, kind: "value", where: "", expected: "", actual: "", detail: this.expectedError };
-    }
+    const unread = (detail: string, kind: Mismatch["kind"] = "value"): Mismatch => ({
+      key: c.key,
+      kind,
+      where: "",
+      expected: "",
+      actual: "",
+      detail,
+    });
+    if (this.expectedError) return unread(this.expectedError);
     const recorded = this.expected?.values.get(c.key);
-    if (recorded === undefined) {
-      return {
-        key: c.key,
-        kind: "value",
-        where: "",
-        expected: "",
-        actual: "",
-        detail: `no recorded value for key ${c.key}: record the task again`,
-      };
-    }
+    if (recorded === undefined) return unread(`no recorded value for key ${c.key}: record the task again`);
     const limit = checkedTextLimit(recorded);
     if (c.value.length > limit) {
-      return {
-        key: c.key,
-        kind: "value",
-        where: "",
-        expected: "",
-        actual: "",
-        detail: `the checked value is far larger than the recorded one (${c.value.length} characters of JSON, at most ${limit}); it was not read`,
-      };
+      return unread(
+        `the checked value is far larger than the recorded one (${c.value.length} characters of JSON, at most ${limit}); it was not read`,
+      );
     }
     let actual: PyValue;
     try {
       actual = parseValueJson(c.value);
     } catch (e) {
-      return {
-        key: c.key,
-        kind: "type",
-        where: "",
-        expected: "",
-        actual: "",
-        detail: `the checked value could not be read: ${(e as Error).message}`,
-      };
+      return unread(`the checked value could not be read: ${(e as Error).message}`, "type");
     }
     // The recording's tolerances, never the ones the interpreter under test sends (legacy files have none recorded).
     const [rtol, atol] = this.expected?.tests ? (this.expected.tolerances?.get(c.key) ?? DEFAULT_TOLERANCE) : [c.rtol, c.atol];
     if (!Number.isFinite(rtol) || !Number.isFinite(atol)) {
-      return { key: c.key, kind: "value", where: "", expected: "", actual: "", detail: "the check's tolerances are not finite numbers" };
+      return unread("the check's tolerances are not finite numbers");
     }
     return compareValues(c.key, recorded, actual, rtol, atol);
   }
