@@ -201,6 +201,11 @@ function compareDicts(c: Check, exp: PyValue & { type: "dict" }, act: PyValue, w
       `missing keys ${list(missing)}, unexpected keys ${list(extra)}`,
     );
   }
+  // Every key is in both: more entries sent than recorded means a key repeats, which no dict holds (keys of a
+  // subclass that hashes apart from the value it encodes as).
+  if (act.entries.length !== entries.length) {
+    return mismatch("keys", exp, act, `${act.entries.length} entries sent for ${entries.length} keys: a key repeats`);
+  }
   for (const [k, v] of entries) {
     const m = compareAt(c, v, inAct.get(k) as PyValue, `${where}[${pyRepr(k)}]`);
     if (m) return m;

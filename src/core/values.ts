@@ -63,33 +63,38 @@ export type PyValue =
   | { readonly type: "npscalar"; readonly dtype: string; readonly value: PyValue }
   | { readonly type: "other"; readonly typeName: string; readonly repr: string };
 
-/** Values (items, entries, scalars) in `v`, counted through its containers. */
-function valueCount(v: PyValue): number {
+/**
+ * The most JSON text (characters) a value equal to `v` can take: 256 characters for each value it holds (a
+ * float's repr and the tags of a tuple, a dict entry or a numpy scalar take far less), and for a string 12
+ * characters per character besides (`json.dumps` writes a character outside the BMP as two `\\uXXXX`).
+ */
+function textBudget(v: PyValue): number {
   switch (v.type) {
     case "list":
     case "tuple":
     case "set":
-      return v.items.reduce((n, x) => n + valueCount(x), 1);
+      return v.items.reduce((n, x) => n + textBudget(x), 256);
     case "dict":
-      return v.entries.reduce((n, [k, x]) => n + valueCount(k) + valueCount(x), 1);
+      return v.entries.reduce((n, [k, x]) => n + textBudget(k) + textBudget(x), 256);
     case "ndarray":
-      return 1 + valueCount(v.data);
+      return 256 + textBudget(v.data);
     case "npscalar":
-      return 1 + valueCount(v.value);
+      return 256 + textBudget(v.value);
+    case "str":
+      return 256 + 12 * v.value.length;
     default:
-      return 1;
+      return 256;
   }
 }
 
 /**
  * The most JSON text (characters) a checked value sent for `recorded` may have and still be read: 64 KiB plus
- * 256 characters for each value `recorded` holds (an equal value has as many; a float's repr and the tags of a
- * tuple, a dict entry or a numpy scalar take far less). A longer text cannot equal it, and reading it could
+ * what a value equal to it can take ({@link textBudget}). A longer text cannot equal it, and reading it could
  * hold the host for minutes (a deep list of lists takes some 65 times its text in memory), so it is a
  * mismatch unread.
  */
 export function checkedTextLimit(recorded: PyValue): number {
-  return 64 * 1024 + 256 * valueCount(recorded);
+  return 64 * 1024 + textBudget(recorded);
 }
 
 /**

@@ -70,15 +70,18 @@ def encode(value, path="value"):
     # numpy first: np.float64 is also a Python float.
     if np is not None:
         if isinstance(value, np.ndarray):
+            # Read as a plain array: a subclass's own dtype, shape or tolist() does not decide what is sent.
+            plain = np.ndarray.view(value, np.ndarray)
             return {
                 "$ndarray": {
-                    "dtype": str(value.dtype),
-                    "shape": list(value.shape),
-                    "data": encode(value.tolist(), path),
+                    "dtype": str(plain.dtype),
+                    "shape": list(plain.shape),
+                    "data": encode(plain.tolist(), path),
                 }
             }
         if isinstance(value, np.generic):
-            return {"$npscalar": {"dtype": str(value.dtype), "value": encode(value.item(), path)}}
+            dtype = np.generic.dtype.__get__(value)
+            return {"$npscalar": {"dtype": str(dtype), "value": encode(np.generic.item(value), path)}}
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, int):

@@ -692,7 +692,7 @@ describe("native: the interpreter's own memory", () => {
 // hold, and a sent set that repeats an item is no set.
 const LYING_TESTS = `import unittest
 from recode_check import check
-from target import top3_set, top3_list, table
+from target import top3_set, top3_list, table, counts
 
 class TestContainers(unittest.TestCase):
     def test_set(self):
@@ -703,6 +703,9 @@ class TestContainers(unittest.TestCase):
 
     def test_dict(self):
         check(self, "table", table())
+
+    def test_counts(self):
+        check(self, "counts", counts())
 `;
 const LYING_EXPECTED = JSON.stringify({
   format: 2,
@@ -710,8 +713,9 @@ const LYING_EXPECTED = JSON.stringify({
     "TestContainers.test_set": ["top3_set"],
     "TestContainers.test_list": ["top3_list"],
     "TestContainers.test_dict": ["table"],
+    "TestContainers.test_counts": ["counts"],
   },
-  values: { top3_set: { $set: [0, 3, 5] }, top3_list: [0, 3, 5], table: { $dict: [["a", 1]] } },
+  values: { top3_set: { $set: [0, 3, 5] }, top3_list: [0, 3, 5], table: { $dict: [["a", 1]] }, counts: { $dict: [["a", 2]] } },
 });
 const LYING_CANDIDATE = `class _Set(set):
     def __iter__(self):
@@ -733,9 +737,18 @@ def top3_list():
 
 def table():
     return _Dict(a=2)
+
+class _Key(str):
+    # Two keys that a dict holds apart, both sent as "a".
+    __hash__ = object.__hash__
+    def __eq__(self, other):
+        return self is other
+
+def counts():
+    return {_Key("a"): 2, _Key("a"): 5}
 `;
 const HONEST_CONTAINERS =
-  "def top3_set():\n    return {5, 0, 3}\n\ndef top3_list():\n    return [0, 3, 5]\n\ndef table():\n    return {'a': 1}\n";
+  "def top3_set():\n    return {5, 0, 3}\n\ndef top3_list():\n    return [0, 3, 5]\n\ndef table():\n    return {'a': 1}\n\ndef counts():\n    return {'a': 2}\n";
 
 describe.each(["pyodide", "native"] as const)("%s: checked containers that lie about what they hold", (backend) => {
   it("are compared by what they hold: no test passes, and honest containers do", async () => {
@@ -754,6 +767,7 @@ describe.each(["pyodide", "native"] as const)("%s: checked containers that lie a
       });
       const lying = await rt.run(req(LYING_CANDIDATE));
       expect(lying.tests.map((t) => [t.id, t.status])).toEqual([
+        ["TestContainers.test_counts", "failed"],
         ["TestContainers.test_dict", "failed"],
         ["TestContainers.test_list", "failed"],
         ["TestContainers.test_set", "failed"],
@@ -761,6 +775,72 @@ describe.each(["pyodide", "native"] as const)("%s: checked containers that lie a
       expect(lying.allPassed).toBe(false);
       const honest = await rt.run(req(HONEST_CONTAINERS));
       expect(honest.allPassed).toBe(true);
+    } finally {
+      await rt.dispose();
+    }
+  });
+});
+
+describe("native: a numpy array or scalar whose own dtype says otherwise", () => {
+  it("is sent as the plain array or scalar it is", async () => {
+    const rt = createRuntime("native", {});
+    try {
+      await rt.ready();
+      const tests = `import unittest
+from recode_check import check
+from target import halves, one
+
+class TestArrays(unittest.TestCase):
+    def test_array(self):
+        check(self, "halves", halves())
+
+    def test_scalar(self):
+        check(self, "one", one())
+`;
+      const expected = JSON.stringify({
+        format: 2,
+        tests: { "TestArrays.test_array": ["halves"], "TestArrays.test_scalar": ["one"] },
+        values: {
+          halves: { $ndarray: { dtype: "float64", shape: [2], data: [0.5, 1.5] } },
+          one: { $npscalar: { dtype: "float64", value: 1.0 } },
+        },
+      });
+      const lying = `import numpy as np
+
+class _Array(np.ndarray):
+    @property
+    def dtype(self):
+        return np.dtype("float64")
+
+class _Scalar(np.float32):
+    @property
+    def dtype(self):
+        return np.dtype("float64")
+
+def halves():
+    return np.array([0.5, 1.5], dtype=np.float32).view(_Array)
+
+def one():
+    return _Scalar(1.0)
+`;
+      const honest = "import numpy as np\n\ndef halves():\n    return np.array([0.5, 1.5])\n\ndef one():\n    return np.float64(1.0)\n";
+      const req = (candidate: string) => ({
+        files: {},
+        targetPath: "target.py",
+        candidate,
+        tests,
+        mode: "test" as const,
+        expected,
+        packages: ["numpy"],
+        timeLimitMs: 20_000,
+      });
+      const r = await rt.run(req(lying));
+      expect(r.tests.map((t) => [t.id, t.status])).toEqual([
+        ["TestArrays.test_array", "failed"],
+        ["TestArrays.test_scalar", "failed"],
+      ]);
+      expect(r.tests[0]?.message).toMatch(/dtype float64, got float32/);
+      expect((await rt.run(req(honest))).allPassed).toBe(true);
     } finally {
       await rt.dispose();
     }

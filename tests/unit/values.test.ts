@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Mismatch } from "../../src/core/results";
 import {
+  checkedTextLimit,
   compareValues,
   type ExpectedFile,
   formatExpected,
@@ -406,6 +407,23 @@ describe("compareValues", () => {
     });
     expect(compareValues("k", list(int(1), list(pyFloat(2))), list(int(1), list(pyFloat(3))), 0, 0)?.where).toBe("[1][0]");
     expect(compareValues("k", pyFloat(Number.NaN), pyFloat(Number.NaN), 0, 0)).toBeNull();
+  });
+
+  it("a sent dict whose keys repeat is a mismatch (keys a subclass holds apart but sends alike)", () => {
+    const dict = (...entries: [PyValue, PyValue][]): PyValue => ({ type: "dict", entries });
+    const m = compareValues("k", dict([str("a"), int(2)]), dict([str("a"), int(2)], [str("a"), int(5)]), 0, 0);
+    expect(m?.detail).toBe("2 entries sent for 1 keys: a key repeats");
+    expect(compareValues("k", dict([str("a"), int(2)]), dict([str("a"), int(2)]), 0, 0)).toBeNull();
+  });
+
+  it("the size a checked value may have leaves room for any text equal to the recorded one", () => {
+    // json.dumps escapes what is not ASCII: 6 characters for é, 12 for a character outside the BMP.
+    for (const text of ["a".repeat(72_000), "é".repeat(12_000), "😀".repeat(10_000)]) {
+      expect(
+        JSON.stringify(text).replace(/[^ -~]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).length,
+      ).toBeLessThanOrEqual(checkedTextLimit(str(text)));
+    }
+    expect(checkedTextLimit({ type: "list", items: [int(1), int(2), int(3)] })).toBe(64 * 1024 + 4 * 256);
   });
 
   it("a sent set that repeats an item is no set: a mismatch, however many items it has", () => {
