@@ -2,7 +2,7 @@
  * The page: header with Python status, task list on the left, the open task on
  * the right. Settings and the open task's files are loaded when first needed.
  */
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { describeClass } from "../core/class-settings";
 import { STUDENT_BUILD } from "./build-info";
 import { confirmLeaving } from "./busy";
@@ -129,7 +129,14 @@ export function App() {
   const [selected, setSelected] = useState<string | null>(() => taskFromHash());
   /** The results page is open (`#results`); the task stays open behind it, an agent run goes on. */
   const [resultsOpen, setResultsOpen] = useState(() => resultsInHash());
-  const [showSettings, setShowSettings] = useState(false);
+  // The settings dialog open, by the number of its opening (0: closed). A dialog's close event comes a task
+  // later: one that belongs to an earlier opening (closed with Escape, then opened again at once) closes nothing.
+  const [settingsOpening, setSettingsOpening] = useState(0);
+  const openSettings = useCallback(
+    () => setSettingsOpening((n) => (n > 0 && document.querySelector<HTMLDialogElement>("dialog.settings")?.open ? n : Math.abs(n) + 1)),
+    [],
+  );
+  const closeSettings = (opening: number) => setSettingsOpening((n) => (n === opening ? -n : n));
   /** On a narrow page: the task list is shown instead of the task. */
   const [listOpen, setListOpen] = useState(false);
   const catalog = useObservable(services.catalogEntries);
@@ -195,12 +202,12 @@ export function App() {
         else togglePane("main");
       } else if (e.key === ",") {
         e.preventDefault();
-        setShowSettings(true);
+        openSettings();
       }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [narrow]);
+  }, [narrow, openSettings]);
 
   const select = (id: string) => {
     // An agent run on another task would be cut short: ask first.
@@ -300,13 +307,13 @@ export function App() {
         >
           {resultsOpen ? (selected ? "Back to the task" : "Tasks") : "Results"}
         </button>
-        <button type="button" onClick={() => setShowSettings(true)} aria-haspopup="dialog" title="Settings (Ctrl/Cmd+,)">
+        <button type="button" onClick={openSettings} aria-haspopup="dialog" title="Settings (Ctrl/Cmd+,)">
           Settings
         </button>
       </header>
       <Notices />
       <OfflineBar />
-      {showSettings && <SettingsPanel onClose={() => setShowSettings(false)} />}
+      {settingsOpening > 0 && <SettingsPanel key={settingsOpening} onClose={() => closeSettings(settingsOpening)} />}
       {openedWork && <StudentWorkView />}
       {openedClassWork && <ClassWorkView />}
       {openedPack && <TaskPackDialog />}
