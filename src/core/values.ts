@@ -66,7 +66,7 @@ export type PyValue =
 /**
  * The most JSON text (characters) a value equal to `v` can take: 256 characters for each value it holds (a
  * float's repr and the tags of a tuple, a dict entry or a numpy scalar take far less), and for a string 12
- * characters per character besides (`json.dumps` writes a character outside the BMP as two `\\uXXXX`).
+ * characters per character besides (`json.dumps` writes a character outside the BMP as two `\uXXXX` escapes).
  */
 function textBudget(v: PyValue): number {
   switch (v.type) {

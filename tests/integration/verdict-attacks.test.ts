@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import type { RunResult } from "../../src/core/results";
 import { createRuntime } from "../../src/python/node";
-import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
+import { type PythonRuntime, type RunRequest, taskRunRequest } from "../../src/python/runtime";
 import {
   ATTACKS,
   assertionForgeryAttack,
@@ -687,6 +687,11 @@ describe("native: the interpreter's own memory", () => {
   });
 });
 
+/** A run of `candidate` as `target.py` against a test.py of its own and its recording. */
+function targetRequest(candidate: string, tests: string, expected: string, packages: string[]): RunRequest {
+  return { files: {}, targetPath: "target.py", candidate, tests, mode: "test", expected, packages, timeLimitMs: 20_000 };
+}
+
 // Checked containers whose own methods say they hold what they do not (a set subclass that repeats one item
 // when iterated, a list whose iteration is the answer, a dict whose items() is): what is compared is what they
 // hold, and a sent set that repeats an item is no set.
@@ -755,16 +760,7 @@ describe.each(["pyodide", "native"] as const)("%s: checked containers that lie a
     const rt = createRuntime(backend, {});
     try {
       await rt.ready();
-      const req = (candidate: string) => ({
-        files: {},
-        targetPath: "target.py",
-        candidate,
-        tests: LYING_TESTS,
-        mode: "test" as const,
-        expected: LYING_EXPECTED,
-        packages: [],
-        timeLimitMs: 20_000,
-      });
+      const req = (candidate: string) => targetRequest(candidate, LYING_TESTS, LYING_EXPECTED, []);
       const lying = await rt.run(req(LYING_CANDIDATE));
       expect(lying.tests.map((t) => [t.id, t.status])).toEqual([
         ["TestContainers.test_counts", "failed"],
@@ -824,16 +820,7 @@ def one():
     return _Scalar(1.0)
 `;
       const honest = "import numpy as np\n\ndef halves():\n    return np.array([0.5, 1.5])\n\ndef one():\n    return np.float64(1.0)\n";
-      const req = (candidate: string) => ({
-        files: {},
-        targetPath: "target.py",
-        candidate,
-        tests,
-        mode: "test" as const,
-        expected,
-        packages: ["numpy"],
-        timeLimitMs: 20_000,
-      });
+      const req = (candidate: string) => targetRequest(candidate, tests, expected, ["numpy"]);
       const r = await rt.run(req(lying));
       expect(r.tests.map((t) => [t.id, t.status])).toEqual([
         ["TestArrays.test_array", "failed"],
