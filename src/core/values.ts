@@ -65,7 +65,8 @@ export type PyValue =
 
 /**
  * The most JSON text (characters) a value equal to `v` can take: 256 characters for each value it holds (a
- * float's repr and the tags of a tuple, a dict entry or a numpy scalar take far less), and for a string 12
+ * float's repr and the tags of a tuple, a dict entry or a numpy scalar take far less; 512 for a float, which an
+ * int of up to 309 digits can equal), and for a string 12
  * characters per character besides (`json.dumps` writes a character outside the BMP as two `\uXXXX` escapes).
  */
 function textBudget(v: PyValue): number {
@@ -82,6 +83,9 @@ function textBudget(v: PyValue): number {
       return 256 + textBudget(v.value);
     case "str":
       return 256 + 12 * v.value.length;
+    case "float":
+      // An int equal to a float has up to 309 digits.
+      return 512;
     default:
       return 256;
   }

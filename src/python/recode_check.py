@@ -29,6 +29,7 @@ neither recorded nor equal to a recorded value) ``{"$other": {"type", "repr"}}``
 import json
 import math
 import os
+import sys
 
 # "harness" while the playground's harness runs the tests, else "test".
 MODE = "test"
@@ -71,12 +72,15 @@ def encode(value, path="value"):
     if np is not None:
         if isinstance(value, np.ndarray):
             # Read as a plain array: a subclass's own dtype, shape or tolist() does not decide what is sent.
+            # A masked array's masked items are None, by the masked array type's own tolist().
             plain = np.ndarray.view(value, np.ndarray)
+            ma = sys.modules.get("numpy.ma")
+            masked = ma is not None and isinstance(value, ma.MaskedArray)
             return {
                 "$ndarray": {
                     "dtype": str(plain.dtype),
                     "shape": list(plain.shape),
-                    "data": encode(plain.tolist(), path),
+                    "data": encode(ma.MaskedArray.tolist(value) if masked else plain.tolist(), path),
                 }
             }
         if isinstance(value, np.generic):

@@ -784,9 +784,12 @@ describe("native: a numpy array or scalar whose own dtype says otherwise", () =>
       await rt.ready();
       const tests = `import unittest
 from recode_check import check
-from target import halves, one
+from target import halves, one, kept
 
 class TestArrays(unittest.TestCase):
+    def test_masked(self):
+        check(self, "kept", kept())
+
     def test_array(self):
         check(self, "halves", halves())
 
@@ -795,10 +798,12 @@ class TestArrays(unittest.TestCase):
 `;
       const expected = JSON.stringify({
         format: 2,
-        tests: { "TestArrays.test_array": ["halves"], "TestArrays.test_scalar": ["one"] },
+        tests: { "TestArrays.test_array": ["halves"], "TestArrays.test_scalar": ["one"], "TestArrays.test_masked": ["kept"] },
         values: {
           halves: { $ndarray: { dtype: "float64", shape: [2], data: [0.5, 1.5] } },
           one: { $npscalar: { dtype: "float64", value: 1.0 } },
+          // A masked array: its masked items are None.
+          kept: { $ndarray: { dtype: "int64", shape: [3], data: [1, null, 3] } },
         },
       });
       const lying = `import numpy as np
@@ -818,12 +823,17 @@ def halves():
 
 def one():
     return _Scalar(1.0)
+
+def kept():
+    return np.ma.masked_array([1, 2, 3], mask=[1, 1, 1])
 `;
-      const honest = "import numpy as np\n\ndef halves():\n    return np.array([0.5, 1.5])\n\ndef one():\n    return np.float64(1.0)\n";
+      const honest =
+        "import numpy as np\n\ndef halves():\n    return np.array([0.5, 1.5])\n\ndef one():\n    return np.float64(1.0)\n\ndef kept():\n    return np.ma.masked_array([1, 99, 3], mask=[0, 1, 0])\n";
       const req = (candidate: string) => targetRequest(candidate, tests, expected, ["numpy"]);
       const r = await rt.run(req(lying));
       expect(r.tests.map((t) => [t.id, t.status])).toEqual([
         ["TestArrays.test_array", "failed"],
+        ["TestArrays.test_masked", "failed"],
         ["TestArrays.test_scalar", "failed"],
       ]);
       expect(r.tests[0]?.message).toMatch(/dtype float64, got float32/);

@@ -424,6 +424,9 @@ describe("compareValues", () => {
       ).toBeLessThanOrEqual(checkedTextLimit(str(text)));
     }
     expect(checkedTextLimit({ type: "list", items: [int(1), int(2), int(3)] })).toBe(64 * 1024 + 4 * 256);
+    // An int equal to a float (int(1e308): 309 digits), 6000 times.
+    const floats: PyValue = { type: "list", items: Array.from({ length: 6000 }, () => pyFloat(1e308)) };
+    expect(`[${Array(6000).fill(BigInt(1e308).toString()).join(", ")}]`.length).toBeLessThanOrEqual(checkedTextLimit(floats));
   });
 
   it("a sent set that repeats an item is no set: a mismatch, however many items it has", () => {
