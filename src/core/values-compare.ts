@@ -72,8 +72,27 @@ function digitCount(n: bigint): number {
   return (n < 0n ? -n : n).toString().length;
 }
 
-/** `type(act) is type(exp) and act == exp` for a recorded bool, None or str. */
-function sameScalar(exp: PyValue, act: PyValue): boolean {
+/** The int an int or a numpy integer scalar holds (`_int_value`), else null. */
+function intValue(v: PyValue): bigint | null {
+  if (v.type === "int") return v.value;
+  if (v.type === "npscalar" && v.value.type === "int" && isNumericDtype(v.dtype)) return v.value.value;
+  return null;
+}
+
+/** `d <= t` exactly, for an integer `d` and a float `t` (as Python compares int with float). */
+function atMost(d: bigint, t: number): boolean {
+  if (Number.isNaN(t)) return false;
+  if (t === Number.POSITIVE_INFINITY) return true;
+  if (t === Number.NEGATIVE_INFINITY) return false;
+  return d <= BigInt(Math.floor(t));
+}
+
+/**
+ * `type(act) is type(exp) and act == exp` for a recorded bool, None or str; a numpy bool or str scalar
+ * is compared by its value, as a numpy number is.
+ */
+function sameScalar(exp: PyValue, actual: PyValue): boolean {
+  const act = actual.type === "npscalar" && (actual.value.type === "bool" || actual.value.type === "str") ? actual.value : actual;
   if (exp.type === "bool") return act.type === "bool" && act.value === exp.value;
   if (exp.type === "str") return act.type === "str" && act.value === exp.value;
   return exp.type === "none" && act.type === "none";
@@ -121,13 +140,13 @@ function compareAt(c: Check, exp: PyValue, act: PyValue, where: string): Mismatc
       return compareAt(c, exp.data, act.data, where);
     }
     case "npscalar": {
-      // A numpy scalar must have the recorded dtype; a plain Python number is compared by value.
+      // A numpy scalar must have the recorded dtype; a plain Python number, bool or str is compared by value.
       let a = act;
       if (act.type === "npscalar") {
         if (act.dtype !== exp.dtype)
           return mismatch("dtype", str(exp.dtype), str(act.dtype), `expected dtype ${exp.dtype}, got ${act.dtype}`);
         a = act.value;
-      } else if (!(isNumber(act) || act.type === "bool")) {
+      } else if (!(isNumber(act) || act.type === "bool" || (act.type === "str" && exp.value.type === "str"))) {
         return mismatch("type", str(exp.dtype), act, `expected a numpy ${exp.dtype} scalar, got ${pyTypeName(act)}`);
       }
       return compareAt(c, exp.value, a, where);
@@ -162,9 +181,10 @@ type MakeMismatch = (kind: Mismatch["kind"], e: PyValue, a: PyValue, detail: str
 
 function compareNumbers(c: Check, exp: PyValue & { type: "int" | "float" }, act: PyValue, mismatch: MakeMismatch): Mismatch | null {
   if (!isNumber(act)) return mismatch("type", exp, act, `expected a number, got ${pyTypeName(act)} ${pyShortRepr(act)}`);
-  if (exp.type === "int" && act.type === "int") {
-    if (exp.value === act.value) return null;
-    return mismatch("value", exp, act, `expected ${exp.value}, got ${act.value} (off by ${act.value - exp.value})`);
+  const [ie, ia] = [intValue(exp), intValue(act)];
+  if (ie !== null && ia !== null) {
+    if (ie === ia) return null;
+    return mismatch("value", exp, act, `expected ${ie}, got ${ia} (off by ${ia - ie})`);
   }
   const e = toFloat(exp);
   const a = toFloat(act);
@@ -175,13 +195,23 @@ function compareNumbers(c: Check, exp: PyValue & { type: "int" | "float" }, act:
     return mismatch("value", exp, act, `expected a number within float range, got an int of ${digitCount(act.value)} digits`);
   }
   if (Number.isNaN(e) && Number.isNaN(a)) return null;
-  const close = isClose(e, a, c);
+  let close = isClose(e, a, c);
   if (close === BAD_TOLERANCE) return mismatch("type", exp, act, BAD_TOLERANCE_DETAIL);
-  if (close) return null;
   const infinite = (x: number) => x === Number.POSITIVE_INFINITY || x === Number.NEGATIVE_INFINITY;
-  const diff = infinite(e) || infinite(a) ? Number.POSITIVE_INFINITY : Math.abs(e - a);
+  let diff = infinite(e) || infinite(a) ? Number.POSITIVE_INFINITY : Math.abs(e - a);
+  const [i, f] = ie !== null ? [ie, a] : [ia, e];
+  const inexact = (n: bigint | null): n is bigint => n !== null && BigInt(Number(n)) !== n;
+  if (inexact(i) && Number.isInteger(f)) {
+    // An int that no float holds (beyond 2**53) against a whole float: float(i) rounded it, so the
+    // difference is taken exactly, and the tolerance applies to it.
+    const d = i > BigInt(f) ? i - BigInt(f) : BigInt(f) - i;
+    close = atMost(d, c.atol) || atMost(d, Math.abs(c.rtol * f)) || atMost(d, Math.abs(c.rtol * Number(i)));
+    diff = Number(d);
+  }
+  if (close) return null;
+  const got = inexact(ia) ? String(ia) : pyFloatRepr(a);
   const tol = `rtol ${pyFormatG(c.rtol)}, atol ${pyFormatG(c.atol)}`;
-  return mismatch("value", exp, act, `expected ${pyRepr(exp)}, got ${pyFloatRepr(a)} (abs diff ${pyFormatG(diff, 3)}; ${tol})`);
+  return mismatch("value", exp, act, `expected ${pyRepr(exp)}, got ${got} (abs diff ${pyFormatG(diff, 3)}; ${tol})`);
 }
 
 function compareDicts(c: Check, exp: PyValue & { type: "dict" }, act: PyValue, where: string, mismatch: MakeMismatch): Mismatch | null {
@@ -215,8 +245,10 @@ function compareDicts(c: Check, exp: PyValue & { type: "dict" }, act: PyValue, w
 
 /**
  * Compare a candidate's value with the recorded one, exactly as
- * `recode_check._compare` does: ints exactly, floats (and int against float)
- * with `math.isclose(rel_tol=rtol, abs_tol=atol)`, nan equal to nan, bool not
+ * `recode_check._compare` does: ints (and numpy integer scalars) exactly,
+ * floats (and int against float) with `math.isclose(rel_tol=rtol,
+ * abs_tol=atol)`, taking the difference exactly for an int beyond 2**53 that
+ * no float holds, nan equal to nan, bool not
  * a number, list and tuple distinct, sets and dict keys by Python equality,
  * arrays by shape, dtype, then element by element, numpy scalars by dtype
  * then value. `rtol` and `atol` are the relative and absolute tolerances

@@ -66,6 +66,15 @@ def _np():
     return sys.modules.get("numpy")
 
 
+def _dtype_text(dtype):
+    """A dtype's name as it holds values, whatever the byte order or record view: a big-endian
+    float64 array and a record array hold what a native one and a structured one hold."""
+    np = _np()
+    if issubclass(dtype.type, np.record):
+        dtype = np.dtype((np.void, dtype))
+    return str(dtype.newbyteorder("="))
+
+
 def encode(value, path="value"):
     np = _np()
     # numpy first: np.float64 is also a Python float.
@@ -78,7 +87,7 @@ def encode(value, path="value"):
             masked = ma is not None and isinstance(value, ma.MaskedArray)
             return {
                 "$ndarray": {
-                    "dtype": str(plain.dtype),
+                    "dtype": _dtype_text(plain.dtype),
                     "shape": list(plain.shape),
                     "data": encode(ma.MaskedArray.tolist(value) if masked else plain.tolist(), path),
                 }
@@ -177,6 +186,16 @@ def _is_number(v):
     return np is not None and isinstance(v, np.generic) and np.issubdtype(type(v), np.number)
 
 
+def _int_value(v):
+    """The int an int or a numpy integer scalar holds, else None."""
+    np = _np()
+    if isinstance(v, int):
+        return int.__index__(v)
+    if np is not None and isinstance(v, np.integer):
+        return int(v)
+    return None
+
+
 def _type_name(v):
     return type(v).__name__
 
@@ -220,30 +239,34 @@ def _compare_unchecked(key, exp, act, where, rtol, atol):
             raise Mismatch(key, "type", where, "ndarray", act, f"expected a numpy array, got {_type_name(act)}")
         if tuple(act.shape) != exp.shape:
             raise Mismatch(key, "shape", where, exp.shape, tuple(act.shape), f"expected shape {exp.shape}, got {tuple(act.shape)}")
-        if str(act.dtype) != exp.dtype:
-            raise Mismatch(key, "dtype", where, exp.dtype, str(act.dtype), f"expected dtype {exp.dtype}, got {act.dtype}")
+        if _dtype_text(act.dtype) != exp.dtype:
+            got = _dtype_text(act.dtype)
+            raise Mismatch(key, "dtype", where, exp.dtype, got, f"expected dtype {exp.dtype}, got {got}")
         _compare(key, exp.data, act.tolist(), where, rtol, atol)
         return
     if isinstance(exp, _NpScalar):
-        # A numpy scalar must have the recorded dtype; a plain Python number is compared by value.
+        # A numpy scalar must have the recorded dtype; a plain Python number, bool or str is compared by value.
         if np is not None and isinstance(act, np.generic):
             if str(act.dtype) != exp.dtype:
                 raise Mismatch(key, "dtype", where, exp.dtype, str(act.dtype), f"expected dtype {exp.dtype}, got {act.dtype}")
             act = act.item()
-        elif not (_is_number(act) or isinstance(act, bool)):
+        elif not (_is_number(act) or isinstance(act, bool) or (isinstance(act, str) and isinstance(exp.value, str))):
             raise Mismatch(key, "type", where, exp.dtype, act, f"expected a numpy {exp.dtype} scalar, got {_type_name(act)}")
         _compare(key, exp.value, act, where, rtol, atol)
         return
     if isinstance(exp, bool) or exp is None or isinstance(exp, str):
-        if type(act) is not type(exp) or act != exp:
+        # A numpy bool or str scalar is compared by value, as a numpy number is.
+        value = act.item() if np is not None and isinstance(act, (np.bool_, np.str_)) else act
+        if type(value) is not type(exp) or value != exp:
             raise Mismatch(key, "value", where, exp, act, f"expected {_short(exp)}, got {_short(act)}")
         return
     if _is_number(exp):
         if not _is_number(act):
             raise Mismatch(key, "type", where, exp, act, f"expected a number, got {_type_name(act)} {_short(act)}")
-        if isinstance(exp, int) and isinstance(act, int):
-            if exp != act:
-                raise Mismatch(key, "value", where, exp, act, f"expected {exp}, got {act} (off by {act - exp})")
+        ie, ia = _int_value(exp), _int_value(act)
+        if ie is not None and ia is not None:
+            if ie != ia:
+                raise Mismatch(key, "value", where, exp, act, f"expected {ie}, got {ia} (off by {ia - ie})")
             return
         try:
             e, a = float(exp), float(act)
@@ -255,10 +278,18 @@ def _compare_unchecked(key, exp, act, where, rtol, atol):
             raise Mismatch(key, "value", where, exp, act, detail) from None
         if math.isnan(e) and math.isnan(a):
             return
-        if not math.isclose(e, a, rel_tol=rtol, abs_tol=atol):
-            diff = abs(e - a) if not (math.isinf(e) or math.isinf(a)) else math.inf
+        close = math.isclose(e, a, rel_tol=rtol, abs_tol=atol)
+        diff = abs(e - a) if not (math.isinf(e) or math.isinf(a)) else math.inf
+        i, f = (ie, a) if ie is not None else (ia, e)
+        if i is not None and float(i) != i and f.is_integer():
+            # An int that no float holds (beyond 2**53) against a whole float: float(i) rounded it,
+            # so the difference is taken exactly, and the tolerance applies to it.
+            d = abs(i - int(f))
+            close, diff = d <= atol or d <= abs(rtol * f) or d <= abs(rtol * float(i)), float(d)
+        if not close:
+            got = ia if ia is not None and float(ia) != ia else a
             raise Mismatch(
-                key, "value", where, exp, act, f"expected {exp!r}, got {a!r} (abs diff {diff:.3g}; rtol {rtol:g}, atol {atol:g})"
+                key, "value", where, exp, act, f"expected {exp!r}, got {got!r} (abs diff {diff:.3g}; rtol {rtol:g}, atol {atol:g})"
             )
         return
     if isinstance(exp, (tuple, list)):

@@ -194,6 +194,22 @@ cases = [
     ("number vs bool scalar", 1.0, np.True_, T, 0.0),
     ("uint8 scalars", np.uint8(7), np.uint8(9), T, 0.0),
     ("int vs float beyond 2**64", 2**64, float(2**64), T, 0.0),
+    ("int beyond 2**53 vs the float it rounds to", 2**53 + 1, float(2**53), 0.0, 0.0),
+    ("float vs an int beyond 2**53 that rounds to it", float(2**53), 2**53 + 1, 0.0, 0.0),
+    ("int beyond 2**53 vs float within atol", 2**53 + 1, float(2**53 + 2), 0.0, 1.0),
+    ("int beyond 2**53 vs float within rtol", 2**60 + 1, float(2**60), 1e-15, 0.0),
+    ("int beyond 2**53 vs non-whole float", 2**60 + 1, 0.5, 0.0, 0.0),
+    ("int beyond 2**53 vs inf", 2**60 + 1, float("inf"), T, 0.0),
+    ("int vs int scalar beyond 2**53", 2**53, np.int64(2**53 + 1), T, 0.0),
+    ("int scalar beyond 2**53 vs float", np.int64(2**53 + 1), float(2**53), 0.0, 0.0),
+    ("uint64 scalar vs int", np.uint64(2**64 - 1), 2**64 - 1, T, 0.0),
+    ("str vs str scalar", "a", np.str_("a"), T, 0.0),
+    ("str vs other str scalar", "a", np.str_("b"), T, 0.0),
+    ("bool vs bool scalar", True, np.True_, T, 0.0),
+    ("bool vs int scalar", True, np.int64(1), T, 0.0),
+    ("str scalar vs other str", np.str_("a"), "b", T, 0.0),
+    ("big-endian array vs native", np.arange(3.0), np.arange(3.0).astype(">f8"), T, 0.0),
+    ("record array vs structured array", np.array([(1, 2.0)], dtype=[("a", "<i8"), ("b", "<f8")]), np.rec.fromrecords([(1, 2.0)], names="a,b"), T, 0.0),
     ("Decimal vs float", 1.5, Decimal("1.5"), T, 0.0),
     ("Fraction vs int", 1, Fraction(1, 2), T, 0.0),
     ("complex vs float", 1.0, 1 + 2j, T, 0.0),
@@ -505,6 +521,41 @@ describe("against python3 (recode_check.encode, _compare, repr, format)", () => 
     for (const c of oracle.cases) {
       const got = compareValues("k", parseValueJson(c.expected), parseValueJson(c.actual), c.rtol, c.atol);
       expect(got, c.name).toEqual(c.result);
+    }
+  });
+
+  it("compares an int beyond 2**53 exactly, numpy scalars by value, and arrays whatever their byte order", () => {
+    const result = (name: string) => {
+      const c = oracle.cases.find((x) => x.name === name);
+      if (!c) throw new Error(`no case ${name}`);
+      return compareValues("k", parseValueJson(c.expected), parseValueJson(c.actual), c.rtol, c.atol);
+    };
+    expect(result("int beyond 2**53 vs the float it rounds to")).toMatchObject({
+      kind: "value",
+      detail: "expected 9007199254740993, got 9007199254740992.0 (abs diff 1; rtol 0, atol 0)",
+    });
+    expect(result("float vs an int beyond 2**53 that rounds to it")?.detail).toContain("got 9007199254740993 (abs diff 1;");
+    expect(result("int vs int scalar beyond 2**53")?.detail).toBe("expected 9007199254740992, got 9007199254740993 (off by 1)");
+    expect(result("int scalar beyond 2**53 vs float")?.kind).toBe("value");
+    for (const name of [
+      "int beyond 2**53 vs float within atol",
+      "int beyond 2**53 vs float within rtol",
+      "uint64 scalar vs int",
+      "str vs str scalar",
+      "bool vs bool scalar",
+      "str scalar vs str",
+      "big-endian array vs native",
+      "record array vs structured array",
+    ]) {
+      expect(result(name), name).toBeNull();
+    }
+    for (const name of [
+      "str vs other str scalar",
+      "bool vs int scalar",
+      "str scalar vs other str",
+      "int beyond 2**53 vs non-whole float",
+    ]) {
+      expect(result(name), name).not.toBeNull();
     }
   });
 
