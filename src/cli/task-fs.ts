@@ -2,6 +2,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { distance } from "fastest-levenshtein";
 import { loadTaskFromFiles, type Task, TaskFormatError } from "../core/task";
 
 /** The built-in task pack folder. */
@@ -82,11 +83,27 @@ export function listTaskIds(root: string = BUILTIN_TASKS): string[] {
     .sort();
 }
 
+/**
+ * " (did you mean X?)" for a task id that is not known but is a small edit
+ * (Levenshtein distance at most a third of its length, at least 2) or a part
+ * of known ones; "" when nothing is close.
+ */
+export function didYouMean(id: string, known: readonly string[]): string {
+  const near = known
+    .map((k) => ({ k, d: distance(id.toLowerCase(), k.toLowerCase()) }))
+    .filter(({ k, d }) => d <= Math.max(2, Math.floor(id.length / 3)) || (id.length >= 3 && k.includes(id)))
+    .sort((a, b) => a.d - b.d)
+    .slice(0, 3)
+    .map(({ k }) => k);
+  return near.length > 0 ? ` (did you mean ${near.join(" or ")}?)` : "";
+}
+
 /** Load one task folder. Throws TaskFormatError (names task, file, field, line). */
 export function loadTaskDir(root: string, id: string): Task {
   const dir = join(root, id);
   if (!existsSync(dir)) {
-    throw new TaskFormatError(id, dir, `no such task folder; known tasks: ${listTaskIds(root).join(", ") || "(none)"}`);
+    const known = listTaskIds(root);
+    throw new TaskFormatError(id, dir, `no such task folder${didYouMean(id, known)}; known tasks: ${known.join(", ") || "(none)"}`);
   }
   return loadTaskFromFiles(id, readTaskFiles(dir));
 }
@@ -110,7 +127,7 @@ export function resolveTaskIds(root: string, args: string[]): string[] {
       throw new TaskFolderError(
         `unknown task "${a}": tasks are named by id; for a task folder, give its parent as --dir (--dir ${parent} ${id})`,
       );
-    } else throw new TaskFolderError(`unknown task "${a}"; known tasks: ${all.join(", ")}`);
+    } else throw new TaskFolderError(`unknown task "${a}"${didYouMean(a, all)}; known tasks: ${all.join(", ")}`);
   }
   return [...new Set(out)];
 }

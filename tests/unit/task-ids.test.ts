@@ -1,6 +1,6 @@
 /** Task arguments of `tasks record|validate` (task-fs.ts `resolveTaskIds`): ids, globs, and a folder given by mistake. */
 import { describe, expect, it } from "vitest";
-import { BUILTIN_TASKS, resolveTaskIds } from "../../src/cli/task-fs";
+import { BUILTIN_TASKS, loadTaskDir, resolveTaskIds } from "../../src/cli/task-fs";
 
 describe("resolveTaskIds", () => {
   it("takes ids and * globs", () => {
@@ -13,5 +13,13 @@ describe("resolveTaskIds", () => {
 
   it("lists the known tasks for an unknown id", () => {
     expect(() => resolveTaskIds(BUILTIN_TASKS, ["no-such"])).toThrow(/known tasks: .*pass-at-k/);
+  });
+
+  it("suggests the task an unknown id is close to, and nothing when none is", () => {
+    expect(() => resolveTaskIds(BUILTIN_TASKS, ["rmsnorm"])).toThrow(/unknown task "rmsnorm" \(did you mean rms-norm\?\)/);
+    expect(() => resolveTaskIds(BUILTIN_TASKS, ["adam"])).toThrow(/did you mean adam-optimizer\?/);
+    expect(() => resolveTaskIds(BUILTIN_TASKS, ["Pass-At-K2"])).toThrow(/did you mean pass-at-k\?/);
+    expect(() => resolveTaskIds(BUILTIN_TASKS, ["zzzzzz"])).toThrow(/unknown task "zzzzzz"; known tasks/);
+    expect(() => loadTaskDir(BUILTIN_TASKS, "focal_loss")).toThrow(/no such task folder \(did you mean focal-loss\?\)/);
   });
 });
