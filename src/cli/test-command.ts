@@ -16,6 +16,7 @@ import { createRuntime } from "../python/node";
 import { taskRunRequest } from "../python/runtime";
 import { packageOptions } from "./run";
 import { BUILTIN_TASKS, loadTaskDir } from "./task-fs";
+import { backendLabel } from "./task-gates/doc";
 
 /** Bad usage or input of a command: the message says what to fix (exit code 2). */
 export class CommandInputError extends Error {}
@@ -137,7 +138,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       const { runSharedTest } = await import("./shared-tasks");
       const { result, version } = await runSharedTest(task, readCandidate(candidatePath), o);
       if (o.json) out(`${JSON.stringify(testCommandJson(result))}\n`);
-      else out(`${task.id} (${version}):\n${renderTestLog(result, { totalCap: 200_000 })}\n`);
+      else out(`${task.id}, ${backendLabel("native", version)}:\n${renderTestLog(result, { totalCap: 200_000 })}\n`);
       setCode(result.allPassed ? 0 : 1);
       return;
     }
@@ -179,7 +180,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       await rt.dispose();
     }
     if (o.json) out(`${JSON.stringify(testCommandJson(r))}\n`);
-    else out(`${task.id} (${rt.version || o.backend}):\n${renderTestLog(r, { totalCap: 200_000 })}\n`);
+    else out(`${task.id}, ${backendLabel(o.backend, rt.version)}:\n${renderTestLog(r, { totalCap: 200_000 })}\n`);
     const broken = brokenFile !== null;
     if (broken)
       process.stderr.write(

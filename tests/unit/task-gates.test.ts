@@ -220,7 +220,8 @@ describe("docs/tasks.md", () => {
     const md = tasksMarkdown(facts, { native: "3.11.7" });
     // A backend that cannot load the task's packages says so instead of an error or a 0% coverage.
     expect(md).toMatch(/\| \[three\]\(#three-title-of-three\) .*\| - \| error \| - \| no packages \| 5 ms \|/);
-    expect(md).toContain("| pyodide  | not measured: package numpy cannot be loaded | - | - |");
+    expect(md).toContain("| pyodide | not measured: package numpy cannot be loaded | - | - |");
+    expect(md).toContain("| native, Python 3.11.7 | 12 ms |");
     expect(md).toContain("## one: Title of one");
     expect(md).toContain("## two");
     expect(md).toContain("task.json is broken");

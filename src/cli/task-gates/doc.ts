@@ -114,6 +114,11 @@ function msCell(v: number | Error | undefined): string {
   return `${Math.round(v)} ms`;
 }
 
+/** A backend with the Python it ran, e.g. `native, Python 3.11.7 (native python3, bubblewrap)`; the backend alone when unknown. */
+export function backendLabel(backend: string, version: string | undefined): string {
+  return version ? `${backend}, Python ${version}` : backend;
+}
+
 function taskSection(f: TaskFacts, interpreters: Interpreters): string[] {
   const t = f.task;
   if (!t) return [`## ${f.id}`, "", `The task folder could not be read: ${f.error ?? "unknown error"}`, ""];
@@ -141,12 +146,12 @@ function taskSection(f: TaskFacts, interpreters: Interpreters): string[] {
     if (c === undefined && f.runMs[b] === undefined) continue;
     const run = f.runMs[b];
     if (run instanceof PackagesUnavailable) {
-      out.push(`| ${b} ${interpreters[b] ? `(${interpreters[b]})` : ""} | not measured: ${cell(run.message)} | - | - |`);
+      out.push(`| ${backendLabel(b, interpreters[b])} | not measured: ${cell(run.message)} | - | - |`);
       continue;
     }
     const missing = c === undefined ? "-" : c instanceof Error ? cell(c.message) : c.missing.length ? lineRanges(c.missing) : "none";
     const how = c && !(c instanceof Error) ? ` (${c.method}, ${c.executed.length}/${c.executable.length} lines)` : "";
-    out.push(`| ${b} ${interpreters[b] ? `(${interpreters[b]})` : ""} | ${msCell(f.runMs[b])} | ${coverageCell(c)}${how} | ${missing} |`);
+    out.push(`| ${backendLabel(b, interpreters[b])} | ${msCell(f.runMs[b])} | ${coverageCell(c)}${how} | ${missing} |`);
   }
   out.push("");
   const mu = f.mutation;
