@@ -160,6 +160,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
     }
     let r: RunResult;
     let brokenFile: string | null = null;
+    let version = "";
     try {
       try {
         await rt.ready();
@@ -168,6 +169,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
         throw new CommandInputError((e as Error).message);
       }
       r = await rt.run(taskRunRequest(task, candidate));
+      version = rt.version; // known while the instance lives
       // An error in another file than the target's: the task's own files do not load (not a verdict on the
       // candidate) only when they do not load with the canonical solution either. A candidate that lacks a name
       // test.py imports, or raises in a repository file it calls, fails like any other.
@@ -180,7 +182,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       await rt.dispose();
     }
     if (o.json) out(`${JSON.stringify(testCommandJson(r))}\n`);
-    else out(`${task.id}, ${backendLabel(o.backend, rt.version)}:\n${renderTestLog(r, { totalCap: 200_000 })}\n`);
+    else out(`${task.id}, ${backendLabel(o.backend, version)}:\n${renderTestLog(r, { totalCap: 200_000 })}\n`);
     const broken = brokenFile !== null;
     if (broken)
       process.stderr.write(

@@ -21,6 +21,8 @@ describe("recode test", () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("All tests pass.");
     expect(r.stdout).toMatch(/^PASS +TestPassAtK\.test_values/m);
+    // The header names the backend and the Python it ran, with no nested parentheses.
+    expect(r.stdout).toMatch(/^pass-at-k, pyodide, Python 3\.\d+\.\d+ \(pyodide [\d.]+\):$/m);
   });
 
   it.each(["pyodide", "native"])("prints one JSON object and exits 1 for a known bug (%s)", (backend) => {
