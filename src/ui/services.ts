@@ -379,8 +379,10 @@ export class PlaygroundServices {
   async run(task: Task, code: string, opts: RunOptions = {}): Promise<RunResult> {
     const result = await this.runOnly(task, code, opts);
     this.lastRuns.set(task.id, { code, result });
-    // A run in which no test could even start (a package that did not load, Stop before Python was ready) is no turn.
-    if ((result.counts.total > 0 || result.collectionError) && result.incident?.kind !== "packages")
+    // A run in which no test could even start (a package that did not load, Stop before Python was ready) is no
+    // turn, nor is a run the student stopped: its result is shown, but it is no verdict on the code.
+    const stopped = opts.signal?.aborted === true;
+    if ((result.counts.total > 0 || result.collectionError) && result.incident?.kind !== "packages" && !stopped)
       this.teaching.addRun(task.id, result, code);
     // Stored in the background: the result is shown at once.
     void this.repos

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { CANONICAL, getTarget, type MonacoWindow, markers, openTask, runAndWait, STARTER, setTarget, TARGET } from "./helpers";
+import { CANONICAL, getTarget, type MonacoWindow, markers, openTask, runAndWait, STARTER, setTarget, TARGET, TASK } from "./helpers";
 
 test("the canonical solution passes every unit test, with no request leaving the page's origin", async ({ page }) => {
   const external: string[] = [];
@@ -124,6 +124,12 @@ test("Stop ends a running test and the page is cross-origin isolated for the int
   await expect(page.getByRole("button", { name: "Run tests" })).toBeVisible();
   await expect(page.getByTestId("incident")).toContainText("Stopped by the user; the interrupt stopped the code");
   expect(await page.locator('.test-row[data-status="timeout"]').count()).toBe(1);
+  // A stopped run is shown but is no turn of the student's progress: the next run is the first.
+  const progress = page.locator(`[data-task-id="${TASK}"]`).getByTestId("task-progress");
+  await expect(progress).toHaveCount(0);
+  await setTarget(page, CANONICAL);
+  await runAndWait(page);
+  await expect(progress).toHaveAttribute("data-runs", "1");
 });
 
 test("a wrong Pyodide URL in Settings shows the error; clearing it brings Python back", async ({ page }) => {
