@@ -86,6 +86,9 @@ function textBudget(v: PyValue): number {
     case "float":
       // An int equal to a float has up to 309 digits.
       return 512;
+    case "int":
+      // Its digits: at most 0.302 per bit (log10 2), read from the hex text, which takes linear time.
+      return 256 + Math.ceil(v.value.toString(16).length * 4 * 0.302);
     default:
       return 256;
   }

@@ -38,13 +38,47 @@ SINK = None
 EXPECTED = {}
 last_mismatch = None
 
-_dumps = json.dumps
+_json_dumps = json.dumps
+_get_int_digits = getattr(sys, "get_int_max_str_digits", None)
+_set_int_digits = getattr(sys, "set_int_max_str_digits", None)
+
+
+def _any_int_digits(convert, arg):
+    """``convert(arg)`` (json's dumps or load); an int of more than 4,300 digits (Python's limit on
+    int-text conversion, 3.11 and later) is converted too, the limit lifted for this call."""
+    try:
+        return convert(arg)
+    except ValueError as e:
+        if "integer string conversion" not in str(e) or _set_int_digits is None:
+            raise
+    old = _get_int_digits()
+    _set_int_digits(0)
+    try:
+        return convert(arg)
+    finally:
+        _set_int_digits(old)
+
+
+def _dumps(obj):
+    return _any_int_digits(_json_dumps, obj)
+
+
+def compare_value(key, exp, act, rtol, atol):
+    """``_compare`` of a whole value, ints of any size written in full in its messages (as the host writes them)."""
+    old = _get_int_digits() if _get_int_digits is not None else None
+    if old is not None:
+        _set_int_digits(0)
+    try:
+        _compare(key, exp, act, "", rtol, atol)
+    finally:
+        if old is not None:
+            _set_int_digits(old)
 
 
 def load_expected(path):
     """The recorded values of an expected.json file (format 1 or 2)."""
     with open(path, encoding="utf-8") as f:
-        data = json.load(f)
+        data = _any_int_digits(json.loads, f.read())
     if isinstance(data, dict) and data.get("format") == 2:
         return data.get("values", {})
     return data
@@ -353,7 +387,7 @@ def check(testcase, key, actual, rtol=1e-9, atol=0.0):
             raise RecordError(f"no recorded values: set RECODE_EXPECTED to the task's expected.json to check {key!r} outside the playground")
         raise RecordError(f"no recorded value for key {key!r} in {os.environ['RECODE_EXPECTED']}: record the task again")
     try:
-        _compare(key, decode(EXPECTED[key]), actual, "", rtol, atol)
+        compare_value(key, decode(EXPECTED[key]), actual, rtol, atol)
     except Mismatch as m:
         last_mismatch = m.info
         raise

@@ -49,6 +49,31 @@ describe.each(["pyodide", "native"] as const)("%s: runner cases", (backend) => {
     expect(r.allPassed).toBe(false);
   });
 
+  it("06 an int of any size (6,000 digits, past Python's 4,300-digit limit on int text) is recorded and compared exactly", async () => {
+    const tests =
+      "import unittest\nfrom target import big\nfrom recode_check import check\n\n\nclass TestBig(unittest.TestCase):\n    def test_big(self):\n        check(self, 'big', big())\n";
+    const req = (candidate: string, mode: "record" | "test", expected: string | null): RunRequest => ({
+      ...caseRequest("06-bigint-expected", expected),
+      candidate,
+      tests,
+      mode,
+    });
+    const rec = await rt.run(req("def big():\n    return 10**6000 + 7\n", "record", null));
+    expect(rec.tests[0]?.status, rec.tests[0]?.message).toBe("passed");
+    const recorded = rec.recorded ?? "";
+    expect(recorded).toContain(`"big": 1${"0".repeat(5999)}7`);
+    const right = await rt.run(req("def big():\n    return 10**6000 + 7\n", "test", recorded));
+    expect(right.tests[0]?.status, right.tests[0]?.message).toBe("passed");
+    const wrong = await rt.run(req("def big():\n    return 10**6000 + 8\n", "test", recorded));
+    expect(wrong.tests[0]?.status).toBe("failed");
+    expect(wrong.tests[0]?.message).toMatch(/^AssertionError: big: expected 10{5999}7, got 1.*\(off by 1\)$/s);
+    // The limit is Python's again after the check: candidate code sees CPython's behaviour.
+    const after = await rt.run(
+      req("def big():\n    import sys\n    return sys.get_int_max_str_digits()\n", "test", recorded.replace(/10{5999}7/, "4300")),
+    );
+    expect(after.tests[0]?.status, after.tests[0]?.message).toBe("passed");
+  });
+
   it("12 a huge traceback is capped and the test log lists every test", async () => {
     const r = await rt.run(caseRequest("12-huge-traceback", null));
     const by = Object.fromEntries(r.tests.map((t) => [t.id, t]));

@@ -38,7 +38,7 @@ random.seed(11)
 rng = np.random.default_rng(5)
 
 def enc(v):
-    return json.dumps(rc.encode(v))
+    return rc._dumps(rc.encode(v))
 
 # Numbers: repr and format(x, ".Ng").
 xs = [0.0, -0.0, 0.1, 1e-7, 1.0, 1e16, 1e15, 9999999999999998.0, 1e-4, 1e-5, 0.05, 0.125, 1.125, 2.5, 1e22,
@@ -194,6 +194,9 @@ cases = [
     ("number vs bool scalar", 1.0, np.True_, T, 0.0),
     ("uint8 scalars", np.uint8(7), np.uint8(9), T, 0.0),
     ("int vs float beyond 2**64", 2**64, float(2**64), T, 0.0),
+    ("int of 5000 digits", 10**5000 + 7, 10**5000 + 7, T, 0.0),
+    ("int of 5000 digits off by one", 10**5000 + 7, 10**5000 + 8, T, 0.0),
+    ("int of 5000 digits vs float", 10**5000, 1e300, T, 0.0),
     ("int beyond 2**53 vs the float it rounds to", 2**53 + 1, float(2**53), 0.0, 0.0),
     ("float vs an int beyond 2**53 that rounds to it", float(2**53), 2**53 + 1, 0.0, 0.0),
     ("int beyond 2**53 vs float within atol", 2**53 + 1, float(2**53 + 2), 0.0, 1.0),
@@ -221,7 +224,7 @@ cases = [
 compared = []
 for name, e, a, rtol, atol in cases:
     try:
-        rc._compare("k", rc.decode(json.loads(enc(e))), a, "", rtol, atol)
+        rc.compare_value("k", rc.decode(rc._any_int_digits(json.loads, enc(e))), a, rtol, atol)
         result = None
     except rc.Mismatch as m:
         result = m.info
@@ -439,10 +442,16 @@ describe("compareValues", () => {
         JSON.stringify(text).replace(/[^ -~]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).length,
       ).toBeLessThanOrEqual(checkedTextLimit(str(text)));
     }
-    expect(checkedTextLimit({ type: "list", items: [int(1), int(2), int(3)] })).toBe(64 * 1024 + 4 * 256);
+    // 256 per value, and for an int room for its digits (2 for one of 1 to 4 bits).
+    expect(checkedTextLimit({ type: "list", items: [int(1), int(2), int(3)] })).toBe(64 * 1024 + 256 + 3 * 258);
     // An int equal to a float (int(1e308): 309 digits), 6000 times.
     const floats: PyValue = { type: "list", items: Array.from({ length: 6000 }, () => pyFloat(1e308)) };
     expect(`[${Array(6000).fill(BigInt(1e308).toString()).join(", ")}]`.length).toBeLessThanOrEqual(checkedTextLimit(floats));
+    // An int of any size: 100,000 digits, and a list of 50 ints of 5,000 digits each.
+    const huge = -(10n ** 100_000n) + 1n;
+    expect(huge.toString().length).toBeLessThanOrEqual(checkedTextLimit(int(huge)));
+    const many = Array.from({ length: 50 }, (_, i) => 10n ** 5_000n - BigInt(i));
+    expect(`[${many.join(", ")}]`.length).toBeLessThanOrEqual(checkedTextLimit({ type: "list", items: many.map(int) }));
   });
 
   it("a sent set that repeats an item is no set: a mismatch, however many items it has", () => {
