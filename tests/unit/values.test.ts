@@ -466,13 +466,13 @@ describe("compareValues", () => {
     expect(compareValues("k", set(t(int(1)), t(int(2))), set(t(int(2)), t(int(1))), 0, 0)).toBeNull();
   });
 
-  it("matches dict keys and set items by Python equality, in linear time", () => {
-    const keys = Array.from({ length: 20_000 }, (_, i): PyValue => ({ type: "tuple", items: [int(i), str(`k${i}`)] }));
+  // 200,000 keys: by lookup a second or two; compared pairwise (4e10 comparisons) it would not end within the
+  // test's time limit. No timed assertion: the limit only stops a run that would not end.
+  it("matches dict keys and set items by Python equality, by lookup", { timeout: 120_000 }, () => {
+    const keys = Array.from({ length: 200_000 }, (_, i): PyValue => ({ type: "tuple", items: [int(i), str(`k${i}`)] }));
     const dict = (vals: PyValue[]): PyValue => ({ type: "dict", entries: vals.map((k, i) => [k, int(i)] as const) });
-    const t0 = performance.now();
     expect(compareValues("k", dict(keys), dict([...keys].reverse()), 0, 0)?.where).toBe("[(0, 'k0')]");
     expect(compareValues("k", { type: "set", items: keys }, { type: "set", items: [...keys].reverse() }, 0, 0)).toBeNull();
-    expect(performance.now() - t0).toBeLessThan(2000);
     // decode() builds a dict: 1 and 1.0 are one key, which keeps the last value.
     const recorded = parseValueJson('{"$dict": [[1, "a"], [1.0, "b"], [[2, 3], "c"]]}');
     expect(compareValues("k", recorded, parseValueJson('{"$dict": [[true, "b"], [{"$tuple": [2, 3]}, "c"]]}'), 0, 0)).toBeNull();
