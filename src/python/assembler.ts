@@ -172,6 +172,18 @@ function now(): number {
   return typeof performance !== "undefined" ? performance.now() : Date.now();
 }
 
+/**
+ * A field of an event as a reason may show it, whatever its shape: a string or a number as it is (a
+ * string cut at 100 characters), anything else by its kind alone (`String()` of a list nested thousands
+ * deep overflows the stack).
+ */
+function shown(v: unknown): string {
+  if (typeof v === "string") return v.length > 100 ? `${v.slice(0, 100)}...` : v;
+  if (typeof v === "number" || typeof v === "boolean" || v === null || v === undefined) return String(v);
+  if (v instanceof Error) return shown(v.message);
+  return Array.isArray(v) ? "a list" : `a ${typeof v}`;
+}
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -187,6 +199,8 @@ export class RunAssembler {
   private current: string | null = null;
   private currentStart = 0;
   private checks: CheckSeen[] = [];
+  /** Keys of {@link checks}, to find a repeated one without a scan. */
+  private checkKeys = new Set<string>();
   private collectionError: CollectionError | null = null;
   private collectionTimeout = false;
   private interrupted = false;
@@ -295,7 +309,13 @@ export class RunAssembler {
       this.distrust(`a "${ev.type}" event after the end of the run`);
       return null;
     }
-    this.push(ev as HarnessEvent);
+    try {
+      this.push(ev as HarnessEvent);
+    } catch (e) {
+      // A field of a shape no harness event has (a list nested thousands deep where a name goes): not trusted.
+      this.distrust(`a "${ev.type}" event the host could not read (${e instanceof RangeError ? "nested too deeply" : shown(e)})`);
+      return null;
+    }
     return ev as HarnessEvent;
   }
 
@@ -489,7 +509,7 @@ export class RunAssembler {
 
   private onStart(id: unknown): void {
     if (typeof id !== "string" || !this.collectedSet.has(id) || (this.only && !this.only.has(id))) {
-      this.distrust(`a test started that was not collected (${String(id)})`);
+      this.distrust(`a test started that was not collected (${shown(id)})`);
       return;
     }
     if (this.started.has(id)) {
@@ -507,27 +527,29 @@ export class RunAssembler {
     this.worstOutcome = -1;
     this.currentStart = now();
     this.checks = [];
+    this.checkKeys = new Set();
     this.onProgress?.({ type: "test-start", id });
   }
 
   private onCheck(ev: Extract<HarnessEvent, { type: "check" }>): void {
     if (this.current === null) {
-      this.distrust(`a check (${String(ev.key)}) outside any test`);
+      this.distrust(`a check (${shown(ev.key)}) outside any test`);
       return;
     }
-    if (typeof ev.key !== "string" || typeof ev.value !== "string") {
+    if (typeof ev.key !== "string" || typeof ev.value !== "string" || typeof ev.rtol !== "number" || typeof ev.atol !== "number") {
       this.distrust("a malformed check");
       return;
     }
-    if (this.checks.some((c) => c.key === ev.key)) {
+    if (this.checkKeys.has(ev.key)) {
       this.distrust(`check ${ev.key} made twice in ${this.current}`);
       return;
     }
+    this.checkKeys.add(ev.key);
     this.checks.push({
       key: ev.key,
       value: ev.value,
-      rtol: Number(ev.rtol),
-      atol: Number(ev.atol),
+      rtol: ev.rtol,
+      atol: ev.atol,
       subtest: typeof ev.subtest === "string" ? ev.subtest : null,
       caller: typeof ev.caller === "string" ? withSourceLine(ev.caller, this.req) : "",
     });
@@ -539,7 +561,7 @@ export class RunAssembler {
   private onOutcome(ev: Extract<HarnessEvent, { type: "test-outcome" }>): void {
     const rank = rankOf(ev.status);
     if (typeof ev.id !== "string" || ev.id !== this.current || rank === undefined) {
-      this.distrust(`an outcome for ${String(ev.id)}, which was not the running test`);
+      this.distrust(`an outcome for ${shown(ev.id)}, which was not the running test`);
       return;
     }
     this.worstOutcome = Math.max(this.worstOutcome, rank);
@@ -547,7 +569,7 @@ export class RunAssembler {
 
   private onResult(ev: Extract<HarnessEvent, { type: "test-result" }>): void {
     if (typeof ev.id !== "string" || ev.id !== this.current) {
-      this.distrust(`a result for ${String(ev.id)}, which was not the running test`);
+      this.distrust(`a result for ${shown(ev.id)}, which was not the running test`);
       return;
     }
     const problem = resultProblem(ev);
@@ -733,11 +755,11 @@ export class RunAssembler {
   private onFixture(ev: Extract<HarnessEvent, { type: "fixture" }>): void {
     const tests = Array.isArray(ev.tests) ? ev.tests.map(String) : [];
     if (tests.some((id) => !this.collectedSet.has(id))) {
-      this.distrust(`a fixture (${String(ev.name)}) covering tests that were not collected`);
+      this.distrust(`a fixture (${shown(ev.name)}) covering tests that were not collected`);
       return;
     }
     if (this.current !== null) {
-      this.distrust(`a fixture (${String(ev.name)}) reported while ${this.current} was running`);
+      this.distrust(`a fixture (${shown(ev.name)}) reported while ${this.current} was running`);
       return;
     }
     const message = String(ev.message ?? "");

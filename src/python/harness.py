@@ -780,7 +780,12 @@ def run_tests(config, emit_text):
     # The sink holds the event writer and the run's folder, not the run.
     prefix = run.workdir + os.sep
 
-    def sink(key, value, rtol, atol, subtest, _emit=emit, _prefix=prefix):
+    def sink(key, value, rtol, atol, subtest, _emit=emit, _prefix=prefix, _type=type, _str=str, _float=float):
+        # What check() sends, and nothing else: the sink is reachable, and the host reads these fields.
+        if not (
+            _type(key) is _str and _type(value) is _str and _type(rtol) is _float and _type(atol) is _float
+        ) or not (subtest is None or _type(subtest) is _str):
+            raise TypeError("recode_check.SINK takes what recode_check.check sends: use check()")
         caller = ""
         try:
             # Where check() was called, as a traceback's line shows it; the host adds the source line from the task's files.

@@ -173,6 +173,43 @@ describe("output sent as a test writes it", () => {
   });
 });
 
+describe("event fields of any shape", () => {
+  // A list nested this deep overflows String() and Number() (Array.prototype.join recurses); JSON.parse reads
+  // it. The lines are written as text, as the harness writes them ("DEEP" stands for the list).
+  const deep = `${"[".repeat(20_000)}${"]".repeat(20_000)}`;
+  it.each([
+    [
+      "a deep list as the key of a check outside any test",
+      [{ type: "check", key: "DEEP", value: "0", rtol: 0, atol: 0, subtest: null }],
+      /a check \(a list\) outside any test/i,
+    ],
+    [
+      "a deep list as the rtol of a check",
+      [
+        { type: "test-start", id: "T.test_a" },
+        { type: "check", key: "k", value: "0", rtol: "DEEP", atol: 0, subtest: null },
+      ],
+      /a malformed check/i,
+    ],
+    ["a deep list as a test id", [{ type: "test-start", id: "DEEP" }], /a test started that was not collected \(a list\)/i],
+    [
+      "a deep list as a message",
+      [{ type: "test-start", id: "T.test_a" }, result("T.test_a", "failed", { message: "DEEP" })],
+      /not trusted|could not read/,
+    ],
+  ])("%s: the host reads it without failing, and the run is not trusted", (_what, events, reason) => {
+    const asm = new RunAssembler(REQ);
+    const lines = [{ type: "collected", tests: ["T.test_a", "T.test_b"] }, ...(events as object[]), { type: "end", poisoned: null }];
+    expect(() => {
+      for (const ev of lines) asm.pushLine(JSON.stringify(ev).replace('"DEEP"', deep));
+    }).not.toThrow();
+    const run = asm.finish("pyodide", 5, null);
+    expect(run.incident?.kind).toBe("tampered");
+    expect(run.incident?.message).toMatch(reason);
+    expect(run.allPassed).toBe(false);
+  });
+});
+
 describe("a checked value far larger than the recorded one", () => {
   const req: RunRequest = {
     ...REQ,
@@ -203,7 +240,7 @@ describe("a checked value far larger than the recorded one", () => {
     const [a, b] = r.tests;
     expect(a?.status).toBe("failed");
     expect(a?.message).toMatch(
-      /small: the checked value is far larger than the recorded one \(1000005 characters of JSON, at most 66560\); it was not read/,
+      /small: the checked value is far larger than the recorded one \(1000005 characters of JSON, at most 66566\); it was not read/,
     );
     expect(a?.traceback).toContain("line 40000, in f\n    x = 1\n");
     expect(b?.status).toBe("failed");
