@@ -115,21 +115,38 @@ def encode(value, path="value"):
     if np is not None:
         if isinstance(value, np.ndarray):
             # Read as a plain array: a subclass's own dtype, shape or tolist() does not decide what is sent.
-            # A masked array's masked items are None, by the masked array type's own tolist().
             plain = np.ndarray.view(value, np.ndarray)
             ma = sys.modules.get("numpy.ma")
-            masked = ma is not None and isinstance(value, ma.MaskedArray)
-            return {
-                "$ndarray": {
-                    "dtype": _dtype_text(plain.dtype),
-                    "shape": list(plain.shape),
-                    "data": encode(ma.MaskedArray.tolist(value) if masked else plain.tolist(), path),
-                }
-            }
+            data = plain.tolist()
+            if ma is not None and isinstance(value, ma.MaskedArray):
+                # A masked array's masked items are None (as its tolist() gives them), read from the plain
+                # data and the mask: its own tolist() reads a data view whose class the array names.
+                mask = np.ndarray.view(np.asarray(ma.getmaskarray(value)), np.ndarray)
+                if mask.shape != plain.shape or mask.dtype != np.bool_:
+                    raise RecordError(f"cannot record {path}: a masked array with a structured mask is not supported")
+                items = plain.astype(object)
+                items[mask] = None
+                data = items.tolist()
+            return {"$ndarray": {"dtype": _dtype_text(plain.dtype), "shape": list(plain.shape), "data": encode(data, path)}}
         if isinstance(value, np.generic):
             dtype = np.generic.dtype.__get__(value)
-            return {"$npscalar": {"dtype": str(dtype), "value": encode(np.generic.item(value), path)}}
-    if value is None or isinstance(value, (bool, str)):
+            item = np.generic.item(value)
+            if isinstance(item, np.generic):
+                # item() keeps a long double (float128) a numpy scalar: its value as a float (a complex long
+                # double is not supported), so that it is sent, not encoded again without end.
+                if not isinstance(item, np.floating):
+                    raise RecordError(f"cannot record {path}: values of type {type(value).__name__} are not supported")
+                item = float(np.float64(item))
+            return {"$npscalar": {"dtype": str(dtype), "value": encode(item, path)}}
+    if isinstance(value, str):
+        try:
+            str.encode(value, "utf-8")
+        except UnicodeEncodeError:
+            # A lone surrogate: its JSON escape is the same as a character's beyond the BMP (two surrogates
+            # sent for one emoji would pass as it), so such a string is not sent.
+            raise RecordError(f"cannot record {path}: a str that holds a lone surrogate code point is not supported") from None
+        return value
+    if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
         return value
@@ -312,14 +329,25 @@ def _compare_unchecked(key, exp, act, where, rtol, atol):
             raise Mismatch(key, "value", where, exp, act, detail) from None
         if math.isnan(e) and math.isnan(a):
             return
-        close = math.isclose(e, a, rel_tol=rtol, abs_tol=atol)
+        close = math.isclose(e, a, rel_tol=rtol, abs_tol=atol)  # (raises for a negative tolerance)
         diff = abs(e - a) if not (math.isinf(e) or math.isinf(a)) else math.inf
-        i, f = (ie, a) if ie is not None else (ia, e)
-        if i is not None and float(i) != i and f.is_integer():
-            # An int that no float holds (beyond 2**53) against a whole float: float(i) rounded it,
+        if ie is not None:
+            # A recorded int against a float: matched exactly (an equal float), or within atol; rtol is for
+            # recorded floats (a float within 1e-9 of a 64-bit hash is not that hash).
+            close = math.isfinite(a) and (abs(ie - int(a)) if a.is_integer() else abs(ie - a)) <= atol
+            if math.isfinite(a) and a.is_integer():
+                diff = float(abs(ie - int(a)))
+            if not close:
+                raise Mismatch(
+                    key, "value", where, exp, act,
+                    f"expected the int {exp!r}, got {a!r} (abs diff {diff:.3g}; an int is matched exactly, or within atol {atol:g})",
+                )
+            return
+        if ia is not None and float(ia) != ia and e.is_integer():
+            # An int that no float holds (beyond 2**53) against a whole float: float(ia) rounded it,
             # so the difference is taken exactly, and the tolerance applies to it.
-            d = abs(i - int(f))
-            close, diff = d <= atol or d <= abs(rtol * f) or d <= abs(rtol * float(i)), float(d)
+            d = abs(ia - int(e))
+            close, diff = d <= atol or d <= abs(rtol * e) or d <= abs(rtol * float(ia)), float(d)
         if not close:
             got = ia if ia is not None and float(ia) != ia else a
             raise Mismatch(
@@ -356,17 +384,24 @@ def _subtest_params(testcase):
     if sub is None:
         return None
     try:
-        return sub._subDescription()[:500]
+        text = sub._subDescription()
+        return str.__str__(text)[:500] if isinstance(text, str) else "(<subtest>)"
     except Exception:  # noqa: BLE001 - a parameter's repr failed
         return "(<subtest>)"
 
 
 def encode_any(value, key):
-    """JSON text of ``encode(value)``; a value of an unsupported type becomes ``$other``."""
+    """JSON text of ``encode(value)``; a value of an unsupported type becomes ``$other``. Ints of any
+    size are written in full (see ``_any_int_digits``), in keys and set items too."""
+    return _any_int_digits(_encode_any, (value, key))
+
+
+def _encode_any(value_key):
+    value, key = value_key
     try:
-        return _dumps(encode(value, key))
+        return _json_dumps(encode(value, key))
     except RecordError:
-        return _dumps({"$other": {"type": _type_name(value), "repr": _short(value)}})
+        return _json_dumps({"$other": {"type": _type_name(value), "repr": _short(value)}})
 
 
 def check(testcase, key, actual, rtol=1e-9, atol=0.0):
@@ -378,7 +413,7 @@ def check(testcase, key, actual, rtol=1e-9, atol=0.0):
     global last_mismatch
     if not isinstance(key, str):
         raise TypeError(f"check key must be a str, not {type(key).__name__}")
-    rtol, atol = float(rtol), float(atol)
+    key, rtol, atol = str.__str__(key), float(rtol), float(atol)
     if SINK is not None:
         SINK(key, encode_any(actual, key), rtol, atol, _subtest_params(testcase))
         return

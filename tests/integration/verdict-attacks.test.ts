@@ -784,11 +784,17 @@ describe("native: a numpy array or scalar whose own dtype says otherwise", () =>
       await rt.ready();
       const tests = `import unittest
 from recode_check import check
-from target import halves, one, kept
+from target import halves, one, kept, kept_view, third
 
 class TestArrays(unittest.TestCase):
     def test_masked(self):
         check(self, "kept", kept())
+
+    def test_masked_view(self):
+        check(self, "kept_view", kept_view())
+
+    def test_long_double(self):
+        check(self, "third", third())
 
     def test_array(self):
         check(self, "halves", halves())
@@ -798,12 +804,20 @@ class TestArrays(unittest.TestCase):
 `;
       const expected = JSON.stringify({
         format: 2,
-        tests: { "TestArrays.test_array": ["halves"], "TestArrays.test_scalar": ["one"], "TestArrays.test_masked": ["kept"] },
+        tests: {
+          "TestArrays.test_array": ["halves"],
+          "TestArrays.test_scalar": ["one"],
+          "TestArrays.test_masked": ["kept"],
+          "TestArrays.test_masked_view": ["kept_view"],
+          "TestArrays.test_long_double": ["third"],
+        },
         values: {
           halves: { $ndarray: { dtype: "float64", shape: [2], data: [0.5, 1.5] } },
           one: { $npscalar: { dtype: "float64", value: 1.0 } },
           // A masked array: its masked items are None.
           kept: { $ndarray: { dtype: "int64", shape: [3], data: [1, null, 3] } },
+          kept_view: { $ndarray: { dtype: "int64", shape: [3], data: [1, null, 3] } },
+          third: 1 / 3,
         },
       });
       const lying = `import numpy as np
@@ -826,18 +840,111 @@ def one():
 
 def kept():
     return np.ma.masked_array([1, 2, 3], mask=[1, 1, 1])
+
+class _View(np.ndarray):
+    def tolist(self):
+        return [1, None, 3]
+
+def kept_view():
+    # A masked array's own tolist() reads its data as a view of the class it names.
+    a = np.ma.masked_array([7, 8, 9], mask=[0, 0, 0])
+    a._baseclass = _View
+    return a
+
+def third():
+    return np.longdouble(0.3)
 `;
       const honest =
-        "import numpy as np\n\ndef halves():\n    return np.array([0.5, 1.5])\n\ndef one():\n    return np.float64(1.0)\n\ndef kept():\n    return np.ma.masked_array([1, 99, 3], mask=[0, 1, 0])\n";
+        "import numpy as np\n\ndef halves():\n    return np.array([0.5, 1.5])\n\ndef one():\n    return np.float64(1.0)\n\ndef kept():\n    return np.ma.masked_array([1, 99, 3], mask=[0, 1, 0])\n\nkept_view = kept\n\ndef third():\n    return np.longdouble(1) / 3\n";
       const req = (candidate: string) => targetRequest(candidate, tests, expected, ["numpy"]);
       const r = await rt.run(req(lying));
       expect(r.tests.map((t) => [t.id, t.status])).toEqual([
         ["TestArrays.test_array", "failed"],
+        ["TestArrays.test_long_double", "failed"],
         ["TestArrays.test_masked", "failed"],
+        ["TestArrays.test_masked_view", "failed"],
         ["TestArrays.test_scalar", "failed"],
       ]);
       expect(r.tests[0]?.message).toMatch(/dtype float64, got float32/);
-      expect((await rt.run(req(honest))).allPassed).toBe(true);
+      // A long double is sent as the float it holds (item() keeps it a numpy scalar), not encoded without end.
+      const ok = await rt.run(req(honest));
+      expect(ok.tests.map((t) => [t.id, t.status, t.message])).toEqual(ok.tests.map((t) => [t.id, "passed", ""]));
+    } finally {
+      await rt.dispose();
+    }
+  });
+});
+
+// Values near the recorded ones that are not them: floats within rtol of recorded ints (64-bit hashes), two
+// surrogates where one character beyond the BMP was recorded (their JSON escapes are alike), and the check
+// sink called directly with a key or tolerance of a shape check() never sends (once crashed the host).
+const NEAR_TESTS = `import unittest
+from recode_check import check
+from target import hashes, emoji, call_sink
+
+class TestNear(unittest.TestCase):
+    def test_hashes(self):
+        check(self, "hashes", hashes())
+
+    def test_emoji(self):
+        check(self, "emoji", emoji())
+
+    def test_sink(self):
+        call_sink()
+        check(self, "one", 1)
+`;
+const NEAR_EXPECTED = JSON.stringify({
+  format: 2,
+  tests: { "TestNear.test_hashes": ["hashes"], "TestNear.test_emoji": ["emoji"], "TestNear.test_sink": ["one"] },
+  values: { hashes: [1099511627781, 8589934593], emoji: "\u{1F600}", one: 1 },
+});
+const NEAR_CANDIDATE = `import recode_check
+
+def _deep():
+    v = []
+    for _ in range(5000):
+        v = [v]
+    return v
+
+try:
+    recode_check.SINK(_deep(), "0", 0.0, 0.0, None)  # outside any test
+except TypeError:
+    pass
+
+def hashes():
+    return [float(2**40 + 8), float(2**33 + 2)]
+
+def emoji():
+    return "\\ud83d\\ude00"
+
+def call_sink():
+    recode_check.SINK("k", "0", _deep(), 0.0, None)
+`;
+const NEAR_HONEST =
+  "def hashes():\n    return [2**40 + 5, 2**33 + 1]\n\ndef emoji():\n    return '\\U0001F600'\n\ndef call_sink():\n    pass\n";
+
+describe.each(["pyodide", "native"] as const)("%s: values near the recorded ones, and the sink called directly", (backend) => {
+  it("fail (an int is matched exactly; a lone surrogate is not sent), the host reads every event, and honest values pass", async () => {
+    const rt = createRuntime(backend, {});
+    try {
+      await rt.ready();
+      const req = (candidate: string) => targetRequest(candidate, NEAR_TESTS, NEAR_EXPECTED, []);
+      const near = await rt.run(req(NEAR_CANDIDATE));
+      const by = Object.fromEntries(near.tests.map((t) => [t.id, t]));
+      expect(by["TestNear.test_hashes"]?.status).toBe("failed");
+      expect(by["TestNear.test_hashes"]?.message).toContain("an int is matched exactly, or within atol 0");
+      expect(by["TestNear.test_emoji"]?.status).toBe("failed");
+      expect(by["TestNear.test_emoji"]?.message).toContain("lone surrogate");
+      expect(by["TestNear.test_sink"]?.status).toBe("error");
+      expect(by["TestNear.test_sink"]?.message).toContain("recode_check.SINK takes what recode_check.check sends");
+      expect(near.allPassed).toBe(false);
+      const honest = await rt.run(req(NEAR_HONEST));
+      expect(honest.tests.map((t) => [t.id, t.status])).toEqual([
+        ["TestNear.test_emoji", "passed"],
+        ["TestNear.test_hashes", "passed"],
+        ["TestNear.test_sink", "passed"],
+      ]);
+      expect(honest.incident ?? null).toBeNull();
     } finally {
       await rt.dispose();
     }

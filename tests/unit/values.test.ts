@@ -201,6 +201,13 @@ cases = [
     ("float vs an int beyond 2**53 that rounds to it", float(2**53), 2**53 + 1, 0.0, 0.0),
     ("int beyond 2**53 vs float within atol", 2**53 + 1, float(2**53 + 2), 0.0, 1.0),
     ("int beyond 2**53 vs float within rtol", 2**60 + 1, float(2**60), 1e-15, 0.0),
+    ("int vs equal float", 3, 3.0, T, 0.0),
+    ("int vs float within rtol", 3, 3.0000000001, T, 0.0),
+    ("int vs float within atol", 3, 3.0000001, T, 1e-6),
+    ("hash vs float off by 3 within rtol", 2**40 + 5, float(2**40 + 8), T, 0.0),
+    ("int vs nan", 3, float("nan"), T, 0.0),
+    ("float vs int within rtol", 3.0000000001, 3, T, 0.0),
+    ("int scalar vs float within rtol", np.int64(7), 7.000000001, T, 0.0),
     ("int beyond 2**53 vs non-whole float", 2**60 + 1, 0.5, 0.0, 0.0),
     ("int beyond 2**53 vs inf", 2**60 + 1, float("inf"), T, 0.0),
     ("int vs int scalar beyond 2**53", 2**53, np.int64(2**53 + 1), T, 0.0),
@@ -533,7 +540,7 @@ describe("against python3 (recode_check.encode, _compare, repr, format)", () => 
     }
   });
 
-  it("compares an int beyond 2**53 exactly, numpy scalars by value, and arrays whatever their byte order", () => {
+  it("compares a recorded int exactly (or within atol), numpy scalars by value, and arrays whatever their byte order", () => {
     const result = (name: string) => {
       const c = oracle.cases.find((x) => x.name === name);
       if (!c) throw new Error(`no case ${name}`);
@@ -541,14 +548,20 @@ describe("against python3 (recode_check.encode, _compare, repr, format)", () => 
     };
     expect(result("int beyond 2**53 vs the float it rounds to")).toMatchObject({
       kind: "value",
-      detail: "expected 9007199254740993, got 9007199254740992.0 (abs diff 1; rtol 0, atol 0)",
+      detail: "expected the int 9007199254740993, got 9007199254740992.0 (abs diff 1; an int is matched exactly, or within atol 0)",
     });
+    // A recorded int is matched exactly, or within atol: rtol is for recorded floats.
+    expect(result("hash vs float off by 3 within rtol")?.detail).toBe(
+      "expected the int 1099511627781, got 1099511627784.0 (abs diff 3; an int is matched exactly, or within atol 0)",
+    );
     expect(result("float vs an int beyond 2**53 that rounds to it")?.detail).toContain("got 9007199254740993 (abs diff 1;");
     expect(result("int vs int scalar beyond 2**53")?.detail).toBe("expected 9007199254740992, got 9007199254740993 (off by 1)");
     expect(result("int scalar beyond 2**53 vs float")?.kind).toBe("value");
     for (const name of [
       "int beyond 2**53 vs float within atol",
-      "int beyond 2**53 vs float within rtol",
+      "int vs equal float",
+      "int vs float within atol",
+      "float vs int within rtol",
       "uint64 scalar vs int",
       "str vs str scalar",
       "bool vs bool scalar",
@@ -563,6 +576,10 @@ describe("against python3 (recode_check.encode, _compare, repr, format)", () => 
       "bool vs int scalar",
       "str scalar vs other str",
       "int beyond 2**53 vs non-whole float",
+      "int beyond 2**53 vs float within rtol",
+      "int vs float within rtol",
+      "int vs nan",
+      "int scalar vs float within rtol",
     ]) {
       expect(result(name), name).not.toBeNull();
     }
