@@ -59,7 +59,9 @@ function keyOf(v: PyValue, byValue: boolean): string | null | undefined {
       const keys = v.items.map((item) => keyOf(item, byValue));
       if (keys.includes(null)) return null;
       if (keys.includes(undefined)) return undefined;
-      return `t${JSON.stringify(keys)}`;
+      // Each item's key after its length: unambiguous, and linear in the depth (an escaping encoding such as
+      // JSON doubles at each level of nesting).
+      return `t${(keys as string[]).map((k) => `${k.length}:${k}`).join("")}`;
     }
     case "list":
     case "set":

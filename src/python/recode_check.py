@@ -132,11 +132,15 @@ def encode(value, path="value"):
             dtype = np.generic.dtype.__get__(value)
             item = np.generic.item(value)
             if isinstance(item, np.generic):
-                # item() keeps a long double (float128) a numpy scalar: its value as a float (a complex long
-                # double is not supported), so that it is sent, not encoded again without end.
-                if not isinstance(item, np.floating):
-                    raise RecordError(f"cannot record {path}: values of type {type(value).__name__} are not supported")
-                item = float(np.float64(item))
+                # item() keeps a long double (float128) a numpy scalar: it is sent as the float it equals, and
+                # one that no float equals (more digits, or beyond float range) is not sent: rounded, a wrong
+                # value would pass a check with no tolerance.
+                f = float(np.float64(item)) if isinstance(item, np.floating) else None
+                if f is None or not (np.equal(np.longdouble(f), item) or f != f):
+                    raise RecordError(
+                        f"cannot record {path}: a numpy {type(value).__name__} that no float equals is not supported: convert it with float()"
+                    )
+                item = f
             return {"$npscalar": {"dtype": str(dtype), "value": encode(item, path)}}
     if isinstance(value, str):
         try:

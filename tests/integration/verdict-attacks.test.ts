@@ -784,7 +784,7 @@ describe("native: a numpy array or scalar whose own dtype says otherwise", () =>
       await rt.ready();
       const tests = `import unittest
 from recode_check import check
-from target import halves, one, kept, kept_view, third
+from target import halves, one, kept, kept_view, third, big
 
 class TestArrays(unittest.TestCase):
     def test_masked(self):
@@ -795,6 +795,9 @@ class TestArrays(unittest.TestCase):
 
     def test_long_double(self):
         check(self, "third", third())
+
+    def test_long_double_int(self):
+        check(self, "big", big())
 
     def test_array(self):
         check(self, "halves", halves())
@@ -810,6 +813,7 @@ class TestArrays(unittest.TestCase):
           "TestArrays.test_masked": ["kept"],
           "TestArrays.test_masked_view": ["kept_view"],
           "TestArrays.test_long_double": ["third"],
+          "TestArrays.test_long_double_int": ["big"],
         },
         values: {
           halves: { $ndarray: { dtype: "float64", shape: [2], data: [0.5, 1.5] } },
@@ -818,8 +822,10 @@ class TestArrays(unittest.TestCase):
           kept: { $ndarray: { dtype: "int64", shape: [3], data: [1, null, 3] } },
           kept_view: { $ndarray: { dtype: "int64", shape: [3], data: [1, null, 3] } },
           third: 1 / 3,
+          big: "BIG",
         },
-      });
+        // 2**60 as Python writes it (a JavaScript number prints as 1152921504606847000).
+      }).replace('"BIG"', String(2n ** 60n));
       const lying = `import numpy as np
 
 class _Array(np.ndarray):
@@ -853,20 +859,25 @@ def kept_view():
 
 def third():
     return np.longdouble(0.3)
+
+def big():
+    # One more than the recorded int: rounded to a float, it would equal it.
+    return np.longdouble(2**60) + 1
 `;
       const honest =
-        "import numpy as np\n\ndef halves():\n    return np.array([0.5, 1.5])\n\ndef one():\n    return np.float64(1.0)\n\ndef kept():\n    return np.ma.masked_array([1, 99, 3], mask=[0, 1, 0])\n\nkept_view = kept\n\ndef third():\n    return np.longdouble(1) / 3\n";
+        "import numpy as np\n\ndef halves():\n    return np.array([0.5, 1.5])\n\ndef one():\n    return np.float64(1.0)\n\ndef kept():\n    return np.ma.masked_array([1, 99, 3], mask=[0, 1, 0])\n\nkept_view = kept\n\ndef third():\n    return np.longdouble(1 / 3)\n\ndef big():\n    return 2**60\n";
       const req = (candidate: string) => targetRequest(candidate, tests, expected, ["numpy"]);
       const r = await rt.run(req(lying));
       expect(r.tests.map((t) => [t.id, t.status])).toEqual([
         ["TestArrays.test_array", "failed"],
         ["TestArrays.test_long_double", "failed"],
+        ["TestArrays.test_long_double_int", "failed"],
         ["TestArrays.test_masked", "failed"],
         ["TestArrays.test_masked_view", "failed"],
         ["TestArrays.test_scalar", "failed"],
       ]);
       expect(r.tests[0]?.message).toMatch(/dtype float64, got float32/);
-      // A long double is sent as the float it holds (item() keeps it a numpy scalar), not encoded without end.
+      // A long double is sent as the float it equals (item() keeps it a numpy scalar), not encoded without end.
       const ok = await rt.run(req(honest));
       expect(ok.tests.map((t) => [t.id, t.status, t.message])).toEqual(ok.tests.map((t) => [t.id, "passed", ""]));
     } finally {

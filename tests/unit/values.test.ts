@@ -485,6 +485,24 @@ describe("compareValues", () => {
     expect(compareValues("k", recorded, parseValueJson('{"$dict": [[true, "b"], [{"$tuple": [2, 3]}, "c"]]}'), 0, 0)).toBeNull();
   });
 
+  // Keys nested 40 deep: by a key that grows with the depth, at once; by one that doubles at each level
+  // (JSON escaping, as before), 2**40 characters, which would not end within the test's time limit.
+  it("keys dict entries nested deep in tuples without growing with each level", { timeout: 120_000 }, () => {
+    const deep = (n: number, depth: number): PyValue => {
+      let v: PyValue = int(n);
+      for (let d = 0; d < depth; d += 1) v = { type: "tuple", items: [v] };
+      return v;
+    };
+    const dict = (keys: PyValue[], value: number): PyValue => ({ type: "dict", entries: keys.map((k) => [k, int(value)] as const) });
+    const keys = Array.from({ length: 60 }, (_, i) => deep(i, 40));
+    expect(compareValues("k", dict(keys, 1), dict([...keys].reverse(), 1), 0, 0)).toBeNull();
+    expect(compareValues("k", dict(keys, 1), dict(keys, 2), 0, 0)?.kind).toBe("value");
+    // Different nesting, different keys: (1,) is not ((1,),), nor ("a", "b") ("a, b",).
+    const t = (...items: PyValue[]): PyValue => ({ type: "tuple", items });
+    expect(compareValues("k", dict([t(int(1))], 1), dict([t(t(int(1)))], 1), 0, 0)?.kind).toBe("keys");
+    expect(compareValues("k", dict([t(str("a"), str("b"))], 1), dict([t(str('a", "s:b'))], 1), 0, 0)?.kind).toBe("keys");
+  });
+
   it("says when a container held a value the encoding could not send", () => {
     // Python would point at the element ([0]: expected a number, got Decimal ...); the encoding keeps only the whole value.
     const other: PyValue = { type: "other", typeName: "list", repr: "[Decimal('1.5')]" };
