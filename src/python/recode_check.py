@@ -238,7 +238,8 @@ def _is_number(v):
         return False
     if isinstance(v, (int, float)):
         return True
-    return np is not None and isinstance(v, np.generic) and np.issubdtype(type(v), np.number)
+    # (a timedelta64 is a numpy integer, but no number to the host, whose dtype names say int, uint, float, complex)
+    return np is not None and isinstance(v, np.generic) and np.issubdtype(type(v), np.number) and not isinstance(v, np.timedelta64)
 
 
 def _int_value(v):
@@ -246,7 +247,7 @@ def _int_value(v):
     np = _np()
     if isinstance(v, int):
         return int.__index__(v)
-    if np is not None and isinstance(v, np.integer):
+    if np is not None and isinstance(v, np.integer) and not isinstance(v, np.timedelta64):
         return int(v)
     return None
 
