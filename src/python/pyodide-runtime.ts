@@ -384,9 +384,9 @@ export class PyodideRuntime implements PythonRuntime {
           case "accepted":
             if (acceptGuard) clearTimeout(acceptGuard);
             break;
-          case "event":
+          case "events":
             // Not final at "end": code under test can write an "end" of its own. The worker's "done" closes the run.
-            asm.pushLine(msg.event);
+            for (const line of msg.events) asm.pushLine(line);
             break;
           case "done":
             // After the restore: replace an instance the run left tainted or too big (WebAssembly memory never shrinks).

@@ -80,7 +80,12 @@ export type FromWorker =
   | { type: "accepted"; runId: number }
   | { type: "tainted"; runId: number; message: string }
   | { type: "started"; runId: number }
-  | { type: "event"; runId: number; event: string }
+  /**
+   * Event lines of the run, in the order written: each the text of a line whose MAC held, or FORGED_LINE
+   * (event-auth.ts). Several at once: the lines of a test's outcome, checks and result wait for the next line
+   * that must go out at once ({@link sentAtOnce}).
+   */
+  | { type: "events"; runId: number; events: string[] }
   /** `memoryBytes`: the WebAssembly memory after the run (it never shrinks). `tainted`: why the instance must be replaced, or "". */
   | { type: "done"; runId: number; memoryBytes: number; tainted: string }
   | { type: "packages-error"; runId: number; message: string }
@@ -106,6 +111,23 @@ export interface WorkerCoreDeps {
 const LIB_DIR = "/lib/recode";
 /** The device the harness writes its events to (one JSON line each). */
 const EVENT_DEVICE = "/dev/recode-events";
+
+/** Most lines, and characters, held before they are posted whatever comes next. */
+const HELD_LINES = 256;
+const HELD_CHARS = 1 << 20;
+/** The starts of the harness's event lines (its encoder writes "type" first) that may wait for the next line posted. */
+const MAY_WAIT = ['{"type": "test-outcome"', '{"type": "check"', '{"type": "test-result"', '{"type": "fixture"'];
+
+/**
+ * Whether an event line goes out at once: all but a test's outcomes, checks and result, and a fixture's
+ * result, which wait for the next one that does (the next test's start, output as it is written, the end).
+ * A test that hangs has then sent everything up to its start; a worker that dies takes with it at most
+ * the outcomes and checks of the test that was running, which count for nothing without its result.
+ */
+export function sentAtOnce(text: string): boolean {
+  for (const start of MAY_WAIT) if (text.startsWith(start)) return false;
+  return true;
+}
 
 /** The parts of Emscripten's FS the core uses (Pyodide's typings leave them out). */
 interface EmscriptenFs {
@@ -163,9 +185,23 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
   let decoder = new TextDecoder();
   // The run's lines as the harness wrote them: any other (code under test writing to the device) stands as forged.
   let verifier: EventVerifier | null = null;
+  /** Lines verified and not yet posted (each post costs some 40 microseconds in Node, more in a box), and their characters. */
+  let held: string[] = [];
+  let heldChars = 0;
   const lines = new LineSplitter((line) => {
-    if (line && eventRun !== null && verifier) deps.post({ type: "event", runId: eventRun, event: verifier.open(line) });
+    if (!line || eventRun === null || !verifier) return;
+    const text = verifier.open(line);
+    held.push(text);
+    heldChars += text.length;
+    if (sentAtOnce(text) || held.length >= HELD_LINES || heldChars >= HELD_CHARS) postHeld();
   });
+
+  /** Post the lines held, if any, for the run they belong to. */
+  function postHeld(): void {
+    if (held.length > 0 && eventRun !== null) deps.post({ type: "events", runId: eventRun, events: held });
+    held = [];
+    heldChars = 0;
+  }
 
   function initEventDevice(fs: EmscriptenFs): void {
     const dev = fs.makedev(64, 0);
@@ -369,6 +405,8 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     // Nothing a previous run left half-written reaches this run's stream.
     decoder = new TextDecoder();
     lines.reset();
+    held = [];
+    heldChars = 0;
     const key = newEventKey();
     verifier = new EventVerifier(key, deps.mac);
     eventRun = runId;
@@ -377,12 +415,14 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     deps.post({ type: "started", runId });
     try {
       runJson(config, toHex(key));
+      postHeld();
       // Whatever runs from here on reports nothing.
       eventRun = null;
       deps.post({ type: "done", runId, memoryBytes: memoryBytes(), tainted: "" });
       // The results are out: restore the interpreter now, before the next run is read.
       setTimeout(finish, 0);
     } catch (e) {
+      postHeld();
       eventRun = null;
       const err = e as Error & { type?: string };
       const fatal = err.type === undefined || /fatal/i.test(err.message);

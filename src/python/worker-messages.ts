@@ -17,7 +17,7 @@ const fromWorker = z.discriminatedUnion("type", [
   z.object({ type: z.literal("accepted"), runId }).strict(),
   z.object({ type: z.literal("tainted"), runId, message: z.string() }).strict(),
   z.object({ type: z.literal("started"), runId }).strict(),
-  z.object({ type: z.literal("event"), runId, event: z.string() }).strict(),
+  z.object({ type: z.literal("events"), runId, events: z.array(z.string()) }).strict(),
   z.object({ type: z.literal("done"), runId, memoryBytes: z.number().nonnegative(), tainted: z.string() }).strict(),
   z.object({ type: z.literal("packages-error"), runId, message: z.string() }).strict(),
   z.object({ type: z.literal("failed"), runId, message: z.string(), fatal: z.boolean() }).strict(),
