@@ -56,8 +56,11 @@ export function writeFrame(out: Writable, msg: unknown): void {
   const body = serialize(msg);
   const head = Buffer.allocUnsafe(4);
   head.writeUInt32BE(body.length, 0);
+  // One write of both parts (a frame is most often a few event lines: one system call, not two).
+  out.cork();
   out.write(head);
   out.write(body);
+  out.uncork();
 }
 
 /**
