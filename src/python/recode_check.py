@@ -109,6 +109,24 @@ def _dtype_text(dtype):
     return str(dtype.newbyteorder("="))
 
 
+# Types encode() sends as they are (a float only when finite); exactly these, not their subclasses.
+_AS_IS = frozenset((int, bool, type(None)))
+
+
+def _plain_numbers(items, _as_is=_AS_IS, _float=float, _type=type):
+    """Whether every item of ``items`` is an int, bool, None or finite float, of exactly that type (so that
+    encode() would send each as it is)."""
+    for v in items:
+        t = _type(v)
+        if t is _float:
+            # nan and inf: v - v is nan, which equals nothing.
+            if v - v != 0.0:
+                return False
+        elif t not in _as_is:
+            return False
+    return True
+
+
 def encode(value, path="value"):
     np = _np()
     # numpy first: np.float64 is also a Python float.
@@ -165,7 +183,11 @@ def encode(value, path="value"):
     if isinstance(value, tuple):
         return {"$tuple": [encode(v, f"{path}[{i}]") for i, v in enumerate(tuple.__iter__(value))]}
     if isinstance(value, list):
-        return [encode(v, f"{path}[{i}]") for i, v in enumerate(list.__iter__(value))]
+        items = list(list.__iter__(value))
+        # The common case, a list of plain numbers, each sent as it is: one pass, no call per item.
+        if _plain_numbers(items):
+            return items
+        return [encode(v, f"{path}[{i}]") for i, v in enumerate(items)]
     if isinstance(value, (set, frozenset)):
         items = set.__iter__(value) if isinstance(value, set) else frozenset.__iter__(value)
         return {"$set": [encode(v, path) for v in sorted(items, key=repr)]}
