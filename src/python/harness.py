@@ -717,18 +717,26 @@ def _import_tests(config, run, import_out):
         # A look before the tests are made (a hook that made them would hold every test object): what the
         # import changed and has not put back, and test.py made by anything but its text (recode_testpy).
         run.check_guard()
-        guard = run.guard
-        stray = stray_names(module, run.test_bound_names)
         run.test_codes = nested_codes(code)
-        codes = frozenset(map(id, run.test_codes)) | guard.framework_codes
-        run.refuse(
-            ([f"test.py's names {', '.join(stray[:5])} (its text does not bind them)"] if stray else [])
-            + look_alike_imports(module, run.test_imports, guard.noted_modules())
-            + foreign_members(module, codes, guard.noted_classes())
-        )
+        run.refuse(_foreign_in_test_module(run))
         return list(_flatten(unittest.defaultTestLoader.loadTestsFromModule(module)))
     finally:
         sys.stdout, sys.stderr = saved
+
+
+def _foreign_in_test_module(run, classes=None):
+    """What in test.py's module is not its own (empty when all is): names its text does not bind, imports
+    of a protected module that are look-alikes, code in its test classes that its text did not make, and,
+    given its test ``classes``, any built on a class test.py does not define."""
+    module, guard = run.test_module, run.guard
+    stray = stray_names(module, run.test_bound_names)
+    codes = frozenset(map(id, run.test_codes)) | guard.framework_codes
+    return (
+        ([f"test.py's names {', '.join(stray[:5])} (its text does not bind them)"] if stray else [])
+        + look_alike_imports(module, run.test_imports, guard.noted_modules())
+        + foreign_members(module, codes, guard.noted_classes())
+        + (foreign_test_classes(classes, module, run.test_class_names, guard.noted_classes()) if classes is not None else [])
+    )
 
 
 def _collection_error(exc, run, import_out):
@@ -860,6 +868,10 @@ def run_tests(config, emit_text):
             )
         except RuntimeError:
             run.refuse(["the guard's watch (set by code under test)"])
+        # Again, now that the watch has copied what the looks compare with: code under test can run during the
+        # watch (a property ``__class__`` that its ``isinstance`` reads), and what it changed then would be in
+        # the copies. A change made after this is not in them, and the next look sees it.
+        run.refuse(_foreign_in_test_module(run, {type(t) for t in tests}))
         if import_out.size:
             run.preface = f"[printed while importing]\n{import_out.getvalue()}\n[printed by the test]\n"
         run.check_guard()
@@ -1031,6 +1043,7 @@ def event_writer(fd, key):
         _fstat=os.fstat,
         _write=os.write,
         _fmt=stat.S_IFMT,
+        _oserror=OSError,
         _exit=os._exit,
         _lost=CHANNEL_LOST_EXIT,
         _key=key,
@@ -1055,7 +1068,9 @@ def event_writer(fd, key):
                 try:
                     st = _fstat(_fd)
                     same = (st.st_dev, st.st_ino, st.st_rdev, _fmt(st.st_mode)) == _ident
-                except BaseException:  # noqa: BLE001 - closed, or anything else: the channel is not ours
+                except _oserror:
+                    # Closed, or another file's: the channel is not ours. (The interrupt, or an exception of a
+                    # handler, raised here goes on as any other: no number was taken, nothing was written.)
                     same = False
                 if not same:
                     _exit(_lost)

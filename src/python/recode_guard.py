@@ -682,14 +682,17 @@ class Guard:
 
     def _note(self, label, obj, kind, own_names=_NO_NAMES):
         d = vars(obj)
+        # Copied first, and what is kept read from the copy by the values' own types (``isinstance`` would read
+        # a property ``__class__``: code under test run while the copies are made).
+        full = dict(d)
         if kind in ("class", "object") or (kind in ("module", "builtins") and own_names is _NO_NAMES and label not in _CHURN):
             # (The protected modules and the built-ins: no value changes during a run, data included (``math.pi``),
             # but for ``expect``. test.py's module and warnings's keep data that changes.)
-            snap = dict(d)
+            snap = dict(full)
         elif kind == "methods":
-            snap = {k: v for k, v in d.items() if isinstance(v, _METHOD_TYPES)}
+            snap = {k: v for k, v in full.items() if issubclass(type(v), _METHOD_TYPES)}
         else:
-            snap = {k: v for k, v in d.items() if callable(v) or isinstance(v, type(sys))}
+            snap = {k: v for k, v in full.items() if callable(v) or type(v) is _MODULE}
         self.saved.append((label, obj, kind, snap))
         # The names it holds now, and those its own text binds (a test's ``global`` name assigned later).
         self.keysets.append(frozenset(d) | own_names)
@@ -701,7 +704,7 @@ class Guard:
             self.dict_labels.append(label)
             self.dict_holders.append(obj)
             self.dict_views.append(d)
-        self.fulls.append(dict(d))
+        self.fulls.append(full)
 
     def expect(self, module, name, value):
         """Accept that ``module.name`` is now ``value`` (a setting the harness
@@ -759,7 +762,10 @@ class Guard:
             self._note(f"test class {cls.__name__}", cls, "methods")
         # Their methods' code cannot be rewritten either (Pyodide refuses any code replaced; this is native's).
         self.protect(
-            getattr(f, "__func__", f) for cls in classes for f in list(vars(cls).values()) if isinstance(f, _METHOD_TYPES)
+            f.__func__ if type(f) is staticmethod or type(f) is classmethod else f
+            for cls in classes
+            for f in list(vars(cls).values())
+            if issubclass(type(f), _METHOD_TYPES)
         )
         for obj in objects:
             self._note(f"the harness's {type(obj).__name__.lower()} object", obj, "methods")
@@ -770,11 +776,12 @@ class Guard:
         self.cell_saved = list(map(_cell_value, self.cells))
         self.owner_defaults = list(map(_defaults_of, self.owners))
         self.owner_kwdefaults = list(map(_kwdefaults_of, self.owners))
-        self._note_touches()
-
-    def _note_touches(self):
-        """How often each dictionary in ``touch_dicts`` was changed, as of now."""
-        self.touch_saved = self.touch_probe() if self.touch_probe else []
+        if self.stage == 1:
+            # The counts the looks start from: at the run's first watch, before any code under test has run
+            # (the harness has set its own settings, ``expect``). Not at the second, once test.py and the code
+            # under test are imported: code under test runs during a watch too (a property ``__class__`` of an
+            # object on a test class, read by ``isinstance``), and would have its change counted as the state.
+            self.touch_saved = self.touch_probe() if self.touch_probe else []
 
     def _touched(self):
         """Labels of the dictionaries changed since last looked at that hold what they held then: a change
@@ -812,7 +819,7 @@ class Guard:
         # (A data descriptor, such as a property, takes over what unittest writes on the test instance:
         # ``_outcome``, and with it the per-test result; any descriptor is handed the test object when
         # unittest reads the name, such as ``__unittest_expecting_failure__``, from the test.)
-        return isinstance(value, _METHOD_TYPES) or is_descriptor(value) or key in self.framework_names
+        return issubclass(type(value), _METHOD_TYPES) or is_descriptor(value) or key in self.framework_names
 
     def patched(self, patcher, event):
         """A patch of ``unittest.mock`` was made (``event`` "made"), started ("started") or stopped
@@ -861,14 +868,13 @@ class Guard:
         """The protected classes, as noted before the run."""
         return [obj for _, obj, kind in self.objects if kind == "class"]
 
-    def _base_same(self):
+    def _base_same(self, counts):
         """Whether the protected modules' and classes' dictionaries hold what they held at the last look: no
-        count of changes moved, and the dictionaries no count covers hold the same objects as their copies (the
-        classes cannot change). A few C-level passes over the counted dictionaries' numbers, not their contents."""
+        count of changes moved (``counts``: the counts as this look began), and the dictionaries no count covers
+        hold the same objects as their copies (the classes cannot change). A few C-level passes over the counted
+        dictionaries' numbers, not their contents."""
         fulls = self.fulls
-        return (not self.touch_probe or self.touch_probe() == self.touch_saved) and dicts_same(
-            self.compare_views, [fulls[i] for i in self.compare_at]
-        )
+        return (not self.touch_probe or counts == self.touch_saved) and dicts_same(self.compare_views, [fulls[i] for i in self.compare_at])
 
     def _unchanged(self, base_same):
         """The common case, compared in C: every dictionary holds the same
@@ -895,7 +901,11 @@ class Guard:
         the audit hook refuses to rewrite it."""
         # The run's own objects (its test classes, the harness's run object) change data at every test;
         # the protected modules and classes seldom do: looked at closer only when their copies differ.
-        base_same = self._base_same()
+        # The counts as the look begins, kept as what the next look compares with: code under test can run
+        # during a look (a property ``__class__`` that ``isinstance`` reads, a finalizer of a copy the look lets
+        # go, a collection), and a change it makes then must move the counts past these.
+        counts = self.touch_probe() if self.touch_probe else []
+        base_same = self._base_same(counts)
         if self._unchanged(base_same):
             return []
         changed = []
@@ -933,17 +943,21 @@ class Guard:
             d = vars(obj)
             if label in changed or not dict_changed(d, self.fulls[i]):
                 continue
+            # Looked at as a copy, and the copy kept: what code under test changes while this look runs is in
+            # the copy, and looked at, or differs from it at the next look.
+            now = dict(d)
             if kind in ("class", "object"):
                 changed.append(label)
-            elif any(d.get(k, _MISSING) is not v and self.accepted.get((id(d), k), _MISSING) is not d.get(k, _MISSING) for k, v in snap.items()):
+            elif any(now.get(k, _MISSING) is not v and self.accepted.get((id(d), k), _MISSING) is not now.get(k, _MISSING) for k, v in snap.items()):
                 changed.append(label)
-            elif kind == "methods" and any(self._new_behaviour(k, v, self.fulls[i], type(obj) is not type) for k, v in list(d.items())):
+            elif kind == "methods" and any(self._new_behaviour(k, v, self.fulls[i], type(obj) is not type) for k, v in now.items()):
                 changed.append(label)
-            elif kind == "module" and any(_added_name(obj, k, v) for k, v in list(d.items()) if k not in self.keysets[i]):
+            elif kind == "module" and any(_added_name(obj, k, v) for k, v in now.items() if k not in self.keysets[i]):
                 changed.append(label)
             else:
                 # Only data changed (a module's setting, unittest's mark on a test class): the fast path takes it from here.
-                self.fulls[i] = dict(d)
-        # (What was reported is not reported again; nor a change seen now, taken for a put-back one later.)
-        self._note_touches()
+                self.fulls[i] = now
+        # (What was reported is not reported again; nor a change seen now, taken for a put-back one later. Not the
+        # counts of now: a change made during this look is seen by the next.)
+        self.touch_saved = counts
         return changed

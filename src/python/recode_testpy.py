@@ -16,7 +16,9 @@ ends the run as "not trusted" when any of these finds something:
   that runs code and that test.py's text did not make: a function whose code
   is not test.py's (or unittest's, for its skip wrappers), or another
   descriptor (an ``__init__`` given to a test class while it was made would
-  get each test object as it is made), or a metaclass test.py does not define;
+  get each test object as it is made), anything but test.py's own function
+  under the name of one of unittest's (a class that does nothing as
+  ``assertRaises``), or a metaclass test.py does not define;
 - ``foreign_test_classes`` (after loading): a test class built on a class
   that is neither protected nor defined by test.py.
 """
@@ -117,11 +119,25 @@ def _made_by(value, codes):
     return kind in _C_DESCRIPTORS or not is_descriptor(value)
 
 
+def _framework_names():
+    """The names of what unittest's TestCase calls or hands out (its methods, ``failureException``), read once."""
+    import unittest
+
+    case = unittest.TestCase
+    return frozenset(k for k in dir(case) if callable(getattr(case, k, None)))
+
+
+_FRAMEWORK_NAMES = _framework_names()
+_METHODS = (_FUNCTION, staticmethod, classmethod)
+
+
 def foreign_members(module, codes, protected_classes):
     """What, in the test classes of ``module`` (its TestCase subclasses) and the
     classes they are built on that are not protected, runs code test.py's text
     did not make (``codes``: ids of the code objects allowed, test.py's and
-    unittest's). Each as "test class X's name (...)"."""
+    unittest's), or stands under the name of one of unittest's callables and is
+    not a function test.py's text made (a class that does nothing as
+    ``assertRaises`` runs no code of its own). Each as "test class X's name (...)"."""
     import unittest
 
     found, seen = [], set()
@@ -138,6 +154,8 @@ def foreign_members(module, codes, protected_classes):
             for name, member in list(_type_dict(cls).items()):
                 if not _made_by(member, codes):
                     found.append(f"test class {cls.__qualname__}'s {name} (code test.py does not define)")
+                elif name in _FRAMEWORK_NAMES and type(member) not in _METHODS:
+                    found.append(f"test class {cls.__qualname__}'s {name} (not a function, under the name of one of unittest's)")
     return found
 
 

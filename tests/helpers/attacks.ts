@@ -1760,6 +1760,118 @@ if _tests is not None:
   return `${partial}\n${change}`;
 }
 
+/** Where {@link lookTriggerAttack} gets its code run inside one of the guard's looks. */
+export type LookTriggerRoute = "class-lookup-in-the-watch" | "test-classes-changed-in-the-watch" | "finalizer-in-a-look";
+
+/**
+ * min-p-sampling's canonical solution without its input checks (the tests
+ * that expect a ValueError fail; every checked value stays right), plus a
+ * swap of unittest's `_addError` for a function that reports every failure
+ * as a success, made while the guard itself is looking: after the look's
+ * comparisons and before it notes how often each dictionary was changed, so
+ * that the change would become what the looks compare against. The code gets
+ * to run there by a property `__class__`, which `isinstance` reads: on the
+ * interface test.py imports (wrapped in an object), read while test.py's
+ * names are looked at once its classes exist, which plants an object with
+ * such a property on a test class, read by the guard's watch of the test
+ * classes; or by a finalizer, on an object kept on a test class in one test
+ * and taken off in a later one, so that only the guard's copy of the class
+ * holds it, and it is freed as the look replaces that copy. One route
+ * changes test.py's classes instead, from the same property read in the
+ * watch: every test class but the one being copied gets an `assertRaises`
+ * that does nothing, before the watch copies it.
+ */
+export function lookTriggerAttack(canonical: string, route: LookTriggerRoute): string {
+  const partial = canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1pass");
+  const common = `
+import sys as _sys
+import unittest.case as _uc
+def _swallow(result, test, exc_info):
+    result.addSuccess(test)
+def _first_test_class():
+    m = _sys.modules.get("recode_task_test")
+    for v in list(vars(m).values()) if m else ():
+        if type(v) is type and issubclass(v, _uc.TestCase) and v is not _uc.TestCase:
+            return v
+    return None
+`;
+  const change = {
+    "class-lookup-in-the-watch": `
+class _Trigger:
+    @property
+    def __class__(self):
+        vars(_uc)["_addError"] = _swallow
+        return _Trigger
+class _Planter:
+    def __init__(self, fn):
+        self.fn = fn
+    def __call__(self, *a, **k):
+        return self.fn(*a, **k)
+    @property
+    def __class__(self):
+        cls = _first_test_class()
+        if cls is not None:
+            type.__setattr__(cls, "zz_trigger", _Trigger())
+        return _Planter
+${NAMES[0]} = _Planter(${NAMES[0]})
+`,
+    "test-classes-changed-in-the-watch": `
+class _Nop:
+    def __init__(self, *a, **k):
+        pass
+    def __enter__(self):
+        return self
+    def __exit__(self, *e):
+        return True
+def _test_classes():
+    m = _sys.modules.get("recode_task_test")
+    return [v for v in list(vars(m).values()) if type(v) is type and issubclass(v, _uc.TestCase) and v is not _uc.TestCase] if m else []
+_fired = []
+class _Trigger:
+    def __init__(self, owner):
+        self.owner = owner
+    @property
+    def __class__(self):
+        if not _fired:
+            _fired.append(1)
+            for cls in _test_classes():
+                if cls is not self.owner:
+                    type.__setattr__(cls, "assertRaises", _Nop)
+        return _Trigger
+class _Planter:
+    def __init__(self, fn):
+        self.fn = fn
+    def __call__(self, *a, **k):
+        return self.fn(*a, **k)
+    @property
+    def __class__(self):
+        for cls in _test_classes():
+            if "zz_trigger" not in vars(cls):
+                type.__setattr__(cls, "zz_trigger", _Trigger(cls))
+        return _Planter
+${NAMES[0]} = _Planter(${NAMES[0]})
+`,
+    "finalizer-in-a-look": `
+class _Late:
+    def __del__(self):
+        vars(_uc)["_addError"] = _swallow
+_planted = []
+def _arm():
+    cls = _first_test_class()
+    if cls is None:
+        return
+    # (Each test has a stream of its own: a later test is one whose sys.stdout is another.)
+    if not _planted:
+        _planted.append(_sys.stdout)
+        cls.zz = _Late()
+    elif len(_planted) == 1 and _sys.stdout is not _planted[0]:
+        _planted.append(None)
+        cls.zz = 0
+${ARM_ON_EVERY_CALL}`,
+  }[route];
+  return `${partial}\n${common}\n${change}`;
+}
+
 /** How {@link numpyAssertionAttack} makes numpy's `allclose` say yes. */
 export type NumpyAssertionRoute = "persistent" | "put-back" | "inner-module";
 

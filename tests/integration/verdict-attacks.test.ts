@@ -18,6 +18,7 @@ import {
   HIDDEN_FUNCTION_ATTACKS,
   KEY_FROM_MEMORY_ATTACK,
   LEFTOVER_PROBE,
+  lookTriggerAttack,
   numpyAssertionAttack,
   outputRelayAttack,
   rewrittenOutcomeAttack,
@@ -182,6 +183,21 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
       expect(r.incident?.message).toMatch(
         route === "builtin-put-back" ? /builtins \(changed and put back\)/ : /unittest\.case \(changed and put back\)/,
       );
+      expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    },
+  );
+
+  it.each(["class-lookup-in-the-watch", "test-classes-changed-in-the-watch", "finalizer-in-a-look"] as const)(
+    "code under test run while the guard looks (%s) changes nothing the looks then compare with",
+    async (route) => {
+      const r = await rt.run(taskRunRequest(task, lookTriggerAttack(task.canonical, route)));
+      expect(r.allPassed).toBe(false);
+      // (The watch reads no property of what it copies: there, the candidate's code does not run at all.)
+      if (route === "finalizer-in-a-look") expect(r.incident?.message).toMatch(/unittest\.case/);
+      if (r.incident) expect(r.incident.kind).toBe("tampered");
+      // The tests whose input checks are gone pass only if their failures were swallowed.
+      const unchecked = r.tests.filter((t) => /errors|invalid|bad/.test(t.id));
+      for (const t of unchecked) expect(t.status, t.id).not.toBe("passed");
       expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
     },
   );
