@@ -2,7 +2,7 @@
  * The `recode` command: `tasks list|record|validate`, `test`, `run`, `report`, `merge`, `bench`.
  * Returns the process exit code (0 ok, 1 a check failed, 2 bad usage or input).
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, CommanderError } from "commander";
 import { loadTaskFromFiles, type Task, TaskFormatError } from "../core/task";
@@ -27,6 +27,12 @@ function runtimeOptions(opts: { packageSource?: string; python?: string; sandbox
   if (!NATIVE_SANDBOXES.includes(sandbox))
     throw new UsageError(`--sandbox: "${opts.sandbox}" is not one of ${NATIVE_SANDBOXES.join(", ")}`);
   return { ...packageOptions(opts.packageSource), ...(opts.python ? { python: opts.python } : {}), sandbox };
+}
+
+/** @throws UsageError (exit 2, as for any other bad input) naming the first of `paths` that does not exist. */
+function mustExist(paths: string[]): void {
+  const missing = paths.find((p) => !existsSync(p));
+  if (missing !== undefined) throw new UsageError(`no such folder or file: ${missing}`);
 }
 
 async function withRuntime<T>(backend: "pyodide" | "native", opts: object, fn: (rt: PythonRuntime) => Promise<T>): Promise<T> {
@@ -305,6 +311,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
       const n = o.n === undefined ? undefined : Number(o.n);
       if (n !== undefined && (!Number.isInteger(n) || n < 1)) throw new UsageError(`--n: "${o.n}" must be a whole number >= 1`);
       if (!["md", "csv", "json"].includes(o.format)) throw new UsageError(`--format: "${o.format}" must be md, csv or json`);
+      mustExist(dirs);
       const data = loadReport(dirs, n);
       out(o.format === "csv" ? reportCsv(data) : o.format === "json" ? reportJson(data) : reportMarkdown(data));
       if (data.unreadable.length > 0) {
@@ -327,6 +334,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .argument("<out>", "merged run folder")
     .argument("<shards...>", "shard run folders")
     .action((dest: string, shards: string[]) => {
+      mustExist(shards);
       const r = mergeRuns(dest, shards);
       out(`merged ${r.episodes} episode file(s) from ${shards.length} folder(s) into ${dest}\n`);
     });

@@ -405,11 +405,30 @@ function cap(text: string, n: number): string {
   return text.length <= n ? text : `${text.slice(0, n)}... [${text.length - n} more characters]`;
 }
 
-/** The last `n` lines of `text`, each cut to `lineCap` characters. */
+/** `tb` without its last lines when `message` already holds them (whitespace aside); "" when nothing else is left. */
+function beforeRepeat(tb: string, message: string): string {
+  const squash = (t: string) => t.replace(/\s+/g, "");
+  const said = squash(message);
+  const lines = tb.split("\n");
+  let k = 0;
+  while (k < lines.length && !said.includes(squash(lines.slice(k).join("\n")))) k++;
+  const left = lines.slice(0, k);
+  return left.some((l) => l.trim() !== "" && l.trim() !== "...") ? left.join("\n") : "";
+}
+
+/** A traceback's marks under a source line (Python 3.11 on): `~~~~^^^^`. */
+const CARET_LINE = /^\s*[~^]+\s*$/;
+
+/**
+ * The last `n` lines of `text`, each cut to `lineCap` characters; a cut that would begin with the marks
+ * under a source line left out begins after them (marks with no line above them point at nothing).
+ */
 function tail(text: string, n: number, lineCap = 400): string {
   if (n <= 0) return "";
   const lines = text.replace(/\s+$/, "").split("\n");
-  const kept = lines.slice(-n).map((l) => cap(l, lineCap));
+  let start = Math.max(0, lines.length - n);
+  while (start > 0 && start < lines.length - 1 && CARET_LINE.test(lines[start] as string)) start++;
+  const kept = lines.slice(start).map((l) => cap(l, lineCap));
   return (lines.length > n ? ["  ..."] : []).concat(kept).join("\n");
 }
 
@@ -449,10 +468,9 @@ export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string
     const where = [e.file, e.line !== null ? `line ${e.line}` : null].filter(Boolean).join(", ");
     head.push(`Test run: collection error, no test ran (counts as 0 of ${c.total || "all"} tests passed).`);
     head.push(`Collection error${where ? ` in ${where}` : ""}: ${cap(e.message, messageCap)}`);
-    const tb = tail(e.traceback, tbLines);
-    // (A syntax error's message already holds the lines the traceback would show again.)
-    const squash = (t: string) => t.replace(/\s+/g, "");
-    if (tb && !squash(e.message).includes(squash(tb))) head.push(indentBlock(tb, "  "));
+    // (A syntax error's message already holds the lines the traceback ends with: only the frames before them.)
+    const tb = beforeRepeat(tail(e.traceback, tbLines), e.message);
+    if (tb) head.push(indentBlock(tb, "  "));
   } else {
     const passing = passingCount(c);
     const breakdown = (["failed", "error", "timeout", "skipped", "xpass", "xfail"] as const)

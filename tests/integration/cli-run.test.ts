@@ -95,6 +95,10 @@ describe("recode run / report / merge", () => {
       /memory_agent \| rules \| playground \| 2 \| 100\.0 \/ 50\.0 \/ 100\.0 \| - \| - \| - \| 100\.0 \/ 50\.0 \/ 100\.0 \|/,
     );
     expect(md.out).toContain("Per-turn Recall@k");
+    // A folder that is not there is bad input, as for every command (exit 2), not a finding of the report (1).
+    const missing = await recode(["report", join(out, "no-such-run")]);
+    expect(missing.code).toBe(2);
+    expect(missing.out).toContain("no such folder or file");
     const csv = await recode(["report", out, "--format", "csv"]);
     expect(csv.out.split("\n")[0]).toContain("solved,n,recall_at_n,mrr,pass_rate");
     // n, the turn limit, is stated, and it is the number of curve columns.

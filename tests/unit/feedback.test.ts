@@ -155,6 +155,24 @@ describe("renderTestLog", () => {
     expect(log).toContain("time limit of 5.0 s reached");
   });
 
+  it("cuts a traceback's tail where no marks are left without the source line they point into", () => {
+    const traceback = [
+      "Traceback (most recent call last):",
+      '  File "test.py", line 55, in test_edges',
+      "    min_p_filter([0.0, 0.0], 0.1)",
+      "    ~~~~~~~~~~~~^^^^^^^^^^^^^^^^^",
+      '  File "decoding/min_p.py", line 52, in min_p_filter',
+      "    raise ValueError(msg)",
+      "ValueError: cannot normalise weights whose sum is not positive",
+    ].join("\n");
+    const run = runOf([result("TestA.test_edges", "error", { message: "ValueError: cannot normalise", traceback })]);
+    const log = renderTestLog(run, { tracebackLines: 4 });
+    expect(log).not.toContain("~~~");
+    expect(log).toMatch(/\.\.\.\n\s*File "decoding\/min_p\.py", line 52, in min_p_filter/);
+    // With room for it, the marks stay under their line.
+    expect(renderTestLog(run, { tracebackLines: 6 })).toMatch(/min_p_filter\(\[0\.0, 0\.0\], 0\.1\)\n\s*~~~~/);
+  });
+
   it("caps long messages and the whole log", () => {
     const long = runOf([result("TestA.test_x", "failed", { message: `AssertionError: ${"x".repeat(5000)}` })]);
     const log = renderTestLog(long, { messageCap: 100 });
@@ -206,6 +224,23 @@ describe("renderTestLog", () => {
     const log = renderTestLog(run);
     expect(log).toContain("collection error, no test ran (counts as 0 of all tests passed)");
     expect(log).toContain("Collection error in decoding/min_p.py, line 7: SyntaxError: invalid syntax");
+  });
+
+  it("says a syntax error once: the traceback shows only the frames that led to it", () => {
+    const block = 'File "decoding/min_p.py", line 1\n    def f(:\n          ^\nSyntaxError: invalid syntax';
+    const traceback = [
+      "Traceback (most recent call last):",
+      '  File "test.py", line 5, in <module>',
+      "    from decoding.min_p import min_p_filter",
+      ...block.split("\n").map((l) => `  ${l}`),
+    ].join("\n");
+    const run = runOf([], { collectionError: { message: block, file: "decoding/min_p.py", line: 1, traceback } });
+    const log = renderTestLog(run);
+    expect(log.split("SyntaxError: invalid syntax")).toHaveLength(2);
+    expect(log).toContain('File "test.py", line 5, in <module>');
+    // Nothing but the repeat: no traceback at all.
+    const alone = runOf([], { collectionError: { message: block, file: "decoding/min_p.py", line: 1, traceback: block } });
+    expect(renderTestLog(alone).split("def f(:")).toHaveLength(2);
   });
 
   it("says when everything passes and mentions interpreter incidents", () => {
