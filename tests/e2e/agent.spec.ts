@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { fence } from "../../src/core/agent/prompts";
 import { solverScript } from "../../src/core/providers/scripted";
 import { type ChatStub, closedPort, type RecordedRequest, startChatStub } from "../helpers/chat-stub-server";
-import { CANONICAL, closeResults, openResults, openTab, openTask, STARTER, TARGET } from "./helpers";
+import { CANONICAL, closeResults, type MonacoWindow, openResults, openTab, openTask, STARTER, TARGET } from "./helpers";
 
 const work = mkdtempSync(join(tmpdir(), "recode-e2e-agent-"));
 test.afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -326,6 +326,29 @@ test("the offline demo runs a scripted model from examples/ on pass-at-k, with n
   }
   await expect(page.getByTestId("episode").first()).toContainText("scripted:demo-pass-at-k.script.json");
   await expect(page.getByLabel("Max turns")).toHaveValue("7");
+  await expect(page.getByTestId("agent-demo-note")).toContainText("baseline, L0 and L2, 3 turns");
+  // Load into editor asks before it replaces the student's text; Cancel keeps it.
+  const target = JSON.parse(readFileSync("tasks/pass-at-k/task.json", "utf8")).target_file_path as string;
+  const editorText = (text?: string) =>
+    page.evaluate(
+      ([path, value]) => {
+        const models = (window as unknown as MonacoWindow).monaco?.editor.getModels() ?? [];
+        const model = models.find((m) => m.uri.path.endsWith(`/${path}`));
+        if (model && value !== undefined) model.setValue(value);
+        return model ? model.getValue() : null;
+      },
+      [target, text] as const,
+    );
+  const mine = "# an hour of my own work\n";
+  await expect.poll(() => editorText(), { timeout: 60_000 }).not.toBeNull();
+  await editorText(mine);
+  const load = page.locator('[data-testid="episode"][data-level="0"]').getByRole("button", { name: "Load into editor" }).last();
+  page.once("dialog", (d) => void d.dismiss());
+  await load.click();
+  expect(await editorText()).toBe(mine);
+  page.once("dialog", (d) => void d.accept());
+  await load.click();
+  await expect.poll(() => editorText()).not.toBe(mine);
   // A task with no demo script has no demo button.
   await page.goto("/#task=min-p-sampling");
   await openTab(page, "Agent");

@@ -250,6 +250,11 @@ export function AgentPanel({ ws }: { ws: TaskWorkspace }) {
                   Run the offline demo
                 </button>
               )}
+              {hasDemo(task.id) && (
+                <span className="muted small" data-testid="agent-demo-note">
+                  The demo runs with its own options (baseline, L0 and L2, 3 turns), not those above.
+                </span>
+              )}
             </>
           )}
         </div>

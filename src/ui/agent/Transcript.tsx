@@ -144,8 +144,17 @@ function TurnView({ turn, previous, ws }: { turn: TrajectoryTurn; previous: Traj
         {ws && (
           <button
             type="button"
-            onClick={() => ws.setCode(turn.code)}
-            title="Replace the editor text with this turn's code (Ctrl+Z undoes it)"
+            onClick={() => {
+              if (
+                ws.getCode() !== turn.code &&
+                !window.confirm(
+                  `Replace the editor text with turn ${turn.index}'s code? Your current text will be replaced (Ctrl+Z in the editor undoes it).`,
+                )
+              )
+                return;
+              ws.setCode(turn.code);
+            }}
+            title="Replace the editor text with this turn's code (asks first; Ctrl+Z undoes it)"
           >
             Load into editor
           </button>
