@@ -239,9 +239,12 @@ export class PyodideRuntime implements PythonRuntime {
    * (within what is left of the time limit).
    */
   private async runNow(req: RunRequest, opts: RunOptions): Promise<RunResult> {
-    const t0 = performance.now();
     // Refused before anything is written: a file whose path leaves the run folder (see runFiles).
     runFiles(req);
+    // A run asked for while Python still starts waits for it, and that wait is not the run's: its time limit
+    // and its duration count from here. (A start that fails, or Stop meanwhile, is the attempt's to report.)
+    await readyOrStopped(this.instance().ready, opts.signal).catch(() => true);
+    const t0 = performance.now();
     // The verdict's code is loaded with the first run (not in the page's first load; ready() fetches it early).
     const { RunAssembler } = await import("./assembler");
     const asm = new RunAssembler(req, opts.onProgress);

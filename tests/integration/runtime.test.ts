@@ -242,6 +242,26 @@ describe.each(backends)("%s runtime", (backend) => {
   });
 });
 
+describe("pyodide: a run asked for while Python starts", () => {
+  it("waits for it, and neither its time limit nor its duration counts the wait", async () => {
+    const rt = createRuntime("pyodide", { interruptGraceMs: 700 });
+    try {
+      let readyAt = Number.NaN;
+      void rt.ready().then(() => {
+        readyAt = performance.now();
+      });
+      const r = await rt.run(request(GOOD));
+      const end = performance.now();
+      expect(r.counts.total).toBeGreaterThan(0);
+      expect(r.collectionError).toBeNull();
+      // The run's clock starts once Python is ready (a few ms of slack for the order of the two callbacks).
+      expect(r.durationMs).toBeLessThanOrEqual(end - readyAt + 5);
+    } finally {
+      await rt.dispose();
+    }
+  });
+});
+
 describe("pyodide isolation and recovery", () => {
   let rt: PythonRuntime;
   beforeAll(async () => {
