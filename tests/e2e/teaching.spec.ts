@@ -100,6 +100,16 @@ test("a student exports their work as one file, and a teacher opens it in the pa
   await openTab(page, "Feedback");
   await climbTo(page, 1);
   await page.getByRole("button", { name: "Settings" }).click();
+  // Without a name, the page asks first (Cancel exports nothing).
+  await page.getByLabel("Your name (in the file you hand in)").fill("");
+  const asked = new Promise<string>((resolve) =>
+    page.once("dialog", (d) => {
+      resolve(d.message());
+      void d.dismiss();
+    }),
+  );
+  await page.getByRole("button", { name: "Export my work" }).click();
+  expect(await asked).toContain("Export without your name?");
   await page.getByLabel("Your name (in the file you hand in)").fill("Ada Lovelace");
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export my work" }).click()]);
   expect(download.suggestedFilename()).toMatch(/^recode-work-Ada-Lovelace-\d{4}-\d{2}-\d{2}\.json$/);

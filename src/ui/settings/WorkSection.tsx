@@ -39,6 +39,11 @@ export function WorkSection({ onOpened }: { onOpened: () => void }) {
   };
   const exportWork = async () => {
     setError(null);
+    if (
+      !name.trim() &&
+      !window.confirm("Export without your name? The file will have no name in it or on it, so your teacher cannot tell whose work it is.")
+    )
+      return;
     try {
       await services.flushDrafts();
       const slug = name
