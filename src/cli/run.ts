@@ -423,7 +423,9 @@ function makeProgress(total: number, workers: number, log: (s: string) => void, 
       note: (worker) => begin(worker),
       episodeDone: (e) => {
         done += 1;
-        log(`[${done}/${total}] ${e.taskId} L${e.level}: ${e.outcome}${e.error ? ` (${e.error})` : ""} after ${e.turns} turn(s)\n`);
+        // Turns count from 0, as in the page and the reports: solved at turn 1 is the second turn.
+        const when = e.outcome === "solved" && e.turns > 0 ? `at turn ${e.turns - 1} (turn 0 is the first)` : `after ${e.turns} turn(s)`;
+        log(`[${done}/${total}] ${e.taskId} L${e.level}: ${e.outcome}${e.error ? ` (${e.error})` : ""} ${when}\n`);
       },
       episodeKept: () => {
         done += 1;

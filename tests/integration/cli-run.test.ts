@@ -81,6 +81,8 @@ describe("recode run / report / merge", () => {
     expect(r.out).toContain("done: 4 episode(s)");
     expect(r.code).toBe(0);
     for (const id of TASKS) expect(r.out).toContain(`started ${id}`);
+    // Turns count from 0 here as in the page: each episode is solved at its second turn, turn 1.
+    expect(r.out).toMatch(/L0: solved at turn 1 \(turn 0 is the first\)/);
     const files = findTrajectoryFiles(out);
     expect(files).toHaveLength(4);
     for (const f of files) {
