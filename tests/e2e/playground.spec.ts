@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { CANONICAL, getTarget, type MonacoWindow, markers, openTask, runAndWait, STARTER, setTarget, TARGET, TASK } from "./helpers";
 
@@ -80,6 +81,33 @@ test("text typed just before a reload is not lost", async ({ page }) => {
     TARGET,
   );
   expect(await getTarget(page)).toBe(draft);
+});
+
+test("the task list filters by title, paper, domain or package", async ({ page }) => {
+  await page.goto("/");
+  const items = page.getByRole("list", { name: "Tasks" }).locator("li");
+  const all = await items.count();
+  expect(all).toBeGreaterThan(30);
+  const filter = page.getByLabel("Filter tasks");
+  await filter.fill("BM25");
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toHaveAttribute("data-task-id", "bm25-ranking");
+  await expect(page.getByTestId("task-filter-count")).toHaveText(`1 of ${all}`);
+  // Every word must match, anywhere: here a package and a domain.
+  const want = readdirSync("tasks")
+    .filter((id) => existsSync(`tasks/${id}/task.json`))
+    .filter((id) => {
+      const t = JSON.parse(readFileSync(`tasks/${id}/task.json`, "utf8")) as { packages?: string[]; domain?: string };
+      return (t.packages ?? []).includes("numpy") && /time series/i.test(t.domain ?? "");
+    });
+  expect(want.length).toBeGreaterThan(0);
+  await filter.fill("numpy time series");
+  await expect(items).toHaveCount(want.length);
+  expect((await items.evaluateAll((els) => els.map((e) => e.getAttribute("data-task-id")))).sort()).toEqual(want.sort());
+  await filter.fill("no task is called this");
+  await expect(items).toHaveCount(0);
+  await filter.fill("");
+  await expect(items).toHaveCount(all);
 });
 
 test("Reset to start asks first, then restores the starting text", async ({ page }) => {

@@ -3,6 +3,7 @@
  * turns (solved, runs, feedback levels asked for); broken folders show their
  * error. With a class file, only its tasks, in its order.
  */
+import { useState } from "react";
 import type { TaskProgress } from "../../core/study";
 import { summarizeProgress } from "../../core/study";
 import { networkWatch, offlineBlocker } from "../offline/network";
@@ -18,74 +19,107 @@ export function TaskList({ selected, onSelect }: { selected: string | null; onSe
   const progress = useObservable(services.teaching.progress);
   const net = useObservable(networkWatch.state);
   const imported = useObservable(services.taskPacks.imported);
+  const [query, setQuery] = useState("");
   const catalog = classTasks(all, classSettings?.tasks ?? null);
   if (catalog.length === 0) {
     return <p className="empty">No tasks were bundled. Add task folders under tasks/ and rebuild.</p>;
   }
+  const shown = catalog.filter((e) => matchesQuery(e, query));
   return (
-    <ul className="task-list" aria-label="Tasks">
-      {catalog.map((entry) => {
-        if (entry.error) {
+    <>
+      <div className="task-filter">
+        <input
+          type="search"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          placeholder="Filter: title, paper, domain, package"
+          aria-label="Filter tasks"
+        />
+        {query.trim() && (
+          <span className="muted small" data-testid="task-filter-count">
+            {shown.length} of {catalog.length}
+          </span>
+        )}
+      </div>
+      <ul className="task-list" aria-label="Tasks">
+        {shown.map((entry) => {
+          if (entry.error) {
+            return (
+              <li key={entry.id} className="task-item broken" data-task-id={entry.id}>
+                <div className="task-title">{entry.id}</div>
+                <div className="task-error" role="alert">
+                  {entry.error.message}
+                </div>
+              </li>
+            );
+          }
+          const m = entry.task ? entry.task.meta : entry.meta;
+          const blocked = pageRunBlocker({ id: entry.id, meta: m });
+          const offline = blocked ? null : offlineBlocker({ meta: m }, net);
+          const authors = m.paper.authors.length > 2 ? `${m.paper.authors[0]} et al.` : m.paper.authors.join(" and ");
           return (
-            <li key={entry.id} className="task-item broken" data-task-id={entry.id}>
-              <div className="task-title">{entry.id}</div>
-              <div className="task-error" role="alert">
-                {entry.error.message}
-              </div>
+            <li
+              key={entry.id}
+              className={`task-item${selected === entry.id ? " selected" : ""}`}
+              data-task-id={entry.id}
+              data-offline-blocked={offline ? "true" : undefined}
+            >
+              <button
+                type="button"
+                className="task-btn"
+                onClick={() => onSelect(entry.id)}
+                aria-current={selected === entry.id ? "true" : undefined}
+              >
+                <div className="task-title">{m.title}</div>
+                <div className="task-paper">
+                  {authors}, {m.paper.venue.includes(String(m.paper.year)) ? m.paper.venue : `${m.paper.venue} ${m.paper.year}`}
+                </div>
+                <ProgressLine progress={progress.get(entry.id) ?? null} />
+                <div className="task-tags">
+                  <span className="tag domain">{m.domain}</span>
+                  {m.packages.map((p) => (
+                    <span key={p} className="tag pkg">
+                      {p}
+                    </span>
+                  ))}
+                  {imported.some((t) => t.id === entry.id) && (
+                    <span className="tag imported" title={`Imported from ${imported.find((t) => t.id === entry.id)?.source}`}>
+                      imported
+                    </span>
+                  )}
+                  {blocked && (
+                    <span className="tag readonly" title={blocked}>
+                      read-only
+                    </span>
+                  )}
+                  {offline && (
+                    <span className="tag offline" title={offline}>
+                      needs network
+                    </span>
+                  )}
+                </div>
+              </button>
             </li>
           );
-        }
-        const m = entry.task ? entry.task.meta : entry.meta;
-        const blocked = pageRunBlocker({ id: entry.id, meta: m });
-        const offline = blocked ? null : offlineBlocker({ meta: m }, net);
-        const authors = m.paper.authors.length > 2 ? `${m.paper.authors[0]} et al.` : m.paper.authors.join(" and ");
-        return (
-          <li
-            key={entry.id}
-            className={`task-item${selected === entry.id ? " selected" : ""}`}
-            data-task-id={entry.id}
-            data-offline-blocked={offline ? "true" : undefined}
-          >
-            <button
-              type="button"
-              className="task-btn"
-              onClick={() => onSelect(entry.id)}
-              aria-current={selected === entry.id ? "true" : undefined}
-            >
-              <div className="task-title">{m.title}</div>
-              <div className="task-paper">
-                {authors}, {m.paper.venue.includes(String(m.paper.year)) ? m.paper.venue : `${m.paper.venue} ${m.paper.year}`}
-              </div>
-              <ProgressLine progress={progress.get(entry.id) ?? null} />
-              <div className="task-tags">
-                <span className="tag domain">{m.domain}</span>
-                {m.packages.map((p) => (
-                  <span key={p} className="tag pkg">
-                    {p}
-                  </span>
-                ))}
-                {imported.some((t) => t.id === entry.id) && (
-                  <span className="tag imported" title={`Imported from ${imported.find((t) => t.id === entry.id)?.source}`}>
-                    imported
-                  </span>
-                )}
-                {blocked && (
-                  <span className="tag readonly" title={blocked}>
-                    read-only
-                  </span>
-                )}
-                {offline && (
-                  <span className="tag offline" title={offline}>
-                    needs network
-                  </span>
-                )}
-              </div>
-            </button>
-          </li>
-        );
-      })}
-    </ul>
+        })}
+      </ul>
+    </>
   );
+}
+
+/**
+ * Whether a task answers a filter: every word of `query` (any case) is in its id, title, paper (authors,
+ * venue, year), domain or packages. An empty query keeps every task; a broken folder answers by its id.
+ */
+export function matchesQuery(entry: CatalogEntry, query: string): boolean {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const m = entry.error ? null : entry.task ? entry.task.meta : entry.meta;
+  const text = [entry.id, m?.title, ...(m?.paper.authors ?? []), m?.paper.venue, m?.paper.year, m?.domain, ...(m?.packages ?? [])]
+    .filter((v) => v !== undefined && v !== null)
+    .join(" ")
+    .toLowerCase();
+  return words.every((w) => text.includes(w));
 }
 
 /** The entries of a class's tasks, in the class's order (every entry without a class). */
