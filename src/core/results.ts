@@ -14,6 +14,12 @@
  */
 export { TEST_STATUSES, type TestStatus } from "./vocabulary";
 
+/**
+ * The message of the test that was running when the user stopped the run. Its status is `timeout` (the
+ * verdict and the metrics treat a stop as the time limit); the page labels it "stopped".
+ */
+export const STOPPED_BY_USER = "stopped by the user while this test ran";
+
 import type { TestStatus } from "./vocabulary";
 
 /** Outcome of one failing, erroring or skipped subTest of a test (`with self.subTest(i=1): ...`). */

@@ -20,7 +20,7 @@
  */
 
 import type { CollectionError, Mismatch, RunIncident, RunResult, SubTestResult, TestResult, TestStatus } from "../core/results";
-import { countTests, makeTestResult, runSolved } from "../core/results";
+import { countTests, makeTestResult, runSolved, STOPPED_BY_USER } from "../core/results";
 import {
   checkedTextLimit,
   compareValues,
@@ -877,7 +877,7 @@ export class RunAssembler {
           message = `time limit of ${limitS} s reached while this test ran`;
         } else if (stop.kind === "stopped") {
           status = "timeout";
-          message = "stopped by the user while this test ran";
+          message = STOPPED_BY_USER;
         } else {
           status = "error";
           message = stop.message;

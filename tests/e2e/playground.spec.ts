@@ -152,6 +152,8 @@ test("Stop ends a running test and the page is cross-origin isolated for the int
   await expect(page.getByRole("button", { name: "Run tests" })).toBeVisible();
   await expect(page.getByTestId("incident")).toContainText("Stopped by the user; the interrupt stopped the code");
   expect(await page.locator('.test-row[data-status="timeout"]').count()).toBe(1);
+  // Its status is timeout (as the metrics count it), its label says what happened.
+  await expect(page.locator('.test-row[data-status="timeout"] .badge')).toHaveText("stopped");
   // A stopped run is shown but is no turn of the student's progress: the next run is the first.
   const progress = page.locator(`[data-task-id="${TASK}"]`).getByTestId("task-progress");
   await expect(progress).toHaveCount(0);

@@ -5,7 +5,7 @@
  * editor to that line.
  */
 import { createContext, type MouseEvent, useContext } from "react";
-import type { RunResult, TestResult } from "../../core/results";
+import { type RunResult, STOPPED_BY_USER, type TestResult } from "../../core/results";
 
 /** The target file's path and how to show one of its lines in the editor; null: lines are plain text. */
 const GoToLine = createContext<{ target: string; go: (line: number) => void } | null>(null);
@@ -99,7 +99,9 @@ function TestRow({ t }: { t: TestResult }) {
     <li className={`test-row status-${t.status}`} data-test-id={t.id} data-status={t.status}>
       <details>
         <summary>
-          <span className={`badge ${t.status}`}>{STATUS_LABEL[t.status]}</span>
+          <span className={`badge ${t.status}`}>
+            {t.status === "timeout" && t.message === STOPPED_BY_USER ? "stopped" : STATUS_LABEL[t.status]}
+          </span>
           <span className="test-id">{t.id}</span>
           {t.interface && <span className="test-itf">{t.interface}</span>}
           <span className="test-ms">{ms(t.durationMs)}</span>
