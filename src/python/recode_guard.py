@@ -12,9 +12,11 @@ new process.
 """
 
 import builtins
+import contextlib
 import re
 import re._compiler
 import sys
+import types
 from collections import namedtuple
 from itertools import chain
 from operator import attrgetter, methodcaller
@@ -124,6 +126,45 @@ def is_heap_class(v):
 _IMMUTABLE_TYPE = 1 << 8
 
 
+class _ContextHelper(tuple):
+    """What ``contextlib.contextmanager`` makes of a generator function, without a closure: the function
+    is this tuple's one item, where nothing can set it. contextmanager's own helper keeps it in a closure
+    cell, whose contents code under test can set with no audit event and put back before the guard looks
+    again: unittest's per-part executor swapped that way, for one test, from a collection's callback,
+    had every failure of the test reported as a success (and handed the swapped-in code the test, its
+    result and the harness's run). A method, as the helper is (``__get__``)."""
+
+    __slots__ = ()
+
+    def __call__(self, *args, **kwds):
+        return contextlib._GeneratorContextManager(self[0], args, kwds)
+
+    def __get__(self, obj, cls=None):
+        return self if obj is None else types.MethodType(self, obj)
+
+
+def _context_helper_code():
+    """The code of contextlib.contextmanager's helper (what its wrapper runs), or None."""
+    helper = contextlib.contextmanager(lambda: (yield))
+    return helper.__code__ if type(helper) is types.FunctionType else None
+
+
+_CONTEXT_HELPER_CODE = _context_helper_code()
+
+
+def seal_context_helpers(cls):
+    """Put a closure-free helper (``_ContextHelper``) in place of each ``contextlib.contextmanager`` helper
+    of class ``cls`` (unittest's ``_Outcome.testPartExecutor``, ``TestCase.subTest``), before it is frozen."""
+    for name, value in list(vars(cls).items()):
+        if (
+            type(value) is types.FunctionType
+            and value.__code__ is _CONTEXT_HELPER_CODE
+            and value.__closure__ is not None
+            and len(value.__closure__) == 1
+        ):
+            type.__setattr__(cls, name, _ContextHelper((value.__closure__[0].cell_contents,)))
+
+
 def freeze_classes(classes):
     """Make these classes immutable: setting or deleting one of their
     attributes raises ``TypeError`` (``type.__setattr__`` refuses it). A
@@ -137,6 +178,8 @@ def freeze_classes(classes):
     todo = [c for c in classes if is_heap_class(c) and not c.__flags__ & _IMMUTABLE_TYPE]
     if not todo:
         return
+    for cls in todo:
+        seal_context_helpers(cls)
     had = {n for n in sys.modules if n.split(".")[0] in ("ctypes", "_ctypes")}
     import ctypes
 
@@ -206,12 +249,22 @@ def _protected_objects():
 _TOOL_LABELS = tuple(f"monitoring tool {tool}" for tool in range(6))
 
 
+# The same label objects every time, as above; a callback of the collector past the eighth is seen by the count.
+_GC_LABELS = tuple(f"collector callback {i}" for i in range(8))
+
+
 def _hooks():
     """Interpreter-wide hooks that see or steer every call: tracing, profiling,
-    sys.monitoring tools, the SIGINT handler. The harness sets none of them."""
+    sys.monitoring tools, the SIGINT handler, and the collector's callbacks
+    (``gc.callbacks``: with ``gc.set_threshold(1, ...)`` they run at nearly
+    every allocation, inside the harness, timed to the inside of one test).
+    The harness sets none of them."""
     import _signal
+    import gc
 
-    state = {"trace": sys.gettrace(), "profile": sys.getprofile()}
+    state = {"trace": sys.gettrace(), "profile": sys.getprofile(), "the collector's callbacks": len(gc.callbacks)}
+    for label, callback in zip(_GC_LABELS, list(gc.callbacks)):
+        state[label] = callback
     mon = getattr(sys, "monitoring", None)
     if mon is not None:
         for tool, label in enumerate(_TOOL_LABELS):

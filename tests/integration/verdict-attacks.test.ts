@@ -202,13 +202,26 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     },
   );
 
-  it("what a framework function holds in its closure (unittest's per-part executor) cannot be swapped", async () => {
-    const r = await rt.run(taskRunRequest(task, assertionForgeryAttack(task.canonical, "framework-closure-cell")));
+  it("a callback of the collector (code that runs inside the harness at nearly any allocation) is not trusted", async () => {
+    const hook = "import gc as _gc\n_gc.callbacks.append(lambda phase, info: None)\n";
+    const r = await rt.run(taskRunRequest(task, `${task.canonical}\n${hook}`));
     expect(r.allPassed).toBe(false);
     expect(r.incident?.kind).toBe("tampered");
-    expect(r.incident?.message).toMatch(/the closure of unittest\.case\._Outcome\.testPartExecutor/);
+    expect(r.incident?.message).toMatch(/the collector's callbacks/);
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
+
+  it.each(["framework-closure-cell", "framework-closure-cell-put-back"] as const)(
+    "what unittest's per-part executor wraps cannot be swapped, for good or for one test (%s)",
+    async (route) => {
+      // contextmanager's helpers of the framework keep what they wrap where nothing can set it (no closure cell).
+      const r = await rt.run(taskRunRequest(task, assertionForgeryAttack(task.canonical, route)));
+      expect(r.allPassed).toBe(false);
+      expect(r.tests.filter((t) => t.status === "passed" && /errors/.test(t.id))).toEqual([]);
+      expect(r.collectionError?.message ?? "").toMatch(/has no attribute '__closure__'/);
+      expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    },
+  );
 
   it("tests that patch the built-ins or modules themselves (by hand, or with mock.patch) are not taken for tampering", async () => {
     const tests = `import builtins, math, unittest
