@@ -256,13 +256,14 @@ def _install_control_flow_guard():
         if orig is None or getattr(orig, "_recode_guarded", False):
             continue
 
-        def guarded(self, *args, _orig=orig, **kwargs):
+        # (Defaults, not a closure: a cell's contents can be set with no audit event, and one swapped for an
+        # object whose _ShouldStop raises it passed every failing test; the defaults of a protected function
+        # cannot be set.)
+        def guarded(self, *args, _orig=orig, _should_stop=case._ShouldStop, _error=_ControlFlowError, **kwargs):
             try:
                 return _orig(self, *args, **kwargs)
-            except case._ShouldStop:
-                raise _ControlFlowError(
-                    "the code raised unittest's internal _ShouldStop, which would end the test without a verdict"
-                ) from None
+            except _should_stop:
+                raise _error("the code raised unittest's internal _ShouldStop, which would end the test without a verdict") from None
 
         guarded._recode_guarded = True
         setattr(case.TestCase, name, guarded)

@@ -650,12 +650,13 @@ class Guard:
         self.base = len(self.saved)
         self.dict_base = len(self.dict_holders)
         # Protected functions and their code: a rewritten __code__ is seen by identity, without building strings.
+        # (The function a _ContextHelper wraps too: its defaults are the executor's.)
         found = [
             (f"{label}.{k}", v, code)
             for label, obj, kind in self.objects
             if kind != "builtins"
-            for k, v in list(vars(obj).items())
-            if (code := _code_or_none(v)) is not None
+            for k, item in list(vars(obj).items())
+            if (code := _code_or_none(v := item[0] if type(item) is _ContextHelper else item)) is not None
         ]
         self.functions = [fn for _, fn, _ in found]
         # The closure cells of the protected functions (a contextmanager's wrapper keeps the function it wraps

@@ -1897,6 +1897,41 @@ ${ARM_ON_EVERY_CALL}`,
   return `${partial}\n${common}\n${change}`;
 }
 
+/**
+ * min-p-sampling's canonical solution without its input checks, plus a swap, armed only in the two tests
+ * whose checks then fail, of the module that a wrapper of unittest's test parts reads to tell its
+ * `_ShouldStop` (the harness's `_install_control_flow_guard`, when it read it from a closure cell): an
+ * object whose `_ShouldStop` puts the module back and raises it, so that the failure leaves the test part
+ * as unittest's "stop", which ends the test with a success, and no look sees the swap.
+ */
+export function controlFlowCellAttack(canonical: string): string {
+  const partial = canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1pass");
+  return `${partial}
+import unittest.case as _real
+def _arm():
+    cell = next((c for c in _real.TestCase._callTestMethod.__closure__ or () if c.cell_contents is _real), None)
+    if cell is None:
+        return
+    class _Fake:
+        @property
+        def _ShouldStop(self):
+            cell.cell_contents = _real
+            raise _real._ShouldStop()
+    cell.cell_contents = _Fake()
+_softmax, _filter = softmax_with_temperature, min_p_filter
+def softmax_with_temperature(logits, temperature=1.0):
+    logits = list(logits)
+    if logits and logits[0] == 1000.0:
+        _arm()
+    return _softmax(logits, temperature)
+def min_p_filter(probs, p_base):
+    probs = list(probs)
+    if probs == [0.1, 0.4, 0.4, 0.1] and p_base == 0.0:
+        _arm()
+    return _filter(probs, p_base)
+`;
+}
+
 /** How {@link numpyAssertionAttack} makes numpy's `allclose` say yes. */
 export type NumpyAssertionRoute = "persistent" | "put-back" | "inner-module";
 
@@ -2068,7 +2103,8 @@ ${NAMES.map((n) => `${n} = _taking(${n})`).join("\n")}
  * Functions no dictionary holds, reached and bent: code rewritten in unittest's per-part executor behind its
  * context manager (failures swallowed), or in the guard's look, blinded before a change it would see
  * (unittest's outcome class replaced by one that swallows failures), each of which passed every test
- * natively; the guard's look given other defaults; and the event writer taken from the check helper's sink
+ * natively; the defaults of the generator function behind the per-part executor; the guard's look given
+ * other defaults; and the event writer taken from the check helper's sink
  * to write a passing result.
  */
 export const HIDDEN_FUNCTION_ATTACKS: Record<string, string> = {
@@ -2082,6 +2118,10 @@ _executor = unittest.case._Outcome.testPartExecutor
 # (The generator function behind the context manager: contextlib's helper has it as __wrapped__, the guard's as its item.)
 _wrapped = getattr(_executor, "__wrapped__", None) or _executor[0]
 _wrapped.__code__ = _swallow.__code__
+`,
+  "the function behind unittest's per-part executor (its defaults)": `import unittest.case
+# (A default of the executor's generator: one whose truth is asked in every test part would run the candidate's code there.)
+unittest.case._Outcome.testPartExecutor[0].__defaults__ = (0,)
 `,
   "the guard's look": `import sys, contextlib, unittest.case
 def _blind(_g=None):

@@ -13,6 +13,7 @@ import {
   ATTACKS,
   assertionForgeryAttack,
   channelRerouteAttack,
+  controlFlowCellAttack,
   eventFilterAttack,
   eventTakeoverAttack,
   HIDDEN_FUNCTION_ATTACKS,
@@ -201,6 +202,13 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
       expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
     },
   );
+
+  it("what the harness's wrapper of unittest's test parts reads cannot be swapped for one test (it holds no closure cell)", async () => {
+    const r = await rt.run(taskRunRequest(task, controlFlowCellAttack(task.canonical)));
+    expect(r.allPassed).toBe(false);
+    expect(r.tests.filter((t) => t.status === "passed" && /edges|errors/.test(t.id))).toEqual([]);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
 
   it("a callback of the collector (code that runs inside the harness at nearly any allocation) is not trusted", async () => {
     const hook = "import gc as _gc\n_gc.callbacks.append(lambda phase, info: None)\n";
