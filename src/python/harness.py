@@ -64,7 +64,11 @@ from ast import NamedExpr as _NAMED_EXPR
 from ast import Store as _STORE
 from ast import alias as _ALIAS
 from ast import excepthandler as _EXCEPT_HANDLER
+from ast import AnnAssign as _ANN_ASSIGN
+from ast import Assign as _ASSIGN
 from ast import Attribute as _ATTRIBUTE
+from ast import AugAssign as _AUG_ASSIGN
+from ast import Delete as _DELETE
 from ast import Call as _CALL
 from ast import Constant as _CONSTANT
 from ast import iter_child_nodes as _children
@@ -74,7 +78,7 @@ from contextvars import Context as _Context
 
 import recode_check
 from recode_frames import code_objects
-from recode_guard import MEMORY_ACCESS_MODULES, Guard, freeze_classes, loaded_modules_and_classes, protected_classes
+from recode_guard import MEMORY_ACCESS_MODULES, Guard, freeze_classes, loaded_modules_and_classes, protected_classes, seal_closures
 from recode_testpy import foreign_members, foreign_test_classes, look_alike_imports, nested_codes, stray_names
 from recode_touch import touch_counter, with_ctypes
 
@@ -303,6 +307,9 @@ class Run:
         self.tests_patch = ""
         self.test_codes = ()
         self.patch_targets = frozenset()
+        self.changes_own = (True, True)
+        # The token of the harness's looks at a test's start and result (only the harness holds it).
+        self.window = object()
 
     # -- helpers ---------------------------------------------------------
     def describe(self, exc):
@@ -311,8 +318,10 @@ class Run:
             self.poison.reason = type(exc).__name__
         return message_of(exc, self.workdir), tb, line
 
-    def check_guard(self):
-        self.refuse(self.guard.changes())
+    def check_guard(self, opening=None):
+        """The guard's look; ``opening`` True at a test's start, False before its result (test.py's counted
+        dictionaries must not change in between: ``Guard.watch_classes``), None at any other look."""
+        self.refuse(self.guard.changes(self.window, opening) if opening is not None else self.guard.changes())
 
     def refuse(self, changed):
         """End the run as "not trusted" when ``changed`` (descriptions of tampering) is not empty."""
@@ -323,7 +332,7 @@ class Run:
 
     # -- test lifecycle ---------------------------------------------------
     def start(self, test):
-        self.check_guard()
+        self.check_guard(opening=True)
         state = _TestState(_test_id(test))
         self.current = state
         self.emit({"type": "test-start", "id": state.id})
@@ -355,7 +364,7 @@ class Run:
         # Also before a test's result goes out: a change made during the test and undone once its result had
         # gone through would be seen by no check between tests (and one undone earlier leaves the result
         # disagreeing with the outcomes already sent).
-        self.check_guard()
+        self.check_guard(opening=False)
         self.emit(
             {
                 "type": "test-result",
@@ -635,7 +644,63 @@ def tests_patch_of(source):
     return "builtins" if b"builtins" in source else ""
 
 
-class TestFacts(namedtuple("TestFacts", "class_names bound_names imports tests_patch patch_targets")):
+# The fixtures that run between tests, outside the looks at a test's start and result: what they change of
+# test.py's classes (``cls.model = ...`` in ``setUpClass``) is compared as data, not counted.
+_BETWEEN_TESTS = frozenset(("setUpClass", "tearDownClass", "setUpModule", "tearDownModule"))
+
+
+def tests_change_own(tree, class_names):
+    """Whether test.py's text (its syntax ``tree``) changes, from inside its tests, its own classes
+    (``cls.x = ...``, ``type(self).x = ...``, ``self.__class__.x = ...``, ``TestFoo.x = ...``, ``setattr``,
+    ``delattr``) and its own module (a ``global`` statement): (classes, module). What it changes itself is
+    not counted against the run (``Guard.watch_classes``'s ``counted``)."""
+    owners = frozenset(class_names) | {"cls", "__class__"}
+
+    def is_own(of):
+        """Whether the expression ``of`` names one of test.py's classes."""
+        return (
+            (type(of) is _NAME and of.id in owners)
+            or (type(of) is _ATTRIBUTE and of.attr == "__class__")
+            or (type(of) is _CALL and type(of.func) is _NAME and of.func.id == "type")
+        )
+
+    classes = module = False
+    stack = [(node, False) for node in tree.body]
+    while stack:
+        node, inside = stack.pop()
+        kind = type(node)
+        if kind in (_FUNCTION_DEF, _ASYNC_DEF, _LAMBDA):
+            inside = getattr(node, "name", "") not in _BETWEEN_TESTS
+        elif inside and kind is _GLOBAL:
+            module = True
+        elif inside and kind in (_ASSIGN, _AUG_ASSIGN, _ANN_ASSIGN, _DELETE):
+            targets = node.targets if kind in (_ASSIGN, _DELETE) else [node.target]
+            classes = classes or any(type(t) is _ATTRIBUTE and is_own(t.value) for target in targets for t in _ast_walk(target))
+        elif kind is _CALL and type(node.func) is _NAME and node.func.id in ("setattr", "delattr"):
+            classes = True
+        elif kind is _CALL and _is_patch(node.func) and node.args:
+            # A patch of one of its classes (``patch.object(TestFoo, ...)``), or of a name in its own module
+            # (``patch(f"{__name__}.helper")``).
+            first = node.args[0]
+            classes = classes or is_own(first)
+            module = module or any(type(n) is _NAME and n.id == "__name__" for n in _ast_walk(first)) or (
+                type(first) is _CONSTANT and type(first.value) is str and first.value.startswith((TEST_MODULE, "__main__"))
+            )
+        stack.extend((child, inside) for child in _children(node))
+    return classes, module
+
+
+def _is_patch(func):
+    """Whether a call's function is one of unittest.mock's patchers (``patch``, ``mock.patch``,
+    ``patch.object``, ``patch.multiple``)."""
+    if type(func) is _NAME:
+        return func.id == "patch"
+    if type(func) is not _ATTRIBUTE:
+        return False
+    return func.attr == "patch" or (func.attr in ("object", "multiple") and _is_patch(func.value))
+
+
+class TestFacts(namedtuple("TestFacts", "class_names bound_names imports tests_patch patch_targets changes_own")):
     """What test.py's text says, read from its syntax tree alone (immutable: a run may reach a cached one)."""
 
     __slots__ = ()
@@ -645,13 +710,15 @@ class TestFacts(namedtuple("TestFacts", "class_names bound_names imports tests_p
         """The facts of test.py's ``source`` (bytes) at ``path``; SyntaxError when it does not parse."""
         tree = compile(source, path, "exec", _AST_ONLY)
         imports = tuple(_module_imports(tree))
+        # The classes test.py defines (the test classes must be among them).
+        class_names = frozenset(node.name for node in tree.body if type(node) is _CLASS_DEF)
         return cls(
-            # The classes test.py defines (the test classes must be among them).
-            frozenset(node.name for node in tree.body if type(node) is _CLASS_DEF),
+            class_names,
             _module_names(tree),
             imports,
             tests_patch_of(source),
             patch_targets(tree, imports),
+            tests_change_own(tree, class_names),
         )
 
 
@@ -705,8 +772,12 @@ def _import_tests(config, run, import_out):
         # What the tests change and put back themselves (the guard does not count those changes against the run).
         run.tests_patch = facts.tests_patch
         run.patch_targets = facts.patch_targets
+        run.changes_own = facts.changes_own
         spec = importlib.util.spec_from_file_location(TEST_MODULE, path)
         module = importlib.util.module_from_spec(spec)
+        # Where warnings note what they said from test.py's code, there from the start: the first warning
+        # changes it, not test.py's namespace, which must not change while a test runs (Guard.watch_classes).
+        module.__warningregistry__ = {}
         # Noted at once: the audit hook refuses to change its class (a module class with __getattr__).
         run.guard.protect([module])
         sys.modules[TEST_MODULE] = module
@@ -857,15 +928,23 @@ def run_tests(config, emit_text):
         # What the loading changed is seen before the test classes join the watch (which notes the run object again).
         run.check_guard()
         run.refuse(foreign_test_classes({type(t) for t in tests}, run.test_module, run.test_class_names, guard.noted_classes()))
+        classes = {type(t) for t in tests if type(t).__module__ == TEST_MODULE}
+        # test.py's module and the classes it defines that the tests are built on: not changed while a test runs
+        # (but those test.py's text changes itself from inside its tests).
+        own = [c for t in classes for c in t.__mro__ if type.__dict__["__module__"].__get__(c) == TEST_MODULE]
+        own = list(dict.fromkeys(own))
+        counted = ([] if run.changes_own[0] else own) + ([] if run.changes_own[1] else [run.test_module])
         try:
             guard.watch_classes(
-                {type(t) for t in tests if type(t).__module__ == TEST_MODULE},
+                set(own),
                 objects=(run,),
                 slotted=slotted,
                 modules=((run.test_module, run.test_bound_names),),
                 tests_patch=run.tests_patch,
                 test_codes=run.test_codes,
                 test_patches=run.patch_targets,
+                counted=counted,
+                window=run.window,
             )
         except RuntimeError:
             run.refuse(["the guard's watch (set by code under test)"])
@@ -1166,6 +1245,7 @@ def seal():
 
     _patch_notes()
     freeze_classes(protected_classes())
+    seal_closures()
     touch_counter()
     hidden = {name: sys.modules.pop(name) for name in _bridge_modules()}
     sys.meta_path[:] = [f for f in sys.meta_path if (type(f).__module__ or "").split(".")[0] not in ("_pyodide", "pyodide")]

@@ -13,6 +13,7 @@ new process.
 
 import builtins
 import contextlib
+import gc
 import re
 import re._compiler
 import sys
@@ -24,7 +25,7 @@ from operator import is_ as _is
 
 from recode_frames import code_objects, frame_wall, handlers_without_frames
 from recode_testpy import is_descriptor
-from recode_touch import touch_counter
+from recode_touch import touch_counter, with_ctypes
 
 PROTECTED_MODULES = (
     "unittest",
@@ -81,6 +82,7 @@ _real_getsignal = __import__("_signal").getsignal
 _METHOD_TYPES = (type(lambda: None), staticmethod, classmethod)
 _values = methodcaller("values")
 _MODULE = type(sys)
+_MEMBER_DESCRIPTOR = type(types.FunctionType.__dict__["__closure__"])
 
 
 def _compile_fresh(pattern, flags=0, _compile=re._compiler.compile, _pattern=re.Pattern, _str=str, _bytes=bytes, _int=int):
@@ -165,49 +167,137 @@ def seal_context_helpers(cls):
             type.__setattr__(cls, name, _ContextHelper((value.__closure__[0].cell_contents,)))
 
 
+def _flags_offset(ctypes):
+    """Where a class's flags are (``tp_flags``, an unsigned long), found on a class of our own (its other
+    fields hold small numbers and pointers) and proven there: set, Py_TPFLAGS_IMMUTABLETYPE refuses a
+    change. Returns (the ctypes word, its offset)."""
+    word = ctypes.c_ulong
+    probe = type("_FlagsProbe", (), {})
+    size = ctypes.sizeof(word)
+    off = next((o for o in range(0, 64 * size, size) if word.from_address(id(probe) + o).value == probe.__flags__), None)
+    if off is None:
+        raise RuntimeError("the flags of a class were not found")
+    word.from_address(id(probe) + off).value = probe.__flags__ | _IMMUTABLE_TYPE
+    try:
+        probe.x = 1
+    except TypeError:
+        pass
+    else:
+        raise RuntimeError("classes could not be made immutable here")
+    return word, off
+
+
+def _flags_of(cls, word, off):
+    """The ctypes word of ``cls``'s flags (every class's flags are at the same place: read back first, to be sure)."""
+    flags = word.from_address(id(cls) + off)
+    if flags.value != cls.__flags__:
+        raise RuntimeError(f"the flags of {cls.__qualname__} are not where a class's are")
+    return flags
+
+
 def freeze_classes(classes):
     """Make these classes immutable: setting or deleting one of their
     attributes raises ``TypeError`` (``type.__setattr__`` refuses it). A
     change to a class raises no audit event, so a method of the framework
     swapped by code under test and put back within one test (one assertion)
     would be seen by none of the guard's looks. Python has no API for it: the
-    class's flags are set through ctypes, imported here before the audit
-    hooks refuse it to code under test, and taken out of ``sys.modules``
-    again. Classes already immutable, and built-in types, are left as they
-    are (so a second call imports nothing)."""
+    class's flags are set through ctypes (``recode_touch.with_ctypes``). Classes already
+    immutable, and built-in types, are left as they are (so a second call
+    imports nothing)."""
     todo = [c for c in classes if is_heap_class(c) and not c.__flags__ & _IMMUTABLE_TYPE]
     if not todo:
         return
     for cls in todo:
         seal_context_helpers(cls)
-    had = {n for n in sys.modules if n.split(".")[0] in ("ctypes", "_ctypes")}
-    import ctypes
 
-    try:
-        word = ctypes.c_ulong  # tp_flags is an unsigned long
-
-        # Where the flags are, found on a class of our own (its other fields hold small numbers and
-        # pointers) and proven there: set, it refuses a change.
-        probe = type("_FlagsProbe", (), {})
-        size = ctypes.sizeof(word)
-        off = next((o for o in range(0, 64 * size, size) if word.from_address(id(probe) + o).value == probe.__flags__), None)
-        if off is None:
-            raise RuntimeError("the flags of a class were not found")
-        word.from_address(id(probe) + off).value = probe.__flags__ | _IMMUTABLE_TYPE
-        try:
-            probe.x = 1
-        except TypeError:
-            pass
-        else:
-            raise RuntimeError("classes could not be made immutable here")
+    def freeze(ctypes):
+        word, off = _flags_offset(ctypes)
         for cls in todo:
-            # (Every class's flags are at the same place: read back before the write, to be sure.)
-            if word.from_address(id(cls) + off).value != cls.__flags__:
-                raise RuntimeError(f"the flags of {cls.__qualname__} are not where a class's are")
-            word.from_address(id(cls) + off).value = cls.__flags__ | _IMMUTABLE_TYPE
-    finally:
-        for n in [n for n in sys.modules if n.split(".")[0] in ("ctypes", "_ctypes") and n not in had]:
-            del sys.modules[n]
+            _flags_of(cls, word, off).value = cls.__flags__ | _IMMUTABLE_TYPE
+
+    with_ctypes(freeze)
+    if any(not c.__flags__ & _IMMUTABLE_TYPE for c in todo):
+        raise RuntimeError("classes could not be made immutable here (no ctypes)")
+
+
+# What ``seal_closures`` made, until the guard takes it (``take_sealed_closures``).
+_SEALED_CLOSURES = []
+
+
+def seal_closures():
+    """Make the closures of the functions loaded before the run unreadable to
+    code under test: reading ``__closure__`` of a function whose globals are
+    those of a sealed module raises ``AttributeError`` (introspection that
+    skips what it cannot read goes on). A closure cell's
+    contents can be set with no audit event, and no dictionary counts the
+    change, so a cell swapped and put back between two of the guard's looks
+    was seen by none of them: a test.py's own test made by a helper
+    (``def expect_error(fn, *args): def test(self): ...``) had its ``fn``
+    swapped for one that raised the expected error and put itself back, and
+    so did unittest's per-part executor, the framework's ``super()``
+    cells and the wrappers of its deprecated aliases. Without the cell
+    itself, nothing can be swapped. The function type's ``__closure__`` is
+    replaced by a descriptor (an immutable class) whose ``__get__`` holds the
+    interpreter's own in its defaults; the type is immutable, so the
+    descriptor is put in its dictionary directly and the interpreter told
+    through ctypes. Which modules are sealed is
+    said later (the guard's ``protect`` seals every module it notes, test.py's
+    included); the guard takes the reader of closures it needs itself with
+    ``take_sealed_closures``. A second call does nothing."""
+    function = types.FunctionType
+    member = function.__dict__["__closure__"]
+    if type(member) is not _MEMBER_DESCRIPTOR:
+        return
+    sealed = set()
+
+    class SealedClosure:
+        """The function type's ``__closure__``: refused for a function of a sealed module (``seal_closures``)."""
+
+        __slots__ = ()
+
+        def __get__(self, fn, cls=None, _get=member.__get__, _globals=function.__globals__.__get__, _sealed=sealed, _id=id):
+            if fn is None:
+                return self
+            if _id(_globals(fn)) in _sealed:
+                raise AttributeError(
+                    "the closure of a function the run did not define cannot be read by code under test "
+                    "(its cells could be changed with no trace)"
+                )
+            return _get(fn, cls)
+
+        def __set__(self, fn, value):
+            raise AttributeError("readonly attribute")
+
+        def __delete__(self, fn):
+            raise AttributeError("readonly attribute")
+
+    def closure_of(fn, _get=member.__get__):
+        return _get(fn)
+
+    def seal_module(module, _sealed=sealed, _module=_MODULE, _dict_of=_MODULE.__dict__["__dict__"].__get__, _id=id):
+        if type(module) is _module:
+            _sealed.add(_id(_dict_of(module)))
+
+    def install(ctypes):
+        word, off = _flags_offset(ctypes)
+        _flags_of(SealedClosure, word, off).value = SealedClosure.__flags__ | _IMMUTABLE_TYPE
+        # The type's own dictionary (``type.__setattr__`` cannot be used: from Python 3.12 it writes a built-in
+        # type's attribute where no lookup reads it), then the interpreter's caches of its lookups dropped.
+        (real,) = [d for d in gc.get_referents(function.__dict__) if type(d) is dict]
+        real["__closure__"] = SealedClosure()
+        ctypes.pythonapi.PyType_Modified(ctypes.py_object(function))
+
+    with_ctypes(install)
+    if type(function.__dict__["__closure__"]) is not SealedClosure or not function.__flags__ & _IMMUTABLE_TYPE:
+        raise RuntimeError("the closures of functions could not be sealed here")
+    _SEALED_CLOSURES.append((closure_of, seal_module, SealedClosure.__get__))
+
+
+def take_sealed_closures():
+    """(``closure_of(fn)``, ``seal_module(module)``, the descriptor's ``__get__``) from ``seal_closures``,
+    once: the guard takes them as it is made, before any code under test runs (a second taker gets
+    ``None``)."""
+    return _SEALED_CLOSURES.pop() if _SEALED_CLOSURES else None
 
 
 def protected_classes():
@@ -334,7 +424,7 @@ _REFUSED_EVENTS = frozenset(
 )
 
 
-def _install_audit_guard(functions, own=()):
+def _install_audit_guard(functions, own=(), seal_module=None):
     """Install an audit hook (it cannot be removed) that refuses to set the
     attributes of these functions that the interpreter audits (``__code__``,
     ``__defaults__``, ``__kwdefaults__``), and refuses any later audit hook:
@@ -356,7 +446,8 @@ def _install_audit_guard(functions, own=()):
     cannot be read either (the harness's event writer, whose defaults hold
     the run's key). ``own``: functions whose defaults hold what code under
     test must not have (the guard itself, see ``GuardHandle``): reading their
-    defaults or code is refused too."""
+    defaults or code is refused too. ``seal_module``: called with each noted
+    object, it seals the closures of a module's functions (``seal_closures``)."""
     ids = frozenset(map(id, functions))
     keep = list(functions)  # the ids stay theirs while the hook lives
     frames = frame_wall()
@@ -366,8 +457,10 @@ def _install_audit_guard(functions, own=()):
     noted = set()
     held = []  # the noted objects, so that their ids stay theirs
 
-    def protect(objects, hide=False, _noted=noted, _held=held, _hidden=hidden_ids, _id=id):
+    def protect(objects, hide=False, _noted=noted, _held=held, _hidden=hidden_ids, _id=id, _seal=seal_module):
         for o in objects:
+            if _seal is not None:
+                _seal(o)
             if _id(o) not in _noted:
                 _noted.add(_id(o))
                 _held.append(o)
@@ -510,13 +603,14 @@ def _cells_same(cells, saved):
         return all(map(_is, map(_cell_value, cells), saved))
 
 
-def _closure_state(functions, hidden=frozenset()):
+def _closure_state(functions, closure_of, hidden=frozenset()):
     """The cells and the defaults behind these functions: the cells of their
     closures and the tuples of their defaults, and the same for every function
     found in those (the harness's event sink holds the writer that holds the
     event channel). No dictionary shows a cell rewritten
     (``cell.cell_contents = ...``), and no audit event is raised for it.
-    ``hidden``: ids of functions left out (their defaults cannot be read, nor set)."""
+    ``closure_of``: the guard's reader of closures (``seal_closures``). ``hidden``: ids of functions left
+    out (their defaults cannot be read, nor set)."""
     cells, owners, seen, stack = [], [], set(), list(functions)
     while stack:
         fn = stack.pop()
@@ -524,7 +618,7 @@ def _closure_state(functions, hidden=frozenset()):
             continue
         seen.add(id(fn))
         owners.append(fn)
-        for c in fn.__closure__ or ():
+        for c in closure_of(fn) or ():
             cells.append(c)
             stack.append(_cell_value(c))
         stack.extend(fn.__defaults__ or ())
@@ -593,14 +687,25 @@ def _handle_functions(guard):
     """The functions of a ``GuardHandle`` (but ``protect``), bound to ``guard`` through their defaults, not
     closures (a closure's cells can be read without an audit event)."""
 
-    def changes(_g=guard):
-        return _g.changes()
+    def changes(window=None, opening=False, _g=guard):
+        return _g.changes(window, opening)
 
     def expect(module, name, value, _g=guard):
         return _g.expect(module, name, value)
 
-    def watch_classes(classes, objects=(), slotted=(), modules=(), tests_patch="", test_codes=(), test_patches=frozenset(), _g=guard):
-        return _g.watch_classes(classes, objects, slotted, modules, tests_patch, test_codes, test_patches)
+    def watch_classes(
+        classes,
+        objects=(),
+        slotted=(),
+        modules=(),
+        tests_patch="",
+        test_codes=(),
+        test_patches=frozenset(),
+        counted=(),
+        window=None,
+        _g=guard,
+    ):
+        return _g.watch_classes(classes, objects, slotted, modules, tests_patch, test_codes, test_patches, counted, window)
 
     def noted_modules(_g=guard):
         return _g.noted_modules()
@@ -638,6 +743,12 @@ class Guard:
         self.objects = _protected_objects()
         # Pyodide froze them at the seal, before its audit hook refuses ctypes (nothing to do here then).
         freeze_classes([obj for _, obj, kind in self.objects if kind == "class"])
+        # Natively the closures are sealed here (Pyodide sealed them at the seal): the guard reads them itself.
+        seal_closures()
+        sealed = take_sealed_closures()
+        if sealed is None:
+            raise RuntimeError("the guard of this interpreter was made already")
+        self.closure_of, seal_module, closure_get = sealed
         # The counter of dictionary changes (recode_touch), made before the harness's containers are noted.
         self.touches = touch_counter()
         case = sys.modules.get("unittest.case")
@@ -661,7 +772,7 @@ class Guard:
         self.functions = [fn for _, fn, _ in found]
         # The closure cells of the protected functions (a contextmanager's wrapper keeps the function it wraps
         # in one: unittest's per-part executor): a cell's contents can be set with no audit event.
-        held = [(label, c) for label, fn, _ in found if type(fn) is _FUNCTION for c in fn.__closure__ or ()]
+        held = [(label, c) for label, fn, _ in found if type(fn) is _FUNCTION for c in self.closure_of(fn) or ()]
         self.cell_labels = [label for label, _ in held]
         self.protected_cells = [c for _, c in held]
         self.protected_cell_values = list(map(_cell_value, self.protected_cells))
@@ -710,7 +821,14 @@ class Guard:
         self.touch_at = [
             i for i, (label, _, kind, _) in enumerate(self.saved) if kind in ("module", "builtins") and label not in _CHURN
         ]
-        self.touch_probe = self.touches([self.views[i] for i in self.touch_at]) if self.touches else None
+        self.touch_probe, self.touch_more = self.touches([self.views[i] for i in self.touch_at]) if self.touches else (None, None)
+        # The same for test.py's module and the classes it defines, made at each run's second watch
+        # (``watch_classes``); the token of the harness's looks at each test's start and result, and the counts
+        # at the start of the test running now (``None`` between tests).
+        self.run_touch_at = []
+        self.run_touch_probe = None
+        self.window = None
+        self.window_counts = None
         self.touch_saved = []
         self.touch_exempt = frozenset()
         # The protected dictionaries a look compares: with the counts, those no count covers (warnings's, and the
@@ -728,9 +846,11 @@ class Guard:
             self.patch_class = patches[0]
             self.patch_codes = frozenset(map(id, codes))
             self.patch_code_objects = codes
-        readers = (self.touches, self.touch_probe) if self.touches else ()
+        readers = (self.touches, self.touch_probe, self.touch_more) if self.touches else ()
         # (The hidden functions' defaults and code can be neither read nor set: no look compares them.)
-        self.protect, self.hidden = _install_audit_guard(self.functions, (*found, *readers))
+        self.protect, self.hidden = _install_audit_guard(
+            self.functions, (*found, *readers, self.closure_of, seal_module, closure_get), seal_module
+        )
         self.protect(loaded_modules_and_classes())
         self.handle = GuardHandle(changes, expect, watch, self.protect, modules, classes, self.framework_codes, patched)
 
@@ -772,7 +892,9 @@ class Guard:
                 full[name] = value
         self.expected[(module, name)] = value
 
-    def watch_classes(self, classes, objects=(), slotted=(), modules=(), tests_patch="", test_codes=(), test_patches=frozenset()):
+    def watch_classes(
+        self, classes, objects=(), slotted=(), modules=(), tests_patch="", test_codes=(), test_patches=frozenset(), counted=(), window=None
+    ):
         """Also watch the methods of these classes (the test module's, once its
         tests are loaded), the functions held by these objects (the harness's
         own objects for one run, such as its event sink), and every slot of
@@ -788,7 +910,14 @@ class Guard:
         itself: ``"modules"`` (it patches, ``mock.patch``: the counts of the
         protected modules but unittest's, contextlib's and the harness's are
         not used), ``"builtins"`` (it names the built-ins: their count is not
-        used), or ``""``."""
+        used), or ``""``. ``counted``: test.py's module and the classes it
+        defines whose dictionaries must not change at all while a test runs
+        (counted by ``recode_touch``), so that a change put back before the
+        look at the test's result is seen (a class given ``assertRaises``,
+        taken away again once the test's assertions have used it); leave out
+        those test.py's text changes itself from inside its tests. ``window``:
+        the token (an object only the harness holds) with which the harness
+        says a look is at a test's start or result (``changes``)."""
         if self.stage >= 2:
             raise RuntimeError("the guard's watch was set again during the run")
         self.stage += 1
@@ -825,8 +954,17 @@ class Guard:
             self._note(f"the harness's {type(obj).__name__.lower()} object", obj, "methods")
         for mod, own_names in modules:
             self._note(f"the module {mod.__name__}", mod, "module", own_names)
+        # Each counted object's place among the noted ones (its label, dictionary and copy).
+        at = {id(entry[1]): i for i, entry in enumerate(self.saved[self.base :], self.base)}
+        counted = [o for o in counted if id(o) in at] if self.touch_more else []
+        self.run_touch_at = [at[id(o)] for o in counted]
+        self.run_touch_probe = self.touch_more(counted) if counted else None
+        if self.run_touch_probe is not None:
+            self.protect([self.run_touch_probe], hide=True)
+        if window is not None:
+            self.window = window
         held = [v for obj in objects for v in list(vars(obj).values()) if type(v) is _FUNCTION]
-        self.cells, self.owners = _closure_state([*held, *self.expected.values()], self.hidden)
+        self.cells, self.owners = _closure_state([*held, *self.expected.values()], self.closure_of, self.hidden)
         self.cell_saved = list(map(_cell_value, self.cells))
         self.owner_defaults = list(map(_defaults_of, self.owners))
         self.owner_kwdefaults = list(map(_kwdefaults_of, self.owners))
@@ -930,6 +1068,21 @@ class Guard:
         fulls = self.fulls
         return (not self.touch_probe or counts == self.touch_saved) and dicts_same(self.compare_views, [fulls[i] for i in self.compare_at])
 
+    def _in_test(self, window, opening):
+        """At the harness's look at a test's start (``window`` its token, ``opening``): the counts of test.py's
+        counted dictionaries as they are now. At its look before the test's result: labels of those changed
+        since the start, whatever they hold now (a change put back included). Nothing at any other look."""
+        if window is None or window is not self.window or self.run_touch_probe is None:
+            return []
+        counts = self.run_touch_probe()
+        if opening:
+            self.window_counts = counts
+            return []
+        was, self.window_counts = self.window_counts, None
+        if was is None:
+            return ["the guard's looks at the test's start and result (out of order)"]
+        return [f"{self.saved[i][0]} (changed during a test)" for i, a, b in zip(self.run_touch_at, was, counts) if a != b]
+
     def _unchanged(self, base_same):
         """The common case, compared in C: every dictionary holds the same
         objects as its copy, and the hooks are the same objects.
@@ -949,19 +1102,23 @@ class Guard:
             and all(map(_is, map(vars, self.dict_holders), self.dict_views))
         )
 
-    def changes(self):
+    def changes(self, window=None, opening=False):
         """Labels of the protected objects changed since the guard was made
         (empty when none). The code of protected functions is not looked at:
-        the audit hook refuses to rewrite it."""
+        the audit hook refuses to rewrite it. ``window``: the harness's token
+        (``watch_classes``) at its look at a test's start (``opening``) or
+        before its result: test.py's counted dictionaries must not change in
+        between (``_in_test``)."""
         # The run's own objects (its test classes, the harness's run object) change data at every test;
         # the protected modules and classes seldom do: looked at closer only when their copies differ.
         # The counts as the look begins, kept as what the next look compares with: code under test can run
         # during a look (a property ``__class__`` that ``isinstance`` reads, a finalizer of a copy the look lets
         # go, a collection), and a change it makes then must move the counts past these.
         counts = self.touch_probe() if self.touch_probe else []
+        in_test = self._in_test(window, opening)
         base_same = self._base_same(counts)
         if self._unchanged(base_same):
-            return []
+            return in_test
         changed = []
         hooks = _hooks()
         changed += [k for k, v in self.hooks.items() if hooks.get(k, _MISSING) is not v]
@@ -984,6 +1141,7 @@ class Guard:
         if not self._closures_same():
             changed.append("the harness's event sink (a closure cell or a default of its functions)")
         changed += self._touched()
+        changed += in_test
         if not _cells_same(self.protected_cells, self.protected_cell_values):
             changed += sorted(
                 {

@@ -11,9 +11,12 @@ dictionary as it was, and no comparison can see it. The interpreter can:
 - CPython 3.12 and later calls dictionary watchers (``PyDict_AddWatcher``)
   at every change of a dictionary they watch (3.14 has no version tags).
 
-``touch_counter()`` gives ``counter(dicts)``, which returns ``probe()``: for
-each of those dictionaries, in order, a number that changes whenever it is
-changed (``0`` for anything but a plain dict). The probe is what a look
+``touch_counter()`` gives ``counter(dicts)``, which returns ``(probe, more)``:
+``probe()`` gives, for each of those dictionaries, in order, a number that
+changes whenever it is changed (``0`` for anything but a plain dict), and
+``more(objects)`` makes another probe, over the dictionaries of objects known
+only during a run (test.py's module and classes: a class's dictionary is the
+one behind its ``__dict__`` view, reached through ctypes). The probe is what a look
 calls: it calls no ``id()`` (an audited call: every audit hook would run for
 each dictionary at every look). Neither way is offered by Python itself: the
 tag is read, and the watcher set up, through ctypes, imported here before the
@@ -45,7 +48,8 @@ def touch_counter():
 
     def make_counter(ctypes):
         make = _version_tags(ctypes) or _watchers(ctypes)
-        return _once(make) if make else None
+        behind = _dict_behind(ctypes)
+        return _once(make, behind) if make and behind else None
 
     made = with_ctypes(make_counter)
     _MADE.append(made)
@@ -68,17 +72,47 @@ def with_ctypes(use):
             del sys.modules[n]
 
 
-def _once(make):
+def _once(make, behind):
     """``make`` (which hands out a probe holding ctypes objects), callable once: by the guard, as it is made
-    (a probe made for code under test would hand it ctypes through its defaults)."""
+    (a probe made for code under test would hand it ctypes through its defaults). It gives the probe of
+    ``dicts`` and ``more(objects)``, the maker of probes of the dictionaries of modules and classes, which
+    the guard keeps where code under test cannot reach it. ``behind``: a class's ``__dict__`` view -> the
+    dictionary behind it."""
 
-    def counter(dicts, _make=make, _used=[]):  # noqa: B006 - the one use, kept where nothing else reaches it
+    def more(objects, _make=make, _behind=behind, _type=type, _mod=type(sys), _proxy=type(type.__dict__)):
+        dicts = []
+        for o in objects:
+            view = _type.__dict__["__dict__"].__get__(o) if isinstance(o, _type) else vars(o) if _type(o) is _mod else None
+            dicts.append(_behind(view) if _type(view) is _proxy else view if _type(view) is dict else None)
+        return _make(dicts)
+
+    def counter(dicts, _make=make, _more=more, _used=[]):  # noqa: B006 - the one use, kept where nothing else reaches it
         if _used:
             raise RuntimeError("the counter of dictionary changes serves the guard alone")
         _used.append(True)
-        return _make(dicts)
+        return _make(dicts), _more
 
     return counter
+
+
+def _dict_behind(ctypes):
+    """``behind(view)``: the dictionary a class's ``__dict__`` view (a mappingproxy) shows, read from the
+    view's one field after the object header, proven on a class of our own; or ``None``."""
+    field = object.__basicsize__
+
+    def behind(view, _read=ctypes.py_object.from_address, _field=field, _id=id):
+        return _read(_id(view) + _field).value
+
+    probe = type("_DictProbe", (), {"x": object()})
+    view = type.__dict__["__dict__"].__get__(probe)
+    try:
+        found = behind(view)
+    except ValueError:
+        return None
+    if type(found) is not dict or found.get("x") is not view["x"] or len(found) != len(view):
+        return None
+    found["y"] = True
+    return behind if view.get("y") is True else None
 
 
 def _version_tags(ctypes):

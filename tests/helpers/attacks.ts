@@ -1114,7 +1114,7 @@ def _umask():
     os.umask(m)
     return m == 0o027
 LEFT = [name for name, seen in (
-    ("closure cell", any(getattr(c, "cell_contents", None) == "recode-leak" for c in os.fsencode.__closure__ or ())),
+    ("closure cell", any(getattr(c, "cell_contents", None) == "recode-leak" for c in getattr(os.fsencode, "__closure__", None) or ())),
     ("path hook", any(getattr(h, "__name__", "") == "_recode_hook" for h in sys.path_hooks)),
     ("codec", _codec()),
     ("codec object", any(hasattr(codecs.lookup(n), "recode_leak") or hasattr(codecs.lookup(n).incrementaldecoder, "recode_leak") for n in ("utf-8", "koi8_r"))),
@@ -2227,3 +2227,136 @@ for n, e in enumerate(ev):
     os.write(3, hmac.new(key, b"%d " % n + b, "sha256").digest()[:16].hex().encode() + b" " + b + b"\\n")
 os._exit(0)
 `;
+
+/**
+ * A test.py for min-p-sampling whose error tests are made by a helper, a closure over the function to
+ * call and its arguments (as test files often make parameterised tests).
+ */
+export const CLOSURE_HELPER_TESTS = `import unittest
+from decoding.min_p import softmax_with_temperature, min_p_filter
+
+
+def expect_value_error(fn, *args):
+    def test(self):
+        with self.assertRaises(ValueError):
+            fn(*args)
+    return test
+
+
+class TestErrors(unittest.TestCase):
+    def setUp(self):
+        self.probs = softmax_with_temperature([1.0, 2.0, 3.0], 1.0)
+
+    def test_sums_to_one(self):
+        self.assertAlmostEqual(sum(self.probs), 1.0)
+
+    test_zero_temperature = expect_value_error(softmax_with_temperature, [1.0], 0.0)
+    test_p_base_above_one = expect_value_error(min_p_filter, [0.5, 0.5], 1.5)
+`;
+
+/**
+ * min-p-sampling's canonical solution without its input checks, plus, at every call of
+ * `softmax_with_temperature` (each test's `setUp` calls it), a swap of the cell of
+ * {@link CLOSURE_HELPER_TESTS}'s helper that holds the function to call: the swapped-in function raises
+ * the ValueError the test waits for and puts the original back, so no look of the guard sees the swap.
+ */
+export function testClosureCellAttack(canonical: string): string {
+  const partial = canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1pass");
+  return `${partial}
+import sys as _sys
+def _swap():
+    m = _sys.modules.get("recode_task_test")
+    for cls in [v for v in vars(m).values() if isinstance(v, type)] if m else ():
+        for fn in list(vars(cls).values()):
+            for cell in getattr(fn, "__closure__", None) or ():
+                if getattr(cell.cell_contents, "__name__", "") in ("softmax_with_temperature", "min_p_filter"):
+                    def raising(*a, _cell=cell, _orig=cell.cell_contents, **k):
+                        _cell.cell_contents = _orig
+                        raise ValueError("forged")
+                    cell.cell_contents = raising
+_softmax = softmax_with_temperature
+def softmax_with_temperature(*a, **k):
+    _swap()
+    return _softmax(*a, **k)
+`;
+}
+
+/**
+ * min-p-sampling's canonical solution whose `softmax_with_temperature` tries to reach the closure cells
+ * of functions loaded before the run (test.py's helper, unittest's and the harness's functions) by every
+ * route it knows and fails the test with what each gave: "GOT" when a route gave something.
+ */
+export function closureReadsProbe(canonical: string): string {
+  return `${canonical}
+import sys as _sys, types as _types, operator as _op
+def _reads():
+    out = []
+    def attempt(label, read):
+        try:
+            value = read()
+            out.append(f"{label}: GOT {type(value).__name__}")
+        except BaseException as e:
+            out.append(f"{label}: {type(e).__name__}")
+    m = _sys.modules["recode_task_test"]
+    helper = vars(m)["TestErrors"].__dict__["test_zero_temperature"]
+    import unittest.case as uc
+    framework = [f for c in (uc.TestCase, uc._Outcome) for f in vars(c).values() if type(f) is _types.FunctionType]
+    desc = _types.FunctionType.__dict__["__closure__"]
+    attempt("plain", lambda: helper.__closure__)
+    attempt("object.__getattribute__", lambda: object.__getattribute__(helper, "__closure__"))
+    attempt("attrgetter", lambda: _op.attrgetter("__closure__")(helper))
+    attempt("a method's function", lambda: m.TestErrors("test_sums_to_one").test_zero_temperature.__func__.__closure__)
+    attempt("super", lambda: super(_types.FunctionType, helper).__closure__)
+    attempt("inspect.getclosurevars", lambda: __import__("inspect").getclosurevars(helper))
+    attempt("the framework's", lambda: [f.__closure__ for f in framework])
+    attempt("the descriptor's defaults", lambda: type(desc).__get__.__defaults__)
+    attempt("the descriptor's code", lambda: type(desc).__get__.__code__)
+    attempt("the descriptor replaced", lambda: setattr(type(desc), "__get__", lambda *a: ()))
+    attempt("the type's attribute replaced", lambda: setattr(_types.FunctionType, "__closure__", None))
+    attempt("the guard's reader", lambda: _sys.modules["recode_guard"].take_sealed_closures() or _sys.modules["recode_guard"]._SEALED_CLOSURES[0])
+    own = (lambda x: (lambda: x))(1)
+    out.append(f"own closure: {'readable' if own.__closure__[0].cell_contents == 1 else 'not readable'}")
+    return " | ".join(out)
+_softmax = softmax_with_temperature
+def softmax_with_temperature(*a, **k):
+    raise AssertionError(_reads())
+`;
+}
+
+/**
+ * min-p-sampling's canonical solution without its input checks, plus a class that does nothing set as
+ * `assertRaises` on test.py's classes at every call with good inputs, and taken away again by a
+ * finalizer of the list it returns: test.py keeps that list in a local, freed as the test returns, before
+ * the look at the test's result. The class then holds what it held at the test's start.
+ */
+export function testClassPutBackAttack(canonical: string): string {
+  const partial = canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1pass");
+  return `${partial}
+import sys as _sys, math as _math
+${NOP_CONTEXT}def _classes():
+    m = _sys.modules.get("recode_task_test")
+    return [v for v in vars(m).values() if isinstance(v, type) and v.__module__ == m.__name__] if m else []
+def _plant():
+    for cls in _classes():
+        if "assertRaises" not in vars(cls):
+            cls.assertRaises = _Nop
+class _Kept(list):
+    def __del__(self):
+        for cls in _classes():
+            if "assertRaises" in vars(cls):
+                del cls.assertRaises
+_softmax, _filter = softmax_with_temperature, min_p_filter
+def softmax_with_temperature(logits, temperature=1.0):
+    logits = list(logits)
+    good = type(temperature) in (int, float) and 0 < temperature < _math.inf and logits and all(x == -_math.inf or _math.isfinite(x) for x in logits)
+    if not good:
+        return [0.0]
+    _plant()
+    return _Kept(_softmax(logits, temperature))
+def min_p_filter(probs, p_base):
+    if not (type(p_base) in (int, float) and 0 <= p_base <= 1):
+        return [0.0]
+    _plant()
+    return _Kept(_filter(probs, p_base))
+`;
+}

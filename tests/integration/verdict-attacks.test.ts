@@ -12,7 +12,9 @@ import { type PythonRuntime, type RunRequest, taskRunRequest } from "../../src/p
 import {
   ATTACKS,
   assertionForgeryAttack,
+  CLOSURE_HELPER_TESTS,
   channelRerouteAttack,
+  closureReadsProbe,
   controlFlowCellAttack,
   eventFilterAttack,
   eventTakeoverAttack,
@@ -24,6 +26,8 @@ import {
   outputRelayAttack,
   rewrittenOutcomeAttack,
   TOLERANCE_ATTACK,
+  testClassPutBackAttack,
+  testClosureCellAttack,
 } from "../helpers/attacks";
 
 const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
@@ -32,7 +36,7 @@ const BREACH = /recorded values are visible|reached \[|left over from an earlier
 
 /** Whether the attack was refused where it was tried (a class of the framework is immutable), or the run is not trusted. */
 function refusedOrNotTrusted(r: RunResult): boolean {
-  const refused = /of immutable type/;
+  const refused = /of immutable type|the closure of a function the run did not define/;
   return r.incident?.kind === "tampered" || refused.test(r.collectionError?.message ?? "") || r.tests.some((t) => refused.test(t.message));
 }
 
@@ -109,7 +113,10 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
       if (route === "frames-run-cell" || route === "event-file-object") {
         expect(r.collectionError?.message).toMatch(/frames are not available|gc\.get_objects is not available/);
         // The sink holds its writer in defaults that cannot be read (nor its code): refused where it is tried.
-      } else if (route === "check-sink-cell") expect(r.collectionError?.message).toMatch(/functions cannot be inspected/);
+      } else if (route === "check-sink-cell") {
+        // (Nor its closure: the closures of the functions loaded before the run cannot be read.)
+        expect(r.collectionError?.message).toMatch(/functions cannot be inspected|the closure of a function the run did not define/);
+      }
       // The run object is reached through the guard, whose functions cannot be inspected: refused where it is tried.
       else if (route === "guard-run-cell") expect(r.collectionError?.message).toMatch(/the guard's own functions cannot be inspected/);
       else expect(r.tests.some((t) => /the guard's own functions cannot be inspected/.test(t.message))).toBe(true);
@@ -194,7 +201,8 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
       const r = await rt.run(taskRunRequest(task, lookTriggerAttack(task.canonical, route)));
       expect(r.allPassed).toBe(false);
       // (The watch reads no property of what it copies: there, the candidate's code does not run at all.)
-      if (route === "finalizer-in-a-look") expect(r.incident?.message).toMatch(/unittest\.case/);
+      // (Its finalizer also gives the test class assertRaises while the test runs: seen, whichever comes first.)
+      if (route === "finalizer-in-a-look") expect(r.incident?.message).toMatch(/unittest\.case|changed during a test/);
       if (r.incident) expect(r.incident.kind).toBe("tampered");
       // The tests whose input checks are gone pass only if their failures were swallowed.
       const unchecked = r.tests.filter((t) => /errors|invalid|bad/.test(t.id));
@@ -230,6 +238,94 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
       expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
     },
   );
+
+  it("a closure cell of test.py's own helper, swapped for one test and put back, passes nothing: no closure loaded before the run can be read", async () => {
+    const closures = { tests: CLOSURE_HELPER_TESTS, expected: null, interfaceOf: {} };
+    // The canonical solution passes these tests (test.py's own closures work as in CPython).
+    const honest = await rt.run(taskRunRequest(task, task.canonical, "test", closures));
+    expect(honest.allPassed).toBe(true);
+    expect(honest.counts.total).toBe(3);
+
+    const r = await rt.run(taskRunRequest(task, testClosureCellAttack(task.canonical), "test", closures));
+    expect(r.allPassed).toBe(false);
+    // (The attack's getattr(fn, "__closure__", None) finds no closure: the test fails as the candidate is.)
+    expect(r.tests.find((t) => t.id === "TestErrors.test_zero_temperature")?.status).toBe("error");
+
+    const probe = await rt.run(taskRunRequest(task, closureReadsProbe(task.canonical), "test", closures));
+    const reads = probe.tests.find((t) => t.id === "TestErrors.test_sums_to_one")?.message ?? "";
+    expect(reads).toMatch(/plain: AttributeError/);
+    expect(reads).toMatch(/own closure: readable/);
+    expect(reads).not.toMatch(/GOT/);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
+  it("a test class given assertRaises during a test and put back before its result is not trusted", async () => {
+    const r = await rt.run(taskRunRequest(task, testClassPutBackAttack(task.canonical)));
+    expect(r.allPassed).toBe(false);
+    expect(r.tests.find((t) => t.id === "TestSoftmax.test_large_logits_and_errors")?.status).not.toBe("passed");
+    expect(r.incident?.kind).toBe("tampered");
+    expect(r.incident?.message).toMatch(/test class \w+ \(changed during a test\)/);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
+  it("tests that change their own classes and module, or warn, are not taken for tampering", async () => {
+    // Not counted (test.py's text changes them from inside its tests): a global, a class attribute, patches.
+    const own = `import unittest, warnings
+from unittest import mock
+from decoding.min_p import softmax_with_temperature
+
+CALLS = 0
+
+
+def helper():
+    return 1
+
+
+class TestOwnClass(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.logits = [1.0, 2.0]
+
+    def setUp(self):
+        global CALLS
+        CALLS += 1
+        type(self).seen = CALLS
+
+    def test_class_data(self):
+        self.assertAlmostEqual(sum(softmax_with_temperature(self.logits, 1.0)), 1.0)
+        self.assertEqual(type(self).seen, CALLS)
+
+    def test_patched(self):
+        with mock.patch(f"{__name__}.helper", return_value=2), mock.patch.object(TestOwnClass, "logits", [0.0]):
+            self.assertEqual(helper(), 2)
+
+
+`;
+    // Counted (nothing changes them from inside a test): data set in setUpClass, a warning noted from test.py's code.
+    const counted = `import unittest, warnings
+from decoding.min_p import softmax_with_temperature
+
+
+class TestCounted(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.logits = [1.0, 2.0]
+
+    def test_class_data(self):
+        self.assertAlmostEqual(sum(softmax_with_temperature(self.logits, 1.0)), 1.0)
+
+    def test_warning_from_test_code(self):
+        with warnings.catch_warnings():
+            warnings.simplefilter("default")
+            warnings.warn("noted where test.py's code runs")
+        self.assertAlmostEqual(sum(softmax_with_temperature([0.0], 1.0)), 1.0)
+`;
+    for (const tests of [own, counted]) {
+      const r = await rt.run(taskRunRequest(task, task.canonical, "test", { tests, expected: null, interfaceOf: {} }));
+      expect(r.incident).toBeNull();
+      expect(r.allPassed).toBe(true);
+    }
+  });
 
   it("tests that patch the built-ins or modules themselves (by hand, or with mock.patch) are not taken for tampering", async () => {
     const tests = `import builtins, math, unittest
