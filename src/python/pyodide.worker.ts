@@ -13,6 +13,7 @@ import check from "./recode_check.py?raw";
 import frames from "./recode_frames.py?raw";
 import guard from "./recode_guard.py?raw";
 import testpy from "./recode_testpy.py?raw";
+import testtext from "./recode_testtext.py?raw";
 import touch from "./recode_touch.py?raw";
 import { createWorkerCore, type FromWorker, type PyodideSourceOptions, type ToWorker } from "./worker-core";
 
@@ -150,6 +151,7 @@ const handle = createWorkerCore({
     recode_guard: guard,
     recode_frames: frames,
     recode_testpy: testpy,
+    recode_testtext: testtext,
     recode_touch: touch,
   },
   post,

@@ -53,6 +53,7 @@ PROTECTED_MODULES = (
     "recode_guard",
     "recode_frames",
     "recode_testpy",
+    "recode_testtext",
     "recode_touch",
     "math",
     "json",
@@ -525,7 +526,7 @@ def _install_audit_guard(functions, own=(), seal_module=None):
 
 
 # The harness's own modules: no value they hold at module level changes during a run, data included.
-HARNESS_MODULES = ("recode_harness", "recode_check", "recode_guard", "recode_frames", "recode_testpy", "recode_touch")
+HARNESS_MODULES = ("recode_harness", "recode_check", "recode_guard", "recode_frames", "recode_testpy", "recode_testtext", "recode_touch")
 _CONTAINERS = (dict, list, set, bytearray)
 
 
@@ -869,7 +870,7 @@ class Guard:
             snap = {k: v for k, v in full.items() if callable(v) or type(v) is _MODULE}
         self.saved.append((label, obj, kind, snap))
         # The names it holds now, and those its own text binds (a test's ``global`` name assigned later).
-        self.keysets.append(frozenset(d) | own_names)
+        self.keysets.append(frozenset(full) | own_names)
         # The live dictionaries (class dictionaries as their read-only views) and their full copies, side by side.
         self.views.append(d)
         if type(d) is dict:
