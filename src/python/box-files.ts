@@ -105,3 +105,12 @@ export async function boxFile(src: BoxSources, url: string): Promise<ArrayBuffer
   if (!wheels.has(url)) throw new Error(`${url} is not a file of Pyodide or of a package its lock file lists`);
   return fetchBytes(url, wheels.get(url));
 }
+
+/**
+ * Start fetching Pyodide's own files for a box about to start, so that they are at hand when its worker
+ * asks: the box frame loads, and its worker starts and sends its first asks, most of a second later. A
+ * failed fetch is left for the worker's own ask (which tries again) to report.
+ */
+export function prefetchBoxFiles(src: BoxSources): void {
+  for (const f of PYODIDE_FILES) fetchBytes(`${src.indexURL}${f}`).catch(() => {});
+}

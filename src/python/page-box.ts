@@ -14,7 +14,7 @@
  * control port and the worker's data port. Window messages are never read, and
  * what arrives on the data port is shape-checked (worker-messages.ts).
  */
-import { type BoxSources, boxFile } from "./box-files";
+import { type BoxSources, boxFile, prefetchBoxFiles } from "./box-files";
 import frameSource, { sha256 as frameSha256 } from "./box-frame.ts?bundle";
 import { BOX_HELLO, type FileReply, type FromFrame, type ToFrame } from "./box-protocol";
 import workerSource from "./pyodide.worker.ts?bundle";
@@ -63,6 +63,7 @@ const HEARTBEAT_MS = 2000;
  * has when the page is cross-origin isolated.
  */
 export function pageBoxHandle(src: BoxSources): WorkerHandle {
+  prefetchBoxFiles(src);
   const control = new MessageChannel();
   const data = new MessageChannel();
   const frame = document.createElement("iframe");
