@@ -666,9 +666,11 @@ def run_tests(config, emit_text):
 
     recode_check.SINK = sink
     guard = run.guard = _guard()
+    # Natively (a new process for each run), after the guard, which takes ctypes as it is made.
+    sealed = [_installed_extensions_only()] if sys.platform != "emscripten" else []
     # The event writer's defaults (the descriptor, what it must lead to, the run's key) cannot be changed
     # nor read, nor those of the functions that hold it.
-    guard.protect([emit_text, emit, sink, relay], hide=True)
+    guard.protect([emit_text, emit, sink, relay, *sealed], hide=True)
     guard.expect("recode_check", "SINK", sink)
     # The run object holds the event sink (``run.emit``): code that replaced it could rewrite every result.
     # The harness's state between runs too (slots).
@@ -814,6 +816,60 @@ def _main():
     finally:
         # Do not wait for threads the submission left running.
         os._exit(0)
+
+
+def _installed_extensions_only():
+    """Native, once the guard is made and before any code under test runs: an extension module loads only from the interpreter's own
+    folders (its standard library, site-packages, and the folders of the extension modules loaded now, all
+    read-only in the box), never from a file a run wrote. A compiled module is native code in this process:
+    one written to the run folder and loaded through importlib's ``ExtensionFileLoader`` took frames and
+    set ``assertRaises`` on the running test, and could have read the run's key from memory. Nor one of
+    the modules that read and write memory (``recode_guard.MEMORY_ACCESS_MODULES``). ``_imp.create_dynamic``
+    is replaced (Pyodide replaces it at the seal: only modules loaded before it); the original stays in the
+    replacement's defaults, which the guard refuses to code under test. A second ``_imp`` module is the loaded
+    one (``recode_frames.handlers_without_frames``). Returns the replacement."""
+    import _imp
+    import importlib.machinery as machinery
+    import site
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    roots = {paths.get(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")} | set(site.getsitepackages())
+    for mod in list(sys.modules.values()):
+        file = getattr(mod, "__file__", None)
+        if isinstance(file, str) and file.endswith(tuple(machinery.EXTENSION_SUFFIXES)):
+            roots.add(os.path.dirname(file))
+    roots = tuple(os.path.join(os.path.realpath(r), "") for r in roots if isinstance(r, str) and r)
+
+    def create_dynamic(
+        spec,
+        file=None,
+        /,
+        _real=_imp.create_dynamic,
+        _roots=roots,
+        _refused=MEMORY_ACCESS_MODULES,
+        _spec=machinery.ModuleSpec,
+        _realpath=os.path.realpath,
+        _get=object.__getattribute__,
+        _type=type,
+        _str=str,
+        _dict=dict,
+        _ie=ImportError,
+    ):
+        d = _get(spec, "__dict__") if _type(spec) is _spec else None
+        name = d.get("name") if _type(d) is _dict else None
+        origin = d.get("origin") if _type(d) is _dict else None
+        if _type(name) is not _str or _type(origin) is not _str or file is not None:
+            raise _ie("an extension module from an unusual spec is not available to code under test")
+        if name.split(".")[0] in _refused:
+            raise _ie(f"{name} is not available to code under test (it reads and writes the interpreter's memory)")
+        path = _realpath(origin)
+        if not path.startswith(_roots):
+            raise _ie(f"the extension module {name} is not one of Python's own: compiled code from elsewhere is not available to code under test", name=name)
+        return _real(_spec(name, None, origin=path))
+
+    _imp.create_dynamic = create_dynamic
+    return create_dynamic
 
 
 def _not_dumpable():

@@ -830,6 +830,8 @@ class Guard:
         self.run_touch_probe = None
         self.window = None
         self.window_counts = None
+        # What the looks have found so far (``changes``).
+        self.found = []
         self.touch_saved = []
         self.touch_exempt = frozenset()
         # The protected dictionaries a look compares: with the counts, those no count covers (warnings's, and the
@@ -1109,7 +1111,19 @@ class Guard:
         the audit hook refuses to rewrite it. ``window``: the harness's token
         (``watch_classes``) at its look at a test's start (``opening``) or
         before its result: test.py's counted dictionaries must not change in
-        between (``_in_test``)."""
+        between (``_in_test``). What one look found is said by every later
+        look: a look moves on what the next compares with (the counts of
+        changes, the copies), and one that code under test asked for (the
+        guard's handle is within its reach) would otherwise see a change put
+        back, say so to code under test alone, and leave the harness's next
+        look nothing to see."""
+        found = self._changes(window, opening)
+        if found:
+            self.found.extend(label for label in found if label not in self.found)
+        return list(self.found) if self.found else found
+
+    def _changes(self, window, opening):
+        """What this look finds (``changes``)."""
         # The run's own objects (its test classes, the harness's run object) change data at every test;
         # the protected modules and classes seldom do: looked at closer only when their copies differ.
         # The counts as the look begins, kept as what the next look compares with: code under test can run

@@ -2360,3 +2360,67 @@ def min_p_filter(probs, p_base):
     return _Kept(_filter(probs, p_base))
 `;
 }
+
+/**
+ * min-p-sampling's canonical solution without its input checks, plus unittest's `_addError` shadowed for
+ * each failure by a function that puts the original back, reports a success instead, and asks the guard
+ * for a look itself (its handle is within reach): that look sees the change put back, says so to the
+ * candidate alone, and moves on what the harness's next look compares with.
+ */
+export function lookLaunderingAttack(canonical: string): string {
+  const partial = canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1return _arm()");
+  return `${partial}
+import sys as _sys
+import unittest.case as _uc
+def _arm():
+    orig = vars(_uc)["_addError"]
+    if getattr(orig, "_forged", False):
+        return
+    def fake(result, test_case, exc_info, _orig=orig):
+        _uc._addError = _orig
+        result.addSuccess(test_case)
+        _sys.modules["recode_harness"]._STATE.guard.changes()
+    fake._forged = True
+    _uc._addError = fake
+`;
+}
+
+/**
+ * min-p-sampling's canonical solution whose `softmax_with_temperature` tries to load compiled code the
+ * run wrote (natively: a copy of one of Python's own extension modules, written to the run folder, loaded
+ * through importlib's `ExtensionFileLoader`, through a link, and through `_imp.create_dynamic`) and fails
+ * the test with what each gave ("GOT" when one loaded), and with whether `decimal` (one of Python's own
+ * extension modules) still imports.
+ */
+export function runExtensionProbe(canonical: string): string {
+  return `${canonical}
+import os as _os, shutil as _shutil, sys as _sys
+def _loads():
+    import _imp
+    import importlib.machinery as m, importlib.util as u
+    import math
+    out = []
+    def attempt(label, load):
+        try:
+            load()
+            out.append(f"{label}: GOT")
+        except BaseException as e:
+            out.append(f"{label}: {type(e).__name__}")
+    copy = _os.path.join(_os.getcwd(), "math.cpython-copy.so")
+    _shutil.copyfile(math.__file__, copy)
+    link = _os.path.join(_os.getcwd(), "link.so")
+    if not _os.path.lexists(link):
+        _os.symlink(copy, link)
+    def via_loader(path):
+        spec = u.spec_from_file_location("math", path, loader=m.ExtensionFileLoader("math", path))
+        return u.module_from_spec(spec)
+    attempt("loader", lambda: via_loader(copy))
+    attempt("link", lambda: via_loader(link))
+    attempt("create_dynamic", lambda: _imp.create_dynamic(m.ModuleSpec("math", None, origin=copy)))
+    import decimal
+    out.append(f"decimal: {decimal.Decimal('1.5') + 1}")
+    return " | ".join(out)
+def softmax_with_temperature(*a, **k):
+    raise AssertionError(_loads())
+`;
+}

@@ -21,10 +21,12 @@ import {
   HIDDEN_FUNCTION_ATTACKS,
   KEY_FROM_MEMORY_ATTACK,
   LEFTOVER_PROBE,
+  lookLaunderingAttack,
   lookTriggerAttack,
   numpyAssertionAttack,
   outputRelayAttack,
   rewrittenOutcomeAttack,
+  runExtensionProbe,
   TOLERANCE_ATTACK,
   testClassPutBackAttack,
   testClosureCellAttack,
@@ -325,6 +327,16 @@ class TestCounted(unittest.TestCase):
       expect(r.incident).toBeNull();
       expect(r.allPassed).toBe(true);
     }
+  });
+
+  it("a look the candidate asks of the guard does not launder a change put back: what a look found, every later look says", async () => {
+    const r = await rt.run(taskRunRequest(task, lookLaunderingAttack(task.canonical)));
+    expect(r.allPassed).toBe(false);
+    const unchecked = r.tests.filter((t) => /errors|edges/.test(t.id));
+    for (const t of unchecked) expect(t.status, t.id).not.toBe("passed");
+    expect(r.incident?.kind).toBe("tampered");
+    expect(r.incident?.message).toMatch(/unittest\.case \(changed and put back\)/);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
   it("tests that patch the built-ins or modules themselves (by hand, or with mock.patch) are not taken for tampering", async () => {
@@ -799,6 +811,20 @@ describe("native: the interpreter's own memory", () => {
       expect(r.allPassed).toBe(false);
       expect(r.counts.passed).toBe(0);
       expect(r.incident?.message).toMatch(/the harness did not write/);
+      expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    } finally {
+      await rt.dispose();
+    }
+  });
+
+  it("compiled code the run wrote does not load (an extension module from the run folder, through a link, or _imp.create_dynamic); Python's own do", async () => {
+    const rt = createRuntime("native", {});
+    try {
+      await rt.ready();
+      const r = await rt.run(taskRunRequest(task, runExtensionProbe(task.canonical)));
+      const loads = r.tests.find((t) => t.id === "TestSoftmax.test_values")?.message ?? "";
+      expect(loads).toMatch(/loader: ImportError \| link: ImportError \| create_dynamic: ImportError/);
+      expect(loads).toMatch(/decimal: 2\.5/);
       expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
     } finally {
       await rt.dispose();
