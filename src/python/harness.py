@@ -54,7 +54,7 @@ import unittest.suite
 from contextvars import Context as _Context
 
 import recode_check
-from recode_frames import code_objects
+from recode_frames import code_objects, fixed_frame_functions
 from recode_guard import MEMORY_ACCESS_MODULES, Guard, freeze_classes, loaded_modules_and_classes, protected_classes, seal_closures
 from recode_testpy import foreign_members, foreign_test_classes, look_alike_imports, nested_codes, stray_names
 from recode_testtext import TEST_MODULE, TestFacts
@@ -285,6 +285,7 @@ class Run:
         self.test_codes = ()
         self.patch_targets = frozenset()
         self.changes_own = (True, True)
+        self.test_classes = ()
         # The token of the harness's looks at a test's start and result (only the harness holds it).
         self.window = object()
 
@@ -578,6 +579,11 @@ def _import_tests(config, run, import_out):
         run.check_guard()
         run.test_codes = nested_codes(code)
         run.refuse(_foreign_in_test_module(run))
+        # The classes test.py's text defines, as they are now, held by identity: what a class says of itself
+        # (its __module__, its __name__) code under test can change while the tests load (a property
+        # __class__ that the loader's isinstance reads), and a test class so renamed left the watch.
+        names = run.test_class_names
+        run.test_classes = tuple(v for k, v in list(vars(module).items()) if k in names and issubclass(type(v), type))
         return list(_flatten(unittest.defaultTestLoader.loadTestsFromModule(module)))
     finally:
         sys.stdout, sys.stderr = saved
@@ -647,7 +653,7 @@ def run_tests(config, emit_text):
     # The sink holds the event writer and the run's folder, not the run.
     prefix = run.workdir + os.sep
 
-    def sink(key, value, rtol, atol, subtest, _emit=emit, _prefix=prefix, _type=type, _str=str, _float=float):
+    def sink(key, value, rtol, atol, subtest, _emit=emit, _prefix=prefix, _type=type, _str=str, _float=float, _getframe=sys._getframe):
         # What check() sends, and nothing else: the sink is reachable, and the host reads these fields.
         if not (
             _type(key) is _str and _type(value) is _str and _type(rtol) is _float and _type(atol) is _float
@@ -656,7 +662,8 @@ def run_tests(config, emit_text):
         caller = ""
         try:
             # Where check() was called, as a traceback's line shows it; the host adds the source line from the task's files.
-            frame = sys._getframe(2)
+            # (The interpreter's own, bound as the sink is made: sys._getframe can be set by code under test.)
+            frame = _getframe(2)
             code = frame.f_code
             name = code.co_filename.replace(_prefix, "")
             caller = f'  File "{name}", line {frame.f_lineno}, in {code.co_name}\n'
@@ -717,11 +724,11 @@ def run_tests(config, emit_text):
         # What the loading changed is seen before the test classes join the watch (which notes the run object again).
         run.check_guard()
         run.refuse(foreign_test_classes({type(t) for t in tests}, run.test_module, run.test_class_names, guard.noted_classes()))
-        classes = {type(t) for t in tests if type(t).__module__ == TEST_MODULE}
+        made = {id(c) for c in run.test_classes}
+        classes = {type(t) for t in tests if id(type(t)) in made}
         # test.py's module and the classes it defines that the tests are built on: not changed while a test runs
         # (but those test.py's text changes itself from inside its tests).
-        own = [c for t in classes for c in t.__mro__ if type.__dict__["__module__"].__get__(c) == TEST_MODULE]
-        own = list(dict.fromkeys(own))
+        own = list(dict.fromkeys(c for t in classes for c in t.__mro__ if id(c) in made))
         counted = ([] if run.changes_own[0] else own) + ([] if run.changes_own[1] else [run.test_module])
         try:
             guard.watch_classes(
@@ -1087,7 +1094,7 @@ def seal():
     import unittest.mock  # noqa: F401
 
     _patch_notes()
-    freeze_classes(protected_classes())
+    freeze_classes([*protected_classes(), *fixed_frame_functions()])
     seal_closures()
     touch_counter()
     hidden = {name: sys.modules.pop(name) for name in _bridge_modules()}

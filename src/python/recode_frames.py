@@ -53,6 +53,73 @@ _FRAME_EVENTS = frozenset(("sys._getframe", "sys._current_frames"))
 FRAME_ATTRIBUTES = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame"))
 
 
+# The modules of the frame readers above, and the name each has ``sys`` under.
+READER_SYS = (("typing", "sys"), ("collections", "_sys"), ("enum", "sys"), ("dataclasses", "sys"), ("logging", "sys"))
+
+
+def fixed_frame_functions():
+    """The frame readers call ``sys._getframe`` (``sys._getframemodulename``)
+    through their module's ``sys``, and the check allows the frame to the
+    reader's code, two frames up. Code under test could set ``sys._getframe``
+    to C code that calls the real one and keeps what it gives (a
+    ``defaultdict``'s ``__getitem__`` over a ``partial`` of it): the reader
+    then seemed to take the frame, and the candidate had it (and through
+    ``f_back`` the running test). So each reader module's ``sys`` becomes a
+    class whose frame functions are the interpreter's own, fixed (the class
+    and its metaclass are made immutable with the protected classes), and
+    whose other attributes are ``sys``'s as they are at each use. Returns the
+    two classes, to be frozen; a second call returns the same."""
+    if _FIXED:
+        return list(_FIXED)
+
+    class _SysWithFixedFrames(type):
+        """Reads every attribute but the frame functions from ``sys`` itself."""
+
+        def __getattr__(cls, name, _sys=sys, _getattr=getattr):
+            return _getattr(_sys, name)
+
+    fixed = {k: staticmethod(getattr(sys, k)) for k in ("_getframe", "_getframemodulename") if hasattr(sys, k)}
+    frames_sys = _SysWithFixedFrames("sys", (), {"__slots__": (), **fixed})
+    for mod_name, attr in READER_SYS:
+        mod = sys.modules.get(mod_name)
+        if mod is not None and vars(mod).get(attr) is sys:
+            setattr(mod, attr, frames_sys)
+    _FIXED.extend((frames_sys, _SysWithFixedFrames))
+    return list(_FIXED)
+
+
+_FIXED = []
+
+# The other functions the check allows by their code (see frame_wall): logging's and traceback's.
+_OTHER_READERS = (
+    ("logging", "currentframe"),
+    ("logging", "Logger.findCaller"),
+    ("traceback", "_walk_tb_with_full_positions"),
+    ("traceback", "StackSummary._extract_from_extended_frame_gen"),
+)
+
+
+def frame_reader_functions():
+    """The functions whose code the check allows a frame to (the readers above, logging's and
+    traceback's), as loaded now. Their code must not be readable: a function made from a reader's code with
+    globals of one's own (``FunctionType(namedtuple.__code__, {"_sys": ...})``) would be allowed a frame,
+    and hand it to whatever its ``sys`` says. The guard refuses to read their code and defaults."""
+    found = []
+    for name, qualname in (*_FRAME_READERS, *_OTHER_READERS):
+        holder = sys.modules.get(name)
+        if holder is None or "<locals>" in qualname:
+            continue
+        for part in qualname.split("."):
+            holder = vars(holder).get(part) if isinstance(getattr(holder, "__dict__", None), (dict, types.MappingProxyType)) else None
+            if holder is None:
+                break
+        if isinstance(holder, (staticmethod, classmethod)):
+            holder = holder.__func__
+        if type(holder) is types.FunctionType:
+            found.append(holder)
+    return found
+
+
 def code_objects(module):
     """{qualified name: code} of the functions a module defines: its functions,
     the methods of its classes (and their classes, two levels down), and every

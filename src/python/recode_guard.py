@@ -23,7 +23,7 @@ from itertools import chain
 from operator import attrgetter, methodcaller
 from operator import is_ as _is
 
-from recode_frames import code_objects, frame_wall, handlers_without_frames
+from recode_frames import READER_SYS, code_objects, fixed_frame_functions, frame_reader_functions, frame_wall, handlers_without_frames
 from recode_testpy import is_descriptor
 from recode_touch import touch_counter, with_ctypes
 
@@ -77,7 +77,7 @@ _NO_NAMES = frozenset()
 _IMPORT_RECORDS = frozenset(("__spec__", "__loader__"))
 # Modules whose count of changes is used even when test.py patches modules itself: tests do not patch the test
 # framework or the harness.
-_NEVER_PATCHED = ("unittest", "contextlib", "recode_")
+_NEVER_PATCHED = ("unittest", "contextlib", "recode_", *(name for name, _ in READER_SYS))
 # The interpreter's own getsignal, taken before the guard replaces it (it hands out what is installed).
 _real_getsignal = __import__("_signal").getsignal
 _METHOD_TYPES = (type(lambda: None), staticmethod, classmethod)
@@ -332,6 +332,11 @@ def _protected_objects():
     for name, mod in list(sys.modules.items()):
         if type(name) is str and name.split(".")[0] in WATCHED_PACKAGES and type(getattr(mod, "__dict__", None)) is dict:
             out.append((name, mod, "module"))
+    # The frame readers' modules that are not protected (recode_frames.fixed_frame_functions): their sys.
+    for name, _ in READER_SYS:
+        mod = sys.modules.get(name)
+        if name not in PROTECTED_MODULES and mod is not None:
+            out.append((name, mod, "reader"))
     out.append(("builtins", builtins, "builtins"))
     return out
 
@@ -453,7 +458,8 @@ def _install_audit_guard(functions, own=(), seal_module=None):
     keep = list(functions)  # the ids stay theirs while the hook lives
     frames = frame_wall()
     # Functions whose defaults hold what code under test must not have (the original signal functions).
-    hidden = (*handlers_without_frames(), *own)
+    # (And the functions the frame check allows by their code: a function made from one's code would be too.)
+    hidden = (*handlers_without_frames(), *frame_reader_functions(), *own)
     hidden_ids = set(map(id, hidden))
     noted = set()
     held = []  # the noted objects, so that their ids stay theirs
@@ -741,9 +747,11 @@ class Guard:
         self.fulls = []
         self.keysets = []
         fresh_patterns()
+        fixed_frame_functions()
         self.objects = _protected_objects()
         # Pyodide froze them at the seal, before its audit hook refuses ctypes (nothing to do here then).
-        freeze_classes([obj for _, obj, kind in self.objects if kind == "class"])
+        # (And the stand-in for sys that the frame readers get, fixed_frame_functions, made before they are noted.)
+        freeze_classes([obj for _, obj, kind in self.objects if kind == "class"] + fixed_frame_functions())
         # Natively the closures are sealed here (Pyodide sealed them at the seal): the guard reads them itself.
         seal_closures()
         sealed = take_sealed_closures()
@@ -820,7 +828,7 @@ class Guard:
         # The dictionaries in which a change put back is a change, their probe, and how often each was
         # changed when last looked at (recode_touch; Pyodide made the counter at the seal, before ctypes is refused).
         self.touch_at = [
-            i for i, (label, _, kind, _) in enumerate(self.saved) if kind in ("module", "builtins") and label not in _CHURN
+            i for i, (label, _, kind, _) in enumerate(self.saved) if kind in ("module", "builtins", "reader") and label not in _CHURN
         ]
         self.touch_probe, self.touch_more = self.touches([self.views[i] for i in self.touch_at]) if self.touches else (None, None)
         # The same for test.py's module and the classes it defines, made at each run's second watch
@@ -868,6 +876,9 @@ class Guard:
             snap = dict(full)
         elif kind == "methods":
             snap = {k: v for k, v in full.items() if issubclass(type(v), _METHOD_TYPES)}
+        elif kind == "reader":
+            # (Only the sys a frame reader of this module calls: recode_frames.fixed_frame_functions.)
+            snap = {k: full[k] for name, k in READER_SYS if name == label and k in full}
         else:
             snap = {k: v for k, v in full.items() if callable(v) or type(v) is _MODULE}
         self.saved.append((label, obj, kind, snap))
@@ -1016,7 +1027,7 @@ class Guard:
         # unittest reads the name, such as ``__unittest_expecting_failure__``, from the test.)
         return issubclass(type(value), _METHOD_TYPES) or is_descriptor(value) or key in self.framework_names
 
-    def patched(self, patcher, event):
+    def patched(self, patcher, event, _getframe=sys._getframe):
         """A patch of ``unittest.mock`` was made (``event`` "made"), started ("started") or stopped
         ("stopped"). A patch test.py's own code made and started, whose target is a protected module (the
         built-ins included: a test that patches ``builtins.print`` in ``setUpClass``), sets a value the looks
@@ -1028,7 +1039,8 @@ class Guard:
         else is ignored."""
         if type(patcher) is not self.patch_class:
             return
-        f = sys._getframe(1)
+        # (The interpreter's own, bound as the guard was defined: sys._getframe can be set by code under test.)
+        f = _getframe(1)
         while f is not None and id(f.f_code) in self.patch_codes:
             f = f.f_back
         caller = f.f_code if f is not None else None

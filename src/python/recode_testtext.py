@@ -108,13 +108,23 @@ def _walk_globals(node):
     return out
 
 
-def tests_patch_of(source):
-    """What test.py's text (bytes) says it changes and puts back itself (``Guard.watch_classes``'s
-    ``tests_patch``): ``"modules"`` when it patches (``mock.patch``, ``patch.object``), ``"builtins"`` when it
-    names the built-ins (``builtins.input = ...``), else ``""``."""
-    if b"patch" in source:
+def tests_patch_of(tree):
+    """What test.py's text (its syntax ``tree``) says it changes and puts back itself
+    (``Guard.watch_classes``'s ``tests_patch``): ``"modules"`` when it calls one of unittest.mock's patchers
+    (``mock.patch``, ``patch.object``, ``patch.dict``), ``"builtins"`` when it names the built-ins
+    (``import builtins``, ``builtins.input = ...``, ``__builtins__``), else ``""``. Read from the code, not
+    the characters: a comment that says "dispatch" or "builtins" turned the counts off."""
+    nodes = list(_ast_walk(tree))
+    if any(type(n) is _CALL and _is_patch(n.func) for n in nodes):
         return "modules"
-    return "builtins" if b"builtins" in source else ""
+    names = any(
+        (type(n) is _NAME and n.id in ("builtins", "__builtins__"))
+        or (type(n) is _ATTRIBUTE and n.attr == "__builtins__")
+        or (type(n) is _ALIAS and n.name.split(".")[0] == "builtins")
+        or (type(n) is _IMPORT_FROM and n.module == "builtins")
+        for n in nodes
+    )
+    return "builtins" if names else ""
 
 
 # The fixtures that run between tests, outside the looks at a test's start and result: what they change of
@@ -165,12 +175,12 @@ def tests_change_own(tree, class_names):
 
 def _is_patch(func):
     """Whether a call's function is one of unittest.mock's patchers (``patch``, ``mock.patch``,
-    ``patch.object``, ``patch.multiple``)."""
+    ``patch.object``, ``patch.dict``, ``patch.multiple``)."""
     if type(func) is _NAME:
         return func.id == "patch"
     if type(func) is not _ATTRIBUTE:
         return False
-    return func.attr == "patch" or (func.attr in ("object", "multiple") and _is_patch(func.value))
+    return func.attr == "patch" or (func.attr in ("object", "dict", "multiple") and _is_patch(func.value))
 
 
 class TestFacts(namedtuple("TestFacts", "class_names bound_names imports tests_patch patch_targets changes_own")):
@@ -189,7 +199,7 @@ class TestFacts(namedtuple("TestFacts", "class_names bound_names imports tests_p
             class_names,
             _module_names(tree),
             imports,
-            tests_patch_of(source),
+            tests_patch_of(tree),
             patch_targets(tree, imports),
             tests_change_own(tree, class_names),
         )

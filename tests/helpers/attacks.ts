@@ -2424,3 +2424,79 @@ def softmax_with_temperature(*a, **k):
     raise AssertionError(_loads())
 `;
 }
+
+/**
+ * min-p-sampling's canonical solution whose `softmax_with_temperature` tries to get a frame through the
+ * library functions the frame check allows (namedtuple, the functional Enum, make_dataclass, TypeVar):
+ * `sys._getframe` set to C code that calls the real one and keeps its frame (with
+ * `sys._getframemodulename` made to fail, so that they fall back to it), a function made from a reader's
+ * code with globals of its own, and typing's `sys` rebound to the real one. It fails the test with what
+ * each gave ("GOT" when a frame was kept).
+ */
+export function frameThroughReadersProbe(canonical: string): string {
+  return `${canonical}
+import sys as _sys, collections as _c, types as _t, functools as _ft, operator as _op, enum as _enum, dataclasses as _dc, typing as _ty
+def _reads():
+    out = []
+    real = _sys._getframe
+    def attempt(label, make):
+        kept = _c.defaultdict(_ft.partial(real, 0))
+        had = getattr(_sys, "_getframemodulename", None)
+        _sys._getframe = kept.__getitem__
+        if had is not None:
+            _sys._getframemodulename = _op.attrgetter("no_such_attribute")
+        try:
+            make()
+            result = "GOT a frame" if kept else "no frame"
+        except BaseException as e:
+            result = type(e).__name__
+        finally:
+            _sys._getframe = real
+            if had is not None:
+                _sys._getframemodulename = had
+        out.append(f"{label}: {result}")
+    attempt("namedtuple", lambda: _c.namedtuple("T", "a"))
+    attempt("enum", lambda: _enum.Enum("E", "a b"))
+    attempt("make_dataclass", lambda: _dc.make_dataclass("D", ["a"]))
+    attempt("TypeVar", lambda: _ty.TypeVar("T"))
+    try:
+        _t.FunctionType(_c.namedtuple.__code__, {"_sys": _sys})
+        out.append("reader code: GOT")
+    except BaseException as e:
+        out.append(f"reader code: {type(e).__name__}")
+    return " | ".join(out)
+def softmax_with_temperature(*a, **k):
+    raise AssertionError(_reads())
+`;
+}
+
+/**
+ * min-p-sampling's canonical solution without its input checks, its interfaces wrapped in objects whose
+ * `__class__` property (read by the loader's `isinstance` on each of test.py's names) sets the test
+ * classes' `__module__` to the candidate's, and which give the test classes an `assertRaises` that does
+ * nothing at every call.
+ */
+export function moduleRenameAttack(canonical: string): string {
+  const partial = canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1pass");
+  return `${partial}
+import sys as _sys, unittest as _ut
+${NOP_CONTEXT}def _test_classes():
+    m = _sys.modules.get("recode_task_test")
+    return [v for v in list(vars(m).values()) if type(v) is type and issubclass(v, _ut.TestCase)] if m else []
+class _Exported:
+    def __init__(self, fn):
+        self._fn = fn
+    def __call__(self, *args, **kwargs):
+        for cls in _test_classes():
+            if "assertRaises" not in vars(cls):
+                cls.assertRaises = _Nop
+        return self._fn(*args, **kwargs)
+    @property
+    def __class__(self):
+        for cls in _test_classes():
+            if cls.__module__ == "recode_task_test":
+                cls.__module__ = __name__
+        return _Exported
+${NAMES.map((n) => `${n} = _Exported(${n})`).join("\n")}
+`;
+}

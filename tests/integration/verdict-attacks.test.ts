@@ -18,11 +18,13 @@ import {
   controlFlowCellAttack,
   eventFilterAttack,
   eventTakeoverAttack,
+  frameThroughReadersProbe,
   HIDDEN_FUNCTION_ATTACKS,
   KEY_FROM_MEMORY_ATTACK,
   LEFTOVER_PROBE,
   lookLaunderingAttack,
   lookTriggerAttack,
+  moduleRenameAttack,
   numpyAssertionAttack,
   outputRelayAttack,
   rewrittenOutcomeAttack,
@@ -337,6 +339,32 @@ class TestCounted(unittest.TestCase):
     expect(r.incident?.kind).toBe("tampered");
     expect(r.incident?.message).toMatch(/unittest\.case \(changed and put back\)/);
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
+  it("no frame through the library functions allowed one: sys._getframe swapped under them, or their code given globals of its own", async () => {
+    const r = await rt.run(taskRunRequest(task, frameThroughReadersProbe(task.canonical)));
+    const reads = r.tests.find((t) => t.id === "TestSoftmax.test_values")?.message ?? "";
+    expect(reads).toMatch(/namedtuple: no frame \| enum: no frame \| make_dataclass: no frame/);
+    expect(reads).toMatch(/reader code: RuntimeError/);
+    expect(reads).not.toMatch(/GOT/);
+    // Rebinding the sys a reader reads, and putting it back, is a change like any other.
+    const rebound = `${task.canonical}\nimport sys as _s, typing as _ty\n_ty.sys = _s\n`;
+    expect((await rt.run(taskRunRequest(task, rebound))).incident?.message).toMatch(/typing/);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
+  it("a comment in test.py that says patch or builtins does not turn off the counts of changes put back", async () => {
+    const tests = task.tests.replace("import unittest", "import unittest  # no dispatch on dtypes; the builtins are untouched");
+    const r = await rt.run(taskRunRequest(task, assertionForgeryAttack(task.canonical, "builtin-put-back"), "test", { tests }));
+    expect(r.allPassed).toBe(false);
+    expect(r.incident?.message).toMatch(/builtins \(changed and put back\)/);
+  });
+
+  it("test classes renamed while the tests load (their __module__) stay in the watch", async () => {
+    const r = await rt.run(taskRunRequest(task, moduleRenameAttack(task.canonical)));
+    expect(r.allPassed).toBe(false);
+    expect(r.tests.filter((t) => t.status === "passed" && /errors|edges/.test(t.id))).toEqual([]);
+    expect(r.incident?.kind).toBe("tampered");
   });
 
   it("tests that patch the built-ins or modules themselves (by hand, or with mock.patch) are not taken for tampering", async () => {

@@ -13,14 +13,18 @@ import json, sys
 sys.path.insert(0, sys.argv[1])
 from recode_testtext import TestFacts
 facts = TestFacts.of(sys.stdin.read().encode(), "test.py")
-print(json.dumps(facts.changes_own))
+print(json.dumps({"changes_own": facts.changes_own, "tests_patch": facts.tests_patch}))
 `;
 
 /** [classes, module]: whether test.py's text changes its own classes, its own module, from inside its tests. */
-function changesOwn(text: string): [boolean, boolean] {
+function facts(text: string): { changes_own: [boolean, boolean]; tests_patch: string } {
   const r = spawnSync("python3", ["-c", READ, SRC], { input: text, encoding: "utf8" });
   expect(r.stderr).toBe("");
   return JSON.parse(r.stdout);
+}
+
+function changesOwn(text: string): [boolean, boolean] {
+  return facts(text).changes_own;
 }
 
 const head = "import unittest\nfrom unittest import mock\n\n\nclass TestA(unittest.TestCase):\n";
@@ -55,5 +59,14 @@ describe("what test.py's text changes itself", () => {
 
   it("a global statement in setUpModule is a fixture's, between tests", () => {
     expect(changesOwn("import unittest\n\ndef setUpModule():\n    global DATA\n    DATA = [1]\n")).toEqual([false, false]);
+  });
+
+  it.each([
+    ["a patch", "import unittest\nfrom unittest import mock\n\nwith mock.patch('math.pi', 3):\n    pass\n", "modules"],
+    ["patch.dict", "import os\nfrom unittest.mock import patch\n\n@patch.dict(os.environ, {})\ndef f():\n    pass\n", "modules"],
+    ["the built-ins named", "import builtins\n\nbuiltins.input = print\n", "builtins"],
+    ["nothing: a comment that says dispatch and builtins", "# no dispatch on dtypes; the builtins are not touched\nx = 'patch'\n", ""],
+  ] as const)("what it patches itself: %s", (_, text, want) => {
+    expect(facts(text).tests_patch).toBe(want);
   });
 });
