@@ -55,7 +55,15 @@ from contextvars import Context as _Context
 
 import recode_check
 from recode_frames import code_objects, fixed_frame_functions
-from recode_guard import MEMORY_ACCESS_MODULES, Guard, freeze_classes, loaded_modules_and_classes, protected_classes, seal_closures
+from recode_guard import (
+    MEMORY_ACCESS_MODULES,
+    Guard,
+    freeze_classes,
+    hide_ctypes_classes,
+    loaded_modules_and_classes,
+    protected_classes,
+    seal_closures,
+)
 from recode_testpy import foreign_members, foreign_test_classes, look_alike_imports, nested_codes, stray_names
 from recode_testtext import TEST_MODULE, TestFacts
 from recode_touch import touch_counter, with_ctypes
@@ -1097,6 +1105,8 @@ def seal():
     freeze_classes([*protected_classes(), *fixed_frame_functions()])
     seal_closures()
     touch_counter()
+    # The last use of ctypes: its classes then leave every __subclasses__().
+    hide_ctypes_classes()
     hidden = {name: sys.modules.pop(name) for name in _bridge_modules()}
     sys.meta_path[:] = [f for f in sys.meta_path if (type(f).__module__ or "").split(".")[0] not in ("_pyodide", "pyodide")]
     sealed = []

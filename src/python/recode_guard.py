@@ -221,6 +221,60 @@ def freeze_classes(classes):
         raise RuntimeError("classes could not be made immutable here (no ctypes)")
 
 
+def _set_builtin_attribute(ctypes, cls, name, value):
+    """Set ``name`` of the immutable built-in type ``cls`` to ``value``: in the type's own dictionary
+    (``type.__setattr__`` refuses, and from Python 3.12 it would write a built-in type's attribute where no
+    lookup reads it), then the interpreter's caches of its lookups dropped (``PyType_Modified``)."""
+    (real,) = [d for d in gc.get_referents(cls.__dict__) if type(d) is dict]
+    real[name] = value
+    ctypes.pythonapi.PyType_Modified(ctypes.py_object(cls))
+
+
+def hide_ctypes_classes():
+    """Leave ctypes' classes out of every ``__subclasses__()``. The guard
+    keeps ctypes objects for its own use (its counts of changes read version
+    tags through ctypes words; Pyodide's dictionary watcher is a ctypes
+    callback), and natively ``_ctypes``'s types live as long as the process
+    once it is loaded: code under test walked ``object.__subclasses__()`` to
+    them, and ``py_object.__repr__.__globals__`` (ctypes' whole namespace,
+    ``pythonapi`` included) or a pointer type of its own read and wrote the
+    interpreter's memory (frames, the test object, closure cells). ``type``'s
+    ``__subclasses__`` becomes a function that leaves them out (the
+    original, and the classes' ids, in its defaults, which the guard refuses
+    to code under test). Called once ctypes is done with (the classes made
+    after it stay visible); a second call does nothing. Returns the new
+    function."""
+    real = type.__dict__["__subclasses__"]
+    if type(real) is _FUNCTION:
+        return real
+    made = []
+
+    def install(ctypes):
+        # (Walked now that ctypes is imported for the last time: each import makes its classes anew.)
+        hidden, seen, stack = set(), set(), [object]
+        while stack:
+            cls = stack.pop()
+            if id(cls) in seen:
+                continue
+            seen.add(id(cls))
+            module = type.__dict__["__module__"].__get__(cls)
+            if type(module) is str and module.split(".")[0] in ("ctypes", "_ctypes"):
+                hidden.add(id(cls))
+            stack.extend(real(cls))
+
+        def __subclasses__(cls, /, _real=real, _hidden=frozenset(hidden), _id=id):
+            return [c for c in _real(cls) if _id(c) not in _hidden]
+
+        __subclasses__.__doc__ = real.__doc__
+        _set_builtin_attribute(ctypes, type, "__subclasses__", __subclasses__)
+        made.append(__subclasses__)
+
+    with_ctypes(install)
+    if not made or type.__dict__["__subclasses__"] is not made[0]:
+        raise RuntimeError("ctypes' classes could not be left out of __subclasses__ here")
+    return made[0]
+
+
 # What ``seal_closures`` made, until the guard takes it (``take_sealed_closures``).
 _SEALED_CLOSURES = []
 
@@ -282,11 +336,7 @@ def seal_closures():
     def install(ctypes):
         word, off = _flags_offset(ctypes)
         _flags_of(SealedClosure, word, off).value = SealedClosure.__flags__ | _IMMUTABLE_TYPE
-        # The type's own dictionary (``type.__setattr__`` cannot be used: from Python 3.12 it writes a built-in
-        # type's attribute where no lookup reads it), then the interpreter's caches of its lookups dropped.
-        (real,) = [d for d in gc.get_referents(function.__dict__) if type(d) is dict]
-        real["__closure__"] = SealedClosure()
-        ctypes.pythonapi.PyType_Modified(ctypes.py_object(function))
+        _set_builtin_attribute(ctypes, function, "__closure__", SealedClosure())
 
     with_ctypes(install)
     if type(function.__dict__["__closure__"]) is not SealedClosure or not function.__flags__ & _IMMUTABLE_TYPE:
@@ -760,6 +810,8 @@ class Guard:
         self.closure_of, seal_module, closure_get = sealed
         # The counter of dictionary changes (recode_touch), made before the harness's containers are noted.
         self.touches = touch_counter()
+        # ctypes is done with: its classes leave every __subclasses__() (Pyodide did it at the seal).
+        subclasses = hide_ctypes_classes()
         case = sys.modules.get("unittest.case")
         # What a test class could shadow of the framework's: TestCase's methods and other callables.
         self.framework_names = (
@@ -860,7 +912,7 @@ class Guard:
         readers = (self.touches, self.touch_probe, self.touch_more) if self.touches else ()
         # (The hidden functions' defaults and code can be neither read nor set: no look compares them.)
         self.protect, self.hidden = _install_audit_guard(
-            self.functions, (*found, *readers, self.closure_of, seal_module, closure_get), seal_module
+            self.functions, (*found, *readers, self.closure_of, seal_module, closure_get, subclasses), seal_module
         )
         self.protect(loaded_modules_and_classes())
         self.handle = GuardHandle(changes, expect, watch, self.protect, modules, classes, self.framework_codes, patched)

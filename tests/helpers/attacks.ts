@@ -2500,3 +2500,33 @@ class _Exported:
 ${NAMES.map((n) => `${n} = _Exported(${n})`).join("\n")}
 `;
 }
+
+/**
+ * min-p-sampling's canonical solution whose `softmax_with_temperature` walks every class from `object`
+ * down for ctypes' (the guard keeps ctypes objects of its own alive), and tries to read what
+ * `__subclasses__` holds, failing the test with what it found.
+ */
+export function ctypesLeftoversProbe(canonical: string): string {
+  return `${canonical}
+def _reads():
+    seen, stack, found = set(), [object], []
+    while stack:
+        c = stack.pop()
+        if id(c) in seen:
+            continue
+        seen.add(id(c))
+        module = type.__dict__["__module__"].__get__(c)
+        if isinstance(module, str) and module.split(".")[0] in ("ctypes", "_ctypes"):
+            found.append(c.__qualname__)
+        stack.extend(type.__subclasses__(c))
+    out = [f"ctypes classes found: {len(found)} {found[:3]}"]
+    try:
+        type.__dict__["__subclasses__"].__defaults__
+        out.append("the walk's defaults: GOT")
+    except BaseException as e:
+        out.append(f"the walk's defaults: {type(e).__name__}")
+    return " | ".join(out)
+def softmax_with_temperature(*a, **k):
+    raise AssertionError(_reads())
+`;
+}

@@ -16,6 +16,7 @@ import {
   channelRerouteAttack,
   closureReadsProbe,
   controlFlowCellAttack,
+  ctypesLeftoversProbe,
   eventFilterAttack,
   eventTakeoverAttack,
   frameThroughReadersProbe,
@@ -365,6 +366,14 @@ class TestCounted(unittest.TestCase):
     expect(r.allPassed).toBe(false);
     expect(r.tests.filter((t) => t.status === "passed" && /errors|edges/.test(t.id))).toEqual([]);
     expect(r.incident?.kind).toBe("tampered");
+  });
+
+  it("ctypes' classes, which the guard keeps alive for itself, are in no walk of the classes", async () => {
+    const r = await rt.run(taskRunRequest(task, ctypesLeftoversProbe(task.canonical)));
+    const reads = r.tests.find((t) => t.id === "TestSoftmax.test_values")?.message ?? "";
+    expect(reads).toMatch(/ctypes classes found: 0 \[\]/);
+    expect(reads).toMatch(/the walk's defaults: RuntimeError/);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
   it("tests that patch the built-ins or modules themselves (by hand, or with mock.patch) are not taken for tampering", async () => {
