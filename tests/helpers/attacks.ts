@@ -1223,6 +1223,18 @@ ${NAMES.map((n) => `${n} = _wrap(${n})`).join("\n")}
 }
 
 /** Python: `_Nop`, a context manager that swallows whatever its block raises (set as `assertRaises`, every such block passes). */
+/** Python: `_test_classes()`, the test classes test.py's module holds now (none before it is made). */
+const TEST_CLASSES = `import sys as _sys, unittest as _ut
+def _test_classes():
+    m = _sys.modules.get("recode_task_test")
+    return [v for v in list(vars(m).values()) if type(v) is type and issubclass(v, _ut.TestCase) and v is not _ut.TestCase] if m else []
+`;
+
+/** Python that fails each test calling `softmax_with_temperature` with what the probe's `_reads()` gave. */
+const REPORT_READS = `def softmax_with_temperature(*a, **k):
+    raise AssertionError(_reads())
+`;
+
 const NOP_CONTEXT = `class _Nop:
     def __init__(self, *a, **k):
         pass
@@ -1829,10 +1841,7 @@ import sys as _sys
 import unittest.case as _uc
 def _swallow(result, test, exc_info):
     result.addSuccess(test)
-def _test_classes():
-    m = _sys.modules.get("recode_task_test")
-    return [v for v in list(vars(m).values()) if type(v) is type and issubclass(v, _uc.TestCase) and v is not _uc.TestCase] if m else []
-`;
+${TEST_CLASSES}`;
   // The interface test.py imports, in an object whose class is read (and _plant run) once test.py's classes exist.
   const planter = `
 class _Planter:
@@ -2317,10 +2326,7 @@ def _reads():
     own = (lambda x: (lambda: x))(1)
     out.append(f"own closure: {'readable' if own.__closure__[0].cell_contents == 1 else 'not readable'}")
     return " | ".join(out)
-_softmax = softmax_with_temperature
-def softmax_with_temperature(*a, **k):
-    raise AssertionError(_reads())
-`;
+${REPORT_READS}`;
 }
 
 /**
@@ -2332,17 +2338,14 @@ def softmax_with_temperature(*a, **k):
 export function testClassPutBackAttack(canonical: string): string {
   const partial = canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1pass");
   return `${partial}
-import sys as _sys, math as _math
-${NOP_CONTEXT}def _classes():
-    m = _sys.modules.get("recode_task_test")
-    return [v for v in vars(m).values() if isinstance(v, type) and v.__module__ == m.__name__] if m else []
-def _plant():
-    for cls in _classes():
+import math as _math
+${TEST_CLASSES}${NOP_CONTEXT}def _plant():
+    for cls in _test_classes():
         if "assertRaises" not in vars(cls):
             cls.assertRaises = _Nop
 class _Kept(list):
     def __del__(self):
-        for cls in _classes():
+        for cls in _test_classes():
             if "assertRaises" in vars(cls):
                 del cls.assertRaises
 _softmax, _filter = softmax_with_temperature, min_p_filter
@@ -2395,7 +2398,7 @@ def _arm():
 export function runExtensionProbe(canonical: string): string {
   return `${canonical}
 import os as _os, shutil as _shutil, sys as _sys
-def _loads():
+def _reads():
     import _imp
     import importlib.machinery as m, importlib.util as u
     import math
@@ -2420,9 +2423,7 @@ def _loads():
     import decimal
     out.append(f"decimal: {decimal.Decimal('1.5') + 1}")
     return " | ".join(out)
-def softmax_with_temperature(*a, **k):
-    raise AssertionError(_loads())
-`;
+${REPORT_READS}`;
 }
 
 /**
@@ -2465,9 +2466,7 @@ def _reads():
     except BaseException as e:
         out.append(f"reader code: {type(e).__name__}")
     return " | ".join(out)
-def softmax_with_temperature(*a, **k):
-    raise AssertionError(_reads())
-`;
+${REPORT_READS}`;
 }
 
 /**
@@ -2479,11 +2478,7 @@ def softmax_with_temperature(*a, **k):
 export function moduleRenameAttack(canonical: string): string {
   const partial = canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1pass");
   return `${partial}
-import sys as _sys, unittest as _ut
-${NOP_CONTEXT}def _test_classes():
-    m = _sys.modules.get("recode_task_test")
-    return [v for v in list(vars(m).values()) if type(v) is type and issubclass(v, _ut.TestCase)] if m else []
-class _Exported:
+${TEST_CLASSES}${NOP_CONTEXT}class _Exported:
     def __init__(self, fn):
         self._fn = fn
     def __call__(self, *args, **kwargs):
@@ -2526,7 +2521,5 @@ def _reads():
     except BaseException as e:
         out.append(f"the walk's defaults: {type(e).__name__}")
     return " | ".join(out)
-def softmax_with_temperature(*a, **k):
-    raise AssertionError(_reads())
-`;
+${REPORT_READS}`;
 }
