@@ -61,8 +61,10 @@ from recode_guard import (
     freeze_classes,
     hide_ctypes_classes,
     loaded_modules_and_classes,
+    _protected_objects,
     protected_classes,
     seal_closures,
+    seal_reinitialising,
 )
 from recode_testpy import foreign_members, foreign_test_classes, look_alike_imports, nested_codes, stray_names
 from recode_testtext import TEST_MODULE, TestFacts
@@ -865,6 +867,7 @@ def _installed_extensions_only():
         _refused=MEMORY_ACCESS_MODULES,
         _spec=machinery.ModuleSpec,
         _realpath=os.path.realpath,
+        _basename=os.path.basename,
         _get=object.__getattribute__,
         _type=type,
         _str=str,
@@ -876,9 +879,10 @@ def _installed_extensions_only():
         origin = d.get("origin") if _type(d) is _dict else None
         if _type(name) is not _str or _type(origin) is not _str or file is not None:
             raise _ie("an extension module from an unusual spec is not available to code under test")
-        if name.split(".")[0] in _refused:
-            raise _ie(f"{name} is not available to code under test (it reads and writes the interpreter's memory)")
         path = _realpath(origin)
+        # Every part of the name (the last one names the init function: x._ctypes runs _ctypes's) and the file's.
+        if any(part in _refused for part in name.split(".")) or _basename(path).split(".")[0] in _refused:
+            raise _ie(f"{name} is not available to code under test (it reads and writes the interpreter's memory)")
         if not path.startswith(_roots):
             raise _ie(f"the extension module {name} is not one of Python's own: compiled code from elsewhere is not available to code under test", name=name)
         return _real(_spec(name, None, origin=path))
@@ -1105,6 +1109,8 @@ def seal():
     freeze_classes([*protected_classes(), *fixed_frame_functions()])
     seal_closures()
     touch_counter()
+    # (The protected objects as the guard will note them: prepare() makes it, after this.)
+    seal_reinitialising(_protected_objects())
     # The last use of ctypes: its classes then leave every __subclasses__().
     hide_ctypes_classes()
     hidden = {name: sys.modules.pop(name) for name in _bridge_modules()}

@@ -71,6 +71,11 @@ def fixed_frame_functions():
     two classes, to be frozen; a second call returns the same."""
     if _FIXED:
         return list(_FIXED)
+    # Every reader's module, loaded now (one imported later would keep the real sys).
+    import dataclasses  # noqa: F401
+    import enum  # noqa: F401
+    import logging  # noqa: F401
+    import typing  # noqa: F401
 
     class _SysWithFixedFrames(type):
         """Reads every attribute but the frame functions from ``sys`` itself."""
@@ -78,7 +83,9 @@ def fixed_frame_functions():
         def __getattr__(cls, name, _sys=sys, _getattr=getattr):
             return _getattr(_sys, name)
 
-    fixed = {k: staticmethod(getattr(sys, k)) for k in ("_getframe", "_getframemodulename") if hasattr(sys, k)}
+    # (The built-in functions themselves, which bind to nothing: a staticmethod around one could be made to
+    # wrap another in place, staticmethod.__init__ run again.)
+    fixed = {k: getattr(sys, k) for k in ("_getframe", "_getframemodulename") if hasattr(sys, k)}
     frames_sys = _SysWithFixedFrames("sys", (), {"__slots__": (), **fixed})
     for mod_name, attr in READER_SYS:
         mod = sys.modules.get(mod_name)

@@ -230,6 +230,55 @@ def _set_builtin_attribute(ctypes, cls, name, value):
     ctypes.pythonapi.PyType_Modified(ctypes.py_object(cls))
 
 
+def seal_reinitialising(objects):
+    """Refuse to run again the initialiser of the descriptor objects the
+    protected classes and modules hold (``staticmethod.__init__``,
+    ``classmethod.__init__``, ``property.__init__``, ``functools.partial``'s
+    ``__setstate__``): run again, it swaps what the object wraps in place, with
+    no audit event, while every dictionary holds the same object (a
+    ``staticmethod`` around ``sys._getframe`` made to wrap C code that kept the
+    frames it got; ``unittest.TestCase.setUpClass`` made to run the candidate's
+    code). Each type's method is replaced, in the type's own dictionary, by a
+    function that refuses these objects (by id: they live as long as the
+    interpreter) and runs the original for any other. ``objects``: the
+    protected (label, object, kind) triples. Takes ctypes: before
+    ``hide_ctypes_classes``. A second call does nothing. Returns the new
+    functions."""
+    import functools
+
+    methods = ((staticmethod, "__init__"), (classmethod, "__init__"), (property, "__init__"), (functools.partial, "__setstate__"))
+    if all(type(cls.__dict__[name]) is _FUNCTION for cls, name in methods):
+        return [cls.__dict__[name] for cls, name in methods]
+    kinds = tuple(cls for cls, _ in methods)
+    held = [v for _, obj, kind in objects if kind in ("class", "module") for v in list(vars(obj).values()) if type(v) in kinds]
+    ids = frozenset(map(id, held))
+    made = []
+
+    def refusing(real, what):
+        # (What it refuses and runs is in its closure, which no code under test can read: seal_closures.)
+        def method(self, /, *args, **kwargs):
+            if id(self) in ids:
+                raise TypeError(f"{what} of the test framework's own objects cannot be run again by code under test")
+            return real(self, *args, **kwargs)
+
+        method.__doc__ = real.__doc__
+        return method
+
+    def install(ctypes):
+        for cls, name in methods:
+            real = cls.__dict__[name]
+            if type(real) is not _FUNCTION:
+                new = refusing(real, f"{cls.__name__}.{name}")
+                _set_builtin_attribute(ctypes, cls, name, new)
+                made.append(new)
+        made.append(tuple(held))  # (kept: the ids stay theirs)
+
+    with_ctypes(install)
+    if not all(type(cls.__dict__[name]) is _FUNCTION for cls, name in methods):
+        raise RuntimeError("the framework's descriptors could not be sealed here")
+    return made[:-1]
+
+
 def hide_ctypes_classes():
     """Leave ctypes' classes out of every ``__subclasses__()``. The guard
     keeps ctypes objects for its own use (its counts of changes read version
@@ -810,6 +859,7 @@ class Guard:
         self.closure_of, seal_module, closure_get = sealed
         # The counter of dictionary changes (recode_touch), made before the harness's containers are noted.
         self.touches = touch_counter()
+        reinit = seal_reinitialising(self.objects)
         # ctypes is done with: its classes leave every __subclasses__() (Pyodide did it at the seal).
         subclasses = hide_ctypes_classes()
         case = sys.modules.get("unittest.case")
@@ -912,7 +962,7 @@ class Guard:
         readers = (self.touches, self.touch_probe, self.touch_more) if self.touches else ()
         # (The hidden functions' defaults and code can be neither read nor set: no look compares them.)
         self.protect, self.hidden = _install_audit_guard(
-            self.functions, (*found, *readers, self.closure_of, seal_module, closure_get, subclasses), seal_module
+            self.functions, (*found, *readers, self.closure_of, seal_module, closure_get, subclasses, *reinit), seal_module
         )
         self.protect(loaded_modules_and_classes())
         self.handle = GuardHandle(changes, expect, watch, self.protect, modules, classes, self.framework_codes, patched)

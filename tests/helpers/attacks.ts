@@ -2523,3 +2523,48 @@ def _reads():
     return " | ".join(out)
 ${REPORT_READS}`;
 }
+
+/**
+ * min-p-sampling's canonical solution whose `softmax_with_temperature` tries to swap in place what the
+ * framework's descriptor objects wrap (their initialiser run again: every `classmethod`, `staticmethod`
+ * and `property` the protected classes of unittest hold), to get a frame through logging's caller with
+ * `sys._getframe` set to C code that keeps it, and (natively) to load `_ctypes` under a dotted name;
+ * it fails the test with what each gave ("GOT" when one worked).
+ */
+export function reinitAndReadersProbe(canonical: string): string {
+  return `${canonical}
+import sys as _sys, collections as _c, functools as _ft, logging as _logging
+def _reads():
+    import unittest.case as uc, unittest.suite as us, unittest.result as ur
+    out = []
+    swapped = 0
+    for cls in [v for m in (uc, us, ur) for v in vars(m).values() if isinstance(v, type)]:
+        for v in list(vars(cls).values()):
+            if type(v) in (classmethod, staticmethod, property):
+                try:
+                    type(v).__init__(v, lambda *a, **k: None)
+                    swapped += 1
+                except TypeError:
+                    pass
+    out.append(f"framework descriptors re-initialised: {'GOT ' + str(swapped) if swapped else 'none'}")
+    real = _sys._getframe
+    kept = _c.defaultdict(_ft.partial(real, 1))
+    _sys._getframe = kept.__getitem__
+    try:
+        _logging.getLogger("recode-probe").findCaller()
+    except BaseException:
+        pass
+    finally:
+        _sys._getframe = real
+    out.append(f"logging's caller: {'GOT a frame' if kept else 'no frame'}")
+    import glob, importlib.machinery as m, _imp, os
+    found = glob.glob(os.path.join(os.path.dirname(os.__file__), "lib-dynload", "_ctypes.*"))
+    if found:
+        try:
+            _imp.create_dynamic(m.ModuleSpec("x._ctypes", None, origin=found[0]))
+            out.append("dotted _ctypes: GOT")
+        except ImportError as e:
+            out.append(f"dotted _ctypes: ImportError")
+    return " | ".join(out)
+${REPORT_READS}`;
+}

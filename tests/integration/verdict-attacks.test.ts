@@ -28,6 +28,7 @@ import {
   moduleRenameAttack,
   numpyAssertionAttack,
   outputRelayAttack,
+  reinitAndReadersProbe,
   rewrittenOutcomeAttack,
   runExtensionProbe,
   TOLERANCE_ATTACK,
@@ -373,6 +374,15 @@ class TestCounted(unittest.TestCase):
     const reads = r.tests.find((t) => t.id === "TestSoftmax.test_values")?.message ?? "";
     expect(reads).toMatch(/ctypes classes found: 0 \[\]/);
     expect(reads).toMatch(/the walk's defaults: RuntimeError/);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
+  it("the framework's descriptors cannot be made to wrap something else in place, and logging's caller gives no frame", async () => {
+    const r = await rt.run(taskRunRequest(task, reinitAndReadersProbe(task.canonical)));
+    const reads = r.tests.find((t) => t.id === "TestSoftmax.test_values")?.message ?? "";
+    expect(reads).toMatch(/framework descriptors re-initialised: none \| logging's caller: no frame/);
+    if (backend === "native") expect(reads).toMatch(/dotted _ctypes: ImportError/);
+    expect(reads).not.toMatch(/GOT/);
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
