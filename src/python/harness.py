@@ -663,7 +663,9 @@ def run_tests(config, emit_text):
     # The sink holds the event writer and the run's folder, not the run.
     prefix = run.workdir + os.sep
 
-    def sink(key, value, rtol, atol, subtest, _emit=emit, _prefix=prefix, _type=type, _str=str, _float=float, _getframe=sys._getframe):
+    getframe = sys._getframe
+
+    def sink(key, value, rtol, atol, subtest, _emit=emit, _prefix=prefix, _type=type, _str=str, _float=float):
         # What check() sends, and nothing else: the sink is reachable, and the host reads these fields.
         if not (
             _type(key) is _str and _type(value) is _str and _type(rtol) is _float and _type(atol) is _float
@@ -672,8 +674,9 @@ def run_tests(config, emit_text):
         caller = ""
         try:
             # Where check() was called, as a traceback's line shows it; the host adds the source line from the task's files.
-            # (The interpreter's own, bound as the sink is made: sys._getframe can be set by code under test.)
-            frame = _getframe(2)
+            # (The interpreter's own, in the closure as the sink is made: not a default a caller could pass, and
+            # sys._getframe can be set by code under test.)
+            frame = getframe(2)
             code = frame.f_code
             name = code.co_filename.replace(_prefix, "")
             caller = f'  File "{name}", line {frame.f_lineno}, in {code.co_name}\n'
@@ -858,34 +861,25 @@ def _installed_extensions_only():
             roots.add(os.path.dirname(file))
     roots = tuple(os.path.join(os.path.realpath(r), "") for r in roots if isinstance(r, str) and r)
 
-    def create_dynamic(
-        spec,
-        file=None,
-        /,
-        _real=_imp.create_dynamic,
-        _roots=roots,
-        _refused=MEMORY_ACCESS_MODULES,
-        _spec=machinery.ModuleSpec,
-        _realpath=os.path.realpath,
-        _basename=os.path.basename,
-        _get=object.__getattribute__,
-        _type=type,
-        _str=str,
-        _dict=dict,
-        _ie=ImportError,
-    ):
-        d = _get(spec, "__dict__") if _type(spec) is _spec else None
-        name = d.get("name") if _type(d) is _dict else None
-        origin = d.get("origin") if _type(d) is _dict else None
-        if _type(name) is not _str or _type(origin) is not _str or file is not None:
-            raise _ie("an extension module from an unusual spec is not available to code under test")
-        path = _realpath(origin)
+    real, refused, spec_type, get = _imp.create_dynamic, MEMORY_ACCESS_MODULES, machinery.ModuleSpec, object.__getattribute__
+
+    # (What it checks with is in its closure, not in defaults a caller could pass: roots of its own.)
+    def create_dynamic(spec, file=None, /):
+        d = get(spec, "__dict__") if type(spec) is spec_type else None
+        name = d.get("name") if type(d) is dict else None
+        origin = d.get("origin") if type(d) is dict else None
+        if type(name) is not str or type(origin) is not str or file is not None:
+            raise ImportError("an extension module from an unusual spec is not available to code under test")
+        path = os.path.realpath(origin)
         # Every part of the name (the last one names the init function: x._ctypes runs _ctypes's) and the file's.
-        if any(part in _refused for part in name.split(".")) or _basename(path).split(".")[0] in _refused:
-            raise _ie(f"{name} is not available to code under test (it reads and writes the interpreter's memory)")
-        if not path.startswith(_roots):
-            raise _ie(f"the extension module {name} is not one of Python's own: compiled code from elsewhere is not available to code under test", name=name)
-        return _real(_spec(name, None, origin=path))
+        if any(part in refused for part in name.split(".")) or os.path.basename(path).split(".")[0] in refused:
+            raise ImportError(f"{name} is not available to code under test (it reads and writes the interpreter's memory)")
+        if not path.startswith(roots):
+            raise ImportError(
+                f"the extension module {name} is not one of Python's own: compiled code from elsewhere is not available to code under test",
+                name=name,
+            )
+        return real(spec_type(name, None, origin=path))
 
     _imp.create_dynamic = create_dynamic
     return create_dynamic

@@ -84,6 +84,8 @@ _METHOD_TYPES = (type(lambda: None), staticmethod, classmethod)
 _values = methodcaller("values")
 _MODULE = type(sys)
 _MEMBER_DESCRIPTOR = type(types.FunctionType.__dict__["__closure__"])
+# The interpreter's own, for Guard.patched (a value of this module: watched, and counted, as the others).
+_GETFRAME = sys._getframe
 
 
 def _compile_fresh(pattern, flags=0, _compile=re._compiler.compile, _pattern=re.Pattern, _str=str, _bytes=bytes, _int=int):
@@ -250,14 +252,14 @@ def seal_reinitialising(objects):
     if all(type(cls.__dict__[name]) is _FUNCTION for cls, name in methods):
         return [cls.__dict__[name] for cls, name in methods]
     kinds = tuple(cls for cls, _ in methods)
-    held = [v for _, obj, kind in objects if kind in ("class", "module") for v in list(vars(obj).values()) if type(v) in kinds]
-    ids = frozenset(map(id, held))
+    # id -> the object (held here, the ids stay theirs).
+    held = {id(v): v for _, obj, kind in objects if kind in ("class", "module") for v in list(vars(obj).values()) if type(v) in kinds}
     made = []
 
     def refusing(real, what):
         # (What it refuses and runs is in its closure, which no code under test can read: seal_closures.)
         def method(self, /, *args, **kwargs):
-            if id(self) in ids:
+            if id(self) in held:
                 raise TypeError(f"{what} of the test framework's own objects cannot be run again by code under test")
             return real(self, *args, **kwargs)
 
@@ -271,12 +273,11 @@ def seal_reinitialising(objects):
                 new = refusing(real, f"{cls.__name__}.{name}")
                 _set_builtin_attribute(ctypes, cls, name, new)
                 made.append(new)
-        made.append(tuple(held))  # (kept: the ids stay theirs)
 
     with_ctypes(install)
     if not all(type(cls.__dict__[name]) is _FUNCTION for cls, name in methods):
         raise RuntimeError("the framework's descriptors could not be sealed here")
-    return made[:-1]
+    return made
 
 
 def hide_ctypes_classes():
@@ -311,8 +312,11 @@ def hide_ctypes_classes():
                 hidden.add(id(cls))
             stack.extend(real(cls))
 
-        def __subclasses__(cls, /, _real=real, _hidden=frozenset(hidden), _id=id):
-            return [c for c in _real(cls) if _id(c) not in _hidden]
+        left_out = frozenset(hidden)
+
+        # (The original and the ids in its closure, not in defaults a caller could pass.)
+        def __subclasses__(cls, /):
+            return [c for c in real(cls) if id(c) not in left_out]
 
         __subclasses__.__doc__ = real.__doc__
         _set_builtin_attribute(ctypes, type, "__subclasses__", __subclasses__)
@@ -353,21 +357,23 @@ def seal_closures():
     if type(member) is not _MEMBER_DESCRIPTOR:
         return
     sealed = set()
+    read, globals_of = member.__get__, function.__globals__.__get__
 
     class SealedClosure:
         """The function type's ``__closure__``: refused for a function of a sealed module (``seal_closures``)."""
 
         __slots__ = ()
 
-        def __get__(self, fn, cls=None, _get=member.__get__, _globals=function.__globals__.__get__, _sealed=sealed, _id=id):
+        # (What it reads with is in its closure, not in defaults a caller could pass: seal_closures' own cells.)
+        def __get__(self, fn, cls=None):
             if fn is None:
                 return self
-            if _id(_globals(fn)) in _sealed:
+            if id(globals_of(fn)) in sealed:
                 raise AttributeError(
                     "the closure of a function the run did not define cannot be read by code under test "
                     "(its cells could be changed with no trace)"
                 )
-            return _get(fn, cls)
+            return read(fn, cls)
 
         def __set__(self, fn, value):
             raise AttributeError("readonly attribute")
@@ -1129,7 +1135,7 @@ class Guard:
         # unittest reads the name, such as ``__unittest_expecting_failure__``, from the test.)
         return issubclass(type(value), _METHOD_TYPES) or is_descriptor(value) or key in self.framework_names
 
-    def patched(self, patcher, event, _getframe=sys._getframe):
+    def patched(self, patcher, event):
         """A patch of ``unittest.mock`` was made (``event`` "made"), started ("started") or stopped
         ("stopped"). A patch test.py's own code made and started, whose target is a protected module (the
         built-ins included: a test that patches ``builtins.print`` in ``setUpClass``), sets a value the looks
@@ -1141,8 +1147,8 @@ class Guard:
         else is ignored."""
         if type(patcher) is not self.patch_class:
             return
-        # (The interpreter's own, bound as the guard was defined: sys._getframe can be set by code under test.)
-        f = _getframe(1)
+        # (The interpreter's own, bound as this module was loaded: sys._getframe can be set by code under test.)
+        f = _GETFRAME(1)
         while f is not None and id(f.f_code) in self.patch_codes:
             f = f.f_back
         caller = f.f_code if f is not None else None

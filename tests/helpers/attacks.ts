@@ -2321,6 +2321,7 @@ def _reads():
     attempt("the descriptor's defaults", lambda: type(desc).__get__.__defaults__)
     attempt("the descriptor's code", lambda: type(desc).__get__.__code__)
     attempt("the descriptor replaced", lambda: setattr(type(desc), "__get__", lambda *a: ()))
+    attempt("the descriptor told its sealed modules", lambda: type(desc).__get__(desc, helper, None, _sealed=set()))
     attempt("the type's attribute replaced", lambda: setattr(_types.FunctionType, "__closure__", None))
     attempt("the guard's reader", lambda: _sys.modules["recode_guard"].take_sealed_closures() or _sys.modules["recode_guard"]._SEALED_CLOSURES[0])
     own = (lambda x: (lambda: x))(1)
@@ -2420,6 +2421,7 @@ def _reads():
     attempt("loader", lambda: via_loader(copy))
     attempt("link", lambda: via_loader(link))
     attempt("create_dynamic", lambda: _imp.create_dynamic(m.ModuleSpec("math", None, origin=copy)))
+    attempt("create_dynamic told its roots", lambda: _imp.create_dynamic(m.ModuleSpec("math", None, origin=copy), _roots=("/",)))
     import decimal
     out.append(f"decimal: {decimal.Decimal('1.5') + 1}")
     return " | ".join(out)
@@ -2514,7 +2516,12 @@ def _reads():
         if isinstance(module, str) and module.split(".")[0] in ("ctypes", "_ctypes"):
             found.append(c.__qualname__)
         stack.extend(type.__subclasses__(c))
-    out = [f"ctypes classes found: {len(found)} {found[:3]}"]
+    try:
+        told = type.__subclasses__(object, _hidden=frozenset())
+        out0 = f"told what to leave out: GOT {len(told)}"
+    except TypeError:
+        out0 = "told what to leave out: TypeError"
+    out = [f"ctypes classes found: {len(found)} {found[:3]}", out0]
     try:
         type.__dict__["__subclasses__"].__defaults__
         out.append("the walk's defaults: GOT")

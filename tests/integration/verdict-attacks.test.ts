@@ -374,6 +374,7 @@ class TestCounted(unittest.TestCase):
     const reads = r.tests.find((t) => t.id === "TestSoftmax.test_values")?.message ?? "";
     expect(reads).toMatch(/ctypes classes found: 0 \[\]/);
     expect(reads).toMatch(/the walk's defaults: RuntimeError/);
+    expect(reads).toMatch(/told what to leave out: TypeError/);
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
@@ -876,6 +877,7 @@ describe("native: the interpreter's own memory", () => {
       const r = await rt.run(taskRunRequest(task, runExtensionProbe(task.canonical)));
       const loads = r.tests.find((t) => t.id === "TestSoftmax.test_values")?.message ?? "";
       expect(loads).toMatch(/loader: ImportError \| link: ImportError \| create_dynamic: ImportError/);
+      expect(loads).toMatch(/create_dynamic told its roots: TypeError/);
       expect(loads).toMatch(/decimal: 2\.5/);
       expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
     } finally {
