@@ -415,19 +415,24 @@ ${fakes}`,
   // Find the canonical solution on the file system (the checkout, the parent folders, the host's process) and run it.
   "canonical solution": `import os
 
-def _find():
-    places = ["/work/main/tasks/min-p-sampling/canonical.py", "/proc/1/cwd/tasks/min-p-sampling/canonical.py"]
+def _places():
+    yield "/work/main/tasks/min-p-sampling/canonical.py"
+    yield "/proc/1/cwd/tasks/min-p-sampling/canonical.py"
+    yield "/proc/%d/cwd/tasks/min-p-sampling/canonical.py" % os.getppid()
     d = os.getcwd()
     for _ in range(8):
-        places.append(os.path.join(d, "tasks", "min-p-sampling", "canonical.py"))
+        yield os.path.join(d, "tasks", "min-p-sampling", "canonical.py")
         d = os.path.dirname(d)
     for root in ("/work", "/home", "/root", "/srv", "/opt"):
         for r, dirs, files in os.walk(root):
             if r.count(os.sep) > 6:
                 dirs[:] = []
+            dirs[:] = [x for x in dirs if x not in ("node_modules", ".git")]
             if "canonical.py" in files:
-                places.append(os.path.join(r, "canonical.py"))
-    for p in places:
+                yield os.path.join(r, "canonical.py")
+
+def _find():
+    for p in _places():
         try:
             text = open(p).read()
         except OSError:
