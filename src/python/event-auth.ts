@@ -8,7 +8,9 @@
  * `MAC TEXT` lines (harness.py `event_writer`), the MAC being the first
  * {@link EVENT_MAC_BYTES} bytes of HMAC-SHA256 under the key of the line's
  * number and a space and the text. A line without the right MAC, or out of
- * order, is replaced by a {@link FORGED_LINE}: the run is not trusted.
+ * order, is replaced by a {@link FORGED_LINE}: the run is not trusted. A
+ * line may hold several events, apart by {@link EVENT_SEPARATOR} (the harness
+ * writes a test's outcomes and checks with its result, in one line).
  */
 
 import { hmac } from "@noble/hashes/hmac.js";
@@ -38,6 +40,12 @@ export function toHex(bytes: Uint8Array): string {
   return out;
 }
 
+/**
+ * Between the events of one line (harness.py `EVENT_SEPARATOR`, ASCII's record separator): the harness's
+ * event encoder escapes every control character, so no event's text holds it.
+ */
+export const EVENT_SEPARATOR = "\x1e";
+
 const encoder = new TextEncoder();
 
 /** Checks one run's lines in order: each must carry the MAC of its number (from 0) and its text. */
@@ -65,5 +73,13 @@ export class EventVerifier {
     if (line.slice(0, space) !== want) return FORGED_LINE;
     this.seq += 1;
     return text;
+  }
+
+  /**
+   * The events of `line`, in order, when the harness wrote it as the next line of the run (see {@link open});
+   * else one {@link FORGED_LINE}.
+   */
+  events(line: string): string[] {
+    return this.open(line).split(EVENT_SEPARATOR);
   }
 }

@@ -225,14 +225,6 @@ def message_of(exc, workdir=None):
     return first[:MESSAGE_CAP]
 
 
-_RANK = {"passed": 0, "xfail": 1, "skipped": 2, "xpass": 3, "failed": 4, "error": 5}
-_FIXTURE = re.compile(r"^(\w+) \((.*)\)$")
-
-
-class _Stop(Exception):
-    """Ends the run early (the framework was changed)."""
-
-
 class _ControlFlowError(RuntimeError):
     pass
 
@@ -261,6 +253,15 @@ def _install_control_flow_guard():
 
 
 _install_control_flow_guard()
+
+_RANK = {"passed": 0, "xfail": 1, "skipped": 2, "xpass": 3, "failed": 4, "error": 5}
+_FIXTURE = re.compile(r"^(\w+) \((.*)\)$")
+
+
+class _Stop(Exception):
+    """Ends the run early (the framework was changed)."""
+
+
 # Set once, so that the check module's globals are the same before and after every run.
 recode_check.MODE = "harness"
 
@@ -640,8 +641,8 @@ def run_tests(config, emit_text):
     # Defaults, not closures, and hidden (their defaults and code cannot be read): a closure's cells can be
     # read with no audit event, and the sink is reachable (``recode_check.SINK``): whoever holds the event
     # writer writes lines the host takes for the harness's.
-    def emit(event, _emit_text=emit_text, _dumps=_dumps):
-        _emit_text(_dumps(event))
+    def emit(event, _emit_text=emit_text, _dumps=_dumps, _held=HELD_EVENTS):
+        _emit_text(_dumps(event), event["type"] in _held)
 
     # Reachable (a test's ``sys.stdout.relay``): it sends output events only, within the run's budget.
     def relay(name, text, _emit=emit, _left=[OUTPUT_EVENTS, OUTPUT_CHARS], _str=str, _len=len, _type=type):  # noqa: B006
@@ -935,12 +936,21 @@ except ImportError:
 
 # Bytes of a line's HMAC kept (hex: twice as many characters).
 EVENT_MAC_BYTES = 16
+# Between the events of one line (ASCII's record separator: the event encoder escapes every control
+# character, so no event's text holds it). ``src/python/event-auth.ts`` splits a line there.
+EVENT_SEPARATOR = b"\x1e"
+# Events that count for nothing without a later one (a test's outcomes and checks, without its result):
+# held and written with the next event that is not one of them, in one line, one MAC and one write.
+HELD_EVENTS = frozenset(("test-outcome", "check"))
 
 
 def event_writer(fd, key):
-    """``emit_text(text)`` for the event channel open on ``fd``: one line per
-    event, written with ``os.write`` (a file object's attributes could be set
-    by code under test). Each line is ``MAC TEXT``: the first
+    """``emit_text(text, hold=False)`` for the event channel open on ``fd``:
+    each event's text is written with ``os.write`` (a file object's
+    attributes could be set by code under test), at once, or with ``hold``
+    kept and written before the next one not held, in the same line (they
+    are then apart by ``EVENT_SEPARATOR``): a line per event the host must
+    have at once, and fewer lines to sign, write and check. Each line is ``MAC TEXT``: the first
     ``EVENT_MAC_BYTES`` of HMAC-SHA256 under the run's ``key`` (bytes, given
     by the host, never seen by code under test) of the line's number (from 0)
     and a space and the text, in hex (``src/python/event-auth.ts``). Code under test can
@@ -971,6 +981,9 @@ def event_writer(fd, key):
 
     def emit_text(
         text,
+        hold=False,
+        _held=[],  # noqa: B006 - the texts held, of this writer alone (its defaults cannot be read)
+        _sep=EVENT_SEPARATOR,
         _lock=_thread.RLock(),
         _pid=os.getpid(),
         _getpid=os.getpid,
@@ -999,6 +1012,9 @@ def event_writer(fd, key):
         # One line at a time, numbered in the order written: threads of code under test print too, and the
         # MAC and the write let other threads run between a line's number and its write.
         with _lock:
+            if hold:
+                _held.append(text.encode("utf-8"))
+                return
             held = _sigmask(_block, _every) if _sigmask is not None else None
             try:
                 try:
@@ -1011,6 +1027,8 @@ def event_writer(fd, key):
                 if not same:
                     _exit(_lost)
                 body = text.encode("utf-8")
+                if _held:
+                    body = _sep.join((*_held, body))
                 n = _next[0]
                 written = 0
                 try:
@@ -1018,6 +1036,7 @@ def event_writer(fd, key):
                     data = b"%s %s\n" % (_mac(_key, b"%d " % n + body, "sha256")[:_cut].hex().encode("ascii"), body)
                     while written < _len(data):
                         written += _write(_fd, data[written:])
+                    _held.clear()
                 except BaseException:
                     # Stopped before any of the line went out (an exception from a handler, the interrupt in
                     # Pyodide): its number is free again. Part of a line out: the channel is broken.

@@ -184,7 +184,7 @@ export class NativeRuntime implements PythonRuntime {
       });
       child.stdin?.end(`${toHex(key)}\n`);
       const lines = new LineSplitter((line) => {
-        if (line.trim()) asm.pushLine(verifier.open(line));
+        if (line.trim()) for (const event of verifier.events(line)) asm.pushLine(event);
       });
       let stderr = "";
       let hard: ReturnType<typeof setTimeout> | null = null;
