@@ -225,35 +225,6 @@ def message_of(exc, workdir=None):
     return first[:MESSAGE_CAP]
 
 
-class _ControlFlowError(RuntimeError):
-    pass
-
-
-def _install_control_flow_guard():
-    """unittest ends a test silently when its private ``_ShouldStop`` escapes a
-    test part (it is meant for failfast, which the harness never uses): code
-    under test raising it would pass the test. Make it an error. Installed once."""
-    case = unittest.case
-    for name in ("_callSetUp", "_callTestMethod", "_callTearDown", "_callCleanup"):
-        orig = getattr(case.TestCase, name, None)
-        if orig is None or getattr(orig, "_recode_guarded", False):
-            continue
-
-        # (Defaults, not a closure: a cell's contents can be set with no audit event, and one swapped for an
-        # object whose _ShouldStop raises it passed every failing test; the defaults of a protected function
-        # cannot be set.)
-        def guarded(self, *args, _orig=orig, _should_stop=case._ShouldStop, _error=_ControlFlowError, **kwargs):
-            try:
-                return _orig(self, *args, **kwargs)
-            except _should_stop:
-                raise _error("the code raised unittest's internal _ShouldStop, which would end the test without a verdict") from None
-
-        guarded._recode_guarded = True
-        setattr(case.TestCase, name, guarded)
-
-
-_install_control_flow_guard()
-
 _RANK = {"passed": 0, "xfail": 1, "skipped": 2, "xpass": 3, "failed": 4, "error": 5}
 _FIXTURE = re.compile(r"^(\w+) \((.*)\)$")
 

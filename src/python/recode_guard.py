@@ -148,6 +148,40 @@ class _ContextHelper(tuple):
         return self if obj is None else types.MethodType(self, obj)
 
 
+class _PartExecutor(_ContextHelper):
+    """unittest's per-part executor (``_Outcome.testPartExecutor``) as a ``_ContextHelper`` (its generator
+    function and unittest's ``_ShouldStop``, the tuple's items) that takes ``_ShouldStop`` escaping a test
+    part for an error. unittest raises it only to end a test early (failfast, which the harness never sets,
+    and a subtest failing as an expected failure expects) and swallows it in every part: raised by code under
+    test inside a subTest, or a test method, set-up or clean-up, it ended the part as a success."""
+
+    __slots__ = ()
+
+    def __call__(self, *args, **kwds):
+        return _StopRefusingPart((contextlib._GeneratorContextManager(self[0], args, kwds), args[0] if args else None, self[1]))
+
+
+class ControlFlowError(RuntimeError):
+    """unittest's private ``_ShouldStop`` raised by code under test (``_PartExecutor``)."""
+
+
+class _StopRefusingPart(tuple):
+    """One test part's context (``_PartExecutor``): unittest's own, the outcome it reports to, and ``_ShouldStop``."""
+
+    __slots__ = ()
+
+    def __enter__(self):
+        return self[0].__enter__()
+
+    def __exit__(self, typ, value, tb):
+        # (An expected failure's test method may end early through it, as unittest's subTest does.)
+        if typ is not None and issubclass(typ, self[2]) and not getattr(self[1], "expecting_failure", False):
+            typ, value = ControlFlowError, ControlFlowError(
+                "the code raised unittest's internal _ShouldStop, which would end the test without a verdict"
+            )
+        return self[0].__exit__(typ, value, tb)
+
+
 def _context_helper_code():
     """The code of contextlib.contextmanager's helper (what its wrapper runs), or None."""
     helper = contextlib.contextmanager(lambda: (yield))
@@ -167,7 +201,12 @@ def seal_context_helpers(cls):
             and value.__closure__ is not None
             and len(value.__closure__) == 1
         ):
-            type.__setattr__(cls, name, _ContextHelper((value.__closure__[0].cell_contents,)))
+            fn = value.__closure__[0].cell_contents
+            case = sys.modules.get("unittest.case")
+            if case is not None and cls is getattr(case, "_Outcome", None) and name == "testPartExecutor":
+                type.__setattr__(cls, name, _PartExecutor((fn, case._ShouldStop)))
+            else:
+                type.__setattr__(cls, name, _ContextHelper((fn,)))
 
 
 def _flags_offset(ctypes):
@@ -328,6 +367,26 @@ def hide_ctypes_classes():
     return made[0]
 
 
+def settle_lazy_globals():
+    """Bind now what a protected module binds in its globals at its first use, before the guard notes it:
+    an honest run's first use would change the module (3.14's ``Counter.most_common`` imports heapq into
+    collections' globals)."""
+    import collections
+
+    collections.Counter((0,)).most_common(1)
+
+
+def _closure_readable_codes():
+    """The codes of the functions a protected module makes for a run's own class and then reads the closure
+    of itself: dataclasses' ``__annotate__`` of a slotted dataclass's ``__init__`` (Python 3.14). Their cells
+    hold that class and its fields' annotations, nothing of the framework's."""
+    import dataclasses
+
+    make = getattr(dataclasses, "_make_annotate_function", None)
+    code = getattr(make, "__code__", None)
+    return [c for c in (code.co_consts if code is not None else ()) if type(c) is types.CodeType and c.co_name == "__annotate__"]
+
+
 # What ``seal_closures`` made, until the guard takes it (``take_sealed_closures``).
 _SEALED_CLOSURES = []
 
@@ -351,13 +410,23 @@ def seal_closures():
     through ctypes. Which modules are sealed is
     said later (the guard's ``protect`` seals every module it notes, test.py's
     included); the guard takes the reader of closures it needs itself with
-    ``take_sealed_closures``. A second call does nothing."""
+    ``take_sealed_closures``. A second call does nothing.
+
+    The same holds for ``__kwdefaults__``, the function's own dictionary,
+    whose items can be set with no audit event: for a function of a sealed
+    module it reads as a copy. dataclasses' ``__annotate__`` functions are
+    let through (``_closure_readable_codes``)."""
     function = types.FunctionType
     member = function.__dict__["__closure__"]
     if type(member) is not _MEMBER_DESCRIPTOR:
         return
     sealed = set()
-    read, globals_of = member.__get__, function.__globals__.__get__
+    read, globals_of, code_of = member.__get__, function.__globals__.__get__, function.__code__.__get__
+    kwdefaults = function.__dict__["__kwdefaults__"]
+    read_kw, set_kw, delete_kw = kwdefaults.__get__, kwdefaults.__set__, kwdefaults.__delete__
+    # Codes whose functions dataclasses makes for a run's own class and then reads the closure of (3.14's
+    # ``__annotate__`` of a slotted dataclass's ``__init__``, whose ``__class__`` cell it points at the new class).
+    readable = tuple(_closure_readable_codes())
 
     class SealedClosure:
         """The function type's ``__closure__``: refused for a function of a sealed module (``seal_closures``)."""
@@ -368,7 +437,7 @@ def seal_closures():
         def __get__(self, fn, cls=None):
             if fn is None:
                 return self
-            if id(globals_of(fn)) in sealed:
+            if id(globals_of(fn)) in sealed and not any(code_of(fn) is c for c in readable):
                 raise AttributeError(
                     "the closure of a function the run did not define cannot be read by code under test "
                     "(its cells could be changed with no trace)"
@@ -381,6 +450,26 @@ def seal_closures():
         def __delete__(self, fn):
             raise AttributeError("readonly attribute")
 
+    class SealedKeywordDefaults:
+        """The function type's ``__kwdefaults__``: for a function of a sealed module, a copy (``seal_closures``).
+        The interpreter's own is the function's dictionary itself, and an item set in it raises no audit event:
+        json.dumps's encoder class, or a wrapper's keyword default, changed in place by code under test. Setting
+        or deleting the whole goes to the interpreter's own (audited, and refused for the noted functions)."""
+
+        __slots__ = ()
+
+        def __get__(self, fn, cls=None):
+            if fn is None:
+                return self
+            found = read_kw(fn, cls)
+            return dict(found) if found is not None and id(globals_of(fn)) in sealed else found
+
+        def __set__(self, fn, value):
+            set_kw(fn, value)
+
+        def __delete__(self, fn):
+            delete_kw(fn)
+
     def closure_of(fn, _get=member.__get__):
         return _get(fn)
 
@@ -390,11 +479,17 @@ def seal_closures():
 
     def install(ctypes):
         word, off = _flags_offset(ctypes)
-        _flags_of(SealedClosure, word, off).value = SealedClosure.__flags__ | _IMMUTABLE_TYPE
+        for made in (SealedClosure, SealedKeywordDefaults):
+            _flags_of(made, word, off).value = made.__flags__ | _IMMUTABLE_TYPE
         _set_builtin_attribute(ctypes, function, "__closure__", SealedClosure())
+        _set_builtin_attribute(ctypes, function, "__kwdefaults__", SealedKeywordDefaults())
 
     with_ctypes(install)
-    if type(function.__dict__["__closure__"]) is not SealedClosure or not function.__flags__ & _IMMUTABLE_TYPE:
+    if (
+        type(function.__dict__["__closure__"]) is not SealedClosure
+        or type(function.__dict__["__kwdefaults__"]) is not SealedKeywordDefaults
+        or not function.__flags__ & _IMMUTABLE_TYPE
+    ):
         raise RuntimeError("the closures of functions could not be sealed here")
     _SEALED_CLOSURES.append((closure_of, seal_module, SealedClosure.__get__))
 
@@ -852,6 +947,7 @@ class Guard:
         self.fulls = []
         self.keysets = []
         fresh_patterns()
+        settle_lazy_globals()
         fixed_frame_functions()
         self.objects = _protected_objects()
         # Pyodide froze them at the seal, before its audit hook refuses ctypes (nothing to do here then).
@@ -884,7 +980,7 @@ class Guard:
             for label, obj, kind in self.objects
             if kind != "builtins"
             for k, item in list(vars(obj).items())
-            if (code := _code_or_none(v := item[0] if type(item) is _ContextHelper else item)) is not None
+            if (code := _code_or_none(v := item[0] if type(item) in (_ContextHelper, _PartExecutor) else item)) is not None
         ]
         self.functions = [fn for _, fn, _ in found]
         # The closure cells of the protected functions (a contextmanager's wrapper keeps the function it wraps

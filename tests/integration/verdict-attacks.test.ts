@@ -22,6 +22,7 @@ import {
   frameThroughReadersProbe,
   HIDDEN_FUNCTION_ATTACKS,
   KEY_FROM_MEMORY_ATTACK,
+  keywordDefaultsAttack,
   LEFTOVER_PROBE,
   lookLaunderingAttack,
   lookTriggerAttack,
@@ -31,9 +32,11 @@ import {
   reinitAndReadersProbe,
   rewrittenOutcomeAttack,
   runExtensionProbe,
+  subTestTests,
   TOLERANCE_ATTACK,
   testClassPutBackAttack,
   testClosureCellAttack,
+  withoutInputChecks,
 } from "../helpers/attacks";
 
 const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
@@ -701,6 +704,54 @@ def pass_at_k(n, c, k):
     // No other test is blamed for it.
     for (const t of r.tests.filter((x) => !x.id.startsWith(`${cls}.`))) expect(t.message).not.toMatch(/while this test ran/);
     expect((await rt.run(req(passAtK.canonical))).allPassed).toBe(true);
+  });
+
+  it("a keyword-only default of a function loaded before the run cannot be changed in place", async () => {
+    // json.dumps's encoder class (the check helper encodes values with it): the change does not take.
+    const json = await rt.run(taskRunRequest(task, keywordDefaultsAttack(task.canonical, "json")));
+    expect(json.collectionError).toBeNull();
+    expect(json.allPassed).toBe(true);
+    // A runner of the test method, swapped for one that swallows every failure: the stub's failing tests fail.
+    const stub = withoutInputChecks(task.canonical);
+    const alone = await rt.run(taskRunRequest(task, stub));
+    const failing = alone.tests.filter((t) => t.status !== "passed").map((t) => t.id);
+    expect(failing.length).toBeGreaterThan(0);
+    const forged = await rt.run(taskRunRequest(task, keywordDefaultsAttack(stub, "runner")));
+    expect(forged.allPassed).toBe(false);
+    expect(forged.tests.filter((t) => failing.includes(t.id) && t.status === "passed").map((t) => t.id)).toEqual([]);
+  });
+
+  it("unittest's private _ShouldStop raised inside a subTest is an error, not a passed subtest", async () => {
+    const over = { tests: subTestTests(task.tests) };
+    const stop = withoutInputChecks(task.canonical, "__import__('unittest').case._ShouldStop()");
+    const r = await rt.run(taskRunRequest(task, stop, "test", over));
+    expect(r.allPassed).toBe(false);
+    for (const id of ["TestSoftmax.test_large_logits_and_errors", "TestMinPFilter.test_edges"]) {
+      const t = r.tests.find((x) => x.id === id);
+      expect(t?.status).toBe("error");
+      expect(JSON.stringify(t)).toMatch(/_ShouldStop/);
+    }
+    // The honest candidate under the same tests: solved.
+    expect((await rt.run(taskRunRequest(task, task.canonical, "test", over))).allPassed).toBe(true);
+  });
+
+  it("honest library code that binds or reads its own state at first use is trusted (Counter.most_common, a slotted dataclass)", async () => {
+    const code = `${task.canonical}
+
+import collections, dataclasses
+
+@dataclasses.dataclass(slots=True)
+class SamplerConfig:
+    p_base: float = 0.1
+    temperature: float = 1.0
+
+DEFAULT = SamplerConfig(p_base=0.2)
+assert collections.Counter([1, 2, 2, 3]).most_common(1)[0][0] == 2
+`;
+    const r = await rt.run(taskRunRequest(task, code));
+    expect(r.incident).toBeNull();
+    expect(r.collectionError).toBeNull();
+    expect(r.allPassed).toBe(true);
   });
 
   it("lenient tolerances sent by the code under test are ignored (the recording's are used)", async () => {
