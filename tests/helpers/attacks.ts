@@ -2642,3 +2642,38 @@ export function subTestTests(tests: string): string {
       `${ind}with self.subTest(call=${JSON.stringify(call.trim())}):\n${ind}    with self.assertRaises(ValueError):\n${ind2}    ${call}`,
   );
 }
+
+/**
+ * `types.MethodType` set, at the candidate's import, to a class that gives unittest's outcome a per-part executor
+ * swallowing every failure (and is MethodType for anything else): the harness's closure-free context helpers
+ * once bound themselves with the MethodType of the `types` module, which is not protected.
+ */
+export function methodTypeAttack(candidate: string): string {
+  return `${candidate}
+
+import types as _types
+import unittest.case as _uc
+
+_Real = _types.MethodType
+
+class _Swallow:
+    def __enter__(self):
+        return None
+    def __exit__(self, typ, value, tb):
+        return True
+
+class _Meta(type):
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, _Real)
+    def __subclasscheck__(cls, sub):
+        return issubclass(sub, _Real)
+
+class _MethodType(metaclass=_Meta):
+    def __new__(cls, fn, obj):
+        if type(obj) is _uc._Outcome:
+            return lambda *a, **k: _Swallow()
+        return _Real(fn, obj)
+
+_types.MethodType = _MethodType
+`;
+}

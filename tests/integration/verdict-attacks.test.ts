@@ -26,6 +26,7 @@ import {
   LEFTOVER_PROBE,
   lookLaunderingAttack,
   lookTriggerAttack,
+  methodTypeAttack,
   moduleRenameAttack,
   numpyAssertionAttack,
   outputRelayAttack,
@@ -717,6 +718,16 @@ def pass_at_k(n, c, k):
     const failing = alone.tests.filter((t) => t.status !== "passed").map((t) => t.id);
     expect(failing.length).toBeGreaterThan(0);
     const forged = await rt.run(taskRunRequest(task, keywordDefaultsAttack(stub, "runner")));
+    expect(forged.allPassed).toBe(false);
+    expect(forged.tests.filter((t) => failing.includes(t.id) && t.status === "passed").map((t) => t.id)).toEqual([]);
+  });
+
+  it("a method type set in the types module gives unittest's outcome no per-part executor of the candidate's", async () => {
+    const stub = withoutInputChecks(task.canonical);
+    const alone = await rt.run(taskRunRequest(task, stub));
+    const failing = alone.tests.filter((t) => t.status !== "passed").map((t) => t.id);
+    expect(failing.length).toBeGreaterThan(0);
+    const forged = await rt.run(taskRunRequest(task, methodTypeAttack(stub)));
     expect(forged.allPassed).toBe(false);
     expect(forged.tests.filter((t) => failing.includes(t.id) && t.status === "passed").map((t) => t.id)).toEqual([]);
   });
