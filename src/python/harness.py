@@ -65,8 +65,11 @@ from recode_guard import (
     protected_classes,
     seal_closures,
     seal_reinitialising,
+    settle_lazy_globals,
+    give_warning_registries,
 )
 from recode_testpy import foreign_members, foreign_test_classes, look_alike_imports, nested_codes, stray_names
+from recode_testdata import data_containers
 from recode_testtext import TEST_MODULE, TestFacts
 from recode_touch import touch_counter, with_ctypes
 
@@ -268,6 +271,7 @@ class Run:
         self.patch_targets = frozenset()
         self.changes_own = (True, True)
         self.test_classes = ()
+        self.test_data = ()  # (label, list, dict or set) of test.py's that its text only reads (recode_testdata)
         # The token of the harness's looks at a test's start and result (only the harness holds it).
         self.window = object()
 
@@ -546,8 +550,9 @@ def _import_tests(config, run, import_out):
         spec = importlib.util.spec_from_file_location(TEST_MODULE, path)
         module = importlib.util.module_from_spec(spec)
         # Where warnings note what they said from test.py's code, there from the start: the first warning
-        # changes it, not test.py's namespace, which must not change while a test runs (Guard.watch_classes).
-        module.__warningregistry__ = {}
+        # changes it, not test.py's namespace, which must not change while a test runs (Guard.watch_classes);
+        # one that says it is empty, which assertWarns does not rebind (recode_guard.WarningRegistry).
+        give_warning_registries([module])
         # Noted at once: the audit hook refuses to change its class (a module class with __getattr__).
         run.guard.protect([module])
         sys.modules[TEST_MODULE] = module
@@ -566,6 +571,11 @@ def _import_tests(config, run, import_out):
         # __class__ that the loader's isinstance reads), and a test class so renamed left the watch.
         names = run.test_class_names
         run.test_classes = tuple(v for k, v in list(vars(module).items()) if k in names and issubclass(type(v), type))
+        # test.py's lists, dicts and sets that its text only reads: what a literal says they hold now, and the
+        # same items from here on (Guard.watch_classes' data). Not those of a module or classes its tests change.
+        read_only = [d for d in facts.data if not run.changes_own[0 if d[0] else 1]]
+        run.test_data, differs = data_containers(read_only, module, {c.__name__: c for c in run.test_classes})
+        run.refuse([f"{label} (not what test.py's text says: changed while test.py was made)" for label in differs])
         return list(_flatten(unittest.defaultTestLoader.loadTestsFromModule(module)))
     finally:
         sys.stdout, sys.stderr = saved
@@ -726,6 +736,7 @@ def run_tests(config, emit_text):
                 test_patches=run.patch_targets,
                 counted=counted,
                 window=run.window,
+                data=run.test_data,
             )
         except RuntimeError:
             run.refuse(["the guard's watch (set by code under test)"])
@@ -1090,6 +1101,8 @@ def seal():
     import unittest.mock  # noqa: F401
 
     _patch_notes()
+    # (What the framework loads or binds at first use, loaded now: frozen and protected with the rest.)
+    settle_lazy_globals()
     freeze_classes([*protected_classes(), *fixed_frame_functions()])
     seal_closures()
     touch_counter()

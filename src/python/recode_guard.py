@@ -48,12 +48,17 @@ PROTECTED_MODULES = (
     "unittest.suite",
     "unittest.loader",
     "unittest.util",
+    # What assertLogs and assertNoLogs decide with (imported by them at first use: settle_lazy_globals).
+    "unittest._log",
+    # What unittest and the guard's own helpers read at call time (``types.FunctionType`` in ``skip``).
+    "types",
     "recode_check",
     "recode_harness",
     "recode_guard",
     "recode_frames",
     "recode_testpy",
     "recode_testtext",
+    "recode_testdata",
     "recode_touch",
     "math",
     "json",
@@ -65,6 +70,11 @@ PROTECTED_MODULES = (
 # Protected modules whose dictionaries unittest itself changes and puts back within a test:
 # ``warnings.catch_warnings`` (behind ``assertWarns``) rebinds ``warnings.showwarning`` and the filters.
 _CHURN = frozenset(("warnings",))
+
+# Classes of the protected modules that write their own class attributes as they work, so cannot be frozen and
+# would be seen changed: left out of the protected classes (noted as their modules' values). Neither unittest
+# nor the check helper uses them. difflib's HtmlDiff counts the tables it makes in ``_default_prefix``.
+_SELF_WRITING_CLASSES = frozenset((("difflib", "HtmlDiff"),))
 
 # Packages whose modules loaded before the run are watched as the protected modules are (their functions and
 # submodules, not their classes): tests decide with them (``np.allclose`` in an ``assertTrue``), and a function
@@ -120,6 +130,28 @@ def fresh_patterns():
     case = sys.modules.get("unittest.case")
     if case is not None and getattr(case, "re", None) is re:
         case.re = _FRESH_PATTERNS
+
+
+class WarningRegistry(dict):
+    """Where the interpreter notes the warnings said from a module's code (``__warningregistry__``), as a
+    dictionary that says it is empty. ``assertWarns`` rebinds, in every module whose registry is not empty, the
+    registry to a new dictionary: in test.py's module, a dictionary that must not change while a test runs, and
+    in the protected modules, whose values must not change at all. The interpreter reads and writes the
+    registry as a dictionary, and forgets what it noted whenever the filters change (as ``assertWarns`` changes
+    them), which is what the rebinding was for."""
+
+    __slots__ = ()
+
+    def __len__(self):
+        return 0
+
+
+def give_warning_registries(modules):
+    """Give each of these modules a ``WarningRegistry`` (holding what its registry held), before they are noted."""
+    for mod in modules:
+        d = getattr(mod, "__dict__", None)
+        if type(d) is dict and type(d.get("__warningregistry__")) is not WarningRegistry:
+            d["__warningregistry__"] = WarningRegistry(d.get("__warningregistry__") or ())
 
 
 def is_heap_class(v):
@@ -179,7 +211,11 @@ class _StopRefusingPart(tuple):
         return self[0].__enter__()
 
     def __exit__(self, typ, value, tb):
-        # (An expected failure's test method may end early through it, as unittest's subTest does.)
+        # (An expected failure's test method may end early through it, as unittest's subTest does. The class of
+        # the object unittest's generator is thrown, which is what it matches; the guard's audit hook refuses
+        # to change the class or the bases of an exception, so it is the one unittest matches.)
+        if value is not None:
+            typ = type(value)
         if typ is not None and issubclass(typ, self[2]) and not getattr(self[1], "expecting_failure", False):
             typ, value = ControlFlowError, ControlFlowError(
                 "the code raised unittest's internal _ShouldStop, which would end the test without a verdict"
@@ -277,34 +313,52 @@ def _set_builtin_attribute(ctypes, cls, name, value):
 
 
 def seal_reinitialising(objects):
-    """Refuse to run again the initialiser of the descriptor objects the
-    protected classes and modules hold (``staticmethod.__init__``,
-    ``classmethod.__init__``, ``property.__init__``, ``functools.partial``'s
-    ``__setstate__``): run again, it swaps what the object wraps in place, with
-    no audit event, while every dictionary holds the same object (a
-    ``staticmethod`` around ``sys._getframe`` made to wrap C code that kept the
-    frames it got; ``unittest.TestCase.setUpClass`` made to run the candidate's
-    code). Each type's method is replaced, in the type's own dictionary, by a
-    function that refuses these objects (by id: they live as long as the
-    interpreter) and runs the original for any other. ``objects``: the
+    """Refuse to run again the initialiser of a descriptor object that is made
+    already (``staticmethod.__init__``, ``classmethod.__init__``,
+    ``property.__init__``, ``functools.partial``'s ``__setstate__``): run
+    again, it swaps what the object wraps in place, with no audit event, while
+    every dictionary holds the same object (a ``staticmethod`` around
+    ``sys._getframe`` made to wrap C code that kept the frames it got;
+    ``unittest.TestCase.setUpClass`` made to run the candidate's code; a
+    test.py's own staticmethod made to return no bad inputs). Each type's
+    method is replaced, in the type's own dictionary, by a function that
+    refuses an object that wraps something already (a partial: one that holds
+    arguments, or is given another function; a copy or an unpickled one is
+    made with its function alone, then given its state), and the protected
+    classes' and modules' own (by id: they live as long as the interpreter),
+    and runs the original for any other. ``objects``: the
     protected (label, object, kind) triples. Takes ctypes: before
     ``hide_ctypes_classes``. A second call does nothing. Returns the new
     functions."""
     import functools
 
-    methods = ((staticmethod, "__init__"), (classmethod, "__init__"), (property, "__init__"), (functools.partial, "__setstate__"))
+    partial = functools.partial
+    methods = ((staticmethod, "__init__"), (classmethod, "__init__"), (property, "__init__"), (partial, "__setstate__"))
     if all(type(cls.__dict__[name]) is _FUNCTION for cls, name in methods):
         return [cls.__dict__[name] for cls, name in methods]
     kinds = tuple(cls for cls, _ in methods)
     # id -> the object (held here, the ids stay theirs).
     held = {id(v): v for _, obj, kind in objects if kind in ("class", "module") for v in list(vars(obj).values()) if type(v) in kinds}
     made = []
+    # Whether an object already wraps something (read with the type's own descriptors, not the object's class's).
+    func_of = {cls: cls.__dict__["__func__"].__get__ for cls in (staticmethod, classmethod)}
+    accessors = [property.__dict__[k].__get__ for k in ("fget", "fset", "fdel")]
+    func_of[property] = lambda obj: next((v for v in (get(obj) for get in accessors) if v is not None), None)
+    p_func, p_args, p_keywords = (partial.__dict__[k].__get__ for k in ("func", "args", "keywords"))
 
-    def refusing(real, what):
+    def initialised(cls, obj, args):
+        if cls is not partial:
+            return func_of[cls](obj) is not None
+        # A copy or an unpickled partial is made with its function alone, then given its state: refused when it
+        # already holds arguments or is given another function.
+        state = args[0] if len(args) == 1 else None
+        return bool(p_args(obj) or p_keywords(obj)) or (type(state) is tuple and len(state) == 4 and state[0] is not p_func(obj))
+
+    def refusing(real, what, cls):
         # (What it refuses and runs is in its closure, which no code under test can read: seal_closures.)
         def method(self, /, *args, **kwargs):
-            if id(self) in held:
-                raise TypeError(f"{what} of the test framework's own objects cannot be run again by code under test")
+            if id(self) in held or initialised(cls, self, args):
+                raise TypeError(f"{what} cannot be run again on an object that is made already (by code under test)")
             return real(self, *args, **kwargs)
 
         method.__doc__ = real.__doc__
@@ -314,7 +368,7 @@ def seal_reinitialising(objects):
         for cls, name in methods:
             real = cls.__dict__[name]
             if type(real) is not _FUNCTION:
-                new = refusing(real, f"{cls.__name__}.{name}")
+                new = refusing(real, f"{cls.__name__}.{name}", cls)
                 _set_builtin_attribute(ctypes, cls, name, new)
                 made.append(new)
 
@@ -373,10 +427,14 @@ def hide_ctypes_classes():
 
 
 def settle_lazy_globals():
-    """Bind now what a protected module binds in its globals at its first use, before the guard notes it:
-    an honest run's first use would change the module (3.14's ``Counter.most_common`` imports heapq into
-    collections' globals)."""
+    """Bind now what a protected module binds in its globals at its first use, before the guard notes it
+    (and before the protected classes are frozen): an honest run's first use would change the module (3.14's
+    ``Counter.most_common`` imports heapq into collections' globals), and a part of the framework imported
+    at first use would be loaded by the run, neither frozen nor protected (``assertLogs`` imports
+    ``unittest._log``: code under test that imported it first had its context's ``__exit__`` drop every
+    failure)."""
     import collections
+    import unittest._log  # noqa: F401
 
     collections.Counter((0,)).most_common(1)
 
@@ -419,7 +477,8 @@ def seal_closures():
 
     The same holds for ``__kwdefaults__``, the function's own dictionary,
     whose items can be set with no audit event: for a function of a sealed
-    module it reads as a copy. dataclasses' ``__annotate__`` functions are
+    module it reads as a copy. Neither it nor ``__defaults__`` of such a
+    function can be set or deleted. dataclasses' ``__annotate__`` functions are
     let through (``_closure_readable_codes``)."""
     function = types.FunctionType
     member = function.__dict__["__closure__"]
@@ -429,6 +488,8 @@ def seal_closures():
     read, globals_of, code_of = member.__get__, function.__globals__.__get__, function.__code__.__get__
     kwdefaults = function.__dict__["__kwdefaults__"]
     read_kw, set_kw, delete_kw = kwdefaults.__get__, kwdefaults.__set__, kwdefaults.__delete__
+    defaults = function.__dict__["__defaults__"]
+    read_defaults, set_defaults, delete_defaults = defaults.__get__, defaults.__set__, defaults.__delete__
     # Codes whose functions dataclasses makes for a run's own class and then reads the closure of (3.14's
     # ``__annotate__`` of a slotted dataclass's ``__init__``, whose ``__class__`` cell it points at the new class).
     readable = tuple(_closure_readable_codes())
@@ -455,11 +516,15 @@ def seal_closures():
         def __delete__(self, fn):
             raise AttributeError("readonly attribute")
 
+    def refuse_if_sealed(fn, name):
+        if id(globals_of(fn)) in sealed:
+            raise AttributeError(f"the {name} of a function the run did not define cannot be changed by code under test")
+
     class SealedKeywordDefaults:
-        """The function type's ``__kwdefaults__``: for a function of a sealed module, a copy (``seal_closures``).
-        The interpreter's own is the function's dictionary itself, and an item set in it raises no audit event:
-        json.dumps's encoder class, or a wrapper's keyword default, changed in place by code under test. Setting
-        or deleting the whole goes to the interpreter's own (audited, and refused for the noted functions)."""
+        """The function type's ``__kwdefaults__``: for a function of a sealed module, a copy that cannot be set
+        (``seal_closures``). The interpreter's own is the function's dictionary itself, and an item set in it
+        raises no audit event: json.dumps's encoder class, or a wrapper's keyword default, changed in place by
+        code under test."""
 
         __slots__ = ()
 
@@ -470,10 +535,30 @@ def seal_closures():
             return dict(found) if found is not None and id(globals_of(fn)) in sealed else found
 
         def __set__(self, fn, value):
+            refuse_if_sealed(fn, "keyword-only defaults")
             set_kw(fn, value)
 
         def __delete__(self, fn):
+            refuse_if_sealed(fn, "keyword-only defaults")
             delete_kw(fn)
+
+    class SealedDefaults:
+        """The function type's ``__defaults__``: for a function of a sealed module, it cannot be set
+        (``seal_closures``). The audit hook refuses it only for the functions noted by then; a test.py's helper
+        (``def assert_rejects_all(test, fn, *, bad=(...))``), or one it makes, is made during the run."""
+
+        __slots__ = ()
+
+        def __get__(self, fn, cls=None):
+            return self if fn is None else read_defaults(fn, cls)
+
+        def __set__(self, fn, value):
+            refuse_if_sealed(fn, "defaults")
+            set_defaults(fn, value)
+
+        def __delete__(self, fn):
+            refuse_if_sealed(fn, "defaults")
+            delete_defaults(fn)
 
     def closure_of(fn, _get=member.__get__):
         return _get(fn)
@@ -484,15 +569,17 @@ def seal_closures():
 
     def install(ctypes):
         word, off = _flags_offset(ctypes)
-        for made in (SealedClosure, SealedKeywordDefaults):
+        for made in (SealedClosure, SealedKeywordDefaults, SealedDefaults):
             _flags_of(made, word, off).value = made.__flags__ | _IMMUTABLE_TYPE
         _set_builtin_attribute(ctypes, function, "__closure__", SealedClosure())
         _set_builtin_attribute(ctypes, function, "__kwdefaults__", SealedKeywordDefaults())
+        _set_builtin_attribute(ctypes, function, "__defaults__", SealedDefaults())
 
     with_ctypes(install)
     if (
         type(function.__dict__["__closure__"]) is not SealedClosure
         or type(function.__dict__["__kwdefaults__"]) is not SealedKeywordDefaults
+        or type(function.__dict__["__defaults__"]) is not SealedDefaults
         or not function.__flags__ & _IMMUTABLE_TYPE
     ):
         raise RuntimeError("the closures of functions could not be sealed here")
@@ -525,7 +612,8 @@ def _protected_objects():
         for k, v in list(vars(mod).items()):
             # (The native harness runs as __main__ and is registered as recode_harness: its classes say "__main__".)
             if is_heap_class(v) and getattr(v, "__module__", None) in (name, mod.__name__):
-                out.append((f"{name}.{k}", v, "class"))
+                if (name, k) not in _SELF_WRITING_CLASSES:
+                    out.append((f"{name}.{k}", v, "class"))
             elif (
                 not isinstance(v, (type, type(sys), int))
                 and k not in _IMPORT_RECORDS
@@ -698,6 +786,8 @@ def _install_audit_guard(functions, own=(), seal_module=None):
         _no_import=MEMORY_ACCESS_MODULES,
         _str=str,
         _ie=ImportError,
+        _sub=issubclass,
+        _exc=BaseException,
     ):
         _frames(event, args)
         if event in _walks:
@@ -725,8 +815,16 @@ def _install_audit_guard(functions, own=(), seal_module=None):
             elif name == "__class__":
                 if _id(obj) in _noted or _id(_type(obj)) in _noted:
                     raise _re("the class of a module or object the run did not make cannot be changed")
-            elif name == "__bases__" and _id(obj) in _noted:
-                raise _re("the bases of a class the run did not define cannot be changed")
+                if _sub(_type(obj), _exc):
+                    # unittest decides a test part's outcome on an exception's class in more than one place (a
+                    # _ShouldStop or SkipTest is not a failure): one changed between them had a failure pass.
+                    raise _re("the class of an exception cannot be changed by code under test")
+            elif name == "__bases__":
+                if _id(obj) in _noted:
+                    raise _re("the bases of a class the run did not define cannot be changed")
+                if _sub(_type(obj), _type) and _sub(obj, _exc):
+                    # (As its class: new bases would make an exception class one unittest does not fail on.)
+                    raise _re("the bases of an exception class cannot be changed by code under test")
         elif event == "object.__getattr__" and args and (args[0] is _protect or _id(args[0]) in _hidden):
             raise _re("the guard's own functions cannot be inspected")
         elif event == "sys.addaudithook":
@@ -737,7 +835,16 @@ def _install_audit_guard(functions, own=(), seal_module=None):
 
 
 # The harness's own modules: no value they hold at module level changes during a run, data included.
-HARNESS_MODULES = ("recode_harness", "recode_check", "recode_guard", "recode_frames", "recode_testpy", "recode_testtext", "recode_touch")
+HARNESS_MODULES = (
+    "recode_harness",
+    "recode_check",
+    "recode_guard",
+    "recode_frames",
+    "recode_testpy",
+    "recode_testtext",
+    "recode_testdata",
+    "recode_touch",
+)
 _CONTAINERS = (dict, list, set, bytearray)
 
 
@@ -915,9 +1022,10 @@ def _handle_functions(guard):
         test_patches=frozenset(),
         counted=(),
         window=None,
+        data=(),
         _g=guard,
     ):
-        return _g.watch_classes(classes, objects, slotted, modules, tests_patch, test_codes, test_patches, counted, window)
+        return _g.watch_classes(classes, objects, slotted, modules, tests_patch, test_codes, test_patches, counted, window, data)
 
     def noted_modules(_g=guard):
         return _g.noted_modules()
@@ -955,6 +1063,7 @@ class Guard:
         settle_lazy_globals()
         fixed_frame_functions()
         self.objects = _protected_objects()
+        give_warning_registries(obj for _, obj, kind in self.objects if kind == "module")
         # Pyodide froze them at the seal, before its audit hook refuses ctypes (nothing to do here then).
         # (And the stand-in for sys that the frame readers get, fixed_frame_functions, made before they are noted.)
         freeze_classes([obj for _, obj, kind in self.objects if kind == "class"] + fixed_frame_functions())
@@ -1000,6 +1109,10 @@ class Guard:
         self.kinds = list(map(type, self.kind_objects))
         # Objects with slots watched for one run (the harness's state and the restore's snapshot): their slot values.
         self.slotted = []
+        # test.py's lists, dicts and sets that its text only reads, and their items (``watch_classes``' data).
+        self.data_labels = []
+        self.data = []
+        self.data_contents = []
         self.slotted_saved = []
         # The settings accepted with ``expect`` (the check helper's sink), and the closure cells and defaults
         # behind them and behind the functions of the objects watched for one run.
@@ -1116,7 +1229,17 @@ class Guard:
         self.expected[(module, name)] = value
 
     def watch_classes(
-        self, classes, objects=(), slotted=(), modules=(), tests_patch="", test_codes=(), test_patches=frozenset(), counted=(), window=None
+        self,
+        classes,
+        objects=(),
+        slotted=(),
+        modules=(),
+        tests_patch="",
+        test_codes=(),
+        test_patches=frozenset(),
+        counted=(),
+        window=None,
+        data=(),
     ):
         """Also watch the methods of these classes (the test module's, once its
         tests are loaded), the functions held by these objects (the harness's
@@ -1140,7 +1263,9 @@ class Guard:
         taken away again once the test's assertions have used it); leave out
         those test.py's text changes itself from inside its tests. ``window``:
         the token (an object only the harness holds) with which the harness
-        says a look is at a test's start or result (``changes``)."""
+        says a look is at a test's start or result (``changes``). ``data``:
+        (label, list, dict or set) of test.py's that its text only reads
+        (``recode_testdata``): their items must stay the same objects."""
         if self.stage >= 2:
             raise RuntimeError("the guard's watch was set again during the run")
         self.stage += 1
@@ -1186,6 +1311,9 @@ class Guard:
             self.protect([self.run_touch_probe], hide=True)
         if window is not None:
             self.window = window
+        self.data_labels = [label for label, _ in data]
+        self.data = [c for _, c in data]
+        self.data_contents = list(map(_contents, self.data))
         held = [v for obj in objects for v in list(vars(obj).values()) if type(v) is _FUNCTION]
         self.cells, self.owners = _closure_state([*held, *self.expected.values()], self.closure_of, self.hidden)
         self.cell_saved = list(map(_cell_value, self.cells))
@@ -1319,6 +1447,7 @@ class Guard:
             and all(map(_is, map(type, self.kind_objects), self.kinds))
             and all(map(_same_slots, self.slotted, self.slotted_saved))
             and all(map(_same_contents, self.containers, self.container_contents))
+            and all(map(_same_contents, self.data, self.data_contents))
             and self._closures_same()
             and _cells_same(self.protected_cells, self.protected_cell_values)
             and all(map(_is, map(sys.modules.get, self.module_names), self.modules))
@@ -1361,6 +1490,9 @@ class Guard:
         changed += [f"the class of {label}" for (label, obj, _), kind in zip(self.objects, self.kinds) if type(obj) is not kind]
         changed += [
             label for label, c, saved in zip(self.container_labels, self.containers, self.container_contents) if not _same_contents(c, saved)
+        ]
+        changed += [
+            f"{label} (its items changed)" for label, c, saved in zip(self.data_labels, self.data, self.data_contents) if not _same_contents(c, saved)
         ]
         changed += [
             f"the harness's {type(obj).__name__.lower().strip('_')} object"

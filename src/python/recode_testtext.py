@@ -4,8 +4,8 @@ test.py imports the candidate, so code under test runs while test.py is made
 and can change what it binds and defines. What the text says is read first,
 and the harness holds test.py to it (``recode_testpy``) and tells the guard
 what test.py changes itself (``TestFacts``): the classes it defines, the names
-it binds and imports, the patches it makes, and whether its tests change its
-own classes or module.
+it binds and imports, the patches it makes, whether its tests change its
+own classes or module, and the data it only reads (``recode_testdata``).
 """
 
 from ast import PyCF_ONLY_AST as _AST_ONLY
@@ -31,6 +31,8 @@ from ast import excepthandler as _EXCEPT_HANDLER
 from ast import iter_child_nodes as _children
 from ast import walk as _ast_walk
 from collections import namedtuple
+
+from recode_testdata import read_only_data
 
 # The name test.py's module is imported under.
 TEST_MODULE = "recode_task_test"
@@ -183,7 +185,7 @@ def _is_patch(func):
     return func.attr == "patch" or (func.attr in ("object", "dict", "multiple") and _is_patch(func.value))
 
 
-class TestFacts(namedtuple("TestFacts", "class_names bound_names imports tests_patch patch_targets changes_own")):
+class TestFacts(namedtuple("TestFacts", "class_names bound_names imports tests_patch patch_targets changes_own data")):
     """What test.py's text says, read from its syntax tree alone (immutable: a run may reach a cached one)."""
 
     __slots__ = ()
@@ -202,6 +204,7 @@ class TestFacts(namedtuple("TestFacts", "class_names bound_names imports tests_p
             tests_patch_of(tree),
             patch_targets(tree, imports),
             tests_change_own(tree, class_names),
+            read_only_data(tree),
         )
 
 

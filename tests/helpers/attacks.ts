@@ -2677,3 +2677,79 @@ class _MethodType(metaclass=_Meta):
 _types.MethodType = _MethodType
 `;
 }
+
+/**
+ * An exception of the candidate's, made a `_ShouldStop` after unittest's per-part executor has decided that it
+ * is not one (and before unittest's generator matches it): the stub `stub`'s failures become the candidate's
+ * `X`; a signal handler, re-armed from C by a finalizer so that it runs at every check of the interpreter,
+ * waits until the exception has unwound to `TestCase.run` and then changes its class (`class`) or its class's
+ * bases (`bases`). unittest's generator then swallows it, and the test method that raised it passes.
+ */
+export function exceptionFlipAttack(stub: string, route: "class" | "bases"): string {
+  return `${stub}
+
+import functools as _functools
+import signal as _signal
+import unittest.case as _uc
+
+try:
+    import _thread
+    _trip = _functools.partial(_thread.interrupt_main, _signal.SIGUSR1)
+except (ImportError, AttributeError):
+    _trip = _functools.partial(_signal.raise_signal, _signal.SIGUSR1)
+
+class X(Exception):
+    pass
+
+class Y(X, _uc._ShouldStop):
+    pass
+
+_code = _uc.TestCase._callTestMethod.__code__
+_CALL_LINE = min(l for _, _, l in _code.co_lines() if l is not None and l > _code.co_firstlineno)
+_pending = [None]
+_budget = [0]
+
+class _Rearm:
+    __slots__ = ()
+    __del__ = staticmethod(_trip)
+
+def _handler(signum, frame):
+    exc = _pending[0]
+    if exc is None:
+        return
+    _budget[0] += 1
+    if _budget[0] > 200000:
+        _pending[0] = None
+        return
+    tb = exc.__traceback__
+    nxt = tb.tb_next if tb is not None else None
+    if nxt is not None and nxt.tb_lineno == _CALL_LINE:
+        _pending[0] = None
+        if ${JSON.stringify(route)} == "class":
+            exc.__class__ = Y
+        else:
+            X.__bases__ = (_uc._ShouldStop,)
+        return
+    keep = _Rearm()
+
+_signal.signal(_signal.SIGUSR1, _handler)
+
+def _bail(cause):
+    exc = X(f"gave up: {cause!r}")
+    _pending[0] = exc
+    _trip()
+    raise exc
+
+def _wrap(fn):
+    def wrapped(*a, **k):
+        try:
+            return fn(*a, **k)
+        except Exception as e:
+            cause = e
+        _bail(cause)
+    return wrapped
+
+softmax_with_temperature = _wrap(softmax_with_temperature)
+min_p_filter = _wrap(min_p_filter)
+`;
+}

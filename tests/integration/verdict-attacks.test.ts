@@ -19,6 +19,7 @@ import {
   ctypesLeftoversProbe,
   eventFilterAttack,
   eventTakeoverAttack,
+  exceptionFlipAttack,
   frameThroughReadersProbe,
   HIDDEN_FUNCTION_ATTACKS,
   KEY_FROM_MEMORY_ATTACK,
@@ -746,7 +747,37 @@ def pass_at_k(n, c, k):
     expect((await rt.run(taskRunRequest(task, task.canonical, "test", over))).allPassed).toBe(true);
   });
 
-  it("honest library code that binds or reads its own state at first use is trusted (Counter.most_common, a slotted dataclass)", async () => {
+  it.each(["class", "bases"] as const)(
+    "an exception made unittest's _ShouldStop after the per-part executor's check (its %s changed) passes nothing",
+    async (route) => {
+      const stub = withoutInputChecks(task.canonical);
+      const alone = await rt.run(taskRunRequest(task, stub));
+      const failing = alone.tests.filter((t) => t.status !== "passed").map((t) => t.id);
+      expect(failing.length).toBeGreaterThan(0);
+      const forged = await rt.run(taskRunRequest(task, exceptionFlipAttack(stub, route)));
+      expect(forged.allPassed).toBe(false);
+      expect(forged.tests.filter((t) => failing.includes(t.id) && t.status === "passed").map((t) => t.id)).toEqual([]);
+      expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    },
+  );
+
+  it.each([
+    [
+      "its class",
+      "_e = ValueError('x')\n_e.__class__ = __import__('unittest').case._ShouldStop\n",
+      /the class of an exception cannot be changed/,
+    ],
+    [
+      "its class's bases",
+      "class _X(Exception):\n    pass\n_X.__bases__ = (__import__('unittest').case._ShouldStop,)\n",
+      /the bases of an exception class cannot be changed/,
+    ],
+  ])("an exception cannot be made another kind after it is made (%s), wherever that is tried", async (_what, trick, refused) => {
+    const r = await rt.run(taskRunRequest(task, `${task.canonical}\n${trick}`));
+    expect(r.collectionError?.message).toMatch(refused);
+  });
+
+  it("honest library code that binds or reads its own state at first use is trusted (Counter.most_common, a slotted dataclass, HtmlDiff)", async () => {
     const code = `${task.canonical}
 
 import collections, dataclasses
@@ -758,6 +789,19 @@ class SamplerConfig:
 
 DEFAULT = SamplerConfig(p_base=0.2)
 assert collections.Counter([1, 2, 2, 3]).most_common(1)[0][0] == 2
+
+import difflib
+
+def debug_table(before, after):
+    # (HtmlDiff counts the tables it makes on its own class.)
+    return difflib.HtmlDiff().make_table([repr(before)], [repr(after)])
+
+_plain_filter = min_p_filter
+
+def min_p_filter(probs, p_base):
+    out = _plain_filter(probs, p_base)
+    debug_table(probs, out)
+    return out
 `;
     const r = await rt.run(taskRunRequest(task, code));
     expect(r.incident).toBeNull();

@@ -1,0 +1,108 @@
+/**
+ * Attacks through test.py's own objects (docs/security.md, "Verdicts"): a candidate without input checks that
+ * bends what test.py holds (a helper's defaults, a staticmethod, the framework's assertLogs) must not pass the
+ * tests those checks fail; and honest test.py features (assertLogs, assertWarns twice in a test, a warning from
+ * the candidate) are trusted. Both backends.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
+import type { RunResult } from "../../src/core/results";
+import { createRuntime } from "../../src/python/node";
+import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
+import { withoutInputChecks } from "../helpers/attacks";
+import {
+  assertLogsAttack,
+  assertLogsTests,
+  assertWarnsTests,
+  dataListAttack,
+  dataListTests,
+  helperDefaultsAttack,
+  helperDefaultsTests,
+  inPlaceCandidate,
+  loggingCandidate,
+  reinitAttack,
+  staticMethodTests,
+  warningCandidate,
+} from "../helpers/test-py-attacks";
+
+const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+const EDGES = "TestMinPFilter.test_edges";
+
+function statusOf(r: RunResult, id: string): string | undefined {
+  return r.tests.find((t) => t.id === id)?.status;
+}
+
+describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own objects", (backend) => {
+  let rt: PythonRuntime;
+  beforeAll(async () => {
+    rt = createRuntime(backend, { interruptGraceMs: 700 });
+    await rt.ready();
+  });
+  afterAll(async () => {
+    await rt.dispose();
+  });
+
+  /** Runs `candidate` under `tests`, after checking that the stub fails test_edges there and the canonical solution passes. */
+  async function underTests(tests: string, candidate: string): Promise<RunResult> {
+    const over = { tests };
+    expect(statusOf(await rt.run(taskRunRequest(task, withoutInputChecks(task.canonical), "test", over)), EDGES)).toBe("failed");
+    const honest = await rt.run(taskRunRequest(task, task.canonical, "test", over));
+    expect(honest.incident ?? null).toBeNull();
+    expect(honest.allPassed).toBe(true);
+    return rt.run(taskRunRequest(task, candidate, "test", over));
+  }
+
+  it("a test.py helper's defaults (keyword-only or positional) cannot be set by code under test", async () => {
+    const r = await underTests(helperDefaultsTests(task.tests), helperDefaultsAttack(withoutInputChecks(task.canonical)));
+    expect(statusOf(r, EDGES)).not.toBe("passed");
+    expect(r.allPassed).toBe(false);
+  });
+
+  it("staticmethod.__init__ run again on test.py's own staticmethod is refused", async () => {
+    const r = await underTests(staticMethodTests(task.tests), reinitAttack(withoutInputChecks(task.canonical)));
+    expect(statusOf(r, EDGES)).not.toBe("passed");
+    expect(r.allPassed).toBe(false);
+  });
+
+  it("test.py's list of bad inputs, emptied by code under test, makes the run not trusted (during a test, or while test.py is made)", async () => {
+    const stub = withoutInputChecks(task.canonical);
+    const during = await underTests(dataListTests(task.tests), dataListAttack(stub));
+    expect(statusOf(during, EDGES)).not.toBe("passed");
+    expect(during.incident?.message).toMatch(/test.py's BAD_P_BASES \(its items changed\)/);
+    const whileMade = await underTests(dataListTests(task.tests, true), dataListAttack(stub));
+    expect(statusOf(whileMade, EDGES)).not.toBe("passed");
+    expect(whileMade.incident?.message).toMatch(/test.py's BAD_P_BASES \(not what test.py's text says/);
+  });
+
+  it("a list test.py hands to the candidate, changed in place, and a cache its tests fill are not taken for tampering", async () => {
+    const over = { tests: dataListTests(task.tests) };
+    const r = await rt.run(taskRunRequest(task, inPlaceCandidate(task.canonical), "test", over));
+    expect(r.incident ?? null).toBeNull();
+    expect(r.allPassed).toBe(true);
+  });
+
+  it("assertLogs decides with the framework's own context (unittest._log is protected), and honest logging passes", async () => {
+    const tests = assertLogsTests(task.tests);
+    const over = { tests };
+    const silent = await rt.run(taskRunRequest(task, task.canonical, "test", over));
+    expect(statusOf(silent, "TestSoftmax.test_values")).toBe("failed");
+    const forged = await rt.run(taskRunRequest(task, assertLogsAttack(task.canonical), "test", over));
+    expect(statusOf(forged, "TestSoftmax.test_values")).not.toBe("passed");
+    expect(forged.allPassed).toBe(false);
+    const honest = await rt.run(taskRunRequest(task, loggingCandidate(task.canonical), "test", over));
+    expect(honest.incident ?? null).toBeNull();
+    expect(honest.allPassed).toBe(true);
+  });
+
+  it("assertWarns twice in a test, and a warning from the candidate's code, are trusted", async () => {
+    const over = { tests: assertWarnsTests(task.tests) };
+    const honest = await rt.run(taskRunRequest(task, warningCandidate(task.canonical), "test", over));
+    expect(honest.incident ?? null).toBeNull();
+    expect(honest.tests.filter((t) => t.status !== "passed")).toEqual([]);
+    expect(honest.allPassed).toBe(true);
+    // The canonical solution does not warn: the third assertWarns fails, trusted.
+    const silent = await rt.run(taskRunRequest(task, task.canonical, "test", over));
+    expect(silent.incident ?? null).toBeNull();
+    expect(statusOf(silent, "TestSoftmax.test_values")).toBe("failed");
+  });
+});
