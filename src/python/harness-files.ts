@@ -10,6 +10,5 @@ export const HARNESS_FILES = {
   recode_frames: "recode_frames.py",
   recode_testpy: "recode_testpy.py",
   recode_testtext: "recode_testtext.py",
-  recode_testdata: "recode_testdata.py",
   recode_touch: "recode_touch.py",
 } as const;

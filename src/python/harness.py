@@ -48,6 +48,7 @@ import stat
 import sys
 import time
 import traceback
+import types
 import unittest
 import unittest.case
 import unittest.suite
@@ -69,7 +70,6 @@ from recode_guard import (
     give_warning_registries,
 )
 from recode_testpy import foreign_members, foreign_test_classes, look_alike_imports, nested_codes, stray_names
-from recode_testdata import data_containers
 from recode_testtext import TEST_MODULE, TestFacts
 from recode_touch import touch_counter, with_ctypes
 
@@ -271,7 +271,7 @@ class Run:
         self.patch_targets = frozenset()
         self.changes_own = (True, True)
         self.test_classes = ()
-        self.test_data = ()  # (label, list, dict or set) of test.py's that its text only reads (recode_testdata)
+        self.test_fixtures = None  # what sys.modules holds under test.py's module name (_import_tests)
         # The token of the harness's looks at a test's start and result (only the harness holds it).
         self.window = object()
 
@@ -494,6 +494,7 @@ class WatchedSuite(unittest.TestSuite):
 
     def _handleModuleFixture(self, test, result):
         name = test.__class__.__module__
+        _same_fixtures(result, name)
         module = sys.modules.get(name)
         busy = name != self._get_previous_module(result) and hasattr(module, "setUpModule")
         with _fixture_phase(result, busy and name, "setUpModule"):
@@ -501,9 +502,23 @@ class WatchedSuite(unittest.TestSuite):
 
     def _handleModuleTearDown(self, result):
         name = self._get_previous_module(result)
+        _same_fixtures(result, name)
         busy = name is not None and (hasattr(sys.modules.get(name), "tearDownModule") or unittest.case._module_cleanups)
         with _fixture_phase(result, busy and name, "tearDownModule"):
             super()._handleModuleTearDown(result)
+
+
+# The module fixtures unittest's suite looks up in test.py's module (by its name, in sys.modules).
+_MODULE_FIXTURES = frozenset(("setUpModule", "tearDownModule"))
+
+
+def _same_fixtures(result, name):
+    """Before unittest's suite looks test.py's module fixtures up by the module's ``name``: what sys.modules holds
+    there must be the harness's (``_import_tests``), or the run is not trusted (a module of the candidate's put
+    there would have unittest run its ``tearDownModule`` instead of test.py's)."""
+    run = getattr(result, "_run", None)
+    if run is not None and name == TEST_MODULE and run.test_fixtures is not None and sys.modules.get(name) is not run.test_fixtures:
+        run.refuse([f"sys.modules[{TEST_MODULE!r}] (test.py's module fixtures)"])
 
 
 class _fixture_phase:
@@ -553,9 +568,11 @@ def _import_tests(config, run, import_out):
         # changes it, not test.py's namespace, which must not change while a test runs (Guard.watch_classes);
         # one that says it is empty, which assertWarns does not rebind (recode_guard.WarningRegistry).
         give_warning_registries([module])
-        # Noted at once: the audit hook refuses to change its class (a module class with __getattr__).
-        run.guard.protect([module])
-        sys.modules[TEST_MODULE] = module
+        # Noted at once: the audit hook refuses to change its class (a module class with __getattr__), and its
+        # functions' globals cannot be read (hide). It is in no sys.modules: code under test, which test.py
+        # imports, cannot look it up by name (and empty the list of bad inputs a test loops over, or change what
+        # an assertion compares with); it has what test.py hands it, as a function's argument.
+        run.guard.protect([module], hide=True)
         run.test_module = module
         # The code of the text read above (as the loader's exec_module would run it), kept: the functions of
         # the test classes must have been made by it.
@@ -571,11 +588,14 @@ def _import_tests(config, run, import_out):
         # __class__ that the loader's isinstance reads), and a test class so renamed left the watch.
         names = run.test_class_names
         run.test_classes = tuple(v for k, v in list(vars(module).items()) if k in names and issubclass(type(v), type))
-        # test.py's lists, dicts and sets that its text only reads: what a literal says they hold now, and the
-        # same items from here on (Guard.watch_classes' data). Not those of a module or classes its tests change.
-        read_only = [d for d in facts.data if not run.changes_own[0 if d[0] else 1]]
-        run.test_data, differs = data_containers(read_only, module, {c.__name__: c for c in run.test_classes})
-        run.refuse([f"{label} (not what test.py's text says: changed while test.py was made)" for label in differs])
+        # unittest's suite looks a test class's module up in sys.modules for its fixtures: it finds there a module
+        # that holds those alone (setUpModule, tearDownModule), not test.py's namespace. Watched as test.py's.
+        fixtures = types.ModuleType(TEST_MODULE, "test.py's module fixtures, where unittest's suite looks them up")
+        for name in _MODULE_FIXTURES:
+            if name in vars(module):
+                setattr(fixtures, name, vars(module)[name])
+        run.guard.protect([fixtures])
+        sys.modules[TEST_MODULE] = run.test_fixtures = fixtures
         return list(_flatten(unittest.defaultTestLoader.loadTestsFromModule(module)))
     finally:
         sys.stdout, sys.stderr = saved
@@ -730,13 +750,12 @@ def run_tests(config, emit_text):
                 set(own),
                 objects=(run,),
                 slotted=slotted,
-                modules=((run.test_module, run.test_bound_names),),
+                modules=((run.test_module, run.test_bound_names), (run.test_fixtures, _MODULE_FIXTURES)),
                 tests_patch=run.tests_patch,
                 test_codes=run.test_codes,
                 test_patches=run.patch_targets,
                 counted=counted,
                 window=run.window,
-                data=run.test_data,
             )
         except RuntimeError:
             run.refuse(["the guard's watch (set by code under test)"])

@@ -12,7 +12,6 @@ import harness from "./harness.py?raw";
 import check from "./recode_check.py?raw";
 import frames from "./recode_frames.py?raw";
 import guard from "./recode_guard.py?raw";
-import testdata from "./recode_testdata.py?raw";
 import testpy from "./recode_testpy.py?raw";
 import testtext from "./recode_testtext.py?raw";
 import touch from "./recode_touch.py?raw";
@@ -153,7 +152,6 @@ const handle = createWorkerCore({
     recode_frames: frames,
     recode_testpy: testpy,
     recode_testtext: testtext,
-    recode_testdata: testdata,
     recode_touch: touch,
   },
   post,

@@ -25,6 +25,7 @@ from operator import is_ as _is
 
 from recode_frames import READER_SYS, code_objects, fixed_frame_functions, frame_reader_functions, frame_wall, handlers_without_frames
 from recode_testpy import is_descriptor
+from recode_testtext import TEST_MODULE
 from recode_touch import touch_counter, with_ctypes
 
 PROTECTED_MODULES = (
@@ -58,7 +59,6 @@ PROTECTED_MODULES = (
     "recode_frames",
     "recode_testpy",
     "recode_testtext",
-    "recode_testdata",
     "recode_touch",
     "math",
     "json",
@@ -349,10 +349,10 @@ def seal_reinitialising(objects):
     def initialised(cls, obj, args):
         if cls is not partial:
             return func_of[cls](obj) is not None
-        # A copy or an unpickled partial is made with its function alone, then given its state: refused when it
-        # already holds arguments or is given another function.
+        # A copy or an unpickled partial is made with its function alone, then given its state (a tuple of four,
+        # its function first): refused when it already holds arguments or is given anything else.
         state = args[0] if len(args) == 1 else None
-        return bool(p_args(obj) or p_keywords(obj)) or (type(state) is tuple and len(state) == 4 and state[0] is not p_func(obj))
+        return bool(p_args(obj) or p_keywords(obj)) or type(state) is not tuple or len(state) != 4 or state[0] is not p_func(obj)
 
     def refusing(real, what, cls):
         # (What it refuses and runs is in its closure, which no code under test can read: seal_closures.)
@@ -386,11 +386,13 @@ def hide_ctypes_classes():
     once it is loaded: code under test walked ``object.__subclasses__()`` to
     them, and ``py_object.__repr__.__globals__`` (ctypes' whole namespace,
     ``pythonapi`` included) or a pointer type of its own read and wrote the
-    interpreter's memory (frames, the test object, closure cells). ``type``'s
+    interpreter's memory (frames, the test object, closure cells). test.py's
+    classes (their module is test.py's, which is in no ``sys.modules``) are
+    left out too: they lead to test.py's data. ``type``'s
     ``__subclasses__`` becomes a function that leaves them out (the
-    original, and the classes' ids, in its defaults, which the guard refuses
-    to code under test). Called once ctypes is done with (the classes made
-    after it stay visible); a second call does nothing. Returns the new
+    original, and the classes' ids, in its closure, which no code under test
+    can read). Called once ctypes is done with (the other classes made after
+    it stay visible); a second call does nothing. Returns the new
     function."""
     real = type.__dict__["__subclasses__"]
     if type(real) is _FUNCTION:
@@ -411,10 +413,19 @@ def hide_ctypes_classes():
             stack.extend(real(cls))
 
         left_out = frozenset(hidden)
+        module_of = type.__dict__["__module__"].__get__
+
+        def shown(c):
+            if id(c) in left_out:
+                return False
+            try:
+                return module_of(c) != TEST_MODULE
+            except AttributeError:
+                return True
 
         # (The original and the ids in its closure, not in defaults a caller could pass.)
         def __subclasses__(cls, /):
-            return [c for c in real(cls) if id(c) not in left_out]
+            return [c for c in real(cls) if shown(c)]
 
         __subclasses__.__doc__ = real.__doc__
         _set_builtin_attribute(ctypes, type, "__subclasses__", __subclasses__)
@@ -478,13 +489,17 @@ def seal_closures():
     The same holds for ``__kwdefaults__``, the function's own dictionary,
     whose items can be set with no audit event: for a function of a sealed
     module it reads as a copy. Neither it nor ``__defaults__`` of such a
-    function can be set or deleted. dataclasses' ``__annotate__`` functions are
+    function can be set or deleted. ``__globals__`` of a function of a module
+    sealed with ``hide`` (test.py's, which is in no ``sys.modules``) cannot be
+    read. dataclasses' ``__annotate__`` functions are
     let through (``_closure_readable_codes``)."""
     function = types.FunctionType
     member = function.__dict__["__closure__"]
     if type(member) is not _MEMBER_DESCRIPTOR:
         return
     sealed = set()
+    # The dictionaries of the modules whose functions' globals cannot be read either (test.py's).
+    unreadable = set()
     read, globals_of, code_of = member.__get__, function.__globals__.__get__, function.__code__.__get__
     kwdefaults = function.__dict__["__kwdefaults__"]
     read_kw, set_kw, delete_kw = kwdefaults.__get__, kwdefaults.__set__, kwdefaults.__delete__
@@ -542,6 +557,27 @@ def seal_closures():
             refuse_if_sealed(fn, "keyword-only defaults")
             delete_kw(fn)
 
+    class SealedGlobals:
+        """The function type's ``__globals__``: refused for a function of test.py's module (``seal_closures``).
+        test.py's module is in no ``sys.modules``: a function test.py hands to code under test (a callback, a
+        lambda, a bound method) would otherwise lead to its whole namespace."""
+
+        __slots__ = ()
+
+        def __get__(self, fn, cls=None):
+            if fn is None:
+                return self
+            found = globals_of(fn, cls)
+            if id(found) in unreadable:
+                raise AttributeError("the globals of test.py's functions cannot be read by code under test (they are its namespace)")
+            return found
+
+        def __set__(self, fn, value):
+            raise AttributeError("readonly attribute")
+
+        def __delete__(self, fn):
+            raise AttributeError("readonly attribute")
+
     class SealedDefaults:
         """The function type's ``__defaults__``: for a function of a sealed module, it cannot be set
         (``seal_closures``). The audit hook refuses it only for the functions noted by then; a test.py's helper
@@ -563,23 +599,27 @@ def seal_closures():
     def closure_of(fn, _get=member.__get__):
         return _get(fn)
 
-    def seal_module(module, _sealed=sealed, _module=_MODULE, _dict_of=_MODULE.__dict__["__dict__"].__get__, _id=id):
+    def seal_module(module, hide=False, _sealed=sealed, _unreadable=unreadable, _module=_MODULE, _dict_of=_MODULE.__dict__["__dict__"].__get__, _id=id):
         if type(module) is _module:
             _sealed.add(_id(_dict_of(module)))
+            if hide:
+                _unreadable.add(_id(_dict_of(module)))
 
     def install(ctypes):
         word, off = _flags_offset(ctypes)
-        for made in (SealedClosure, SealedKeywordDefaults, SealedDefaults):
+        for made in (SealedClosure, SealedKeywordDefaults, SealedDefaults, SealedGlobals):
             _flags_of(made, word, off).value = made.__flags__ | _IMMUTABLE_TYPE
         _set_builtin_attribute(ctypes, function, "__closure__", SealedClosure())
         _set_builtin_attribute(ctypes, function, "__kwdefaults__", SealedKeywordDefaults())
         _set_builtin_attribute(ctypes, function, "__defaults__", SealedDefaults())
+        _set_builtin_attribute(ctypes, function, "__globals__", SealedGlobals())
 
     with_ctypes(install)
     if (
         type(function.__dict__["__closure__"]) is not SealedClosure
         or type(function.__dict__["__kwdefaults__"]) is not SealedKeywordDefaults
         or type(function.__dict__["__defaults__"]) is not SealedDefaults
+        or type(function.__dict__["__globals__"]) is not SealedGlobals
         or not function.__flags__ & _IMMUTABLE_TYPE
     ):
         raise RuntimeError("the closures of functions could not be sealed here")
@@ -743,9 +783,10 @@ def _install_audit_guard(functions, own=(), seal_module=None):
     which notes more modules, classes and functions (it can only add
     refusals, so it may be reachable); ``hide``: their defaults and code
     cannot be read either (the harness's event writer, whose defaults hold
-    the run's key). ``own``: functions whose defaults hold what code under
-    test must not have (the guard itself, see ``GuardHandle``): reading their
-    defaults or code is refused too. ``seal_module``: called with each noted
+    the run's key), nor, for a module, its functions' globals (test.py's).
+    ``own``: functions whose defaults hold what code under test must not have
+    (the guard itself, see ``GuardHandle``): reading their defaults or code is
+    refused too. ``seal_module``: called with each noted
     object, it seals the closures of a module's functions (``seal_closures``)."""
     ids = frozenset(map(id, functions))
     keep = list(functions)  # the ids stay theirs while the hook lives
@@ -760,7 +801,7 @@ def _install_audit_guard(functions, own=(), seal_module=None):
     def protect(objects, hide=False, _noted=noted, _held=held, _hidden=hidden_ids, _id=id, _seal=seal_module):
         for o in objects:
             if _seal is not None:
-                _seal(o)
+                _seal(o, hide)
             if _id(o) not in _noted:
                 _noted.add(_id(o))
                 _held.append(o)
@@ -820,11 +861,9 @@ def _install_audit_guard(functions, own=(), seal_module=None):
                     # _ShouldStop or SkipTest is not a failure): one changed between them had a failure pass.
                     raise _re("the class of an exception cannot be changed by code under test")
             elif name == "__bases__":
-                if _id(obj) in _noted:
-                    raise _re("the bases of a class the run did not define cannot be changed")
-                if _sub(_type(obj), _type) and _sub(obj, _exc):
-                    # (As its class: new bases would make an exception class one unittest does not fail on.)
-                    raise _re("the bases of an exception class cannot be changed by code under test")
+                # (New bases give a class, and every class built on it, a new MRO, computed by their metaclass's
+                # mro(): an exception class made one unittest swallows, after the per-part executor's check.)
+                raise _re("the bases of a class cannot be changed by code under test")
         elif event == "object.__getattr__" and args and (args[0] is _protect or _id(args[0]) in _hidden):
             raise _re("the guard's own functions cannot be inspected")
         elif event == "sys.addaudithook":
@@ -842,7 +881,6 @@ HARNESS_MODULES = (
     "recode_frames",
     "recode_testpy",
     "recode_testtext",
-    "recode_testdata",
     "recode_touch",
 )
 _CONTAINERS = (dict, list, set, bytearray)
@@ -1022,10 +1060,9 @@ def _handle_functions(guard):
         test_patches=frozenset(),
         counted=(),
         window=None,
-        data=(),
         _g=guard,
     ):
-        return _g.watch_classes(classes, objects, slotted, modules, tests_patch, test_codes, test_patches, counted, window, data)
+        return _g.watch_classes(classes, objects, slotted, modules, tests_patch, test_codes, test_patches, counted, window)
 
     def noted_modules(_g=guard):
         return _g.noted_modules()
@@ -1109,10 +1146,6 @@ class Guard:
         self.kinds = list(map(type, self.kind_objects))
         # Objects with slots watched for one run (the harness's state and the restore's snapshot): their slot values.
         self.slotted = []
-        # test.py's lists, dicts and sets that its text only reads, and their items (``watch_classes``' data).
-        self.data_labels = []
-        self.data = []
-        self.data_contents = []
         self.slotted_saved = []
         # The settings accepted with ``expect`` (the check helper's sink), and the closure cells and defaults
         # behind them and behind the functions of the objects watched for one run.
@@ -1239,7 +1272,6 @@ class Guard:
         test_patches=frozenset(),
         counted=(),
         window=None,
-        data=(),
     ):
         """Also watch the methods of these classes (the test module's, once its
         tests are loaded), the functions held by these objects (the harness's
@@ -1263,9 +1295,7 @@ class Guard:
         taken away again once the test's assertions have used it); leave out
         those test.py's text changes itself from inside its tests. ``window``:
         the token (an object only the harness holds) with which the harness
-        says a look is at a test's start or result (``changes``). ``data``:
-        (label, list, dict or set) of test.py's that its text only reads
-        (``recode_testdata``): their items must stay the same objects."""
+        says a look is at a test's start or result (``changes``)."""
         if self.stage >= 2:
             raise RuntimeError("the guard's watch was set again during the run")
         self.stage += 1
@@ -1311,9 +1341,6 @@ class Guard:
             self.protect([self.run_touch_probe], hide=True)
         if window is not None:
             self.window = window
-        self.data_labels = [label for label, _ in data]
-        self.data = [c for _, c in data]
-        self.data_contents = list(map(_contents, self.data))
         held = [v for obj in objects for v in list(vars(obj).values()) if type(v) is _FUNCTION]
         self.cells, self.owners = _closure_state([*held, *self.expected.values()], self.closure_of, self.hidden)
         self.cell_saved = list(map(_cell_value, self.cells))
@@ -1447,7 +1474,6 @@ class Guard:
             and all(map(_is, map(type, self.kind_objects), self.kinds))
             and all(map(_same_slots, self.slotted, self.slotted_saved))
             and all(map(_same_contents, self.containers, self.container_contents))
-            and all(map(_same_contents, self.data, self.data_contents))
             and self._closures_same()
             and _cells_same(self.protected_cells, self.protected_cell_values)
             and all(map(_is, map(sys.modules.get, self.module_names), self.modules))
@@ -1490,9 +1516,6 @@ class Guard:
         changed += [f"the class of {label}" for (label, obj, _), kind in zip(self.objects, self.kinds) if type(obj) is not kind]
         changed += [
             label for label, c, saved in zip(self.container_labels, self.containers, self.container_contents) if not _same_contents(c, saved)
-        ]
-        changed += [
-            f"{label} (its items changed)" for label, c, saved in zip(self.data_labels, self.data, self.data_contents) if not _same_contents(c, saved)
         ]
         changed += [
             f"the harness's {type(obj).__name__.lower().strip('_')} object"

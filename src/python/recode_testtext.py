@@ -4,8 +4,8 @@ test.py imports the candidate, so code under test runs while test.py is made
 and can change what it binds and defines. What the text says is read first,
 and the harness holds test.py to it (``recode_testpy``) and tells the guard
 what test.py changes itself (``TestFacts``): the classes it defines, the names
-it binds and imports, the patches it makes, whether its tests change its
-own classes or module, and the data it only reads (``recode_testdata``).
+it binds and imports, the patches it makes, and whether its tests change its
+own classes or module.
 """
 
 from ast import PyCF_ONLY_AST as _AST_ONLY
@@ -31,8 +31,6 @@ from ast import excepthandler as _EXCEPT_HANDLER
 from ast import iter_child_nodes as _children
 from ast import walk as _ast_walk
 from collections import namedtuple
-
-from recode_testdata import read_only_data
 
 # The name test.py's module is imported under.
 TEST_MODULE = "recode_task_test"
@@ -165,11 +163,15 @@ def tests_change_own(tree, class_names):
             classes = True
         elif kind is _CALL and _is_patch(node.func) and node.args:
             # A patch of one of its classes (``patch.object(TestFoo, ...)``), or of a name in its own module
-            # (``patch(f"{__name__}.helper")``).
+            # (``patch.dict(globals(), ...)``; ``patch(f"{__name__}.helper")`` finds no module, test.py's being in
+            # no sys.modules, but says what is meant).
             first = node.args[0]
             classes = classes or is_own(first)
-            module = module or any(type(n) is _NAME and n.id == "__name__" for n in _ast_walk(first)) or (
-                type(first) is _CONSTANT and type(first.value) is str and first.value.startswith((TEST_MODULE, "__main__"))
+            module = (
+                module
+                or any(type(n) is _NAME and n.id == "__name__" for n in _ast_walk(first))
+                or (type(first) is _CONSTANT and type(first.value) is str and first.value.startswith((TEST_MODULE, "__main__")))
+                or (type(first) is _CALL and type(first.func) is _NAME and first.func.id == "globals")
             )
         stack.extend((child, inside) for child in _children(node))
     return classes, module
@@ -185,7 +187,7 @@ def _is_patch(func):
     return func.attr == "patch" or (func.attr in ("object", "dict", "multiple") and _is_patch(func.value))
 
 
-class TestFacts(namedtuple("TestFacts", "class_names bound_names imports tests_patch patch_targets changes_own data")):
+class TestFacts(namedtuple("TestFacts", "class_names bound_names imports tests_patch patch_targets changes_own")):
     """What test.py's text says, read from its syntax tree alone (immutable: a run may reach a cached one)."""
 
     __slots__ = ()
@@ -204,7 +206,6 @@ class TestFacts(namedtuple("TestFacts", "class_names bound_names imports tests_p
             tests_patch_of(tree),
             patch_targets(tree, imports),
             tests_change_own(tree, class_names),
-            read_only_data(tree),
         )
 
 

@@ -2682,10 +2682,12 @@ _types.MethodType = _MethodType
  * An exception of the candidate's, made a `_ShouldStop` after unittest's per-part executor has decided that it
  * is not one (and before unittest's generator matches it): the stub `stub`'s failures become the candidate's
  * `X`; a signal handler, re-armed from C by a finalizer so that it runs at every check of the interpreter,
- * waits until the exception has unwound to `TestCase.run` and then changes its class (`class`) or its class's
- * bases (`bases`). unittest's generator then swallows it, and the test method that raised it passes.
+ * waits until the exception has unwound to `TestCase.run` and then changes its class (`class`), its class's
+ * bases (`bases`), or, a few checks later, the bases of a plain mixin of `X`, whose metaclass's `mro()` then
+ * puts `_ShouldStop` in `X`'s MRO (`mro`). unittest's generator then swallows it, and the test method that
+ * raised it passes.
  */
-export function exceptionFlipAttack(stub: string, route: "class" | "bases"): string {
+export function exceptionFlipAttack(stub: string, route: "class" | "bases" | "mro"): string {
   return `${stub}
 
 import functools as _functools
@@ -2698,7 +2700,20 @@ try:
 except (ImportError, AttributeError):
     _trip = _functools.partial(_signal.raise_signal, _signal.SIGUSR1)
 
-class X(Exception):
+_ROUTE = ${JSON.stringify(route)}
+_FLIP = [False]
+
+class _Meta(type):
+    def mro(cls):
+        base = type.mro(cls)
+        if _FLIP[0] and cls.__name__ == "X":
+            return [base[0], _uc._ShouldStop, *base[1:]]
+        return base
+
+class Mixin:
+    pass
+
+class X(Exception, Mixin, metaclass=_Meta):
     pass
 
 class Y(X, _uc._ShouldStop):
@@ -2708,6 +2723,8 @@ _code = _uc.TestCase._callTestMethod.__code__
 _CALL_LINE = min(l for _, _, l in _code.co_lines() if l is not None and l > _code.co_firstlineno)
 _pending = [None]
 _budget = [0]
+_after = [0]
+_K = 3 if _ROUTE == "mro" else 1
 
 class _Rearm:
     __slots__ = ()
@@ -2724,12 +2741,17 @@ def _handler(signum, frame):
     tb = exc.__traceback__
     nxt = tb.tb_next if tb is not None else None
     if nxt is not None and nxt.tb_lineno == _CALL_LINE:
-        _pending[0] = None
-        if ${JSON.stringify(route)} == "class":
-            exc.__class__ = Y
-        else:
-            X.__bases__ = (_uc._ShouldStop,)
-        return
+        _after[0] += 1
+        if _after[0] >= _K:
+            _pending[0] = None
+            if _ROUTE == "class":
+                exc.__class__ = Y
+            elif _ROUTE == "bases":
+                X.__bases__ = (_uc._ShouldStop,)
+            else:
+                _FLIP[0] = True
+                Mixin.__bases__ = (object,)
+            return
     keep = _Rearm()
 
 _signal.signal(_signal.SIGUSR1, _handler)
@@ -2737,6 +2759,7 @@ _signal.signal(_signal.SIGUSR1, _handler)
 def _bail(cause):
     exc = X(f"gave up: {cause!r}")
     _pending[0] = exc
+    _after[0] = 0
     _trip()
     raise exc
 

@@ -1,7 +1,7 @@
 /**
  * Attacks through test.py's own objects (docs/security.md, "Verdicts"): a candidate without input checks that
- * bends what test.py holds (a helper's defaults, a staticmethod, the framework's assertLogs) must not pass the
- * tests those checks fail; and honest test.py features (assertLogs, assertWarns twice in a test, a warning from
+ * bends what test.py holds (its data, a helper's defaults, a staticmethod, the framework's assertLogs) must not
+ * pass the tests those checks fail, and finds no way into test.py's namespace; and honest test.py features (assertLogs, assertWarns twice in a test, a warning from
  * the candidate) are trusted. Both backends.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,10 +16,12 @@ import {
   assertWarnsTests,
   dataListAttack,
   dataListTests,
+  handedObjectTests,
   helperDefaultsAttack,
   helperDefaultsTests,
   inPlaceCandidate,
   loggingCandidate,
+  namespaceProbe,
   reinitAttack,
   staticMethodTests,
   warningCandidate,
@@ -64,14 +66,19 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
     expect(r.allPassed).toBe(false);
   });
 
-  it("test.py's list of bad inputs, emptied by code under test, makes the run not trusted (during a test, or while test.py is made)", async () => {
-    const stub = withoutInputChecks(task.canonical);
-    const during = await underTests(dataListTests(task.tests), dataListAttack(stub));
-    expect(statusOf(during, EDGES)).not.toBe("passed");
-    expect(during.incident?.message).toMatch(/test.py's BAD_P_BASES \(its items changed\)/);
-    const whileMade = await underTests(dataListTests(task.tests, true), dataListAttack(stub));
-    expect(statusOf(whileMade, EDGES)).not.toBe("passed");
-    expect(whileMade.incident?.message).toMatch(/test.py's BAD_P_BASES \(not what test.py's text says/);
+  it.each([false, true])(
+    "test.py's list of bad inputs cannot be found by code under test to empty it (test.py calls the candidate while it is made: %s)",
+    async (warm) => {
+      const r = await underTests(dataListTests(task.tests, warm), dataListAttack(withoutInputChecks(task.canonical)));
+      expect(statusOf(r, EDGES)).toBe("failed");
+      expect(r.allPassed).toBe(false);
+    },
+  );
+
+  it("test.py's namespace is reached by no route: its module's name or file, __subclasses__, a handed object's methods", async () => {
+    const r = await underTests(handedObjectTests(task.tests), namespaceProbe(withoutInputChecks(task.canonical)));
+    expect(r.tests.map((t) => t.stdout).join("")).not.toMatch(/REACHED/);
+    expect(statusOf(r, EDGES)).toBe("failed");
   });
 
   it("a list test.py hands to the candidate, changed in place, and a cache its tests fill are not taken for tampering", async () => {

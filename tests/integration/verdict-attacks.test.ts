@@ -307,7 +307,7 @@ class TestOwnClass(unittest.TestCase):
         self.assertEqual(type(self).seen, CALLS)
 
     def test_patched(self):
-        with mock.patch(f"{__name__}.helper", return_value=2), mock.patch.object(TestOwnClass, "logits", [0.0]):
+        with mock.patch.dict(globals(), {"helper": lambda: 2}), mock.patch.object(TestOwnClass, "logits", [0.0]):
             self.assertEqual(helper(), 2)
 
 
@@ -747,7 +747,7 @@ def pass_at_k(n, c, k):
     expect((await rt.run(taskRunRequest(task, task.canonical, "test", over))).allPassed).toBe(true);
   });
 
-  it.each(["class", "bases"] as const)(
+  it.each(["class", "bases", "mro"] as const)(
     "an exception made unittest's _ShouldStop after the per-part executor's check (its %s changed) passes nothing",
     async (route) => {
       const stub = withoutInputChecks(task.canonical);
@@ -770,11 +770,27 @@ def pass_at_k(n, c, k):
     [
       "its class's bases",
       "class _X(Exception):\n    pass\n_X.__bases__ = (__import__('unittest').case._ShouldStop,)\n",
-      /the bases of an exception class cannot be changed/,
+      /the bases of a class cannot be changed/,
     ],
   ])("an exception cannot be made another kind after it is made (%s), wherever that is tried", async (_what, trick, refused) => {
     const r = await rt.run(taskRunRequest(task, `${task.canonical}\n${trick}`));
     expect(r.collectionError?.message).toMatch(refused);
+  });
+
+  it.each([
+    [
+      "a partial given another function (its state a tuple subclass)",
+      "import functools\nclass _T(tuple):\n    pass\n_p = functools.partial(abs)\n_p.__setstate__(_T((round, (), None, None)))\n",
+    ],
+    [
+      "a partial that holds arguments",
+      "import functools\n_p = functools.partial(round, 2.5)\n_p.__setstate__((round, (3.5,), None, None))\n",
+    ],
+    ["a staticmethod", "_s = staticmethod(abs)\nstaticmethod.__init__(_s, round)\n"],
+    ["a property", "_q = property(abs)\nproperty.__init__(_q, round)\n"],
+  ])("a descriptor that is made cannot be made to wrap something else: %s", async (_what, trick) => {
+    const r = await rt.run(taskRunRequest(task, `${task.canonical}\n${trick}`));
+    expect(r.collectionError?.message).toMatch(/cannot be run again on an object that is made already/);
   });
 
   it("honest library code that binds or reads its own state at first use is trusted (Counter.most_common, a slotted dataclass, HtmlDiff)", async () => {
@@ -790,7 +806,11 @@ class SamplerConfig:
 DEFAULT = SamplerConfig(p_base=0.2)
 assert collections.Counter([1, 2, 2, 3]).most_common(1)[0][0] == 2
 
-import difflib
+import copy, difflib, functools, pickle
+
+# (A copy and an unpickled partial are made with their function alone, then given their state.)
+assert copy.copy(functools.partial(round, ndigits=2))(1.234) == 1.23
+assert pickle.loads(pickle.dumps(functools.partial(max, 3)))(1) == 3
 
 def debug_table(before, after):
     # (HtmlDiff counts the tables it makes on its own class.)

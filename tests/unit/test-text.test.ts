@@ -53,6 +53,11 @@ describe("what test.py's text changes itself", () => {
       '    def test_x(self):\n        with mock.patch(f"{__name__}.helper"):\n            pass\n',
       [false, true],
     ],
+    [
+      "a patch of its own names (globals())",
+      '    def test_x(self):\n        with mock.patch.dict(globals(), {"helper": None}):\n            pass\n',
+      [false, true],
+    ],
   ] as const)("%s", (_, body, want) => {
     expect(changesOwn(head + body)).toEqual(want);
   });
