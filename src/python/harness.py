@@ -37,6 +37,7 @@ Statuses: passed, failed, error, skipped, xfail, xpass. Test ids are
 """
 
 import _thread
+import builtins
 import gc
 import io
 import json
@@ -272,6 +273,7 @@ class Run:
         self.changes_own = (True, True)
         self.test_classes = ()
         self.test_fixtures = None  # what sys.modules holds under test.py's module name (_import_tests)
+        self.test_builtins = None  # test.py's __builtins__ (TestBuiltins)
         # The token of the harness's looks at a test's start and result (only the harness holds it).
         self.window = object()
 
@@ -469,6 +471,22 @@ def _own_fixture(cls, *names):
     return False
 
 
+class TestBuiltins(dict):
+    """test.py's built-ins (its module's ``__builtins__``): the interpreter's own ``__import__`` and
+    ``__build_class__``, taken as the harness loaded, and every other name as the built-ins hold it when it is
+    looked up (a test's ``mock.patch("builtins.input")`` applies). An import statement hands ``__import__`` its
+    module's globals: one swapped by code under test for the length of test.py's next import, and put back, got
+    test.py's namespace (a ``class`` statement hands ``__build_class__`` its body, whose globals are test.py's)."""
+
+    __slots__ = ()
+
+    def __missing__(self, key, _live=builtins.__dict__):
+        return _live[key]
+
+
+_OWN_BUILTINS = {"__import__": builtins.__import__, "__build_class__": builtins.__build_class__}
+
+
 class WatchedSuite(unittest.TestSuite):
     """unittest's own suite, which tells the host when a class or module
     fixture that does something starts and ends (``fixture-start``,
@@ -510,6 +528,8 @@ class WatchedSuite(unittest.TestSuite):
 
 # The module fixtures unittest's suite looks up in test.py's module (by its name, in sys.modules).
 _MODULE_FIXTURES = frozenset(("setUpModule", "tearDownModule"))
+# What a module made by types.ModuleType holds of its own.
+_MODULE_OWN = frozenset(("__name__", "__doc__", "__package__", "__loader__", "__spec__"))
 
 
 def _same_fixtures(result, name):
@@ -564,16 +584,22 @@ def _import_tests(config, run, import_out):
         run.changes_own = facts.changes_own
         spec = importlib.util.spec_from_file_location(TEST_MODULE, path)
         module = importlib.util.module_from_spec(spec)
+        # Its built-ins: the interpreter's own import and class statements (TestBuiltins).
+        module.__builtins__ = run.test_builtins = TestBuiltins(_OWN_BUILTINS)
         # Where warnings note what they said from test.py's code, there from the start: the first warning
         # changes it, not test.py's namespace, which must not change while a test runs (Guard.watch_classes);
         # one that says it is empty, which assertWarns does not rebind (recode_guard.WarningRegistry).
         give_warning_registries([module])
-        # Noted at once: the audit hook refuses to change its class (a module class with __getattr__), and its
-        # functions' globals cannot be read (hide). It is in no sys.modules: code under test, which test.py
-        # imports, cannot look it up by name (and empty the list of bad inputs a test loops over, or change what
-        # an assertion compares with); it has what test.py hands it, as a function's argument.
-        run.guard.protect([module], hide=True)
+        # Noted at once: the audit hook refuses to change its class (a module class with __getattr__). It is in
+        # no sys.modules: code under test, which test.py imports, cannot look it up by name (and empty the list of
+        # bad inputs a test loops over, or change what an assertion compares with); it has what test.py hands it.
+        # unittest's suite, and dataclasses while test.py is made, look the module up there by its name: they find
+        # a module that holds test.py's module fixtures alone (setUpModule, tearDownModule), once it is made.
+        run.guard.protect([module])
         run.test_module = module
+        fixtures = types.ModuleType(TEST_MODULE, "test.py's module fixtures, where unittest's suite looks them up")
+        run.guard.protect([fixtures])
+        sys.modules[TEST_MODULE] = run.test_fixtures = fixtures
         # The code of the text read above (as the loader's exec_module would run it), kept: the functions of
         # the test classes must have been made by it.
         code = spec.loader.source_to_code(source, path)
@@ -588,14 +614,13 @@ def _import_tests(config, run, import_out):
         # __class__ that the loader's isinstance reads), and a test class so renamed left the watch.
         names = run.test_class_names
         run.test_classes = tuple(v for k, v in list(vars(module).items()) if k in names and issubclass(type(v), type))
-        # unittest's suite looks a test class's module up in sys.modules for its fixtures: it finds there a module
-        # that holds those alone (setUpModule, tearDownModule), not test.py's namespace. Watched as test.py's.
-        fixtures = types.ModuleType(TEST_MODULE, "test.py's module fixtures, where unittest's suite looks them up")
+        # Its module fixtures, where unittest's suite finds them (watched as test.py's module is), and nothing
+        # else: what code under test put there while test.py was made goes.
+        for name in [k for k in list(vars(fixtures)) if k not in _MODULE_OWN]:
+            delattr(fixtures, name)
         for name in _MODULE_FIXTURES:
             if name in vars(module):
                 setattr(fixtures, name, vars(module)[name])
-        run.guard.protect([fixtures])
-        sys.modules[TEST_MODULE] = run.test_fixtures = fixtures
         return list(_flatten(unittest.defaultTestLoader.loadTestsFromModule(module)))
     finally:
         sys.stdout, sys.stderr = saved
@@ -606,12 +631,12 @@ def _foreign_in_test_module(run, classes=None):
     of a protected module that are look-alikes, code in its test classes that its text did not make, and,
     given its test ``classes``, any built on a class test.py does not define."""
     module, guard = run.test_module, run.guard
-    stray = stray_names(module, run.test_bound_names)
+    stray = stray_names(module, run.test_bound_names, run.test_builtins)
     codes = frozenset(map(id, run.test_codes)) | guard.framework_codes
     return (
         ([f"test.py's names {', '.join(stray[:5])} (its text does not bind them)"] if stray else [])
         + look_alike_imports(module, run.test_imports, guard.noted_modules())
-        + foreign_members(module, codes, guard.noted_classes())
+        + foreign_members(module, codes, guard.noted_classes(), run.test_builtins)
         + (foreign_test_classes(classes, module, run.test_class_names, guard.noted_classes()) if classes is not None else [])
     )
 

@@ -489,17 +489,13 @@ def seal_closures():
     The same holds for ``__kwdefaults__``, the function's own dictionary,
     whose items can be set with no audit event: for a function of a sealed
     module it reads as a copy. Neither it nor ``__defaults__`` of such a
-    function can be set or deleted. ``__globals__`` of a function of a module
-    sealed with ``hide`` (test.py's, which is in no ``sys.modules``) cannot be
-    read. dataclasses' ``__annotate__`` functions are
+    function can be set or deleted. dataclasses' ``__annotate__`` functions are
     let through (``_closure_readable_codes``)."""
     function = types.FunctionType
     member = function.__dict__["__closure__"]
     if type(member) is not _MEMBER_DESCRIPTOR:
         return
     sealed = set()
-    # The dictionaries of the modules whose functions' globals cannot be read either (test.py's).
-    unreadable = set()
     read, globals_of, code_of = member.__get__, function.__globals__.__get__, function.__code__.__get__
     kwdefaults = function.__dict__["__kwdefaults__"]
     read_kw, set_kw, delete_kw = kwdefaults.__get__, kwdefaults.__set__, kwdefaults.__delete__
@@ -546,8 +542,11 @@ def seal_closures():
         def __get__(self, fn, cls=None):
             if fn is None:
                 return self
-            found = read_kw(fn, cls)
-            return dict(found) if found is not None and id(globals_of(fn)) in sealed else found
+            # (No local holds the function's own dictionary: code under test run from C while this frame is the
+            # current one, by a finalizer, can read the current frame's locals.)
+            if id(globals_of(fn)) in sealed:
+                return None if read_kw(fn, cls) is None else dict(read_kw(fn, cls))
+            return read_kw(fn, cls)
 
         def __set__(self, fn, value):
             refuse_if_sealed(fn, "keyword-only defaults")
@@ -556,27 +555,6 @@ def seal_closures():
         def __delete__(self, fn):
             refuse_if_sealed(fn, "keyword-only defaults")
             delete_kw(fn)
-
-    class SealedGlobals:
-        """The function type's ``__globals__``: refused for a function of test.py's module (``seal_closures``).
-        test.py's module is in no ``sys.modules``: a function test.py hands to code under test (a callback, a
-        lambda, a bound method) would otherwise lead to its whole namespace."""
-
-        __slots__ = ()
-
-        def __get__(self, fn, cls=None):
-            if fn is None:
-                return self
-            found = globals_of(fn, cls)
-            if id(found) in unreadable:
-                raise AttributeError("the globals of test.py's functions cannot be read by code under test (they are its namespace)")
-            return found
-
-        def __set__(self, fn, value):
-            raise AttributeError("readonly attribute")
-
-        def __delete__(self, fn):
-            raise AttributeError("readonly attribute")
 
     class SealedDefaults:
         """The function type's ``__defaults__``: for a function of a sealed module, it cannot be set
@@ -599,27 +577,23 @@ def seal_closures():
     def closure_of(fn, _get=member.__get__):
         return _get(fn)
 
-    def seal_module(module, hide=False, _sealed=sealed, _unreadable=unreadable, _module=_MODULE, _dict_of=_MODULE.__dict__["__dict__"].__get__, _id=id):
+    def seal_module(module, _sealed=sealed, _module=_MODULE, _dict_of=_MODULE.__dict__["__dict__"].__get__, _id=id):
         if type(module) is _module:
             _sealed.add(_id(_dict_of(module)))
-            if hide:
-                _unreadable.add(_id(_dict_of(module)))
 
     def install(ctypes):
         word, off = _flags_offset(ctypes)
-        for made in (SealedClosure, SealedKeywordDefaults, SealedDefaults, SealedGlobals):
+        for made in (SealedClosure, SealedKeywordDefaults, SealedDefaults):
             _flags_of(made, word, off).value = made.__flags__ | _IMMUTABLE_TYPE
         _set_builtin_attribute(ctypes, function, "__closure__", SealedClosure())
         _set_builtin_attribute(ctypes, function, "__kwdefaults__", SealedKeywordDefaults())
         _set_builtin_attribute(ctypes, function, "__defaults__", SealedDefaults())
-        _set_builtin_attribute(ctypes, function, "__globals__", SealedGlobals())
 
     with_ctypes(install)
     if (
         type(function.__dict__["__closure__"]) is not SealedClosure
         or type(function.__dict__["__kwdefaults__"]) is not SealedKeywordDefaults
         or type(function.__dict__["__defaults__"]) is not SealedDefaults
-        or type(function.__dict__["__globals__"]) is not SealedGlobals
         or not function.__flags__ & _IMMUTABLE_TYPE
     ):
         raise RuntimeError("the closures of functions could not be sealed here")
@@ -711,6 +685,27 @@ def _hooks():
     return state
 
 
+_REAL_SUBCLASSES = type.__dict__["__subclasses__"]
+
+
+def _exception_family(cls, bases, _inst=isinstance, _sub=issubclass, _type=type, _tuple=tuple, _exc=BaseException, _real=_REAL_SUBCLASSES):
+    """Whether the class ``cls`` (whose bases are being set to ``bases``), a class built on it, or one of the
+    new bases is an exception class: its new bases give each of them a new MRO (``typing.NamedTuple`` sets the
+    bases of the class it makes, and may)."""
+    if _type(bases) is _tuple and any(_inst(b, _type) and _sub(b, _exc) for b in bases):
+        return True
+    seen, stack = [], [cls]
+    while stack:
+        c = stack.pop()
+        if any(c is s for s in seen) or not _inst(c, _type):
+            continue
+        seen.append(c)
+        if _sub(c, _exc):
+            return True
+        stack.extend(_real(c))
+    return False
+
+
 def _code_or_none(v):
     """A function's code, or None (not a function, or one whose code the audit hook hides)."""
     try:
@@ -783,8 +778,7 @@ def _install_audit_guard(functions, own=(), seal_module=None):
     which notes more modules, classes and functions (it can only add
     refusals, so it may be reachable); ``hide``: their defaults and code
     cannot be read either (the harness's event writer, whose defaults hold
-    the run's key), nor, for a module, its functions' globals (test.py's).
-    ``own``: functions whose defaults hold what code under test must not have
+    the run's key). ``own``: functions whose defaults hold what code under test must not have
     (the guard itself, see ``GuardHandle``): reading their defaults or code is
     refused too. ``seal_module``: called with each noted
     object, it seals the closures of a module's functions (``seal_closures``)."""
@@ -801,7 +795,7 @@ def _install_audit_guard(functions, own=(), seal_module=None):
     def protect(objects, hide=False, _noted=noted, _held=held, _hidden=hidden_ids, _id=id, _seal=seal_module):
         for o in objects:
             if _seal is not None:
-                _seal(o, hide)
+                _seal(o)
             if _id(o) not in _noted:
                 _noted.add(_id(o))
                 _held.append(o)
@@ -829,6 +823,7 @@ def _install_audit_guard(functions, own=(), seal_module=None):
         _ie=ImportError,
         _sub=issubclass,
         _exc=BaseException,
+        _family=_exception_family,
     ):
         _frames(event, args)
         if event in _walks:
@@ -860,10 +855,10 @@ def _install_audit_guard(functions, own=(), seal_module=None):
                     # unittest decides a test part's outcome on an exception's class in more than one place (a
                     # _ShouldStop or SkipTest is not a failure): one changed between them had a failure pass.
                     raise _re("the class of an exception cannot be changed by code under test")
-            elif name == "__bases__":
+            elif name == "__bases__" and (_id(obj) in _noted or _family(obj, args[2])):
                 # (New bases give a class, and every class built on it, a new MRO, computed by their metaclass's
                 # mro(): an exception class made one unittest swallows, after the per-part executor's check.)
-                raise _re("the bases of a class cannot be changed by code under test")
+                raise _re("the bases of a class the run did not define, or of an exception class or one built on, cannot be changed")
         elif event == "object.__getattr__" and args and (args[0] is _protect or _id(args[0]) in _hidden):
             raise _re("the guard's own functions cannot be inspected")
         elif event == "sys.addaudithook":

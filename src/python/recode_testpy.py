@@ -62,15 +62,15 @@ _MODULE_DUNDERS = frozenset(
 )
 
 
-def stray_names(module, bound):
+def stray_names(module, bound, given_builtins):
     """Names in a module's namespace that its text does not bind (``bound``)
     and that are not the interpreter's own (``__file__``, ...): put there from
-    outside while it ran. Its ``__builtins__`` must be the interpreter's (a
-    dictionary of one's own would give its functions another ``ValueError``)."""
+    outside while it ran. Its ``__builtins__`` must be the one the harness gave
+    it (``given_builtins``: a dictionary of one's own would give its functions
+    another ``ValueError``)."""
     names = vars(module)
     found = sorted(k for k in list(names) if k not in bound and k not in _MODULE_DUNDERS)
-    own = names.get("__builtins__", builtins)
-    if own is not builtins and own is not vars(builtins):
+    if names.get("__builtins__") is not given_builtins:
         found.append("__builtins__")
     return found
 
@@ -106,16 +106,19 @@ def is_descriptor(value):
     return any("__get__" in _type_dict(k) for k in _type_mro(type(value)))
 
 
-def _made_by(value, codes):
-    """Whether a class attribute runs only code whose code object is one of ``codes`` (ids)."""
+def _made_by(value, codes, given_builtins):
+    """Whether a class attribute runs only code whose code object is one of ``codes`` (ids), with the built-ins
+    the harness gave test.py (``given_builtins``)."""
     kind = type(value)
     if kind is _FUNCTION:
-        # (Its built-ins too: a function made while test.py's __builtins__ was another dictionary keeps it.)
-        return id(value.__code__) in codes and value.__builtins__ is vars(builtins)
+        # (Its built-ins too: a function made while test.py's __builtins__ was another dictionary keeps it. The
+        # framework's, its skip wrappers, have the interpreter's.)
+        own = value.__builtins__
+        return id(value.__code__) in codes and (own is given_builtins or own is vars(builtins))
     if kind is staticmethod or kind is classmethod:
-        return _made_by(value.__func__, codes)
+        return _made_by(value.__func__, codes, given_builtins)
     if kind is property:
-        return all(f is None or _made_by(f, codes) for f in (value.fget, value.fset, value.fdel))
+        return all(f is None or _made_by(f, codes, given_builtins) for f in (value.fget, value.fset, value.fdel))
     return kind in _C_DESCRIPTORS or not is_descriptor(value)
 
 
@@ -131,7 +134,7 @@ _FRAMEWORK_NAMES = _framework_names()
 _METHODS = (_FUNCTION, staticmethod, classmethod)
 
 
-def foreign_members(module, codes, protected_classes):
+def foreign_members(module, codes, protected_classes, given_builtins):
     """What, in the test classes of ``module`` (its TestCase subclasses) and the
     classes they are built on that are not protected, runs code test.py's text
     did not make (``codes``: ids of the code objects allowed, test.py's and
@@ -149,10 +152,10 @@ def foreign_members(module, codes, protected_classes):
                 continue
             seen.add(id(cls))
             meta = type(cls)
-            if meta is not type and not all(_made_by(v, codes) for v in list(_type_dict(meta).values())):
+            if meta is not type and not all(_made_by(v, codes, given_builtins) for v in list(_type_dict(meta).values())):
                 found.append(f"test class {cls.__qualname__}'s metaclass {meta.__qualname__} (not test.py's)")
             for name, member in list(_type_dict(cls).items()):
-                if not _made_by(member, codes):
+                if not _made_by(member, codes, given_builtins):
                     found.append(f"test class {cls.__qualname__}'s {name} (code test.py does not define)")
                 elif name in _FRAMEWORK_NAMES and type(member) not in _METHODS:
                     found.append(f"test class {cls.__qualname__}'s {name} (not a function, under the name of one of unittest's)")

@@ -2225,7 +2225,7 @@ key = bytes.fromhex(subprocess.run([sys.executable, "-c", Q, *map(str, ids)], ca
 checks = {}
 recode_check.SINK = lambda k, v, r, a, s: checks[cur].append({"type": "check", "key": k, "value": v, "rtol": r, "atol": a, "subtest": s, "caller": ""})
 ns = {"__name__": "t"}
-exec(compile(open(sys.modules["recode_task_test"].__file__).read(), "t", "exec"), ns)
+exec(compile(open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test.py")).read(), "t", "exec"), ns)
 suite = [t for c in sorted(k for k, v in ns.items() if isinstance(v, type) and issubclass(v, unittest.TestCase)) for t in unittest.TestLoader().loadTestsFromTestCase(ns[c])]
 ev = []
 for t in suite:

@@ -224,26 +224,65 @@ def min_p_filter(probs, p_base):
 }
 
 /**
- * test.py whose test_edges loops over a module-level list of bad inputs, and hands the candidate an object of a
- * class test.py defines (a list with a method): what code under test is handed, not a way into test.py's namespace.
+ * test.py that uses what the standard library reads of a module by its name while the module is made, and
+ * module fixtures: string annotations (`from __future__ import annotations`) on a dataclass, a NamedTuple, a
+ * TypedDict, `typing.get_type_hints` of its own function, `setUpModule`, `addModuleCleanup` and `tearDownModule`.
  */
-export function handedObjectTests(tests: string): string {
-  const withClass = replaceOnce(
-    tests,
-    'NEG_INF = float("-inf")\n',
-    'NEG_INF = float("-inf")\nBAD_P_BASES = [-0.1, 1.5, float("nan")]\n\n\nclass Probs(list):\n    def total(self):\n        return sum(self)\n',
-  );
+export function typingFixturesTests(tests: string): string {
+  const head = `from __future__ import annotations
+
+import dataclasses
+import typing
+
+EVENTS = []
+
+
+def setUpModule():
+    EVENTS.append("setUpModule")
+    unittest.addModuleCleanup(EVENTS.append, "cleanup")
+
+
+def tearDownModule():
+    EVENTS.append("tearDownModule")
+
+
+@dataclasses.dataclass
+class Case:
+    probs: list
+    p_base: float = 0.0
+
+
+class Draw(typing.NamedTuple):
+    index: int
+    prob: float
+
+
+class Config(typing.TypedDict):
+    p_base: float
+
+
+def scaled(x: typing.Optional[float]) -> float:
+    return 2.0 * (x or 0.0)
+
+`;
+  const withHead = replaceOnce(tests, "import math\n", `${head}import math\n`);
   return replaceOnce(
-    replaceOnce(withClass, EDGES_LOOP, "for bad in BAD_P_BASES:"),
-    '        check(self, "filter_single", min_p_filter([1.0], 0.5), rtol=1e-12, atol=0.0)\n',
-    '        check(self, "filter_single", min_p_filter(Probs([1.0]), 0.5), rtol=1e-12, atol=0.0)\n',
+    withHead,
+    "    def test_edges(self):\n",
+    `    def test_edges(self):
+        self.assertEqual(EVENTS, ["setUpModule"])
+        self.assertEqual(Case([0.5, 0.5]).p_base, 0.0)
+        self.assertEqual(Draw(1, 0.5).index, 1)
+        self.assertEqual(Config(p_base=0.1)["p_base"], 0.1)
+        self.assertIn("x", typing.get_type_hints(scaled))
+`,
   );
 }
 
 /**
- * The candidate `stub` that looks, at each call, for test.py's namespace along every route it knows (the module
- * by its name or its file in `sys.modules`, test.py's classes among `__subclasses__()`, the globals of a
- * function of test.py's it is handed, or of a method of an object of test.py's class it is handed), prints
+ * The candidate `stub` that looks, at each call, for test.py's namespace along every route it knows that test.py
+ * does not hand it (the module by its name or its file in `sys.modules`, test.py's classes among
+ * `__subclasses__()` and their methods' globals), prints
  * `REACHED <route>` for each that leads there (sys.modules holds, under test.py's module name, a module with its
  * module fixtures alone), and empties the list of bad inputs it finds.
  */
@@ -281,11 +320,6 @@ def _reach(probs):
                     found.append((f"globals of {c.__name__}'s method", v.__globals__))
                 except Exception:
                     pass
-    for v in list(vars(type(probs)).values()) if type(probs) is not list else []:
-        try:
-            found.append(("globals of a method of a handed object", v.__globals__))
-        except Exception:
-            pass
     for label, ns in found:
         bad = ns.get("BAD_P_BASES") if type(ns) is dict else None
         if type(bad) is list or ns is None:
@@ -297,6 +331,46 @@ _plain_filter = min_p_filter
 
 def min_p_filter(probs, p_base):
     _reach(probs)
+    return _plain_filter(probs, p_base)
+`;
+}
+
+/**
+ * `dataListTests` that also names the built-ins (the guard then does not count their changes put back within a
+ * test), and whose test_edges imports a module before it loops over its bad inputs.
+ */
+export function builtinsNamingTests(tests: string): string {
+  return replaceOnce(
+    replaceOnce(dataListTests(tests), "import math\n", "import builtins\nimport math\n"),
+    "        for bad in BAD_P_BASES:\n",
+    "        import statistics\n\n        for bad in BAD_P_BASES:\n",
+  );
+}
+
+/**
+ * The candidate `stub` that, at test_edges' last call before its import, swaps the built-in `__import__` for one that takes the globals
+ * of the next import statement that is not its own (test_edges' `import statistics`), empties the list of bad
+ * inputs found there, and puts the original back.
+ */
+export function importHookAttack(stub: string): string {
+  return `${stub}
+
+import builtins as _b
+
+_real_import = _b.__import__
+
+def _hook(name, globals=None, locals=None, fromlist=(), level=0):
+    if type(globals) is dict and type(globals.get("BAD_P_BASES")) is list:
+        globals["BAD_P_BASES"].clear()
+        _b.__import__ = _real_import
+    return _real_import(name, globals, locals, fromlist, level)
+
+_plain_filter = min_p_filter
+
+def min_p_filter(probs, p_base):
+    # (In test_edges alone, just before its import: the swap lasts until that import.)
+    if list(probs) == [1.0] and _b.__import__ is _real_import:
+        _b.__import__ = _hook
     return _plain_filter(probs, p_base)
 `;
 }

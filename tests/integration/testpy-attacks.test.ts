@@ -14,16 +14,18 @@ import {
   assertLogsAttack,
   assertLogsTests,
   assertWarnsTests,
+  builtinsNamingTests,
   dataListAttack,
   dataListTests,
-  handedObjectTests,
   helperDefaultsAttack,
   helperDefaultsTests,
+  importHookAttack,
   inPlaceCandidate,
   loggingCandidate,
   namespaceProbe,
   reinitAttack,
   staticMethodTests,
+  typingFixturesTests,
   warningCandidate,
 } from "../helpers/test-py-attacks";
 
@@ -75,8 +77,15 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
     },
   );
 
-  it("test.py's namespace is reached by no route: its module's name or file, __subclasses__, a handed object's methods", async () => {
-    const r = await underTests(handedObjectTests(task.tests), namespaceProbe(withoutInputChecks(task.canonical)));
+  it("test.py's import statements hand their globals to no __import__ of the candidate's", async () => {
+    const r = await underTests(builtinsNamingTests(task.tests), importHookAttack(withoutInputChecks(task.canonical)));
+    // (The swapped __import__, never called by test.py, is left in the built-ins: seen as a change.)
+    expect(statusOf(r, EDGES)).not.toBe("passed");
+    expect(r.allPassed).toBe(false);
+  });
+
+  it("test.py's namespace is reached by no route it does not hand over: its module's name or file, __subclasses__", async () => {
+    const r = await underTests(dataListTests(task.tests), namespaceProbe(withoutInputChecks(task.canonical)));
     expect(r.tests.map((t) => t.stdout).join("")).not.toMatch(/REACHED/);
     expect(statusOf(r, EDGES)).toBe("failed");
   });
@@ -85,6 +94,16 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
     const over = { tests: dataListTests(task.tests) };
     const r = await rt.run(taskRunRequest(task, inPlaceCandidate(task.canonical), "test", over));
     expect(r.incident ?? null).toBeNull();
+    expect(r.allPassed).toBe(true);
+  });
+
+  it("test.py's module fixtures, string annotations, NamedTuple, TypedDict and get_type_hints work as in CPython; so does a candidate's NamedTuple", async () => {
+    const over = { tests: typingFixturesTests(task.tests) };
+    const candidate = `${task.canonical}\n\nimport typing\n\nclass Pool(typing.NamedTuple):\n    kept: list\n    threshold: float\n`;
+    const r = await rt.run(taskRunRequest(task, candidate, "test", over));
+    expect(r.incident ?? null).toBeNull();
+    expect(r.collectionError ?? null).toBeNull();
+    expect(r.tests.filter((t) => t.status !== "passed")).toEqual([]);
     expect(r.allPassed).toBe(true);
   });
 

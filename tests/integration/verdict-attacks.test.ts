@@ -45,6 +45,11 @@ const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
 /** Messages by which an attack says it reached something it must not. */
 const BREACH = /recorded values are visible|reached \[|left over from an earlier run/;
 
+/** The tests the attacks' candidates fail (they implement no input checks) that were reported passed. */
+function forgedPasses(r: RunResult): string[] {
+  return r.tests.filter((t) => t.status === "passed" && /errors|edges/.test(t.id)).map((t) => t.id);
+}
+
 /** Whether the attack was refused where it was tried (a class of the framework is immutable), or the run is not trusted. */
 function refusedOrNotTrusted(r: RunResult): boolean {
   const refused = /of immutable type|the closure of a function the run did not define/;
@@ -140,7 +145,9 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     async (route) => {
       const r = await rt.run(taskRunRequest(task, assertionForgeryAttack(task.canonical, route)));
       expect(r.allPassed).toBe(false);
-      expect(refusedOrNotTrusted(r)).toBe(true);
+      // (test.py's classes and module are out of the candidate's reach: those attacks find nothing to change.)
+      if (route === "test-class-attribute" || route === "test-module-global") expect(forgedPasses(r)).toEqual([]);
+      else expect(refusedOrNotTrusted(r)).toBe(true);
       expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
     },
   );
@@ -150,9 +157,8 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     async (route) => {
       const r = await rt.run(taskRunRequest(task, assertionForgeryAttack(task.canonical, route)));
       expect(r.allPassed).toBe(false);
-      if (route === "test-class-property") expect(r.incident?.kind).toBe("tampered");
-      // Replacing a test method's code is refused where it is tried: the candidate's call raises, and its tests fail.
-      else expect(r.tests.some((t) => /cannot be (changed|replaced)/.test(t.message))).toBe(true);
+      // (test.py's classes are out of the candidate's reach: in no sys.modules, in no __subclasses__().)
+      expect(forgedPasses(r)).toEqual([]);
       expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
     },
   );
@@ -177,18 +183,21 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     const seen = {
       "look-alike-check-module": /test\.py's check \(not recode_check's own/,
       // (The hook on __build_class__ is put back in builtins: seen as such, before the test classes are looked at.)
-      "test-object-at-creation": /__init__|builtins \(changed and put back\)/,
-      "descriptor-on-test-class": /test class/,
-      "module-getattr-load-tests": /__getattr__/,
-      "test-builtins-swapped": /__builtins__/,
+      // (test.py's class statements call the interpreter's own __build_class__: the one set in the built-ins stays there.)
+      "test-object-at-creation": /__init__|builtins/,
     } as Record<string, RegExp>;
     if (seen[route]) {
       expect(r.incident?.kind).toBe("tampered");
       expect(r.incident?.message).toMatch(seen[route]);
     } else if (route === "module-class-getattr") {
-      // test.py's module is noted as it is made: its class cannot be changed while test.py imports the candidate.
+      // What sys.modules holds under test.py's module name is noted as it is made: its class cannot be changed.
       expect(r.collectionError?.message).toMatch(/the class of a module or object the run did not make cannot be changed/);
-    } else expect(r.tests.filter((t) => t.status !== "passed").length).toBeGreaterThan(0);
+    } else {
+      // (test.py's module and classes, which descriptor-on-test-class, module-getattr-load-tests and
+      // test-builtins-swapped bend, are out of the candidate's reach.)
+      expect(r.tests.filter((t) => t.status !== "passed").length).toBeGreaterThan(0);
+      expect(forgedPasses(r)).toEqual([]);
+    }
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
@@ -213,7 +222,7 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
       expect(r.allPassed).toBe(false);
       // (The watch reads no property of what it copies: there, the candidate's code does not run at all.)
       // (Its finalizer also gives the test class assertRaises while the test runs: seen, whichever comes first.)
-      if (route === "finalizer-in-a-look") expect(r.incident?.message).toMatch(/unittest\.case|changed during a test/);
+      if (route === "finalizer-in-a-look" && r.incident) expect(r.incident.message).toMatch(/unittest\.case|changed during a test/);
       if (r.incident) expect(r.incident.kind).toBe("tampered");
       // The tests whose input checks are gone pass only if their failures were swallowed.
       const unchecked = r.tests.filter((t) => /errors|invalid|bad/.test(t.id));
@@ -262,10 +271,9 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     // (The attack's getattr(fn, "__closure__", None) finds no closure: the test fails as the candidate is.)
     expect(r.tests.find((t) => t.id === "TestErrors.test_zero_temperature")?.status).toBe("error");
 
+    // (test.py's helper is out of the candidate's reach, in no sys.modules: the probe finds no function to read.)
     const probe = await rt.run(taskRunRequest(task, closureReadsProbe(task.canonical), "test", closures));
     const reads = probe.tests.find((t) => t.id === "TestErrors.test_sums_to_one")?.message ?? "";
-    expect(reads).toMatch(/plain: AttributeError/);
-    expect(reads).toMatch(/own closure: readable/);
     expect(reads).not.toMatch(/GOT/);
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
@@ -274,8 +282,8 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     const r = await rt.run(taskRunRequest(task, testClassPutBackAttack(task.canonical)));
     expect(r.allPassed).toBe(false);
     expect(r.tests.find((t) => t.id === "TestSoftmax.test_large_logits_and_errors")?.status).not.toBe("passed");
-    expect(r.incident?.kind).toBe("tampered");
-    expect(r.incident?.message).toMatch(/test class \w+ \(changed during a test\)/);
+    // (test.py's classes are out of the candidate's reach; were one handed to it, the change would be counted.)
+    if (r.incident) expect(r.incident.message).toMatch(/test class \w+ \(changed during a test\)/);
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
@@ -371,7 +379,6 @@ class TestCounted(unittest.TestCase):
     const r = await rt.run(taskRunRequest(task, moduleRenameAttack(task.canonical)));
     expect(r.allPassed).toBe(false);
     expect(r.tests.filter((t) => t.status === "passed" && /errors|edges/.test(t.id))).toEqual([]);
-    expect(r.incident?.kind).toBe("tampered");
   });
 
   it("ctypes' classes, which the guard keeps alive for itself, are in no walk of the classes", async () => {
@@ -770,7 +777,7 @@ def pass_at_k(n, c, k):
     [
       "its class's bases",
       "class _X(Exception):\n    pass\n_X.__bases__ = (__import__('unittest').case._ShouldStop,)\n",
-      /the bases of a class cannot be changed/,
+      /the bases of a class the run did not define, or of an exception class or one built on, cannot be changed/,
     ],
   ])("an exception cannot be made another kind after it is made (%s), wherever that is tried", async (_what, trick, refused) => {
     const r = await rt.run(taskRunRequest(task, `${task.canonical}\n${trick}`));
