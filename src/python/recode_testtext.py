@@ -163,8 +163,8 @@ def tests_change_own(tree, class_names):
             classes = True
         elif kind is _CALL and _is_patch(node.func) and node.args:
             # A patch of one of its classes (``patch.object(TestFoo, ...)``), or of a name in its own module
-            # (``patch.dict(globals(), ...)``; ``patch(f"{__name__}.helper")`` finds no module, test.py's being in
-            # no sys.modules, but says what is meant).
+            # (``patch.dict(globals(), ...)``; ``patch(f"{__name__}.helper")`` finds only the module of fixtures,
+            # test.py's being in no sys.modules, but says what is meant).
             first = node.args[0]
             classes = classes or is_own(first)
             module = (
