@@ -67,6 +67,7 @@ from recode_guard import (
     protected_classes,
     seal_closures,
     seal_reinitialising,
+    seal_frame_builtins,
     settle_lazy_globals,
     give_warning_registries,
 )
@@ -487,6 +488,18 @@ class TestBuiltins(dict):
 _OWN_BUILTINS = {"__import__": builtins.__import__, "__build_class__": builtins.__build_class__}
 
 
+class _TestBuiltinsHolder:
+    """What the guard watches test.py's built-ins (``TestBuiltins``) through: an object whose dictionary they are."""
+
+    __name__ = "test.py's built-ins"
+
+
+def _frame_builtins():
+    """The frame-reading built-ins as the seal installed them (``recode_guard.seal_frame_builtins``), by name:
+    test.py's calls of them by name reach them, whatever the built-ins hold then."""
+    return {fn.__name__: fn for fn in seal_frame_builtins()[1:]}
+
+
 class WatchedSuite(unittest.TestSuite):
     """unittest's own suite, which tells the host when a class or module
     fixture that does something starts and ends (``fixture-start``,
@@ -585,7 +598,7 @@ def _import_tests(config, run, import_out):
         spec = importlib.util.spec_from_file_location(TEST_MODULE, path)
         module = importlib.util.module_from_spec(spec)
         # Its built-ins: the interpreter's own import and class statements (TestBuiltins).
-        module.__builtins__ = run.test_builtins = TestBuiltins(_OWN_BUILTINS)
+        module.__builtins__ = run.test_builtins = TestBuiltins({**_OWN_BUILTINS, **_frame_builtins()})
         # Where warnings note what they said from test.py's code, there from the start: the first warning
         # changes it, not test.py's namespace, which must not change while a test runs (Guard.watch_classes);
         # one that says it is empty, which assertWarns does not rebind (recode_guard.WarningRegistry).
@@ -769,13 +782,21 @@ def run_tests(config, emit_text):
         # test.py's module and the classes it defines that the tests are built on: not changed while a test runs
         # (but those test.py's text changes itself from inside its tests).
         own = list(dict.fromkeys(c for t in classes for c in t.__mro__ if id(c) in made))
-        counted = ([] if run.changes_own[0] else own) + ([] if run.changes_own[1] else [run.test_module])
+        # test.py's built-ins, counted whatever test.py does: it has no name for them (C code that makes a function
+        # while test.py's code runs, FunctionType(code, {}), gives it the built-ins of that code's globals).
+        builtins_of_tests = _TestBuiltinsHolder()
+        builtins_of_tests.__dict__ = run.test_builtins
+        counted = ([] if run.changes_own[0] else own) + ([] if run.changes_own[1] else [run.test_module]) + [builtins_of_tests]
         try:
             guard.watch_classes(
                 set(own),
                 objects=(run,),
                 slotted=slotted,
-                modules=((run.test_module, run.test_bound_names), (run.test_fixtures, _MODULE_FIXTURES)),
+                modules=(
+                    (run.test_module, run.test_bound_names),
+                    (run.test_fixtures, _MODULE_FIXTURES),
+                    (builtins_of_tests, frozenset(run.test_builtins)),
+                ),
                 tests_patch=run.tests_patch,
                 test_codes=run.test_codes,
                 test_patches=run.patch_targets,
@@ -1149,6 +1170,7 @@ def seal():
     settle_lazy_globals()
     freeze_classes([*protected_classes(), *fixed_frame_functions()])
     seal_closures()
+    seal_frame_builtins()
     touch_counter()
     # (The protected objects as the guard will note them: prepare() makes it, after this.)
     seal_reinitialising(_protected_objects())

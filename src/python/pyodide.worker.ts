@@ -10,6 +10,7 @@ import type { PyodideAPI } from "pyodide";
 import type { FileReply, FileRequest, WorkerHello } from "./box-protocol";
 import harness from "./harness.py?raw";
 import check from "./recode_check.py?raw";
+import frameBuiltins from "./recode_frame_builtins.py?raw";
 import frames from "./recode_frames.py?raw";
 import guard from "./recode_guard.py?raw";
 import testpy from "./recode_testpy.py?raw";
@@ -150,6 +151,7 @@ const handle = createWorkerCore({
     recode_check: check,
     recode_guard: guard,
     recode_frames: frames,
+    recode_frame_builtins: frameBuiltins,
     recode_testpy: testpy,
     recode_testtext: testtext,
     recode_touch: touch,

@@ -46,6 +46,8 @@ _FRAME_READERS = (
     ("recode_harness", "run_tests.<locals>.sink"),
     # Whose code made and started a patch of unittest.mock (test.py's, or the code under test's).
     ("recode_guard", "Guard.patched"),
+    # The frame-reading built-ins (locals(), super(), ...), which read the frame that called them itself.
+    ("recode_frame_builtins", "make_frame_builtins.<locals>.caller"),
 )
 
 # The audit events that hand out a first frame, and the attributes that do ("object.__getattr__").

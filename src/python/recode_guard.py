@@ -16,6 +16,7 @@ import contextlib
 import gc
 import re
 import re._compiler
+import os
 import sys
 import types
 from collections import namedtuple
@@ -23,6 +24,7 @@ from itertools import chain
 from operator import attrgetter, methodcaller
 from operator import is_ as _is
 
+from recode_frame_builtins import make_frame_builtins
 from recode_frames import READER_SYS, code_objects, fixed_frame_functions, frame_reader_functions, frame_wall, handlers_without_frames
 from recode_testpy import is_descriptor
 from recode_testtext import TEST_MODULE
@@ -57,6 +59,7 @@ PROTECTED_MODULES = (
     "recode_harness",
     "recode_guard",
     "recode_frames",
+    "recode_frame_builtins",
     "recode_testpy",
     "recode_testtext",
     "recode_touch",
@@ -590,6 +593,7 @@ def seal_closures():
         _set_builtin_attribute(ctypes, function, "__defaults__", SealedDefaults())
 
     with_ctypes(install)
+    _SEALED_GLOBALS.append(sealed)
     if (
         type(function.__dict__["__closure__"]) is not SealedClosure
         or type(function.__dict__["__kwdefaults__"]) is not SealedKeywordDefaults
@@ -598,6 +602,35 @@ def seal_closures():
     ):
         raise RuntimeError("the closures of functions could not be sealed here")
     _SEALED_CLOSURES.append((closure_of, seal_module, SealedClosure.__get__))
+
+
+# The ids of the sealed modules' globals (seal_closures' own set), until seal_frame_builtins takes it.
+_SEALED_GLOBALS = []
+# What seal_frame_builtins installed (and the function that made them), to be hidden by the audit hook.
+_FRAME_BUILTINS = []
+
+
+def _library_paths():
+    """The folders of Python's own files (its standard library, zipped or not, and site-packages)."""
+    import sysconfig
+
+    paths = {sysconfig.get_paths().get(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+    paths.add(os.path.dirname(os.__file__))
+    paths.update(p for p in sys.path if type(p) is str and p.endswith(".zip"))
+    return sorted(p for p in paths if p)
+
+
+def seal_frame_builtins():
+    """Install the built-ins that read only a frame that called them itself (``recode_frame_builtins``), once,
+    after ``seal_closures`` (they tell a sealed module's frame by its set). Returns them with the function that
+    made them (whose code holds theirs): the audit hook refuses to read their code and closures, since a
+    function made from the frame reader's code would be let take frames."""
+    if not _FRAME_BUILTINS:
+        if not _SEALED_GLOBALS:
+            raise RuntimeError("the frame-reading built-ins are sealed after the closures")
+        made = make_frame_builtins(_SEALED_GLOBALS.pop(), _library_paths())
+        _FRAME_BUILTINS.extend([make_frame_builtins, *made.values()])
+    return list(_FRAME_BUILTINS)
 
 
 def take_sealed_closures():
@@ -787,7 +820,7 @@ def _install_audit_guard(functions, own=(), seal_module=None):
     frames = frame_wall()
     # Functions whose defaults hold what code under test must not have (the original signal functions).
     # (And the functions the frame check allows by their code: a function made from one's code would be too.)
-    hidden = (*handlers_without_frames(), *frame_reader_functions(), *own)
+    hidden = (*handlers_without_frames(), *frame_reader_functions(), *seal_frame_builtins(), *own)
     hidden_ids = set(map(id, hidden))
     noted = set()
     held = []  # the noted objects, so that their ids stay theirs
@@ -1101,6 +1134,7 @@ class Guard:
         freeze_classes([obj for _, obj, kind in self.objects if kind == "class"] + fixed_frame_functions())
         # Natively the closures are sealed here (Pyodide sealed them at the seal): the guard reads them itself.
         seal_closures()
+        seal_frame_builtins()
         sealed = take_sealed_closures()
         if sealed is None:
             raise RuntimeError("the guard of this interpreter was made already")

@@ -79,11 +79,12 @@ def _once(make, behind):
     the guard keeps where code under test cannot reach it. ``behind``: a class's ``__dict__`` view -> the
     dictionary behind it."""
 
-    def more(objects, _make=make, _behind=behind, _type=type, _mod=type(sys), _proxy=type(type.__dict__)):
+    def more(objects, _make=make, _behind=behind, _type=type, _proxy=type(type.__dict__)):
         dicts = []
         for o in objects:
-            view = _type.__dict__["__dict__"].__get__(o) if isinstance(o, _type) else vars(o) if _type(o) is _mod else None
-            dicts.append(_behind(view) if _type(view) is _proxy else view if _type(view) is dict else None)
+            # (A module's or an object's own dictionary, a dict subclass included: test.py's built-ins.)
+            view = _type.__dict__["__dict__"].__get__(o) if isinstance(o, _type) else vars(o)
+            dicts.append(_behind(view) if _type(view) is _proxy else view if isinstance(view, dict) else None)
         return _make(dicts)
 
     def counter(dicts, _make=make, _more=more, _used=[]):  # noqa: B006 - the one use, kept where nothing else reaches it
@@ -126,7 +127,7 @@ def _version_tags(ctypes):
 
     def make(dicts, _at=word.from_address, _off=off, _value=attrgetter("value"), _zero=word()):
         # The words are made once (the dicts are kept alive with them), and read in C at every look.
-        words = tuple(_at(id(d) + _off) if type(d) is dict else _zero for d in dicts)
+        words = tuple(_at(id(d) + _off) if isinstance(d, dict) else _zero for d in dicts)
 
         def probe(_words=words, _dicts=tuple(dicts), _value=_value, _map=map, _list=list):
             return _list(_map(_value, _words))
@@ -176,7 +177,7 @@ def _watchers(ctypes):
     def make(dicts, _watch=watch, _wid=wid, _log=log, _callback=callback, _freed=_DEALLOCATED):
         addresses = []
         for d in dicts:
-            if type(d) is dict:
+            if isinstance(d, dict):
                 _watch(_wid, d)
                 addresses.append(str(id(d)))
             else:

@@ -1,0 +1,362 @@
+"""The built-ins that read the frame that calls them, made to read only a frame that called them itself.
+
+``locals()``, ``globals()``, ``vars()``, ``dir()``, ``eval`` and ``exec`` without a namespace, and zero-argument
+``super()`` read the frame that is running when they are called. Called by C code on the candidate's behalf
+(a ``functools.partial`` in a special-method slot, a C iterator, the finalizer of cyclic garbage the collector
+frees), that frame is whichever happens to run: test.py's (its namespace, the test object), unittest's (the
+run's result), the harness's (natively, the run's key in the event writer's frame). So each is replaced in the
+built-ins by a function of the same name that looks at the frame below it:
+
+- a frame of code the run brought (its globals are no sealed module's and its file is in no library folder):
+  read as the interpreter reads it, whoever called;
+- a frame of a sealed module (every module loaded before the run, test.py's, the harness's) or of a library
+  file: read only when that frame's current instruction is a call of this very function, loaded there by its
+  name (``LOAD_GLOBAL``/``LOAD_NAME``), with as many arguments as it was given. A Python function called from
+  bytecode runs in a frame pushed at once (CPython 3.11 leaves the caller's last instruction at the call's
+  last cache entry then, and at the call itself when C code called on), so no C code ran on that frame's
+  behalf in between. Any other call raises ``RuntimeError``.
+
+``super`` becomes a function that makes the interpreter's own super objects (``isinstance(x, super)`` and
+subclasses of ``super`` are not available to code under test). ``make_frame_builtins`` is called once, before
+the guard notes the built-ins; the functions it installs hold what they read with in closures of a sealed
+module, and their code and closures cannot be read (``recode_guard``).
+"""
+
+import builtins
+import opcode
+import sys
+import types
+
+NAMES = ("locals", "globals", "vars", "dir", "eval", "exec", "super")
+
+# The future features a frame's code was compiled with, which eval() and exec() of source text inherit.
+_FUTURE_FLAGS = 0
+for _feature in __import__("__future__").all_feature_names:
+    _FUTURE_FLAGS |= getattr(__import__("__future__"), _feature).compiler_flag
+
+
+def _decoder():
+    """``decode(code)`` -> tuple of ``(offset, name, arg, last)``: the instructions of a code object (its
+    unspecialised bytecode; ``EXTENDED_ARG`` folded into the instruction it extends, whose offset it takes),
+    ``last`` the offset of its last code unit (its last inline cache entry, or itself)."""
+    ice = opcode._inline_cache_entries
+    names = [None] * 256
+    caches = [0] * 256
+    for name, op in opcode.opmap.items():
+        if op < 256:
+            names[op] = name
+            caches[op] = ice[op] if type(ice) is list else ice.get(name, 0)
+    names, caches, ext = tuple(names), tuple(caches), opcode.EXTENDED_ARG
+
+    def decode(code):
+        raw = code.co_code
+        out = []
+        i, arg, start = 0, 0, None
+        n = len(raw)
+        while i < n:
+            op, a = raw[i], raw[i + 1]
+            if start is None:
+                start = i
+            if op == ext:
+                arg = (arg | a) << 8
+                i += 2
+                continue
+            arg |= a
+            last = i + 2 * caches[op]
+            out.append((i, names[op], arg, last))
+            i = last + 2
+            arg, start = 0, None
+        return tuple(out)
+
+    return decode
+
+
+def _stack_effect(name, arg, new):
+    """(popped, pushed) of the instructions an argument of a call is computed with, or ``None`` for any other
+    (a jump, a loop, a comprehension: the call is then not taken for a call by name)."""
+    if name in (
+        "LOAD_CONST", "LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_DEREF", "LOAD_CLOSURE", "LOAD_NAME",
+        "LOAD_SMALL_INT", "LOAD_COMMON_CONSTANT", "LOAD_ASSERTION_ERROR", "LOAD_CLASSDEREF", "PUSH_NULL",
+    ):  # fmt: skip
+        return (0, 1)
+    if name in ("LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW"):
+        return (0, 2)
+    if name == "LOAD_GLOBAL":
+        return (0, 1 + (arg & 1))
+    if name == "LOAD_ATTR":
+        return (1, 1 + (arg & 1)) if new else (1, 1)
+    if name == "LOAD_METHOD":
+        return (1, 2)
+    if name in ("BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_STRING", "BUILD_SLICE"):
+        return (arg, 1)
+    if name == "BUILD_MAP":
+        return (2 * arg, 1)
+    if name == "BUILD_CONST_KEY_MAP":
+        return (arg + 1, 1)
+    if name in ("BINARY_OP", "BINARY_SUBSCR", "COMPARE_OP", "IS_OP", "CONTAINS_OP", "FORMAT_WITH_SPEC"):
+        return (2, 1)
+    if name == "BINARY_SLICE":
+        return (3, 1)
+    if name in ("UNARY_NEGATIVE", "UNARY_NOT", "UNARY_INVERT", "UNARY_POSITIVE", "TO_BOOL", "FORMAT_SIMPLE", "CONVERT_VALUE", "CALL_INTRINSIC_1"):
+        return (1, 1)
+    if name == "FORMAT_VALUE":
+        return (2 if arg & 4 else 1, 1)
+    if name == "CALL":
+        return (arg + 2, 1)
+    if name == "CALL_KW":
+        return (arg + 3, 1)
+    if name in ("PRECALL", "KW_NAMES", "NOP", "CACHE"):
+        return (0, 0)
+    return None
+
+
+def _direct_call_finder(decode):
+    """``find(code, name)`` -> the frozenset of the values of ``f_lasti`` at which a frame of ``code`` is calling
+    the global (or, at module and class level, the name) ``name`` with no other callable between, and the
+    number of arguments each call passes: ``{lasti: (positional, keyword names)}``."""
+    version = sys.version_info[:2]
+    new = version >= (3, 12)
+    null_first = version < (3, 13)  # where the NULL of a call goes: below the callable up to 3.12, above after
+    inline_marker = version < (3, 12)  # 3.11 leaves an inlined call's frame at the call's last cache entry
+
+    def calls(code, name):
+        found = {}
+        ins = decode(code)
+        names = code.co_names
+        consts = code.co_consts
+        for k, (offset, op, arg, last) in enumerate(ins):
+            if op == "LOAD_SUPER_ATTR" and name == "super" and not arg & 2 and _zero_super(ins, k, names):
+                # 3.12 and later: ``super().name`` calls the global super with no arguments from this instruction
+                # (and the interpreter's own super then reads the frame for the class and the first argument).
+                found[offset] = (0, (), True)
+                continue
+            if op not in ("CALL", "CALL_KW"):
+                continue
+            argc = arg
+            kwnames = ()
+            end = k  # the instructions before the call's own (3.11's PRECALL and KW_NAMES are part of it)
+            if op == "CALL_KW":
+                prev = ins[k - 1] if k else None
+                if prev is None or prev[1] != "LOAD_CONST" or type(consts[prev[2]]) is not tuple:
+                    continue
+                kwnames = consts[prev[2]]
+            elif not new:
+                if k == 0 or ins[k - 1][1] != "PRECALL" or ins[k - 1][2] != argc:
+                    continue
+                end = k - 1
+                if end and ins[end - 1][1] == "KW_NAMES":
+                    end -= 1
+                    kwnames = consts[ins[end][2]]
+            loaded = _by_name(ins, end, argc + (1 if op == "CALL_KW" else 0), name, names)
+            if loaded:
+                found[last if inline_marker else offset] = (argc - len(kwnames), tuple(sorted(kwnames)), loaded == "LOAD_GLOBAL")
+        return found
+
+    def _zero_super(ins, k, names):
+        # What the compiler emits before it for ``super()``: the global super (no NULL), __class__, the first argument.
+        if k < 3:
+            return False
+        (_, op0, arg0, _), (_, op1, _, _), (_, op2, _, _) = ins[k - 3 : k]
+        return (
+            op0 == "LOAD_GLOBAL" and not arg0 & 1 and names[arg0 >> 1] == "super"
+            and op1 in ("LOAD_DEREF", "LOAD_CLOSURE") and op2 in ("LOAD_FAST", "LOAD_FAST_BORROW", "LOAD_FAST_CHECK")
+        )  # fmt: skip
+
+    def _by_name(ins, end, argc, name, names):
+        # The nearest few loads of the name before the call: is one of them the call's callable, with the
+        # arguments computed after it in straight-line code?
+        tried = 0
+        j = end - 1
+        while j >= 0 and tried < 4:
+            _, op, arg, _ = ins[j]
+            if (op == "LOAD_GLOBAL" and names[arg >> 1] == name and arg & 1) or (op == "LOAD_NAME" and names[arg] == name):
+                tried += 1
+                start = j - 1 if op == "LOAD_NAME" and null_first and j and ins[j - 1][1] == "PUSH_NULL" else j
+                if _simulate(ins, start, j, end, argc):
+                    return op
+            j -= 1
+        return None
+
+    def _simulate(ins, start, j, end, argc):
+        stack = []
+        for i in range(start, end):
+            _, op, arg, _ = ins[i]
+            if i == j:
+                pushed = [(i, False)] if op == "LOAD_NAME" else ([(i, True), (i, False)] if null_first else [(i, False), (i, True)])
+                stack.extend(pushed)
+                continue
+            if op == "PUSH_NULL":
+                stack.append((i, True))
+                continue
+            effect = _stack_effect(op, arg, new)
+            if effect is None:
+                return False
+            pops, pushes = effect
+            if op in ("LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE") and len(stack) <= arg:
+                return False
+            if pops > len(stack):
+                return False
+            del stack[len(stack) - pops :]
+            stack.extend([(i, False)] * pushes)
+        if len(stack) != argc + 2:
+            return False
+        callable_at, null_at = (1, 0) if null_first else (0, 1)
+        return stack[callable_at] == (j, False) and stack[null_at][1] is True
+
+    return calls
+
+
+def make_frame_builtins(sealed_ids, library_paths):
+    """Install the frame-reading built-ins (``NAMES``) that read only a frame that called them itself (see the
+    module's text), and return them (name -> function), for the guard to hide and note. ``sealed_ids``: the
+    set of ``id()`` of the globals of sealed modules (``recode_guard.seal_closures``' own, which grows as the
+    guard notes test.py's module); ``library_paths``: the folders of Python's own files (a module loaded from
+    there during the run is taken for a sealed one)."""
+    real = {n: getattr(builtins, n) for n in NAMES}
+    getframe = sys._getframe
+    decode = _decoder()
+    calls = _direct_call_finder(decode)
+    prefixes = tuple(p.rstrip("/") + "/" for p in library_paths if p)
+    cache = {}  # (file, first line, qualified name) -> (code, {name: {lasti: (positional, keyword names)}})
+    proxy_type = type(getframe(0).f_locals) if sys.version_info >= (3, 13) else None
+    made = {}
+    _id, _dict, _type, _str, _tuple, _len, _sorted = id, dict, type, str, tuple, len, sorted
+    _get, _getitem = dict.get, dict.__getitem__
+    missing = object()
+    keywords_taken = sys.version_info >= (3, 13)  # eval's and exec's globals and locals by keyword
+
+    def sealed(frame):
+        code = frame.f_code
+        return _id(frame.f_globals) in sealed_ids or code.co_filename.startswith(prefixes)
+
+    def bound(frame, name, by_global):
+        """What ``name`` is bound to where the frame's code loads it (its locals first at module or class
+        level)."""
+        if not by_global:
+            here = frame.f_locals
+            value = _get(here, name, missing) if isinstance(here, _dict) else missing
+            if value is not missing:
+                return value
+        value = _get(frame.f_globals, name, missing)
+        if value is not missing:
+            return value
+        try:
+            return _getitem(frame.f_builtins, name)
+        except KeyError:
+            return missing
+
+    def direct(frame, name, positional, keywords):
+        code = frame.f_code
+        key = (code.co_filename, code.co_firstlineno, code.co_qualname)
+        entry = cache.get(key)
+        if entry is None or entry[0] is not code:
+            entry = cache[key] = (code, {})
+        sites = entry[1].get(name)
+        if sites is None:
+            sites = entry[1][name] = calls(code, name)
+        site = sites.get(frame.f_lasti)
+        if site is None or site[0] != positional or site[1] != _tuple(_sorted(keywords)):
+            return False
+        return bound(frame, name, site[2]) is made[name]
+
+    def caller(name, positional, keywords, depth=2, reading=True):
+        """The frame that called ``name`` (``depth`` frames up: this one, the built-in's own, ..., then its
+        caller), when it may be read (``reading``: its namespaces are); raises ``RuntimeError`` otherwise."""
+        try:
+            frame = getframe(depth)
+        except ValueError:
+            raise SystemError(f"{name}(): no current frame") from None
+        if reading and sealed(frame) and not direct(frame, name, positional, keywords):
+            code = frame.f_code
+            raise RuntimeError(
+                f"{name}() reads the frame of the code that calls it; called by C code while {code.co_qualname} "
+                f"({code.co_filename}, line {frame.f_lineno}) was running, it is not available to code under test"
+            )
+        return frame
+
+    def frame_locals(frame):
+        here = frame.f_locals
+        # (3.13 and later: a function's locals() is a new dictionary each call, f_locals a proxy of the frame.)
+        return _dict(here) if proxy_type is not None and _type(here) is proxy_type else here
+
+    def locals():
+        return frame_locals(caller("locals", 0, ()))
+
+    def globals():
+        return caller("globals", 0, ()).f_globals
+
+    def vars(*args):
+        if args:
+            return real["vars"](*args)
+        return frame_locals(caller("vars", 0, ()))
+
+    def dir(*args):
+        if args:
+            return real["dir"](*args)
+        return _sorted(frame_locals(caller("dir", 0, ())))
+
+    def namespaces(name, args, kwargs):
+        """eval's and exec's arguments with the caller's globals and locals put in where they are left out or
+        None, and source text compiled with the caller's future features (as the interpreter's own inherit
+        them); ``None`` when the interpreter's own is to be called as it was (it then says what is wrong)."""
+        if not args or _len(args) > 3 or (kwargs and not keywords_taken and set(kwargs) != {"closure"}):
+            return None
+        glob = args[1] if _len(args) > 1 else kwargs.get("globals")
+        loc = args[2] if _len(args) > 2 else kwargs.get("locals")
+        # (Only the code's flags of a frame read without a namespace: what it was compiled with is no secret.)
+        flags = caller(name, 0, (), 3, False).f_code.co_flags & _FUTURE_FLAGS
+        if glob is None:
+            frame = caller(name, _len(args), _tuple(kwargs), 3)
+            glob = frame.f_globals
+            if loc is None:
+                loc = frame_locals(frame)
+            frame = None
+        elif flags == 0:
+            return None
+        source = args[0]
+        if flags and isinstance(source, (_str, bytes, bytearray)):
+            text = source.lstrip(" \t" if isinstance(source, _str) else b" \t") if name == "eval" else source
+            source = compile(text, "<string>", name, flags, True)
+        other = {k: v for k, v in kwargs.items() if k not in ("globals", "locals")}
+        return (source, glob, loc) if loc is not None else (source, glob), other
+
+    def eval(*args, **kwargs):
+        filled = namespaces("eval", args, kwargs)
+        if filled is None:
+            return real["eval"](*args, **kwargs)
+        return real["eval"](*filled[0], **filled[1])
+
+    def exec(*args, **kwargs):
+        filled = namespaces("exec", args, kwargs)
+        if filled is None:
+            return real["exec"](*args, **kwargs)
+        return real["exec"](*filled[0], **filled[1])
+
+    def super(*args):
+        if args:
+            return real["super"](*args)
+        frame = caller("super", 0, ())
+        code = frame.f_code
+        if code.co_argcount == 0:
+            raise RuntimeError("super(): no arguments")
+        here = frame.f_locals
+        first = here.get(code.co_varnames[0], missing)
+        if first is missing:
+            raise RuntimeError("super(): arg[0] deleted")
+        if "__class__" not in code.co_freevars:
+            raise RuntimeError("super(): __class__ cell not found")
+        cls = here.get("__class__", missing)
+        if cls is missing:
+            raise RuntimeError("super(): empty __class__ cell")
+        if not isinstance(cls, type):
+            raise RuntimeError(f"super(): __class__ is not a type ({_type(cls).__name__})")
+        return real["super"](cls, first)
+
+    for fn in (locals, globals, vars, dir, eval, exec, super):
+        fn.__module__ = "builtins"
+        fn.__qualname__ = fn.__name__
+        fn.__doc__ = real[fn.__name__].__doc__
+        made[fn.__name__] = fn
+    for n, fn in made.items():
+        setattr(builtins, n, fn)
+    return dict(made)

@@ -1,0 +1,178 @@
+/**
+ * Attacks through the built-ins that read the running frame (`locals()`, `globals()`, `vars()`, `eval`,
+ * `exec`, zero-argument `super()`), called by C code on the candidate's behalf while test.py's code runs: the
+ * finalizer of cyclic garbage the collector frees (its threshold set to 1), or a special method of a value the
+ * candidate returns, which test.py's `sum()` calls. Each candidate (the canonical solution without its input
+ * checks, `withoutInputChecks`) looks for test.py's namespace in what the built-in gave it (a namespace, a test
+ * object's class, a super object's `__self__`) and empties the list of bad inputs of `dataListTests`.
+ */
+
+/** The routes: how the built-in is called (`reader`: a C callable that calls it), and where from. */
+export const FRAME_BUILTIN_ROUTES = {
+  "a finalizer calling globals()": { reader: "globals", via: "finalizer" },
+  "a special method calling locals() while test.py's sum() iterates": { reader: "locals", via: "slot" },
+  "a special method calling vars() while test.py's sum() iterates": { reader: "vars", via: "slot" },
+  "a finalizer calling eval() without a namespace": { reader: '_ft.partial(eval, "BAD_P_BASES.clear()")', via: "finalizer" },
+  "a finalizer calling exec() without a namespace": { reader: '_ft.partial(exec, "BAD_P_BASES.clear()")', via: "finalizer" },
+  "a special method calling super() while test.py's setUp sums what the candidate gave": { reader: "super", via: "slot" },
+  "a special method calling globals() while test.py's sum() iterates": { reader: "globals", via: "slot" },
+} as const;
+
+export type FrameBuiltinRoute = keyof typeof FRAME_BUILTIN_ROUTES;
+
+/** The candidate `stub` that takes what `route`'s built-in reads, at every call, and empties test.py's list of bad inputs. */
+export function frameBuiltinAttack(stub: string, route: FrameBuiltinRoute): string {
+  const { reader, via } = FRAME_BUILTIN_ROUTES[route];
+  return `${stub}
+
+import functools as _ft, gc as _gc, itertools as _it, operator as _op
+
+_taken = []
+# A C callable that calls the built-in and keeps what it gives: no frame of the candidate's runs in between.
+_take = _ft.partial(next, map(_taken.append, map(_op.call, _it.repeat(${reader}))))
+
+
+class _Garbage:
+    __del__ = staticmethod(_take)
+
+
+def _arm():
+    _gc.set_threshold(700, 10, 10)
+    _gc.disable()
+    for _ in range(40):
+        g = _Garbage()
+        g.me = g
+    g = None
+    try:
+        _gc.set_threshold(1, 1, 1)
+    except Exception:
+        pass
+    _gc.enable()
+
+
+def _namespace_of(found):
+    if isinstance(found, dict):
+        if "BAD_P_BASES" in found:
+            return found
+        found = found.get("self")
+    elif type(found).__name__ == "super":
+        found = found.__self__
+    for kind in type(found).__mro__:
+        for fn in list(vars(kind).values()):
+            ns = getattr(fn, "__globals__", None)
+            if isinstance(ns, dict) and "BAD_P_BASES" in ns:
+                return ns
+    return None
+
+
+_done = []
+
+
+def _bend():
+    found_now = list(_taken)
+    _taken.clear()
+    for found in found_now:
+        try:
+            ns = _namespace_of(found)
+        except Exception:
+            continue
+        if isinstance(ns, dict) and type(ns.get("BAD_P_BASES")) is list:
+            ns["BAD_P_BASES"].clear()
+            _done.append(True)
+
+
+class _Probs(list):
+    # sum() in test.py iterates it: the built-in runs first, from C, then the values.
+    def __iter__(self):
+        return _it.chain(filter(None, map(_taken.append, map(_op.call, _it.repeat(${reader}, 1)))), list.__iter__(self))
+
+
+_real_filter_fb = min_p_filter
+
+
+def min_p_filter(probs, p_base):
+    _bend()
+    out = _real_filter_fb(probs, p_base)
+    if not _done:
+        ${via === "slot" ? "out = _Probs(out)" : "_arm()"}
+    return out
+`;
+}
+
+/** test.py (`dataListTests`) whose filter tests have a setUp that calls `super().setUp()`, then sums what the candidate gives. */
+export function superSetUpTests(tests: string): string {
+  const from = "class TestMinPFilter(unittest.TestCase):\n";
+  if (!tests.includes(from)) throw new Error("test.py variant: TestMinPFilter is not in the text");
+  return tests.replace(
+    from,
+    `${from}    def setUp(self):\n        super().setUp()\n        self.kept = sum(min_p_filter([0.5, 0.5], 0.1))\n\n`,
+  );
+}
+
+/**
+ * The candidate `canonical` that hands the harness's output relay (`sys.stdout.relay`) a string whose `__str__`
+ * (a C chain) calls `locals()` while the relay's own frame runs, and prints `REACHED <names>` when what it got
+ * holds the relay's locals (its budget, its event writer).
+ */
+export function relayLocalsAttack(canonical: string): string {
+  return `${canonical}
+
+import functools as _ft, itertools as _it, operator as _op, sys as _sys
+
+_taken = []
+
+
+class _Text(str):
+    __str__ = staticmethod(_ft.partial(next, _it.chain(filter(None, map(_taken.append, map(_op.call, _it.repeat(locals, 1)))), ["x"])))
+
+
+_real_filter_rl = min_p_filter
+
+
+def min_p_filter(probs, p_base):
+    relay = getattr(_sys.stdout, "relay", None)
+    if relay is not None and not _taken:
+        try:
+            relay("stdout", _Text(""))
+        except Exception as e:
+            print("refused:", type(e).__name__)
+    for found in _taken:
+        if isinstance(found, dict) and "_emit" in found:
+            print("REACHED", sorted(found))
+    return _real_filter_rl(probs, p_base)
+`;
+}
+
+/**
+ * The candidate `stub` whose returned probabilities, iterated by test.py's `sum()`, make a function from C code
+ * (`FunctionType(code, {})`), which takes the built-ins of the code running then: test.py's. It prints
+ * `REACHED` when it got them, and shadows `ValueError` there for a moment (put back at once).
+ */
+export function testBuiltinsAttack(stub: string): string {
+  return `${stub}
+
+import builtins as _builtins, functools as _ft, itertools as _it, operator as _op, types as _types
+
+_taken = []
+
+
+class _Probs(list):
+    def __iter__(self):
+        made = _ft.partial(_types.FunctionType, (lambda: 0).__code__, {})
+        return _it.chain(filter(None, map(_taken.append, map(_op.call, _it.repeat(made, 1)))), list.__iter__(self))
+
+
+_real_filter_tb = min_p_filter
+
+
+def min_p_filter(probs, p_base):
+    for fn in list(_taken):
+        found = fn.__builtins__
+        if isinstance(found, dict) and found is not vars(_builtins):
+            print("REACHED", type(found).__name__)
+            dict.__setitem__(found, "ValueError", ZeroDivisionError)
+            dict.__delitem__(found, "ValueError")
+    _taken.clear()
+    return _Probs(_real_filter_tb(probs, p_base))
+`;
+}

@@ -1,0 +1,70 @@
+/**
+ * The built-ins that read the running frame (`locals()`, `globals()`, `vars()`, `eval` and `exec` without a
+ * namespace, zero-argument `super()`) read only a frame that called them itself (docs/security.md,
+ * "Verdicts"): called by C code on the candidate's behalf while test.py's or the harness's code runs (a
+ * finalizer of cyclic garbage, a special method of a value the candidate returns), they give it nothing of
+ * theirs. Both backends. (Their ordinary use, CPython's results included, is the `frame-builtins` folder of the
+ * unittest feature suite, runner-oracle.test.ts.)
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
+import type { RunResult } from "../../src/core/results";
+import { createRuntime } from "../../src/python/node";
+import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
+import { withoutInputChecks } from "../helpers/attacks";
+import {
+  FRAME_BUILTIN_ROUTES,
+  type FrameBuiltinRoute,
+  frameBuiltinAttack,
+  relayLocalsAttack,
+  superSetUpTests,
+  testBuiltinsAttack,
+} from "../helpers/frame-builtin-attacks";
+import { dataListTests } from "../helpers/test-py-attacks";
+
+const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+const EDGES = "TestMinPFilter.test_edges";
+
+function statusOf(r: RunResult, id: string): string | undefined {
+  return r.tests.find((t) => t.id === id)?.status;
+}
+
+describe.each(["pyodide", "native"] as const)("%s: frame-reading built-ins called by C code", (backend) => {
+  let rt: PythonRuntime;
+  beforeAll(async () => {
+    rt = createRuntime(backend, { interruptGraceMs: 700 });
+    await rt.ready();
+  });
+  afterAll(async () => {
+    await rt.dispose();
+  });
+
+  it.each(Object.keys(FRAME_BUILTIN_ROUTES) as FrameBuiltinRoute[])(
+    "%s reads no frame of test.py's: its list of bad inputs stays",
+    async (route) => {
+      const over = { tests: superSetUpTests(dataListTests(task.tests)) };
+      expect(statusOf(await rt.run(taskRunRequest(task, withoutInputChecks(task.canonical), "test", over)), EDGES)).toBe("failed");
+      const honest = await rt.run(taskRunRequest(task, task.canonical, "test", over));
+      expect(honest.incident ?? null).toBeNull();
+      expect(honest.allPassed).toBe(true);
+      const r = await rt.run(taskRunRequest(task, frameBuiltinAttack(withoutInputChecks(task.canonical), route), "test", over));
+      expect(statusOf(r, EDGES)).not.toBe("passed");
+      expect(r.allPassed).toBe(false);
+    },
+  );
+
+  it("locals() called by C code while the harness's output relay runs reads nothing of the relay's", async () => {
+    const r = await rt.run(taskRunRequest(task, relayLocalsAttack(task.canonical)));
+    const out = r.tests.map((t) => t.stdout ?? "").join("");
+    expect(out).not.toMatch(/REACHED/);
+    expect(out).toMatch(/refused: RuntimeError/);
+  });
+
+  it("test.py's built-ins, handed by C code that makes a function while test.py runs, cannot be changed unseen", async () => {
+    const r = await rt.run(taskRunRequest(task, testBuiltinsAttack(withoutInputChecks(task.canonical))));
+    // (What the tests printed goes with their results, which a run that is not trusted does not keep.)
+    expect(r.incident?.kind).toBe("tampered");
+    expect(r.incident?.message).toMatch(/test\.py's built-ins/);
+    expect(r.tests.every((t) => t.status !== "passed")).toBe(true);
+  });
+});
