@@ -497,7 +497,7 @@ class _TestBuiltinsHolder:
 def _frame_builtins():
     """The frame-reading built-ins as the seal installed them (``recode_guard.seal_frame_builtins``), by name:
     test.py's calls of them by name reach them, whatever the built-ins hold then."""
-    return {fn.__name__: fn for fn in seal_frame_builtins()[1:]}
+    return {fn.__name__: fn for fn in seal_frame_builtins()[1:] if fn.__module__ == "builtins"}
 
 
 class WatchedSuite(unittest.TestSuite):

@@ -225,9 +225,19 @@ def make_frame_builtins(sealed_ids, library_paths):
     missing = object()
     keywords_taken = sys.version_info >= (3, 13)  # eval's and exec's globals and locals by keyword
 
+    sealed_codes = {}  # (file, first line, qualified name) -> a code seen running with a sealed module's globals
+
     def sealed(frame):
+        # (A code seen once with a sealed module's globals is taken for sealed code with any: stricter, never
+        # laxer. id() is an audited call from Python 3.13: skipped for code seen before.)
         code = frame.f_code
-        return _id(frame.f_globals) in sealed_ids or code.co_filename.startswith(prefixes)
+        key = (code.co_filename, code.co_firstlineno, code.co_qualname)
+        if sealed_codes.get(key) is code:
+            return True
+        if _id(frame.f_globals) in sealed_ids or code.co_filename.startswith(prefixes):
+            sealed_codes[key] = code
+            return True
+        return False
 
     def bound(frame, name, by_global):
         """What ``name`` is bound to where the frame's code loads it (its locals first at module or class

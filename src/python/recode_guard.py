@@ -620,6 +620,58 @@ def _library_paths():
     return sorted(p for p in paths if p)
 
 
+def _super_without_frames(ctypes):
+    """Make the interpreter's own ``super`` type refuse to be called with no arguments. ``builtins.super`` is
+    the frame-reading built-in's function (``recode_frame_builtins``), but the type is within reach
+    (``type(super(C, obj))``), and called with no arguments by C code (an iterator, a finalizer) it read the
+    running frame's first argument: test.py's ``setUp`` gave its test object. Its initialiser becomes a
+    function that calls the type's own for one or two arguments and refuses none: the type's ``__init__`` is
+    set in its own dictionary and its ``tp_init`` slot pointed at the interpreter's Python-level one (taken
+    from a class of our own), found where ``PyType_GetSlot`` says it is."""
+    api = ctypes.pythonapi
+    get_slot = api.PyType_GetSlot
+    get_slot.argtypes = [ctypes.py_object, ctypes.c_int]
+    get_slot.restype = ctypes.c_void_p
+    tp_init = 60  # Py_tp_init (Include/typeslots.h)
+    real = type(super(int, 1))
+    own = get_slot(real, tp_init)
+
+    class _Probe:
+        def __init__(self):
+            pass
+
+    python_level = get_slot(_Probe, tp_init)
+    word = ctypes.c_void_p
+    size = ctypes.sizeof(word)
+    off = next((o for o in range(0, type.__basicsize__, size) if word.from_address(id(real) + o).value == own), None)
+    if off is None or word.from_address(id(property) + off).value != get_slot(property, tp_init):
+        raise RuntimeError("the super type's initialiser was not found")
+    # Its vectorcall (Python 3.11 and later), which initialises without the slot: the field after tp_finalize,
+    # found on the generator type (whose finalizer PyType_GetSlot gives). Left empty, a call goes through tp_init.
+    fin = get_slot(types.GeneratorType, 80)  # Py_tp_finalize
+    at_fin = next((o for o in range(0, type.__basicsize__, size) if word.from_address(id(types.GeneratorType) + o).value == fin), None)
+    if at_fin is None or word.from_address(id(property) + at_fin).value != get_slot(property, 80):
+        raise RuntimeError("the vectorcall field of a type was not found")
+    vectorcall = at_fin + size
+    original = real.__dict__["__init__"]
+
+    def __init__(self, *args, **kwargs):
+        if not args and not kwargs:
+            raise RuntimeError(
+                "super() with no arguments reads the running frame: call super by its name (or give it the class "
+                "and the object); the super type itself, called by C code, is not available to code under test"
+            )
+        return original(self, *args, **kwargs)
+
+    __init__.__qualname__ = "super.__init__"
+    __init__.__doc__ = original.__doc__
+    _set_builtin_attribute(ctypes, real, "__init__", __init__)
+    word.from_address(id(real) + off).value = python_level
+    word.from_address(id(real) + vectorcall).value = None
+    api.PyType_Modified(ctypes.py_object(real))
+    return __init__
+
+
 def seal_frame_builtins():
     """Install the built-ins that read only a frame that called them itself (``recode_frame_builtins``), once,
     after ``seal_closures`` (they tell a sealed module's frame by its set). Returns them with the function that
@@ -629,7 +681,10 @@ def seal_frame_builtins():
         if not _SEALED_GLOBALS:
             raise RuntimeError("the frame-reading built-ins are sealed after the closures")
         made = make_frame_builtins(_SEALED_GLOBALS.pop(), _library_paths())
-        _FRAME_BUILTINS.extend([make_frame_builtins, *made.values()])
+        init = with_ctypes(_super_without_frames)
+        if init is None:
+            raise RuntimeError("the super type could not be sealed here (no ctypes)")
+        _FRAME_BUILTINS.extend([make_frame_builtins, *made.values(), init])
     return list(_FRAME_BUILTINS)
 
 

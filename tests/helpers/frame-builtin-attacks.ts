@@ -16,6 +16,10 @@ export const FRAME_BUILTIN_ROUTES = {
   "a finalizer calling exec() without a namespace": { reader: '_ft.partial(exec, "BAD_P_BASES.clear()")', via: "finalizer" },
   "a special method calling super() while test.py's setUp sums what the candidate gave": { reader: "super", via: "slot" },
   "a special method calling globals() while test.py's sum() iterates": { reader: "globals", via: "slot" },
+  "a special method calling the super type itself while test.py's setUp sums what the candidate gave": {
+    reader: "type(super(int, 1))",
+    via: "slot",
+  },
 } as const;
 
 export type FrameBuiltinRoute = keyof typeof FRAME_BUILTIN_ROUTES;
