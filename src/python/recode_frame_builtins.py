@@ -159,7 +159,7 @@ def _direct_call_finder(decode):
         (_, op0, arg0, _), (_, op1, _, _), (_, op2, _, _) = ins[k - 3 : k]
         return (
             op0 == "LOAD_GLOBAL" and not arg0 & 1 and names[arg0 >> 1] == "super"
-            and op1 in ("LOAD_DEREF", "LOAD_CLOSURE") and op2 in ("LOAD_FAST", "LOAD_FAST_BORROW", "LOAD_FAST_CHECK")
+            and op1 in ("LOAD_DEREF", "LOAD_CLOSURE") and op2 in ("LOAD_FAST", "LOAD_FAST_BORROW", "LOAD_FAST_CHECK", "LOAD_DEREF")
         )  # fmt: skip
 
     def _by_name(ins, end, argc, name, names):

@@ -251,7 +251,8 @@ def handlers_without_frames():
     stand_ins = {}  # id(stand-in) -> (stand-in, handler)
 
     def signal(signalnum, handler, /, _real=_signal.signal, _stand_ins=stand_ins, _type=type, _fn=types.FunctionType, _method=types.MethodType, _id=id):
-        if _type(handler) in (_fn, _method) or (callable(handler) and _type(handler).__module__ != "builtins"):
+        # (Any callable: a C method such as list.insert, or a class that says it is of builtins, gets the frame too.)
+        if callable(handler):
 
             def stand_in(signum, frame, _handler=handler):
                 return _handler(signum, None)
@@ -278,7 +279,10 @@ def handlers_without_frames():
 
     set_debug.__doc__ = gc.set_debug.__doc__
     gc.set_debug = set_debug
-    given = {"_signal": _signal, "_imp": _imp, "gc": gc}
+    import builtins
+
+    # (builtins made again holds the interpreter's own frame-reading built-ins: recode_frame_builtins.)
+    given = {"_signal": _signal, "_imp": _imp, "gc": gc, "builtins": builtins}
 
     def create_builtin(spec, /, _real=_imp.create_builtin, _given=given, _get=dict.get, _str=str, _type=type):
         made = _real(spec)

@@ -6,6 +6,8 @@
  * theirs. Both backends. (Their ordinary use, CPython's results included, is the `frame-builtins` folder of the
  * unittest feature suite, runner-oracle.test.ts.)
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import type { RunResult } from "../../src/core/results";
@@ -24,6 +26,8 @@ import { dataListTests } from "../helpers/test-py-attacks";
 
 const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
 const EDGES = "TestMinPFilter.test_edges";
+const ATTACKS = join(import.meta.dirname, "../fixtures/frame-attacks");
+const fixture = (name: string) => readFileSync(join(ATTACKS, name), "utf8");
 
 function statusOf(r: RunResult, id: string): string | undefined {
   return r.tests.find((t) => t.id === id)?.status;
@@ -66,5 +70,28 @@ describe.each(["pyodide", "native"] as const)("%s: frame-reading built-ins calle
     expect(r.incident?.kind).toBe("tampered");
     expect(r.incident?.message).toMatch(/test\.py's built-ins/);
     expect(r.tests.every((t) => t.status !== "passed")).toBe(true);
+  });
+
+  it.each(["super-type-from-a-finalizer.py", "builtins-made-again.py", "signal-handler-a-c-method.py", "signal-handler-says-builtins.py"])(
+    "%s gets no frame: test_edges still fails",
+    async (name) => {
+      const r = await rt.run(taskRunRequest(task, fixture(name)));
+      expect(statusOf(r, EDGES)).not.toBe("passed");
+      expect(r.allPassed).toBe(false);
+    },
+  );
+
+  it("honest super() calls whose first argument is a cell (test.py's setUp, ConfigParser's items) pass", async () => {
+    const tests = task.tests.replace(
+      "class TestMinPFilter(unittest.TestCase):\n",
+      "class TestMinPFilter(unittest.TestCase):\n    def setUp(self):\n        super().setUp()\n        self.addCleanup(lambda: self.assertIsInstance(self, unittest.TestCase))\n\n",
+    );
+    expect(tests).not.toBe(task.tests);
+    const r = await rt.run(taskRunRequest(task, task.canonical, "test", { tests }));
+    expect(r.incident ?? null).toBeNull();
+    expect(r.allPassed).toBe(true);
+    const c = await rt.run(taskRunRequest(task, fixture("honest-configparser.py")));
+    expect(c.collectionError).toBeNull();
+    expect(c.allPassed).toBe(true);
   });
 });
