@@ -101,7 +101,12 @@ test.describe("the user's secrets in the page", () => {
     await page.locator(`[data-task-id="${DRAFT_TASK}"] button`).click();
     await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "ready");
     const draft = `# my draft ${Date.now()}\n`;
-    await page.waitForFunction(() => (window as unknown as { monaco?: unknown }).monaco !== undefined);
+    // Monaco takes over from the plain editor after Python is ready: wait for this task's model.
+    await page.waitForFunction(() =>
+      (window as unknown as { monaco?: { editor: { getModels(): { uri: { path: string } }[] } } }).monaco?.editor
+        .getModels()
+        .some((x) => x.uri.path.endsWith("/evalkit/metrics.py")),
+    );
     await page.evaluate((text) => {
       const m = (
         window as unknown as { monaco: { editor: { getModels(): { uri: { path: string }; setValue(v: string): void }[] } } }
