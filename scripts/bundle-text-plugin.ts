@@ -56,7 +56,7 @@ export function bundleText(): Plugin {
 
 /**
  * Python source without its comment lines (a line that is only a comment, outside a triple-quoted string): the
- * harness's sources travel inside the page's first script, where every byte counts. Docstrings and code stay, so
+ * harness's sources travel inside the box's worker script, which every start of the page loads, so every byte counts. Docstrings and code stay, so
  * the code is the same; line numbers in the harness's own tracebacks are not the files'.
  */
 export function stripPythonComments(source: string): string {

@@ -32,16 +32,16 @@ function database(): Promise<IDBPDatabase<SnapshotDB>> {
 
 /**
  * The page's store of start snapshots for the box worker whose code has the
- * hash `workerSha256`, with Pyodide `pyodideVersion` from `indexURL`. Where
+ * hash `workerSha256()` gives (base64), with Pyodide `pyodideVersion` from `indexURL`. Where
  * IndexedDB is missing or refuses (a private window, a full disk), it keeps
  * nothing and every start is a fresh one.
  */
-export function browserSnapshotStore(workerSha256: string, indexURL: string, pyodideVersion: string): StartSnapshotStore {
-  const key = `${pyodideVersion} ${indexURL} ${workerSha256}`;
+export function browserSnapshotStore(workerSha256: () => Promise<string>, indexURL: string, pyodideVersion: string): StartSnapshotStore {
+  const keyOf = async () => `${pyodideVersion} ${indexURL} ${await workerSha256()}`;
   return {
     async load() {
       try {
-        const row = await (await database()).get(STORE, key);
+        const row = await (await database()).get(STORE, await keyOf());
         return row ? row.bytes : null;
       } catch {
         return null;
@@ -49,6 +49,7 @@ export function browserSnapshotStore(workerSha256: string, indexURL: string, pyo
     },
     async save(bytes) {
       try {
+        const key = await keyOf();
         const tx = (await database()).transaction(STORE, "readwrite");
         await tx.store.clear();
         await tx.store.put({ key, bytes, savedAt: new Date().toISOString() });

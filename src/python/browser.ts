@@ -5,8 +5,7 @@
 import pyodidePackage from "pyodide/package.json";
 import type { BoxSources } from "./box-files";
 import { browserSnapshotStore } from "./browser-snapshots";
-import { pageBoxHandle } from "./page-box";
-import { sha256 as workerSha256 } from "./pyodide.worker.ts?bundle";
+import { boxWorkerScript, pageBoxHandle } from "./page-box";
 import { PyodideRuntime } from "./pyodide-runtime";
 
 /** Version of the bundled pyodide npm package, e.g. "314.0.7". */
@@ -60,6 +59,6 @@ export function createBrowserRuntime(opts: BrowserRuntimeOptions = {}): PyodideR
     indexURL,
     packageBaseUrl,
     interruptGraceMs: opts.interruptGraceMs,
-    startSnapshots: browserSnapshotStore(workerSha256, indexURL, PYODIDE_VERSION),
+    startSnapshots: browserSnapshotStore(async () => (await boxWorkerScript()).workerSha256, indexURL, PYODIDE_VERSION),
   });
 }

@@ -17,7 +17,6 @@
 import { type BoxSources, boxFile, prefetchBoxFiles } from "./box-files";
 import frameSource, { sha256 as frameSha256 } from "./box-frame.ts?bundle";
 import { BOX_HELLO, type FileReply, type FromFrame, type ToFrame } from "./box-protocol";
-import workerSource from "./pyodide.worker.ts?bundle";
 import type { WorkerHandle } from "./pyodide-runtime";
 import type { FromWorker } from "./worker-core";
 import { parseFileRequest, parseFromWorker } from "./worker-messages";
@@ -37,6 +36,21 @@ export const BOX_CSP = [
   "base-uri 'none'",
   "form-action 'none'",
 ].join("; ");
+
+/** The worker script's text and SHA-256 (box-worker-source.ts); null until first asked for, or after a failed load. */
+let workerScript: Promise<{ workerSource: string; workerSha256: string }> | null = null;
+
+/**
+ * The box's worker script, loaded once (its own chunk, fetched when the first box starts). Rejects when the
+ * chunk cannot be fetched (offline before the build was stored); the next call tries again.
+ */
+export function boxWorkerScript(): Promise<{ workerSource: string; workerSha256: string }> {
+  workerScript ??= import("./box-worker-source").catch((e: unknown) => {
+    workerScript = null;
+    throw e;
+  });
+  return workerScript;
+}
 
 /** The box frame's document (its `srcdoc`). */
 export function boxDocument(): string {
@@ -64,6 +78,7 @@ const HEARTBEAT_MS = 2000;
  */
 export function pageBoxHandle(src: BoxSources): WorkerHandle {
   prefetchBoxFiles(src);
+  const script = boxWorkerScript();
   const control = new MessageChannel();
   const data = new MessageChannel();
   const frame = document.createElement("iframe");
@@ -145,8 +160,15 @@ export function pageBoxHandle(src: BoxSources): WorkerHandle {
     "load",
     () => {
       frame.contentWindow?.postMessage({ type: BOX_HELLO }, "*", [control.port2, data.port2]);
-      toFrame({ type: "start", source: workerSource });
-      startGuard = setTimeout(() => exit("the Python box did not start (its frame ran no script)"), BOX_START_TIMEOUT_MS);
+      script.then(
+        ({ workerSource }) => {
+          if (gone) return;
+          toFrame({ type: "start", source: workerSource });
+          startGuard = setTimeout(() => exit("the Python box did not start (its frame ran no script)"), BOX_START_TIMEOUT_MS);
+        },
+        (e: unknown) =>
+          exit(`the Python box's script could not be loaded (${e instanceof Error ? e.message : String(e)}); reload the page`),
+      );
     },
     { once: true },
   );
