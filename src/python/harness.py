@@ -782,11 +782,12 @@ def run_tests(config, emit_text):
         # test.py's module and the classes it defines that the tests are built on: not changed while a test runs
         # (but those test.py's text changes itself from inside its tests).
         own = list(dict.fromkeys(c for t in classes for c in t.__mro__ if id(c) in made))
-        # test.py's built-ins, counted whatever test.py does: it has no name for them (C code that makes a function
-        # while test.py's code runs, FunctionType(code, {}), gives it the built-ins of that code's globals).
+        # test.py's built-ins, counted over the whole run whatever test.py does: it has no name for them (C code
+        # that makes a function while test.py's code runs, FunctionType(code, {}), gives it the built-ins of that
+        # code's globals), and its class and module fixtures read them between two tests' looks.
         builtins_of_tests = _TestBuiltinsHolder()
         builtins_of_tests.__dict__ = run.test_builtins
-        counted = ([] if run.changes_own[0] else own) + ([] if run.changes_own[1] else [run.test_module]) + [builtins_of_tests]
+        counted = ([] if run.changes_own[0] else own) + ([] if run.changes_own[1] else [run.test_module])
         try:
             guard.watch_classes(
                 set(own),
@@ -802,6 +803,7 @@ def run_tests(config, emit_text):
                 test_patches=run.patch_targets,
                 counted=counted,
                 window=run.window,
+                frozen=(builtins_of_tests,),
             )
         except RuntimeError:
             run.refuse(["the guard's watch (set by code under test)"])

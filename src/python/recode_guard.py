@@ -1143,9 +1143,10 @@ def _handle_functions(guard):
         test_patches=frozenset(),
         counted=(),
         window=None,
+        frozen=(),
         _g=guard,
     ):
-        return _g.watch_classes(classes, objects, slotted, modules, tests_patch, test_codes, test_patches, counted, window)
+        return _g.watch_classes(classes, objects, slotted, modules, tests_patch, test_codes, test_patches, counted, window, frozen)
 
     def noted_modules(_g=guard):
         return _g.noted_modules()
@@ -1275,6 +1276,10 @@ class Guard:
         # at the start of the test running now (``None`` between tests).
         self.run_touch_at = []
         self.run_touch_probe = None
+        # Dictionaries counted at every look from the second watch on (``watch_classes``'s ``frozen``).
+        self.frozen_at = []
+        self.frozen_probe = None
+        self.frozen_saved = []
         self.window = None
         self.window_counts = None
         # What the looks have found so far (``changes``).
@@ -1356,6 +1361,7 @@ class Guard:
         test_patches=frozenset(),
         counted=(),
         window=None,
+        frozen=(),
     ):
         """Also watch the methods of these classes (the test module's, once its
         tests are loaded), the functions held by these objects (the harness's
@@ -1379,7 +1385,11 @@ class Guard:
         taken away again once the test's assertions have used it); leave out
         those test.py's text changes itself from inside its tests. ``window``:
         the token (an object only the harness holds) with which the harness
-        says a look is at a test's start or result (``changes``)."""
+        says a look is at a test's start or result (``changes``). ``frozen``:
+        objects among ``modules`` whose dictionaries must not change at all
+        from this watch to the run's end, at every look, not only within a
+        test: test.py's built-ins, which nothing of test.py's changes, and
+        which its class and module fixtures read between two tests' looks."""
         if self.stage >= 2:
             raise RuntimeError("the guard's watch was set again during the run")
         self.stage += 1
@@ -1423,6 +1433,12 @@ class Guard:
         self.run_touch_probe = self.touch_more(counted) if counted else None
         if self.run_touch_probe is not None:
             self.protect([self.run_touch_probe], hide=True)
+        frozen = [o for o in frozen if id(o) in at] if self.touch_more else []
+        self.frozen_at = [at[id(o)] for o in frozen]
+        self.frozen_probe = self.touch_more(frozen) if frozen else None
+        if self.frozen_probe is not None:
+            self.protect([self.frozen_probe], hide=True)
+            self.frozen_saved = self.frozen_probe()
         if window is not None:
             self.window = window
         held = [v for obj in objects for v in list(vars(obj).values()) if type(v) is _FUNCTION]
@@ -1546,6 +1562,14 @@ class Guard:
             return ["the guard's looks at the test's start and result (out of order)"]
         return [f"{self.saved[i][0]} (changed during a test)" for i, a, b in zip(self.run_touch_at, was, counts) if a != b]
 
+    def _frozen_changed(self):
+        """Labels of the ``frozen`` dictionaries (``watch_classes``) changed since that watch, whatever they
+        hold now."""
+        if self.frozen_probe is None:
+            return []
+        now = self.frozen_probe()
+        return [f"{self.saved[i][0]} (changed during the run)" for i, a, b in zip(self.frozen_at, self.frozen_saved, now) if a != b]
+
     def _unchanged(self, base_same):
         """The common case, compared in C: every dictionary holds the same
         objects as its copy, and the hooks are the same objects.
@@ -1590,7 +1614,7 @@ class Guard:
         # during a look (a property ``__class__`` that ``isinstance`` reads, a finalizer of a copy the look lets
         # go, a collection), and a change it makes then must move the counts past these.
         counts = self.touch_probe() if self.touch_probe else []
-        in_test = self._in_test(window, opening)
+        in_test = self._in_test(window, opening) + self._frozen_changed()
         base_same = self._base_same(counts)
         if self._unchanged(base_same):
             return in_test

@@ -180,3 +180,39 @@ def min_p_filter(probs, p_base):
     return _Probs(_real_filter_tb(probs, p_base))
 `;
 }
+
+/**
+ * test.py whose `TestSoftmax` builds its lists of bad inputs in `setUpClass` (a class fixture, run between two
+ * tests' looks) with the built-in `list`, and loops over them in `test_large_logits_and_errors`.
+ */
+export function classFixtureTests(tests: string): string {
+  const edits: [string, string][] = [
+    [
+      "class TestSoftmax(unittest.TestCase):\n",
+      `BAD_TEMPERATURES = (0, 0.0, -1.0, float("inf"), float("nan"), "2.0", None)
+BAD_LOGITS = ([], [1.0, float("nan")], [float("inf"), 0.0], [NEG_INF, NEG_INF])
+
+
+class TestSoftmax(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.bad_temperatures = list(BAD_TEMPERATURES)
+        cls.bad_logits = list(map(list, BAD_LOGITS))
+
+`,
+    ],
+    ['        for bad in (0, 0.0, -1.0, float("inf"), float("nan"), "2.0", None):\n', "        for bad in self.bad_temperatures:\n"],
+    [
+      `        with self.assertRaises(ValueError):
+            softmax_with_temperature([], 1.0)
+        # a +inf or NaN logit, or only -inf logits
+        for bad_logits in ([1.0, float("nan")], [float("inf"), 0.0], [NEG_INF, NEG_INF]):
+`,
+      "        for bad_logits in self.bad_logits:\n",
+    ],
+  ];
+  return edits.reduce((text, [from, to]) => {
+    if (!text.includes(from)) throw new Error(`test.py variant: ${JSON.stringify(from.slice(0, 40))} is not in the text`);
+    return text.replace(from, to);
+  }, tests);
+}

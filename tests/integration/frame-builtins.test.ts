@@ -15,6 +15,7 @@ import { createRuntime } from "../../src/python/node";
 import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
 import { withoutInputChecks } from "../helpers/attacks";
 import {
+  classFixtureTests,
   FRAME_BUILTIN_ROUTES,
   type FrameBuiltinRoute,
   frameBuiltinAttack,
@@ -70,6 +71,19 @@ describe.each(["pyodide", "native"] as const)("%s: frame-reading built-ins calle
     expect(r.incident?.kind).toBe("tampered");
     expect(r.incident?.message).toMatch(/test\.py's built-ins/);
     expect(r.tests.every((t) => t.status !== "passed")).toBe(true);
+  });
+
+  it("test.py's built-ins changed between two tests' looks (seen by a class fixture) and put back: not trusted", async () => {
+    const over = { tests: classFixtureTests(task.tests) };
+    const errors = "TestSoftmax.test_large_logits_and_errors";
+    const honest = await rt.run(taskRunRequest(task, task.canonical, "test", over));
+    expect(honest.incident ?? null).toBeNull();
+    expect(honest.allPassed).toBe(true);
+    expect(statusOf(await rt.run(taskRunRequest(task, withoutInputChecks(task.canonical), "test", over)), errors)).not.toBe("passed");
+    const r = await rt.run(taskRunRequest(task, fixture("testbuiltins-in-a-class-fixture.py"), "test", over));
+    expect(r.incident?.kind).toBe("tampered");
+    expect(r.incident?.message).toMatch(/test\.py's built-ins/);
+    expect(statusOf(r, errors)).not.toBe("passed");
   });
 
   it.each(["super-type-from-a-finalizer.py", "builtins-made-again.py", "signal-handler-a-c-method.py", "signal-handler-says-builtins.py"])(
