@@ -71,59 +71,132 @@ def _decoder():
     return decode
 
 
-def _stack_effect(name, arg, new):
-    """(popped, pushed) of the instructions an argument of a call is computed with, or ``None`` for any other
-    (a jump, a loop, a comprehension: the call is then not taken for a call by name)."""
-    if name in (
-        "LOAD_CONST", "LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_DEREF", "LOAD_CLOSURE", "LOAD_NAME",
-        "LOAD_SMALL_INT", "LOAD_COMMON_CONSTANT", "LOAD_ASSERTION_ERROR", "LOAD_CLASSDEREF", "PUSH_NULL",
-    ):  # fmt: skip
-        return (0, 1)
-    if name in ("LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW"):
-        return (0, 2)
-    if name == "LOAD_GLOBAL":
-        return (0, 1 + (arg & 1))
-    if name == "LOAD_ATTR":
-        return (1, 1 + (arg & 1)) if new else (1, 1)
-    if name == "LOAD_METHOD":
-        return (1, 2)
-    if name in ("BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_STRING", "BUILD_SLICE"):
-        return (arg, 1)
-    if name == "BUILD_MAP":
-        return (2 * arg, 1)
-    if name == "BUILD_CONST_KEY_MAP":
-        return (arg + 1, 1)
-    if name in ("BINARY_OP", "BINARY_SUBSCR", "COMPARE_OP", "IS_OP", "CONTAINS_OP", "FORMAT_WITH_SPEC"):
-        return (2, 1)
-    if name == "BINARY_SLICE":
-        return (3, 1)
-    if name in ("UNARY_NEGATIVE", "UNARY_NOT", "UNARY_INVERT", "UNARY_POSITIVE", "TO_BOOL", "FORMAT_SIMPLE", "CONVERT_VALUE", "CALL_INTRINSIC_1"):
-        return (1, 1)
+# Instructions an argument of a call may be computed with, and how deep each reaches into the stack (what it pops,
+# or reads or writes below its top; never less than the truth). Any other instruction (a store to a name, a
+# return, an await) and the call is not taken for a call by name.
+_REACH_ZERO = frozenset((
+    "LOAD_CONST", "LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_DEREF", "LOAD_CLOSURE", "LOAD_NAME",
+    "LOAD_SMALL_INT", "LOAD_COMMON_CONSTANT", "LOAD_ASSERTION_ERROR", "LOAD_CLASSDEREF", "PUSH_NULL", "LOAD_GLOBAL",
+    "LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW", "LOAD_FAST_AND_CLEAR", "KW_NAMES", "NOP", "CACHE",
+    "NOT_TAKEN", "JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "RESUME",
+))  # fmt: skip
+_REACH_ONE = frozenset((
+    "LOAD_ATTR", "LOAD_METHOD", "UNARY_NEGATIVE", "UNARY_NOT", "UNARY_INVERT", "UNARY_POSITIVE", "TO_BOOL",
+    "FORMAT_SIMPLE", "CONVERT_VALUE", "CALL_INTRINSIC_1", "GET_ITER", "FOR_ITER", "STORE_FAST", "POP_TOP",
+    "POP_ITER", "UNPACK_SEQUENCE", "UNPACK_EX", "STORE_FAST_LOAD_FAST", "POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE",
+    "POP_JUMP_FORWARD_IF_FALSE", "POP_JUMP_FORWARD_IF_TRUE", "POP_JUMP_FORWARD_IF_NONE",
+    "POP_JUMP_FORWARD_IF_NOT_NONE", "POP_JUMP_BACKWARD_IF_FALSE", "POP_JUMP_BACKWARD_IF_TRUE",
+    "POP_JUMP_BACKWARD_IF_NONE", "POP_JUMP_BACKWARD_IF_NOT_NONE", "JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP",
+))  # fmt: skip
+_REACH_TWO = frozenset((
+    "BINARY_OP", "BINARY_SUBSCR", "COMPARE_OP", "IS_OP", "CONTAINS_OP", "FORMAT_WITH_SPEC",
+    "END_FOR", "CALL_INTRINSIC_2", "SET_FUNCTION_ATTRIBUTE", "BUILD_TEMPLATE", "STORE_FAST_STORE_FAST",
+))  # fmt: skip
+# The instructions after which a path goes nowhere in the code (a return, a raise).
+_TERMINAL = frozenset(("RETURN_VALUE", "RETURN_CONST", "RERAISE", "RAISE_VARARGS"))
+# The jumps an argument's code may hold (a conditional expression, `and`/`or`, a comprehension's loop).
+_JUMPS = frozenset(
+    n for n in (*_REACH_ZERO, *_REACH_ONE) if "JUMP" in n
+) | {"FOR_ITER"}
+
+
+def _reach(name, arg):
+    """How deep into the stack an instruction of a call's arguments reaches (see ``_REACH_ZERO``), or ``None``."""
+    if name in _REACH_ZERO:
+        return 0
+    if name in _REACH_ONE:
+        return 1
+    if name in _REACH_TWO:
+        return 2
+    if name in ("BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_STRING", "BUILD_SLICE", "SWAP", "COPY"):
+        return arg
     if name == "FORMAT_VALUE":
-        return (2 if arg & 4 else 1, 1)
-    if name == "CALL":
-        return (arg + 2, 1)
+        return 2 if arg & 4 else 1
+    if name == "BUILD_MAP":
+        return 2 * arg
+    if name in ("BUILD_CONST_KEY_MAP", "LIST_APPEND", "SET_ADD", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE"):
+        return arg + 1
+    if name == "MAP_ADD":
+        return arg + 2
+    if name in ("BINARY_SLICE", "BUILD_INTERPOLATION", "LOAD_SUPER_ATTR"):
+        return 3
+    if name in ("CALL", "PRECALL"):
+        return arg + 2
     if name == "CALL_KW":
-        return (arg + 3, 1)
-    if name in ("PRECALL", "KW_NAMES", "NOP", "CACHE"):
-        return (0, 0)
+        return arg + 3
+    if name == "CALL_FUNCTION_EX":
+        return 4
+    if name == "MAKE_FUNCTION":
+        # (Up to 3.12 its flags say how many of defaults, keyword defaults, annotations and closure it pops.)
+        return 1 + ((arg & 1) + (arg >> 1 & 1) + (arg >> 2 & 1) + (arg >> 3 & 1))
     return None
 
 
+def _exception_targets(table):
+    """The offsets of the exception handlers of a code object's exception table (``co_exceptiontable``)."""
+    targets = set()
+    values = []
+    i, n = 0, len(table)
+    while i < n:
+        b = table[i]
+        i += 1
+        value = b & 63
+        while b & 64 and i < n:
+            b = table[i]
+            i += 1
+            value = (value << 6) | (b & 63)
+        values.append(value)
+        # (Each entry: start, length, target, depth and lasti, in code units.)
+        if len(values) == 4:
+            targets.add(values[2] * 2)
+            values = []
+    return targets
+
+
 def _direct_call_finder(decode):
-    """``find(code, name)`` -> the frozenset of the values of ``f_lasti`` at which a frame of ``code`` is calling
-    the global (or, at module and class level, the name) ``name`` with no other callable between, and the
-    number of arguments each call passes: ``{lasti: (positional, keyword names)}``."""
+    """``find(code, name)`` -> the values of ``f_lasti`` at which a frame of ``code`` is calling the global (or, at
+    module and class level, the name) ``name`` with no other callable between, each with the number of arguments
+    the call passes: ``{lasti: (positional, keyword names, loaded as a global)}``. A call counts when the two
+    stack slots the name's load pushes (the callable and its NULL) are the ones the call takes: every path of
+    the instructions between (its arguments' code: jumps, loops and inlined comprehensions included) starts at
+    the load, reaches no deeper than above those two slots, and leaves exactly the arguments above them; no jump
+    and no exception handler elsewhere leads into those instructions."""
     version = sys.version_info[:2]
     new = version >= (3, 12)
     null_first = version < (3, 13)  # where the NULL of a call goes: below the callable up to 3.12, above after
     inline_marker = version < (3, 12)  # 3.11 leaves an inlined call's frame at the call's last cache entry
+    effect, opmap = opcode.stack_effect, opcode.opmap
+    relative = frozenset(opcode.opname[op] for op in (*opcode.hasjrel, *opcode.hasjabs))
+
+    def net(op, arg, jump):
+        # (3.11 splits a call's effect: PRECALL takes the arguments off, CALL the callable and its NULL. The
+        # arguments stay on the stack until CALL, whose reach counts them: here PRECALL takes nothing.)
+        if not new and op in ("PRECALL", "CALL"):
+            return 0 if op == "PRECALL" else -(arg + 1)
+        try:
+            return effect(opmap[op], arg, jump=jump)
+        except ValueError:
+            return effect(opmap[op], jump=jump)
+
+    def flow(code, ins):
+        """(index of each jump's target, sources of the jumps into each index, indices of exception handlers)."""
+        at = {offset: k for k, (offset, _, _, _) in enumerate(ins)}
+        targets = [None] * len(ins)  # (-1: a target that is no instruction's offset)
+        into = {}
+        for k, (_, op, arg, last) in enumerate(ins):
+            if op in relative or op in _JUMPS:
+                to = at.get(last + 2 - 2 * arg if "BACKWARD" in op else last + 2 + 2 * arg, -1)
+                targets[k] = to
+                into.setdefault(to, []).append(k)
+        handlers = {at.get(t) for t in _exception_targets(code.co_exceptiontable)}
+        return targets, into, handlers
 
     def calls(code, name):
         found = {}
         ins = decode(code)
         names = code.co_names
         consts = code.co_consts
+        graph = None
         for k, (offset, op, arg, last) in enumerate(ins):
             if op == "LOAD_SUPER_ATTR" and name == "super" and not arg & 2 and _zero_super(ins, k, names):
                 # 3.12 and later: ``super().name`` calls the global super with no arguments from this instruction
@@ -147,7 +220,8 @@ def _direct_call_finder(decode):
                 if end and ins[end - 1][1] == "KW_NAMES":
                     end -= 1
                     kwnames = consts[ins[end][2]]
-            loaded = _by_name(ins, end, argc + (1 if op == "CALL_KW" else 0), name, names)
+            graph = graph or flow(code, ins)
+            loaded = _by_name(ins, graph, end, k, argc + (1 if op == "CALL_KW" else 0), name, names)
             if loaded:
                 found[last if inline_marker else offset] = (argc - len(kwnames), tuple(sorted(kwnames)), loaded == "LOAD_GLOBAL")
         return found
@@ -162,46 +236,97 @@ def _direct_call_finder(decode):
             and op1 in ("LOAD_DEREF", "LOAD_CLOSURE") and op2 in ("LOAD_FAST", "LOAD_FAST_BORROW", "LOAD_FAST_CHECK", "LOAD_DEREF")
         )  # fmt: skip
 
-    def _by_name(ins, end, argc, name, names):
-        # The nearest few loads of the name before the call: is one of them the call's callable, with the
-        # arguments computed after it in straight-line code?
+    def _by_name(ins, graph, end, call, argc, name, names):
+        # The nearest few loads of the name before the call: is one of them the call's callable?
         tried = 0
         j = end - 1
         while j >= 0 and tried < 4:
             _, op, arg, _ = ins[j]
             if (op == "LOAD_GLOBAL" and names[arg >> 1] == name and arg & 1) or (op == "LOAD_NAME" and names[arg] == name):
                 tried += 1
-                start = j - 1 if op == "LOAD_NAME" and null_first and j and ins[j - 1][1] == "PUSH_NULL" else j
-                if _simulate(ins, start, j, end, argc):
+                # The load and its NULL: [PUSH_NULL, LOAD_NAME] up to 3.12, [LOAD_NAME, PUSH_NULL] after.
+                start, after = j, j + 1
+                if op == "LOAD_NAME":
+                    if null_first and j and ins[j - 1][1] == "PUSH_NULL":
+                        start = j - 1
+                    elif not null_first and after < end and ins[after][1] == "PUSH_NULL":
+                        after += 1
+                    else:
+                        start = -1
+                if start >= 0 and _arguments_above(ins, graph, start, after, end, call, argc):
                     return op
             j -= 1
         return None
 
-    def _simulate(ins, start, j, end, argc):
-        stack = []
-        for i in range(start, end):
+    def _arguments_above(ins, graph, start, after, end, call, argc):
+        # Whether every path from ``after`` (the callable and its NULL pushed) that reaches ``end`` has exactly
+        # ``argc`` values above them there, and none reached into them on the way. A path that leaves the
+        # arguments' code (a return, a jump out: 3.14 copies a call into each branch of a conditional expression)
+        # comes back only through ``start``: no jump and no exception handler elsewhere leads into it.
+        targets, into, handlers = graph
+        for k in range(start + 1, call + 1):
+            if k in handlers or any(src < start or src >= end or k < after for src in into.get(k, ())):
+                return False
+        depth = {after: 2}
+        todo = [after]
+        spent = []  # instructions that take the callable or its NULL: no path from them may reach the call
+        while todo:
+            i = todo.pop()
+            d = depth[i]
+            if i == end or i < after or i > end:
+                continue
             _, op, arg, _ = ins[i]
-            if i == j:
-                pushed = [(i, False)] if op == "LOAD_NAME" else ([(i, True), (i, False)] if null_first else [(i, False), (i, True)])
-                stack.extend(pushed)
+            if op in _TERMINAL:
                 continue
-            if op == "PUSH_NULL":
-                stack.append((i, True))
+            reach = _reach(op, arg)
+            if reach is None:
+                return False
+            if d - reach < 2:
+                spent.append(i)
                 continue
-            effect = _stack_effect(op, arg, new)
-            if effect is None:
-                return False
-            pops, pushes = effect
-            if op in ("LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE") and len(stack) <= arg:
-                return False
-            if pops > len(stack):
-                return False
-            del stack[len(stack) - pops :]
-            stack.extend([(i, False)] * pushes)
-        if len(stack) != argc + 2:
-            return False
-        callable_at, null_at = (1, 0) if null_first else (0, 1)
-        return stack[callable_at] == (j, False) and stack[null_at][1] is True
+            nexts = []
+            if op in _JUMPS:
+                if targets[i] is None or targets[i] < 0:
+                    return False
+                nexts.append((targets[i], net(op, arg, True)))
+            if op not in ("JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT"):
+                nexts.append((i + 1, net(op, arg, False)))
+            for to, change in nexts:
+                if d + change < 2:
+                    return False
+                seen = depth.get(to)
+                if seen is None:
+                    depth[to] = d + change
+                    todo.append(to)
+                elif seen != d + change:
+                    return False
+        return depth.get(end) == argc + 2 and not _reaches(ins, targets, spent, start, end, call)
+
+    def _reaches(ins, targets, sources, start, end, call):
+        # Whether a path from the instructions after ``sources`` within the arguments' code reaches the call.
+        seen = set()
+        todo = []
+        for i in sources:
+            op = ins[i][1]
+            if targets[i] is not None:
+                todo.append(targets[i])
+            if op not in ("JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT"):
+                todo.append(i + 1)
+        while todo:
+            i = todo.pop()
+            if i < 0 or (end <= i <= call):
+                return True
+            if i in seen or i < start or i > call:
+                continue
+            seen.add(i)
+            op = ins[i][1]
+            if op in _TERMINAL:
+                continue
+            if targets[i] is not None:
+                todo.append(targets[i])
+            if op not in ("JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT"):
+                todo.append(i + 1)
+        return False
 
     return calls
 
