@@ -640,6 +640,9 @@ def _super_without_frames(ctypes):
         def __init__(self):
             pass
 
+        def __del__(self):
+            pass
+
     python_level = get_slot(_Probe, tp_init)
     word = ctypes.c_void_p
     size = ctypes.sizeof(word)
@@ -650,9 +653,13 @@ def _super_without_frames(ctypes):
     # found on the generator type (whose finalizer PyType_GetSlot gives). Left empty, a call goes through tp_init.
     fin = get_slot(types.GeneratorType, 80)  # Py_tp_finalize
     at_fin = next((o for o in range(0, type.__basicsize__, size) if word.from_address(id(types.GeneratorType) + o).value == fin), None)
-    if at_fin is None or word.from_address(id(property) + at_fin).value != get_slot(property, 80):
+    # (The same field holds a class of our own's finalizer, and the super type has a vectorcall to take away.)
+    probe_fin = get_slot(_Probe, 80)
+    if at_fin is None or not probe_fin or word.from_address(id(_Probe) + at_fin).value != probe_fin:
         raise RuntimeError("the vectorcall field of a type was not found")
     vectorcall = at_fin + size
+    if vectorcall + size > type.__basicsize__ or not word.from_address(id(real) + vectorcall).value:
+        raise RuntimeError("the vectorcall field of a type was not found")
     original = real.__dict__["__init__"]
 
     def __init__(self, *args, **kwargs):
