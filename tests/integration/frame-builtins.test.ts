@@ -8,11 +8,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
-import type { RunResult } from "../../src/core/results";
-import { createRuntime } from "../../src/python/node";
-import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
+import { taskRunRequest } from "../../src/python/runtime";
 import { withoutInputChecks } from "../helpers/attacks";
 import {
   classFixtureTests,
@@ -23,50 +21,41 @@ import {
   superSetUpTests,
   testBuiltinsAttack,
 } from "../helpers/frame-builtin-attacks";
+import { sharedRuntime, statusOf } from "../helpers/runtime";
 import { dataListTests } from "../helpers/test-py-attacks";
 
 const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
 const EDGES = "TestMinPFilter.test_edges";
 const ATTACKS = join(import.meta.dirname, "../fixtures/frame-attacks");
-const fixture = (name: string) => readFileSync(join(ATTACKS, name), "utf8");
-
-function statusOf(r: RunResult, id: string): string | undefined {
-  return r.tests.find((t) => t.id === id)?.status;
-}
+/** A candidate: `stub` followed by a file of `tests/fixtures/frame-attacks/` (which redefines its functions). */
+const fixture = (name: string, stub = withoutInputChecks(task.canonical)) => `${stub}\n\n${readFileSync(join(ATTACKS, name), "utf8")}`;
 
 describe.each(["pyodide", "native"] as const)("%s: frame-reading built-ins called by C code", (backend) => {
-  let rt: PythonRuntime;
-  beforeAll(async () => {
-    rt = createRuntime(backend, { interruptGraceMs: 700 });
-    await rt.ready();
-  });
-  afterAll(async () => {
-    await rt.dispose();
-  });
+  const runtime = sharedRuntime(backend);
 
   it.each(Object.keys(FRAME_BUILTIN_ROUTES) as FrameBuiltinRoute[])(
     "%s reads no frame of test.py's: its list of bad inputs stays",
     async (route) => {
       const over = { tests: superSetUpTests(dataListTests(task.tests)) };
-      expect(statusOf(await rt.run(taskRunRequest(task, withoutInputChecks(task.canonical), "test", over)), EDGES)).toBe("failed");
-      const honest = await rt.run(taskRunRequest(task, task.canonical, "test", over));
+      expect(statusOf(await runtime().run(taskRunRequest(task, withoutInputChecks(task.canonical), "test", over)), EDGES)).toBe("failed");
+      const honest = await runtime().run(taskRunRequest(task, task.canonical, "test", over));
       expect(honest.incident ?? null).toBeNull();
       expect(honest.allPassed).toBe(true);
-      const r = await rt.run(taskRunRequest(task, frameBuiltinAttack(withoutInputChecks(task.canonical), route), "test", over));
+      const r = await runtime().run(taskRunRequest(task, frameBuiltinAttack(withoutInputChecks(task.canonical), route), "test", over));
       expect(statusOf(r, EDGES)).not.toBe("passed");
       expect(r.allPassed).toBe(false);
     },
   );
 
   it("locals() called by C code while the harness's output relay runs reads nothing of the relay's", async () => {
-    const r = await rt.run(taskRunRequest(task, relayLocalsAttack(task.canonical)));
+    const r = await runtime().run(taskRunRequest(task, relayLocalsAttack(task.canonical)));
     const out = r.tests.map((t) => t.stdout ?? "").join("");
     expect(out).not.toMatch(/REACHED/);
     expect(out).toMatch(/refused: RuntimeError/);
   });
 
   it("test.py's built-ins, handed by C code that makes a function while test.py runs, cannot be changed unseen", async () => {
-    const r = await rt.run(taskRunRequest(task, testBuiltinsAttack(withoutInputChecks(task.canonical))));
+    const r = await runtime().run(taskRunRequest(task, testBuiltinsAttack(withoutInputChecks(task.canonical))));
     // (What the tests printed goes with their results, which a run that is not trusted does not keep.)
     expect(r.incident?.kind).toBe("tampered");
     expect(r.incident?.message).toMatch(/test\.py's built-ins/);
@@ -76,11 +65,13 @@ describe.each(["pyodide", "native"] as const)("%s: frame-reading built-ins calle
   it("test.py's built-ins changed between two tests' looks (seen by a class fixture) and put back: not trusted", async () => {
     const over = { tests: classFixtureTests(task.tests) };
     const errors = "TestSoftmax.test_large_logits_and_errors";
-    const honest = await rt.run(taskRunRequest(task, task.canonical, "test", over));
+    const honest = await runtime().run(taskRunRequest(task, task.canonical, "test", over));
     expect(honest.incident ?? null).toBeNull();
     expect(honest.allPassed).toBe(true);
-    expect(statusOf(await rt.run(taskRunRequest(task, withoutInputChecks(task.canonical), "test", over)), errors)).not.toBe("passed");
-    const r = await rt.run(taskRunRequest(task, fixture("testbuiltins-in-a-class-fixture.py"), "test", over));
+    expect(statusOf(await runtime().run(taskRunRequest(task, withoutInputChecks(task.canonical), "test", over)), errors)).not.toBe(
+      "passed",
+    );
+    const r = await runtime().run(taskRunRequest(task, fixture("testbuiltins-in-a-class-fixture.py"), "test", over));
     expect(r.incident?.kind).toBe("tampered");
     expect(r.incident?.message).toMatch(/test\.py's built-ins/);
     expect(statusOf(r, errors)).not.toBe("passed");
@@ -89,7 +80,7 @@ describe.each(["pyodide", "native"] as const)("%s: frame-reading built-ins calle
   it.each(["super-type-from-a-finalizer.py", "builtins-made-again.py", "signal-handler-a-c-method.py", "signal-handler-says-builtins.py"])(
     "%s gets no frame: test_edges still fails",
     async (name) => {
-      const r = await rt.run(taskRunRequest(task, fixture(name)));
+      const r = await runtime().run(taskRunRequest(task, fixture(name)));
       expect(statusOf(r, EDGES)).not.toBe("passed");
       expect(r.allPassed).toBe(false);
     },
@@ -101,10 +92,10 @@ describe.each(["pyodide", "native"] as const)("%s: frame-reading built-ins calle
       "class TestMinPFilter(unittest.TestCase):\n    def setUp(self):\n        super().setUp()\n        self.addCleanup(lambda: self.assertIsInstance(self, unittest.TestCase))\n\n",
     );
     expect(tests).not.toBe(task.tests);
-    const r = await rt.run(taskRunRequest(task, task.canonical, "test", { tests }));
+    const r = await runtime().run(taskRunRequest(task, task.canonical, "test", { tests }));
     expect(r.incident ?? null).toBeNull();
     expect(r.allPassed).toBe(true);
-    const c = await rt.run(taskRunRequest(task, fixture("honest-configparser.py")));
+    const c = await runtime().run(taskRunRequest(task, fixture("honest-configparser.py", task.canonical)));
     expect(c.collectionError).toBeNull();
     expect(c.allPassed).toBe(true);
   });

@@ -4,12 +4,12 @@
  * pass the tests those checks fail, and finds no way into test.py's namespace; and honest test.py features (assertLogs, assertWarns twice in a test, a warning from
  * the candidate) are trusted. Both backends.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import type { RunResult } from "../../src/core/results";
-import { createRuntime } from "../../src/python/node";
-import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
+import { taskRunRequest } from "../../src/python/runtime";
 import { withoutInputChecks } from "../helpers/attacks";
+import { sharedRuntime, statusOf } from "../helpers/runtime";
 import {
   assertLogsAttack,
   assertLogsTests,
@@ -32,28 +32,17 @@ import {
 const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
 const EDGES = "TestMinPFilter.test_edges";
 
-function statusOf(r: RunResult, id: string): string | undefined {
-  return r.tests.find((t) => t.id === id)?.status;
-}
-
 describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own objects", (backend) => {
-  let rt: PythonRuntime;
-  beforeAll(async () => {
-    rt = createRuntime(backend, { interruptGraceMs: 700 });
-    await rt.ready();
-  });
-  afterAll(async () => {
-    await rt.dispose();
-  });
+  const runtime = sharedRuntime(backend);
 
   /** Runs `candidate` under `tests`, after checking that the stub fails test_edges there and the canonical solution passes. */
   async function underTests(tests: string, candidate: string): Promise<RunResult> {
     const over = { tests };
-    expect(statusOf(await rt.run(taskRunRequest(task, withoutInputChecks(task.canonical), "test", over)), EDGES)).toBe("failed");
-    const honest = await rt.run(taskRunRequest(task, task.canonical, "test", over));
+    expect(statusOf(await runtime().run(taskRunRequest(task, withoutInputChecks(task.canonical), "test", over)), EDGES)).toBe("failed");
+    const honest = await runtime().run(taskRunRequest(task, task.canonical, "test", over));
     expect(honest.incident ?? null).toBeNull();
     expect(honest.allPassed).toBe(true);
-    return rt.run(taskRunRequest(task, candidate, "test", over));
+    return runtime().run(taskRunRequest(task, candidate, "test", over));
   }
 
   it("a test.py helper's defaults (keyword-only or positional) cannot be set by code under test", async () => {
@@ -92,7 +81,7 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
 
   it("a list test.py hands to the candidate, changed in place, and a cache its tests fill are not taken for tampering", async () => {
     const over = { tests: dataListTests(task.tests) };
-    const r = await rt.run(taskRunRequest(task, inPlaceCandidate(task.canonical), "test", over));
+    const r = await runtime().run(taskRunRequest(task, inPlaceCandidate(task.canonical), "test", over));
     expect(r.incident ?? null).toBeNull();
     expect(r.allPassed).toBe(true);
   });
@@ -100,7 +89,7 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
   it("test.py's module fixtures, string annotations, NamedTuple, TypedDict and get_type_hints work as in CPython; so does a candidate's NamedTuple", async () => {
     const over = { tests: typingFixturesTests(task.tests) };
     const candidate = `${task.canonical}\n\nimport typing\n\nclass Pool(typing.NamedTuple):\n    kept: list\n    threshold: float\n`;
-    const r = await rt.run(taskRunRequest(task, candidate, "test", over));
+    const r = await runtime().run(taskRunRequest(task, candidate, "test", over));
     expect(r.incident ?? null).toBeNull();
     expect(r.collectionError ?? null).toBeNull();
     expect(r.tests.filter((t) => t.status !== "passed")).toEqual([]);
@@ -110,24 +99,24 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
   it("assertLogs decides with the framework's own context (unittest._log is protected), and honest logging passes", async () => {
     const tests = assertLogsTests(task.tests);
     const over = { tests };
-    const silent = await rt.run(taskRunRequest(task, task.canonical, "test", over));
+    const silent = await runtime().run(taskRunRequest(task, task.canonical, "test", over));
     expect(statusOf(silent, "TestSoftmax.test_values")).toBe("failed");
-    const forged = await rt.run(taskRunRequest(task, assertLogsAttack(task.canonical), "test", over));
+    const forged = await runtime().run(taskRunRequest(task, assertLogsAttack(task.canonical), "test", over));
     expect(statusOf(forged, "TestSoftmax.test_values")).not.toBe("passed");
     expect(forged.allPassed).toBe(false);
-    const honest = await rt.run(taskRunRequest(task, loggingCandidate(task.canonical), "test", over));
+    const honest = await runtime().run(taskRunRequest(task, loggingCandidate(task.canonical), "test", over));
     expect(honest.incident ?? null).toBeNull();
     expect(honest.allPassed).toBe(true);
   });
 
   it("assertWarns twice in a test, and a warning from the candidate's code, are trusted", async () => {
     const over = { tests: assertWarnsTests(task.tests) };
-    const honest = await rt.run(taskRunRequest(task, warningCandidate(task.canonical), "test", over));
+    const honest = await runtime().run(taskRunRequest(task, warningCandidate(task.canonical), "test", over));
     expect(honest.incident ?? null).toBeNull();
     expect(honest.tests.filter((t) => t.status !== "passed")).toEqual([]);
     expect(honest.allPassed).toBe(true);
     // The canonical solution does not warn: the third assertWarns fails, trusted.
-    const silent = await rt.run(taskRunRequest(task, task.canonical, "test", over));
+    const silent = await runtime().run(taskRunRequest(task, task.canonical, "test", over));
     expect(silent.incident ?? null).toBeNull();
     expect(statusOf(silent, "TestSoftmax.test_values")).toBe("failed");
   });
