@@ -72,8 +72,8 @@ def _decoder():
 
 
 # Instructions an argument of a call may be computed with, and how deep each reaches into the stack (what it pops,
-# or reads or writes below its top; never less than the truth). Any other instruction (a store to a name, a
-# return, an await) and the call is not taken for a call by name.
+# or reads or writes below its top; never less than the truth). Any other instruction (a return, an await, a
+# with block) and the call is not taken for a call by name.
 _REACH_ZERO = frozenset((
     "LOAD_CONST", "LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_DEREF", "LOAD_CLOSURE", "LOAD_NAME",
     "LOAD_SMALL_INT", "LOAD_COMMON_CONSTANT", "LOAD_ASSERTION_ERROR", "LOAD_CLASSDEREF", "PUSH_NULL", "LOAD_GLOBAL",
@@ -83,7 +83,8 @@ _REACH_ZERO = frozenset((
 _REACH_ONE = frozenset((
     "LOAD_ATTR", "LOAD_METHOD", "UNARY_NEGATIVE", "UNARY_NOT", "UNARY_INVERT", "UNARY_POSITIVE", "TO_BOOL",
     "FORMAT_SIMPLE", "CONVERT_VALUE", "CALL_INTRINSIC_1", "GET_ITER", "FOR_ITER", "STORE_FAST", "POP_TOP",
-    "POP_ITER", "UNPACK_SEQUENCE", "UNPACK_EX", "STORE_FAST_LOAD_FAST", "POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE",
+    "POP_ITER", "UNPACK_SEQUENCE", "UNPACK_EX", "STORE_FAST_LOAD_FAST", "LIST_TO_TUPLE", "STORE_DEREF",
+    "STORE_NAME", "STORE_GLOBAL", "LOAD_FROM_DICT_OR_DEREF", "LOAD_FROM_DICT_OR_GLOBALS", "POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE",
     "POP_JUMP_FORWARD_IF_FALSE", "POP_JUMP_FORWARD_IF_TRUE", "POP_JUMP_FORWARD_IF_NONE",
     "POP_JUMP_FORWARD_IF_NOT_NONE", "POP_JUMP_BACKWARD_IF_FALSE", "POP_JUMP_BACKWARD_IF_TRUE",
     "POP_JUMP_BACKWARD_IF_NONE", "POP_JUMP_BACKWARD_IF_NOT_NONE", "JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP",
@@ -420,15 +421,26 @@ def make_frame_builtins(sealed_ids, library_paths):
     def globals():
         return caller("globals", 0, ()).f_globals
 
+    # Each function that takes arguments lets go of them before it returns or raises, while its own frame runs:
+    # its frame is taken off the stack before it is cleared, and what died with it then (a namespace given to
+    # exec, the last reference to an object the candidate made) ran its finalizer while the caller's frame was
+    # still at this very call, which the check above takes for a call by name.
+
     def vars(*args):
-        if args:
-            return real["vars"](*args)
-        return frame_locals(caller("vars", 0, ()))
+        try:
+            if args:
+                return real["vars"](*args)
+            return frame_locals(caller("vars", 0, ()))
+        finally:
+            args = None
 
     def dir(*args):
-        if args:
-            return real["dir"](*args)
-        return _sorted(frame_locals(caller("dir", 0, ())))
+        try:
+            if args:
+                return real["dir"](*args)
+            return _sorted(frame_locals(caller("dir", 0, ())))
+        finally:
+            args = None
 
     def namespaces(name, args, kwargs):
         """eval's and exec's arguments with the caller's globals and locals put in where they are left out or
@@ -456,20 +468,31 @@ def make_frame_builtins(sealed_ids, library_paths):
         return (source, glob, loc) if loc is not None else (source, glob), other
 
     def eval(*args, **kwargs):
-        filled = namespaces("eval", args, kwargs)
-        if filled is None:
-            return real["eval"](*args, **kwargs)
-        return real["eval"](*filled[0], **filled[1])
+        filled = None
+        try:
+            filled = namespaces("eval", args, kwargs)
+            if filled is None:
+                return real["eval"](*args, **kwargs)
+            return real["eval"](*filled[0], **filled[1])
+        finally:
+            args = kwargs = filled = None
 
     def exec(*args, **kwargs):
-        filled = namespaces("exec", args, kwargs)
-        if filled is None:
-            return real["exec"](*args, **kwargs)
-        return real["exec"](*filled[0], **filled[1])
+        filled = None
+        try:
+            filled = namespaces("exec", args, kwargs)
+            if filled is None:
+                return real["exec"](*args, **kwargs)
+            return real["exec"](*filled[0], **filled[1])
+        finally:
+            args = kwargs = filled = None
 
     def super(*args):
         if args:
-            return real["super"](*args)
+            try:
+                return real["super"](*args)
+            finally:
+                args = None
         frame = caller("super", 0, ())
         code = frame.f_code
         if code.co_argcount == 0:

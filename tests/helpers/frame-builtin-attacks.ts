@@ -216,3 +216,24 @@ class TestSoftmax(unittest.TestCase):
     return text.replace(from, to);
   }, tests);
 }
+
+/**
+ * test.py (`dataListTests`) that runs the instructions' usage example in a fresh namespace,
+ * `exec(EXAMPLE, {})`, at the top of `test_adapts_to_confidence`: the namespace, and what the example bound
+ * there, dies as that call returns.
+ */
+export function exampleExecTests(tests: string): string {
+  const from = "    def test_adapts_to_confidence(self):\n";
+  if (!tests.includes(from)) throw new Error("test.py variant: test_adapts_to_confidence is not in the text");
+  const example = `EXAMPLE = """
+from decoding.min_p import min_p_filter, softmax_with_temperature
+probs = softmax_with_temperature([2.0, 1.0, 0.1], 0.7)
+kept = min_p_filter(probs, 0.1)
+assert abs(sum(kept) - 1.0) < 1e-9
+"""
+
+
+`;
+  const at = tests.indexOf("class ");
+  return `${tests.slice(0, at)}${example}${tests.slice(at).replace(from, `${from}        exec(EXAMPLE, {})\n`)}`;
+}

@@ -14,6 +14,7 @@ import { taskRunRequest } from "../../src/python/runtime";
 import { withoutInputChecks } from "../helpers/attacks";
 import {
   classFixtureTests,
+  exampleExecTests,
   FRAME_BUILTIN_ROUTES,
   type FrameBuiltinRoute,
   frameBuiltinAttack,
@@ -75,6 +76,17 @@ describe.each(["pyodide", "native"] as const)("%s: frame-reading built-ins calle
     expect(r.incident?.kind).toBe("tampered");
     expect(r.incident?.message).toMatch(/test\.py's built-ins/);
     expect(statusOf(r, errors)).not.toBe("passed");
+  });
+
+  it("what dies with the namespace test.py's exec() was given, as that exec() returns, reads no frame of test.py's", async () => {
+    const over = { tests: exampleExecTests(dataListTests(task.tests)) };
+    const honest = await runtime().run(taskRunRequest(task, task.canonical, "test", over));
+    expect(honest.incident ?? null).toBeNull();
+    expect(honest.allPassed).toBe(true);
+    expect(statusOf(await runtime().run(taskRunRequest(task, withoutInputChecks(task.canonical), "test", over)), EDGES)).toBe("failed");
+    const r = await runtime().run(taskRunRequest(task, fixture("dies-with-an-exec-namespace.py"), "test", over));
+    expect(statusOf(r, EDGES)).not.toBe("passed");
+    expect(r.allPassed).toBe(false);
   });
 
   it.each(["super-type-from-a-finalizer.py", "builtins-made-again.py", "signal-handler-a-c-method.py", "signal-handler-says-builtins.py"])(
