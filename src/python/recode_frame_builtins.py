@@ -202,7 +202,7 @@ def _direct_call_finder(decode):
             if op == "LOAD_SUPER_ATTR" and name == "super" and not arg & 2 and _zero_super(ins, k, names):
                 # 3.12 and later: ``super().name`` calls the global super with no arguments from this instruction
                 # (and the interpreter's own super then reads the frame for the class and the first argument).
-                found[offset] = (0, (), True)
+                found[offset] = (0, (), True, True)
                 continue
             if op not in ("CALL", "CALL_KW"):
                 continue
@@ -224,7 +224,7 @@ def _direct_call_finder(decode):
             graph = graph or flow(code, ins)
             loaded = _by_name(ins, graph, end, k, argc + (1 if op == "CALL_KW" else 0), name, names)
             if loaded:
-                found[last if inline_marker else offset] = (argc - len(kwnames), tuple(sorted(kwnames)), loaded == "LOAD_GLOBAL")
+                found[last if inline_marker else offset] = (argc - len(kwnames), tuple(sorted(kwnames)), loaded == "LOAD_GLOBAL", False)
         return found
 
     def _zero_super(ins, k, names):
@@ -332,12 +332,13 @@ def _direct_call_finder(decode):
     return calls
 
 
-def make_frame_builtins(sealed_ids, library_paths):
+def make_frame_builtins(sealed_ids, library_paths, called_by_code):
     """Install the frame-reading built-ins (``NAMES``) that read only a frame that called them itself (see the
     module's text), and return them (name -> function), for the guard to hide and note. ``sealed_ids``: the
     set of ``id()`` of the globals of sealed modules (``recode_guard.seal_closures``' own, which grows as the
     guard notes test.py's module); ``library_paths``: the folders of Python's own files (a module loaded from
-    there during the run is taken for a sealed one)."""
+    there during the run is taken for a sealed one); ``called_by_code(frame)``: whether a running frame was
+    started by an instruction of the frame below it, not by C code (``recode_guard._entered_by_code``)."""
     real = {n: getattr(builtins, n) for n in NAMES}
     getframe = sys._getframe
     decode = _decoder()
@@ -381,7 +382,7 @@ def make_frame_builtins(sealed_ids, library_paths):
         except KeyError:
             return missing
 
-    def direct(frame, name, positional, keywords):
+    def direct(frame, name, positional, keywords, own):
         code = frame.f_code
         key = (code.co_filename, code.co_firstlineno, code.co_qualname)
         entry = cache.get(key)
@@ -393,7 +394,9 @@ def make_frame_builtins(sealed_ids, library_paths):
         site = sites.get(frame.f_lasti)
         if site is None or site[0] != positional or site[1] != _tuple(_sorted(keywords)):
             return False
-        return bound(frame, name, site[2]) is made[name]
+        # (And the built-in's own frame was started by that call, not by C code: its arguments' teardown, the
+        # traceback of an exception it raised, a collection then. 3.12+'s LOAD_SUPER_ATTR calls super from C.)
+        return bound(frame, name, site[2]) is made[name] and (site[3] or called_by_code(own))
 
     def caller(name, positional, keywords, depth=2, reading=True):
         """The frame that called ``name`` (``depth`` frames up: this one, the built-in's own, ..., then its
@@ -402,7 +405,7 @@ def make_frame_builtins(sealed_ids, library_paths):
             frame = getframe(depth)
         except ValueError:
             raise SystemError(f"{name}(): no current frame") from None
-        if reading and sealed(frame) and not direct(frame, name, positional, keywords):
+        if reading and sealed(frame) and not direct(frame, name, positional, keywords, getframe(depth - 1)):
             code = frame.f_code
             raise RuntimeError(
                 f"{name}() reads the frame of the code that calls it; called by C code while {code.co_qualname} "

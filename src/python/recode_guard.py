@@ -13,6 +13,7 @@ new process.
 
 import builtins
 import contextlib
+import functools
 import gc
 import re
 import re._compiler
@@ -679,6 +680,63 @@ def _super_without_frames(ctypes):
     return __init__
 
 
+def _entered_by_code(ctypes):
+    """``called_by_code(frame)``: whether a running Python frame was started by an instruction of the frame
+    below it (a call in its bytecode) rather than by C code (a ``functools.partial``, a finalizer, a
+    collection), read from the interpreter's own frame record (``_PyInterpreterFrame``): CPython 3.11 marks a
+    frame C code started (``is_entry``); 3.12 and later put a frame of their own between (``previous`` is not
+    the frame below). The layout is proven here on frames of our own, called both ways, or ``RuntimeError``.
+    Reads memory through ctypes objects made here (no audited call at each read)."""
+    ptr = ctypes.sizeof(ctypes.c_void_p)
+    holder = ctypes.py_object()
+    holder_at = ctypes.c_void_p.from_buffer(holder)
+    words = ctypes.POINTER(ctypes.c_void_p)()
+    words_at = ctypes.c_void_p.from_buffer(words)
+    bytes_ = ctypes.POINTER(ctypes.c_ubyte)()
+    bytes_at = ctypes.c_void_p.from_buffer(bytes_)
+    new = sys.version_info >= (3, 12)
+    # PyFrameObject: the object's header (two words), f_back, f_frame. _PyInterpreterFrame: frame_obj is its
+    # sixth word up to 3.11 (f_func, f_globals, f_builtins, f_locals, f_code), its seventh after (f_code or
+    # f_executable, previous, f_funcobj, ...); 3.11's is_entry follows prev_instr (the eighth) and stacktop.
+    f_frame, frame_obj = 3 * ptr, (6 if new else 5) * ptr
+    previous, is_entry = ptr, 8 * ptr + 4
+
+    def interpreter_frame(frame, _h=holder, _at=holder_at, _w=words, _wat=words_at):
+        _h.value = frame
+        _wat.value = _at.value + f_frame
+        _h.value = None
+        return _w[0]
+
+    def called_by_code(frame, _w=words, _wat=words_at, _b=bytes_, _bat=bytes_at, _i=interpreter_frame):
+        own = _i(frame)
+        if new:
+            below = frame.f_back
+            if below is None:
+                return False
+            _wat.value = own + previous
+            return _w[0] == _i(below)
+        _bat.value = own + is_entry
+        return _b[0] == 0
+
+    def frame_object_of(frame):
+        words_at.value = interpreter_frame(frame) + frame_obj
+        found = words[0]
+        holder.value = frame
+        at = holder_at.value
+        holder.value = None
+        return found == at
+
+    def probe():
+        here = sys._getframe(0)
+        return frame_object_of(here) and frame_object_of(here.f_back), called_by_code(here)
+
+    by_code = probe()
+    by_c = functools.partial(probe)()
+    if by_code != (True, True) or by_c != (True, False):
+        raise RuntimeError("the interpreter's frame records were not found where they were looked for")
+    return called_by_code
+
+
 def seal_frame_builtins():
     """Install the built-ins that read only a frame that called them itself (``recode_frame_builtins``), once,
     after ``seal_closures`` (they tell a sealed module's frame by its set). Returns them with the function that
@@ -687,11 +745,14 @@ def seal_frame_builtins():
     if not _FRAME_BUILTINS:
         if not _SEALED_GLOBALS:
             raise RuntimeError("the frame-reading built-ins are sealed after the closures")
-        made = make_frame_builtins(_SEALED_GLOBALS.pop(), _library_paths())
+        called_by_code = with_ctypes(_entered_by_code)
+        if called_by_code is None:
+            raise RuntimeError("the frame-reading built-ins could not be sealed here (no ctypes)")
+        made = make_frame_builtins(_SEALED_GLOBALS.pop(), _library_paths(), called_by_code)
         init = with_ctypes(_super_without_frames)
         if init is None:
             raise RuntimeError("the super type could not be sealed here (no ctypes)")
-        _FRAME_BUILTINS.extend([make_frame_builtins, *made.values(), init])
+        _FRAME_BUILTINS.extend([make_frame_builtins, *made.values(), init, called_by_code])
     return list(_FRAME_BUILTINS)
 
 

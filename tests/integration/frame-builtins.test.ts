@@ -89,6 +89,13 @@ describe.each(["pyodide", "native"] as const)("%s: frame-reading built-ins calle
     expect(r.allPassed).toBe(false);
   });
 
+  it("super() made to raise in test.py's setUp, then called by C code from the collection its traceback starts, reads nothing", async () => {
+    const over = { tests: superSetUpTests(dataListTests(task.tests)) };
+    const r = await runtime().run(taskRunRequest(task, fixture("super-raised-then-collected.py"), "test", over));
+    expect(statusOf(r, EDGES)).not.toBe("passed");
+    expect(r.allPassed).toBe(false);
+  });
+
   it.each(["super-type-from-a-finalizer.py", "builtins-made-again.py", "signal-handler-a-c-method.py", "signal-handler-says-builtins.py"])(
     "%s gets no frame: test_edges still fails",
     async (name) => {
