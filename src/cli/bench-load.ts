@@ -84,9 +84,9 @@ async function loadOnce(page: Page, url: string): Promise<LoadSample> {
       .getEntriesByType("resource")
       .filter((e) => (e as PerformanceResourceTiming).responseEnd <= m.editor)
       .map((e) => new URL(e.name).pathname)
-      // (Monaco's chunk is fetched beside the plain editor, not for it: on a fast link it can arrive first.
-      // weight.spec.ts holds it back and types into the plain editor.)
-      .filter((p) => /\.m?js$/.test(p) && !p.includes("/pyodide/") && !/\/CodeEditor-[^/]*\.js$/.test(p));
+      // (Monaco's chunk and the Python box's worker script are fetched beside the plain editor, not for it: on
+      // a fast link they can arrive first. weight.spec.ts holds them back and types into the plain editor.)
+      .filter((p) => /\.m?js$/.test(p) && !p.includes("/pyodide/") && !/\/(CodeEditor|box-worker-source)-[^/]*\.js$/.test(p));
     return { python: m.python, editor: m.editor, monaco: m.monaco, scripts };
   });
   await cdp.detach();
@@ -196,7 +196,7 @@ export function pageLoadSection(m: LoadMeasurements, when: string): string {
     `| Transferred by the service worker on the first visit (the app stored for offline use, in the background) | ${mb(median(m.precacheBytes))} | | |`,
     `| Transferred on a repeat visit (everything from the service worker's cache) | ${kb(med(m.repeat, "pageBytes"))} | | |`,
     "",
-    `Scripts before the editor was usable (first visit): ${m.cold[0]?.scriptsBeforeEditor.map((p) => `\`${p}\``).join(", ") || "none"}. Pyodide's own JavaScript (\`pyodide.mjs\`, \`pyodide.asm.mjs\`) and its WebAssembly are the Python runtime, fetched beside the page and counted in the bytes, not in the JS figure; so is Monaco's chunk (\`CodeEditor-*.js\`), which the app fetches beside the plain editor, not for it.`,
+    `Scripts before the editor was usable (first visit): ${m.cold[0]?.scriptsBeforeEditor.map((p) => `\`${p}\``).join(", ") || "none"}. Pyodide's own JavaScript (\`pyodide.mjs\`, \`pyodide.asm.mjs\`) and its WebAssembly are the Python runtime, fetched beside the page and counted in the bytes, not in the JS figure; so are Monaco's chunk (\`CodeEditor-*.js\`) and the Python box's worker script (\`box-worker-source-*.js\`, with the harness's Python sources), which the app fetches beside the plain editor, not for it.`,
   ].join("\n");
 }
 
