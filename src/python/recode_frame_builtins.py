@@ -7,10 +7,10 @@ frees), that frame is whichever happens to run: test.py's (its namespace, the te
 run's result), the harness's (natively, the run's key in the event writer's frame). So each is replaced in the
 built-ins by a function of the same name that looks at the frame below it:
 
-- a frame of code the run brought (its globals are no sealed module's and its file is in no library folder):
-  read as the interpreter reads it, whoever called;
-- a frame of a sealed module (every module loaded before the run, test.py's, the harness's) or of a library
-  file: read only when that frame's current instruction is a call of this very function, loaded there by its
+- a frame of code the run brought (its globals are no sealed module's, and its file is a path in no library
+  folder, not a name in angle brackets): read as the interpreter reads it, whoever called;
+- a frame of a sealed module (every module loaded before the run, test.py's, the harness's), of a library
+  file, or of code compiled from text (a file name in angle brackets, ``<string>``): read only when that frame's current instruction is a call of this very function, loaded there by its
   name (``LOAD_GLOBAL``/``LOAD_NAME``), with as many arguments as it was given. A Python function called from
   bytecode runs in a frame pushed at once (CPython 3.11 leaves the caller's last instruction at the call's
   last cache entry then, and at the call itself when C code called on), so no C code ran on that frame's
@@ -361,7 +361,10 @@ def make_frame_builtins(sealed_ids, library_paths, called_by_code):
         key = (code.co_filename, code.co_firstlineno, code.co_qualname)
         if sealed_codes.get(key) is code:
             return True
-        if _id(frame.f_globals) in sealed_ids or code.co_filename.startswith(prefixes):
+        # (Code compiled from text, whose file name is ``<string>`` or the like, is sealed too: namedtuple's __new__ and dataclasses'
+        # __init__ are made with a namespace of their own, and test.py's exec(text, {...}) runs in one; their
+        # frames hold what test.py hands them.)
+        if _id(frame.f_globals) in sealed_ids or code.co_filename.startswith(prefixes) or code.co_filename.startswith("<"):
             sealed_codes[key] = code
             return True
         return False

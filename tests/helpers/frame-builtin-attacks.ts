@@ -237,3 +237,29 @@ assert abs(sum(kept) - 1.0) < 1e-9
   const at = tests.indexOf("class ");
   return `${tests.slice(0, at)}${example}${tests.slice(at).replace(from, `${from}        exec(EXAMPLE, {})\n`)}`;
 }
+
+/**
+ * test.py whose `test_edges` takes its good and bad `p_base` values from a named tuple made at import,
+ * `Cases(good=[...], bad=[...])` (`collections.namedtuple`: its `__new__` is compiled from text, with a
+ * namespace of its own).
+ */
+export function namedTupleCasesTests(tests: string): string {
+  const head = `from collections import namedtuple
+
+Cases = namedtuple("Cases", "good bad")
+P_BASES = Cases(good=[0.0, 0.5, 1.0], bad=[-0.1, 1.5, float("nan")])
+
+
+`;
+  const edits: [string, string][] = [
+    ["class TestSoftmax(unittest.TestCase):\n", `${head}class TestSoftmax(unittest.TestCase):\n`],
+    [
+      '        for bad in (-0.1, 1.5, float("nan")):\n',
+      "        for good in P_BASES.good:\n            self.assertAlmostEqual(sum(min_p_filter(probs, good)), 1.0, places=12)\n        for bad in P_BASES.bad:\n",
+    ],
+  ];
+  return edits.reduce((text, [from, to]) => {
+    if (!text.includes(from)) throw new Error(`test.py variant: ${JSON.stringify(from.slice(0, 40))} is not in the text`);
+    return text.replace(from, to);
+  }, tests);
+}

@@ -18,6 +18,7 @@ import {
   FRAME_BUILTIN_ROUTES,
   type FrameBuiltinRoute,
   frameBuiltinAttack,
+  namedTupleCasesTests,
   relayLocalsAttack,
   superSetUpTests,
   testBuiltinsAttack,
@@ -92,6 +93,17 @@ describe.each(["pyodide", "native"] as const)("%s: frame-reading built-ins calle
   it("super() made to raise in test.py's setUp, then called by C code from the collection its traceback starts, reads nothing", async () => {
     const over = { tests: superSetUpTests(dataListTests(task.tests)) };
     const r = await runtime().run(taskRunRequest(task, fixture("super-raised-then-collected.py"), "test", over));
+    expect(statusOf(r, EDGES)).not.toBe("passed");
+    expect(r.allPassed).toBe(false);
+  });
+
+  it("locals() called by C code in a namedtuple's __new__ (compiled from text) reads nothing test.py handed it", async () => {
+    const over = { tests: namedTupleCasesTests(task.tests) };
+    const honest = await runtime().run(taskRunRequest(task, task.canonical, "test", over));
+    expect(honest.incident ?? null).toBeNull();
+    expect(honest.allPassed).toBe(true);
+    expect(statusOf(await runtime().run(taskRunRequest(task, withoutInputChecks(task.canonical), "test", over)), EDGES)).toBe("failed");
+    const r = await runtime().run(taskRunRequest(task, fixture("locals-in-a-namedtuple-new.py"), "test", over));
     expect(statusOf(r, EDGES)).not.toBe("passed");
     expect(r.allPassed).toBe(false);
   });
