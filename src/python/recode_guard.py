@@ -509,6 +509,12 @@ def seal_closures():
     # ``__annotate__`` of a slotted dataclass's ``__init__``, whose ``__class__`` cell it points at the new class).
     readable = tuple(_closure_readable_codes())
 
+    def annotate(code, _names=frozenset(("__classdict__", "__conditional_annotations__"))):
+        # The compiler's ``__annotate__`` of a class body (3.14, PEP 649), whose closure annotationlib reads to
+        # evaluate the annotations in its FORWARDREF format (typing's NamedTuple and TypedDict classes): its
+        # cells hold the class's namespace while it is made, nothing the class does not give.
+        return code.co_name == "__annotate__" and bool(code.co_freevars) and _names.issuperset(code.co_freevars)
+
     class SealedClosure:
         """The function type's ``__closure__``: refused for a function of a sealed module (``seal_closures``)."""
 
@@ -518,7 +524,7 @@ def seal_closures():
         def __get__(self, fn, cls=None):
             if fn is None:
                 return self
-            if id(globals_of(fn)) in sealed and not any(code_of(fn) is c for c in readable):
+            if id(globals_of(fn)) in sealed and not any(code_of(fn) is c for c in readable) and not annotate(code_of(fn)):
                 raise AttributeError(
                     "the closure of a function the run did not define cannot be read by code under test "
                     "(its cells could be changed with no trace)"
@@ -914,6 +920,16 @@ _REFUSED_EVENTS = frozenset(
 )
 
 
+def _forward_ref_classes():
+    """annotationlib's ``(_Stringifier, ForwardRef)`` (Python 3.14), or ``(None, None)``: evaluating annotations
+    in its ``FORWARDREF`` format (typing's ``NamedTuple`` and ``TypedDict`` classes do) turns its own
+    stringifiers into forward references by setting their class."""
+    found = sys.modules.get("annotationlib")
+    if found is None:
+        return (None, None)
+    return (getattr(found, "_Stringifier", None), getattr(found, "ForwardRef", None))
+
+
 def _install_audit_guard(functions, own=(), seal_module=None):
     """Install an audit hook (it cannot be removed) that refuses to set the
     attributes of these functions that the interpreter audits (``__code__``,
@@ -980,6 +996,7 @@ def _install_audit_guard(functions, own=(), seal_module=None):
         _sub=issubclass,
         _exc=BaseException,
         _family=_exception_family,
+        _forward=_forward_ref_classes(),
     ):
         _frames(event, args)
         if event in _walks:
@@ -1005,7 +1022,9 @@ def _install_audit_guard(functions, own=(), seal_module=None):
                 if _id(obj) in _noted or _id(obj) in _hidden:
                     raise _re(f"the {name} of a function the run did not define cannot be changed")
             elif name == "__class__":
-                if _id(obj) in _noted or _id(_type(obj)) in _noted:
+                if (_id(obj) in _noted or _id(_type(obj)) in _noted) and not (
+                    _forward[0] is not None and _type(obj) is _forward[0] and args[2] is _forward[1]
+                ):
                     raise _re("the class of a module or object the run did not make cannot be changed")
                 if _sub(_type(obj), _exc):
                     # unittest decides a test part's outcome on an exception's class in more than one place (a

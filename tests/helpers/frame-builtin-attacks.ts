@@ -240,14 +240,31 @@ assert abs(sum(kept) - 1.0) < 1e-9
 
 /**
  * test.py whose `test_edges` takes its good and bad `p_base` values from a named tuple made at import,
- * `Cases(good=[...], bad=[...])` (`collections.namedtuple`: its `__new__` is compiled from text, with a
- * namespace of its own).
+ * `Cases(good=[...], bad=[...])`: `collections.namedtuple` (its `__new__` is compiled from text, with a
+ * namespace of its own), or with `classSyntax` a `typing.NamedTuple` class beside a `TypedDict` (Python 3.14
+ * reads their annotations through the class body's `__annotate__` closure).
  */
-export function namedTupleCasesTests(tests: string): string {
-  const head = `from collections import namedtuple
+export function namedTupleCasesTests(tests: string, classSyntax = false): string {
+  const kind = classSyntax
+    ? `import typing
+
+
+class Cases(typing.NamedTuple):
+    good: list
+    bad: list
+
+
+class FilterCase(typing.TypedDict):
+    probs: list
+    p_base: float
+
+
+`
+    : `from collections import namedtuple
 
 Cases = namedtuple("Cases", "good bad")
-P_BASES = Cases(good=[0.0, 0.5, 1.0], bad=[-0.1, 1.5, float("nan")])
+`;
+  const head = `${kind}P_BASES = Cases(good=[0.0, 0.5, 1.0], bad=[-0.1, 1.5, float("nan")])
 
 
 `;

@@ -108,6 +108,17 @@ describe.each(["pyodide", "native"] as const)("%s: frame-reading built-ins calle
     expect(r.allPassed).toBe(false);
   });
 
+  it("test.py's typing.NamedTuple and TypedDict classes load, and a finalizer in their __new__ reads nothing", async () => {
+    const over = { tests: namedTupleCasesTests(task.tests, true) };
+    const honest = await runtime().run(taskRunRequest(task, task.canonical, "test", over));
+    expect(honest.collectionError).toBeNull();
+    expect(honest.incident ?? null).toBeNull();
+    expect(honest.allPassed).toBe(true);
+    const r = await runtime().run(taskRunRequest(task, fixture("locals-in-a-namedtuple-new.py"), "test", over));
+    expect(statusOf(r, EDGES)).not.toBe("passed");
+    expect(r.allPassed).toBe(false);
+  });
+
   it.each(["super-type-from-a-finalizer.py", "builtins-made-again.py", "signal-handler-a-c-method.py", "signal-handler-says-builtins.py"])(
     "%s gets no frame: test_edges still fails",
     async (name) => {
