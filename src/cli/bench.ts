@@ -141,11 +141,17 @@ export function nativeFloorMs(files: Record<string, string>, expected: string, r
 }
 
 /**
- * The Pyodide floor of a task: its test bodies in a warm Pyodide without the
- * harness (the suite run again and again, values compared in Python), median
- * of `runs` suite runs, in ms. What the interpreter costs before any isolation.
+ * The Pyodide floors of a task, in a warm Pyodide without the harness (values
+ * compared in Python), medians of `runs` runs, in ms: `suite`, its test bodies
+ * (the suite run again and again: what the interpreter costs before any
+ * isolation); `bare`, a whole run with no harness (`bareFunction`: test.py and
+ * the target imported afresh, then the suite), which no harness can go below.
  */
-export async function pyodideFloorMs(files: Record<string, string>, expected: string, runs: number): Promise<number> {
+export async function pyodideFloorMs(
+  files: Record<string, string>,
+  expected: string,
+  runs: number,
+): Promise<{ suite: number; bare: number }> {
   const { loadPyodide } = await import("pyodide");
   const py = await loadPyodide({});
   const dir = "/tmp/floor";
@@ -155,8 +161,39 @@ export async function pyodideFloorMs(files: Record<string, string>, expected: st
     py.FS.writeFile(p, text);
   }
   py.runPython(`import os\nos.environ['RECODE_EXPECTED'] = '${dir}/expected.json'\nos.chdir('${dir}')`);
-  const script = `${floorFunction(dir, runs)}\n_floor()`;
-  return median(JSON.parse(String(py.runPython(script))) as number[]);
+  const suite = median(JSON.parse(String(py.runPython(`${floorFunction(dir, runs)}\n_floor()`))) as number[]);
+  const bare = median(JSON.parse(String(py.runPython(`${bareFunction(dir, runs)}\n_bare()`))) as number[]);
+  return { suite, bare };
+}
+
+/**
+ * Python source of `_bare()`: what a run needs with no harness at all, in a
+ * warm interpreter: import test.py and the files it imports from `dir` afresh
+ * (compiled, no bytecode written or kept, as each submission brings a new
+ * target file), then load and run its suite; `runs + 3` times, the last `runs`
+ * durations in ms as JSON text. The check helper stays imported, as the
+ * harness keeps it.
+ */
+function bareFunction(dir: string, runs: number): string {
+  return [
+    "def _bare():",
+    "    import importlib.util, json, sys, time, unittest",
+    "    sys.dont_write_bytecode = True",
+    `    sys.path.insert(0, '${dir}')`,
+    "    import recode_check",
+    "    before = set(sys.modules)",
+    "    out = []",
+    `    for i in range(${runs + 3}):`,
+    "        for name in [n for n in sys.modules if n not in before]:",
+    "            del sys.modules[name]",
+    "        t0 = time.perf_counter()",
+    `        spec = importlib.util.spec_from_file_location('test', '${dir}/test.py')`,
+    "        m = importlib.util.module_from_spec(spec); sys.modules['test'] = m; spec.loader.exec_module(m)",
+    "        r = unittest.TestResult(); unittest.defaultTestLoader.loadTestsFromModule(m).run(r)",
+    "        out.append((time.perf_counter() - t0) * 1000)",
+    "        assert r.wasSuccessful(), r.failures + r.errors",
+    "    return json.dumps(out[3:])",
+  ].join("\n");
 }
 
 /** Resident memory of this process (the Node host and its Pyodide worker threads), in MB. */
@@ -557,6 +594,10 @@ export async function runBench(o: BenchOptions): Promise<void> {
   const floorRows: string[] = [];
   const ratios: number[] = [];
   let floorMet = 0;
+  /** Tasks whose target is below a whole run with no harness in Pyodide (`bareFunction`). */
+  let bareAbove = 0;
+  /** Per task: back to back in the box, less the no-harness run (ms). */
+  const harnessCost: number[] = [];
   const freshByTask: Record<string, number> = {};
   /** Measure one task and add its rows. Throws when its canonical solution does not pass, or a floor cannot run. */
   const measureTask = async (task: Task): Promise<void> => {
@@ -601,13 +642,15 @@ export async function runBench(o: BenchOptions): Promise<void> {
     const bb = median(b2b);
     const target = 3 * floor + 5;
     if (bb <= target) floorMet += 1;
+    if (pyFloor.bare > target) bareAbove += 1;
+    harnessCost.push(bb - pyFloor.bare);
     ratios.push(f / w);
     freshByTask[task.id] = f;
     rows.push(
       `| ${task.id} | ${task.interfaceOf ? Object.keys(task.interfaceOf).length : 0} | ${fmt(w)} | ${fmt(f)} | ${(f / w).toFixed(1)}x | ${fmt(median(boxed))} |`,
     );
     floorRows.push(
-      `| ${task.id} | ${fmt(floor)} | ${fmt(pyFloor)} | ${fmt(bb)} | ${fmt(median(b2bThread))} | ${fmt(target)} | ${bb <= target ? "met" : "NOT met"} |`,
+      `| ${task.id} | ${fmt(floor)} | ${fmt(pyFloor.suite)} | ${fmt(pyFloor.bare)} | ${fmt(bb)} | ${fmt(median(b2bThread))} | ${fmt(target)} | ${bb <= target ? "met" : "NOT met"} |`,
     );
     o.log(`  ${task.id}: warm ${fmt(w)} ms, back to back ${fmt(bb)} ms (floor ${fmt(floor)} ms), fresh python3 ${fmt(f)} ms\n`);
   };
@@ -728,13 +771,13 @@ export async function runBench(o: BenchOptions): Promise<void> {
     "",
     "## Back-to-back runs against the native floor (Node)",
     "",
-    `The agent loop submits with no pause, so each run also waits for the cleanup of the one before. Median of ${o.runs} back-to-back runs of the canonical solution on one warm Pyodide instance, in its box and in a worker thread, beside the native floor: the same test bodies in a warm python3 (the suite run again and again in one process, median). The Pyodide floor is the same in a warm Pyodide without the harness: what WebAssembly alone costs. Target: at most 3x the native floor plus 5 ms.`,
+    `The agent loop submits with no pause, so each run also waits for the cleanup of the one before. Median of ${o.runs} back-to-back runs of the canonical solution on one warm Pyodide instance, in its box and in a worker thread, beside the native floor: the same test bodies in a warm python3 (the suite run again and again in one process, median). The Pyodide floor is the same in a warm Pyodide without the harness: what WebAssembly alone costs. "No harness" is a whole run in a warm Pyodide with no harness at all: test.py and the files it imports loaded afresh (compiled, as each submission brings a new target file), then the suite; no isolation, no guard, no events, no restore. Target: at most 3x the native floor plus 5 ms.`,
     "",
-    "| task | native floor (ms) | Pyodide floor (ms) | back to back, box (ms) | back to back, thread (ms) | target (ms) | |",
-    "| --- | --- | --- | --- | --- | --- | --- |",
+    "| task | native floor (ms) | Pyodide floor (ms) | no harness (ms) | back to back, box (ms) | back to back, thread (ms) | target (ms) | |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ...floorRows,
     "",
-    `Target met for ${floorMet} of ${tasks.length} tasks.`,
+    `Target met for ${floorMet} of ${tasks.length} tasks.${harnessCost.length ? ` What the harness adds to a run (back to back in the box, less the no-harness run): median ${fmt(median(harnessCost))} ms, from ${fmt(Math.min(...harnessCost))} to ${fmt(Math.max(...harnessCost))} ms.` : ""}${bareAbove ? ` For ${bareAbove} of the tasks the target is below the no-harness run itself.` : ""}`,
     "",
     "## Memory per worker",
     "",
