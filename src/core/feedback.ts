@@ -418,16 +418,20 @@ function beforeRepeat(tb: string, message: string): string {
 
 /** A traceback's marks under a source line (Python 3.11 on): `~~~~^^^^`. */
 const CARET_LINE = /^\s*[~^]+\s*$/;
+/** The body of a traceback's frame: its source line and the marks under it, below the frame's `  File "...", line N` header. */
+const FRAME_BODY = /^ {4}/;
 
 /**
- * The last `n` lines of `text`, each cut to `lineCap` characters; a cut that would begin with the marks
- * under a source line left out begins after them (marks with no line above them point at nothing).
+ * The last `n` lines of `text`, each cut to `lineCap` characters; a cut that would begin inside a frame (its
+ * source line or the marks under it, without the `File` line that says where they are) begins at the next
+ * frame, whatever the Python version's marks (3.13 on leaves out marks under a whole line).
  */
 function tail(text: string, n: number, lineCap = 400): string {
   if (n <= 0) return "";
   const lines = text.replace(/\s+$/, "").split("\n");
   let start = Math.max(0, lines.length - n);
-  while (start > 0 && start < lines.length - 1 && CARET_LINE.test(lines[start] as string)) start++;
+  while (start > 0 && start < lines.length - 1 && (CARET_LINE.test(lines[start] as string) || FRAME_BODY.test(lines[start] as string)))
+    start++;
   const kept = lines.slice(start).map((l) => cap(l, lineCap));
   return (lines.length > n ? ["  ..."] : []).concat(kept).join("\n");
 }
@@ -466,7 +470,7 @@ export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string
   if (run.collectionError) {
     const e = run.collectionError;
     const where = [e.file, e.line !== null ? `line ${e.line}` : null].filter(Boolean).join(", ");
-    head.push(`Test run: collection error, no test ran (counts as 0 of ${c.total || "all"} tests passed).`);
+    head.push(`Test run: collection error, no test ran (counts as ${c.total ? `0 of ${c.total} tests` : "no test"} passed).`);
     head.push(`Collection error${where ? ` in ${where}` : ""}: ${cap(e.message, messageCap)}`);
     // (A syntax error's message already holds the lines the traceback ends with: only the frames before them.)
     const tb = beforeRepeat(tail(e.traceback, tbLines), e.message);
@@ -476,8 +480,12 @@ export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string
     const breakdown = (["failed", "error", "timeout", "skipped", "xpass", "xfail"] as const)
       .filter((s) => (c[s] ?? 0) > 0)
       .map((s) => `${c[s]} ${s}`);
+    // "3 failed" when every test that did not pass failed; else "3 did not pass (1 failed, 2 error)".
+    const notPassing = c.total - passing;
+    const onlyFailed = breakdown.length === 1 && breakdown[0] === `${notPassing} failed`;
+    const rest = notPassing === 0 || onlyFailed ? `${notPassing} failed` : `${notPassing} did not pass`;
     head.push(
-      `Test run: ${c.total} test${c.total === 1 ? "" : "s"}, ${passing} passed, ${c.total - passing} failed${breakdown.length && !(breakdown.length === 1 && breakdown[0]?.endsWith(" failed")) ? ` (${breakdown.join(", ")})` : ""}.` +
+      `Test run: ${c.total} test${c.total === 1 ? "" : "s"}, ${passing} passed, ${rest}${breakdown.length && !onlyFailed ? ` (${breakdown.join(", ")})` : ""}.` +
         (run.allPassed ? " All tests pass." : ""),
     );
   }

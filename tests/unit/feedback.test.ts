@@ -139,7 +139,7 @@ const mixedRun = runOf([
 describe("renderTestLog", () => {
   it("counts tests and marks each with its status and interface", () => {
     const log = renderTestLog(mixedRun);
-    expect(log).toContain("Test run: 5 tests, 1 passed, 4 failed (1 failed, 1 error, 1 timeout, 1 skipped).");
+    expect(log).toContain("Test run: 5 tests, 1 passed, 4 did not pass (1 failed, 1 error, 1 timeout, 1 skipped).");
     expect(log).toMatch(/^PASS +TestA\.test_ok {2}\[min_p_filter\]$/m);
     expect(log).toMatch(/^FAILED +TestA\.test_values/m);
     expect(log).toMatch(/^ERROR +TestA\.test_crash/m);
@@ -171,6 +171,26 @@ describe("renderTestLog", () => {
     expect(log).toMatch(/\.\.\.\n\s*File "decoding\/min_p\.py", line 52, in min_p_filter/);
     // With room for it, the marks stay under their line.
     expect(renderTestLog(run, { tracebackLines: 6 })).toMatch(/min_p_filter\(\[0\.0, 0\.0\], 0\.1\)\n\s*~~~~/);
+  });
+
+  it("cuts a traceback's tail at a frame's File line, with or without marks (Python 3.13 on marks no whole line)", () => {
+    const traceback = [
+      "Traceback (most recent call last):",
+      '  File "test.py", line 60, in test_one_uniform_per_draw',
+      "    min_p_sample([1.0, 2.0], 0.1, 1.0, rng)",
+      '  File "decoding/min_p.py", line 63, in min_p_sample',
+      "    pool = min_p_filter(probs, p_base)",
+      '  File "decoding/min_p.py", line 52, in min_p_filter',
+      "    return normalize(kept)",
+      '  File "decoding/vocab.py", line 46, in normalize',
+      '    raise ValueError("cannot normalise weights whose sum is not positive")',
+      "ValueError: cannot normalise weights whose sum is not positive",
+    ].join("\n");
+    const run = runOf([result("TestA.test_one_uniform_per_draw", "error", { message: "ValueError: cannot normalise", traceback })]);
+    // The last 6 lines begin with "pool = ...", whose File line is left out: the cut begins at the next frame.
+    const log = renderTestLog(run, { tracebackLines: 6 });
+    expect(log).not.toContain("pool = min_p_filter");
+    expect(log).toMatch(/\.\.\.\n\s*File "decoding\/min_p\.py", line 52, in min_p_filter\n\s*return normalize\(kept\)/);
   });
 
   it("caps long messages and the whole log", () => {
@@ -222,7 +242,7 @@ describe("renderTestLog", () => {
       },
     });
     const log = renderTestLog(run);
-    expect(log).toContain("collection error, no test ran (counts as 0 of all tests passed)");
+    expect(log).toContain("collection error, no test ran (counts as no test passed)");
     expect(log).toContain("Collection error in decoding/min_p.py, line 7: SyntaxError: invalid syntax");
   });
 
