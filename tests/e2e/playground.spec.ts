@@ -57,6 +57,36 @@ test("an endless loop is stopped by the time limit, and the next run works", asy
   await expect(page.getByTestId("incident")).toHaveCount(0);
 });
 
+test("tests asked for while Python starts wait for it, and say so; then they run", async ({ page }) => {
+  // Python's box is held back (its worker script) until the tests have been asked for.
+  let release = () => {};
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route(/\/assets\/box-worker-source-[^/]*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`/#task=${TASK}`);
+  await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "loading");
+  await page.getByRole("button", { name: "Run tests" }).click();
+  await expect(page.getByTestId("results")).toContainText("Waiting for Python to start: the tests run as soon as it is ready.");
+  release();
+  await expect(page.getByTestId("results-wrap")).toHaveAttribute("data-runs", "1", { timeout: 120_000 });
+  await expect(page.getByTestId("counts")).toContainText("Not all tests passed");
+});
+
+test("a task opened by its link is in sight in the task list", async ({ page }) => {
+  // The last task of the list, which a 768-pixel-high list does not show at first.
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto("/");
+  const ids = await page.locator(".task-list [data-task-id]").evaluateAll((els) => els.map((e) => e.getAttribute("data-task-id")));
+  const last = ids.at(-1) as string;
+  await expect(page.locator(`[data-task-id="${last}"]`)).not.toBeInViewport();
+  await page.goto(`/#task=${last}`);
+  await expect(page.locator(`[data-task-id="${last}"]`)).toBeInViewport();
+});
+
 test("the draft survives a reload", async ({ page }) => {
   await openTask(page);
   const draft = `# my draft ${Date.now()}\n${STARTER}`;

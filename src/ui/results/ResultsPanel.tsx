@@ -87,6 +87,8 @@ export interface ResultsPanelProps {
   live: { collected: string[]; done: TestResult[]; current: string | null } | null;
   /** Error that kept the run from starting (Python not available). */
   runError: string | null;
+  /** Python is still starting: a run asked for now waits for it (its time counts from the start of the tests). */
+  pythonStarting?: boolean;
   /** When `result` is a stored run from an earlier visit: when it finished (ms since epoch). */
   storedAt: number | null;
   /** The target file's path, and how to show one of its lines in the editor (absent: lines are plain text). */
@@ -156,7 +158,7 @@ export function ResultsPanel({ goToLine, ...rest }: ResultsPanelProps) {
   );
 }
 
-function Results({ result, live, runError, storedAt }: Omit<ResultsPanelProps, "goToLine">) {
+function Results({ result, live, runError, storedAt, pythonStarting }: Omit<ResultsPanelProps, "goToLine">) {
   if (runError) {
     return (
       <div className="results" data-testid="results">
@@ -170,7 +172,9 @@ function Results({ result, live, runError, storedAt }: Omit<ResultsPanelProps, "
     return (
       <div className="results" data-testid="results" aria-busy="true">
         <div className="counts">
-          Running… {live.done.length}/{live.collected.length || "?"} done{live.current ? ` — ${live.current}` : ""}
+          {pythonStarting && live.collected.length === 0
+            ? "Waiting for Python to start: the tests run as soon as it is ready."
+            : `Running… ${live.done.length}/${live.collected.length || "?"} done${live.current ? ` — ${live.current}` : ""}`}
         </div>
         <ul className="tests">
           {live.done.map((t) => (

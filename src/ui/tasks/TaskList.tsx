@@ -3,7 +3,7 @@
  * turns (solved, runs, feedback levels asked for); broken folders show their
  * error. With a class file, only its tasks, in its order.
  */
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { TaskProgress } from "../../core/study";
 import { summarizeProgress } from "../../core/study";
 import { networkWatch, offlineBlocker } from "../offline/network";
@@ -20,7 +20,15 @@ export function TaskList({ selected, onSelect }: { selected: string | null; onSe
   const net = useObservable(networkWatch.state);
   const imported = useObservable(services.taskPacks.imported);
   const [query, setQuery] = useState("");
+  const listRef = useRef<HTMLUListElement | null>(null);
   const catalog = classTasks(all, classSettings?.tasks ?? null);
+  const listed = catalog.length;
+  // The open task is in sight in the list (opened from a link, or from the list once it was filtered).
+  useEffect(() => {
+    if (!selected || listed === 0) return;
+    const item = listRef.current?.querySelector(`[data-task-id="${CSS.escape(selected)}"]`);
+    item?.scrollIntoView({ block: "nearest" });
+  }, [selected, listed]);
   if (catalog.length === 0) {
     return <p className="empty">No tasks were bundled. Add task folders under tasks/ and rebuild.</p>;
   }
@@ -41,7 +49,7 @@ export function TaskList({ selected, onSelect }: { selected: string | null; onSe
           </span>
         )}
       </div>
-      <ul className="task-list" aria-label="Tasks">
+      <ul className="task-list" aria-label="Tasks" ref={listRef}>
         {shown.map((entry) => {
           if (entry.error) {
             return (

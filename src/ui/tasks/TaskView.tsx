@@ -240,7 +240,6 @@ export function TaskView({ task }: { task: Task }) {
           {offline}
         </div>
       )}
-      {python.state === "loading" && running && <div className="panel muted">Waiting for Python to load…</div>}
     </>
   );
   const editor = (
@@ -268,6 +267,7 @@ export function TaskView({ task }: { task: Task }) {
         result={result}
         live={live}
         runError={runError}
+        pythonStarting={python.state === "loading"}
         storedAt={storedAt}
         goToLine={{
           target,
