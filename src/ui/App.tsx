@@ -8,7 +8,7 @@ import { STUDENT_BUILD } from "./build-info";
 import { confirmLeaving } from "./busy";
 import { useNarrow } from "./layout/narrow";
 import { SplitPane, togglePane } from "./layout/SplitPane";
-import { OfflineBar } from "./offline/OfflineBar";
+import { OfflineBadge, OfflineBar } from "./offline/OfflineBar";
 import { useObservable, useServices } from "./services";
 import { captureDrop, carriesFiles } from "./tasks/pack-drop";
 import { lazyComponent } from "./tasks/panels";
@@ -298,6 +298,7 @@ export function App() {
         )}
         <ClassBadge />
         <PythonBadge />
+        <OfflineBadge />
         <button
           type="button"
           onClick={() => showResults(!resultsOpen)}

@@ -2,7 +2,7 @@
  * An L4 code correction (RECODE-H feedback level 4, direct code feedback) as a
  * student meets it: the corrected code once, highlighted; what applying it
  * would change in the editor, as a diff taken when asked (the editor may have
- * changed since the feedback came); and Apply.
+ * changed since the feedback came), shown in the code's place; and Apply.
  */
 import { useEffect, useState } from "react";
 import type { FeedbackItem } from "../../core/feedback";
@@ -66,8 +66,12 @@ export function CorrectionBlock({ item, ws, canApply }: { item: FeedbackItem; ws
           </button>
         )}
       </div>
-      <HighlightedCode code={code} />
-      {diff && <DiffView lines={diff} empty="The editor already holds this code." testId="feedback-diff" />}
+      {/* The change in the code's place: below a long block it would be out of sight. */}
+      {diff ? (
+        <DiffView lines={diff} empty="The editor already holds this code." testId="feedback-diff" />
+      ) : (
+        <HighlightedCode code={code} />
+      )}
     </div>
   );
 }

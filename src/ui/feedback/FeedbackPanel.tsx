@@ -265,7 +265,7 @@ function RenderedFeedback({
         </ul>
       )}
       {level === 0 ? (
-        <p className="muted">L0: the agent receives no researcher feedback, only the test log below.</p>
+        <p className="muted">L0: no researcher feedback at this level, only the test log below.</p>
       ) : (
         <div className="feedback-text" data-testid="feedback-text">
           <p>

@@ -62,7 +62,32 @@ export function acceptUpdate(): void {
   wb?.messageSkipWaiting();
 }
 
-/** Notices about offline use and updates, under the header. Mount once. */
+/**
+ * The header's note on offline use: "Storing for offline use…" while the service worker downloads the app,
+ * then "Works offline" (highlighted for a while when that just happened). A badge, not a floating notice: it
+ * says something once and must not cover the page.
+ */
+export function OfflineBadge() {
+  const up = useObservable(updateState);
+  if (up.offline === "none") return null;
+  const ready = up.offline === "ready";
+  return (
+    <span
+      className={`offline-status${ready ? " ready" : ""}${up.justReady ? " just" : ""}`}
+      role="status"
+      data-testid={ready ? "offline-ready" : "offline-installing"}
+      title={
+        ready
+          ? "Stored for offline use: this playground opens and runs the standard-library tasks without a network."
+          : "The playground is being stored in this browser for offline use."
+      }
+    >
+      {ready ? (up.justReady ? "Stored for offline use" : "Works offline") : "Storing for offline use…"}
+    </span>
+  );
+}
+
+/** Notices about offline use and updates, floating over the page's bottom left corner. Mount once. */
 export function OfflineBar() {
   const services = useServices();
   const net = useNetwork();
@@ -74,7 +99,7 @@ export function OfflineBar() {
   useEffect(() => {
     if (started) void registerServiceWorker();
   }, [started]);
-  // The note that the page is stored goes away by itself: it says something once, and covers the page's corner.
+  // The badge's "just stored" highlight goes away by itself.
   useEffect(() => {
     if (!up.justReady) return;
     const t = setTimeout(() => updateState.set({ ...updateState.get(), justReady: false }), 15_000);
@@ -101,14 +126,6 @@ export function OfflineBar() {
               ? `; ${blocked.length} task${blocked.length === 1 ? "" : "s"} need${blocked.length === 1 ? "s" : ""} a package never loaded here and cannot run until the network is back (marked in the list).`
               : "."}
           </span>
-        </div>
-      )}
-      {up.justReady && net.online && (
-        <div className="notice ready" role="status" data-testid="offline-ready">
-          <span>Stored for offline use: this playground now opens and runs the standard-library tasks without a network.</span>
-          <button type="button" aria-label="Dismiss" onClick={() => updateState.set({ ...updateState.get(), justReady: false })}>
-            ×
-          </button>
         </div>
       )}
     </div>
