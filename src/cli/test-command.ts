@@ -8,7 +8,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { renderTestLog } from "../core/feedback";
-import { isSharedTask } from "../core/pytest-task";
+import { isSharedTask, sharedCanonicalTarget } from "../core/pytest-task";
 import type { RunResult } from "../core/results";
 import type { Task } from "../core/task";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
@@ -137,9 +137,25 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       }
       const { runSharedTest } = await import("./shared-tasks");
       const { result, version } = await runSharedTest(task, readCandidate(candidatePath), o);
+      // As for any task: what the task's own files or the Python lack is not a verdict on the candidate. The
+      // tests import canonical.py, so a collection error that the reference solution gets too is the task's.
+      const noPackages = result.incident?.kind === "packages";
+      const taskBroken =
+        !noPackages &&
+        result.collectionError !== null &&
+        (await runSharedTest(task, sharedCanonicalTarget(task), o)).result.collectionError !== null;
       if (o.json) out(`${JSON.stringify(testCommandJson(result))}\n`);
       else out(`${task.id}, ${backendLabel("native", version)}:\n${renderTestLog(result, { totalCap: 200_000 })}\n`);
-      setCode(result.allPassed ? 0 : 1);
+      if (noPackages) {
+        process.stderr.write(
+          `recode: what task ${task.id} needs (pytest${task.meta.packages.length ? `, ${task.meta.packages.join(", ")}` : ""}) could not be imported by ${o.python ?? "python3"}: install it for that Python, or name another with --python (the candidate was not judged)\n`,
+        );
+      } else if (taskBroken) {
+        process.stderr.write(
+          `recode: the task's own files (test.py, canonical.py, the repository) do not load, with the reference solution either: fix the task (the candidate was not judged)\n`,
+        );
+      }
+      setCode(noPackages || taskBroken ? 2 : result.allPassed ? 0 : 1);
       return;
     }
     if (o.python && o.backend === "pyodide") {

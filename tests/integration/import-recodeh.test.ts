@@ -5,7 +5,7 @@
  * be installed for it), as the official harness grades: the JUnit report,
  * solved when errors == failures == skipped == 0.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -162,5 +162,24 @@ describe("recode tasks import-recodeh", () => {
     const failed = await recode("test", "recodeh-1", bad, "--dir", tasks, "--python", "python3");
     expect(failed.code).toBe(1);
     expect(failed.out).toMatch(/^recodeh-1, native, Python \d+\.\d+\.\d+ \(pytest, /m);
+    // A candidate that does not compile is the candidate's fault (exit 1); what the task itself lacks is not a
+    // verdict on the candidate (exit 2): a canonical.py that does not compile, a package the Python lacks.
+    const syntax = join(scratch, "ema_syntax.py");
+    writeFileSync(syntax, "def ema(:\n");
+    expect((await recode("test", "recodeh-1", syntax, "--dir", tasks, "--python", "python3")).code).toBe(1);
+    const brokenTasks = mkdtempSync(join(tmpdir(), "recodeh-broken-"));
+    try {
+      cpSync(join(tasks, "recodeh-1"), join(brokenTasks, "recodeh-1"), { recursive: true });
+      writeFileSync(join(brokenTasks, "recodeh-1", "canonical.py"), "def ema(xs, alpha)\n    return xs\n");
+      expect((await recode("test", "recodeh-1", good, "--dir", brokenTasks, "--python", "python3")).code).toBe(2);
+      cpSync(join(tasks, "recodeh-1"), join(brokenTasks, "recodeh-1"), { recursive: true });
+      const testPy = join(brokenTasks, "recodeh-1", "test.py");
+      writeFileSync(testPy, `import no_such_module_zz\n${readFileSync(testPy, "utf8")}`);
+      const lacking = await recode("test", "recodeh-1", good, "--dir", brokenTasks, "--python", "python3", "--json");
+      expect(JSON.parse(lacking.out)).toMatchObject({ solved: false, incident: { kind: "packages" } });
+      expect(lacking.code).toBe(2);
+    } finally {
+      rmSync(brokenTasks, { recursive: true, force: true });
+    }
   }, 600_000);
 });

@@ -3,7 +3,7 @@
  * validate` passes to them, and `recode tasks doc`, which writes docs/tasks.md.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../../python/native-sandbox";
 import { createRuntime } from "../../python/node";
@@ -66,11 +66,18 @@ export function addTasksDocCommand(tasks: Command, out: (s: string) => void, set
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
     .action(async (ids: string[], o: DocOptions, cmd: Command) => {
       const list = resolveTaskIds(o.dir, ids);
-      // The document lists the tasks it was written for: a few of them must not replace the whole suite's.
-      if (list.length < listTaskIds(o.dir).length && cmd.getOptionValueSource("out") === "default" && existsSync(o.out)) {
-        throw new CommandInputError(
-          `${list.length} of the ${listTaskIds(o.dir).length} tasks would replace ${o.out}, which lists every task: give --out <file> to write theirs elsewhere, or no task to measure all`,
-        );
+      // The default document is the built-in pack's, whole: a few of its tasks, or another folder's, must not replace it.
+      if (cmd.getOptionValueSource("out") === "default" && existsSync(o.out)) {
+        if (resolve(o.dir) !== BUILTIN_TASKS) {
+          throw new CommandInputError(
+            `the tasks of ${o.dir} would replace ${o.out}, which lists the built-in tasks: give --out <file> to write theirs elsewhere`,
+          );
+        }
+        if (list.length < listTaskIds(o.dir).length) {
+          throw new CommandInputError(
+            `${list.length} of the ${listTaskIds(o.dir).length} tasks would replace ${o.out}, which lists every task: give --out <file> to write theirs elsewhere, or no task to measure all`,
+          );
+        }
       }
       const sandbox = o.sandbox as NativeSandbox;
       if (!NATIVE_SANDBOXES.includes(sandbox))
