@@ -320,7 +320,10 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
   };
   const seen = new Map<number, number>();
   const prepared: Prepared[] = [];
-  readFileSync(metaPath, "utf8")
+  // (A byte order mark before the first entry is not part of it, as in task.json.)
+  const metaText = readFileSync(metaPath, "utf8").replace(/^\uFEFF/, "");
+  if (metaText.trim() === "") throw new CommandInputError(`${metaPath} holds no entries (one JSON object per line)`);
+  metaText
     .split(/\r?\n/)
     .forEach((line, i) => {
       if (line.trim() === "") return;

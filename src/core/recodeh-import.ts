@@ -61,7 +61,8 @@ export function parseMetaLine(line: string): MetaEntry {
   const r = MetaSchema.safeParse(raw);
   if (!r.success) {
     const issue = r.error.issues[0];
-    throw new EntryError("annotation_meta.jsonl", issue?.message ?? "invalid", issue?.path.join(".") || undefined);
+    const missing = issue?.code === "invalid_type" && issue.path.length > 0 && (raw as Record<string, unknown>)[String(issue.path[0])] === undefined;
+    throw new EntryError("annotation_meta.jsonl", missing ? "is required but missing" : (issue?.message ?? "invalid"), issue?.path.join(".") || undefined);
   }
   const init = r.data.init_content;
   let target = r.data.target_file_path.replace(/^(\.\/)+/, "");

@@ -101,6 +101,24 @@ describe("recode tasks import-recodeh", () => {
     expect(again.out).toContain("kept recodeh-1: the folder exists");
   }, 300_000);
 
+  it("reads annotation_meta.jsonl that starts with a byte order mark; refuses one with no entry", async () => {
+    const copy = mkdtempSync(join(tmpdir(), "recodeh-bom-"));
+    const out = mkdtempSync(join(tmpdir(), "recodeh-bom-out-"));
+    try {
+      cpSync(dataset, copy, { recursive: true });
+      const meta = join(copy, "annotation_meta.jsonl");
+      writeFileSync(meta, `\uFEFF${readFileSync(meta, "utf8")}`);
+      const r = await recode("tasks", "import-recodeh", copy, "--out", out, "--python", "python3");
+      expect(r.out).toContain("imported recodeh-1 (annotation_1)");
+      expect(r.out).not.toMatch(/BROKEN [^\n]*line 1\b/);
+      writeFileSync(meta, "\n\n");
+      await expect(recode("tasks", "import-recodeh", copy, "--out", out)).rejects.toThrow(/annotation_meta\.jsonl holds no entries/);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 300_000);
+
   it("validates the imported tasks with --python python3", async () => {
     const { code, out } = await recode("tasks", "validate", "recodeh-1", "recodeh-2", "recodeh-3", "--dir", tasks, "--python", "python3");
     expect(out).toContain("pytest, ");

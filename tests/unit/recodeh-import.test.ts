@@ -125,6 +125,10 @@ describe("annotation_meta.jsonl entries", () => {
     expect(bad({ ...base, target_file_path: "../x.py" })?.field).toBe("target_file_path");
     expect(bad({ ...base, repo_dir_name: "a/b" })?.field).toBe("repo_dir_name");
     expect(() => parseMetaLine("{not json")).toThrow(EntryError);
+    // A field left out says so, not what the schema library expected.
+    const { target_file_path: _left, ...noTarget } = base;
+    expect(bad(noTarget)).toMatchObject({ field: "target_file_path", problem: "is required but missing" });
+    expect(bad({ ...base, if_test: "yes" })?.problem).not.toContain("missing");
   });
 });
 
