@@ -226,13 +226,19 @@ function prepare(dataset: string, entry: MetaEntry, timeLimitS: number): Prepare
   if (found_tests.length === 0)
     throw new EntryError(`${rel}/test.py`, "defines no test the way pytest collects tests (test_* functions, Test* classes)");
   const notes: string[] = [];
-  const names = new Set(found_tests.map((t) => t.name));
-  // test_cases holds JUnit test names: a parametrised test is listed once per case, `test_f[a-b]`.
-  const baseName = (t: string) => t.replace(/\[.*\]$/s, "");
-  const unknown = entry.test_cases.filter((t) => !names.has(t) && !names.has(baseName(t)));
+  // test_cases holds JUnit test names (the method's name alone); a parametrised test is listed once per case,
+  // `test_f[a-b]`. The ids recode prints (`Class.test_f`) and pytest's node ids (`test.py::Class::test_f`) are
+  // taken too.
+  const names = new Set(found_tests.flatMap((t) => [t.name, t.id]));
+  const baseName = (t: string) =>
+    t
+      .replace(/\[.*\]$/s, "")
+      .replace(/^[^:]*\.py::/, "")
+      .replace(/::/g, ".");
+  const unknown = entry.test_cases.filter((t) => !names.has(baseName(t)));
   if (unknown.length) notes.push(`test_cases names ${unknown.length} test(s) test.py does not define: ${unknown.slice(0, 5).join(", ")}`);
   const listed = new Set(entry.test_cases.map(baseName));
-  const extra = found_tests.filter((t) => !listed.has(t.name)).map((t) => t.id);
+  const extra = found_tests.filter((t) => !listed.has(t.name) && !listed.has(t.id)).map((t) => t.id);
   if (entry.test_cases.length && extra.length)
     notes.push(`test.py defines ${extra.length} test(s) test_cases does not list: ${extra.slice(0, 5).join(", ")}`);
   if (repo.leftOut.length)
@@ -323,46 +329,44 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
   // (A byte order mark before the first entry is not part of it, as in task.json.)
   const metaText = readFileSync(metaPath, "utf8").replace(/^\uFEFF/, "");
   if (metaText.trim() === "") throw new CommandInputError(`${metaPath} holds no entries (one JSON object per line)`);
-  metaText
-    .split(/\r?\n/)
-    .forEach((line, i) => {
-      if (line.trim() === "") return;
-      let entry: MetaEntry;
-      try {
-        entry = parseMetaLine(line);
-      } catch (e) {
-        const err = e as EntryError;
-        const index = /"index"\s*:\s*(\d+)/.exec(line)?.[1];
-        report.broken.push({
-          entry: index ? `index ${index}` : `line ${i + 1}`,
-          file: `${err.file}, line ${i + 1}`,
-          field: err.field,
-          reason: err.problem,
-        });
-        return;
-      }
-      const first = seen.get(entry.index);
-      if (first !== undefined) {
-        report.broken.push({
-          entry: `index ${entry.index}`,
-          file: `annotation_meta.jsonl, line ${i + 1}`,
-          field: "index",
-          reason: `index ${entry.index} is already on line ${first}`,
-        });
-        return;
-      }
-      seen.set(entry.index, i + 1);
-      if (!entry.if_test) {
-        report.notTested.push({ index: entry.index, entry: `index ${entry.index}` });
-        return;
-      }
-      try {
-        prepared.push(prepare(dataset, entry, opts.timeLimitS ?? 600));
-      } catch (e) {
-        if (!(e instanceof EntryError)) throw e;
-        report.broken.push({ entry: `index ${entry.index}`, file: e.file, field: e.field, reason: e.problem });
-      }
-    });
+  metaText.split(/\r?\n/).forEach((line, i) => {
+    if (line.trim() === "") return;
+    let entry: MetaEntry;
+    try {
+      entry = parseMetaLine(line);
+    } catch (e) {
+      const err = e as EntryError;
+      const index = /"index"\s*:\s*(\d+)/.exec(line)?.[1];
+      report.broken.push({
+        entry: index ? `index ${index}` : `line ${i + 1}`,
+        file: `${err.file}, line ${i + 1}`,
+        field: err.field,
+        reason: err.problem,
+      });
+      return;
+    }
+    const first = seen.get(entry.index);
+    if (first !== undefined) {
+      report.broken.push({
+        entry: `index ${entry.index}`,
+        file: `annotation_meta.jsonl, line ${i + 1}`,
+        field: "index",
+        reason: `index ${entry.index} is already on line ${first}`,
+      });
+      return;
+    }
+    seen.set(entry.index, i + 1);
+    if (!entry.if_test) {
+      report.notTested.push({ index: entry.index, entry: `index ${entry.index}` });
+      return;
+    }
+    try {
+      prepared.push(prepare(dataset, entry, opts.timeLimitS ?? 600));
+    } catch (e) {
+      if (!(e instanceof EntryError)) throw e;
+      report.broken.push({ entry: `index ${entry.index}`, file: e.file, field: e.field, reason: e.problem });
+    }
+  });
   mkdirSync(opts.out, { recursive: true });
   for (const p of prepared) {
     if (existsSync(join(opts.out, p.id)) && !opts.force) {

@@ -74,13 +74,18 @@ export class TaskFolderError extends Error {
   }
 }
 
-/** Task folder names under `root`, sorted. Throws TaskFolderError when `root` is not a folder. */
+/** Task ids in the order a reader expects: numbers within them by value (recodeh-2 before recodeh-11), the rest as text. */
+export function byTaskId(a: string, b: string): number {
+  return a.localeCompare(b, "en", { numeric: true });
+}
+
+/** The ids of the task folders under `root` (hidden folders left out), in {@link byTaskId} order. Throws TaskFolderError when `root` is not a folder. */
 export function listTaskIds(root: string = BUILTIN_TASKS): string[] {
   if (!existsSync(root) || !statSync(root).isDirectory())
     throw new TaskFolderError(`task folder ${root} does not exist (or is not a folder)`);
   return readdirSync(root)
     .filter((n) => !n.startsWith(".") && statSync(join(root, n)).isDirectory())
-    .sort();
+    .sort(byTaskId);
 }
 
 /**

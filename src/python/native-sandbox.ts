@@ -76,7 +76,7 @@ export function findPython(python: string): PythonInstall {
   const r = spawnSync(python, ["-I", "-c", code], { encoding: "utf8", env });
   if (r.error || r.status !== 0) {
     throw new Error(
-      `cannot run ${python} as Python 3 (${r.error?.message ?? (r.stderr.trim() || `it exited with code ${r.status}`)}); check the path given with --python, or install Python 3 (tasks that run in Pyodide can also use --backend pyodide)`,
+      `cannot run ${python} as Python 3 (${r.error?.message ?? (r.stderr.trim() || `it exited with code ${r.status}`)}); check the path given with --python, or install Python 3`,
     );
   }
   const [executable, version, roots] = JSON.parse(r.stdout) as [string, string, string[]];

@@ -1,7 +1,7 @@
 /** The task gates' pure parts and the mutation operators (python3's ast, in a subprocess: nothing is executed). */
 import { describe, expect, it } from "vitest";
 import { PackagesUnavailable, type TaskFacts, tasksMarkdown } from "../../src/cli/task-gates/doc";
-import { coverageOutcome, lineRanges, mutationOutcome, percentText } from "../../src/cli/task-gates/gates";
+import { coverageOutcome, lineRanges, mutationOutcome, percentText, survivorLine } from "../../src/cli/task-gates/gates";
 import { generateMutants, MUTATION_OPERATORS, type Mutant, type MutationReport, selectMutants } from "../../src/cli/task-gates/mutation";
 import type { Task } from "../../src/core/task";
 import type { CoverageReport } from "../../src/python/coverage-runner";
@@ -186,6 +186,10 @@ describe("gate outcomes", () => {
     expect(o.ok).toBe(true);
     expect(o.detail).toContain("80.0% (4/5 mutants killed, 12 made, native");
     expect(o.detail).toContain("\n  survived: canonical.py:7 [comparison < -> <=] if a <= b:");
+    // A default's description names its operator already: not twice.
+    expect(survivorLine({ mutant: { line: 3, operator: "default", description: "default 2 -> 3", mutated: "def f(x=3):" } })).toBe(
+      "canonical.py:3 [default 2 -> 3] def f(x=3):",
+    );
   });
 });
 

@@ -61,7 +61,10 @@ export function coverageOutcome(r: CoverageReport | Error): CheckOutcome {
 
 /** One survivor as the reports show it: `canonical.py:12 [comparison < -> <=] if n <= 1:`. */
 export function survivorLine(o: { mutant: { line: number; operator: string; description: string; mutated: string } }): string {
-  return `canonical.py:${o.mutant.line} [${o.mutant.operator} ${o.mutant.description}] ${o.mutant.mutated.trim()}`;
+  // (A description that begins with its operator's name, "default 2 -> 3", does not say it twice.)
+  const { operator, description } = o.mutant;
+  const label = description.startsWith(`${operator} `) ? description : `${operator} ${description}`;
+  return `canonical.py:${o.mutant.line} [${label}] ${o.mutant.mutated.trim()}`;
 }
 
 /** The "mutation score >= 80%" outcome of a mutation measure (or of the error that stopped it); survivors on lines of their own. */
