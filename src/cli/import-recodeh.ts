@@ -28,6 +28,7 @@ import {
   parseMetaLine,
   pytestTests,
   RECODEH_DATASET_URL,
+  testCaseNotes,
 } from "../core/recodeh-import";
 import { parseTestSh, TestShError, type TestShSpec } from "../core/recodeh-test-sh";
 import { loadTaskFromFiles, type Task, TaskFormatError } from "../core/task";
@@ -226,21 +227,7 @@ function prepare(dataset: string, entry: MetaEntry, timeLimitS: number): Prepare
   if (found_tests.length === 0)
     throw new EntryError(`${rel}/test.py`, "defines no test the way pytest collects tests (test_* functions, Test* classes)");
   const notes: string[] = [];
-  // test_cases holds JUnit test names (the method's name alone); a parametrised test is listed once per case,
-  // `test_f[a-b]`. The ids recode prints (`Class.test_f`) and pytest's node ids (`test.py::Class::test_f`) are
-  // taken too.
-  const names = new Set(found_tests.flatMap((t) => [t.name, t.id]));
-  const baseName = (t: string) =>
-    t
-      .replace(/\[.*\]$/s, "")
-      .replace(/^[^:]*\.py::/, "")
-      .replace(/::/g, ".");
-  const unknown = entry.test_cases.filter((t) => !names.has(baseName(t)));
-  if (unknown.length) notes.push(`test_cases names ${unknown.length} test(s) test.py does not define: ${unknown.slice(0, 5).join(", ")}`);
-  const listed = new Set(entry.test_cases.map(baseName));
-  const extra = found_tests.filter((t) => !listed.has(t.name) && !listed.has(t.id)).map((t) => t.id);
-  if (entry.test_cases.length && extra.length)
-    notes.push(`test.py defines ${extra.length} test(s) test_cases does not list: ${extra.slice(0, 5).join(", ")}`);
+  notes.push(...testCaseNotes(found_tests, entry.test_cases));
   if (repo.leftOut.length)
     notes.push(
       `left out ${repo.leftOut.length} repository file(s) that are not text or too large: ${repo.leftOut.slice(0, 5).join(", ")}${repo.leftOut.length > 5 ? ", ..." : ""}`,

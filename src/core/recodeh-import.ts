@@ -61,8 +61,13 @@ export function parseMetaLine(line: string): MetaEntry {
   const r = MetaSchema.safeParse(raw);
   if (!r.success) {
     const issue = r.error.issues[0];
-    const missing = issue?.code === "invalid_type" && issue.path.length > 0 && (raw as Record<string, unknown>)[String(issue.path[0])] === undefined;
-    throw new EntryError("annotation_meta.jsonl", missing ? "is required but missing" : (issue?.message ?? "invalid"), issue?.path.join(".") || undefined);
+    const missing =
+      issue?.code === "invalid_type" && issue.path.length > 0 && (raw as Record<string, unknown>)[String(issue.path[0])] === undefined;
+    throw new EntryError(
+      "annotation_meta.jsonl",
+      missing ? "is required but missing" : (issue?.message ?? "invalid"),
+      issue?.path.join(".") || undefined,
+    );
   }
   const init = r.data.init_content;
   let target = r.data.target_file_path.replace(/^(\.\/)+/, "");
@@ -192,4 +197,30 @@ export function importedInterfaces(tests: readonly FoundTest[], canonical: strin
         ? `Write ${targetPath} as the instruction and the paper describe; these tests compare it with the reference implementation on fixed inputs.`
         : `Write ${name} as the instruction and the paper describe; its tests compare it with the reference implementation on fixed inputs.`,
   }));
+}
+
+/**
+ * Notes on an entry's `test_cases` (annotation_meta.jsonl) against the tests
+ * test.py defines (`found`, from {@link pytestTests}): the names it lists that
+ * test.py does not define, and the tests it leaves out (none when it lists
+ * nothing). `test_cases` holds JUnit test names, the method's name alone; a
+ * parametrised test is listed once per case (`test_f[a-b]`); the ids recode
+ * prints (`Class.test_f`) and pytest's node ids (`test.py::Class::test_f`)
+ * are taken too. Returns at most two lines, each naming up to five tests.
+ */
+export function testCaseNotes(found: readonly FoundTest[], testCases: readonly string[]): string[] {
+  const notes: string[] = [];
+  const names = new Set(found.flatMap((t) => [t.name, t.id]));
+  const baseName = (t: string) =>
+    t
+      .replace(/\[.*\]$/s, "")
+      .replace(/^[^:]*\.py::/, "")
+      .replace(/::/g, ".");
+  const unknown = testCases.filter((t) => !names.has(baseName(t)));
+  if (unknown.length) notes.push(`test_cases names ${unknown.length} test(s) test.py does not define: ${unknown.slice(0, 5).join(", ")}`);
+  const listed = new Set(testCases.map(baseName));
+  const extra = found.filter((t) => !listed.has(t.name) && !listed.has(t.id)).map((t) => t.id);
+  if (testCases.length && extra.length)
+    notes.push(`test.py defines ${extra.length} test(s) test_cases does not list: ${extra.slice(0, 5).join(", ")}`);
+  return notes;
 }

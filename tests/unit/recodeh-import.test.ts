@@ -18,7 +18,7 @@ import {
   sharedCanonicalTarget,
   sharedRunFiles,
 } from "../../src/core/pytest-task";
-import { EntryError, importedInterfaces, parseMetaLine, pytestTests } from "../../src/core/recodeh-import";
+import { EntryError, importedInterfaces, parseMetaLine, pytestTests, testCaseNotes } from "../../src/core/recodeh-import";
 import { parseTestSh, TestShError } from "../../src/core/recodeh-test-sh";
 import { loadTaskFromFiles, TaskFormatError } from "../../src/core/task";
 import { buildCatalog } from "../../src/ui/tasks/catalog";
@@ -389,5 +389,29 @@ describe("the verdict from the JUnit report", () => {
       ["TestG.test_g", "timeout"],
     ]);
     expect(r.allPassed).toBe(false);
+  });
+});
+
+describe("test_cases against test.py", () => {
+  const found = pytestTests(
+    "import unittest\n\nclass RmseChecks(unittest.TestCase):\n    def test_simple(self):\n        pass\n\n    def test_zero(self):\n        pass\n\n\ndef test_scale(x):\n    pass\n",
+  );
+
+  it("takes JUnit names, recode's ids, pytest node ids and parametrised cases, in classes and out", () => {
+    for (const listed of [
+      ["test_simple", "test_zero", "test_scale"],
+      ["RmseChecks.test_simple", "RmseChecks.test_zero", "test_scale[2-4]"],
+      ["test.py::RmseChecks::test_simple", "RmseChecks::test_zero[1]", "test.py::test_scale[a]"],
+    ]) {
+      expect(testCaseNotes(found, listed)).toEqual([]);
+    }
+  });
+
+  it("names what test.py does not define, and what test_cases leaves out, once each", () => {
+    expect(testCaseNotes(found, ["RmseChecks.test_simple", "test_missing"])).toEqual([
+      "test_cases names 1 test(s) test.py does not define: test_missing",
+      "test.py defines 2 test(s) test_cases does not list: RmseChecks.test_zero, test_scale",
+    ]);
+    expect(testCaseNotes(found, [])).toEqual([]);
   });
 });
