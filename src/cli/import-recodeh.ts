@@ -248,7 +248,7 @@ function prepare(dataset: string, entry: MetaEntry, timeLimitS: number): Prepare
     tags: ["recode-h", "imported", `annotation-${entry.index}`],
     packages: [],
     target_file_path: entry.target_file_path,
-    interfaces: importedInterfaces(found_tests, canonical, entry.target_file_path),
+    interfaces: importedInterfaces(found_tests, canonical, entry.target_file_path, entry.init_content),
     time_limit_s: timeLimitS,
     license: "as the RECODE-H dataset (mcy98/RECODE-H); the repository keeps its own licence",
     ...(entry.init_content.trim() === "" ? { start: "empty" } : {}),

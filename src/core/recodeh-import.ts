@@ -163,28 +163,36 @@ export interface ImportedInterface {
  * the tests: each test belongs to the top-level function or class of
  * canonical.py that its name contains (the longest such name), else to the
  * one its code uses most (first defined wins a tie), else to an interface
- * named after the target module. Interfaces keep canonical.py's order; the
- * guidance says in words what the tests compare.
+ * named after the target module. Definitions the starting text already gives
+ * (`starter`, the entry's `init_content`) are the candidate's only when no
+ * other one fits: a test that calls a given helper on what the candidate
+ * wrote belongs to what the candidate wrote. Interfaces keep canonical.py's
+ * order; the guidance says in words what the tests compare.
  */
-export function importedInterfaces(tests: readonly FoundTest[], canonical: string, targetPath: string): ImportedInterface[] {
+export function importedInterfaces(tests: readonly FoundTest[], canonical: string, targetPath: string, starter = ""): ImportedInterface[] {
   const defs = [...new Set(listDefinitions(canonical).map((d) => d.name))];
+  const given = new Set(starter.trim() ? listDefinitions(starter).map((d) => d.name) : []);
+  const toWrite = defs.filter((d) => !given.has(d));
   const moduleName = (targetPath.split("/").pop() as string).replace(/\.py$/, "");
   const byName = new Map<string, string[]>();
-  for (const t of tests) {
+  const ownerAmong = (t: FoundTest, candidates: string[]): string | undefined => {
     const lower = t.name.toLowerCase();
-    const inName = defs.filter((d) => d.length > 2 && lower.includes(d.toLowerCase())).sort((a, b) => b.length - a.length)[0];
-    let owner = inName;
-    if (!owner) {
-      const used = namesUsed(t.body);
-      let best = 0;
-      for (const d of defs) {
-        const count = used.has(d) ? (t.body.match(new RegExp(`(?<![\\w])${d}(?!\\w)`, "g")) ?? []).length : 0;
-        if (count > best) {
-          best = count;
-          owner = d;
-        }
+    const inName = candidates.filter((d) => d.length > 2 && lower.includes(d.toLowerCase())).sort((a, b) => b.length - a.length)[0];
+    if (inName) return inName;
+    const used = namesUsed(t.body);
+    let best = 0;
+    let owner: string | undefined;
+    for (const d of candidates) {
+      const count = used.has(d) ? (t.body.match(new RegExp(`(?<![\\w])${d}(?!\\w)`, "g")) ?? []).length : 0;
+      if (count > best) {
+        best = count;
+        owner = d;
       }
     }
+    return owner;
+  };
+  for (const t of tests) {
+    const owner = ownerAmong(t, toWrite) ?? ownerAmong(t, defs);
     const key = owner ?? moduleName;
     byName.set(key, [...(byName.get(key) ?? []), t.id]);
   }

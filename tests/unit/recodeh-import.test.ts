@@ -183,6 +183,23 @@ describe("tests pytest collects, and interfaces", () => {
     ]);
     expect(itfs[0]?.guidance).toMatch(/^Write ema as the instruction and the paper describe/);
   });
+
+  it("gives a test to what the candidate writes, not to a helper the starting text already gives", () => {
+    const canonical = "def global_norm(g):\n    return g\n\n\ndef clip_grad_norm(g, m):\n    return g\n";
+    const found = pytestTests(
+      "class TestClip:\n    def test_norm_after(self):\n        assert global_norm(clip_grad_norm([3.0], 1.0)) <= 1.0\n\n    def test_global_norm(self):\n        assert global_norm([1.0]) == 1.0\n",
+    );
+    expect(importedInterfaces(found, canonical, "optim/clip.py").map((i) => [i.name, i.tests])).toEqual([
+      ["global_norm", ["TestClip.test_norm_after", "TestClip.test_global_norm"]],
+    ]);
+    // global_norm is given; only a test of nothing else is left to it.
+    expect(
+      importedInterfaces(found, canonical, "optim/clip.py", "def global_norm(g):\n    return g\n").map((i) => [i.name, i.tests]),
+    ).toEqual([
+      ["global_norm", ["TestClip.test_global_norm"]],
+      ["clip_grad_norm", ["TestClip.test_norm_after"]],
+    ]);
+  });
 });
 
 function sharedTask(extra: Record<string, string> = {}, pytest: object = {}): SharedTask {
