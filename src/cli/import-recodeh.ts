@@ -112,9 +112,18 @@ function readText(annotation: string, dir: string, name: string): string {
  * folder limit, files other than Python sources go first, largest first.
  * @throws EntryError when the Python sources alone are over the limit.
  */
-function readRepo(annotation: string, root: string, budget: number): { files: Record<string, string>; leftOut: string[] } {
+function readRepo(
+  annotation: string,
+  root: string,
+  budget: number,
+): { files: Record<string, string>; leftOut: string[]; why: Map<string, string> } {
   const files: Record<string, string> = {};
   const leftOut: string[] = [];
+  const why = new Map<string, string>();
+  const leave = (rel: string, reason: string) => {
+    leftOut.push(rel);
+    why.set(rel, reason);
+  };
   const walk = (d: string) => {
     for (const name of readdirSync(d).sort()) {
       const p = join(d, name);
@@ -126,22 +135,22 @@ function readRepo(annotation: string, root: string, budget: number): { files: Re
         continue;
       }
       if (!st.isFile() || name.endsWith(".pyc")) {
-        if (st.isSymbolicLink()) leftOut.push(rel);
+        if (st.isSymbolicLink()) leave(rel, "a symbolic link");
         continue;
       }
       if (st.size > MAX_TASK_FILE_BYTES) {
-        leftOut.push(rel);
+        leave(rel, `larger than ${MAX_TASK_FILE_BYTES / 1048576} MB`);
         continue;
       }
       const bytes = readFileSync(p);
       if (bytes.includes(0)) {
-        leftOut.push(rel);
+        leave(rel, "binary");
         continue;
       }
       try {
         files[rel] = utf8.decode(bytes);
       } catch {
-        leftOut.push(rel);
+        leave(rel, "not UTF-8 text");
       }
     }
   };
@@ -156,7 +165,7 @@ function readRepo(annotation: string, root: string, budget: number): { files: Re
       if (total <= budget) break;
       total -= size(files[f] as string);
       delete files[f];
-      leftOut.push(f);
+      leave(f, "over the task's size budget");
     }
     if (total > budget) {
       throw new EntryError(
@@ -165,7 +174,7 @@ function readRepo(annotation: string, root: string, budget: number): { files: Re
       );
     }
   }
-  return { files, leftOut: leftOut.sort() };
+  return { files, leftOut: leftOut.sort(), why };
 }
 
 /** Where an entry's folder is: `annotations/annotation_<i>` or `annotation_<i>` beside the metadata. */
@@ -230,7 +239,10 @@ function prepare(dataset: string, entry: MetaEntry, timeLimitS: number): Prepare
   notes.push(...testCaseNotes(found_tests, entry.test_cases));
   if (repo.leftOut.length)
     notes.push(
-      `left out ${repo.leftOut.length} repository file(s) that are not text or too large: ${repo.leftOut.slice(0, 5).join(", ")}${repo.leftOut.length > 5 ? ", ..." : ""}`,
+      `left out ${repo.leftOut.length} repository file(s): ${repo.leftOut
+        .slice(0, 5)
+        .map((f) => `${f} (${repo.why.get(f)})`)
+        .join(", ")}${repo.leftOut.length > 5 ? ", ..." : ""}`,
     );
   const id = `recodeh-${entry.index}`;
   const info = paperInfo(latex);
@@ -269,6 +281,11 @@ function prepare(dataset: string, entry: MetaEntry, timeLimitS: number): Prepare
   };
   for (const [p, text] of Object.entries(repo.files)) files[`repo/${p}`] = text;
   // The target file starts as init_content, as the official harness resets it.
+  if (repo.files[entry.target_file_path] === undefined) {
+    notes.push(
+      `target_file_path ${entry.target_file_path} is not in the repository: it is made, starting ${entry.init_content.trim() ? "as init_content" : "empty"} (check the path)`,
+    );
+  }
   files[`repo/${entry.target_file_path}`] = entry.init_content;
   return { entry, id, files, meta, spec, leftOut: repo.leftOut, notes };
 }

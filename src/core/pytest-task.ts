@@ -156,6 +156,16 @@ function candidateLine(text: string, targetPath: string): number | null {
   return line;
 }
 
+/**
+ * The last `File ".../work/<path>", line N` of a pytest report's text that lies in the run's folder (`work/`,
+ * in the box and out of it), as the path in the repository and the line; null when none does.
+ */
+function lastRunFileLine(text: string): { file: string; line: number } | null {
+  let found: { file: string; line: number } | null = null;
+  for (const m of text.matchAll(/File "[^"]*?\/work\/([^"]+)", line (\d+)/g)) found = { file: m[1] as string, line: Number(m[2]) };
+  return found;
+}
+
 function statusOf(c: JunitCase): TestStatus {
   if (c.outcome === "passed") return "passed";
   if (c.outcome === "skipped") return "skipped";
@@ -202,10 +212,14 @@ export function pytestVerdict(task: Task, outcome: PytestOutcome, durationMs: nu
     // pytest leaves a nameless case for the test an interrupt stopped: it is counted below, as not finished.
     if (c.name === "") continue;
     if (c.outcome === "error" && (c.message === "collection failure" || (c.classname === "" && /^(?:[\w.]+\.)?test$/.test(c.name)))) {
+      // Where it broke: the target file when it is named, else the last file of the run's folder pytest names
+      // (canonical.py, test.py or a repository file: the task's own files).
+      const inTarget = candidateLine(c.text, target);
+      const elsewhere = inTarget === null ? lastRunFileLine(c.text) : null;
       collectionError ??= {
         message: c.text.trim().split("\n").slice(-3).join("\n") || c.message,
-        file: candidateLine(c.text, target) !== null ? target : null,
-        line: candidateLine(c.text, target),
+        file: inTarget !== null ? target : (elsewhere?.file ?? null),
+        line: inTarget ?? elsewhere?.line ?? null,
         traceback: cap(c.text).text,
       };
       continue;

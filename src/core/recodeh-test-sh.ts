@@ -4,6 +4,10 @@
  * comments skipped, and only these lines understood:
  *
  * - `conda activate <env>`: the environment the tests ran in;
+ *
+ * (`${SCRIPT_DIR}` and `$SCRIPT_DIR` alike, and the same for `TARGET_DIR`, the
+ * words quoted or not, and `|| exit` with a status or none.)
+ *
  * - `TARGET_DIR="${SCRIPT_DIR}/<repo>"`: the repository folder;
  * - `cp "${SCRIPT_DIR}/<file>" "${TARGET_DIR}/<dir>"`: where canonical.py and
  *   test.py are placed (copies of other files are ignored);
@@ -46,11 +50,14 @@ export class TestShError extends Error {
   }
 }
 
+// The script's variables as the shell takes them: `${SCRIPT_DIR}` or `$SCRIPT_DIR`, the word quoted or not.
+const SD = String.raw`"?\$(?:\{SCRIPT_DIR\}|SCRIPT_DIR)`;
+const TD = String.raw`"?\$(?:\{TARGET_DIR\}|TARGET_DIR)`;
 const CONDA = /^conda\s+activate\s+([^\s#]+)\s*$/;
-const TARGET = /^TARGET_DIR\s*=\s*"\$\{SCRIPT_DIR\}\/([^"]+)"\s*$/;
-const CD = /^cd\s+"\$\{TARGET_DIR\}(?:\/([^"]*))?"\s*\|\|\s*exit\s*$/;
-const CP = /^cp\s+"\$\{SCRIPT_DIR\}\/([^"]+)"\s+"\$\{TARGET_DIR\}(?:\/([^"]*))?"\s*$/;
-const PYTHONPATH = /^PYTHONPATH\s*=\s*"\$\{TARGET_DIR\}(?:\/([^"]*))?"\s+(?:python3?\s+-m\s+)?pytest\b/;
+const TARGET = new RegExp(String.raw`^TARGET_DIR\s*=\s*${SD}\/([^"\s]+)"?\s*$`);
+const CD = new RegExp(String.raw`^cd\s+${TD}(?:\/([^"\s]*))?"?\s*(?:\|\|\s*exit(?:\s+\d+)?\s*)?$`);
+const CP = new RegExp(String.raw`^cp\s+${SD}\/([^"\s]+)"?\s+${TD}(?:\/([^"\s]*))?"?\s*$`);
+const PYTHONPATH = new RegExp(String.raw`^PYTHONPATH\s*=\s*${TD}(?:\/([^"\s]*))?"?\s+(?:python3?\s+-m\s+)?pytest\b`);
 const TIMEOUT = /--timeout(?:=|\s+)(\d+)/;
 
 /**
@@ -83,6 +90,10 @@ export function parseTestSh(text: string): TestShSpec {
   let canonicalDir: string | null = null;
   let pytestLine = false;
   let timeoutS: number | null = null;
+  /** The first line that looks like a part the script needs but is not in a form read here. */
+  const unread: { target?: { n: number; line: string }; cd?: { n: number; line: string } } = {};
+  const seen = (u: { n: number; line: string } | undefined) =>
+    u ? ` (line ${u.n}, \`${u.line.slice(0, 120)}\`, is not in that form)` : "";
   for (const [i, raw] of text.split(/\r?\n/).entries()) {
     const n = i + 1;
     const line = raw.trim();
@@ -93,6 +104,7 @@ export function parseTestSh(text: string): TestShSpec {
       continue;
     }
     m = TARGET.exec(line);
+    if (!m && /^TARGET_DIR\s*=/.test(line)) unread.target ??= { n, line };
     if (m) {
       const name = (m[1] as string).replace(/\/+$/, "");
       if (name === "" || name.includes("/") || name === "." || name === "..")
@@ -101,6 +113,7 @@ export function parseTestSh(text: string): TestShSpec {
       continue;
     }
     m = CD.exec(line);
+    if (!m && /^cd\s/.test(line)) unread.cd ??= { n, line };
     if (m) {
       cwd = folder(m[1], n, "cd");
       continue;
@@ -125,8 +138,8 @@ export function parseTestSh(text: string): TestShSpec {
   // The shell's variables, as test.sh writes them.
   const S = `$${"{SCRIPT_DIR}"}`;
   const T = `$${"{TARGET_DIR}"}`;
-  if (targetDir === null) throw new TestShError(`no TARGET_DIR="${S}/<repository>" line`);
-  if (cwd === null) throw new TestShError(`no cd "${T}/<folder>" || exit line`);
+  if (targetDir === null) throw new TestShError(`no TARGET_DIR="${S}/<repository>" line${seen(unread.target)}`);
+  if (cwd === null) throw new TestShError(`no cd "${T}/<folder>" || exit line${seen(unread.cd)}`);
   if (canonicalDir === null) throw new TestShError(`no cp "${S}/canonical.py" "${T}/<folder>" line`);
   if (testDir === null) throw new TestShError(`no cp "${S}/test.py" "${T}/<folder>" line`);
   if (!pytestLine) throw new TestShError("no line runs pytest");

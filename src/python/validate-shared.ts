@@ -9,7 +9,7 @@ import { findMathProblems } from "../core/math-check";
 import { baseTestId, importedModules, type SharedTask, sharedCanonicalTarget } from "../core/pytest-task";
 import type { RunResult } from "../core/results";
 import type { PytestRuntime } from "./pytest-runtime";
-import { startProblem } from "./validate";
+import { collectionText, startProblem } from "./validate";
 
 /** The checks of a shared task, in the order they run. */
 export const SHARED_CHECKS = [
@@ -32,7 +32,8 @@ export interface SharedCheckOutcome {
 }
 
 function summary(r: RunResult): string {
-  if (r.collectionError) return `collection error: ${r.collectionError.message.split("\n").slice(-1)[0]}`;
+  // (pytest marks its report's lines with "E ": not part of the error.)
+  if (r.collectionError) return collectionText({ ...r.collectionError, message: r.collectionError.message.replace(/^E\s+/gm, "") });
   const c = r.counts;
   const bad = r.tests.filter((t) => t.status !== "passed").slice(0, 2);
   const why = bad.map((t) => `${t.id} ${t.status}: ${t.message.slice(0, 120)}`).join("; ");
@@ -95,6 +96,12 @@ export async function validateSharedTask(task: SharedTask, rt: PytestRuntime): P
   const c0 = canon[0] as RunResult;
   const s0 = starter[0] as RunResult;
   add("canonical passes", c0.allPassed, summary(c0));
+  if (c0.collectionError) {
+    // The reference solution does not load (canonical.py, test.py or the repository): nothing else can be judged.
+    for (const n of ["starter fails", "deterministic x3", "interfaces tested", "within time limit"] as const)
+      add(n, null, "not run: the reference solution does not load (see canonical passes)");
+    return out;
+  }
   add("starter fails", !s0.allPassed, s0.allPassed ? "the starting text passes every test" : summary(s0));
   const sameC = canon.every((r) => outcomes(r) === outcomes(c0));
   const sameS = starter.every((r) => outcomes(r) === outcomes(s0));

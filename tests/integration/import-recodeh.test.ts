@@ -66,7 +66,7 @@ describe("recode tasks import-recodeh", () => {
     // A task whose imports the Python lacks is imported and listed with what it lacks.
     expect(out).toContain("imported recodeh-6");
     expect(out).toMatch(/cannot run with python3 \(Python [\d.]+\) yet: it lacks recode_absent_module \(test\.sh uses conda env test_6\)/);
-    expect(out).toContain("left out 1 repository file(s) that are not text or too large: data/weights.bin");
+    expect(out).toContain("left out 1 repository file(s): data/weights.bin (binary)");
     // test_cases names parametrised cases (`test_f[a-b]`) of tests test.py defines: no note about them.
     expect(out).not.toContain("test_cases names");
     expect(out).not.toContain("test_cases does not list");
@@ -101,16 +101,21 @@ describe("recode tasks import-recodeh", () => {
     expect(again.out).toContain("kept recodeh-1: the folder exists");
   }, 300_000);
 
-  it("reads annotation_meta.jsonl that starts with a byte order mark; refuses one with no entry", async () => {
+  it("reads annotation_meta.jsonl that starts with a byte order mark, notes a target file the repository lacks, and refuses a file with no entry", async () => {
     const copy = mkdtempSync(join(tmpdir(), "recodeh-bom-"));
     const out = mkdtempSync(join(tmpdir(), "recodeh-bom-out-"));
     try {
       cpSync(dataset, copy, { recursive: true });
       const meta = join(copy, "annotation_meta.jsonl");
-      writeFileSync(meta, `\uFEFF${readFileSync(meta, "utf8")}`);
+      // (And a target file the repository does not have, which the import makes and says so.)
+      const text = readFileSync(meta, "utf8").replace('"target_file_path":"nn/softmax.py"', '"target_file_path":"nn/other.py"');
+      expect(text).toContain("nn/other.py");
+      writeFileSync(meta, `\uFEFF${text}`);
       const r = await recode("tasks", "import-recodeh", copy, "--out", out, "--python", "python3");
       expect(r.out).toContain("imported recodeh-1 (annotation_1)");
       expect(r.out).not.toMatch(/BROKEN [^\n]*line 1\b/);
+      expect(r.out).toContain("target_file_path nn/other.py is not in the repository: it is made, starting empty (check the path)");
+      expect(r.out).not.toContain("target_file_path stats/ema.py is not in the repository");
       writeFileSync(meta, "\n\n");
       await expect(recode("tasks", "import-recodeh", copy, "--out", out)).rejects.toThrow(/annotation_meta\.jsonl holds no entries/);
     } finally {
@@ -190,6 +195,11 @@ describe("recode tasks import-recodeh", () => {
       cpSync(join(tasks, "recodeh-1"), join(brokenTasks, "recodeh-1"), { recursive: true });
       writeFileSync(join(brokenTasks, "recodeh-1", "canonical.py"), "def ema(xs, alpha)\n    return xs\n");
       expect((await recode("test", "recodeh-1", good, "--dir", brokenTasks, "--python", "python3")).code).toBe(2);
+      // Validated: the file and line are named, and what cannot be judged without a reference is not run.
+      const v = await recode("tasks", "validate", "recodeh-1", "--dir", brokenTasks, "--python", "python3");
+      expect(v.code).toBe(1);
+      expect(v.out).toMatch(/canonical passes +FAIL +collection error in stats\/canonical\.py, line 1: SyntaxError/);
+      expect(v.out).toMatch(/deterministic x3 +- +not run: the reference solution does not load/);
       cpSync(join(tasks, "recodeh-1"), join(brokenTasks, "recodeh-1"), { recursive: true });
       const testPy = join(brokenTasks, "recodeh-1", "test.py");
       writeFileSync(testPy, `import no_such_module_zz\n${readFileSync(testPy, "utf8")}`);

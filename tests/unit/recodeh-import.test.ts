@@ -71,6 +71,22 @@ describe("test.sh, read as the official runner reads it", () => {
     });
   });
 
+  it("reads the shell's other spellings of the same lines: $VAR, unquoted words, exit with a status", () => {
+    const sh = [
+      "TARGET_DIR=$SCRIPT_DIR/repo4",
+      "cp $SCRIPT_DIR/canonical.py ${TARGET_DIR}/sc",
+      'cp "$SCRIPT_DIR/test.py" "$TARGET_DIR/sc"',
+      "cd $TARGET_DIR/sc || exit 1",
+      "PYTHONPATH=$TARGET_DIR pytest test.py --junitxml=r.xml",
+    ].join("\n");
+    expect(parseTestSh(sh)).toMatchObject({ targetDir: "repo4", canonicalDir: "sc", testDir: "sc", cwd: "sc", pythonpath: ["."] });
+  });
+
+  it("quotes the line it could not read when a part is missing", () => {
+    const sh = OFFICIAL_SH.replace(/^TARGET_DIR.*$/m, "TARGET_DIR=$(pwd)/repo");
+    expect(() => parseTestSh(sh)).toThrow(/no TARGET_DIR=.* line \(line \d+, `TARGET_DIR=\$\(pwd\)\/repo`, is not in that form\)/);
+  });
+
   it("names what is missing, and the line of a folder outside the repository", () => {
     expect(() => parseTestSh(OFFICIAL_SH.replace(/^cd .*$/m, ""))).toThrow(/no cd "\$\{TARGET_DIR\}\/<folder>" \|\| exit line/);
     expect(() => parseTestSh(OFFICIAL_SH.replace(/^TARGET_DIR.*$/m, ""))).toThrow(/no TARGET_DIR=/);
