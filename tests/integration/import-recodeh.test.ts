@@ -198,8 +198,8 @@ describe("recode tasks import-recodeh", () => {
       // Validated: the file and line are named, and what cannot be judged without a reference is not run.
       const v = await recode("tasks", "validate", "recodeh-1", "--dir", brokenTasks, "--python", "python3");
       expect(v.code).toBe(1);
-      expect(v.out).toMatch(/canonical passes +FAIL +collection error in stats\/canonical\.py, line 1: SyntaxError/);
-      expect(v.out).toMatch(/deterministic x3 +- +not run: the reference solution does not load/);
+      expect(v.out).toMatch(/canonical passes +FAIL\n +collection error in stats\/canonical\.py, line 1: SyntaxError/);
+      expect(v.out).toMatch(/deterministic x3 +-\n +not run: the reference solution does not load/);
       cpSync(join(tasks, "recodeh-1"), join(brokenTasks, "recodeh-1"), { recursive: true });
       const testPy = join(brokenTasks, "recodeh-1", "test.py");
       writeFileSync(testPy, `import no_such_module_zz\n${readFileSync(testPy, "utf8")}`);
