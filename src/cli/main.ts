@@ -211,7 +211,10 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
         if (backends.every((b) => skippedForPackages(row.get(b) as CheckOutcome[]))) {
           // Checked nowhere is not valid: its packages are missing in every backend asked for.
           failed += 1;
-          out(`    no backend could load its packages: add --native, or give Pyodide a --package-source\n`);
+          const packages = loadTaskDir(o.dir, id).meta.packages.join(", ");
+          out(
+            `  ${pad("packages loaded", 46)}${backends.map(() => pad("FAIL", w)).join("")}\n    no backend could load ${packages}: add --native, or give Pyodide a --package-source (the checks that run the tests were not made)\n`,
+          );
         }
         for (const check of VALIDATION_CHECKS) {
           const cells = backends.map((b) => (row.get(b) as CheckOutcome[]).find((c) => c.name === check));

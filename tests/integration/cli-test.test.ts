@@ -37,6 +37,14 @@ describe("recode test", () => {
     expect(failing.every((t) => t.message.length > 0)).toBe(true);
   });
 
+  it("validates a package task that no backend here can load as a failed row, not a note under an ok one", () => {
+    // numpy has no wheel for Pyodide here (no network, no package source).
+    const r = recode("tasks", "validate", "rms-norm", "--no-mutation");
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^ {2}schema +ok *\n {2}packages loaded +FAIL *\n {4}no backend could load numpy: add --native/m);
+    expect(r.stdout).toContain("(the checks that run the tests were not made)");
+  });
+
   it("takes a bare name for a folder of the current directory only when it holds a task.json", () => {
     const canonical = new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname;
     const here = mkdtempSync(join(tmpdir(), "recode-cwd-"));
