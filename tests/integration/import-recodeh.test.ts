@@ -124,6 +124,15 @@ describe("recode tasks import-recodeh", () => {
     }
   }, 300_000);
 
+  it("documents the imported tasks with their tests, not as recorded ones", async () => {
+    const doc = join(scratch, "tasks.md");
+    const r = await recode("tasks", "doc", "recodeh-1", "--dir", tasks, "--out", doc, "--no-mutation");
+    expect(r.out).toContain('recodeh-1: not measured (isolation "shared"');
+    const md = readFileSync(doc, "utf8");
+    expect(md).toContain("3 tests (run under pytest).");
+    expect(md).toMatch(/\| \[recodeh-1\][^\n]*\| 2 \| 3 \|/);
+  }, 300_000);
+
   it("validates the imported tasks with --python python3", async () => {
     const { code, out } = await recode("tasks", "validate", "recodeh-1", "recodeh-2", "recodeh-3", "--dir", tasks, "--python", "python3");
     expect(out).toContain("pytest, ");

@@ -211,10 +211,14 @@ describe("the commands", () => {
       expect(md).toContain(`## ${id}: Tiny task ${id}`);
       expect(md).toMatch(
         new RegExp(
-          `\\| \\[${id}\\]\\(#${id}-tiny-task-${id}\\) \\| easy \\| stubs \\| - \\| \\d \\| \\d \\| [\\d.]+% \\| [\\d.]+% \\| [\\d.]+% \\(\\d+/6\\) \\| \\d+ ms \\| \\d+ ms \\|`,
+          `\\| \\[${id}\\]\\(#${id}-tiny-task-${id}\\) \\| easy \\| stubs \\| - \\| \\d \\| \\d \\| [\\d.]+%( \\(below 80%\\))? \\| [\\d.]+%( \\(below 80%\\))? \\| [\\d.]+% \\(\\d+/6\\)( \\(below 80%\\))? \\| \\d+ ms \\| \\d+ ms \\|`,
         ),
       );
     }
+    // The weak task's measures under the gates are marked, and said as the document is written.
+    expect(md).toMatch(/\| \[tiny-weak\][^\n]*72\.7% \(below 80%\) \| 72\.7% \(below 80%\)/);
+    expect(r.stdout).toMatch(/tiny-weak: measured, below the gates: coverage pyodide 72\.7%, coverage native 72\.7%/);
+    expect(r.stdout).toMatch(/tiny-strong: measured\n/);
     expect(md).toContain("| `clip` | `TestClip.test_inside` |");
     expect(md).toContain("7, 9, 11");
     expect(md).toContain("## Mutation operators");

@@ -11,7 +11,7 @@ import type { PythonRuntime } from "../../python/runtime";
 import { packageOptions } from "../run";
 import { BUILTIN_TASKS, listTaskIds, loadTaskDir, resolveTaskIds } from "../task-fs";
 import { CommandInputError } from "../test-command";
-import { measureTaskFacts, type TaskFacts, tasksMarkdown } from "./doc";
+import { gatesBelow, measureTaskFacts, type TaskFacts, tasksMarkdown } from "./doc";
 import { type TaskGateOptions, TaskGates } from "./gates";
 import { DEFAULT_MUTANTS } from "./mutation";
 
@@ -101,11 +101,14 @@ export function addTasksDocCommand(tasks: Command, out: (s: string) => void, set
             (v) => v instanceof Error || typeof v === "string",
           );
           problems += errors.length > 0 ? 1 : 0;
+          const below = gatesBelow(f);
           const status = f.note
             ? `not measured (${f.note})`
             : errors.length
               ? `measured with problems (${errors.map((e) => (e instanceof Error ? e.message : e)).join("; ")})`
-              : "measured";
+              : below.length
+                ? `measured, below the gates: ${below.join(", ")} (recode tasks validate lists what is missing)`
+                : "measured";
           out(`${id}: ${status}\n`);
           facts.push(f);
         }

@@ -74,6 +74,8 @@ export async function measureTaskFacts(
 ): Promise<TaskFacts> {
   const facts: TaskFacts = { id: task.id, task, coverage: {}, runMs: {}, tests: recordedTests(task) };
   if (task.meta.isolation === "shared") {
+    // No recording: its tests are the ones its interfaces name.
+    facts.tests = [...new Set(task.meta.interfaces.flatMap((i) => i.tests))];
     // Its tests import canonical.py and run under pytest (`recode tasks validate` checks them in a section of their own).
     facts.note =
       'isolation "shared": its tests run under pytest beside canonical.py, so the gates, which grade recorded values, do not apply';
@@ -98,13 +100,25 @@ function cell(s: string): string {
 function coverageCell(r: CoverageReport | Error | undefined): string {
   if (r === undefined) return "-";
   if (r instanceof Error) return "error";
-  return `${percentText(r.percent)}%`;
+  return `${percentText(r.percent)}%${r.percent < COVERAGE_MIN ? ` (below ${COVERAGE_MIN}%)` : ""}`;
 }
 
 function mutationCell(r: MutationReport | Error | undefined): string {
   if (r === undefined) return "-";
   if (r instanceof Error) return "error";
-  return `${percentText(r.score)}% (${r.killed}/${r.outcomes.length})`;
+  return `${percentText(r.score)}% (${r.killed}/${r.outcomes.length})${r.score < MUTATION_MIN ? ` (below ${MUTATION_MIN}%)` : ""}`;
+}
+
+/** The gates a task's measures fall below (coverage per backend, the mutation score), as words; [] when none. */
+export function gatesBelow(f: TaskFacts): string[] {
+  const out: string[] = [];
+  for (const b of BACKENDS) {
+    const c = f.coverage[b];
+    if (c && !(c instanceof Error) && c.percent < COVERAGE_MIN) out.push(`coverage ${b} ${percentText(c.percent)}%`);
+  }
+  const m = f.mutation;
+  if (m && !(m instanceof Error) && m.score < MUTATION_MIN) out.push(`mutation score ${percentText(m.score)}%`);
+  return out;
 }
 
 function msCell(v: number | Error | undefined): string {
@@ -135,7 +149,7 @@ function taskSection(f: TaskFacts, interpreters: Interpreters): string[] {
     "| --- | --- |",
   );
   for (const itf of m.interfaces) out.push(`| \`${itf.name}\` | ${itf.tests.map((id) => `\`${id}\``).join(", ")} |`);
-  out.push("", `${f.tests.length} recorded tests.`, "");
+  out.push("", m.isolation === "shared" ? `${f.tests.length} tests (run under pytest).` : `${f.tests.length} recorded tests.`, "");
   if (f.note) {
     out.push(`Not measured: ${f.note}.`, "");
     return out;
