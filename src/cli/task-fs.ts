@@ -110,7 +110,31 @@ export function loadTaskDir(root: string, id: string): Task {
     const known = listTaskIds(root);
     throw new TaskFormatError(id, dir, `no such task folder${didYouMean(id, known)}; known tasks: ${known.join(", ") || "(none)"}`);
   }
+  if (!existsSync(join(dir, "task.json"))) {
+    // A pack's grouping folder (week1/ holding task folders), which the page reads through and --dir does not.
+    const inner = nestedTaskFolders(dir);
+    if (inner.length > 0) {
+      throw new TaskFormatError(
+        id,
+        "task.json",
+        `file is missing: this folder holds task folders (${inner.slice(0, 3).join(", ")}${inner.length > 3 ? ", ..." : ""}), not a task; give --dir ${dir} to use them`,
+      );
+    }
+  }
   return loadTaskFromFiles(id, readTaskFiles(dir));
+}
+
+/** Folders with a task.json below `dir` (at most three levels down), as paths relative to `dir`. */
+function nestedTaskFolders(dir: string, depth = 3, prefix = ""): string[] {
+  if (depth === 0 || !statSync(dir).isDirectory()) return [];
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort(byTaskId)) {
+    const p = join(dir, name);
+    if (name.startsWith(".") || !statSync(p).isDirectory()) continue;
+    if (existsSync(join(p, "task.json"))) out.push(`${prefix}${name}`);
+    else out.push(...nestedTaskFolders(p, depth - 1, `${prefix}${name}/`));
+  }
+  return out;
 }
 
 /** Resolve task arguments (ids or globs like `min-*`) to ids; all when empty. Throws on an unknown id. */

@@ -37,6 +37,17 @@ describe("recode test", () => {
     expect(failing.every((t) => t.message.length > 0)).toBe(true);
   });
 
+  it("names the task folders a pack's grouping folder holds, and the --dir that reads them", () => {
+    const pack = join(dir, "pack");
+    cpSync(new URL("../../tasks/pass-at-k", import.meta.url).pathname, join(pack, "week1", "pass-at-k"), { recursive: true });
+    const r = recode("tasks", "list", "--dir", pack);
+    expect(r.status).toBe(2);
+    expect(r.stdout + r.stderr).toContain(
+      `this folder holds task folders (pass-at-k), not a task; give --dir ${join(pack, "week1")} to use them`,
+    );
+    expect(recode("tasks", "list", "--dir", join(pack, "week1")).status).toBe(0);
+  });
+
   it("validates a package task that no backend here can load as a failed row, not a note under an ok one", () => {
     // numpy has no wheel for Pyodide here (no network, no package source).
     const r = recode("tasks", "validate", "rms-norm", "--no-mutation");
