@@ -166,6 +166,21 @@ function lastRunFileLine(text: string): { file: string; line: number } | null {
   return found;
 }
 
+/**
+ * A failure's message in one line of at most 300 characters: its first line, and when that says no more than
+ * the exception's name ("AssertionError: ", as numpy's assertions begin) the lines after it (numpy's
+ * tolerance, mismatched elements and differences).
+ */
+function failureMessage(message: string): string {
+  const lines = message
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  let text = lines[0] ?? "";
+  if (/^[\w.]*:?$/.test(text) || /:$/.test(text)) text = [text, ...lines.slice(1, 6)].join(" ");
+  return text.slice(0, 300);
+}
+
 function statusOf(c: JunitCase): TestStatus {
   if (c.outcome === "passed") return "passed";
   if (c.outcome === "skipped") return "skipped";
@@ -232,7 +247,7 @@ export function pytestVerdict(task: Task, outcome: PytestOutcome, durationMs: nu
       makeTestResult(id, status, {
         interface: task.interfaceOf[baseTestId(id)] ?? null,
         durationMs: Math.round(c.time * 1000),
-        message: status === "passed" ? "" : (c.message.split("\n")[0] ?? "").slice(0, 300),
+        message: status === "passed" ? "" : failureMessage(c.message),
         traceback: cap(c.text).text,
         line: status === "passed" || status === "skipped" ? null : candidateLine(c.text, target),
         stdout: out.text,

@@ -377,6 +377,21 @@ describe("the verdict from the JUnit report", () => {
     expect(r.tests.map((x) => x.status)).toEqual(["failed", "skipped", "error", "timeout"]);
     expect(r.tests[0]?.line).toBe(7);
     expect(r.tests[0]?.message).toBe("assert 1 == 2");
+    // numpy's assertions begin with the exception's name alone: what follows is the message.
+    const np = pytestVerdict(
+      t,
+      outcome([
+        kase({
+          outcome: "failure",
+          message:
+            "AssertionError: \nNot equal to tolerance rtol=1e-07, atol=0\n\nMismatched elements: 1 / 3 (33.3%)\nMax absolute difference among violations: 0.5\nMax relative difference among violations: 0.25\n ACTUAL: array([1. , 2. , 2.5])",
+        }),
+      ]),
+      5,
+    );
+    expect(np.tests[0]?.message).toBe(
+      "AssertionError: Not equal to tolerance rtol=1e-07, atol=0 Mismatched elements: 1 / 3 (33.3%) Max absolute difference among violations: 0.5 Max relative difference among violations: 0.25 ACTUAL: array([1. , 2. , 2.5])",
+    );
     // A skip alone (pytest reports an expected failure as skipped) is not solved either.
     expect(pytestVerdict(t, outcome([kase({}), kase({ name: "test_g", outcome: "skipped" })]), 1).allPassed).toBe(false);
   });
