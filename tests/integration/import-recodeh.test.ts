@@ -5,7 +5,7 @@
  * be installed for it), as the official harness grades: the JUnit report,
  * solved when errors == failures == skipped == 0.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -130,6 +130,9 @@ describe("recode tasks import-recodeh", () => {
     expect(r.out).toContain('recodeh-1: not measured (isolation "shared"');
     const md = readFileSync(doc, "utf8");
     expect(md).toContain("3 tests (run under pytest).");
+    // Written outside docs/, its link to the gates' document still leads there.
+    const link = /\[tasks-gates\.md\]\(([^)]+)\)/.exec(md)?.[1] ?? "";
+    expect(existsSync(join(scratch, link))).toBe(true);
     expect(md).toMatch(/\| \[recodeh-1\][^\n]*\| 2 \| 3 \|/);
   }, 300_000);
 

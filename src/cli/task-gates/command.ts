@@ -3,7 +3,7 @@
  * validate` passes to them, and `recode tasks doc`, which writes docs/tasks.md.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, relative, resolve, sep } from "node:path";
 import type { Command } from "commander";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../../python/native-sandbox";
 import { createRuntime } from "../../python/node";
@@ -114,7 +114,11 @@ export function addTasksDocCommand(tasks: Command, out: (s: string) => void, set
         }
         const interpreters = { pyodide: runtimes[0]?.version, native: runtimes[1]?.version };
         mkdirSync(dirname(o.out), { recursive: true });
-        writeFileSync(o.out, tasksMarkdown(facts, interpreters, parseMutants(o.mutants)));
+        // (The link to the gates' document works from wherever the file is written.)
+        const gatesDoc = relative(dirname(resolve(o.out)), resolve(BUILTIN_TASKS, "..", "docs", "tasks-gates.md"))
+          .split(sep)
+          .join("/");
+        writeFileSync(o.out, tasksMarkdown(facts, interpreters, parseMutants(o.mutants), gatesDoc));
         out(`wrote ${o.out} (${facts.length} tasks)\n`);
       } finally {
         gates.dispose();

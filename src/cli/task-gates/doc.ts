@@ -190,15 +190,21 @@ function taskSection(f: TaskFacts, interpreters: Interpreters): string[] {
 
 /**
  * The Markdown of docs/tasks.md for `facts` (one section per task, in the
- * given order), measured with `interpreters`; `mutants` is the cap used.
+ * given order), measured with `interpreters`; `mutants` is the cap used;
+ * `gatesDoc` the link to docs/tasks-gates.md from where the file is written.
  */
-export function tasksMarkdown(facts: readonly TaskFacts[], interpreters: Interpreters, mutants: number = DEFAULT_MUTANTS): string {
+export function tasksMarkdown(
+  facts: readonly TaskFacts[],
+  interpreters: Interpreters,
+  mutants: number = DEFAULT_MUTANTS,
+  gatesDoc = "tasks-gates.md",
+): string {
   const out = [
     "# Tasks",
     "",
     "Written by `npx recode tasks doc` (do not edit by hand). For every task: its interfaces and tests, the starting",
     "kind of the target file (task.json `start`), difficulty, packages, the run time of the canonical solution's tests",
-    `in each backend, and the validity gates of [tasks-gates.md](tasks-gates.md): line coverage of the canonical`,
+    `in each backend, and the validity gates of [tasks-gates.md](${gatesDoc}): line coverage of the canonical`,
     `solution by the tests (at least ${COVERAGE_MIN}%) in each backend, and the tests' mutation score (at least ${MUTATION_MIN}%,`,
     `at most ${mutants} mutants per task) with every surviving mutant. Run times are the median of three runs after a`,
     'warm-up on the machine that wrote this file. "no packages": that backend could not load the task\'s packages there',
