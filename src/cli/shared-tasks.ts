@@ -62,6 +62,8 @@ export async function validateSharedTasks(
   }
   let failed = 0;
   out(`\n${pad("shared task / check", 48)}pytest, ${rt.version}\n`);
+  // (As tasks doc says of them: the gates grade recorded values, which these tasks have none of.)
+  out("(imported tasks run under pytest beside canonical.py: the coverage and mutation gates do not apply to them)\n");
   for (const id of ids) {
     out(`${id}\n`);
     let task: SharedTask;

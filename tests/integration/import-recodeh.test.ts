@@ -141,6 +141,7 @@ describe("recode tasks import-recodeh", () => {
     expect(out).toContain("pytest, ");
     // Only shared-format tasks: no empty header of the built-in format's table above theirs.
     expect(out).not.toMatch(/^task \/ check/m);
+    expect(out).toContain("the coverage and mutation gates do not apply to them");
     for (const check of [
       "math renders",
       "packages available",
