@@ -420,6 +420,8 @@ function beforeRepeat(tb: string, message: string): string {
 const CARET_LINE = /^\s*[~^]+\s*$/;
 /** The body of a traceback's frame: its source line and the marks under it, below the frame's `  File "...", line N` header. */
 const FRAME_BODY = /^ {4}/;
+/** A traceback frame's header. */
+const FRAME_HEAD = /^ {2}File "/;
 
 /**
  * The last `n` lines of `text`, each cut to `lineCap` characters; a cut that would begin inside a frame (its
@@ -430,7 +432,13 @@ function tail(text: string, n: number, lineCap = 400): string {
   if (n <= 0) return "";
   const lines = text.replace(/\s+$/, "").split("\n");
   let start = Math.max(0, lines.length - n);
-  while (start > 0 && start < lines.length - 1 && (CARET_LINE.test(lines[start] as string) || FRAME_BODY.test(lines[start] as string)))
+  // (A frame's body only when a frame's header follows: an exception's own indented lines stay.)
+  const lastHead = lines.findLastIndex((l) => FRAME_HEAD.test(l));
+  while (
+    start > 0 &&
+    start < lines.length - 1 &&
+    (CARET_LINE.test(lines[start] as string) || (start < lastHead && FRAME_BODY.test(lines[start] as string)))
+  )
     start++;
   const kept = lines.slice(start).map((l) => cap(l, lineCap));
   return (lines.length > n ? ["  ..."] : []).concat(kept).join("\n");

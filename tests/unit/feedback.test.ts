@@ -193,6 +193,22 @@ describe("renderTestLog", () => {
     expect(log).toMatch(/\.\.\.\n\s*File "decoding\/min_p\.py", line 52, in min_p_filter\n\s*return normalize\(kept\)/);
   });
 
+  it("keeps an exception's own indented lines in the tail (only a frame's body waits for its File line)", () => {
+    const traceback = [
+      "Traceback (most recent call last):",
+      '  File "test.py", line 9, in test_lists',
+      "    self.assertEqual(got, want)",
+      "AssertionError: Lists differ: [1, 2] != [1, 3]",
+      "",
+      "First differing element 1:",
+      "    2",
+      "    3",
+    ].join("\n");
+    const run = runOf([result("TestA.test_lists", "failed", { message: "AssertionError: Lists differ", traceback })]);
+    const log = renderTestLog(run, { tracebackLines: 2 });
+    expect(log).toMatch(/\.\.\.\n\s*2\n\s*3/);
+  });
+
   it("caps long messages and the whole log", () => {
     const long = runOf([result("TestA.test_x", "failed", { message: `AssertionError: ${"x".repeat(5000)}` })]);
     const log = renderTestLog(long, { messageCap: 100 });
