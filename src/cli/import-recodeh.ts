@@ -118,12 +118,9 @@ function readRepo(
   budget: number,
 ): { files: Record<string, string>; leftOut: string[]; why: Map<string, string> } {
   const files: Record<string, string> = {};
-  const leftOut: string[] = [];
+  /** Repository path -> why it was left out. */
   const why = new Map<string, string>();
-  const leave = (rel: string, reason: string) => {
-    leftOut.push(rel);
-    why.set(rel, reason);
-  };
+  const leave = (rel: string, reason: string) => why.set(rel, reason);
   const walk = (d: string) => {
     for (const name of readdirSync(d).sort()) {
       const p = join(d, name);
@@ -174,7 +171,7 @@ function readRepo(
       );
     }
   }
-  return { files, leftOut: leftOut.sort(), why };
+  return { files, leftOut: [...why.keys()].sort(), why };
 }
 
 /** Where an entry's folder is: `annotations/annotation_<i>` or `annotation_<i>` beside the metadata. */

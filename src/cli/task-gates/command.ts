@@ -73,9 +73,10 @@ export function addTasksDocCommand(tasks: Command, out: (s: string) => void, set
             `the tasks of ${o.dir} would replace ${o.out}, which lists the built-in tasks: give --out <file> to write theirs elsewhere`,
           );
         }
-        if (list.length < listTaskIds(o.dir).length) {
+        const all = listTaskIds(o.dir).length;
+        if (list.length < all) {
           throw new CommandInputError(
-            `${list.length} of the ${listTaskIds(o.dir).length} tasks would replace ${o.out}, which lists every task: give --out <file> to write theirs elsewhere, or no task to measure all`,
+            `${list.length} of the ${all} tasks would replace ${o.out}, which lists every task: give --out <file> to write theirs elsewhere, or no task to measure all`,
           );
         }
       }
