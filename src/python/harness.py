@@ -1247,7 +1247,10 @@ def seal():
         _spec=_machinery.ModuleSpec,
         _bridge=bridge_ids,
         _id=id,
+        _frame=types.FrameType,
     ):
+        if event == "builtins.id" or (event == "object.__getattr__" and args and _type(args[0]) is _frame):
+            return  # (the most frequent events: id(), a frame's f_code; nothing here is about them)
         if event in ("object.__setattr__", "object.__delattr__") and args and args[0] is _spec:
             # The wrappers below read a spec's name: the class must not gain a property that runs code there.
             raise _re("ModuleSpec cannot be changed by code under test")

@@ -354,10 +354,9 @@ def make_frame_builtins(sealed_ids, library_paths, called_by_code):
 
     sealed_codes = {}  # (file, first line, qualified name) -> a code seen running with a sealed module's globals
 
-    def sealed(frame):
+    def sealed(frame, code):
         # (A code seen once with a sealed module's globals is taken for sealed code with any: stricter, never
         # laxer. id() is an audited call from Python 3.13: skipped for code seen before.)
-        code = frame.f_code
         key = (code.co_filename, code.co_firstlineno, code.co_qualname)
         if sealed_codes.get(key) is code:
             return True
@@ -385,8 +384,9 @@ def make_frame_builtins(sealed_ids, library_paths, called_by_code):
         except KeyError:
             return missing
 
-    def direct(frame, name, positional, keywords, own):
-        code = frame.f_code
+    def direct(frame, code, name, positional, keywords):
+        """The call site (see ``_direct_call_finder``) at which ``frame`` calls ``name`` by its name with these
+        arguments, when its name there is bound to the built-in; else ``None``."""
         key = (code.co_filename, code.co_firstlineno, code.co_qualname)
         entry = cache.get(key)
         if entry is None or entry[0] is not code:
@@ -396,10 +396,8 @@ def make_frame_builtins(sealed_ids, library_paths, called_by_code):
             sites = entry[1][name] = calls(code, name)
         site = sites.get(frame.f_lasti)
         if site is None or site[0] != positional or site[1] != _tuple(_sorted(keywords)):
-            return False
-        # (And the built-in's own frame was started by that call, not by C code: its arguments' teardown, the
-        # traceback of an exception it raised, a collection then. 3.12+'s LOAD_SUPER_ATTR calls super from C.)
-        return bound(frame, name, site[2]) is made[name] and (site[3] or called_by_code(own))
+            return None
+        return site if bound(frame, name, site[2]) is made[name] else None
 
     def caller(name, positional, keywords, depth=2, reading=True):
         """The frame that called ``name`` (``depth`` frames up: this one, the built-in's own, ..., then its
@@ -408,8 +406,16 @@ def make_frame_builtins(sealed_ids, library_paths, called_by_code):
             frame = getframe(depth)
         except ValueError:
             raise SystemError(f"{name}(): no current frame") from None
-        if reading and sealed(frame) and not direct(frame, name, positional, keywords, getframe(depth - 1)):
-            code = frame.f_code
+        if not reading:
+            return frame
+        code = frame.f_code
+        if not sealed(frame, code):
+            return frame
+        site = direct(frame, code, name, positional, keywords)
+        # (And the built-in's own frame was started by that call, not by C code: its arguments' teardown, the
+        # traceback of an exception it raised, a collection then. 3.12+'s LOAD_SUPER_ATTR calls super from C,
+        # site[3]. The own frame is taken only when it is looked at: each look is an audited call.)
+        if site is None or not (site[3] or called_by_code(getframe(depth - 1))):
             raise RuntimeError(
                 f"{name}() reads the frame of the code that calls it; called by C code while {code.co_qualname} "
                 f"({code.co_filename}, line {frame.f_lineno}) was running, it is not available to code under test"

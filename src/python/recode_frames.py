@@ -164,12 +164,15 @@ def frame_wall():
     import logging
     import traceback
 
+    # (Keyed by qualified name, a plain string, not by id(): id() is itself an audited call.)
     readers = {}
     for name, qualname in _FRAME_READERS:
         mod = sys.modules.get(name)
         code = code_objects(mod).get(qualname) if mod is not None else None
         if code is not None:
-            readers[id(code)] = code
+            if qualname in readers:
+                raise RuntimeError(f"two frame readers are named {qualname}")
+            readers[qualname] = code
     tb_codes = code_objects(traceback)
     walk_tb = tb_codes.get("_walk_tb_with_full_positions")
     summary = tb_codes.get("StackSummary._extract_from_extended_frame_gen")
@@ -194,7 +197,6 @@ def frame_wall():
         _dict=dict,
         _get=dict.get,
         _type=type,
-        _id=id,
         _str=str,
         _re=RuntimeError,
     ):
@@ -210,7 +212,8 @@ def frame_wall():
         if caller is None:
             return
         code = caller.f_code
-        if code is _own[0] or _readers.get(_id(code)) is code:
+        name = code.co_qualname
+        if code is _own[0] or (_type(name) is _str and _get(_readers, name) is code):
             return
         up = caller.f_back
         if up is not None:

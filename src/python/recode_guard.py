@@ -997,7 +997,13 @@ def _install_audit_guard(functions, own=(), seal_module=None):
         _exc=BaseException,
         _family=_exception_family,
         _forward=_forward_ref_classes(),
+        _frame=types.FrameType,
     ):
+        # (The most frequent events, which nothing here refuses: id(), and a frame's own audited attributes
+        # (f_code), read by the frame check and the frame-reading built-ins at every look. A frame is no
+        # noted or hidden function, and the frame check looks at the attributes that hand out a frame.)
+        if event == "builtins.id" or (event == "object.__getattr__" and args and _type(args[0]) is _frame):
+            return
         _frames(event, args)
         if event in _walks:
             raise _re(f"{event} is not available to code under test")
