@@ -181,10 +181,17 @@ function failureMessage(message: string): string {
   return text.slice(0, 300);
 }
 
+/**
+ * A case's status. A per-test timeout is a failure whose message is the time limit's own ("Failed: Timeout
+ * >3s", from pytest-timeout or its stand-in, recode_pytest_timeout.py) in a test that ran that long (its time
+ * in the report at least 90% of the limit the message names): a test's own `pytest.fail("Timeout >3s")`,
+ * raised at once, is a failure.
+ */
 function statusOf(c: JunitCase): TestStatus {
   if (c.outcome === "passed") return "passed";
   if (c.outcome === "skipped") return "skipped";
-  if (/^Failed: Timeout >/.test(c.message)) return "timeout";
+  const limit = /^Failed: Timeout >(\d+(?:\.\d+)?)s\s*$/.exec(c.message.split("\n")[0] ?? "");
+  if (c.outcome === "failure" && limit && c.time >= 0.9 * Number(limit[1])) return "timeout";
   return c.outcome === "failure" ? "failed" : "error";
 }
 

@@ -369,12 +369,16 @@ describe("the verdict from the JUnit report", () => {
         }),
         kase({ classname: "pkg.test.TestG", name: "test_g", outcome: "skipped", message: "xfail" }),
         kase({ name: "test_h", outcome: "error", message: "failed on setup with ValueError" }),
-        kase({ name: "test_slow", outcome: "failure", message: "Failed: Timeout >3s" }),
+        kase({ name: "test_slow", outcome: "failure", message: "Failed: Timeout >3s", time: 3.01 }),
+        kase({ name: "test_slow_float", outcome: "failure", message: "Failed: Timeout >3.0s", time: 2.95 }),
+        // A test's own pytest.fail with the limit's words, raised at once, is a failure like any other.
+        kase({ name: "test_says_timeout", outcome: "failure", message: "Failed: Timeout >3.0s", time: 0.01 }),
+        kase({ name: "test_says_timeout_too", outcome: "failure", message: "Failed: Timeout > 3.0s", time: 5 }),
       ]),
       5,
     );
     expect(r.allPassed).toBe(false);
-    expect(r.tests.map((x) => x.status)).toEqual(["failed", "skipped", "error", "timeout"]);
+    expect(r.tests.map((x) => x.status)).toEqual(["failed", "skipped", "error", "timeout", "timeout", "failed", "failed"]);
     expect(r.tests[0]?.line).toBe(7);
     expect(r.tests[0]?.message).toBe("assert 1 == 2");
     // numpy's assertions begin with the exception's name alone: what follows is the message.
