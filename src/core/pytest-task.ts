@@ -142,6 +142,8 @@ export function baseTestId(id: string): string {
 }
 
 const CAP = 20_000;
+/** Characters kept of a collection error's message (its last lines). */
+const MESSAGE_CAP = 2000;
 
 function cap(s: string): { text: string; cut: boolean } {
   return s.length > CAP ? { text: `[... ${s.length - CAP} characters cut]\n${s.slice(-CAP)}`, cut: true } : { text: s, cut: false };
@@ -239,7 +241,7 @@ export function pytestVerdict(task: Task, outcome: PytestOutcome, durationMs: nu
       const inTarget = candidateLine(c.text, target);
       const elsewhere = inTarget === null ? lastRunFileLine(c.text) : null;
       collectionError ??= {
-        message: c.text.trim().split("\n").slice(-3).join("\n") || c.message,
+        message: (c.text.trim().split("\n").slice(-3).join("\n") || c.message).slice(0, MESSAGE_CAP),
         file: inTarget !== null ? target : (elsewhere?.file ?? null),
         line: inTarget ?? elsewhere?.line ?? null,
         traceback: cap(c.text).text,

@@ -51,7 +51,8 @@ export interface ModuleInfo {
 }
 
 const LIB_DIR = dirname(fileURLToPath(new URL("./pytest_entry.py", import.meta.url)));
-const TIMEOUT_PLUGIN = join(LIB_DIR, "recode_pytest_timeout.py");
+/** The pytest plugins every run loads from its `plugins/` folder (see pytest_entry.py). */
+const PLUGINS = ["recode_pytest_report.py", "recode_pytest_timeout.py"];
 
 /** Asks `importlib.util.find_spec` about each module named on the command line; prints {name: {found, stdlib}}. */
 const PROBE = [
@@ -197,7 +198,7 @@ export class PytestRuntime {
         writeFileSync(p, text);
       }
       mkdirSync(join(dir, "plugins"));
-      copyFileSync(TIMEOUT_PLUGIN, join(dir, "plugins", "recode_pytest_timeout.py"));
+      for (const name of PLUGINS) copyFileSync(join(LIB_DIR, name), join(dir, "plugins", name));
       const p = task.meta.pytest;
       const limitS = Math.max((task.meta.time_limit_s * 1000 - (performance.now() - t0)) / 1000, 0.1);
       writeFileSync(

@@ -3,7 +3,9 @@
 Usage: python pytest_entry.py <run>/config.json
 
 The run folder holds `work/` (the repository with the candidate, canonical.py
-and test.py in place), `plugins/` (recode_pytest_timeout.py) and config.json:
+and test.py in place), `plugins/` (recode_pytest_report.py, which keeps each
+test's report within what the JUnit report can hold, and
+recode_pytest_timeout.py) and config.json:
 {"cwd", "test_dir", "pythonpath": [...], "timeout_s": int | null,
 "limit_s": float}, folders relative to work/. This starts
 `python -m pytest <test_dir>/test.py --junitxml=<run>/report.xml
@@ -89,14 +91,15 @@ def main():
     test_file = os.path.normpath(os.path.join(work, cfg["test_dir"], "test.py"))
     report = os.path.join(root, "report.xml")
     paths = [os.path.normpath(os.path.join(work, p)) for p in cfg["pythonpath"]]
-    cmd = [sys.executable, "-m", "pytest", test_file, "--junitxml=" + report, "-p", "no:cacheprovider"]
+    paths.append(os.path.join(root, "plugins"))
+    cmd = [sys.executable, "-m", "pytest", test_file, "--junitxml=" + report, "-p", "no:cacheprovider",
+           "-p", "recode_pytest_report"]
     timeout = cfg.get("timeout_s")
     if timeout:
         if importlib.util.find_spec("pytest_timeout") is not None:
             cmd.append("--timeout=%d" % timeout)
         else:
             # Without pytest-timeout, a plugin of the same behaviour (a test over time fails with "Timeout >Ns").
-            paths.append(os.path.join(root, "plugins"))
             cmd += ["-p", "recode_pytest_timeout", "--recode-timeout=%d" % timeout]
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(paths)

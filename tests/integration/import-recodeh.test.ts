@@ -223,4 +223,29 @@ describe("recode tasks import-recodeh", () => {
       rmSync(brokenTasks, { recursive: true, force: true });
     }
   }, 600_000);
+
+  it("keeps every test's result when a failure's message runs to megabytes (the JUnit report stays whole)", async () => {
+    const rt = new PytestRuntime({ python: "python3" });
+    const ema = shared("recodeh-1");
+    const huge =
+      'def ema(xs, alpha):\n    raise AssertionError("x" * (30 * 1024 * 1024))\n\ndef debias(values, alpha):\n    return values\n';
+    const r = await rt.run(ema, huge);
+    expect(r.collectionError).toBeNull();
+    expect(r.tests.map((t) => [t.id, t.status])).toEqual([
+      ["TestEma.test_ema_matches_reference", "failed"],
+      ["TestEma.test_ema_clamps_alpha", "failed"],
+      ["test_debias_matches_reference", "failed"],
+    ]);
+    const first = r.tests[0];
+    expect(first?.message).toMatch(/^AssertionError: x+$/);
+    expect(first?.line).toBe(2);
+    expect(first?.traceback).toMatch(/\[\.\.\. \d+ characters cut \.\.\.\]/);
+    expect(first?.traceback.length).toBeLessThan(20_000);
+
+    // At import: the collection error names the candidate's line, and its message is short.
+    const atImport = await rt.run(ema, 'raise ValueError("z" * (30 * 1024 * 1024))\n');
+    expect(atImport.collectionError).toMatchObject({ file: "stats/ema.py", line: 1 });
+    expect(atImport.collectionError?.message).toMatch(/^E +ValueError: z+/);
+    expect(atImport.collectionError?.message.length).toBeLessThanOrEqual(2000);
+  }, 600_000);
 });
