@@ -380,6 +380,16 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
       const t: Task = loadTaskFromFiles(p.id, files);
       if (!isSharedTask(t)) throw new TaskFormatError(p.id, "task.json", "not a shared task");
       task = t;
+      // The reference and the tests must compile with the Python that will run them.
+      const bad = await rt.compileErrors({ "canonical.py": task.canonical, "test.py": task.tests });
+      for (const [name, err] of bad) {
+        report.broken.push({
+          entry: `index ${p.entry.index}`,
+          file: `annotations/annotation_${p.entry.index}/${name}${err.line !== null ? `, line ${err.line}` : ""}`,
+          reason: `does not compile with ${report.python}: ${err.message}`,
+        });
+      }
+      if (bad.size > 0) continue;
       const modules = importedModules(task);
       const info = await rt.probe(["pytest", ...modules]);
       const packages = modules.filter((m) => !info.get(m)?.stdlib);

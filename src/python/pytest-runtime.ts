@@ -68,6 +68,28 @@ const PROBE = [
   "print(json.dumps(out))",
 ].join("\n");
 
+/** Compiles each file named on the command line (in the current folder); prints {name: null | {line, message}}. */
+const COMPILE = [
+  "import json, sys",
+  "out = {}",
+  "for name in sys.argv[1:]:",
+  "    try:",
+  "        with open(name, 'rb') as f:",
+  "            compile(f.read(), name, 'exec', dont_inherit=True)",
+  "        out[name] = None",
+  "    except SyntaxError as e:",
+  "        out[name] = {'line': e.lineno, 'message': '%s: %s' % (type(e).__name__, e.msg)}",
+  "    except (ValueError, UnicodeDecodeError) as e:",
+  "        out[name] = {'line': None, 'message': '%s: %s' % (type(e).__name__, e)}",
+  "print(json.dumps(out))",
+].join("\n");
+
+/** Where a file does not compile: its line (null when none is known) and the error. */
+export interface CompileError {
+  line: number | null;
+  message: string;
+}
+
 /** Extra seconds the host waits past the run's limit before it kills the box (the runner stops pytest itself first). */
 const BACKSTOP_MS = 15_000;
 
@@ -157,6 +179,32 @@ export class PytestRuntime {
       }
     }
     return new Map(modules.map((m) => [m, this.modules.get(m) ?? { found: false, stdlib: false }]));
+  }
+
+  /**
+   * Compile Python files with this Python (as pytest would import them), without running them: `files` maps a
+   * file name (no folder) to its text. Returns the files that do not compile, with the line and the error.
+   * @throws Error when the Python cannot be asked.
+   */
+  async compileErrors(files: Record<string, string>): Promise<Map<string, CompileError>> {
+    await this.ready();
+    const names = Object.keys(files).filter((n) => /^[\w.-]+\.py$/.test(n));
+    if (names.length === 0) return new Map();
+    const dir = mkdtempSync(join(tmpdir(), "recode-compile-"));
+    try {
+      mkdirSync(join(dir, "work"));
+      for (const n of names) writeFileSync(join(dir, "work", n), files[n] as string);
+      const r = await this.launch(dir, () => ["-X", "utf8", "-c", COMPILE, ...names], 60_000);
+      let answer: Record<string, CompileError | null>;
+      try {
+        answer = JSON.parse(r.stdout.trim().split("\n").pop() ?? "") as Record<string, CompileError | null>;
+      } catch {
+        throw new Error(`cannot compile with ${this.python}: ${r.stderr.trim().split("\n").slice(-2).join(" ") || `exit code ${r.code}`}`);
+      }
+      return new Map(names.flatMap((n) => (answer[n] ? [[n, answer[n]] as [string, CompileError]] : [])));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 
   /**

@@ -116,6 +116,15 @@ describe("recode tasks import-recodeh", () => {
       expect(r.out).not.toMatch(/BROKEN [^\n]*line 1\b/);
       expect(r.out).toContain("target_file_path nn/other.py is not in the repository: it is made, starting empty (check the path)");
       expect(r.out).not.toContain("target_file_path stats/ema.py is not in the repository");
+      // A reference that does not compile with the Python that would run it: broken, with its file and line.
+      writeFileSync(join(copy, "annotations/annotation_1/canonical.py"), "def ema(xs, alpha):\n    return [x for x in xs\n");
+      const broken = await recode("tasks", "import-recodeh", copy, "--out", out, "--python", "python3", "--force");
+      expect(broken.out).toMatch(
+        /BROKEN index 1: annotations\/annotation_1\/canonical\.py, line 2: does not compile with python3 \(Python [\d.]+\): SyntaxError: /,
+      );
+      expect(broken.out).not.toContain("imported recodeh-1 ");
+      expect(broken.out).toContain("imported recodeh-2 ");
+      expect(broken.code).toBe(1);
       writeFileSync(meta, "\n\n");
       await expect(recode("tasks", "import-recodeh", copy, "--out", out)).rejects.toThrow(/annotation_meta\.jsonl holds no entries/);
     } finally {
