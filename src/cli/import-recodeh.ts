@@ -57,7 +57,7 @@ export interface ImportOptions {
 export interface ImportedTask {
   id: string;
   index: number;
-  /** Packages beyond the standard library the tests import (task.json `packages`). */
+  /** Packages beyond the standard library the tests import, pytest aside (task.json `packages`). */
   packages: string[];
   /** Modules the named Python cannot import (pytest included): the task cannot run with it until they are installed. */
   missing: string[];
@@ -392,7 +392,8 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
       if (bad.size > 0) continue;
       const modules = importedModules(task);
       const info = await rt.probe(["pytest", ...modules]);
-      const packages = modules.filter((m) => !info.get(m)?.stdlib);
+      // (Not pytest, which every imported task needs whether test.py imports it or not: it runs the tests.)
+      const packages = modules.filter((m) => m !== "pytest" && !info.get(m)?.stdlib);
       const missing = ["pytest", ...modules].filter((m, k, all) => all.indexOf(m) === k && !info.get(m)?.found);
       (p.meta as { packages: string[] }).packages = packages;
       files["task.json"] = `${JSON.stringify(p.meta, null, 2)}\n`;
@@ -427,8 +428,7 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
 export function importReportText(r: ImportReport, out: string): string {
   const lines: string[] = [];
   for (const t of r.imported) {
-    const pk = t.packages.length ? t.packages.join(", ") : "standard library only";
-    lines.push(`imported ${t.id} (annotation_${t.index}): packages ${pk}`);
+    lines.push(`imported ${t.id} (annotation_${t.index}): packages ${["pytest", ...t.packages].join(", ")}`);
     if (t.missing.length)
       lines.push(
         `  cannot run with ${r.python} yet: it lacks ${t.missing.join(", ")}${t.condaEnv ? ` (test.sh uses conda env ${t.condaEnv})` : ""}`,

@@ -58,8 +58,11 @@ describe("recode tasks import-recodeh", () => {
     const { code, out } = imported;
     expect(code).toBe(1);
     expect(out).toContain("imported recodeh-1 (annotation_1): packages pytest");
-    expect(out).toContain("imported recodeh-2 (annotation_2): packages numpy");
-    expect(out).toContain("imported recodeh-3 (annotation_3): packages standard library only");
+    expect(out).toContain("imported recodeh-2 (annotation_2): packages pytest, numpy");
+    expect(out).toContain("imported recodeh-3 (annotation_3): packages pytest");
+    // task.json lists what the tests need beside pytest, whether test.py imports pytest (recodeh-1) or not.
+    expect(shared("recodeh-1").meta.packages).toEqual([]);
+    expect(shared("recodeh-3").meta.packages).toEqual([]);
     expect(out).toContain("skipped index 4: if_test is false");
     expect(out).toContain("BROKEN index 5: annotations/annotation_5/canonical.py: file is missing");
     expect(out).toMatch(/BROKEN index 7: annotation_meta\.jsonl, line 5, field if_test: /);
