@@ -81,6 +81,30 @@ export function testCommandJson(r: RunResult): TestCommandJson {
   };
 }
 
+/** Why a run is no verdict on the candidate (see {@link notJudged}). */
+type NotJudged = { kind: "packages" } | { kind: "files"; file: string | null };
+
+/**
+ * Why a run is no verdict on the candidate, or null when it is one: the task's packages could not be had here
+ * (`packages`), or the task's own files do not load (`files`): `taskFileError(r)` says whether a run's collection
+ * error lies in the task's files (the file, null when it names none; undefined when it is no such error), and
+ * the reference solution's run, `reference()`, must have one too (a candidate that lacks a name test.py imports
+ * fails like any other). `reference` null: the task has no reference solution to run, and the error is taken as
+ * the task's.
+ */
+async function notJudged(
+  r: RunResult,
+  taskFileError: (r: RunResult) => string | null | undefined,
+  reference: (() => Promise<RunResult>) | null,
+): Promise<NotJudged | null> {
+  if (r.incident?.kind === "packages") return { kind: "packages" };
+  const file = taskFileError(r);
+  if (file === undefined) return null;
+  if (reference === null) return { kind: "files", file };
+  const again = taskFileError(await reference());
+  return again === undefined ? null : { kind: "files", file: again };
+}
+
 /** Register `recode test` on the program. */
 export function addTestCommand(program: Command, out: (s: string) => void, setCode: (c: number) => void): void {
   program
@@ -137,25 +161,24 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       }
       const { runSharedTest } = await import("./shared-tasks");
       const { result, version } = await runSharedTest(task, readCandidate(candidatePath), o);
-      // As for any task: what the task's own files or the Python lack is not a verdict on the candidate. The
-      // tests import canonical.py, so a collection error that the reference solution gets too is the task's.
-      const noPackages = result.incident?.kind === "packages";
-      const taskBroken =
-        !noPackages &&
-        result.collectionError !== null &&
-        (await runSharedTest(task, sharedCanonicalTarget(task), o)).result.collectionError !== null;
+      // The tests import canonical.py, so any collection error the reference solution gets too is the task's.
+      const why = await notJudged(
+        result,
+        (r) => (r.collectionError ? r.collectionError.file : undefined),
+        async () => (await runSharedTest(task, sharedCanonicalTarget(task), o)).result,
+      );
       if (o.json) out(`${JSON.stringify(testCommandJson(result))}\n`);
       else out(`${task.id}, ${backendLabel("native", version)}:\n${renderTestLog(result, { totalCap: 200_000 })}\n`);
-      if (noPackages) {
+      if (why?.kind === "packages") {
         process.stderr.write(
           `recode: what task ${task.id} needs (pytest${task.meta.packages.length ? `, ${task.meta.packages.join(", ")}` : ""}) could not be imported by ${o.python ?? "python3"}: install it for that Python, or name another with --python (the candidate was not judged)\n`,
         );
-      } else if (taskBroken) {
+      } else if (why) {
         process.stderr.write(
           `recode: the task's own files (test.py, canonical.py, the repository) do not load, with the reference solution either: fix the task (the candidate was not judged)\n`,
         );
       }
-      setCode(noPackages || taskBroken ? 2 : result.allPassed ? 0 : 1);
+      setCode(why ? 2 : result.allPassed ? 0 : 1);
       return;
     }
     if (o.python && o.backend === "pyodide") {
@@ -175,7 +198,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       throw new CommandInputError((e as Error).message);
     }
     let r: RunResult;
-    let brokenFile: string | null = null;
+    let why: NotJudged | null;
     let version = "";
     try {
       try {
@@ -186,30 +209,27 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       }
       r = await rt.run(taskRunRequest(task, candidate));
       version = rt.version; // known while the instance lives
-      // An error in another file than the target's: the task's own files do not load (not a verdict on the
-      // candidate) only when they do not load with the canonical solution either. A candidate that lacks a name
-      // test.py imports, or raises in a repository file it calls, fails like any other.
-      const elsewhere = r.collectionError?.file && r.collectionError.file !== task.meta.target_file_path;
-      if (elsewhere && task.canonical) {
-        const c = await rt.run(taskRunRequest(task, task.canonical));
-        brokenFile = c.collectionError?.file && c.collectionError.file !== task.meta.target_file_path ? c.collectionError.file : null;
-      } else if (elsewhere) brokenFile = r.collectionError?.file ?? null;
+      // An error in another file than the target's is the task's when the canonical solution gets it too (a
+      // candidate that raises in a repository file it calls fails like any other).
+      const target = task.meta.target_file_path;
+      why = await notJudged(
+        r,
+        (x) => (x.collectionError?.file && x.collectionError.file !== target ? x.collectionError.file : undefined),
+        task.canonical ? () => rt.run(taskRunRequest(task, task.canonical)) : null,
+      );
     } finally {
       await rt.dispose();
     }
     if (o.json) out(`${JSON.stringify(testCommandJson(r))}\n`);
     else out(`${task.id}, ${backendLabel(o.backend, version)}:\n${renderTestLog(r, { totalCap: 200_000 })}\n`);
-    const broken = brokenFile !== null;
-    if (broken)
+    if (why?.kind === "files")
       process.stderr.write(
-        `recode: the task's ${brokenFile} does not load, with the canonical solution either: fix the task (the candidate was not judged)\n`,
+        `recode: the task's ${why.file} does not load, with the canonical solution either: fix the task (the candidate was not judged)\n`,
       );
-    // The task's packages cannot be had here: not a verdict on the candidate either.
-    const noPackages = r.incident?.kind === "packages";
-    if (noPackages)
+    else if (why?.kind === "packages")
       process.stderr.write(
         `recode: the packages task ${task.id} needs (${task.meta.packages.join(", ")}) could not be loaded here: ${o.backend === "pyodide" ? "give a package source with the wheels (--package-source), or use --backend native" : "install them for the Python the native backend runs (--python)"} (the candidate was not judged)\n`,
       );
-    setCode(broken || noPackages ? 2 : r.allPassed ? 0 : 1);
+    setCode(why ? 2 : r.allPassed ? 0 : 1);
   }
 }
