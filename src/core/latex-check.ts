@@ -16,7 +16,7 @@ export interface RenderProblem {
    * - `unreadable`: the text could not be parsed as LaTeX at all.
    */
   kind: "math" | "raw-latex" | "unreadable";
-  /** The formula, the command, or the start of the text. */
+  /** The formula (as the source writes it, when the tree says where: before the paper's definitions are expanded), the command, or the start of the text. */
   text: string;
   /** What is wrong, in one line (KaTeX's message for `math`). */
   message: string;
@@ -27,18 +27,25 @@ export interface RenderProblem {
 /** A command (`\name`), or the delimiters of display and inline math, in text. */
 const RAW_COMMAND = /\\(?:[A-Za-z@]+\*?|[[\]()])/g;
 
+/** A formula as written without its math delimiters (`$..$`, `$$..$$`, `\(..\)`, `\[..\]`); an environment stays whole. */
+function withoutDelimiters(tex: string): string {
+  const m = /^(\$\$|\$|\\\(|\\\[)([\s\S]*?)(\$\$|\$|\\\)|\\\])$/.exec(tex.trim());
+  return (m ? (m[2] as string) : tex).trim();
+}
+
 function textOf(nodes: ElementContent[]): string {
   return nodes.map((n) => (n.type === "text" ? n.value : n.type === "element" ? textOf(n.children) : "")).join("");
 }
 
 /**
- * Problems in a rendered paper tree: every `.katex-error` (a formula KaTeX
+ * Problems in a rendered paper tree (`source`: the LaTeX it was made from, line ends as `\n`, to quote a
+ * formula as written): every `.katex-error` (a formula KaTeX
  * could not set; its title holds KaTeX's message), every LaTeX command or math
  * delimiter left in the text outside typeset math and code (`pre`, `code`),
  * and the converter's "could not be read" note. Each command is reported once,
  * in the order found. Empty when the reader sees no LaTeX.
  */
-export function findRenderProblems(tree: Root): RenderProblem[] {
+export function findRenderProblems(tree: Root, source?: string): RenderProblem[] {
   const out: RenderProblem[] = [];
   const seen = new Set<string>();
   // Inside typeset math: a command KaTeX does not allow (\href, \includegraphics without trust) is set as its name, in red.
@@ -75,9 +82,13 @@ export function findRenderProblems(tree: Root): RenderProblem[] {
       const here = lineOf(n, line);
       if (cls.includes("katex-error")) {
         const title = String(n.properties?.title ?? "");
+        // (The formula as written, where the converter says which characters it spans: `\R` rather than the
+        // `\mathbb{R}` a definition made of it.)
+        const span = cls.map((c) => /^src-span-(\d+)-(\d+)$/.exec(c)).find((m) => m !== null);
+        const written = span && source !== undefined ? withoutDelimiters(source.slice(Number(span[1]), Number(span[2]))) : "";
         out.push({
           kind: "math",
-          text: textOf(n.children),
+          text: written || textOf(n.children),
           message: title.replace(/^ParseError: /, "").replace(/^KaTeX parse error: /, "") || "KaTeX cannot set this formula",
           ...at(here),
         });
@@ -111,5 +122,5 @@ export function findRenderProblems(tree: Root): RenderProblem[] {
 
 /** Problems of a paper's LaTeX as the page renders it ({@link renderPaper}, then {@link findRenderProblems}). */
 export function findPaperProblems(tex: string): RenderProblem[] {
-  return findRenderProblems(renderPaper(tex, { lines: true }));
+  return findRenderProblems(renderPaper(tex, { lines: true }), tex.replace(/\r\n?/g, "\n"));
 }

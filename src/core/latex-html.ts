@@ -240,11 +240,22 @@ function cleanMath(ast: Ast.Root): void {
 /** Commands whose arguments are read as raw text (addresses, keys, file names), not shown as parsed. */
 const RAW_ARGUMENTS = new Set(["url", "href", "hyperref", "includegraphics", ...CITE, ...REF]);
 
-/** Class naming the source line a node starts on (`src-line-23`), for the check's reports (latex-check.ts); "" when unknown. */
+/**
+ * Classes naming where a node is in the source, for the check's reports (latex-check.ts): the line it starts
+ * on (`src-line-23`) and, when known, the characters it spans (`src-span-120-134`, offsets into the text with
+ * its line ends made `\n`: the formula as written, before the paper's definitions were expanded); "" when
+ * the line is unknown.
+ */
 function lineClass(node: Ast.Node): string {
-  const line = (node as { position?: { start?: { line?: number } } }).position?.start?.line;
-  return typeof line === "number" ? `src-line-${line}` : "";
+  const at = (node as { position?: { start?: { line?: number; offset?: number }; end?: { offset?: number } } }).position;
+  const line = at?.start?.line;
+  if (typeof line !== "number") return "";
+  const [from, to] = [at?.start?.offset, at?.end?.offset];
+  return typeof from === "number" && typeof to === "number" && to > from ? `src-line-${line} src-span-${from}-${to}` : `src-line-${line}`;
 }
+
+/** Whether a class is one of {@link lineClass}'s. */
+const isSourceClass = (c: string) => c.startsWith("src-line-") || c.startsWith("src-span-");
 
 /**
  * Wrap every math node outside other math in an element naming its source line (math environments are
@@ -429,7 +440,7 @@ export function classList(el: Element): string[] {
  * as it goes from misplaced text.
  */
 function tidy(root: Root, keepLines: boolean): void {
-  const walk = (children: (Root["children"][number] | ElementContent)[], line?: string): ElementContent[] => {
+  const walk = (children: (Root["children"][number] | ElementContent)[], line?: string[]): ElementContent[] => {
     const out: ElementContent[] = [];
     for (const child of children) {
       if (child.type !== "element") {
@@ -437,13 +448,13 @@ function tidy(root: Root, keepLines: boolean): void {
         continue;
       }
       const el = child;
-      const own = classList(el).find((c) => c.startsWith("src-line-"));
-      const kept = keepLines && own ? [own] : [];
-      if (own && !hasClass(el, "latex-raw")) {
+      const own = classList(el).filter(isSourceClass);
+      const kept = keepLines ? own : [];
+      if (own.length > 0 && !hasClass(el, "latex-raw")) {
         out.push(...walk(el.children, own));
         continue;
       }
-      const withLine = keepLines && line ? [line] : [];
+      const withLine = keepLines && line ? line : [];
       if (hasClass(el, "inline-math")) {
         el.properties = { className: ["math", "math-inline", ...withLine] };
         out.push(el);
@@ -454,7 +465,7 @@ function tidy(root: Root, keepLines: boolean): void {
         out.push(el);
         continue;
       }
-      if (own) el.properties = { ...el.properties, className: [...classList(el).filter((c) => c !== own), ...kept] };
+      if (own.length > 0) el.properties = { ...el.properties, className: [...classList(el).filter((c) => !isSourceClass(c)), ...kept] };
       if (el.tagName === "span" && hasClass(el, "macro")) {
         // An unknown command: keep what its mandatory arguments say.
         for (const arg of el.children) {
@@ -564,7 +575,7 @@ const schema: SanitizeSchema = {
       const own = defaultSchema.attributes?.[tag] ?? [];
       const ownClasses = own.flatMap((a) => (Array.isArray(a) && a[0] === "className" ? a.slice(1) : []));
       const rest = own.filter((a) => !(Array.isArray(a) && a[0] === "className"));
-      return [tag, [...rest, ["className", ...ownClasses, ...CLASSES, /^src-line-\d+$/]]];
+      return [tag, [...rest, ["className", ...ownClasses, ...CLASSES, /^src-line-\d+$/, /^src-span-\d+-\d+$/]]];
     }),
   ),
 };
@@ -599,7 +610,7 @@ function typeset(root: Root): void {
             tagName: "span",
             // (The formula's source line, when the tree was made with it, stays for latex-check.ts.)
             properties: {
-              className: ["katex-error", ...classList(n).filter((c) => c.startsWith("src-line-"))],
+              className: ["katex-error", ...classList(n).filter(isSourceClass)],
               title: message,
               style: "color:#cc0000",
             },

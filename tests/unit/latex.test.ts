@@ -164,6 +164,16 @@ describe("the rendered-output check", () => {
     ]);
   });
 
+  it("quotes a formula KaTeX cannot set as the paper writes it, before its definitions are expanded", () => {
+    const tex =
+      "\\newcommand{\\R}{\\mathbb{R}}\r\nLet $x \\in \\R^{\\badcmd}$ hold.\r\n\\begin{equation}\n\\R \\frac{1}{\n\\end{equation}\nand \\[ \\R \\undefinedthing \\]\n";
+    expect(findPaperProblems(tex).map((p) => [p.text, p.line])).toEqual([
+      ["x \\in \\R^{\\badcmd}", 2],
+      ["\\begin{equation}\n\\R \\frac{1}{\n\\end{equation}", 3],
+      ["\\R \\undefinedthing", 6],
+    ]);
+  });
+
   it("reports LaTeX commands left in the text, but not in code or typeset math", () => {
     expect(findPaperProblems("Go to \\url{\\foo}.")).toEqual([
       { kind: "raw-latex", text: "\\foo", message: "the LaTeX command \\foo is left in the text" },
