@@ -176,7 +176,11 @@ export function pageBoxHandle(src: BoxSources): WorkerHandle {
 
   return {
     post: (msg) => {
-      if (!gone) data.port1.postMessage(msg);
+      if (gone) return;
+      // A start snapshot (tens of MB) is handed over, not copied: its bytes were read for this start alone.
+      const bytes = msg.type === "init" && msg.snapshot instanceof Uint8Array ? msg.snapshot : null;
+      const whole = bytes && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+      data.port1.postMessage(msg, whole ? [bytes.buffer as ArrayBuffer] : []);
     },
     onMessage: (cb) => {
       onMessage = cb;

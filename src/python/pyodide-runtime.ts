@@ -36,8 +36,8 @@ export interface WorkerHandle {
  * in the page).
  */
 export interface StartSnapshotStore {
-  /** The snapshot for this start, or null when there is none yet (a failed read is none). */
-  load(): Promise<Uint8Array | null> | Uint8Array | null;
+  /** The snapshot for this start (bytes, or a Blob the worker reads), or null when there is none yet (a failed read is none). */
+  load(): Promise<Uint8Array | Blob | null> | Uint8Array | Blob | null;
   /** Keep a snapshot a worker made. Never throws (a full disk means no snapshot next time, nothing more). */
   save(bytes: Uint8Array): Promise<void> | void;
 }

@@ -65,7 +65,8 @@ export type ToWorker =
       type: "init";
       options: PyodideSourceOptions;
       interruptBuffer: SharedArrayBuffer | null;
-      snapshot?: Uint8Array | null;
+      /** (A Blob is read by the worker.) */
+      snapshot?: Uint8Array | Blob | null;
       makeSnapshot?: boolean;
     }
   | { type: "run"; runId: number; run: WorkerRun };
@@ -250,10 +251,10 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
    * Start Pyodide: from the start snapshot when one is given and loads, else the slow way (and, when asked,
    * make a snapshot once the harness is imported, before anything else runs).
    */
-  async function start(options: PyodideSourceOptions, snapshot: Uint8Array | null, makeSnapshot: boolean): Promise<boolean> {
+  async function start(options: PyodideSourceOptions, snapshot: Uint8Array | Blob | null, makeSnapshot: boolean): Promise<boolean> {
     if (snapshot) {
       try {
-        const memory = unpackSnapshot(snapshot);
+        const memory = unpackSnapshot(snapshot instanceof Blob ? new Uint8Array(await snapshot.arrayBuffer()) : snapshot);
         // Bytes that came over a channel may be a view into a larger buffer: such a view is copied.
         const whole = memory.byteOffset === 0 && memory.byteLength === memory.buffer.byteLength;
         py = await deps.loadPyodide({ ...initRuntime(options), _loadSnapshot: whole ? memory : memory.slice() });
@@ -285,7 +286,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
   async function init(
     options: PyodideSourceOptions,
     buffer: SharedArrayBuffer | null,
-    snapshot: Uint8Array | null,
+    snapshot: Uint8Array | Blob | null,
     makeSnapshot: boolean,
   ): Promise<void> {
     try {
