@@ -206,7 +206,7 @@ function statusOf(c: JunitCase): TestStatus {
  * timeout -> timeout); a collection failure becomes the run's collection
  * error; no report at all (pytest missing, a usage error) a collection error
  * quoting pytest's output. When the wall clock ran out, the task's tests the
- * report does not hold are `timeout`.
+ * report does not hold are `timeout` (all of them when pytest was stopped before it wrote a report).
  */
 export function pytestVerdict(task: Task, outcome: PytestOutcome, durationMs: number): RunResult {
   const target = task.meta.target_file_path;
@@ -220,6 +220,17 @@ export function pytestVerdict(task: Task, outcome: PytestOutcome, durationMs: nu
       }
     : null;
   const report = outcome.report;
+  if (!report && outcome.timedOut) {
+    // pytest was stopped before it wrote its report (killed, or still in a test when it was interrupted): no
+    // test is known to have finished, and each of the task's tests is a timeout.
+    const tests = Object.keys(task.interfaceOf).map((id) =>
+      makeTestResult(id, "timeout", {
+        interface: task.interfaceOf[id] ?? null,
+        message: "the run's time limit ran out before pytest reported this test",
+      }),
+    );
+    return makeRunResult(tests, { backend: "native", collectionError: null, incident, durationMs });
+  }
   if (!report) {
     const tail = outcome.output.trim().split("\n").slice(-12).join("\n");
     const collectionError: CollectionError = {

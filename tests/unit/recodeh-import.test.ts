@@ -441,6 +441,19 @@ describe("the verdict from the JUnit report", () => {
       ["TestG.test_g", "timeout"],
     ]);
     expect(r.allPassed).toBe(false);
+    // Killed before it wrote its report: every test of the task is a timeout, not a collection error.
+    const killed = pytestVerdict(
+      t,
+      { ...outcome([], { timedOut: true, killed: true, exit: null }), report: null, reportError: "no JUnit report was written" },
+      60_000,
+    );
+    expect(killed.collectionError).toBeNull();
+    expect(killed.incident?.kind).toBe("terminated");
+    expect(killed.tests.map((x) => [x.id, x.status])).toEqual([
+      ["test_f", "timeout"],
+      ["TestG.test_g", "timeout"],
+    ]);
+    expect(killed.allPassed).toBe(false);
   });
 });
 
