@@ -428,7 +428,9 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
 export function importReportText(r: ImportReport, out: string): string {
   const lines: string[] = [];
   for (const t of r.imported) {
-    lines.push(`imported ${t.id} (annotation_${t.index}): packages ${["pytest", ...t.packages].join(", ")}`);
+    lines.push(
+      `imported ${t.id} (annotation_${t.index}): packages ${["pytest", ...t.packages].join(", ")}${t.condaEnv ? `; test.sh's conda env ${t.condaEnv}` : ""}`,
+    );
     if (t.missing.length)
       lines.push(
         `  cannot run with ${r.python} yet: it lacks ${t.missing.join(", ")}${t.condaEnv ? ` (test.sh uses conda env ${t.condaEnv})` : ""}`,

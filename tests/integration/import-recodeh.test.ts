@@ -141,7 +141,7 @@ describe("recode tasks import-recodeh", () => {
     const r = await recode("tasks", "doc", "recodeh-1", "--dir", tasks, "--out", doc, "--no-mutation");
     expect(r.out).toContain('recodeh-1: not measured (isolation "shared"');
     const md = readFileSync(doc, "utf8");
-    expect(md).toContain("3 tests (run under pytest).");
+    expect(md).toContain("3 test functions (run under pytest, which runs a parametrised one once per case).");
     // Written outside docs/, its link to the gates' document still leads there.
     const link = /\[tasks-gates\.md\]\(([^)]+)\)/.exec(md)?.[1] ?? "";
     expect(existsSync(join(scratch, link))).toBe(true);

@@ -149,7 +149,13 @@ function taskSection(f: TaskFacts, interpreters: Interpreters): string[] {
     "| --- | --- |",
   );
   for (const itf of m.interfaces) out.push(`| \`${itf.name}\` | ${itf.tests.map((id) => `\`${id}\``).join(", ")} |`);
-  out.push("", m.isolation === "shared" ? `${f.tests.length} tests (run under pytest).` : `${f.tests.length} recorded tests.`, "");
+  out.push(
+    "",
+    m.isolation === "shared"
+      ? `${f.tests.length} test functions (run under pytest, which runs a parametrised one once per case).`
+      : `${f.tests.length} recorded tests.`,
+    "",
+  );
   if (f.note) {
     out.push(`Not measured: ${f.note}.`, "");
     return out;
