@@ -26,6 +26,8 @@ export interface TestCommandJson {
   solved: boolean;
   tests: { id: string; status: string; message: string; interface: string | null }[];
   collectionError: string | null;
+  /** Where the collection error is: a file of the run (the candidate's path, test.py, a repository file) and its line, either null when not known. */
+  collectionErrorAt: { file: string | null; line: number | null } | null;
   incident: { kind: string; message: string } | null;
   counts: RunResult["counts"];
 }
@@ -76,6 +78,7 @@ export function testCommandJson(r: RunResult): TestCommandJson {
     solved: r.allPassed,
     tests: r.tests.map((t) => ({ id: t.id, status: t.status, message: t.message, interface: t.interface })),
     collectionError: r.collectionError ? r.collectionError.message : null,
+    collectionErrorAt: r.collectionError ? { file: r.collectionError.file, line: r.collectionError.line } : null,
     incident: r.incident ? { kind: r.incident.kind, message: r.incident.message } : null,
     counts: r.counts,
   };

@@ -151,6 +151,8 @@ describe("a candidate whose error shows in another file than its own", () => {
     expect(t.status).toBe(1);
     expect(t.stderr).not.toContain("does not load");
     expect(JSON.parse(t.stdout).solved).toBe(false);
+    // Where it broke, for scripts as for the text.
+    expect(JSON.parse(t.stdout).collectionErrorAt).toMatchObject({ file: "test.py", line: expect.any(Number) });
     rmSync(dir, { recursive: true, force: true });
   });
 });

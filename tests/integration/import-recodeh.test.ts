@@ -214,7 +214,9 @@ describe("recode tasks import-recodeh", () => {
     // verdict on the candidate (exit 2): a canonical.py that does not compile, a package the Python lacks.
     const syntax = join(scratch, "ema_syntax.py");
     writeFileSync(syntax, "def ema(:\n");
-    expect((await recode("test", "recodeh-1", syntax, "--dir", tasks, "--python", "python3")).code).toBe(1);
+    const syntaxRun = await recode("test", "recodeh-1", syntax, "--dir", tasks, "--python", "python3", "--json");
+    expect(syntaxRun.code).toBe(1);
+    expect(JSON.parse(syntaxRun.out).collectionErrorAt).toEqual({ file: "stats/ema.py", line: 1 });
     const brokenTasks = mkdtempSync(join(tmpdir(), "recodeh-broken-"));
     try {
       cpSync(join(tasks, "recodeh-1"), join(brokenTasks, "recodeh-1"), { recursive: true });
