@@ -46,7 +46,7 @@ export function boxLimitValues(limits: SandboxLimits = {}): { processes: number;
 
 /** The Python installation as the box needs to see it. */
 export interface PythonInstall {
-  /** `sys.executable`, resolved (not a shim). */
+  /** `sys.executable`, resolved (not a shim; in a virtual environment, its own link, its folder resolved). */
   executable: string;
   /** Folders Python reads: prefixes and `sys.path` entries that exist. */
   roots: string[];
@@ -70,7 +70,11 @@ export function findPython(python: string): PythonInstall {
     "pre = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix) if p}",
     "inside = lambda p: any(p == q or p.startswith(q + os.sep) for q in pre)",
     "roots = sorted(p for p in {os.path.realpath(x) for x in [*pre, *sys.path] if x} if os.path.isdir(p) and inside(p))",
-    "print(json.dumps([os.path.realpath(sys.executable), sys.version.split()[0], roots]))",
+    // (In a virtual environment the executable is its own link, not the base Python it leads to: started as the
+    // base, Python would not find the environment's pyvenv.cfg, and with it its packages.)
+    "venv = sys.prefix != sys.base_prefix",
+    "exe = os.path.join(os.path.realpath(os.path.dirname(sys.executable)), os.path.basename(sys.executable)) if venv else os.path.realpath(sys.executable)",
+    "print(json.dumps([exe, sys.version.split()[0], roots]))",
   ].join("\n");
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("PYTHON")));
   const r = spawnSync(python, ["-I", "-c", code], { encoding: "utf8", env });

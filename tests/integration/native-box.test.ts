@@ -7,6 +7,9 @@
  * which shows they are real.
  */
 import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
@@ -93,6 +96,36 @@ describe("the Python installation the box mounts", () => {
       expect(py.roots.length).toBeGreaterThan(0);
     } finally {
       delete process.env.PYTHONPATH;
+    }
+  });
+});
+
+describe("a virtual environment given as the Python", () => {
+  it("runs as that environment, with its packages, not as the Python it was made from", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "recode-venv-"));
+    try {
+      const made = spawnSync("python3", ["-m", "venv", "--without-pip", join(dir, "env")], { encoding: "utf8" });
+      expect(made.status, made.stderr).toBe(0);
+      const version = spawnSync(join(dir, "env", "bin", "python"), ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"], {
+        encoding: "utf8",
+      }).stdout.trim();
+      const site = join(dir, "env", "lib", `python${version}`, "site-packages");
+      mkdirSync(site, { recursive: true });
+      writeFileSync(join(site, "recode_only_in_env.py"), "VALUE = 'from the environment'\n");
+      const rt = new NativeRuntime({ python: join(dir, "env", "bin", "python") });
+      try {
+        const r = await rt.run(
+          probe(
+            "import sys\nimport recode_only_in_env\ndef probe():\n    return [recode_only_in_env.VALUE, sys.prefix != sys.base_prefix]\n",
+          ),
+        );
+        expect(r.collectionError).toBeNull();
+        expect(r.tests[0]?.stdout).toContain("PROBE ['from the environment', True]");
+      } finally {
+        await rt.dispose();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
