@@ -12,6 +12,7 @@ import { NativeRuntime, type NativeRuntimeOptions } from "./native-runtime";
 import type { NativeSandbox } from "./native-sandbox";
 import { nodeBoxHandle, pyodideBoxRootProblem, resolvePyodideBox } from "./node-box";
 import { PyodideRuntime, type PyodideRuntimeOptions, type StartSnapshotStore, type WorkerHandle } from "./pyodide-runtime";
+import { PROGRAM_NAME, PYTHON_ENV } from "./python-start";
 import type { PythonRuntime } from "./runtime";
 import { defaultSnapshotDir, fileSnapshotStore, startSnapshotKey } from "./start-snapshot";
 
@@ -68,7 +69,7 @@ function nodeSnapshotStore(dir: string, indexURL: string | undefined): StartSnap
   const version = (require("pyodide/package.json") as { version: string }).version;
   const sources: Record<string, string> = {};
   for (const [name, file] of Object.entries(HARNESS_FILES)) sources[name] = readFileSync(new URL(`./${file}`, import.meta.url), "utf8");
-  return fileSnapshotStore(dir, startSnapshotKey(version, sources, { indexURL: indexURL ?? null }));
+  return fileSnapshotStore(dir, startSnapshotKey(version, sources, { indexURL: indexURL ?? null, env: PYTHON_ENV, program: PROGRAM_NAME }));
 }
 
 let warnedThread = false;

@@ -18,6 +18,7 @@ import { type FileWatch, SCRATCH_DIRS, type WatchedFs, watchFiles } from "./file
 import { freezeIntrinsics, STACK_TRACE_LIMIT, sealCodeLoading, sealErrorMaker, sealFunctionConstructors, sealSockets } from "./js-seal";
 import { LineSplitter } from "./line-splitter";
 import { MemorySnapshot, type SnapshotFs, type SnapshotModule } from "./memory-snapshot";
+import { PROGRAM_NAME, PYTHON_ENV } from "./python-start";
 import { packSnapshot, unpackSnapshot } from "./snapshot-pack";
 import { WORKDIR } from "./workdir";
 
@@ -178,7 +179,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
   let fileWatch: FileWatch | null = null;
 
   function initRuntime(options: PyodideSourceOptions): Record<string, unknown> {
-    const opts: Record<string, unknown> = { fullStdLib: false, env: { PYTHONHASHSEED: "0", HOME: "/home/pyodide" } };
+    const opts: Record<string, unknown> = { fullStdLib: false, env: { ...PYTHON_ENV }, _sysExecutable: PROGRAM_NAME };
     if (options.indexURL) opts.indexURL = options.indexURL;
     if (options.packageBaseUrl) {
       opts.packageBaseUrl = options.packageBaseUrl;

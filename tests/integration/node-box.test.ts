@@ -9,7 +9,7 @@
  * outside the box succeeds, which shows the attacks are real.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -179,6 +179,45 @@ def probe():
     expect(r.tests[0]?.stdout).toMatch(/PROBE \['refused \d+', 'refused \d+'\]/);
     expect(hits).toEqual([]);
   });
+
+  it.each(["auto", "none"] as const)(
+    "Python names nothing of the host: its environment, executable and arguments hold no host path (sandbox %s)",
+    async (sandbox) => {
+      // The folder recode runs from (the worker's script is in it): Emscripten takes the script's path as the
+      // program's name, and would put it in os.environ["_"], sys.executable and sys.orig_argv.
+      const root = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
+      const probe = `import os, sys
+def probe():
+    seen = {f"environ[{k!r}]": v for k, v in os.environ.items()}
+    seen.update(executable=sys.executable, argv=repr(sys.argv), orig_argv=repr(getattr(sys, "orig_argv", [])), prefix=sys.prefix, exec_prefix=sys.exec_prefix)
+    return sorted(k for k, v in seen.items() if ${JSON.stringify(root)} in str(v))
+`;
+      // Started afresh, then from the start snapshot the first start made (the interpreter's memory holds both).
+      const snapshotDir = mkdtempSync(join(tmpdir(), "recode-host-names-"));
+      try {
+        for (const start of ["afresh", "from its start snapshot"]) {
+          const rt = createNodePyodideRuntime({ sandbox, warn: () => {}, snapshotDir });
+          await rt.ready();
+          const r = await rt.run({
+            files: {},
+            targetPath: "target.py",
+            candidate: probe,
+            tests:
+              "import unittest\nimport target\nclass T(unittest.TestCase):\n    def test_probe(self):\n        print('PROBE', target.probe())\n",
+            mode: "test",
+            expected: null,
+            packages: [],
+            timeLimitMs: 10_000,
+          });
+          await rt.dispose();
+          expect(r.tests[0]?.stdout, start).toContain("PROBE []");
+          if (start === "afresh") expect(readdirSync(snapshotDir).filter((f) => f.endsWith(".bin"))).toHaveLength(1);
+        }
+      } finally {
+        rmSync(snapshotDir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it("runs the tasks, stops a loop with the interrupt, and leaves no process behind when disposed", async () => {
     const task = loadTaskDir(BUILTIN_TASKS, "pass-at-k");
