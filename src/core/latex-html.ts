@@ -46,6 +46,8 @@ import {
   PLAIN_TEXT,
   REF,
   SIGNATURES,
+  SPACING_WITH_LENGTH,
+  TEXT_SYMBOLS,
   THEOREMS,
   TO_HAST,
 } from "./latex-vocabulary";
@@ -203,7 +205,36 @@ function prepare(tex: string): Ast.Root {
   const ast = parse(tex.replace(/\r\n?/g, "\n"));
   expandDefinitions(ast);
   attachMacroArgs(ast, SIGNATURES);
+  dropLengths(ast);
   return ast;
+}
+
+/** A TeX length (a number and a unit) as the parser leaves it after a spacing command: `2pt`, `-1.5em`. */
+const LENGTH = /^-?(\d+\.?\d*|\.\d+)(pt|em|ex|cm|mm|in|bp|sp|pc|mu|dd|cc)$/;
+
+/** The length after each spacing command of {@link SPACING_WITH_LENGTH} in the text, removed (the command is dropped later). */
+function dropLengths(ast: Ast.Root): void {
+  visit(ast, (node, info) => {
+    if (node.type !== "macro" || !SPACING_WITH_LENGTH.has(node.content) || info.context.inMathMode || info.context.hasMathModeAncestor)
+      return;
+    const siblings = info.containingArray;
+    if (!siblings || info.index === undefined) return;
+    let i = info.index + 1;
+    if (siblings[i]?.type === "whitespace") i += 1;
+    // (A sign the parser kept apart: "-" then "1.5em".)
+    let text = "";
+    let j = i;
+    while (j < siblings.length && siblings[j]?.type === "string" && text.length < 12) {
+      text += (siblings[j] as Ast.String).content;
+      j += 1;
+      if (LENGTH.test(text)) {
+        // (With one space after it, as TeX reads a length.)
+        if (siblings[j]?.type === "whitespace") j += 1;
+        siblings.splice(info.index + 1, j - info.index - 1);
+        return;
+      }
+    }
+  });
 }
 
 /**
@@ -379,6 +410,8 @@ function lastArgBefore(node: Ast.Environment): Ast.Node[] {
 function replaceMacro(node: Ast.Macro): Ast.Node | Ast.Node[] | null | undefined {
   const name = node.content;
   if (DROPPED.has(name) || LATEX_NEWCOMMAND.has(name) || XPARSE_NEWCOMMAND.has(name)) return null;
+  const symbol = TEXT_SYMBOLS[name];
+  if (symbol !== undefined) return str(symbol);
   if (CITE.has(name)) return str(`[${keysOf(node)}]`);
   if (REF.has(name)) return str(`(${keysOf(node)})`);
   if (PLAIN_TEXT.has(name) && node.args) return htmlLike({ tag: "span", content: lastArg(node) });
@@ -394,6 +427,11 @@ function replaceMacro(node: Ast.Macro): Ast.Node | Ast.Node[] | null | undefined
   // Run-in headings, as LaTeX sets them: bold, at the start of the paragraph.
   if ((name === "paragraph" || name === "subparagraph") && node.args) return [htmlLike({ tag: "b", content: lastArg(node) }), str(" ")];
   if (name === "newline") return htmlLike({ tag: "br", content: [] });
+  const args = node.args ? getArgsContent(node) : [];
+  if ((name === "nicefrac" || name === "sfrac") && args.length === 3) return [...(args[1] ?? []), str("/"), ...(args[2] ?? [])];
+  if (name === "enquote" && node.args) return [str("“"), ...lastArg(node), str("”")];
+  // The text version, not the one for PDF bookmarks.
+  if (name === "texorpdfstring" && node.args) return args[0] ?? [];
   // A control symbol is its character; kept as text so that the space after it stays.
   if (/^[%$&#_{}]$/.test(name)) return str(name);
   const keyword = ALGORITHM_KEYWORDS[name];

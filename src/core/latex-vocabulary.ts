@@ -77,7 +77,64 @@ export const DROPPED = new Set([
   "newcounter",
   "makeatletter",
   "makeatother",
+  "today",
+  "indent",
+  "noindent",
+  "hrule",
+  "vrule",
+  "linebreak",
+  "strut",
+  "vskip",
+  "hskip",
+  "kern",
+  "vspace*",
 ]);
+
+/**
+ * Commands that stand for a word or a symbol (abbreviation macros papers define or take from a package, text
+ * symbols): written out. A paper's own definition of one wins (its definitions are expanded first).
+ */
+export const TEXT_SYMBOLS: Record<string, string> = {
+  eg: "e.g.",
+  Eg: "E.g.",
+  ie: "i.e.",
+  Ie: "I.e.",
+  etal: "et al.",
+  cf: "cf.",
+  Cf: "Cf.",
+  wrt: "w.r.t.",
+  vs: "vs.",
+  resp: "resp.",
+  etc: "etc.",
+  iid: "i.i.d.",
+  checkmark: "✓",
+  cmark: "✓",
+  xmark: "✗",
+  LaTeX: "LaTeX",
+  TeX: "TeX",
+  BibTeX: "BibTeX",
+  AA: "Å",
+  aa: "å",
+  dag: "†",
+  ddag: "‡",
+  textgreater: ">",
+  textless: "<",
+  textbar: "|",
+  textbackslash: "\\",
+  textunderscore: "_",
+  textasciicircum: "^",
+  textdegree: "°",
+  textpm: "±",
+  texttimes: "×",
+  textregistered: "®",
+  texttrademark: "™",
+  textellipsis: "…",
+  cdots: "⋯",
+  P: "¶",
+};
+
+/** Spacing commands followed by a length (`\vskip 2pt`, `\kern-1em`): dropped with the length. */
+export const SPACING_WITH_LENGTH = new Set(["vskip", "hskip", "kern"]);
 
 export const CITE = new Set([
   "cite",
@@ -257,6 +314,12 @@ export const SIGNATURES: Record<string, { signature: string }> = Object.fromEntr
   ["subcaption", { signature: "s o m" }],
   ["footnote", { signature: "o m" }],
   ["ensuremath", { signature: "m" }],
+  // (unified-latex-to-hast converts these, but its parser does not read their argument.)
+  ...["sout", "textsuperscript", "textsubscript", "ding"].map((n) => [n, { signature: "m" }]),
+  ["multirow", { signature: "o m o m o m" }],
+  ...["nicefrac", "sfrac"].map((n) => [n, { signature: "o m m" }]),
+  ["enquote", { signature: "s m" }],
+  ["texorpdfstring", { signature: "m m" }],
   ...[...PLAIN_TEXT].map((n) => [n, { signature: "m" }]),
   ...["If", "IF", "ElsIf", "ELSIF", "For", "FOR", "ForAll", "FORALL", "While", "WHILE", "Until", "UNTIL", "Comment", "COMMENT"].map((n) => [
     n,

@@ -189,3 +189,50 @@ describe("the rendered-output check", () => {
     expect(findRenderProblems(tree).map((p) => p.text)).toEqual(["\\emph", "\\["]);
   });
 });
+
+describe("text commands papers use that the parser does not know", () => {
+  /** Convert `tex` and wait a turn: an error the converter raised late would surface as an uncaught one. */
+  async function settled(tex: string): Promise<string> {
+    const late: unknown[] = [];
+    const onLate = (e: unknown) => late.push(e);
+    process.on("uncaughtException", onLate);
+    try {
+      const out = html(tex);
+      await new Promise((r) => setTimeout(r, 10));
+      expect(late.map((e) => (e as Error).message)).toEqual([]);
+      return out;
+    } finally {
+      process.off("uncaughtException", onLate);
+    }
+  }
+
+  it("sets superscripts, subscripts and struck-out text, and raises nothing later", async () => {
+    expect(await settled("x\\textsuperscript{2} and H\\textsubscript{2}O, \\sout{old}.")).toBe(
+      'x<sup>2</sup> and H<sub>2</sub>O, <del class="sout">old</del>.',
+    );
+  });
+
+  it("writes out abbreviations and symbols instead of dropping them", async () => {
+    const h = await settled(
+      "As in Smith \\etal{}, \\eg{} here, \\ie{} there, \\cf{} [1], \\wrt{} x, A \\vs{} B, \\etc{} Done \\checkmark, not \\xmark; \\LaTeX{} and \\TeX{}, a \\textless{} b \\textgreater{} c, p\\dag{}, q\\ddag.",
+    );
+    expect(h).toBe(
+      "As in Smith et al., e.g. here, i.e. there, cf. [1], w.r.t. x, A vs. B, etc. Done ✓, not ✗; LaTeX and TeX, a &#x3C; b > c, p†, q‡.",
+    );
+  });
+
+  it("keeps a table cell's text from \\multirow, writes \\nicefrac as a fraction and \\enquote in quotes", async () => {
+    const h = await settled(
+      "\\begin{tabular}{cc}\\multirow{2}{*}{Row} & b \\\\ c & d\\end{tabular}\nHalf is \\nicefrac{1}{2}, \\enquote{quoted}, \\texorpdfstring{$x$}{x}.",
+    );
+    expect(h).toContain(">Row </td>");
+    expect(h).not.toContain("2*Row");
+    expect(h).toContain("Half is 1/2, “quoted”, ");
+    expect(h).toContain('<span class="math math-inline">x</span>.');
+  });
+
+  it("drops spacing commands with their lengths, and the date", async () => {
+    const h = await settled("A \\vskip 2pt B \\hskip -1.5em C\\kern3pt D, \\today, \\indent E \\noindent F.");
+    expect(h.replace(/\s+/g, " ")).toBe("A B CD, , E F.");
+  });
+});
