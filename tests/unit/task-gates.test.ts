@@ -190,6 +190,10 @@ describe("gate outcomes", () => {
     expect(survivorLine({ mutant: { line: 3, operator: "default", description: "default 2 -> 3", mutated: "def f(x=3):" } })).toBe(
       "canonical.py:3 [default 2 -> 3] def f(x=3):",
     );
+    // Past the first 20, the detail says how many more, and where every one is written.
+    const many = mutationOutcome({ ...r, outcomes: Array.from({ length: 25 }, (_, i) => mk(i + 1, false)), killed: 0, score: 0 });
+    expect(many.detail.match(/survived:/g)).toHaveLength(20);
+    expect(many.detail).toContain("... and 5 more (recode tasks doc <task> --out <file> writes every survivor)");
   });
 });
 

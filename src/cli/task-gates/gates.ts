@@ -73,7 +73,10 @@ export function mutationOutcome(r: MutationReport | Error): CheckOutcome {
   const survivors = r.outcomes.filter((o) => !o.killed);
   const head = `${percentText(r.score)}% (${r.killed}/${r.outcomes.length} mutants killed, ${r.generated} made, ${r.backend}, ${(r.durationMs / 1000).toFixed(1)} s)`;
   const list = survivors.slice(0, SURVIVORS_SHOWN).map((o) => `\n  survived: ${survivorLine(o)}`);
-  const more = survivors.length > SURVIVORS_SHOWN ? `\n  ... and ${survivors.length - SURVIVORS_SHOWN} more` : "";
+  const more =
+    survivors.length > SURVIVORS_SHOWN
+      ? `\n  ... and ${survivors.length - SURVIVORS_SHOWN} more (recode tasks doc <task> --out <file> writes every survivor)`
+      : "";
   return { name: "mutation score >= 80%", ok: r.score >= MUTATION_MIN, detail: head + list.join("") + more };
 }
 
