@@ -45,6 +45,20 @@ test.describe("on a 1366x768 laptop", () => {
     await runAndWait(page);
     await expect(page.locator(".test-row").first()).toBeVisible();
     expect((await editorView(page)).lines).toBeGreaterThanOrEqual(30);
+    // A closed row is one line, its message cut to it: the pane lists at least four tests whole.
+    const shown = await page.evaluate(() => {
+      const pane = document.querySelector('[data-testid="results-wrap"]')?.getBoundingClientRect();
+      if (!pane) return 0;
+      const bottom = Math.min(pane.bottom, window.innerHeight);
+      return [...document.querySelectorAll(".test-row")].filter((r) => r.getBoundingClientRect().bottom <= bottom + 0.5).length;
+    });
+    expect(shown).toBeGreaterThanOrEqual(4);
+    // Opened, a row shows its whole message.
+    const row = page.locator(".test-row").first();
+    await row.locator("summary").click();
+    const msg = row.locator(".test-msg");
+    expect(await msg.evaluate((el) => el.scrollWidth <= el.clientWidth && getComputedStyle(el).whiteSpace === "pre-wrap")).toBe(true);
+    await row.locator("summary").click();
     // One row of tabs: every tab button on the same line.
     const tops = await page.locator(".task-info .tabs button").evaluateAll((bs) => bs.map((b) => b.getBoundingClientRect().top));
     expect(new Set(tops).size).toBe(1);

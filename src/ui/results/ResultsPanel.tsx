@@ -112,7 +112,11 @@ function TestRow({ t }: { t: TestResult }) {
               <LineLink line={t.line} />
             </span>
           )}
-          {t.message && <div className="test-msg">{t.message}</div>}
+          {t.message && (
+            <div className="test-msg" title={t.message.slice(0, 2000)}>
+              {t.message}
+            </div>
+          )}
         </summary>
         {hasDetail ? (
           <div className="test-detail">
