@@ -21,6 +21,7 @@ import type { Command } from "commander";
 import { paperInfo } from "../core/latex-html";
 import { importedModules, isSharedTask, type SharedTask } from "../core/pytest-task";
 import {
+  AUTHORS_NOT_NAMED,
   EntryError,
   type FoundTest,
   importedInterfaces,
@@ -248,7 +249,7 @@ function prepare(dataset: string, entry: MetaEntry, timeLimitS: number): Prepare
     title: `${entry.repo_dir_name}: ${entry.target_file_path}`,
     paper: {
       title: info.title ?? `${entry.repo_dir_name} (RECODE-H task ${entry.index})`,
-      authors: info.authors.length ? info.authors : ["unknown"],
+      authors: info.authors.length ? info.authors : [AUTHORS_NOT_NAMED],
       venue: "RECODE-H benchmark",
       year: 2025,
       url: RECODEH_DATASET_URL,

@@ -5,7 +5,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, CommanderError } from "commander";
-import { loadTaskFromFiles, type Task, TaskFormatError } from "../core/task";
+import { loadTaskFromFiles, type Task, TaskFormatError, venueAndYear } from "../core/task";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
 import { createRuntime } from "../python/node";
 import type { PythonRuntime } from "../python/runtime";
@@ -103,7 +103,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
         }
         const m = t.meta;
         out(
-          `${pad(id, width)} ${m.title}\n${" ".repeat(width + 1)}${m.paper.authors[0]}${m.paper.authors.length > 1 ? " et al." : ""} ${m.paper.year} · ${m.domain} · ${m.packages.length ? m.packages.join(", ") : "stdlib only"}\n`,
+          `${pad(id, width)} ${m.title}\n${" ".repeat(width + 1)}${m.paper.authors[0]}${m.paper.authors.length > 1 ? " et al." : ""}, ${venueAndYear(m.paper)} · ${m.domain} · ${m.packages.length ? m.packages.join(", ") : "stdlib only"}\n`,
         );
       }
       if (broken > 0) {

@@ -12,6 +12,9 @@ import { scan } from "./python-scan";
 /** Where the official dataset is published; imported tasks name it as their source. */
 export const RECODEH_DATASET_URL = "https://huggingface.co/datasets/mcy98/RECODE-H";
 
+/** The author list of an imported task whose latex.txt names no author (task.json needs one entry). */
+export const AUTHORS_NOT_NAMED = "authors not named in latex.txt";
+
 /** One entry of `annotation_meta.jsonl`. */
 export interface MetaEntry {
   index: number;

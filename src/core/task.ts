@@ -237,6 +237,11 @@ export const TaskMetaSchema = z
 /** Parsed task.json. */
 export type TaskMeta = z.infer<typeof TaskMetaSchema>;
 
+/** A paper's venue with its year, as the task list and the task's header show it: the year added unless the venue names it. */
+export function venueAndYear(paper: Pick<TaskMeta["paper"], "venue" | "year">): string {
+  return paper.venue.includes(String(paper.year)) ? paper.venue : `${paper.venue} ${paper.year}`;
+}
+
 /** One entry of task.json `interfaces`: name, tests, guidance texts and knowledge entries. */
 export type TaskInterface = TaskMeta["interfaces"][number];
 

@@ -45,7 +45,10 @@ describe("recode test", () => {
     expect(r.stdout + r.stderr).toContain(
       `this folder holds task folders (pass-at-k), not a task; give --dir ${join(pack, "week1")} to use them`,
     );
-    expect(recode("tasks", "list", "--dir", join(pack, "week1")).status).toBe(0);
+    const list = recode("tasks", "list", "--dir", join(pack, "week1"));
+    expect(list.status).toBe(0);
+    // The paper's first author, its venue and year, as the page's task list shows them.
+    expect(list.stdout).toContain("Mark Chen et al., arXiv preprint arXiv:2107.03374 2021 · machine learning evaluation · stdlib only");
   });
 
   it("validates a package task that no backend here can load as a failed row, not a note under an ok one", () => {

@@ -82,6 +82,8 @@ describe("recode tasks import-recodeh", () => {
       ["ema", ["TestEma.test_ema_matches_reference", "TestEma.test_ema_clamps_alpha"]],
       ["debias", ["test_debias_matches_reference"]],
     ]);
+    // Its latex.txt names no author: the list says so, beside the benchmark it comes from.
+    expect(ema.meta.paper.authors).toEqual(["authors not named in latex.txt"]);
     expect(ema.starter).toBe("");
     expect(ema.meta.start).toBe("empty");
     expect(Object.keys(ema.repo).sort()).toEqual(["README.md", "stats/ema.py", "stats/util.py"]);

@@ -4,7 +4,7 @@
  * (coverage in each backend, mutation score with every survivor) and the run
  * time of its tests in each backend; and the mutation operators.
  */
-import type { Task } from "../../core/task";
+import { type Task, venueAndYear } from "../../core/task";
 import type { CoverageReport } from "../../python/coverage-runner";
 import { type PythonRuntime, taskRunRequest } from "../../python/runtime";
 import { COVERAGE_MIN, lineRanges, MUTATION_MIN, percentText, type TaskGates } from "./gates";
@@ -139,7 +139,7 @@ function taskSection(f: TaskFacts, interpreters: Interpreters): string[] {
   const m = t.meta;
   const out = [`## ${f.id}: ${m.title}`, ""];
   out.push(
-    `- Paper: ${m.paper.authors.join(", ")}, "${m.paper.title}", ${m.paper.venue}${m.paper.venue.includes(String(m.paper.year)) ? "" : ` ${m.paper.year}`} (${m.paper.url})`,
+    `- Paper: ${m.paper.authors.join(", ")}, "${m.paper.title}", ${venueAndYear(m.paper)} (${m.paper.url})`,
     `- Domain: ${m.domain}`,
     `- Difficulty: ${m.difficulty ?? "not declared"}; start: ${m.start ?? "not declared"}`,
     `- Packages: ${m.packages.length ? m.packages.join(", ") : "none (standard library only)"}`,

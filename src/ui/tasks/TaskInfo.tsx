@@ -4,7 +4,7 @@
  * after the editor); until then the instruction shows as plain text.
  */
 import { lazy, Suspense, useState } from "react";
-import type { Task } from "../../core/task";
+import { type Task, venueAndYear } from "../../core/task";
 import { preloadEditor } from "../editor/LazyEditor";
 import { lazyComponent, type TaskWorkspace, taskPanels } from "./panels";
 import { RepoTree } from "./RepoTree";
@@ -37,7 +37,7 @@ export function TaskInfo({ task, workspace }: { task: Task; workspace: TaskWorks
             {m.paper.title}
           </a>{" "}
           — {m.paper.authors.length > 3 ? `${m.paper.authors.slice(0, 3).join(", ")} et al.` : m.paper.authors.join(", ")} (
-          {m.paper.venue.includes(String(m.paper.year)) ? m.paper.venue : `${m.paper.venue} ${m.paper.year}`})
+          {venueAndYear(m.paper)})
         </div>
       </header>
       <div className="tabs" role="tablist">

@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { TaskProgress } from "../../core/study";
 import { summarizeProgress } from "../../core/study";
+import { venueAndYear } from "../../core/task";
 import { networkWatch, offlineBlocker } from "../offline/network";
 import { useObservable, useServices } from "../services";
 import type { CatalogEntry } from "./catalog";
@@ -80,7 +81,7 @@ export function TaskList({ selected, onSelect }: { selected: string | null; onSe
               >
                 <div className="task-title">{m.title}</div>
                 <div className="task-paper">
-                  {authors}, {m.paper.venue.includes(String(m.paper.year)) ? m.paper.venue : `${m.paper.venue} ${m.paper.year}`}
+                  {authors}, {venueAndYear(m.paper)}
                 </div>
                 <ProgressLine progress={progress.get(entry.id) ?? null} />
                 <div className="task-tags">
