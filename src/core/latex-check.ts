@@ -1,7 +1,8 @@
 /**
  * The check that no raw LaTeX and no broken math reaches the reader: scans
  * the paper as the page shows it (latex-html.ts `renderPaper`) for formulas
- * KaTeX could not set and for LaTeX commands left in the text. Used by
+ * KaTeX could not set, for LaTeX commands left in the text, and for commands
+ * no converter knows that leave nothing in the text. Used by
  * `recode tasks validate` ("math renders", through math-check.ts) and by the
  * tests. Platform-free.
  */
@@ -13,9 +14,11 @@ export interface RenderProblem {
   /**
    * - `math`: a formula KaTeX could not set (shown as its LaTeX, in red);
    * - `raw-latex`: a LaTeX command left in the text (e.g. `\mycommand`);
+   * - `dropped`: a command no converter knows, with no text of its own to keep (`\eg{}`, a style file's
+   *   `\method`): the reader sees nothing where it stands;
    * - `unreadable`: the text could not be parsed as LaTeX at all.
    */
-  kind: "math" | "raw-latex" | "unreadable";
+  kind: "math" | "raw-latex" | "dropped" | "unreadable";
   /** The formula (as the source writes it, when the tree says where: before the paper's definitions are expanded), the command, or the start of the text. */
   text: string;
   /** What is wrong, in one line (KaTeX's message for `math`). */
@@ -42,7 +45,8 @@ function textOf(nodes: ElementContent[]): string {
  * formula as written): every `.katex-error` (a formula KaTeX
  * could not set; its title holds KaTeX's message), every LaTeX command or math
  * delimiter left in the text outside typeset math and code (`pre`, `code`),
- * and the converter's "could not be read" note. Each command is reported once,
+ * commands no converter knows that left nothing (marked `span.dropped-cmd` when the tree is made with
+ * `lines`), and the converter's "could not be read" note. Each command is reported once,
  * in the order found. Empty when the reader sees no LaTeX.
  */
 export function findRenderProblems(tree: Root, source?: string): RenderProblem[] {
@@ -102,6 +106,19 @@ export function findRenderProblems(tree: Root, source?: string): RenderProblem[]
           message: `"${text.trim().slice(0, 40)}" is LaTeX the converter could not place (an unbalanced $, { or })`,
           ...at(here),
         });
+        continue;
+      }
+      if (cls.includes("dropped-cmd")) {
+        const name = cls.find((c) => c.startsWith("dropped-cmd-"))?.slice("dropped-cmd-".length);
+        if (name && !seen.has(`\\${name}`)) {
+          seen.add(`\\${name}`);
+          out.push({
+            kind: "dropped",
+            text: `\\${name}`,
+            message: `the command \\${name} is not known and is left out of the text (define it in the paper, or write its text)`,
+            ...at(here),
+          });
+        }
         continue;
       }
       if (cls.includes("paper-error")) {

@@ -488,7 +488,7 @@ function tidy(root: Root, keepLines: boolean): void {
       const el = child;
       const own = classList(el).filter(isSourceClass);
       const kept = keepLines ? own : [];
-      if (own.length > 0 && !hasClass(el, "latex-raw")) {
+      if (own.length > 0 && !hasClass(el, "latex-raw") && !hasClass(el, "dropped-cmd")) {
         out.push(...walk(el.children, own));
         continue;
       }
@@ -521,8 +521,44 @@ function tidy(root: Root, keepLines: boolean): void {
 
 /** How to convert a paper. */
 export interface PaperOptions {
-  /** Mark formulas and misplaced text with their source line (class `src-line-N`), for latex-check.ts. Default false. */
+  /**
+   * Mark formulas and misplaced text with their source line (class `src-line-N`), and put an empty
+   * `span.dropped-cmd` where a command no converter knows leaves nothing, for latex-check.ts. Default false.
+   */
   lines?: boolean;
+}
+
+/** Commands unified-latex-to-hast sets by itself (`\\S`, `\\ldots`, `\\quad`, ...), found by asking it once per name. */
+const setByConverter = new Map<string, boolean>();
+
+function knownToConverter(name: string): boolean {
+  let known = setByConverter.get(name);
+  if (known === undefined) {
+    const out = unified()
+      .use(unifiedLatexToHast as never)
+      .runSync({ type: "root", content: [{ type: "macro", content: name }] } as never) as unknown as Root;
+    const first = out.children[0];
+    known = !(first?.type === "element" && first.tagName === "span" && classList(first).includes("macro"));
+    setByConverter.set(name, known);
+  }
+  return known;
+}
+
+/**
+ * Whether the command `node` (which nothing here converts) would leave the text with nothing of it: no
+ * converter knows it and no non-empty `{...}` follows it (whose text would stay). `\\eg{}`, a `\\method` from a
+ * style file the paper does not include.
+ */
+function losesText(node: Ast.Macro, siblings: (Ast.Node | Ast.Argument)[] | undefined, index: number | undefined): boolean {
+  const name = node.content;
+  if (node.args?.length || !/^[A-Za-z@]+$/.test(name) || TO_HAST.has(name) || ACCENTS.has(name) || isHtmlLike(node as unknown))
+    return false;
+  if (siblings && index !== undefined) {
+    let next = siblings[index + 1];
+    if (next?.type === "whitespace") next = siblings[index + 2];
+    if (next?.type === "group" && next.content.length > 0) return false;
+  }
+  return !knownToConverter(name);
 }
 
 /**
@@ -545,7 +581,17 @@ export function latexToHast(tex: string, opts: PaperOptions = {}): Root {
       if (node.type === "environment" || node.type === "mathenv") return replaceEnvironment(node);
       if (node.type === "macro") {
         if (node.content === "maketitle") return block;
-        return replaceMacro(node);
+        const replaced = replaceMacro(node);
+        const inRaw = info.parents.some((p) => p.type === "macro" && (RAW_ARGUMENTS.has(p.content) || DROPPED.has(p.content)));
+        if (replaced === undefined && opts.lines && !inRaw && losesText(node, info.containingArray, info.index)) {
+          // (For latex-check.ts: an empty marker naming the command, where the page shows nothing.)
+          return htmlLike({
+            tag: "span",
+            attributes: { className: `dropped-cmd dropped-cmd-${node.content} ${lineClass(node)}`.trim() },
+            content: [],
+          });
+        }
+        return replaced;
       }
       return undefined;
     });
@@ -580,6 +626,7 @@ const CLASSES = [
   "paper-authors",
   "paper-error",
   "latex-raw",
+  "dropped-cmd",
   "url",
   "href",
   "abstract",
@@ -613,7 +660,7 @@ const schema: SanitizeSchema = {
       const own = defaultSchema.attributes?.[tag] ?? [];
       const ownClasses = own.flatMap((a) => (Array.isArray(a) && a[0] === "className" ? a.slice(1) : []));
       const rest = own.filter((a) => !(Array.isArray(a) && a[0] === "className"));
-      return [tag, [...rest, ["className", ...ownClasses, ...CLASSES, /^src-line-\d+$/, /^src-span-\d+-\d+$/]]];
+      return [tag, [...rest, ["className", ...ownClasses, ...CLASSES, /^src-line-\d+$/, /^src-span-\d+-\d+$/, /^dropped-cmd-[A-Za-z@]+$/]]];
     }),
   ),
 };

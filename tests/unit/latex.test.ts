@@ -236,3 +236,30 @@ describe("text commands papers use that the parser does not know", () => {
     expect(h.replace(/\s+/g, " ")).toBe("A B CD, , E F.");
   });
 });
+
+describe("commands the reader would not see", () => {
+  it("reports a command no converter knows and whose text is lost, with its line, once; not one whose argument's text stays", () => {
+    const tex =
+      "We use \\method{} here, \\S 2, \\ldots\nand \\foo{kept}, \\bar {kept2}, \\eg{} and \\textbf{b}.\nAgain \\method, then \\ours.";
+    expect(findPaperProblems(tex)).toEqual([
+      {
+        kind: "dropped",
+        text: "\\method",
+        message: "the command \\method is not known and is left out of the text (define it in the paper, or write its text)",
+        line: 1,
+      },
+      {
+        kind: "dropped",
+        text: "\\ours",
+        message: "the command \\ours is not known and is left out of the text (define it in the paper, or write its text)",
+        line: 3,
+      },
+    ]);
+    // The page shows no marker, only the text around it.
+    const page = toHtml(renderPaper(tex));
+    expect(page).not.toContain("dropped");
+    expect(page).toContain("We use  here, §2, …");
+    // Defined in the paper, it is expanded: nothing to report.
+    expect(findPaperProblems(`\\newcommand{\\method}{MinP}\n${tex}`).map((p) => p.text)).toEqual(["\\ours"]);
+  });
+});
