@@ -15,9 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import { NativeRuntime } from "../../src/python/native-runtime";
 import { findPython } from "../../src/python/native-sandbox";
-import { type RunRequest, taskRunRequest } from "../../src/python/runtime";
+import { taskRunRequest } from "../../src/python/runtime";
 import { ATTACKS } from "../helpers/attacks";
 import { type Catcher, startCatcher } from "../helpers/catcher";
+import { probe } from "../helpers/probe";
 
 const SECRET = "sk-test-secret-never-in-python";
 let catcher: Catcher;
@@ -34,21 +35,6 @@ afterAll(async () => {
   delete process.env.OPENAI_API_KEY;
   await catcher.close();
 });
-
-/** A one-test run whose test prints what `probe()` in the candidate returns. */
-function probe(code: string): RunRequest {
-  return {
-    files: {},
-    targetPath: "target.py",
-    candidate: code,
-    tests:
-      "import unittest\nimport target\nclass T(unittest.TestCase):\n    def test_probe(self):\n        print('PROBE', target.probe())\n",
-    mode: "test",
-    expected: null,
-    packages: [],
-    timeLimitMs: 10_000,
-  };
-}
 
 const ATTEMPTS = {
   environment: "import os\ndef probe():\n    return sorted(k for k, v in os.environ.items() if 'sk-test' in v)\n",

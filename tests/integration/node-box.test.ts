@@ -20,6 +20,7 @@ import { nodeBoxHandle, pyodideBoxCommand, resolvePyodideBox } from "../../src/p
 import { PyodideRuntime } from "../../src/python/pyodide-runtime";
 import { taskRunRequest } from "../../src/python/runtime";
 import { type Catcher, startCatcher } from "../helpers/catcher";
+import { probe as probeRun } from "../helpers/probe";
 
 const SECRET = "sk-test-secret-never-in-the-box";
 const CANONICAL = fileURLToPath(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url));
@@ -164,17 +165,7 @@ def probe():
         out.append("refused " + str(e.errno))
     return out
 `;
-    const r = await rt.run({
-      files: {},
-      targetPath: "target.py",
-      candidate: probe,
-      tests:
-        "import unittest\nimport target\nclass T(unittest.TestCase):\n    def test_probe(self):\n        print('PROBE', target.probe())\n",
-      mode: "test",
-      expected: null,
-      packages: [],
-      timeLimitMs: 10_000,
-    });
+    const r = await rt.run(probeRun(probe));
     await rt.dispose();
     expect(r.tests[0]?.stdout).toMatch(/PROBE \['refused \d+', 'refused \d+'\]/);
     expect(hits).toEqual([]);
@@ -198,17 +189,7 @@ def probe():
         for (const start of ["afresh", "from its start snapshot"]) {
           const rt = createNodePyodideRuntime({ sandbox, warn: () => {}, snapshotDir });
           await rt.ready();
-          const r = await rt.run({
-            files: {},
-            targetPath: "target.py",
-            candidate: probe,
-            tests:
-              "import unittest\nimport target\nclass T(unittest.TestCase):\n    def test_probe(self):\n        print('PROBE', target.probe())\n",
-            mode: "test",
-            expected: null,
-            packages: [],
-            timeLimitMs: 10_000,
-          });
+          const r = await rt.run(probeRun(probe));
           await rt.dispose();
           expect(r.tests[0]?.stdout, start).toContain("PROBE []");
           if (start === "afresh") expect(readdirSync(snapshotDir).filter((f) => f.endsWith(".bin"))).toHaveLength(1);
