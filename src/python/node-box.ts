@@ -115,6 +115,8 @@ export function pyodideBoxCommand(readable: string[] = [], entry: string = ENTRY
   // An empty environment: the host's (API keys included) stays outside. Descriptor 3 is the channel (box-channel.ts).
   b.push("--clearenv", "--setenv", "HOME", "/tmp");
   b.push("--setenv", "LANG", "C.UTF-8");
+  // Python's local time is Node's, which would follow the host's /etc/localtime (the box reads the host's /etc): UTC, whatever the host.
+  b.push("--setenv", "TZ", "UTC");
   // Descriptors inherited from whatever started recode are closed before anything runs (close-inherited.mjs).
   b.push(...drop, node, "--import", pathToFileURL(CLOSE_INHERITED).href, entry);
   return bwrapWithFilter(b);

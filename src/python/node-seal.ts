@@ -39,3 +39,16 @@ export function sealProcesses(): void {
     Object.defineProperty(proc, name, { value: name === "binding" ? only : refuse, writable: false, configurable: false });
   }
 }
+
+/**
+ * The user and group ids this thread's process object reports: 0, what Emscripten gives Python in a browser.
+ * Emscripten's `getuid()` (Python's `os.getuid`) asks Node's `process.getuid()`, which names the host's user
+ * (the user who runs recode, or the box's). Called with {@link sealProcesses}, before Pyodide loads.
+ */
+export function hideHostIds(): void {
+  const proc = process as unknown as Record<string, unknown>;
+  for (const name of ["getuid", "geteuid", "getgid", "getegid"]) {
+    Object.defineProperty(proc, name, { value: () => 0, writable: false, configurable: false });
+  }
+  Object.defineProperty(proc, "getgroups", { value: () => [], writable: false, configurable: false });
+}

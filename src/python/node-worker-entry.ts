@@ -4,11 +4,12 @@ import { parentPort } from "node:worker_threads";
 import { loadPyodide } from "pyodide";
 import { HARNESS_FILES } from "./harness-files";
 import { nodeHmacSha256 } from "./node-hmac";
-import { sealProcesses } from "./node-seal";
+import { hideHostIds, sealProcesses } from "./node-seal";
 import { createWorkerCore, type FromWorker, type ToWorker } from "./worker-core";
 
-// Before Pyodide loads: its system() would otherwise run a shell (node-seal.ts).
+// Before Pyodide loads: its system() would otherwise run a shell, and getuid() name the host's user (node-seal.ts).
 sealProcesses();
+hideHostIds();
 
 const port = parentPort;
 if (!port) throw new Error("node-worker-entry must run in a worker thread");

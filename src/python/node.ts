@@ -63,13 +63,20 @@ export type NodePyodideOptions = Omit<PyodideRuntimeOptions, "createWorker"> & {
   snapshotDir?: string | false;
 };
 
-/** The start snapshots of Node's workers in `dir`, keyed by this Pyodide, this harness and `indexURL`. */
-function nodeSnapshotStore(dir: string, indexURL: string | undefined): StartSnapshotStore {
+/**
+ * The start snapshots of Node's workers in `dir`, keyed by this Pyodide, this harness, `indexURL` and the
+ * time zone Python starts in (`timeZone`: its `time` module holds the offset), so that a snapshot made in a
+ * worker thread (the host's zone) never starts a box (UTC).
+ */
+function nodeSnapshotStore(dir: string, indexURL: string | undefined, timeZone: string): StartSnapshotStore {
   const require = createRequire(import.meta.url);
   const version = (require("pyodide/package.json") as { version: string }).version;
   const sources: Record<string, string> = {};
   for (const [name, file] of Object.entries(HARNESS_FILES)) sources[name] = readFileSync(new URL(`./${file}`, import.meta.url), "utf8");
-  return fileSnapshotStore(dir, startSnapshotKey(version, sources, { indexURL: indexURL ?? null, env: PYTHON_ENV, program: PROGRAM_NAME }));
+  return fileSnapshotStore(
+    dir,
+    startSnapshotKey(version, sources, { indexURL: indexURL ?? null, env: PYTHON_ENV, program: PROGRAM_NAME, timeZone }),
+  );
 }
 
 let warnedThread = false;
@@ -105,7 +112,9 @@ export function createNodePyodideRuntime(opts: NodePyodideOptions = {}): Pyodide
     );
   }
   const dir = snapshotDir ?? defaultSnapshotDir();
-  const startSnapshots = rest.startSnapshots ?? (dir === false ? undefined : nodeSnapshotStore(dir, rest.indexURL));
+  // (The box runs in UTC, node-box.ts; a worker thread in the host's zone.)
+  const timeZone = home === "bwrap" ? "UTC" : Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const startSnapshots = rest.startSnapshots ?? (dir === false ? undefined : nodeSnapshotStore(dir, rest.indexURL, timeZone));
   return new PyodideRuntime({ ...rest, startSnapshots, createWorker: home === "bwrap" ? () => nodeBoxHandle(readable) : nodeWorkerHandle });
 }
 

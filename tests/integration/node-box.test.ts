@@ -171,6 +171,35 @@ def probe():
     expect(hits).toEqual([]);
   });
 
+  it("Python sees the user id and the time zone a browser gives it, not the host's, in the box whatever snapshot a thread made", async () => {
+    // The host's user id came through Node's process.getuid() (the box's user, nobody when recode runs as root,
+    // or the user who runs recode). Local time followed the host's zone, and a start snapshot made in a worker
+    // thread (which runs in the host's zone) held its offset (time.timezone) for the box too.
+    const zone = process.env.TZ;
+    process.env.TZ = "Asia/Kolkata";
+    const snapshotDir = mkdtempSync(join(tmpdir(), "recode-host-zone-"));
+    const see = probeRun(
+      "import os, time\ndef probe():\n    return [os.getuid(), time.timezone, time.strftime('%z', time.localtime(0)), time.localtime(0).tm_hour]\n",
+    );
+    try {
+      const thread = createNodePyodideRuntime({ sandbox: "none", warn: () => {}, snapshotDir });
+      await thread.ready();
+      const inThread = await thread.run(see);
+      await thread.dispose();
+      // A worker thread is in the host's process, and keeps the host's zone (docs/security.md); not its user id.
+      expect(inThread.tests[0]?.stdout).toContain("PROBE [0, -19800, '+0530', 5]");
+      const box = createNodePyodideRuntime({ sandbox: "auto", warn: () => {}, snapshotDir });
+      await box.ready();
+      const inBox = await box.run(see);
+      await box.dispose();
+      expect(inBox.tests[0]?.stdout).toContain("PROBE [0, 0, '+0000', 0]");
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+      rmSync(snapshotDir, { recursive: true, force: true });
+    }
+  });
+
   it.each(["auto", "none"] as const)(
     "Python names nothing of the host: its environment, executable and arguments hold no host path (sandbox %s)",
     async (sandbox) => {
