@@ -271,6 +271,11 @@ function cleanMath(ast: Ast.Root): void {
 /** Commands whose arguments are read as raw text (addresses, keys, file names), not shown as parsed. */
 const RAW_ARGUMENTS = new Set(["url", "href", "hyperref", "includegraphics", ...CITE, ...REF]);
 
+/** Whether a node is inside the arguments of a command whose arguments are not text (a link, a key) or that is dropped. */
+function underRawMacro(parents: (Ast.Node | Ast.Argument)[]): boolean {
+  return parents.some((p) => p.type === "macro" && (RAW_ARGUMENTS.has(p.content) || DROPPED.has(p.content)));
+}
+
 /**
  * Classes naming where a node is in the source, for the check's reports (latex-check.ts): the line it starts
  * on (`src-line-23`) and, when known, the characters it spans (`src-span-120-134`, offsets into the text with
@@ -314,11 +319,11 @@ function markUnbalanced(ast: Ast.Root): void {
   replaceNode(ast, (node, info) => {
     if (node.type !== "string" || !/[$}{]/.test(node.content)) return undefined;
     if (info.context.inMathMode || info.context.hasMathModeAncestor) return undefined;
-    const rawParent = info.parents.some(
-      (p) =>
-        (p.type === "macro" && (RAW_ARGUMENTS.has(p.content) || DROPPED.has(p.content))) ||
-        ((p.type === "environment" || p.type === "mathenv") && (CODE_ENVS.has(envName(p)) || DISPLAY_MATH[envName(p)] !== undefined)),
-    );
+    const rawParent =
+      underRawMacro(info.parents) ||
+      info.parents.some(
+        (p) => (p.type === "environment" || p.type === "mathenv") && (CODE_ENVS.has(envName(p)) || DISPLAY_MATH[envName(p)] !== undefined),
+      );
     if (rawParent) return undefined;
     return htmlLike({ tag: "span", attributes: { className: `latex-raw ${lineClass(node)}`.trim() }, content: [str(node.content)] });
   });
@@ -582,8 +587,7 @@ export function latexToHast(tex: string, opts: PaperOptions = {}): Root {
       if (node.type === "macro") {
         if (node.content === "maketitle") return block;
         const replaced = replaceMacro(node);
-        const inRaw = info.parents.some((p) => p.type === "macro" && (RAW_ARGUMENTS.has(p.content) || DROPPED.has(p.content)));
-        if (replaced === undefined && opts.lines && !inRaw && losesText(node, info.containingArray, info.index)) {
+        if (replaced === undefined && opts.lines && !underRawMacro(info.parents) && losesText(node, info.containingArray, info.index)) {
           // (For latex-check.ts: an empty marker naming the command, where the page shows nothing.)
           return htmlLike({
             tag: "span",
