@@ -60,9 +60,13 @@ describe.each(["auto", "none"] as const)("start snapshots (sandbox %s)", (sandbo
       writeFileSync(file, bad);
       const broken = await startAndRun(dir, sandbox);
       expect(broken).toEqual({ fromSnapshot: false, right: true, wrong: 0, again: true });
-      expect(readFileSync(file).length).toBe(good);
+      // Replaced by a whole snapshot. Its size in bytes is not fixed: which
+      // pages are empty, and so left out, differs a little from start to start.
+      const replaced = readFileSync(file);
+      expect(() => unpackSnapshot(replaced)).not.toThrow();
+      expect(replaced.length).toBeGreaterThan(good * 0.9);
+      expect((await startAndRun(dir, sandbox)).fromSnapshot).toBe(true);
     }
-    expect((await startAndRun(dir, sandbox)).fromSnapshot).toBe(true);
   });
 });
 
