@@ -142,7 +142,7 @@ const handle = createWorkerCore({
       throw new Error(`could not load Pyodide from ${indexURL} (${(e as Error).message}); check the Pyodide URL in Settings`);
     }
     const compiled = ahead ? await ahead.wasm : null;
-    return withCompiled(compiled, () => mod.loadPyodide({ ...opts, createPyodideModule: asm.default, stdout: () => {}, stderr: () => {} }));
+    return withCompiled(compiled, () => mod.loadPyodide({ ...opts, createPyodideModule: asm.default }));
   },
   prepare: prepareFiles,
   // The modules of HARNESS_FILES (harness-files.ts), bundled as text.

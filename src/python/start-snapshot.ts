@@ -16,8 +16,8 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { StartSnapshotStore } from "./pyodide-runtime";
 
-/** Bumped when what the worker puts in the snapshot changes in a way the key does not show. */
-const FORMAT = 1;
+/** Bumped when what the worker puts in the snapshot changes in a way the key does not show (2: standard streams with handlers). */
+const FORMAT = 2;
 
 /**
  * The key of a snapshot: a hash of the format, Pyodide's version, the harness

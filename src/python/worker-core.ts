@@ -121,6 +121,8 @@ const encodeUtf8: (text: string) => Uint8Array = (() => {
 })();
 
 /** The device the harness writes its events to (one JSON line each). */
+/** Pyodide's handler for its standard output and error: nothing written there is kept. */
+const discard = (_text: string): void => {};
 const EVENT_DEVICE = "/dev/recode-events";
 
 /** Most lines, and characters, held before they are posted whatever comes next. */
@@ -179,7 +181,16 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
   let fileWatch: FileWatch | null = null;
 
   function initRuntime(options: PyodideSourceOptions): Record<string, unknown> {
-    const opts: Record<string, unknown> = { fullStdLib: false, env: { ...PYTHON_ENV }, _sysExecutable: PROGRAM_NAME };
+    const opts: Record<string, unknown> = {
+      fullStdLib: false,
+      env: { ...PYTHON_ENV },
+      _sysExecutable: PROGRAM_NAME,
+      // What reaches file descriptors 1 and 2 (os.write, a C library) is dropped, as the native backend drops
+      // them. Without handlers Pyodide in Node writes them with fs.writeSync to this thread's own descriptors,
+      // which a worker has not: os.write(1, ...) was an I/O error, and closing fd 1 killed the interpreter.
+      stdout: discard,
+      stderr: discard,
+    };
     if (options.indexURL) opts.indexURL = options.indexURL;
     if (options.packageBaseUrl) {
       opts.packageBaseUrl = options.packageBaseUrl;
