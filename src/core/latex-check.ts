@@ -36,6 +36,19 @@ function withoutDelimiters(tex: string): string {
   return (m ? (m[2] as string) : tex).trim();
 }
 
+/**
+ * The source line (1-based) of the part of a formula KaTeX's message points at (the characters it underlines,
+ * U+0332, as in `\̲f̲o̲o̲`), when they occur as written within the formula's source `[start, end)`:
+ * in a formula of several lines (an `align`), the line with the fault rather than the first. Undefined
+ * when the message underlines nothing or the text is not found as written.
+ */
+function badLine(source: string, start: number, end: number, message: string): number | undefined {
+  const marked = /((?:[^\u0332]\u0332)+)/.exec(message);
+  const token = marked ? (marked[1] as string).replace(/\u0332/g, "") : "";
+  const at = token.trim() ? source.slice(start, end).indexOf(token) : -1;
+  return at >= 0 ? source.slice(0, start + at).split("\n").length : undefined;
+}
+
 function textOf(nodes: ElementContent[]): string {
   return nodes.map((n) => (n.type === "text" ? n.value : n.type === "element" ? textOf(n.children) : "")).join("");
 }
@@ -90,12 +103,9 @@ export function findRenderProblems(tree: Root, source?: string): RenderProblem[]
         // `\mathbb{R}` a definition made of it.)
         const span = cls.map((c) => /^src-span-(\d+)-(\d+)$/.exec(c)).find((m) => m !== null);
         const written = span && source !== undefined ? withoutDelimiters(source.slice(Number(span[1]), Number(span[2]))) : "";
-        out.push({
-          kind: "math",
-          text: written || textOf(n.children),
-          message: title.replace(/^ParseError: /, "").replace(/^KaTeX parse error: /, "") || "KaTeX cannot set this formula",
-          ...at(here),
-        });
+        const message = title.replace(/^ParseError: /, "").replace(/^KaTeX parse error: /, "") || "KaTeX cannot set this formula";
+        const bad = span && source !== undefined ? badLine(source, Number(span[1]), Number(span[2]), message) : undefined;
+        out.push({ kind: "math", text: written || textOf(n.children), message, ...at(bad ?? here) });
         continue;
       }
       if (cls.includes("latex-raw")) {

@@ -14,9 +14,10 @@ import type { Task } from "./task";
 
 /**
  * One formula that does not render, or (paper.tex) LaTeX left in the text.
- * `line` is 1-based in the file: for paper.tex the line the converter read
- * the formula or the misplaced text from, else the first line where a command
- * occurs as written; null when neither is known.
+ * `line` is 1-based in the file: for paper.tex the line of the fault KaTeX
+ * points at (within a formula of several lines, such as an `align`), else the
+ * line the converter read the formula or the misplaced text from, else the
+ * first line where a command occurs as written; null when none is known.
  */
 export interface MathProblem {
   file: "instruction.md" | "paper.tex";

@@ -24,7 +24,8 @@ describe("findMathProblems", () => {
       ["}", 6],
       ["$\\frac{1}{2$", 6],
       ["$x^1^2$", 6],
-      ["\\begin{equation}\nx^1^2\n\\end{equation}", 6],
+      // The line inside the environment that KaTeX points at.
+      ["\\begin{equation}\nx^1^2\n\\end{equation}", 7],
     ] as const) {
       const problems = findMathProblems({ instruction: "", paper: `${head}${bad}\nafter\n` });
       expect(
@@ -32,5 +33,26 @@ describe("findMathProblems", () => {
         bad,
       ).toEqual([line]);
     }
+  });
+
+  it("in a formula of several lines, names the line KaTeX points at", () => {
+    const paper = [
+      "\\section{A}",
+      "\\begin{align}",
+      "a &= b \\\\",
+      "c &= \\frac{1}{2} \\\\",
+      "d &= \\foo{x} + 1",
+      "\\end{align}",
+      "\\begin{equation}",
+      "  e = mc^2",
+      "  + \\left( x",
+      "\\end{equation}",
+    ].join("\n");
+    const problems = findMathProblems({ instruction: "", paper });
+    // \foo on line 5; a missing \right points at the end of the input, so the formula's first line.
+    expect(problems.map((p) => [p.line, p.message.slice(0, 30)])).toEqual([
+      [5, "Undefined control sequence: \\f"],
+      [7, "Expected '\\right', got 'EOF' a"],
+    ]);
   });
 });
