@@ -43,7 +43,7 @@ function withoutDelimiters(tex: string): string {
  * when the message underlines nothing or the text is not found as written.
  */
 function badLine(source: string, start: number, end: number, message: string): number | undefined {
-  const marked = /((?:[^\u0332]\u0332)+)/.exec(message);
+  const marked = /((?:(?!\u0332)[\s\S]\u0332)+)/.exec(message);
   const token = marked ? (marked[1] as string).replace(/\u0332/g, "") : "";
   const at = token.trim() ? source.slice(start, end).indexOf(token) : -1;
   return at >= 0 ? source.slice(0, start + at).split("\n").length : undefined;
