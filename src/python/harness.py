@@ -38,6 +38,7 @@ Statuses: passed, failed, error, skipped, xfail, xpass. Test ids are
 
 import _thread
 import builtins
+import codecs
 import gc
 import io
 import json
@@ -121,9 +122,41 @@ def _keep_alive(*objects, _kept=[]):  # noqa: B006 - the list is the point: it l
     _kept.extend(objects)
 
 
+class CappedBytes(io.BufferedIOBase):
+    """The ``buffer`` of a :class:`CappedStream`: bytes written to it are read as UTF-8 (a character cut
+    between writes waits for its rest; bytes that are no UTF-8 become U+FFFD) and kept by the text stream."""
+
+    def __init__(self, text):
+        self.text = text
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
+
+    def writable(self):
+        return True
+
+    def write(self, b):
+        if self.closed:
+            raise ValueError("write to closed file")
+        data = bytes(memoryview(b))
+        self.text.write(self.decoder.decode(data))
+        return len(data)
+
+    def fileno(self):
+        return self.text.fileno()
+
+
 class CappedStream(io.TextIOBase):
     """A text stream that keeps at most ``cap`` characters and notes the cut;
-    with ``relay`` (``relay(stream_name, text)``), it also sends each piece it keeps."""
+    with ``relay`` (``relay(stream_name, text)``), it also sends each piece it keeps.
+
+    It stands for ``sys.stdout`` and ``sys.stderr`` as a terminal's text stream does for code written for
+    one: ``encoding``, ``errors``, ``buffer`` (bytes, read as UTF-8), ``fileno()`` (descriptor 2 for
+    standard error, else 1: what is written there is dropped) and ``reconfigure()`` (its arguments are
+    checked as CPython checks them; the text is kept as text whatever they say)."""
+
+    encoding = "utf-8"
+    errors = "strict"
+    line_buffering = False
+    write_through = True
 
     def __init__(self, cap, relay=None, stream_name=""):
         self.cap = cap
@@ -133,9 +166,21 @@ class CappedStream(io.TextIOBase):
         self.relay = relay
         self.stream_name = stream_name
         self.relayed = 0
+        self.buffer = CappedBytes(self)
 
     def writable(self):
         return True
+
+    def fileno(self):
+        return 2 if self.stream_name == "stderr" else 1
+
+    def reconfigure(self, *, encoding=None, errors=None, newline=None, line_buffering=None, write_through=None):
+        if encoding is not None:
+            codecs.lookup(encoding)
+        if errors is not None:
+            codecs.lookup_error(errors)
+        if newline not in (None, "", "\n", "\r", "\r\n"):
+            raise ValueError(f"illegal newline value: {newline!r}")
 
     def write(self, s):
         if not isinstance(s, str):
@@ -869,14 +914,17 @@ def _main():
     # The task's packages, imported before the guard is made, so that it watches them (recode_guard.WATCHED_PACKAGES),
     # and before the run's folder joins the import path (where a file could stand in for one).
     import_packages(config.get("packages") or ())
-    # unittest.mock imports asyncio, which code under test may not import (recode_guard): tests that use it
-    # get it imported here, before the guard is made (Pyodide has asyncio loaded from its start).
-    try:
-        with open(os.path.join(config["workdir"], config["tests_file"]), "rb") as f:
-            if b"mock" in f.read():
-                import unittest.mock  # noqa: F401
-    except (OSError, ImportError):
-        pass
+    # unittest.mock imports asyncio, which code under test may not import (recode_guard): tests and candidates
+    # that use it get it imported here, before the guard is made (Pyodide has asyncio loaded from its start).
+    for name in (config["tests_file"], config["target"]):
+        try:
+            with open(os.path.join(config["workdir"], name), "rb") as f:
+                if b"mock" in f.read():
+                    import unittest.mock  # noqa: F401
+
+                    break
+        except (OSError, ImportError):
+            pass
     _patch_notes()
     os.chdir(config["workdir"])
     sys.path.insert(0, os.path.abspath(config["workdir"]))

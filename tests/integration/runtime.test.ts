@@ -204,6 +204,13 @@ describe.each(backends)("%s runtime", (backend) => {
     expect(again.counts.passed).toBe(3);
   });
 
+  it("keeps what a test writes to sys.stdout.buffer and through a wrapper of it as text, a character cut between writes whole", async () => {
+    const tests = `${TESTS}\n    def test_zbytes(self):\n        import io, sys\n        sys.stdout.buffer.write("h\\u00e9".encode()[:2])\n        sys.stdout.buffer.write("h\\u00e9\\n".encode()[2:])\n        w = io.TextIOWrapper(sys.stderr.buffer, encoding="utf-8", write_through=True)\n        w.write("\\u00fcber\\n")\n        w.detach()\n        sys.stdout.reconfigure(encoding="utf-8")\n        self.assertEqual((sys.stdout.fileno(), sys.stderr.fileno()), (1, 2))\n`;
+    const r = await rt.run(request(GOOD, { tests }));
+    const t = r.tests.find((x) => x.id === "TestCore.test_zbytes");
+    expect([t?.status, t?.message, t?.stdout, t?.stderr]).toEqual(["passed", "", "h\u00e9\n", "\u00fcber\n"]);
+  });
+
   it("a module-level name test.py's text binds may first appear while a test runs (a test's global), and is not tampering", async () => {
     const tests = `${TESTS}\n    def test_zglobal(self):\n        global _LATE\n        _LATE = add(1, 2)\n        self.assertEqual(_LATE, 3)\n`;
     const rec = await rt.run(request(GOOD, { tests, mode: "record" }));
