@@ -121,6 +121,8 @@ export interface PytestOutcome {
   stopped?: boolean;
   /** The end of pytest's console output. */
   output: string;
+  /** The node ids of the tests pytest collected (`tests/test.py::TestNorm::test_zero[2-4]`), when it got that far. */
+  collected?: string[] | null;
 }
 
 /**
@@ -133,6 +135,17 @@ export function junitTestId(classname: string, name: string): string {
   const at = parts.lastIndexOf("test");
   const cls = at >= 0 ? parts.slice(at + 1) : [];
   return [...cls, name].join(".");
+}
+
+/**
+ * The test id of a pytest node id, as {@link junitTestId} gives it from the JUnit report:
+ * `tests/test.py::TestNorm::test_zero[2-4]` -> `TestNorm.test_zero[2-4]`.
+ */
+export function nodeTestId(nodeId: string): string {
+  const open = nodeId.indexOf("[");
+  const path = open >= 0 ? nodeId.slice(0, open) : nodeId;
+  const params = open >= 0 ? nodeId.slice(open) : "";
+  return `${path.split("::").slice(1).join(".")}${params}`;
 }
 
 /** The id without pytest's parameters (`test_scale[2-4]` -> `test_scale`): the id task.json names. */
@@ -206,7 +219,8 @@ function statusOf(c: JunitCase): TestStatus {
  * timeout -> timeout); a collection failure becomes the run's collection
  * error; no report at all (pytest missing, a usage error) a collection error
  * quoting pytest's output. When the wall clock ran out, the task's tests the
- * report does not hold are `timeout` (all of them when pytest was stopped before it wrote a report).
+ * report does not hold are `timeout`, each collected case by its own id (`test_scale[2-4]`; by the
+ * ids task.json names when pytest was stopped before it collected).
  */
 export function pytestVerdict(task: Task, outcome: PytestOutcome, durationMs: number): RunResult {
   const target = task.meta.target_file_path;
@@ -270,16 +284,20 @@ export function pytestVerdict(task: Task, outcome: PytestOutcome, durationMs: nu
     );
   }
   if (outcome.timedOut) {
+    // Each test pytest collected and did not finish (each case of a parametrised test); when pytest was stopped
+    // before it collected, each test task.json names that has no case in the report.
+    const reported = new Set(tests.map((t) => t.id));
     const seen = new Set(tests.map((t) => baseTestId(t.id)));
-    for (const id of Object.keys(task.interfaceOf)) {
-      if (!seen.has(id)) {
-        tests.push(
-          makeTestResult(id, "timeout", {
-            interface: task.interfaceOf[id] ?? null,
-            message: "the run's time limit ran out before this test finished",
-          }),
-        );
-      }
+    const unfinished = outcome.collected
+      ? [...new Set(outcome.collected.map(nodeTestId))].filter((id) => id && !reported.has(id))
+      : Object.keys(task.interfaceOf).filter((id) => !seen.has(id));
+    for (const id of unfinished) {
+      tests.push(
+        makeTestResult(id, "timeout", {
+          interface: task.interfaceOf[baseTestId(id)] ?? null,
+          message: "the run's time limit ran out before this test finished",
+        }),
+      );
     }
   }
   const r = makeRunResult(tests, { backend: "native", collectionError, incident, durationMs });

@@ -52,7 +52,7 @@ export interface ModuleInfo {
 
 const LIB_DIR = dirname(fileURLToPath(new URL("./pytest_entry.py", import.meta.url)));
 /** The pytest plugins every run loads from its `plugins/` folder (see pytest_entry.py). */
-const PLUGINS = ["recode_pytest_report.py", "recode_pytest_timeout.py"];
+const PLUGINS = ["recode_pytest_report.py", "recode_pytest_timeout.py", "recode_pytest_collected.py"];
 
 /** Asks `importlib.util.find_spec` about each module named on the command line; prints {name: {found, stdlib}}. */
 const PROBE = [
@@ -278,6 +278,7 @@ export class PytestRuntime {
           stopped?: boolean;
           killed: boolean;
           output: string;
+          collected?: unknown;
         };
         return {
           report: o.report,
@@ -287,6 +288,7 @@ export class PytestRuntime {
           stopped: o.stopped === true,
           killed: o.killed,
           output: o.output,
+          collected: Array.isArray(o.collected) && o.collected.every((x) => typeof x === "string") ? o.collected : null,
         };
       } catch {
         /* a broken line: as if there were none */

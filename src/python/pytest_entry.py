@@ -4,16 +4,18 @@ Usage: python pytest_entry.py <run>/config.json
 
 The run folder holds `work/` (the repository with the candidate, canonical.py
 and test.py in place), `plugins/` (recode_pytest_report.py, which keeps each
-test's report within what the JUnit report can hold, and
+test's report within what the JUnit report can hold,
+recode_pytest_collected.py, which writes the ids of the tests collected, and
 recode_pytest_timeout.py) and config.json:
 {"cwd", "test_dir", "pythonpath": [...], "timeout_s": int | null,
 "limit_s": float}, folders relative to work/. This starts
 `python -m pytest <test_dir>/test.py --junitxml=<run>/report.xml
-[--timeout=N]` in `cwd` with PYTHONPATH set to the `pythonpath` folders, as
+--recode-collected=<run>/collected.json [--timeout=N]` in `cwd` with PYTHONPATH set to the `pythonpath` folders, as
 clean_test_runner.py does; it interrupts pytest (SIGINT, then SIGKILL) when
 the wall clock `limit_s` runs out. Then it reads the JUnit report and writes
 one JSON line to file descriptor 3: {"report": {"totals", "cases"} | null,
-"report_error", "exit", "timed_out", "stopped", "killed", "output"}. SIGUSR1
+"report_error", "exit", "timed_out", "stopped", "killed", "output",
+"collected": [node ids] | null}. SIGUSR1
 stops the run the same way (the user's Stop); on SIGTERM pytest is killed at
 once and nothing is reported. pytest runs in a
 process of its own, which does not inherit descriptor 3.
@@ -32,6 +34,8 @@ OUTPUT_CAP = 8000
 TEXT_CAP = 20000
 # pytest writes its report after an interrupt; on a busy machine that takes seconds.
 GRACE_S = 5.0
+# Collected test ids reported at most (each cut at 500 characters).
+COLLECTED_CAP = 5000
 
 _stop = {"requested": False}
 
@@ -78,6 +82,18 @@ def read_report(path):
     return {"totals": totals, "cases": cases}
 
 
+def read_collected(path):
+    """The node ids recode_pytest_collected.py wrote (at most COLLECTED_CAP), or None when there are none to read."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            ids = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        return None
+    return [i[:500] for i in ids[:COLLECTED_CAP]]
+
+
 def main():
     # Descriptors beyond the four the host gave (0-2, and 3 for events) were inherited from whatever started
     # recode (a shell's open folder leads out of the box): closed before any code under test runs.
@@ -92,8 +108,9 @@ def main():
     report = os.path.join(root, "report.xml")
     paths = [os.path.normpath(os.path.join(work, p)) for p in cfg["pythonpath"]]
     paths.append(os.path.join(root, "plugins"))
+    collected = os.path.join(root, "collected.json")
     cmd = [sys.executable, "-m", "pytest", test_file, "--junitxml=" + report, "-p", "no:cacheprovider",
-           "-p", "recode_pytest_report"]
+           "-p", "recode_pytest_report", "-p", "recode_pytest_collected", "--recode-collected=" + collected]
     timeout = cfg.get("timeout_s")
     if timeout:
         if importlib.util.find_spec("pytest_timeout") is not None:
@@ -152,6 +169,7 @@ def main():
             result["report_error"] = "the JUnit report could not be read (%s)" % e
     else:
         result["report_error"] = "no JUnit report was written"
+    result["collected"] = read_collected(collected)
     with os.fdopen(3, "w", encoding="utf-8") as channel:
         channel.write(json.dumps(result) + "\n")
 

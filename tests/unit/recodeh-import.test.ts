@@ -12,6 +12,7 @@ import {
   isSharedTask,
   type JunitCase,
   junitTestId,
+  nodeTestId,
   type PytestOutcome,
   pytestVerdict,
   type SharedTask,
@@ -345,6 +346,10 @@ describe("the verdict from the JUnit report", () => {
     expect(junitTestId("qa_metrics.test.TestG", "test_g")).toBe("TestG.test_g");
     expect(junitTestId("test", "test_f[2-4]")).toBe("test_f[2-4]");
     expect(baseTestId("TestG.test_g[a]")).toBe("TestG.test_g");
+    // The same ids from pytest's node ids (what it collected, for the tests a run out of time did not finish).
+    expect(nodeTestId("pkg/test.py::TestG::test_g")).toBe("TestG.test_g");
+    expect(nodeTestId("test.py::test_f[2-4]")).toBe("test_f[2-4]");
+    expect(nodeTestId("test.py::TestG::TestInner::test_h[a::b.c]")).toBe("TestG.TestInner.test_h[a::b.c]");
   });
 
   it("is solved when errors == failures == skipped == 0", () => {
