@@ -328,6 +328,10 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
   };
   const seen = new Map<number, number>();
   const prepared: Prepared[] = [];
+  // Broken entries with the line of annotation_meta.jsonl each came from: listed in that order, whichever
+  // step found the fault (a line that does not parse, or a canonical.py that does not compile, found later).
+  const broken: { line: number; entry: SkippedEntry }[] = [];
+  const broke = (line: number, entry: SkippedEntry) => broken.push({ line, entry });
   // (A byte order mark before the first entry is not part of it, as in task.json.)
   const metaText = readFileSync(metaPath, "utf8").replace(/^\uFEFF/, "");
   if (metaText.trim() === "") throw new CommandInputError(`${metaPath} holds no entries (one JSON object per line)`);
@@ -339,7 +343,7 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
     } catch (e) {
       const err = e as EntryError;
       const index = /"index"\s*:\s*(\d+)/.exec(line)?.[1];
-      report.broken.push({
+      broke(i + 1, {
         entry: index ? `index ${index}` : `line ${i + 1}`,
         file: `${err.file}, line ${i + 1}`,
         field: err.field,
@@ -349,7 +353,7 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
     }
     const first = seen.get(entry.index);
     if (first !== undefined) {
-      report.broken.push({
+      broke(i + 1, {
         entry: `index ${entry.index}`,
         file: `annotation_meta.jsonl, line ${i + 1}`,
         field: "index",
@@ -366,7 +370,7 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
       prepared.push(prepare(dataset, entry, opts.timeLimitS ?? 600));
     } catch (e) {
       if (!(e instanceof EntryError)) throw e;
-      report.broken.push({ entry: `index ${entry.index}`, file: e.file, field: e.field, reason: e.problem });
+      broke(i + 1, { entry: `index ${entry.index}`, file: e.file, field: e.field, reason: e.problem });
     }
   });
   mkdirSync(opts.out, { recursive: true });
@@ -384,7 +388,7 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
       // The reference and the tests must compile with the Python that will run them.
       const bad = await rt.compileErrors({ "canonical.py": task.canonical, "test.py": task.tests });
       for (const [name, err] of bad) {
-        report.broken.push({
+        broke(seen.get(p.entry.index) ?? 0, {
           entry: `index ${p.entry.index}`,
           file: `annotations/annotation_${p.entry.index}/${name}${err.line !== null ? `, line ${err.line}` : ""}`,
           reason: `does not compile with ${report.python}: ${err.message}`,
@@ -414,7 +418,7 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
     } catch (e) {
       rmSync(join(opts.out, p.id), { recursive: true, force: true });
       const where = e instanceof TaskFormatError ? e.file : `annotations/annotation_${p.entry.index}`;
-      report.broken.push({
+      broke(seen.get(p.entry.index) ?? 0, {
         entry: `index ${p.entry.index}`,
         file: where,
         field: e instanceof TaskFormatError ? e.field : undefined,
@@ -422,6 +426,7 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
       });
     }
   }
+  report.broken = broken.sort((a, b) => a.line - b.line).map((b) => b.entry);
   return report;
 }
 

@@ -129,6 +129,11 @@ describe("recode tasks import-recodeh", () => {
       );
       expect(broken.out).not.toContain("imported recodeh-1 ");
       expect(broken.out).toContain("imported recodeh-2 ");
+      // Listed in the order of annotation_meta.jsonl, whichever step found the fault.
+      const order = [...text.matchAll(/"index":\s*(\d+)/g)].map((m) => Number(m[1]));
+      const listed = [...broken.out.matchAll(/^BROKEN index (\d+)/gm)].map((m) => Number(m[1]));
+      expect(listed).toEqual(order.filter((i) => listed.includes(i)));
+      expect(listed).toHaveLength(3);
       expect(broken.code).toBe(1);
       writeFileSync(meta, "\n\n");
       await expect(recode("tasks", "import-recodeh", copy, "--out", out)).rejects.toThrow(/annotation_meta\.jsonl holds no entries/);
