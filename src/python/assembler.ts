@@ -917,6 +917,14 @@ export class RunAssembler {
         line: null,
         traceback: "",
       };
+    } else if (!collectionError && this.collected.length === 0 && this.ended && this.tampered.length > 0) {
+      // The harness ran no test: the submission changed the test framework while test.py imported it.
+      collectionError = {
+        message: `the tests were not run: the submission changed ${this.tampered.slice(0, 5).join(", ")} while test.py imported it`,
+        file: null,
+        line: null,
+        traceback: "",
+      };
     } else if (!collectionError && this.collected.length === 0) {
       collectionError = {
         message: this.ended ? "no unit tests were collected from test.py" : "the tests did not start",

@@ -75,6 +75,11 @@ PROTECTED_MODULES = (
 # ``warnings.catch_warnings`` (behind ``assertWarns``) rebinds ``warnings.showwarning`` and the filters.
 _CHURN = frozenset(("warnings",))
 
+# Names of protected modules that code under test may set, as honest code does (no test decides with them):
+# how a warning is shown and formatted (``warnings.showwarning = ...``, ``logging.captureWarnings(True)``).
+# ``assertWarns`` records warnings with the original ``showwarning`` put back (``catch_warnings(record=True)``).
+_SETTABLE = {"warnings": frozenset(("showwarning", "formatwarning"))}
+
 # Classes of the protected modules that write their own class attributes as they work, so cannot be frozen and
 # would be seen changed: left out of the protected classes (noted as their modules' values). Neither unittest
 # nor the check helper uses them. difflib's HtmlDiff counts the tables it makes in ``_default_prefix``.
@@ -1417,7 +1422,8 @@ class Guard:
             # (Only the sys a frame reader of this module calls: recode_frames.fixed_frame_functions.)
             snap = {k: full[k] for name, k in READER_SYS if name == label and k in full}
         else:
-            snap = {k: v for k, v in full.items() if callable(v) or type(v) is _MODULE}
+            settable = _SETTABLE.get(label, _NO_NAMES) if kind == "module" else _NO_NAMES
+            snap = {k: v for k, v in full.items() if (callable(v) or type(v) is _MODULE) and k not in settable}
         self.saved.append((label, obj, kind, snap))
         # The names it holds now, and those its own text binds (a test's ``global`` name assigned later).
         self.keysets.append(frozenset(full) | own_names)

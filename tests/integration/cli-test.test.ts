@@ -160,6 +160,24 @@ describe("a candidate whose error shows in another file than its own", () => {
   });
 });
 
+describe("a candidate that changes the test framework as test.py imports it", () => {
+  const canonical = readFileSync(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname, "utf8");
+  it.each(["pyodide", "native"])("is not trusted, and the collection error says why, not that test.py has no tests (%s)", (backend) => {
+    const t = recode(
+      "test",
+      "pass-at-k",
+      file("changes-math.py", `${canonical}\nimport math\nmath.pi = 3\n`),
+      "--json",
+      "--backend",
+      backend,
+    );
+    expect(t.status).toBe(1);
+    const out = JSON.parse(t.stdout);
+    expect(out.incident.kind).toBe("tampered");
+    expect(out.collectionError).toBe("the tests were not run: the submission changed math while test.py imported it");
+  });
+});
+
 describe("a task that needs a package that cannot be had here", () => {
   it.each(["pyodide", "native"])("exits 2, says which package and what to do, and says it once (%s)", (backend) => {
     const tasks = mkdtempSync(join(tmpdir(), "recode-needs-package-"));
