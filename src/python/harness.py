@@ -1186,8 +1186,35 @@ _REFUSED_ROOTS = (
 _SEALED_IMP = []
 
 
+class _RefusedArray:
+    """``array.array`` of the stand-in module (``_array_stand_in``): making one is refused."""
+
+    def __new__(cls, *args, **kwargs):
+        raise ImportError("array is not available to code under test (in Pyodide: a memory-safety bug of its item assignment)")
+
+
+def _array_stand_in():
+    """What ``import array`` gives code under test in Pyodide: a module whose ``array`` refuses to be made.
+    multiprocessing (its ``reduction`` and ``managers``) imports array as it loads, and uses it only to pass file
+    descriptors and in a manager's ``Array``: ``import multiprocessing`` and ``cpu_count()`` work as in CPython."""
+    mod = types.ModuleType("array", "Stands in for the array module, which code under test does not get.")
+    mod.array = mod.ArrayType = _RefusedArray
+    mod.typecodes = "bBuhHiIlLqQfd"
+    return mod
+
+
+# The stand-in, once the seal put it in sys.modules (Pyodide).
+_ARRAY_STAND_IN = []
+
+
 def _bridge_modules():
-    found = [n for n in list(sys.modules) if isinstance(n, str) and n.split(".")[0] in _REFUSED_ROOTS]
+    found = [
+        n
+        for n in list(sys.modules)
+        if isinstance(n, str)
+        and n.split(".")[0] in _REFUSED_ROOTS
+        and not (n == "array" and _ARRAY_STAND_IN and sys.modules.get(n) is _ARRAY_STAND_IN[0])
+    ]
     if _SEALED_IMP and sys.modules.get("_imp") is not _SEALED_IMP[0]:
         found.append("_imp replaced")
     return found
@@ -1227,6 +1254,9 @@ def seal():
     # The last use of ctypes: its classes then leave every __subclasses__().
     hide_ctypes_classes()
     hidden = {name: sys.modules.pop(name) for name in _bridge_modules()}
+    # (Found in sys.modules, an import of array raises no audit event and loads nothing.)
+    _ARRAY_STAND_IN.append(_array_stand_in())
+    sys.modules["array"] = _ARRAY_STAND_IN[0]
     sys.meta_path[:] = [f for f in sys.meta_path if (type(f).__module__ or "").split(".")[0] not in ("_pyodide", "pyodide")]
     sealed = []
 

@@ -213,6 +213,45 @@ describe("pyodide: code the dictionaries cannot restore", () => {
   });
 });
 
+describe("pyodide: the array module", () => {
+  it("import array (as multiprocessing does when it loads) works, and no route makes an array", async () => {
+    const rt = createRuntime("pyodide");
+    try {
+      await rt.ready();
+      const routes = `import importlib, importlib.machinery, importlib.util, multiprocessing, sys
+from concurrent.futures import ProcessPoolExecutor
+import array as _stand_in
+assert multiprocessing.cpu_count() >= 1
+_made = []
+def _try(name, fn):
+    try:
+        fn().array("I", [1, 2])
+        _made.append(name)
+    except ImportError:
+        pass
+def _fresh():
+    del sys.modules["array"]
+    return importlib.import_module("array")
+def _builtin():
+    import _imp
+    return _imp.create_builtin(importlib.machinery.ModuleSpec("array", importlib.machinery.BuiltinImporter))
+_try("the module", lambda: _stand_in)
+_try("reload", lambda: importlib.reload(_stand_in))
+_try("module_from_spec", lambda: importlib.util.module_from_spec(importlib.util.find_spec("array")))
+_try("import afresh", _fresh)
+_try("_imp.create_builtin", _builtin)
+if _made:
+    raise RuntimeError(f"an array was made through {_made}")
+`;
+      const r = await rt.run(taskRunRequest(task, `${task.canonical}\n${routes}`));
+      expect([r.collectionError, r.incident, r.allPassed]).toEqual([null, null, true]);
+      expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    } finally {
+      await rt.dispose();
+    }
+  });
+});
+
 describe("native: the event stream and the process group", () => {
   let rt: PythonRuntime;
   beforeAll(async () => {
