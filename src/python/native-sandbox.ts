@@ -251,7 +251,32 @@ export function bwrapSystemArgs(proc = true): string[] {
   for (const f of ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/localtime"]) {
     if (existsSync(f)) bindOpen(b, made, f);
   }
+  // The box's own users and groups, root and nobody (none of the host's): `getpass.getuser()`, `pwd.getpwuid()`
+  // and `~` expansion without HOME name the user a run has, as on any system.
+  if (!made.has("/etc")) {
+    made.add("/etc");
+    b.push("--perms", "0755", "--dir", "/etc");
+  }
+  const users = boxUserFiles();
+  b.push("--ro-bind", users.passwd, "/etc/passwd", "--ro-bind", users.group, "/etc/group");
   return b;
+}
+
+let userFiles: { passwd: string; group: string } | null = null;
+
+/** /etc/passwd and /etc/group of the box (root, and nobody with the box's HOME), written once per process. */
+function boxUserFiles(): { passwd: string; group: string } {
+  if (userFiles) return userFiles;
+  const dir = mkdtempSync(join(tmpdir(), "recode-box-etc-"));
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const passwd = join(dir, "passwd");
+  const group = join(dir, "group");
+  writeFileSync(passwd, `root:x:0:0:root:/root:/usr/sbin/nologin\nnobody:x:${NOBODY.uid}:${NOBODY.gid}:nobody:/tmp:/usr/sbin/nologin\n`, {
+    mode: 0o444,
+  });
+  writeFileSync(group, `root:x:0:\nnogroup:x:${NOBODY.gid}:\n`, { mode: 0o444 });
+  userFiles = { passwd, group };
+  return userFiles;
 }
 
 /**

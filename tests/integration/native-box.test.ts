@@ -40,7 +40,7 @@ const ATTEMPTS = {
   environment: "import os\ndef probe():\n    return sorted(k for k, v in os.environ.items() if 'sk-test' in v)\n",
   network: `import urllib.request\ndef probe():\n    try:\n        return urllib.request.urlopen('http://127.0.0.1:PORT/leak', timeout=2).read().decode()\n    except Exception as e:\n        return 'blocked ' + type(e).__name__\n`,
   files:
-    "import os\ndef probe():\n    seen = [p for p in ('/work', '/root/.ssh', '/etc/shadow', '/etc/passwd', '/home') if os.path.exists(p)]\n    wrote = []\n    for p in ('/usr/recode-x', '/recode/lib/x', '/etc/recode-x'):\n        try:\n            open(p, 'w').write('x')\n            wrote.append(p)\n        except OSError:\n            pass\n    return [seen, wrote]\n",
+    "import os\ndef probe():\n    seen = [p for p in ('/work', '/root/.ssh', '/etc/shadow', '/home') if os.path.exists(p)]\n    if os.path.exists('/etc/passwd') and {l.split(':')[0] for l in open('/etc/passwd').read().split()} - {'root', 'nobody'}:\n        seen.append('/etc/passwd (host users)')\n    wrote = []\n    for p in ('/usr/recode-x', '/recode/lib/x', '/etc/recode-x'):\n        try:\n            open(p, 'w').write('x')\n            wrote.append(p)\n        except OSError:\n            pass\n    return [seen, wrote]\n",
   // What a process that is root on the host could do to the host's device nodes bubblewrap binds into the box:
   // set their times (a channel to the next run) or their mode (every program on the host then fails to use them).
   devices:

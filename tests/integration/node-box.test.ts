@@ -46,7 +46,9 @@ const out = { env: Object.keys(process.env).filter((k) => String(process.env[k])
 // The host's device nodes bound into the box: set to what they are (harmless where it succeeds).
 const st = fs.statSync("/dev/null");
 for (const [what, act] of [["mode", () => fs.chmodSync("/dev/null", st.mode & 0o7777)], ["owner", () => fs.chownSync("/dev/null", st.uid, st.gid)], ["times", () => fs.utimesSync("/dev/null", st.atime, st.mtime)]]) { try { act(); out.devices.push(what); } catch {} }
-for (const p of [process.argv[1], "/etc/passwd", "/root", "/home"]) { try { fs.readFileSync(p); out.read.push(p); } catch (e) { if (e.code === "EISDIR") out.read.push(p); } }
+for (const p of [process.argv[1], "/etc/shadow", "/root", "/home"]) { try { fs.readFileSync(p); out.read.push(p); } catch (e) { if (e.code === "EISDIR") out.read.push(p); } }
+// The box's own users, root and nobody; the host's would name others.
+try { if (fs.readFileSync("/etc/passwd", "utf8").split("\\n").some((l) => l && !/^(root|nobody):/.test(l))) out.read.push("/etc/passwd (host users)"); } catch {}
 for (const p of ["/usr/recode-x", process.cwd() + "/recode-x"]) { try { fs.writeFileSync(p, "x"); out.wrote.push(p); } catch {} }
 try { require("node:child_process").spawn("sleep", ["61.2424"], { detached: true, stdio: "ignore" }).unref(); out.spawned = "started"; } catch (e) { out.spawned = e.code; }
 fetch("http://127.0.0.1:" + process.argv[2] + "/leak").then((r) => r.text()).then((t) => { out.net = t; }, (e) => { out.net = "blocked " + (e.cause?.code ?? e.message); }).finally(() => console.log(JSON.stringify(out)));
@@ -104,6 +106,7 @@ describe("the Pyodide box in Node", () => {
     const r = await runProbe(false);
     expect(r.env).toContain("OPENAI_API_KEY");
     expect(r.read).toContain(CANONICAL);
+    expect(r.read).toContain("/etc/passwd (host users)");
     if (process.getuid?.() === 0) expect(r.devices).toEqual(["mode", "owner", "times"]);
     expect(r.net).toBe("caught");
     expect(hits).toEqual(["/leak"]);
