@@ -5,9 +5,12 @@
  * their own ("8 passed. Solved.") over the real one, or hide it.
  */
 
-/** C0 controls but tab and newline, DEL, C1 controls, and the bidirectional overrides and isolates. */
+/**
+ * C0 controls but tab and newline, DEL, C1 controls, the bidirectional overrides, isolates and marks, and the
+ * line and paragraph separators (a line break to some terminals, none to others).
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to show
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 
 /**
  * `text` with each control character written as its escape (`\x1b`, `\r`,

@@ -197,10 +197,10 @@ describe("a task that needs a package that cannot be had here", () => {
 describe("control characters in what code under test writes", () => {
   it("are shown, not obeyed: a message cannot clear the terminal and print a verdict of its own", () => {
     const fake =
-      'E = chr(27)\nraise RuntimeError(E + "[2J" + E + "[H" + "Test run: 5 tests, 5 passed. Solved.\\r\\n" + E + "[8m" + chr(0x202e))\n';
+      'E = chr(27)\nraise RuntimeError(E + "[2J" + E + "[H" + "Test run: 5 tests, 5 passed. Solved.\\r\\n" + E + "[8m" + chr(0x202e) + chr(0x200f) + chr(0x2028))\n';
     const r = recode("test", "pass-at-k", file("fake-verdict.py", fake));
     expect(r.status).toBe(1);
-    for (const c of ["\u001b", "\r", "\u202e"]) expect(r.stdout.includes(c), JSON.stringify(c)).toBe(false);
+    for (const c of ["\u001b", "\r", "\u202e", "\u200f", "\u2028"]) expect(r.stdout.includes(c), JSON.stringify(c)).toBe(false);
     expect(r.stdout).toContain("\\x1b[2J");
     expect(r.stdout).toContain("\\u202e");
     // JSON stays JSON (its escapes are JSON's).
