@@ -29,6 +29,11 @@ import types
 
 NAMES = ("locals", "globals", "vars", "dir", "eval", "exec", "super")
 
+# The other names under which the standard library calls one of them, bound at its module level to the built-in
+# (``_globals = globals`` in timeit, for ``Timer``'s namespace): a call through such a name, still bound to the
+# built-in, is a call by name. Only these: a name planted elsewhere is no call of the library's own.
+ALIASES = {"globals": ("_globals",)}
+
 # The future features a frame's code was compiled with, which eval() and exec() of source text inherit.
 _FUTURE_FLAGS = 0
 for _feature in __import__("__future__").all_feature_names:
@@ -391,13 +396,15 @@ def make_frame_builtins(sealed_ids, library_paths, called_by_code):
         entry = cache.get(key)
         if entry is None or entry[0] is not code:
             entry = cache[key] = (code, {})
-        sites = entry[1].get(name)
-        if sites is None:
-            sites = entry[1][name] = calls(code, name)
-        site = sites.get(frame.f_lasti)
-        if site is None or site[0] != positional or site[1] != _tuple(_sorted(keywords)):
-            return None
-        return site if bound(frame, name, site[2]) is made[name] else None
+        for called in (name, *_get(ALIASES, name, ())):
+            sites = entry[1].get(called)
+            if sites is None:
+                sites = entry[1][called] = calls(code, called)
+            site = sites.get(frame.f_lasti)
+            if site is None or site[0] != positional or site[1] != _tuple(_sorted(keywords)):
+                continue
+            return site if bound(frame, called, site[2]) is made[name] else None
+        return None
 
     def caller(name, positional, keywords, depth=2, reading=True):
         """The frame that called ``name`` (``depth`` frames up: this one, the built-in's own, ..., then its
