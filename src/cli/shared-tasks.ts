@@ -84,7 +84,8 @@ export async function validateSharedTasks(
       if (!c) continue;
       out(`  ${pad(name, 46)}${c.ok === null ? "-" : c.ok ? "ok" : "FAIL"}\n`);
       if (c.ok === false) failed += 1;
-      if (c.ok !== true || name === "canonical passes" || name === "within time limit") out(`    ${c.detail}\n`);
+      if (c.ok !== true || name === "canonical passes" || name === "within time limit")
+        out(`    ${c.detail.replaceAll("\n", "\n      ")}\n`);
     }
   }
   return failed;

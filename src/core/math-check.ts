@@ -88,3 +88,15 @@ export function findMathProblems(task: Pick<Task, "instruction" | "paper">): Mat
   );
   return [...check("instruction.md", task.instruction), ...paper];
 }
+
+/**
+ * The detail of the "math renders" check of `recode tasks validate`: every
+ * problem, one per line, as `file, line N: message in $formula$`; each problem
+ * is listed (a task author fixes them all before the check passes), none is
+ * summarised away. "" for no problems.
+ */
+export function mathProblemsText(problems: readonly MathProblem[]): string {
+  const one = (m: MathProblem) => `${m.file}${m.line ? `, line ${m.line}` : ""}: ${m.message} in $${m.formula}$`;
+  if (problems.length <= 1) return problems.map(one).join("");
+  return `${problems.length} problems:\n${problems.map((m) => `  ${one(m)}`).join("\n")}`;
+}

@@ -5,7 +5,7 @@
  * task without recorded values, plus whether that Python has what the task
  * imports.
  */
-import { findMathProblems } from "../core/math-check";
+import { findMathProblems, mathProblemsText } from "../core/math-check";
 import { baseTestId, importedModules, type SharedTask, sharedCanonicalTarget } from "../core/pytest-task";
 import type { RunResult } from "../core/results";
 import type { PytestRuntime } from "./pytest-runtime";
@@ -60,16 +60,7 @@ export async function validateSharedTask(task: SharedTask, rt: PytestRuntime): P
   const out: SharedCheckOutcome[] = [];
   const add = (name: SharedCheck, ok: boolean | null, detail: string) => out.push({ name, ok, detail });
   const math = findMathProblems(task);
-  add(
-    "math renders",
-    math.length === 0,
-    math.length === 0
-      ? "every formula renders, no LaTeX left in the text"
-      : math
-          .slice(0, 3)
-          .map((m) => `${m.file}${m.line ? `, line ${m.line}` : ""}: ${m.message} (${m.formula})`)
-          .join("; ") + (math.length > 3 ? `; and ${math.length - 3} more` : ""),
-  );
+  add("math renders", math.length === 0, math.length === 0 ? "every formula renders, no LaTeX left in the text" : mathProblemsText(math));
   const start = startProblem(task);
   add("start as declared", start === null, start ?? `starting text: ${task.meta.start ?? "not declared"}`);
   const missing = await rt.missingModules(task);

@@ -4,7 +4,7 @@
  */
 
 import { listDefinitions } from "../core/canonical";
-import { findMathProblems } from "../core/math-check";
+import { findMathProblems, mathProblemsText } from "../core/math-check";
 import type { RunResult } from "../core/results";
 import type { Task } from "../core/task";
 import { parseExpected } from "../core/values";
@@ -126,16 +126,7 @@ export async function validateTask(task: Task, runtime: PythonRuntime): Promise<
   const out: CheckOutcome[] = [];
   const add = (name: ValidationCheck, ok: boolean, detail: string) => out.push({ name, ok, detail });
   const math = findMathProblems(task);
-  add(
-    "math renders",
-    math.length === 0,
-    math.length === 0
-      ? "every formula renders"
-      : math
-          .slice(0, 3)
-          .map((m) => `${m.file}${m.line ? `, line ${m.line}` : ""}: ${m.message} in $${m.formula}$`)
-          .join("; "),
-  );
+  add("math renders", math.length === 0, math.length === 0 ? "every formula renders" : mathProblemsText(math));
   const start = startProblem(task);
   add("start as declared", start === null, start ?? `starting text: ${task.meta.start ?? "not declared"}`);
   if (task.expected === null) {

@@ -124,6 +124,11 @@ describe("a task whose test.py does not load", () => {
     const lines = readFileSync(test, "utf8").split("\n");
     lines[4] = `${lines[4]} (`;
     writeFileSync(test, lines.join("\n"));
+    // Four formulas that do not render: validate lists every one, with its line.
+    const instruction = join(tasks, "pass-at-k", "instruction.md");
+    const text = readFileSync(instruction, "utf8");
+    const base = text.split("\n").length + 1;
+    writeFileSync(instruction, `${text}\n${["$\\fracc{1}{2}$", "$x^1^2$", "$\\nope$", "$\\frac{1}{2$"].join("\n\n")}\n`);
     const rec = recode("tasks", "record", "pass-at-k", "--dir", tasks);
     expect(rec.status).not.toBe(0);
     expect(rec.stdout + rec.stderr).toContain("collection error in test.py, line 5: SyntaxError");
@@ -131,6 +136,11 @@ describe("a task whose test.py does not load", () => {
     expect(val.status).not.toBe(0);
     expect(val.stdout).toContain("collection error in test.py, line 5");
     expect(val.stdout).toMatch(/starter fails +skipped/);
+    expect(val.stdout).toMatch(/math renders +FAIL *\n +pyodide: 4 problems:\n/);
+    for (const [i, bad] of ["\\fracc", "x^1^2", "\\nope", "\\frac{1}{2"].entries()) {
+      expect(val.stdout).toContain(`\n        instruction.md, line ${base + 2 * i}: `);
+      expect(val.stdout).toContain(bad);
+    }
     // A candidate is not judged against tests that do not load: exit 2, and the syntax error is shown once.
     const t = recode("test", join(tasks, "pass-at-k"), new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname);
     expect(t.status).toBe(2);

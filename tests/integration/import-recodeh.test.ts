@@ -228,12 +228,18 @@ describe("recode tasks import-recodeh", () => {
     try {
       cpSync(join(tasks, "recodeh-1"), join(brokenTasks, "recodeh-1"), { recursive: true });
       writeFileSync(join(brokenTasks, "recodeh-1", "canonical.py"), "def ema(xs, alpha)\n    return xs\n");
+      const instruction = join(brokenTasks, "recodeh-1", "instruction.md");
+      writeFileSync(instruction, `${readFileSync(instruction, "utf8")}\n$\\fracc{1}{2}$\n\n$x^1^2$\n`);
       expect((await recode("test", "recodeh-1", good, "--dir", brokenTasks, "--python", "python3")).code).toBe(2);
       // Validated: the file and line are named, and what cannot be judged without a reference is not run.
       const v = await recode("tasks", "validate", "recodeh-1", "--dir", brokenTasks, "--python", "python3");
       expect(v.code).toBe(1);
       expect(v.out).toMatch(/canonical passes +FAIL\n +collection error in stats\/canonical\.py, line 1: SyntaxError/);
       expect(v.out).toMatch(/deterministic x3 +-\n +not run: the reference solution does not load/);
+      // Every formula that does not render is listed, one per line.
+      expect(v.out).toMatch(
+        /math renders +FAIL\n +2 problems:\n +instruction\.md, line \d+: .*\\fracc.*\n +instruction\.md, line \d+: .*x\^1\^2/,
+      );
       cpSync(join(tasks, "recodeh-1"), join(brokenTasks, "recodeh-1"), { recursive: true });
       const testPy = join(brokenTasks, "recodeh-1", "test.py");
       writeFileSync(testPy, `import no_such_module_zz\n${readFileSync(testPy, "utf8")}`);
