@@ -60,6 +60,7 @@ import recode_check
 from recode_frames import code_objects, fixed_frame_functions
 from recode_guard import (
     MEMORY_ACCESS_MODULES,
+    MEMORY_BUG_MODULES,
     Guard,
     freeze_classes,
     hide_ctypes_classes,
@@ -911,6 +912,7 @@ def _main():
     emit_text = event_writer(3, bytes.fromhex(given.decode("ascii").strip()))
     del given
 
+    install_array_stand_in()
     # The task's packages, imported before the guard is made, so that it watches them (recode_guard.WATCHED_PACKAGES),
     # and before the run's folder joins the import path (where a file could stand in for one).
     import_packages(config.get("packages") or ())
@@ -959,7 +961,8 @@ def _installed_extensions_only():
             roots.add(os.path.dirname(file))
     roots = tuple(os.path.join(os.path.realpath(r), "") for r in roots if isinstance(r, str) and r)
 
-    real, refused, spec_type, get = _imp.create_dynamic, MEMORY_ACCESS_MODULES, machinery.ModuleSpec, object.__getattribute__
+    real, spec_type, get = _imp.create_dynamic, machinery.ModuleSpec, object.__getattribute__
+    refused = MEMORY_ACCESS_MODULES | MEMORY_BUG_MODULES
 
     # (What it checks with is in its closure, not in defaults a caller could pass: roots of its own.)
     def create_dynamic(spec, file=None, /):
@@ -971,7 +974,7 @@ def _installed_extensions_only():
         path = os.path.realpath(origin)
         # Every part of the name (the last one names the init function: x._ctypes runs _ctypes's) and the file's.
         if any(part in refused for part in name.split(".")) or os.path.basename(path).split(".")[0] in refused:
-            raise ImportError(f"{name} is not available to code under test (it reads and writes the interpreter's memory)")
+            raise ImportError(f"{name} is not available to code under test (it reads and writes the interpreter's memory, or has a memory-safety bug)")
         if not path.startswith(roots):
             raise ImportError(
                 f"the extension module {name} is not one of Python's own: compiled code from elsewhere is not available to code under test",
@@ -1172,14 +1175,9 @@ _BRIDGE_ROOTS = frozenset(("js", "pyodide", "_pyodide", "pyodide_js", "_pyodide_
 
 # Modules built into Pyodide that code under test must not have either: those that read and write the
 # interpreter's memory (recode_guard.MEMORY_ACCESS_MODULES, refused on both backends; in Pyodide ctypes
-# also calls any C function, emscripten_run_script_string among them: JavaScript), and array.
-_REFUSED_ROOTS = (
-    _BRIDGE_ROOTS
-    | MEMORY_ACCESS_MODULES
-    # A known memory-safety bug of this CPython (3.14.2): array's item assignment converts the value after
-    # checking the index, and a value whose __index__ empties the array writes to any address.
-    | frozenset(("array",))
-)
+# also calls any C function, emscripten_run_script_string among them: JavaScript), and array
+# (recode_guard.MEMORY_BUG_MODULES).
+_REFUSED_ROOTS = _BRIDGE_ROOTS | MEMORY_ACCESS_MODULES | MEMORY_BUG_MODULES
 
 
 # The _imp module as sealed (a run that swaps it in sys.modules is tainted).
@@ -1190,11 +1188,11 @@ class _RefusedArray:
     """``array.array`` of the stand-in module (``_array_stand_in``): making one is refused."""
 
     def __new__(cls, *args, **kwargs):
-        raise ImportError("array is not available to code under test (in Pyodide: a memory-safety bug of its item assignment)")
+        raise ImportError("array is not available to code under test (a memory-safety bug of its item assignment)")
 
 
 def _array_stand_in():
-    """What ``import array`` gives code under test in Pyodide: a module whose ``array`` refuses to be made.
+    """What ``import array`` gives code under test: a module whose ``array`` refuses to be made.
     multiprocessing (its ``reduction`` and ``managers``) imports array as it loads, and uses it only to pass file
     descriptors and in a manager's ``Array``: ``import multiprocessing`` and ``cpu_count()`` work as in CPython."""
     mod = types.ModuleType("array", "Stands in for the array module, which code under test does not get.")
@@ -1203,8 +1201,16 @@ def _array_stand_in():
     return mod
 
 
-# The stand-in, once the seal put it in sys.modules (Pyodide).
+# The stand-in, once put in sys.modules (``install_array_stand_in``).
 _ARRAY_STAND_IN = []
+
+
+def install_array_stand_in():
+    """Put the stand-in in ``sys.modules["array"]`` (found there, an import of array raises no audit event and
+    loads nothing): natively before anything imports the real module (socket does as it loads, and its
+    classes would be among ``object.__subclasses__()``), in Pyodide at the seal."""
+    _ARRAY_STAND_IN.append(_array_stand_in())
+    sys.modules["array"] = _ARRAY_STAND_IN[0]
 
 
 def _bridge_modules():
@@ -1254,9 +1260,7 @@ def seal():
     # The last use of ctypes: its classes then leave every __subclasses__().
     hide_ctypes_classes()
     hidden = {name: sys.modules.pop(name) for name in _bridge_modules()}
-    # (Found in sys.modules, an import of array raises no audit event and loads nothing.)
-    _ARRAY_STAND_IN.append(_array_stand_in())
-    sys.modules["array"] = _ARRAY_STAND_IN[0]
+    install_array_stand_in()
     sys.meta_path[:] = [f for f in sys.meta_path if (type(f).__module__ or "").split(".")[0] not in ("_pyodide", "pyodide")]
     sealed = []
 

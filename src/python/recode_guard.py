@@ -911,6 +911,12 @@ MEMORY_ACCESS_MODULES = frozenset(
 
 # Events that hand code under test every frame or every object (the harness's and the running test's
 # included): tracing and profiling hooks, sys.monitoring callbacks and the gc walks.
+# Modules with a known memory-safety bug of this CPython (3.11 natively, 3.14 in Pyodide) that turns into
+# reads and writes of any address: array's item assignment converts the value after checking the index, and
+# a value whose __index__ empties the array writes past its buffer. Refused to code under test, on both
+# backends; ``import array`` gives it a stand-in (the harness's ``_array_stand_in``).
+MEMORY_BUG_MODULES = frozenset(("array",))
+
 _REFUSED_EVENTS = frozenset(
     (
         "sys.settrace",
@@ -996,6 +1002,7 @@ def _install_audit_guard(functions, own=(), seal_module=None):
         _hidden=hidden_ids,
         _kept=hidden,
         _no_import=MEMORY_ACCESS_MODULES,
+        _bug=MEMORY_BUG_MODULES,
         _str=str,
         _ie=ImportError,
         _sub=issubclass,
@@ -1018,6 +1025,8 @@ def _install_audit_guard(functions, own=(), seal_module=None):
             root = _str.__str__(name).split(".")[0] if isinstance(name, _str) else None
             if root in _no_import:
                 raise _ie(f"{_str.__str__(name)} is not available to code under test (it reads and writes the interpreter's memory)")
+            if root in _bug:
+                raise _ie(f"{_str.__str__(name)} is not available to code under test (a memory-safety bug of its item assignment)")
             if root == "asyncio":
                 # Its event loop reads the frames of running coroutines (a task's repr), and Pyodide's has no
                 # way out to JavaScript: asyncio fails on both backends, here with a clear message.

