@@ -410,7 +410,7 @@ def hide_ctypes_classes():
 
     def install(ctypes):
         # (Walked now that ctypes is imported for the last time: each import makes its classes anew.)
-        hidden, seen, stack = set(), set(), [object]
+        hidden, seen, stack = [], set(), [object]
         while stack:
             cls = stack.pop()
             if id(cls) in seen:
@@ -418,10 +418,13 @@ def hide_ctypes_classes():
             seen.add(id(cls))
             module = type.__dict__["__module__"].__get__(cls)
             if type(module) is str and module.split(".")[0] in ("ctypes", "_ctypes"):
-                hidden.add(id(cls))
+                hidden.append(cls)
             stack.extend(real(cls))
 
-        left_out = frozenset(hidden)
+        # The classes themselves are kept (the values of left_out, in this closure): ctypes' Python classes go with the module, and a
+        # class made later at the same address (numbers.Integral) took the dead one's id and was left out too,
+        # and with it every ABC check that walks __subclasses__ (isinstance(1, numbers.Rational) was False).
+        left_out = {id(c): c for c in hidden}
         module_of = type.__dict__["__module__"].__get__
 
         def shown(c):
