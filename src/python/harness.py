@@ -773,7 +773,7 @@ def run_tests(config, emit_text):
     recode_check.SINK = sink
     guard = run.guard = _guard()
     # Natively (a new process for each run), after the guard, which takes ctypes as it is made.
-    sealed = [_installed_extensions_only()] if sys.platform != "emscripten" else []
+    sealed = [_installed_extensions_only(), *_CODE_FROM_SOURCE] if sys.platform != "emscripten" else []
     # The event writer's defaults (the descriptor, what it must lead to, the run's key) cannot be changed
     # nor read, nor those of the functions that hold it.
     guard.protect([emit_text, emit, sink, relay, *sealed], hide=True)
@@ -931,6 +931,10 @@ def _main():
     os.chdir(config["workdir"])
     sys.path.insert(0, os.path.abspath(config["workdir"]))
     sys.dont_write_bytecode = True
+    # From here on no .pyc is read (code under test may not unmarshal code: ``_code_from_source_only``): the
+    # modules imported during the run compile from their source. (Before the guard, which notes sys.)
+    sys.pycache_prefix = os.path.join(os.sep, "recode-no-bytecode")
+    _CODE_FROM_SOURCE.extend(_code_from_source_only())
     try:
         run_tests(config, emit_text)
     finally:
@@ -984,6 +988,44 @@ def _installed_extensions_only():
 
     _imp.create_dynamic = create_dynamic
     return create_dynamic
+
+
+# The replacement of get_frozen_object and the audit hook of ``_code_from_source_only`` (native).
+_CODE_FROM_SOURCE = []
+
+
+def _code_from_source_only():
+    """Native, before the guard is made (which refuses new audit hooks), once the task's packages are imported
+    and before any code under test runs: code objects come from source only.
+    Code made from its parts (``types.CodeType``, ``code.replace``) or from bytes (``marshal``, a ``.pyc``,
+    ``_imp.get_frozen_object`` with data, which unmarshals with no audit event) can hold crafted bytecode, which
+    reads and writes any address of the interpreter (as in Pyodide, where the seal refuses the same). A frozen
+    module's code is made now; ``.pyc`` files are not read (``sys.pycache_prefix``, set before the guard). Returns
+    the replacement of ``get_frozen_object`` and the audit hook, for the guard to protect."""
+    import _imp
+
+    frozen_codes = {}
+    for name in _imp._frozen_module_names():
+        try:
+            frozen_codes[name] = _imp.get_frozen_object(name)
+        except Exception:  # noqa: BLE001 - an alias without code of its own
+            pass
+
+    def get_frozen_object(name, data=None, /, _codes=frozen_codes, _ie=ImportError, _str=str, _type=type):
+        if data is not None:
+            raise _ie("get_frozen_object with data is not available to code under test")
+        code = _codes.get(name) if _type(name) is _str else None
+        if code is None:
+            raise _ie(f"No such frozen object named {name!r}" if _type(name) is _str else "a frozen module's name must be a str", name=name)
+        return code
+
+    def audit(event, args, _re=RuntimeError):
+        if event == "code.__new__" or event == "marshal.loads" or event == "marshal.load":
+            raise _re("code objects made from bytes or parts are not available to code under test (compile source instead)")
+
+    _imp.get_frozen_object = get_frozen_object
+    sys.addaudithook(audit)
+    return [get_frozen_object, audit]
 
 
 def _not_dumpable():

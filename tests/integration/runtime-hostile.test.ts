@@ -320,6 +320,54 @@ if _made or _classes:
   });
 });
 
+describe.each(["pyodide", "native"] as const)("%s: code made from bytes or parts", (backend) => {
+  let rt: PythonRuntime;
+  beforeAll(async () => {
+    rt = createRuntime(backend);
+    await rt.ready();
+  });
+  afterAll(async () => {
+    await rt.dispose();
+  });
+
+  // Crafted bytecode reads and writes any address (a LOAD_CONST past co_consts ended python3 with SIGSEGV natively).
+  it("types.CodeType, code.replace, marshal, a planted .pyc and _imp.get_frozen_object with data make no code", async () => {
+    const routes = `import _imp, importlib, importlib.util, marshal, os, sys, types
+_c = (lambda: 0).__code__
+_made = []
+def _try(name, fn):
+    try:
+        if isinstance(fn(), types.CodeType):
+            _made.append(name)
+    except Exception:
+        pass
+def _pyc():
+    with open("planted_helper.py", "w") as f:
+        f.write("VALUE = 1\\n")
+    code = marshal.dumps(compile("VALUE = 99\\n", "planted_helper.py", "exec"))
+    st = os.stat("planted_helper.py")
+    with open("planted_helper.pyc", "wb") as f:
+        f.write(importlib.util.MAGIC_NUMBER + bytes(4) + int(st.st_mtime).to_bytes(4, "little") + st.st_size.to_bytes(4, "little") + code)
+    os.remove("planted_helper.py")
+    sys.path_importer_cache.clear()
+    importlib.invalidate_caches()
+    import planted_helper
+    return _c if planted_helper.VALUE == 99 else None
+_try("code.replace", lambda: _c.replace(co_code=bytes([151, 0, 100, 200, 83, 0])))
+_try("types.CodeType", lambda: types.CodeType(*(getattr(_c, "co_" + a) for a in ("argcount", "posonlyargcount", "kwonlyargcount", "nlocals", "stacksize", "flags", "code", "consts", "names", "varnames", "filename", "name", "qualname", "firstlineno", "linetable", "exceptiontable", "freevars", "cellvars"))))
+_try("marshal.loads", lambda: marshal.loads(marshal.dumps(_c)))
+_try("get_frozen_object with data", lambda: _imp.get_frozen_object(_imp._frozen_module_names()[0], marshal.dumps(_c)))
+_try("a .pyc without its source", _pyc)
+import fractions, statistics
+assert statistics.mean([1, 2, 3]) == 2 and 1 + fractions.Fraction(1, 3) == fractions.Fraction(4, 3)
+if _made:
+    raise RuntimeError(f"code was made through {_made}")
+`;
+    const r = await rt.run(taskRunRequest(task, `${task.canonical}\n${routes}`));
+    expect([r.collectionError, r.incident, r.allPassed]).toEqual([null, null, true]);
+  });
+});
+
 describe("native: the event stream and the process group", () => {
   let rt: PythonRuntime;
   beforeAll(async () => {

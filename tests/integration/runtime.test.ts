@@ -357,8 +357,8 @@ def run(tc):
     // A changed file is compiled anew: its own text counts, with its own line numbers.
     const changed = await rt.run(withHelper("\n\nVALUE = 1 / 0\n", reader));
     expect(changed.collectionError?.traceback).toMatch(/helper\.py", line 3/);
-    // A run that plants a compiled helper of its own and imports it: the compiled file is refused (in the
-    // native backend, where Python is in a box of its own, it is read), and nothing is left for the next run.
+    // A run that plants a compiled helper of its own and imports it: the compiled file is refused (natively
+    // too: runtime-hostile.test.ts "code made from bytes or parts"), and nothing is left for the next run.
     const planter = `import importlib.util, marshal, os, sys
 os.makedirs("__pycache__", exist_ok=True)
 code = marshal.dumps(compile("VALUE = 99\\n", "helper.py", "exec"))
