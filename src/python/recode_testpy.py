@@ -14,7 +14,8 @@ ends the run as "not trusted" when any of these finds something:
   imported the candidate, whose ``check`` would get every test object);
 - ``foreign_members``: anything in a test class, or in a class it is built on,
   that runs code and that test.py's text did not make: a function whose code
-  is not test.py's (or unittest's, for its skip wrappers), or another
+  is not test.py's (or unittest's, for its skip wrappers; a ``staticmethod``
+  may hold any function: it is never given the test object), or another
   descriptor (an ``__init__`` given to a test class while it was made would
   get each test object as it is made), anything but test.py's own function
   under the name of one of unittest's (a class that does nothing as
@@ -115,7 +116,12 @@ def _made_by(value, codes, given_builtins):
         # framework's, its skip wrappers, have the interpreter's.)
         own = value.__builtins__
         return id(value.__code__) in codes and (own is given_builtins or own is vars(builtins))
-    if kind is staticmethod or kind is classmethod:
+    if kind is staticmethod:
+        # Its function is called with the arguments test.py's code gives it, never with the test object or its
+        # class: the code under test's own function, bound by test.py (``op = staticmethod(add)`` in a test
+        # class a shared mixin reads), runs as it would when called by name.
+        return True
+    if kind is classmethod:
         return _made_by(value.__func__, codes, given_builtins)
     if kind is property:
         return all(f is None or _made_by(f, codes, given_builtins) for f in (value.fget, value.fset, value.fdel))
@@ -156,7 +162,8 @@ def foreign_members(module, codes, protected_classes, given_builtins):
                 found.append(f"test class {cls.__qualname__}'s metaclass {meta.__qualname__} (not test.py's)")
             for name, member in list(_type_dict(cls).items()):
                 if not _made_by(member, codes, given_builtins):
-                    found.append(f"test class {cls.__qualname__}'s {name} (code test.py does not define)")
+                    hint = ": a method gets each test object; wrap another's function in staticmethod" if type(member) is _FUNCTION else ""
+                    found.append(f"test class {cls.__qualname__}'s {name} (code test.py does not define{hint})")
                 elif name in _FRAMEWORK_NAMES and type(member) not in _METHODS:
                     found.append(f"test class {cls.__qualname__}'s {name} (not a function, under the name of one of unittest's)")
     return found

@@ -120,4 +120,28 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
     expect(silent.incident ?? null).toBeNull();
     expect(statusOf(silent, "TestSoftmax.test_values")).toBe("failed");
   });
+
+  it("a function of the code under test bound as a method gets the test object: not trusted, and the message says what to do", async () => {
+    const tests = (bind: string) =>
+      `import unittest\nfrom target import add\n\nclass TestAdd(unittest.TestCase):\n    op = ${bind}\n\n    def test_add(self):\n        self.assertEqual(type(self).op(2, 2), 4)\n`;
+    const run = (bind: string) =>
+      runtime().run({
+        files: {},
+        targetPath: "target.py",
+        candidate: "def add(a, b):\n    return a + b\n",
+        tests: tests(bind),
+        mode: "test",
+        expected: null,
+        packages: [],
+        timeLimitMs: 20_000,
+      });
+    const wrapped = await run("staticmethod(add)");
+    expect([wrapped.incident, wrapped.allPassed]).toEqual([null, true]);
+    const bare = await run("add");
+    expect(bare.allPassed).toBe(false);
+    expect(bare.incident?.kind).toBe("tampered");
+    expect(bare.collectionError?.message).toContain(
+      "test class TestAdd's op (code test.py does not define: a method gets each test object; wrap another's function in staticmethod)",
+    );
+  });
 });
