@@ -103,12 +103,19 @@ export function didYouMean(id: string, known: readonly string[]): string {
   return near.length > 0 ? ` (did you mean ${near.join(" or ")}?)` : "";
 }
 
+/** What an unknown id's message says about tasks kept outside the folder read (the usual cause). */
+const OTHER_FOLDER = "for a task in another folder, give that folder as --dir";
+
 /** Load one task folder. Throws TaskFormatError (names task, file, field, line). */
 export function loadTaskDir(root: string, id: string): Task {
   const dir = join(root, id);
   if (!existsSync(dir)) {
     const known = listTaskIds(root);
-    throw new TaskFormatError(id, dir, `no such task folder${didYouMean(id, known)}; known tasks: ${known.join(", ") || "(none)"}`);
+    throw new TaskFormatError(
+      id,
+      dir,
+      `no such task folder${didYouMean(id, known)}; ${OTHER_FOLDER}; known tasks: ${known.join(", ") || "(none)"}`,
+    );
   }
   if (!existsSync(join(dir, "task.json"))) {
     // A pack's grouping folder (week1/ holding task folders), which the page reads through and --dir does not.
@@ -156,7 +163,7 @@ export function resolveTaskIds(root: string, args: string[]): string[] {
       throw new TaskFolderError(
         `unknown task "${a}": tasks are named by id; for a task folder, give its parent as --dir (--dir ${parent} ${id})`,
       );
-    } else throw new TaskFolderError(`unknown task "${a}"${didYouMean(a, all)}; known tasks: ${all.join(", ")}`);
+    } else throw new TaskFolderError(`unknown task "${a}"${didYouMean(a, all)}; ${OTHER_FOLDER}; known tasks: ${all.join(", ")}`);
   }
   return [...new Set(out)];
 }

@@ -19,7 +19,11 @@ describe("resolveTaskIds", () => {
     expect(() => resolveTaskIds(BUILTIN_TASKS, ["rmsnorm"])).toThrow(/unknown task "rmsnorm" \(did you mean rms-norm\?\)/);
     expect(() => resolveTaskIds(BUILTIN_TASKS, ["adam"])).toThrow(/did you mean adam-optimizer\?/);
     expect(() => resolveTaskIds(BUILTIN_TASKS, ["Pass-At-K2"])).toThrow(/did you mean pass-at-k\?/);
-    expect(() => resolveTaskIds(BUILTIN_TASKS, ["zzzzzz"])).toThrow(/unknown task "zzzzzz"; known tasks/);
-    expect(() => loadTaskDir(BUILTIN_TASKS, "focal_loss")).toThrow(/no such task folder \(did you mean focal-loss\?\)/);
+    expect(() => resolveTaskIds(BUILTIN_TASKS, ["zzzzzz"])).toThrow(
+      /unknown task "zzzzzz"; for a task in another folder, give that folder as --dir; known tasks/,
+    );
+    expect(() => loadTaskDir(BUILTIN_TASKS, "focal_loss")).toThrow(
+      /no such task folder \(did you mean focal-loss\?\); for a task in another folder, give that folder as --dir/,
+    );
   });
 });
