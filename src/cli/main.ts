@@ -222,15 +222,17 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
           out(
             `  ${pad(check, 46)}${cells.map((c) => pad(c === undefined ? "-" : c.skipped ? "skipped" : c.ok ? "ok" : "FAIL", w)).join("")}\n`,
           );
-          cells.forEach((c, i) => {
-            const detail = c?.detail.replaceAll("\n", "\n      ");
-            if (c && !c.ok) {
-              failed += 1;
-              out(`    ${backends[i]}: ${detail}\n`);
-            } else if (c && (c.skipped || ALWAYS_SHOWN.includes(check))) {
-              out(`    ${backends[i]}: ${detail}\n`);
-            }
-          });
+          // A failed check counts once, however many backends it failed in; a detail every backend gives
+          // alike (the formulas, the starting text: nothing about the backend) is shown once.
+          if (cells.some((c) => c !== undefined && !c.ok)) failed += 1;
+          const shown = cells.map((c) => (c && (!c.ok || c.skipped || ALWAYS_SHOWN.includes(check)) ? c.detail : null));
+          if (backends.length > 1 && shown.every((d) => d !== null && d === shown[0])) {
+            out(`    ${(shown[0] as string).replaceAll("\n", "\n      ")}\n`);
+          } else {
+            shown.forEach((d, i) => {
+              if (d !== null) out(`    ${backends[i]}: ${d.replaceAll("\n", "\n      ")}\n`);
+            });
+          }
         }
       }
       failed += await validateSharedTasks(o.dir, shared, o, out);

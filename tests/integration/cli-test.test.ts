@@ -284,5 +284,8 @@ describe("validate's re-record check on another machine's numbers", () => {
     expect(stale.status).not.toBe(0);
     expect(stale.stdout).toMatch(/re-record identical +FAIL +FAIL/);
     expect(stale.stdout).toContain("run `recode tasks record pass-at-k`");
+    // One check that failed alike in both backends: its detail is shown once, and it counts once.
+    expect(stale.stdout.split("run `recode tasks record pass-at-k`").length - 1).toBe(1);
+    expect(stale.stdout).toMatch(/\n1 check\(s\) failed\n/);
   });
 });
