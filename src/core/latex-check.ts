@@ -25,6 +25,10 @@ export interface RenderProblem {
   message: string;
   /** The source line (1-based) of the formula or text, where the converter knows it. */
   line?: number;
+  /** For `math`: whether the formula is set on its own line (`\[`, `$$`, an environment) rather than inline. */
+  display?: boolean;
+  /** For `math`: the formula with its delimiters, as the source writes it, where the converter says where it is. */
+  written?: string;
 }
 
 /** A command (`\name`), or the delimiters of display and inline math, in text. */
@@ -105,7 +109,16 @@ export function findRenderProblems(tree: Root, source?: string): RenderProblem[]
         const written = span && source !== undefined ? withoutDelimiters(source.slice(Number(span[1]), Number(span[2]))) : "";
         const message = title.replace(/^ParseError: /, "").replace(/^KaTeX parse error: /, "") || "KaTeX cannot set this formula";
         const bad = span && source !== undefined ? badLine(source, Number(span[1]), Number(span[2]), message) : undefined;
-        out.push({ kind: "math", text: written || textOf(n.children), message, ...at(bad ?? here) });
+        const whole = span && source !== undefined ? source.slice(Number(span[1]), Number(span[2])).trim() : "";
+        const display = cls.includes("katex-display") || /^(\$\$|\\\[|\\begin)/.test(whole);
+        out.push({
+          kind: "math",
+          text: written || textOf(n.children),
+          message,
+          display,
+          ...(whole ? { written: whole } : {}),
+          ...at(bad ?? here),
+        });
         continue;
       }
       if (cls.includes("latex-raw")) {

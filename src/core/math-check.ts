@@ -25,21 +25,27 @@ export interface MathProblem {
   /** The formula, or the command left in the text. */
   formula: string;
   message: string;
+  /** Where `formula` stands: in math (display or inline), or in the text (a command left in it, a stray brace). */
+  place: "display" | "inline" | "text";
+  /** The formula with its delimiters as the file writes them (`$$...$$`, `\\[...\\]`, an environment), where known. */
+  written?: string;
 }
 
 interface MathNode {
   type: string;
   value?: string;
-  position?: { start: { line: number } };
+  position?: { start: { line: number; offset?: number }; end: { offset?: number } };
   children?: MathNode[];
 }
 
-function formulas(markdown: string): { value: string; display: boolean; line: number | null }[] {
+function formulas(markdown: string): { value: string; display: boolean; line: number | null; written?: string }[] {
   const tree = unified().use(remarkParse).use(remarkMath).parse(markdown) as MathNode;
-  const out: { value: string; display: boolean; line: number | null }[] = [];
+  const out: { value: string; display: boolean; line: number | null; written?: string }[] = [];
   const walk = (n: MathNode) => {
     if ((n.type === "math" || n.type === "inlineMath") && typeof n.value === "string") {
-      out.push({ value: n.value, display: n.type === "math", line: n.position?.start.line ?? null });
+      const [from, to] = [n.position?.start.offset, n.position?.end.offset];
+      const written = from !== undefined && to !== undefined ? markdown.slice(from, to) : undefined;
+      out.push({ value: n.value, display: n.type === "math", line: n.position?.start.line ?? null, written });
     }
     for (const c of n.children ?? []) walk(c);
   };
@@ -58,6 +64,8 @@ function check(file: MathProblem["file"], markdown: string): MathProblem[] {
         line: f.line,
         formula: f.value.slice(0, 120),
         message: (e as Error).message.replace(/^KaTeX parse error: /, ""),
+        place: f.display ? "display" : "inline",
+        written: f.written,
       });
     }
   }
@@ -84,6 +92,8 @@ export function findMathProblems(task: Pick<Task, "instruction" | "paper">): Mat
       line: p.line ?? lineIn(task.paper, p.text),
       formula: p.text.slice(0, 120),
       message: p.message,
+      place: p.kind === "math" ? (p.display ? "display" : "inline") : "text",
+      written: p.written,
     }),
   );
   return [...check("instruction.md", task.instruction), ...paper];
@@ -91,12 +101,24 @@ export function findMathProblems(task: Pick<Task, "instruction" | "paper">): Mat
 
 /**
  * The detail of the "math renders" check of `recode tasks validate`: every
- * problem, one per line, as `file, line N: message in $formula$`; each problem
+ * problem, one per line, as `file, line N: message in $formula$` (`$$...$$` for
+ * a display formula, `at \\cmd` for a command in the text); each problem
  * is listed (a task author fixes them all before the check passes), none is
  * summarised away. "" for no problems.
  */
 export function mathProblemsText(problems: readonly MathProblem[]): string {
-  const one = (m: MathProblem) => `${m.file}${m.line ? `, line ${m.line}` : ""}: ${m.message} in $${m.formula}$`;
+  // (KaTeX underlines the offending characters with U+0332, which a terminal shows as clutter: its message
+  // already gives their position.)
+  const oneLine = (t: string) => {
+    const flat = t.replace(/\s*\n\s*/g, " ");
+    return flat.length > 120 ? `${flat.slice(0, 117)}...` : flat;
+  };
+  const quoted = (m: MathProblem) =>
+    m.place === "text"
+      ? `at ${oneLine(m.formula)}`
+      : `in ${oneLine(m.written ?? (m.place === "display" ? `$$${m.formula}$$` : `$${m.formula}$`))}`;
+  const one = (m: MathProblem) =>
+    `${m.file}${m.line ? `, line ${m.line}` : ""}: ${m.message.replaceAll("\u0332", "")}${m.formula ? ` ${quoted(m)}` : ""}`;
   if (problems.length <= 1) return problems.map(one).join("");
   return `${problems.length} problems:\n${problems.map((m) => `  ${one(m)}`).join("\n")}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findMathProblems } from "../../src/core/math-check";
+import { findMathProblems, mathProblemsText } from "../../src/core/math-check";
 
 describe("findMathProblems", () => {
   it("accepts inline and display math in Markdown and LaTeX", () => {
@@ -54,5 +54,22 @@ describe("findMathProblems", () => {
       [5, "Undefined control sequence: \\f"],
       [7, "Expected '\\right', got 'EOF' a"],
     ]);
+  });
+
+  it("lists each problem as the file writes it: its delimiters, a command in the text, one line each", () => {
+    const instruction = "Text.\n\n$$a = \\frac{1}{2$$\n\nand $x^1^2$.\n";
+    const paper = "\\section{A}\nSome \\method{} here.\n\\[ \\nope \\]\n\\begin{equation}\nx^1^2\n\\end{equation}\n";
+    const text = mathProblemsText(findMathProblems({ instruction, paper }));
+    const lines = text.split("\n");
+    expect(lines[0]).toBe("5 problems:");
+    expect(lines).toHaveLength(6);
+    expect(lines[1]).toMatch(/^ {2}instruction\.md, line 3: .* in \$\$a = \\frac\{1\}\{2\$\$$/);
+    expect(lines[2]).toMatch(/^ {2}instruction\.md, line 5: Double superscript .* in \$x\^1\^2\$$/);
+    expect(text).toMatch(/paper\.tex, line 2: the command \\method is not known .* at \\method\n/);
+    expect(text).toContain(" in \\[ \\nope \\]");
+    expect(text).toContain(" in \\begin{equation} x^1^2 \\end{equation}");
+    // KaTeX's underlining (U+0332) is left out: its message gives the position.
+    expect(text).not.toContain("\u0332");
+    expect(mathProblemsText([])).toBe("");
   });
 });
