@@ -541,7 +541,11 @@ export class RunAssembler {
       return;
     }
     if (this.checkKeys.has(ev.key)) {
-      this.distrust(`check ${ev.key} made twice in ${this.current}`);
+      // (Where the second one was made, as the harness saw it: test.py's line, for a task author's loop.)
+      const at = typeof ev.caller === "string" ? /File "([^"]+)", line (\d+)/.exec(ev.caller) : null;
+      this.distrust(
+        `check ${ev.key} made twice in ${this.current}${at ? ` (${at[1]}, line ${at[2]})` : ""}: each check of a test needs its own key (in a loop or a subTest, put the case in the key)`,
+      );
       return;
     }
     this.checkKeys.add(ev.key);

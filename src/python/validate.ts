@@ -53,6 +53,8 @@ export function collectionText(e: NonNullable<RunResult["collectionError"]>): st
 
 function summary(r: RunResult): string {
   if (r.collectionError) return collectionText(r.collectionError);
+  // A run not trusted has every test marked with the same reason: the reason, once.
+  if (r.incident?.kind === "tampered") return r.incident.message;
   const c = r.counts;
   const bad = r.tests.filter((t) => t.status !== "passed").slice(0, 2);
   const why = bad.map((t) => `${t.id} ${t.status}: ${t.message.slice(0, 120)}`).join("; ");

@@ -265,6 +265,24 @@ describe("where bubblewrap does not work", () => {
   });
 });
 
+describe("a check key made twice in one test", () => {
+  it("fails the recording with test.py's line and what to do", () => {
+    const tasks = mkdtempSync(join(tmpdir(), "recode-twice-"));
+    cpSync(new URL("../../tasks/pass-at-k", import.meta.url).pathname, join(tasks, "pass-at-k"), { recursive: true });
+    const test = join(tasks, "pass-at-k", "test.py");
+    const lines = readFileSync(test, "utf8").split("\n");
+    const at = lines.findIndex((l) => l.includes('check(self, "pass_at_k_small", values'));
+    lines[at] = '        for v in values:\n            check(self, "pass_at_k_small", v, rtol=1e-12)';
+    writeFileSync(test, lines.join("\n"));
+    const rec = recode("tasks", "record", "pass-at-k", "--dir", tasks);
+    expect(rec.status).not.toBe(0);
+    // The reason once (not once per test the run marked), with the line of the second check.
+    expect(rec.stdout + rec.stderr).toContain(
+      `recording failed: Check pass_at_k_small made twice in TestPassAtK.test_values (test.py, line ${at + 2}): each check of a test needs its own key (in a loop or a subTest, put the case in the key); the run's results are not trusted.`,
+    );
+  });
+});
+
 describe("validate's re-record check on another machine's numbers", () => {
   it("takes values that differ only within their tolerances, and still names a recording whose checks changed", () => {
     const tasks = mkdtempSync(join(tmpdir(), "recode-rerecord-"));
