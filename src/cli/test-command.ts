@@ -11,6 +11,7 @@ import { renderTestLog } from "../core/feedback";
 import { isSharedTask, sharedCanonicalTarget } from "../core/pytest-task";
 import type { RunResult } from "../core/results";
 import type { Task } from "../core/task";
+import { parseExpected } from "../core/values";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
 import { createRuntime } from "../python/node";
 import { taskRunRequest } from "../python/runtime";
@@ -46,6 +47,24 @@ export function resolveTask(spec: string, dir: string): Task {
   }
   if (spec.includes("/") || spec.includes("\\")) throw new CommandInputError(`task folder ${spec} does not exist`);
   return loadTaskDir(dir, spec);
+}
+
+/** The command that records `task` as it was named (a folder's path, or an id with --dir), to show in a message. */
+function recordCommand(spec: string, task: Task, dir: string): string {
+  const folder =
+    existsSync(spec) && statSync(spec).isDirectory() && existsSync(join(spec, "task.json")) ? dirname(resolve(spec)) : resolve(dir);
+  return `recode tasks record ${task.id}${folder === BUILTIN_TASKS ? "" : ` --dir ${folder}`}`;
+}
+
+/** Tests the run collected that expected.json does not know (test.py changed since it was recorded); none when the run is not trusted. */
+function unrecordedTests(r: RunResult, task: Task): string[] {
+  if (task.expected === null || r.incident?.kind === "tampered") return [];
+  try {
+    const known = parseExpected(task.expected).tests;
+    return known === null ? [] : r.tests.map((t) => t.id).filter((id) => !known.has(id));
+  } catch {
+    return [];
+  }
 }
 
 const FILE_ERRORS: Record<string, string> = {
@@ -187,7 +206,8 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
     if (o.python && o.backend === "pyodide") {
       process.stderr.write(`note: --python is for --backend native and imported RECODE-H tasks; ${task.id} runs in Pyodide here\n`);
     }
-    if (task.expected === null) throw new CommandInputError(`task ${task.id} has no expected.json: run recode tasks record ${task.id}`);
+    if (task.expected === null)
+      throw new CommandInputError(`task ${task.id} has no expected.json: run ${recordCommand(spec, task, o.dir)}`);
     const candidate = readCandidate(candidatePath);
     let rt: ReturnType<typeof createRuntime>;
     try {
@@ -233,6 +253,12 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       process.stderr.write(
         `recode: the packages task ${task.id} needs (${task.meta.packages.join(", ")}) could not be loaded here: ${o.backend === "pyodide" ? "give a package source with the wheels (--package-source), or use --backend native" : "install them for the Python the native backend runs (--python)"} (the candidate was not judged)\n`,
       );
-    setCode(why ? 2 : r.allPassed ? 0 : 1);
+    // test.py gained tests since the recording: the task is stale, and those tests cannot be verified.
+    const unrecorded = why ? [] : unrecordedTests(r, task);
+    if (unrecorded.length > 0)
+      process.stderr.write(
+        `recode: expected.json does not know ${unrecorded.length} test(s) of test.py (${unrecorded.slice(0, 3).join(", ")}${unrecorded.length > 3 ? ", ..." : ""}): test.py changed since the task was recorded; run ${recordCommand(spec, task, o.dir)} (the candidate was not judged)\n`,
+      );
+    setCode(why || unrecorded.length > 0 ? 2 : r.allPassed ? 0 : 1);
   }
 }

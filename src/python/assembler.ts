@@ -695,7 +695,12 @@ export class RunAssembler {
     }
     if (this.expected?.tests && !this.expected.tests.has(t.id) && (t.status === "passed" || t.status === "xpass" || t.status === "xfail")) {
       // The host cannot verify a test the recording does not know: test.py changed since it was recorded.
-      return { ...t, status: "error", message: `${t.id} is not in expected.json: record the task again (recode tasks record)`, subtests };
+      return {
+        ...t,
+        status: "error",
+        message: `${t.id} is not in expected.json: test.py changed since the task was recorded; record it again (recode tasks record)`,
+        subtests,
+      };
     }
     const wanted = this.expected?.tests?.get(t.id) ?? [];
     const missing = wanted.filter((k) => !this.checks.some((c) => c.key === k));

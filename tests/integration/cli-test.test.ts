@@ -108,11 +108,16 @@ describe("recode test", () => {
       `${readFileSync(testPy, "utf8")}\n\nclass TestExtra(unittest.TestCase):\n    def test_new(self):\n        self.assertTrue(True)\n`,
     );
     const r = recode("test", join(tasks, "pass-at-k"), new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname, "--json");
-    expect(r.status).toBe(1);
-    const out = JSON.parse(r.stdout) as { tests: { id: string; status: string; message: string }[] };
+    // The task is stale, not the file wrong: exit 2, with the command that records it, --dir included.
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      `expected.json does not know 1 test(s) of test.py (TestExtra.test_new): test.py changed since the task was recorded; run recode tasks record pass-at-k --dir ${tasks} (the candidate was not judged)`,
+    );
+    const out = JSON.parse(r.stdout) as { solved: boolean; tests: { id: string; status: string; message: string }[] };
+    expect(out.solved).toBe(false);
     const extra = out.tests.find((t) => t.id === "TestExtra.test_new");
     expect(extra?.status).toBe("error");
-    expect(extra?.message).toContain("record the task again");
+    expect(extra?.message).toContain("record it again");
   });
 });
 
