@@ -4,7 +4,7 @@
  * the `recode tasks validate` / `recode tasks doc` commands as a user runs them.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -196,9 +196,15 @@ describe("the commands", () => {
     // Nor the tasks of another folder, all of them included.
     const other = spawnSync(process.execPath, [BIN, "tasks", "doc", "--dir", root], { encoding: "utf8", cwd, timeout: 60_000 });
     expect(other.status).toBe(2);
-    expect(other.stderr).toContain(`the tasks of ${root} would replace docs/tasks.md, which lists the built-in tasks: give --out <file>`);
+    expect(other.stderr).toContain(`the tasks of ${root} are not the built-in ones: give --out <file> for their document`);
     expect(readFileSync(join(cwd, "docs", "tasks.md"), "utf8")).toBe("every task\n");
+    // Nor a docs/tasks.md made where there was none (a folder that is not the checkout).
+    const bare = mkdtempSync(join(tmpdir(), "recode-doc-bare-"));
+    const fresh = spawnSync(process.execPath, [BIN, "tasks", "doc", "--dir", root], { encoding: "utf8", cwd: bare, timeout: 60_000 });
+    expect(fresh.status).toBe(2);
+    expect(existsSync(join(bare, "docs"))).toBe(false);
     rmSync(cwd, { recursive: true, force: true });
+    rmSync(bare, { recursive: true, force: true });
   });
 
   it("recode tasks doc writes a document with every task", () => {

@@ -67,12 +67,13 @@ export function addTasksDocCommand(tasks: Command, out: (s: string) => void, set
     .action(async (ids: string[], o: DocOptions, cmd: Command) => {
       const list = resolveTaskIds(o.dir, ids);
       // The default document is the built-in pack's, whole: a few of its tasks, or another folder's, must not replace it.
+      // Another folder's tasks are written where --out says, never to a docs/tasks.md the current folder happens to have (or not).
+      if (cmd.getOptionValueSource("out") === "default" && resolve(o.dir) !== BUILTIN_TASKS) {
+        throw new CommandInputError(
+          `the tasks of ${o.dir} are not the built-in ones: give --out <file> for their document (docs/tasks.md lists the built-in tasks)`,
+        );
+      }
       if (cmd.getOptionValueSource("out") === "default" && existsSync(o.out)) {
-        if (resolve(o.dir) !== BUILTIN_TASKS) {
-          throw new CommandInputError(
-            `the tasks of ${o.dir} would replace ${o.out}, which lists the built-in tasks: give --out <file> to write theirs elsewhere`,
-          );
-        }
         const all = listTaskIds(o.dir).length;
         if (list.length < all) {
           throw new CommandInputError(
