@@ -372,32 +372,33 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
   }
   const metaText = files["task.json"] as string;
   const meta = parseTaskMeta(folder, metaText);
+  // Every problem below at once (the first names where; the others follow it), so that fixing one does not just reveal the next.
+  const problems: { file: string; problem: string; field?: string; line?: number }[] = [];
   if (meta.id !== folder) {
-    throw new TaskFormatError(
-      folder,
-      "task.json",
-      `id "${meta.id}" differs from the folder name "${folder}"`,
-      "id",
-      jsonLine(metaText, ["id"]),
-    );
+    problems.push({
+      file: "task.json",
+      problem: `id "${meta.id}" differs from the folder name "${folder}"`,
+      field: "id",
+      line: jsonLine(metaText, ["id"]),
+    });
   }
   const repo: Record<string, string> = {};
   for (const [path, text] of Object.entries(files)) {
     if (!path.startsWith("repo/")) continue;
     if (!isInsidePath(path.slice(5))) {
-      throw new TaskFormatError(folder, path, "a repository file's path must stay inside repo/ (no ./, .., //, \\ or a leading /)");
+      problems.push({ file: path, problem: "a repository file's path must stay inside repo/ (no ./, .., //, \\ or a leading /)" });
+      continue;
     }
     repo[path.slice(5)] = text;
   }
   const starter = repo[meta.target_file_path];
   if (starter === undefined) {
-    throw new TaskFormatError(
-      folder,
-      "task.json",
-      `target_file_path names repo/${meta.target_file_path}, which does not exist (it holds the starting text; it may be empty)`,
-      "target_file_path",
-      jsonLine(metaText, ["target_file_path"]),
-    );
+    problems.push({
+      file: "task.json",
+      problem: `target_file_path names repo/${meta.target_file_path}, which does not exist (it holds the starting text; it may be empty)`,
+      field: "target_file_path",
+      line: jsonLine(metaText, ["target_file_path"]),
+    });
   }
   const tests = files["test.py"] as string;
   const interfaceOf: Record<string, string> = {};
@@ -406,17 +407,24 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
       // A pytest task's test may be a function of the module (no class).
       const [cls, method] = id.includes(".") ? (id.split(".") as [string, string]) : [null, id];
       if ((cls !== null && !new RegExp(`class\\s+${cls}\\b`).test(tests)) || !new RegExp(`def\\s+${method}\\s*\\(`).test(tests)) {
-        throw new TaskFormatError(
-          folder,
-          "task.json",
-          `test ${id} is not defined in test.py`,
-          `interfaces[${i}].tests[${j}]`,
-          jsonLine(metaText, ["interfaces", i, "tests", j]),
-        );
+        problems.push({
+          file: "task.json",
+          problem: `test ${id} is not defined in test.py`,
+          field: `interfaces[${i}].tests[${j}]`,
+          line: jsonLine(metaText, ["interfaces", i, "tests", j]),
+        });
       }
       interfaceOf[id] = itf.name;
     }
   });
+  const [first, ...rest] = problems;
+  if (first) {
+    const place = (p: (typeof problems)[number]) =>
+      [p.file, p.line !== undefined ? `line ${p.line}` : null, p.field ? `field ${p.field}` : null].filter(Boolean).join(", ");
+    const also = rest.length ? ` (also: ${rest.map((p) => `${place(p)}: ${p.problem}`).join("; ")})` : "";
+    throw new TaskFormatError(folder, first.file, `${first.problem}${also}`, first.field, first.line);
+  }
+  if (starter === undefined) throw new TaskFormatError(folder, "task.json", "no starting text");
   const expected = files["expected.json"] ?? null;
   if (expected !== null) parseJson(folder, "expected.json", expected);
   return {

@@ -55,6 +55,21 @@ describe("task.json errors name the field and the line", () => {
     expect(e.line).toBe(lineOfText(text, "TestNothing.test_nothing"));
   });
 
+  it("an id that is not the folder's and tests test.py lacks are named at once, each with its line", () => {
+    const bad = structuredClone(meta);
+    bad.id = "other-name";
+    bad.interfaces[0].tests[0] = "TestPassAtK.test_valuez";
+    bad.interfaces[1].tests[0] = "TestNope.test_x";
+    const text = JSON.stringify(bad, null, 2);
+    const e = errorFor(text);
+    expect([e.field, e.line]).toEqual(["id", lineOfText(text, '"id"')]);
+    expect(e.message).toContain('id "other-name" differs from the folder name "pass-at-k" (also: ');
+    expect(e.message).toContain(
+      `task.json, line ${lineOfText(text, "TestPassAtK.test_valuez")}, field interfaces[0].tests[0]: test TestPassAtK.test_valuez is not defined in test.py`,
+    );
+    expect(e.message).toContain("field interfaces[1].tests[0]: test TestNope.test_x is not defined in test.py");
+  });
+
   it("unknown fields are errors, also inside paper and interfaces", () => {
     const top = JSON.stringify({ ...meta, extra: 1 }, null, 2);
     expect(errorFor(top)).toMatchObject({ field: "extra", line: lineOfText(top, '"extra"') });
