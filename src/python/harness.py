@@ -990,18 +990,10 @@ def _installed_extensions_only():
     return create_dynamic
 
 
-# The replacement of get_frozen_object and the audit hook of ``_code_from_source_only`` (native).
-_CODE_FROM_SOURCE = []
-
-
-def _code_from_source_only():
-    """Native, before the guard is made (which refuses new audit hooks), once the task's packages are imported
-    and before any code under test runs: code objects come from source only.
-    Code made from its parts (``types.CodeType``, ``code.replace``) or from bytes (``marshal``, a ``.pyc``,
-    ``_imp.get_frozen_object`` with data, which unmarshals with no audit event) can hold crafted bytecode, which
-    reads and writes any address of the interpreter (as in Pyodide, where the seal refuses the same). A frozen
-    module's code is made now; ``.pyc`` files are not read (``sys.pycache_prefix``, set before the guard). Returns
-    the replacement of ``get_frozen_object`` and the audit hook, for the guard to protect."""
+def frozen_objects_only():
+    """Replace ``_imp.get_frozen_object`` (both backends, before any code under test runs) with one that hands out
+    the frozen modules' code, made now, and takes no data: given bytes, the original unmarshals them into code with
+    no audit event. Returns the replacement, for the guard or the seal to protect."""
     import _imp
 
     frozen_codes = {}
@@ -1019,11 +1011,28 @@ def _code_from_source_only():
             raise _ie(f"No such frozen object named {name!r}" if _type(name) is _str else "a frozen module's name must be a str", name=name)
         return code
 
+    _imp.get_frozen_object = get_frozen_object
+    return get_frozen_object
+
+
+# The replacement of get_frozen_object and the audit hook of ``_code_from_source_only`` (native).
+_CODE_FROM_SOURCE = []
+
+
+def _code_from_source_only():
+    """Native, before the guard is made (which refuses new audit hooks), once the task's packages are imported
+    and before any code under test runs: code objects come from source only.
+    Code made from its parts (``types.CodeType``, ``code.replace``) or from bytes (``marshal``, a ``.pyc``,
+    ``_imp.get_frozen_object`` with data, which unmarshals with no audit event) can hold crafted bytecode, which
+    reads and writes any address of the interpreter (as in Pyodide, where the seal refuses the same). A frozen
+    module's code is made now; ``.pyc`` files are not read (``sys.pycache_prefix``, set before the guard). Returns
+    the replacement of ``get_frozen_object`` and the audit hook, for the guard to protect."""
+
     def audit(event, args, _re=RuntimeError):
         if event == "code.__new__" or event == "marshal.loads" or event == "marshal.load":
             raise _re("code objects made from bytes or parts are not available to code under test (compile source instead)")
 
-    _imp.get_frozen_object = get_frozen_object
+    get_frozen_object = frozen_objects_only()
     sys.addaudithook(audit)
     return [get_frozen_object, audit]
 
@@ -1516,24 +1525,7 @@ def seal():
 
     note_extensions()
     del note_extensions
-    # A frozen module's code, made now: get_frozen_object(name, data) would unmarshal any bytes into code.
-    frozen_codes = {}
-    for name in _imp._frozen_module_names():
-        try:
-            frozen_codes[name] = _imp.get_frozen_object(name)
-        except Exception:  # noqa: BLE001 - an alias without code of its own
-            pass
-
-    def get_frozen_object(name, data=None, /, _codes=frozen_codes, _ie=ImportError, _str=str, _type=type):
-        if data is not None:
-            raise _ie("get_frozen_object with data is not available to code under test")
-        code = _codes.get(name) if _type(name) is _str else None
-        if code is None:
-            raise _ie(f"No such frozen object named {name!r}" if _type(name) is _str else "a frozen module's name must be a str", name=name)
-        return code
-
-    _imp.get_frozen_object = get_frozen_object
-    sealed.append(get_frozen_object)
+    sealed.append(frozen_objects_only())
     _imp.create_builtin = create_builtin
     _imp.create_dynamic = create_dynamic
     sealed.extend((create_builtin, create_dynamic, spec_name))
