@@ -3,6 +3,7 @@ import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import { createRuntime } from "../../src/python/node";
 import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
 import { withoutInputChecks } from "../helpers/attacks";
+import { sharedRuntime, targetRequest } from "../helpers/runtime";
 
 /** Submissions that patch the test machinery must not pass, and must not change the next run. */
 const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
@@ -257,14 +258,7 @@ def add(a, b):
 `;
 
 describe.each(["pyodide", "native"] as const)("%s: the array module", (backend) => {
-  let rt: PythonRuntime;
-  beforeAll(async () => {
-    rt = createRuntime(backend);
-    await rt.ready();
-  });
-  afterAll(async () => {
-    await rt.dispose();
-  });
+  const rt = sharedRuntime(backend);
 
   it("import array (as multiprocessing and socket do when they load) works, and no route makes an array", async () => {
     const routes = `import glob, importlib, importlib.machinery, importlib.util, multiprocessing, socket, sys
@@ -298,23 +292,15 @@ _classes = [c for c in object.__subclasses__() if c.__name__ in ("array", "array
 if _made or _classes:
     raise RuntimeError(f"an array was made through {_made}, or its classes are loaded: {_classes}")
 `;
-    const r = await rt.run(taskRunRequest(task, `${task.canonical}\n${routes}`));
+    const r = await rt().run(taskRunRequest(task, `${task.canonical}\n${routes}`));
     expect([r.collectionError, r.incident, r.allPassed]).toEqual([null, null, true]);
-    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    expect((await rt().run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
   it("a wrong candidate that writes memory through array's item assignment does not pass", async () => {
-    const r = await rt.run({
-      files: {},
-      targetPath: "target.py",
-      candidate: ARRAY_FORGE,
-      tests:
-        "import unittest\nfrom target import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 2), 4)\n",
-      mode: "test",
-      expected: null,
-      packages: [],
-      timeLimitMs: 20_000,
-    });
+    const tests =
+      "import unittest\nfrom target import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 2), 4)\n";
+    const r = await rt().run(targetRequest(ARRAY_FORGE, tests));
     expect(r.allPassed).toBe(false);
     // (In Pyodide the attack does not find its layout of objects before it makes an array.)
     if (backend === "native") expect(r.collectionError?.message).toContain("array is not available to code under test");
@@ -322,14 +308,7 @@ if _made or _classes:
 });
 
 describe.each(["pyodide", "native"] as const)("%s: code made from bytes or parts", (backend) => {
-  let rt: PythonRuntime;
-  beforeAll(async () => {
-    rt = createRuntime(backend);
-    await rt.ready();
-  });
-  afterAll(async () => {
-    await rt.dispose();
-  });
+  const rt = sharedRuntime(backend);
 
   // Crafted bytecode reads and writes any address (a LOAD_CONST past co_consts ended python3 with SIGSEGV natively).
   it("types.CodeType, code.replace, marshal, a planted .pyc and _imp.get_frozen_object with data make no code", async () => {
@@ -364,7 +343,7 @@ assert statistics.mean([1, 2, 3]) == 2 and 1 + fractions.Fraction(1, 3) == fract
 if _made:
     raise RuntimeError(f"code was made through {_made}")
 `;
-    const r = await rt.run(taskRunRequest(task, `${task.canonical}\n${routes}`));
+    const r = await rt().run(taskRunRequest(task, `${task.canonical}\n${routes}`));
     expect([r.collectionError, r.incident, r.allPassed]).toEqual([null, null, true]);
   });
 });
@@ -470,14 +449,7 @@ for _o in range(8, 32, 4):
 };
 
 describe.each(["pyodide", "native"] as const)("%s: memory access in the box", (backend) => {
-  let rt: PythonRuntime;
-  beforeAll(async () => {
-    rt = createRuntime(backend);
-    await rt.ready();
-  });
-  afterAll(async () => {
-    await rt.dispose();
-  });
+  const rt = sharedRuntime(backend);
 
   it("decides nothing the host checks: tests whose checked values are wrong still fail", async () => {
     const wrong = task.canonical.replace(
@@ -485,13 +457,13 @@ describe.each(["pyodide", "native"] as const)("%s: memory access in the box", (b
       "return [1.01 * math.exp(s - log_norm) for s in scaled]",
     );
     expect(wrong).not.toBe(task.canonical);
-    const r = await rt.run(taskRunRequest(task, `${IO_BUFFER_FORGE[backend]}\n${wrong}`));
+    const r = await rt().run(taskRunRequest(task, `${IO_BUFFER_FORGE[backend]}\n${wrong}`));
     expect(r.allPassed).toBe(false);
     const status = Object.fromEntries(r.tests.map((t) => [t.id, t.status]));
     expect([status["TestSoftmax.test_values"], status["TestSoftmax.test_large_logits_and_errors"]]).toEqual(["failed", "failed"]);
     // The attack took effect: an assertion the box decides (test_edges' assertRaises, which a candidate without
     // input checks fails) is forged. This is the documented residual: what only the box decides, it can lose.
-    const stub = await rt.run(taskRunRequest(task, `${IO_BUFFER_FORGE[backend]}\n${withoutInputChecks(task.canonical)}`));
+    const stub = await rt().run(taskRunRequest(task, `${IO_BUFFER_FORGE[backend]}\n${withoutInputChecks(task.canonical)}`));
     expect(stub.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.status).toBe("passed");
   });
 });

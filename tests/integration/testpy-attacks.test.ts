@@ -9,7 +9,7 @@ import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import type { RunResult } from "../../src/core/results";
 import { taskRunRequest } from "../../src/python/runtime";
 import { withoutInputChecks } from "../helpers/attacks";
-import { sharedRuntime, statusOf } from "../helpers/runtime";
+import { sharedRuntime, statusOf, targetRequest } from "../helpers/runtime";
 import {
   assertLogsAttack,
   assertLogsTests,
@@ -124,17 +124,7 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
   it("a function of the code under test bound as a method gets the test object: not trusted, and the message says what to do", async () => {
     const tests = (bind: string) =>
       `import unittest\nfrom target import add\n\nclass TestAdd(unittest.TestCase):\n    op = ${bind}\n\n    def test_add(self):\n        self.assertEqual(type(self).op(2, 2), 4)\n`;
-    const run = (bind: string) =>
-      runtime().run({
-        files: {},
-        targetPath: "target.py",
-        candidate: "def add(a, b):\n    return a + b\n",
-        tests: tests(bind),
-        mode: "test",
-        expected: null,
-        packages: [],
-        timeLimitMs: 20_000,
-      });
+    const run = (bind: string) => runtime().run(targetRequest("def add(a, b):\n    return a + b\n", tests(bind)));
     const wrapped = await run("staticmethod(add)");
     expect([wrapped.incident, wrapped.allPassed]).toEqual([null, true]);
     const bare = await run("add");

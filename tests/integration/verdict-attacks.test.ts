@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import type { RunResult } from "../../src/core/results";
 import { createRuntime } from "../../src/python/node";
-import { type PythonRuntime, type RunRequest, taskRunRequest } from "../../src/python/runtime";
+import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
 import {
   ATTACKS,
   assertionForgeryAttack,
@@ -40,6 +40,7 @@ import {
   testClosureCellAttack,
   withoutInputChecks,
 } from "../helpers/attacks";
+import { targetRequest } from "../helpers/runtime";
 
 const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
 /** Messages by which an attack says it reached something it must not. */
@@ -1032,11 +1033,6 @@ describe("native: the interpreter's own memory", () => {
     }
   });
 });
-
-/** A run of `candidate` as `target.py` against a test.py of its own and its recording. */
-function targetRequest(candidate: string, tests: string, expected: string, packages: string[]): RunRequest {
-  return { files: {}, targetPath: "target.py", candidate, tests, mode: "test", expected, packages, timeLimitMs: 20_000 };
-}
 
 // Checked containers whose own methods say they hold what they do not (a set subclass that repeats one item
 // when iterated, a list whose iteration is the answer, a dict whose items() is): what is compared is what they
