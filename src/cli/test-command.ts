@@ -38,22 +38,27 @@ export interface TestCommandJson {
  * directory only when that folder holds a task.json: an output folder named after a task does not hide it.
  */
 export function resolveTask(spec: string, dir: string): Task {
+  const { root, id } = taskPlace(spec, dir);
+  return loadTaskDir(root, id);
+}
+
+/** Where `resolveTask` reads the task `spec` names: the folder holding task folders, and the task's id there. */
+function taskPlace(spec: string, dir: string): { root: string; id: string } {
   const bare = !spec.includes("/") && !spec.includes("\\");
   if (existsSync(spec) && !(bare && statSync(spec).isDirectory() && !existsSync(join(spec, "task.json")))) {
     if (!statSync(spec).isDirectory())
       throw new CommandInputError(`${spec} is not a task folder (give the folder that holds task.json, or a task id)`);
     const folder = resolve(spec);
-    return loadTaskDir(dirname(folder), basename(folder));
+    return { root: dirname(folder), id: basename(folder) };
   }
   if (spec.includes("/") || spec.includes("\\")) throw new CommandInputError(`task folder ${spec} does not exist`);
-  return loadTaskDir(dir, spec);
+  return { root: dir, id: spec };
 }
 
 /** The command that records `task` as it was named (a folder's path, or an id with --dir), to show in a message. */
 function recordCommand(spec: string, task: Task, dir: string): string {
-  const folder =
-    existsSync(spec) && statSync(spec).isDirectory() && existsSync(join(spec, "task.json")) ? dirname(resolve(spec)) : resolve(dir);
-  return `recode tasks record ${task.id}${folder === BUILTIN_TASKS ? "" : ` --dir ${folder}`}`;
+  const root = resolve(taskPlace(spec, dir).root);
+  return `recode tasks record ${task.id}${root === BUILTIN_TASKS ? "" : ` --dir ${root}`}`;
 }
 
 /** Tests the run collected that expected.json does not know (test.py changed since it was recorded); none when the run is not trusted. */

@@ -424,7 +424,6 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
     const also = rest.length ? ` (also: ${rest.map((p) => `${place(p)}: ${p.problem}`).join("; ")})` : "";
     throw new TaskFormatError(folder, first.file, `${first.problem}${also}`, first.field, first.line);
   }
-  if (starter === undefined) throw new TaskFormatError(folder, "task.json", "no starting text");
   const expected = files["expected.json"] ?? null;
   if (expected !== null) parseJson(folder, "expected.json", expected);
   return {
@@ -433,7 +432,8 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
     instruction: files["instruction.md"] as string,
     paper: files["paper.tex"] as string,
     repo,
-    starter,
+    // (Never undefined here: a missing target file is among the problems thrown above.)
+    starter: starter ?? "",
     canonical: files["canonical.py"] as string,
     tests,
     expected,
