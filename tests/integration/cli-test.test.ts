@@ -9,6 +9,13 @@ import { knownBug } from "../helpers/known-bugs";
 const BIN = new URL("../../bin/recode.mjs", import.meta.url).pathname;
 const recode = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 120_000 });
 const dir = mkdtempSync(join(tmpdir(), "recode-test-cmd-"));
+
+/** A fresh folder holding a copy of the built-in pass-at-k task (to break it on purpose); returns the folder. */
+function passAtKCopy(prefix: string): string {
+  const tasks = mkdtempSync(join(tmpdir(), prefix));
+  cpSync(new URL("../../tasks/pass-at-k", import.meta.url).pathname, join(tasks, "pass-at-k"), { recursive: true });
+  return tasks;
+}
 const file = (name: string, text: string) => {
   const p = join(dir, name);
   writeFileSync(p, text);
@@ -100,8 +107,7 @@ describe("recode test", () => {
   });
 
   it("does not pass a test that test.py gained after the recording, and says to record again", () => {
-    const tasks = mkdtempSync(join(tmpdir(), "recode-stale-"));
-    cpSync(new URL("../../tasks/pass-at-k", import.meta.url).pathname, join(tasks, "pass-at-k"), { recursive: true });
+    const tasks = passAtKCopy("recode-stale--");
     const testPy = join(tasks, "pass-at-k", "test.py");
     writeFileSync(
       testPy,
@@ -123,8 +129,7 @@ describe("recode test", () => {
 
 describe("a task whose test.py does not load", () => {
   it("record and validate name test.py and the line, and validate skips what cannot be judged", () => {
-    const tasks = mkdtempSync(join(tmpdir(), "recode-broken-task-"));
-    cpSync(new URL("../../tasks/pass-at-k", import.meta.url).pathname, join(tasks, "pass-at-k"), { recursive: true });
+    const tasks = passAtKCopy("recode-broken-task--");
     const test = join(tasks, "pass-at-k", "test.py");
     const lines = readFileSync(test, "utf8").split("\n");
     lines[4] = `${lines[4]} (`;
@@ -272,8 +277,7 @@ describe("where bubblewrap does not work", () => {
 
 describe("a check key made twice in one test", () => {
   it("fails the recording with test.py's line and what to do", () => {
-    const tasks = mkdtempSync(join(tmpdir(), "recode-twice-"));
-    cpSync(new URL("../../tasks/pass-at-k", import.meta.url).pathname, join(tasks, "pass-at-k"), { recursive: true });
+    const tasks = passAtKCopy("recode-twice--");
     const test = join(tasks, "pass-at-k", "test.py");
     const lines = readFileSync(test, "utf8").split("\n");
     const at = lines.findIndex((l) => l.includes('check(self, "pass_at_k_small", values'));
@@ -290,8 +294,7 @@ describe("a check key made twice in one test", () => {
 
 describe("validate's re-record check on another machine's numbers", () => {
   it("takes values that differ only within their tolerances, and still names a recording whose checks changed", () => {
-    const tasks = mkdtempSync(join(tmpdir(), "recode-rerecord-"));
-    cpSync(new URL("../../tasks/pass-at-k", import.meta.url).pathname, join(tasks, "pass-at-k"), { recursive: true });
+    const tasks = passAtKCopy("recode-rerecord--");
     const file = join(tasks, "pass-at-k", "expected.json");
     const doc = JSON.parse(readFileSync(file, "utf8"));
     // The last digits of one value, as another numpy or BLAS would round them (rtol 1e-12 allows it).
