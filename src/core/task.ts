@@ -360,6 +360,15 @@ export function parseTaskMeta(task: string, text: string): TaskMeta {
 }
 
 /**
+ * Whether test.py's text defines the test `id` ("Class.test_name", or a pytest task's module-level "test_name"):
+ * a `class Class` and a `def test_name(` in it (read from the text, not run).
+ */
+export function definesTest(tests: string, id: string): boolean {
+  const [cls, method] = id.includes(".") ? (id.split(".") as [string, string]) : [null, id];
+  return (cls === null || new RegExp(`class\\s+${cls}\\b`).test(tests)) && new RegExp(`def\\s+${method}\\s*\\(`).test(tests);
+}
+
+/**
  * Build a Task from its files. `files` maps paths relative to the task folder
  * (e.g. `task.json`, `repo/pkg/mod.py`) to their text.
  * Throws TaskFormatError for a missing file, a bad task.json, a target file not
@@ -404,9 +413,7 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
   const interfaceOf: Record<string, string> = {};
   meta.interfaces.forEach((itf, i) => {
     for (const [j, id] of itf.tests.entries()) {
-      // A pytest task's test may be a function of the module (no class).
-      const [cls, method] = id.includes(".") ? (id.split(".") as [string, string]) : [null, id];
-      if ((cls !== null && !new RegExp(`class\\s+${cls}\\b`).test(tests)) || !new RegExp(`def\\s+${method}\\s*\\(`).test(tests)) {
+      if (!definesTest(tests, id)) {
         problems.push({
           file: "task.json",
           problem: `test ${id} is not defined in test.py`,
