@@ -72,7 +72,11 @@ export function TaskPackDialog() {
       className="settings task-pack"
       aria-label="Import a task pack"
       data-testid="task-pack"
-      onClose={() => packs.opened.set(null)}
+      // (The close event comes after the dialog closed: a pack dropped just after Escape has opened it again by
+      // then, and is not dropped with it.)
+      onClose={(e) => {
+        if (!e.currentTarget.open) packs.opened.set(null);
+      }}
     >
       <h2>Import a task pack{report ? `: ${report.source}` : ""}</h2>
       <p className="hint">
