@@ -923,9 +923,10 @@ def _settle():
     pass
 _pass_at_k = pass_at_k
 def pass_at_k(n, c, k):
-    signal.setitimer(signal.ITIMER_REAL, 0.0002)
-    # (The timer may fire as it is stopped; its handler runs at the next call, _settle, still inside the try.)
+    # The timer is set inside the try: on a busy machine it can fire as setitimer returns.
+    # (It may also fire as it is stopped; its handler runs at the next call, _settle, still inside the try.)
     try:
+        signal.setitimer(signal.ITIMER_REAL, 0.0002)
         try:
             for i in range(50):
                 print("progress", i)
