@@ -20,8 +20,9 @@ ends the run as "not trusted" when any of these finds something:
   get each test object as it is made), anything but test.py's own function
   under the name of one of unittest's (a class that does nothing as
   ``assertRaises``), or a metaclass test.py does not define;
-- ``foreign_test_classes`` (after loading): a test class built on a class
-  that is neither protected nor defined by test.py.
+- ``foreign_test_classes`` (after loading): a test of a class test.py does
+  not define (unittest's ``FunctionTestCase``), or a test class built on a
+  class that is neither protected nor defined by test.py.
 """
 
 import builtins
@@ -171,14 +172,19 @@ def foreign_members(module, codes, protected_classes, given_builtins):
 
 def foreign_test_classes(classes, module, names, protected_classes):
     """Why the test classes are not test.py's own (empty when they are):
-    every class from a test class up to unittest's must be a protected
-    class, or one test.py defines (a name of ``names``, the classes of
+    each test class must be one test.py defines, and every class from it
+    up to unittest's must be a protected class, or one test.py defines (a name of ``names``, the classes of
     its text, bound to it in ``module``). A test class built on something
     else, such as a look-alike TestCase that code under test put where
     test.py looks for unittest while test.py imported it, is not."""
     own = vars(module)
     out = []
     for cls in sorted(classes, key=attrgetter("__qualname__")):
+        if not (cls.__name__ in names and own.get(cls.__name__) is cls):
+            # A test of a class test.py does not define at all, such as unittest's FunctionTestCase, which an
+            # object of the candidate's that tells the loader it is a test class can hand it.
+            out.append(f"the test class {cls.__module__}.{cls.__qualname__} (test.py does not define it; its tests come from its own classes only)")
+            continue
         for c in cls.__mro__:
             if c is object or any(map(_is, protected_classes, [c] * len(protected_classes))):
                 continue

@@ -374,3 +374,36 @@ def min_p_filter(probs, p_base):
     return _plain_filter(probs, p_base)
 `;
 }
+
+/**
+ * `candidate` with min-p-sampling's `min_p_filter` swapped for an object that tells unittest's loader it is a
+ * test class (a property `__class__` that says `type` once) and, asked for its test, makes a
+ * `unittest.FunctionTestCase`: a test of unittest's own class, which test.py does not define, joins the run.
+ */
+export function loaderSlipAttack(candidate: string): string {
+  return `${candidate}
+import unittest as _u
+_real_filter = min_p_filter
+_N = [0]
+def _ok():
+    return None
+class _Fake:
+    __bases__ = (_u.TestCase,)
+    def __init__(self):
+        self.__qualname__ = "X"
+        self.__module__ = "test"
+    @property
+    def __class__(self):
+        _N[0] += 1
+        return type if _N[0] == 2 else _Fake
+    def __dir__(self):
+        return ["test_x"]
+    def test_x(self):
+        return None
+    def __call__(self, *a, **k):
+        if len(a) == 1 and a[0] == "test_x" and not k:
+            return _u.FunctionTestCase(_ok)
+        return _real_filter(*a, **k)
+min_p_filter = _Fake()
+`;
+}

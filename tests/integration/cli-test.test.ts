@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { knownBug } from "../helpers/known-bugs";
+import { loaderSlipAttack } from "../helpers/test-py-attacks";
 
 const BIN = new URL("../../bin/recode.mjs", import.meta.url).pathname;
 const recode = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 120_000 });
@@ -130,33 +131,7 @@ describe("recode test", () => {
     const canonical = readFileSync(new URL("../../tasks/min-p-sampling/canonical.py", import.meta.url).pathname, "utf8");
     const wrong = canonical.replace("return normalize(kept)", "return normalize(kept)[::-1]");
     expect(wrong).not.toBe(canonical);
-    // An object in place of min_p_filter that tells the loader it is a test class, and makes a FunctionTestCase.
-    const slip = `
-import unittest as _u
-_real_filter = min_p_filter
-_N = [0]
-def _ok():
-    return None
-class _Fake:
-    __bases__ = (_u.TestCase,)
-    def __init__(self):
-        self.__qualname__ = "X"
-        self.__module__ = "test"
-    @property
-    def __class__(self):
-        _N[0] += 1
-        return type if _N[0] == 2 else _Fake
-    def __dir__(self):
-        return ["test_x"]
-    def test_x(self):
-        return None
-    def __call__(self, *a, **k):
-        if len(a) == 1 and a[0] == "test_x" and not k:
-            return _u.FunctionTestCase(_ok)
-        return _real_filter(*a, **k)
-min_p_filter = _Fake()
-`;
-    const r = recode("test", "min-p-sampling", file("slip.py", `${wrong}\n${slip}`), "--json");
+    const r = recode("test", "min-p-sampling", file("slip.py", loaderSlipAttack(wrong)), "--json");
     expect(r.status).toBe(1);
     expect(r.stderr).not.toContain("the candidate was not judged");
     expect(JSON.parse(r.stdout).solved).toBe(false);

@@ -21,6 +21,7 @@ import {
   helperDefaultsTests,
   importHookAttack,
   inPlaceCandidate,
+  loaderSlipAttack,
   loggingCandidate,
   namespaceProbe,
   reinitAttack,
@@ -133,5 +134,15 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
     expect(bare.collectionError?.message).toContain(
       "test class TestAdd's op (code test.py does not define: a method gets each test object; wrap another's function in staticmethod)",
     );
+  });
+
+  it("a test of a class test.py does not define (one of unittest's own, slipped in through the loader) is not trusted", async () => {
+    const wrong = task.canonical.replace("return normalize(kept)", "return normalize(kept)[::-1]");
+    expect(wrong).not.toBe(task.canonical);
+    const r = await runtime().run(taskRunRequest(task, loaderSlipAttack(wrong)));
+    expect(r.allPassed).toBe(false);
+    expect(r.incident?.kind).toBe("tampered");
+    expect(r.incident?.message).toContain("FunctionTestCase");
+    expect((await runtime().run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 });
