@@ -4,7 +4,7 @@
  * the `recode tasks validate` / `recode tasks doc` commands as a user runs them.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -228,5 +228,27 @@ describe("the commands", () => {
     expect(md).toContain("| `clip` | `TestClip.test_inside` |");
     expect(md).toContain("7, 9, 11");
     expect(md).toContain("## Mutation operators");
+  }, 300_000);
+
+  it("the example task of docs/task-format.md is valid, copied and renamed it records and grades, and the doc shows its test.py", () => {
+    const example = new URL("../../examples/tasks/debiased-ema/", import.meta.url).pathname;
+    const doc = readFileSync(new URL("../../docs/task-format.md", import.meta.url).pathname, "utf8");
+    expect(doc).toContain(
+      `Its test.py (each test makes a \`check\`, the error test too):\n\n\`\`\`python\n${readFileSync(join(example, "test.py"), "utf8")}\`\`\``,
+    );
+    const valid = recode("tasks", "validate", "debiased-ema", "--dir", dirname(example), "--native", "--mutants", "12");
+    expect(valid.stdout).toContain("the task is valid");
+    expect(valid.status).toBe(0);
+    // As the doc's steps say: copy, rename, record, grade.
+    const mine = mkdtempSync(join(tmpdir(), "recode-example-"));
+    cpSync(example, join(mine, "my-ema"), { recursive: true });
+    const json = join(mine, "my-ema", "task.json");
+    writeFileSync(json, readFileSync(json, "utf8").replace('"id": "debiased-ema"', '"id": "my-ema"'));
+    rmSync(join(mine, "my-ema", "expected.json"));
+    expect(recode("tasks", "record", "my-ema", "--dir", mine).status).toBe(0);
+    expect(readFileSync(join(mine, "my-ema", "expected.json"), "utf8")).toBe(readFileSync(join(example, "expected.json"), "utf8"));
+    expect(recode("test", "my-ema", join(mine, "my-ema", "canonical.py"), "--dir", mine).status).toBe(0);
+    expect(recode("test", "my-ema", join(mine, "my-ema", "repo", "smoothing", "ema.py"), "--dir", mine).status).toBe(1);
+    rmSync(mine, { recursive: true, force: true });
   }, 300_000);
 });

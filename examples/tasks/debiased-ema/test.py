@@ -1,0 +1,21 @@
+import unittest
+
+from recode_check import check
+from smoothing.ema import debiased_ema
+
+
+class TestDebiasedEma(unittest.TestCase):
+    def test_values(self):
+        check(self, "ema_ramp", debiased_ema([1.0, 2.0, 3.0, 4.0], 0.9), rtol=1e-12)
+        check(self, "ema_no_decay", debiased_ema([5.0, -1.0], 0.0), rtol=1e-12)
+        # A constant sequence is its own average from the first step on: no bias towards zero.
+        for v in debiased_ema([2.5] * 6, 0.99):
+            self.assertAlmostEqual(v, 2.5, places=12)
+        self.assertEqual(debiased_ema([], 0.5), [])
+
+    def test_errors(self):
+        for beta in (1.0, -0.1, 1.5):
+            with self.assertRaises(ValueError):
+                debiased_ema([1.0], beta)
+        # Every test checks a value: here, the edge of the range that is accepted.
+        check(self, "ema_near_one", debiased_ema([1.0, 3.0], 0.999), rtol=1e-9)
