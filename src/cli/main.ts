@@ -136,10 +136,20 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
             }
             const text = await recordExpected(task, rt);
             writeFileSync(join(o.dir, task.id, "expected.json"), text);
-            const doc = JSON.parse(text) as { values: Record<string, unknown>; tests: Record<string, unknown> };
+            const doc = JSON.parse(text) as { values: Record<string, unknown>; tests: Record<string, string[]> };
             out(
               `recorded ${task.id}: ${Object.keys(doc.values).length} values from ${Object.keys(doc.tests).length} tests (${rt.version})\n`,
             );
+            // Recorded all the same (while tests are being written), but said now: validate fails such tests.
+            const unchecked = Object.keys(doc.tests)
+              .filter((id) => doc.tests[id]?.length === 0)
+              .sort();
+            if (unchecked.length > 0) {
+              const many = unchecked.length === 1 ? "1 test makes" : `${unchecked.length} tests make`;
+              out(
+                `  ${many} no check(), and validate fails them (every test must check a value: docs/task-format.md): ${unchecked.join(", ")}\n`,
+              );
+            }
           } catch (e) {
             failed += 1;
             out(`FAILED ${id}: ${(e as Error).message}\n`);

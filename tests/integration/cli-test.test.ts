@@ -170,6 +170,34 @@ describe("a task whose test.py does not load", () => {
   });
 });
 
+describe("a task with tests that check no value", () => {
+  it("record writes expected.json and names each such test; validate fails them, every one named", () => {
+    const tasks = passAtKCopy("recode-unchecked--");
+    const test = join(tasks, "pass-at-k", "test.py");
+    // Five tests lose their checks: each is named, not the first four alone.
+    const text = readFileSync(test, "utf8").replace(/^( +)check\(self, .*$/gm, "$1pass");
+    expect(text).not.toContain("check(self");
+    writeFileSync(test, text);
+    const unchecked = [
+      "TestAggregate.test_per_problem_mean_and_errors",
+      "TestAggregate.test_sample_run",
+      "TestNaivePassAtK.test_values_and_bias",
+      "TestPassAtK.test_edges_and_errors",
+      "TestPassAtK.test_large_n",
+      "TestPassAtK.test_values",
+    ];
+    const rec = recode("tasks", "record", "pass-at-k", "--dir", tasks);
+    expect(rec.status).toBe(0);
+    expect(rec.stdout).toContain("recorded pass-at-k: 0 values from 6 tests (");
+    expect(rec.stdout).toContain(
+      `  6 tests make no check(), and validate fails them (every test must check a value: docs/task-format.md): ${unchecked.join(", ")}\n`,
+    );
+    const val = recode("tasks", "validate", "pass-at-k", "--dir", tasks, "--no-mutation");
+    expect(val.status).toBe(1);
+    expect(val.stdout).toContain(`tests with no check(): ${unchecked.join(", ")} (their verdict would rest on the interpreter alone)`);
+  });
+});
+
 describe("a candidate whose error shows in another file than its own", () => {
   const canonical = readFileSync(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname, "utf8");
   it.each([
