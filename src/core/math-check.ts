@@ -14,10 +14,12 @@ import type { Task } from "./task";
 
 /**
  * One formula that does not render, or (paper.tex) LaTeX left in the text.
- * `line` is 1-based in the file: for paper.tex the line of the fault KaTeX
- * points at (within a formula of several lines, such as an `align`), else the
- * line the converter read the formula or the misplaced text from, else the
- * first line where a command occurs as written; null when none is known.
+ * `line` is 1-based in the file: the line of the fault KaTeX points at
+ * (within a formula of several lines, such as an `align` or a `$$` block),
+ * else the line where the formula starts (a fault at its end: a group left
+ * open), or, in paper.tex, the line the converter read the misplaced text
+ * from, else the first line where a command occurs as written; null when
+ * none is known.
  */
 export interface MathProblem {
   file: "instruction.md" | "paper.tex";
@@ -38,14 +40,26 @@ interface MathNode {
   children?: MathNode[];
 }
 
-function formulas(markdown: string): { value: string; display: boolean; line: number | null; written?: string }[] {
+/** A formula of the Markdown: `line` where it starts, `valueLine` where its value starts (the line after a `$$` fence). */
+interface Formula {
+  value: string;
+  display: boolean;
+  line: number | null;
+  valueLine: number | null;
+  written?: string;
+}
+
+function formulas(markdown: string): Formula[] {
   const tree = unified().use(remarkParse).use(remarkMath).parse(markdown) as MathNode;
-  const out: { value: string; display: boolean; line: number | null; written?: string }[] = [];
+  const out: Formula[] = [];
   const walk = (n: MathNode) => {
     if ((n.type === "math" || n.type === "inlineMath") && typeof n.value === "string") {
       const [from, to] = [n.position?.start.offset, n.position?.end.offset];
       const written = from !== undefined && to !== undefined ? markdown.slice(from, to) : undefined;
-      out.push({ value: n.value, display: n.type === "math", line: n.position?.start.line ?? null, written });
+      const line = n.position?.start.line ?? null;
+      // (A block's value starts on the line after its opening fence; whatever follows `$$` there is not in it.)
+      const valueLine = line === null ? null : line + (n.type === "math" ? 1 : 0);
+      out.push({ value: n.value, display: n.type === "math", line, valueLine, written });
     }
     for (const c of n.children ?? []) walk(c);
   };
@@ -59,9 +73,13 @@ function check(file: MathProblem["file"], markdown: string): MathProblem[] {
     try {
       katex.renderToString(f.value, { displayMode: f.display, throwOnError: true, strict: false });
     } catch (e) {
+      // The line of the character KaTeX points at; a fault at the end of the input (a group left open) is
+      // the formula's, given at its first line, as for paper.tex.
+      const at = (e as { position?: unknown }).position;
+      const inside = typeof at === "number" && at < f.value.trimEnd().length && f.valueLine !== null;
       problems.push({
         file,
-        line: f.line,
+        line: inside ? (f.valueLine as number) + f.value.slice(0, at).split("\n").length - 1 : f.line,
         formula: f.value.slice(0, 120),
         message: (e as Error).message.replace(/^KaTeX parse error: /, ""),
         place: f.display ? "display" : "inline",

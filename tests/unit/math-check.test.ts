@@ -12,7 +12,8 @@ describe("findMathProblems", () => {
     const instruction = "Intro.\n\n$$a = \\frac{1}{2}, \\qquad\nb = \\sqrt{c}$$ (note $d$)\n";
     const problems = findMathProblems({ instruction, paper: "" });
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatchObject({ file: "instruction.md", line: 3 });
+    // (An opening `$$` with text after it starts a block; the `$` KaTeX refuses is on line 4.)
+    expect(problems[0]).toMatchObject({ file: "instruction.md", line: 4 });
     const bad = findMathProblems({ instruction: "x $\\fracc{1}{2}$", paper: "\\[ \\unknowncommand \\]" });
     expect(bad.map((p) => p.file)).toEqual(["instruction.md", "paper.tex"]);
     expect(bad[0]?.message).toContain("\\fracc");
@@ -53,6 +54,32 @@ describe("findMathProblems", () => {
     expect(problems.map((p) => [p.line, p.message.slice(0, 30)])).toEqual([
       [5, "Undefined control sequence: \\f"],
       [7, "Expected '\\right', got 'EOF' a"],
+    ]);
+  });
+
+  it("in instruction.md, names the line of the formula's fault, not of its opening fence", () => {
+    const instruction = [
+      "Intro.",
+      "",
+      "$$",
+      "a = b",
+      "+ \\nope{c}",
+      "$$",
+      "",
+      "Also $x +",
+      "\\nada{y}$ and",
+      "",
+      "$$",
+      "\\frac{1}{2",
+      "$$",
+    ].join("\n");
+    const problems = findMathProblems({ instruction, paper: "" });
+    // \nope on line 5 (the fence is line 3), \nada on line 9 (the inline formula starts on line 8); a group
+    // left open points at the end of the input: the formula's first line, its fence.
+    expect(problems.map((p) => [p.line, p.message.slice(0, 33)])).toEqual([
+      [5, "Undefined control sequence: \\nope"],
+      [9, "Undefined control sequence: \\nada"],
+      [11, "Unexpected end of input in a macr"],
     ]);
   });
 
