@@ -36,6 +36,8 @@ export interface MathProblem {
 interface MathNode {
   type: string;
   value?: string;
+  /** A `$$` block's text after its opening fence, on the fence's line: remark-math keeps it apart, and it is not shown. */
+  meta?: string | null;
   position?: { start: { line: number; offset?: number }; end: { offset?: number } };
   children?: MathNode[];
 }
@@ -47,7 +49,13 @@ interface Formula {
   line: number | null;
   valueLine: number | null;
   written?: string;
+  /** Text after an opening `$$` on its line (not shown), when there is some. */
+  lost?: string;
 }
+
+/** Why text after an opening `$$` is not shown, and how to write the formula instead. */
+export const LOST_AFTER_FENCE =
+  "a line that starts with $$ opens a display block, and the text after $$ on that line is not shown: put $$ on lines of their own around the formula, or write it on one line as $$...$$";
 
 function formulas(markdown: string): Formula[] {
   const tree = unified().use(remarkParse).use(remarkMath).parse(markdown) as MathNode;
@@ -59,7 +67,8 @@ function formulas(markdown: string): Formula[] {
       const line = n.position?.start.line ?? null;
       // (A block's value starts on the line after its opening fence; whatever follows `$$` there is not in it.)
       const valueLine = line === null ? null : line + (n.type === "math" ? 1 : 0);
-      out.push({ value: n.value, display: n.type === "math", line, valueLine, written });
+      const lost = n.type === "math" && n.meta?.trim() ? n.meta.trim() : undefined;
+      out.push({ value: n.value, display: n.type === "math", line, valueLine, written, ...(lost ? { lost } : {}) });
     }
     for (const c of n.children ?? []) walk(c);
   };
@@ -70,6 +79,11 @@ function formulas(markdown: string): Formula[] {
 function check(file: MathProblem["file"], markdown: string): MathProblem[] {
   const problems: MathProblem[] = [];
   for (const f of formulas(markdown)) {
+    if (f.lost !== undefined) {
+      // (What is left of the formula may render, or not: the text lost is the fault either way.)
+      problems.push({ file, line: f.line, formula: f.lost.slice(0, 120), message: LOST_AFTER_FENCE, place: "display", written: f.written });
+      continue;
+    }
     try {
       katex.renderToString(f.value, { displayMode: f.display, throwOnError: true, strict: false });
     } catch (e) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findMathProblems, mathProblemsText } from "../../src/core/math-check";
+import { findMathProblems, LOST_AFTER_FENCE, mathProblemsText } from "../../src/core/math-check";
 
 describe("findMathProblems", () => {
   it("accepts inline and display math in Markdown and LaTeX", () => {
@@ -12,8 +12,8 @@ describe("findMathProblems", () => {
     const instruction = "Intro.\n\n$$a = \\frac{1}{2}, \\qquad\nb = \\sqrt{c}$$ (note $d$)\n";
     const problems = findMathProblems({ instruction, paper: "" });
     expect(problems).toHaveLength(1);
-    // (An opening `$$` with text after it starts a block; the `$` KaTeX refuses is on line 4.)
-    expect(problems[0]).toMatchObject({ file: "instruction.md", line: 4 });
+    // (An opening `$$` with text after it starts a block, and that text is not shown.)
+    expect(problems[0]).toMatchObject({ file: "instruction.md", line: 3, message: LOST_AFTER_FENCE });
     const bad = findMathProblems({ instruction: "x $\\fracc{1}{2}$", paper: "\\[ \\unknowncommand \\]" });
     expect(bad.map((p) => p.file)).toEqual(["instruction.md", "paper.tex"]);
     expect(bad[0]?.message).toContain("\\fracc");
@@ -81,6 +81,29 @@ describe("findMathProblems", () => {
       [9, "Undefined control sequence: \\nada"],
       [11, "Unexpected end of input in a macr"],
     ]);
+  });
+
+  it("in instruction.md, text after an opening $$ on its line, which is not shown, is a problem: the formula rendered or not", () => {
+    const instruction = [
+      "Intro.",
+      "",
+      "$$n = n_A + n_B",
+      "$$",
+      "",
+      "- item",
+      "  $$\\bar x = 1, \\qquad",
+      "    M = 2.$$",
+      "",
+      "$$ a = b $$ and $$",
+      "c",
+      "$$",
+    ].join("\n");
+    const problems = findMathProblems({ instruction, paper: "" });
+    expect(problems.map((p) => [p.line, p.formula, p.message])).toEqual([
+      [3, "n = n_A + n_B", LOST_AFTER_FENCE],
+      [7, "\\bar x = 1, \\qquad", LOST_AFTER_FENCE],
+    ]);
+    expect(mathProblemsText(problems)).toContain("instruction.md, line 3: a line that starts with $$ opens a display block");
   });
 
   it("lists each problem as the file writes it: its delimiters, a command in the text, one line each", () => {
