@@ -14,7 +14,7 @@ import { addImportCommand } from "./import-recodeh";
 import { loadReport, mergeRuns, reportCsv, reportJson, reportMarkdown } from "./report";
 import { ConfigError, executeRun, packageOptions, prepareRun, type RunCommandOptions } from "./run";
 import { sharedTaskIds, validateSharedTasks } from "./shared-tasks";
-import { BUILTIN_TASKS, loadTaskDir, readTaskFiles, resolveTaskIds, TaskFolderError } from "./task-fs";
+import { BUILTIN_TASKS, loadTaskDir, readTaskFiles, recordCommandFor, resolveTaskIds, TaskFolderError } from "./task-fs";
 import { addTasksDocCommand, gateOptions } from "./task-gates/command";
 import { TaskGates } from "./task-gates/gates";
 import { printable } from "./terminal-text";
@@ -194,7 +194,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
             results.set(id, row);
             try {
               const task = loadTaskDir(o.dir, id);
-              const checks = await validateTask(task, rt);
+              const checks = await validateTask(task, rt, recordCommandFor(o.dir, task.id));
               row.set(
                 b,
                 skippedForPackages(checks) ? checks : [...checks, ...(await gates.checks(task, rt, checks, b === mutationBackend))],

@@ -22,6 +22,7 @@ import {
   modelFromSpec,
   parseModelSpec,
 } from "../core/providers";
+import { staleRecording } from "../core/recording";
 import { researcherFromSpec } from "../core/researchers";
 import { parseSampling, type SeatSampling, samplingText, withSampling } from "../core/sampling";
 import type { Task } from "../core/task";
@@ -31,7 +32,7 @@ import { NATIVE_SANDBOXES, type NativeSandbox, resolveSandbox } from "../python/
 import { createRuntime } from "../python/node";
 import { type PythonRuntime, taskRunRequest } from "../python/runtime";
 import { folderEpisodeStore, type RunConfig, RunFolder } from "./run-folder";
-import { loadTaskDir, resolveTaskIds } from "./task-fs";
+import { loadTaskDir, recordCommandFor, resolveTaskIds } from "./task-fs";
 
 /** Options of `recode run` as parsed from the command line. */
 export interface RunCommandOptions {
@@ -242,6 +243,12 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
     );
   const unrecorded = tasks.filter((t) => t.expected === null).map((t) => t.id);
   if (unrecorded.length) throw new ConfigError(`tasks without expected.json: ${unrecorded.join(", ")} (run recode tasks record)`);
+  // An episode judged against values recorded from another test.py would measure nothing.
+  const stale = tasks.filter((t) => staleRecording(t.expected, t.tests) !== null).map((t) => t.id);
+  if (stale.length)
+    throw new ConfigError(
+      `tasks whose expected.json was recorded from another test.py (test.py changed since): ${stale.join(", ")}; run ${stale.map((id) => recordCommandFor(o.dir, id)).join("; ")}`,
+    );
 
   let sampling: SeatSampling;
   try {

@@ -8,6 +8,12 @@ import { loadTaskFromFiles, type Task, TaskFormatError } from "../core/task";
 /** The built-in task pack folder. */
 export const BUILTIN_TASKS = resolve(fileURLToPath(new URL("../../tasks", import.meta.url)));
 
+/** The command that records the task `id` of the folder `root` (which holds task folders), to show in a message. */
+export function recordCommandFor(root: string, id: string): string {
+  const folder = resolve(root);
+  return `recode tasks record ${id}${folder === BUILTIN_TASKS ? "" : ` --dir ${folder}`}`;
+}
+
 const SKIP = new Set(["__pycache__", ".pytest_cache", ".git", "node_modules"]);
 
 /** Largest file a task may hold, in bytes (the page bundles tasks; Pyodide keeps them in memory). */

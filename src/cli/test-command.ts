@@ -9,6 +9,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { renderTestLog } from "../core/feedback";
 import { isSharedTask, sharedCanonicalTarget } from "../core/pytest-task";
+import { staleRecording } from "../core/recording";
 import type { RunResult } from "../core/results";
 import { definesTest, type Task } from "../core/task";
 import { parseExpected } from "../core/values";
@@ -16,7 +17,7 @@ import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
 import { createRuntime } from "../python/node";
 import { taskRunRequest } from "../python/runtime";
 import { packageOptions } from "./run";
-import { BUILTIN_TASKS, loadTaskDir } from "./task-fs";
+import { BUILTIN_TASKS, loadTaskDir, recordCommandFor } from "./task-fs";
 import { backendLabel } from "./task-gates/doc";
 
 /** Bad usage or input of a command: the message says what to fix (exit code 2). */
@@ -57,8 +58,7 @@ function taskPlace(spec: string, dir: string): { root: string; id: string } {
 
 /** The command that records `task` as it was named (a folder's path, or an id with --dir), to show in a message. */
 function recordCommand(spec: string, task: Task, dir: string): string {
-  const root = resolve(taskPlace(spec, dir).root);
-  return `recode tasks record ${task.id}${root === BUILTIN_TASKS ? "" : ` --dir ${root}`}`;
+  return recordCommandFor(taskPlace(spec, dir).root, task.id);
 }
 
 /**
@@ -217,6 +217,10 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
     }
     if (task.expected === null)
       throw new CommandInputError(`task ${task.id} has no expected.json: run ${recordCommand(spec, task, o.dir)}`);
+    // Values recorded from another test.py would judge the file wrongly: it is not judged.
+    const stale = staleRecording(task.expected, task.tests);
+    if (stale)
+      throw new CommandInputError(`task ${task.id}: ${stale}: run ${recordCommand(spec, task, o.dir)} (the candidate was not judged)`);
     const candidate = readCandidate(candidatePath);
     let rt: ReturnType<typeof createRuntime>;
     try {

@@ -147,6 +147,11 @@ export interface ExpectedFile {
   values: ReadonlyMap<string, PyValue>;
   tolerances?: ReadonlyMap<string, readonly [number, number]>;
   expectedFailures?: ReadonlySet<string>;
+  /**
+   * SHA-256 (64 lower-case hex digits) of the test.py the file was recorded from, line ends as `\n`
+   * (`testPyDigest` in src/core/recording.ts); absent in files recorded before it was kept.
+   */
+  testPySha256?: string;
 }
 
 /** Tolerances of `check()` when a test gives none. */
@@ -209,7 +214,7 @@ function parseRoot(raw: unknown): ExpectedFile {
   if (String(format) !== String(EXPECTED_FORMAT)) {
     throw new Error(`format: unsupported format ${String(format)} (this version reads format 2, and legacy files without "format")`);
   }
-  const fields = ["expectedFailures", "format", "tests", "tolerances", "values"];
+  const fields = ["expectedFailures", "format", "testPySha256", "tests", "tolerances", "values"];
   for (const k of Object.keys(raw)) {
     if (!fields.includes(k)) throw new Error(`unexpected field ${JSON.stringify(k)} (expected ${fields.join(", ")})`);
   }
@@ -238,6 +243,13 @@ function parseRoot(raw: unknown): ExpectedFile {
       throw new Error('expectedFailures: expected a list of test ids listed in "tests"');
     }
     for (const id of x as string[]) expectedFailures.add(id);
+  }
+  if ("testPySha256" in raw) {
+    const digest = raw.testPySha256;
+    if (typeof digest !== "string" || !/^[0-9a-f]{64}$/.test(digest)) {
+      throw new Error("testPySha256: expected the SHA-256 of test.py, 64 lower-case hex digits");
+    }
+    return { tests, values, tolerances, expectedFailures, testPySha256: digest };
   }
   return { tests, values, tolerances, expectedFailures };
 }
@@ -284,6 +296,7 @@ export function formatExpected(file: ExpectedFile): string {
     fields: [
       ...(xfail.length ? [["expectedFailures", xfail] as [string, JsonNode]] : []),
       ["format", { num: String(EXPECTED_FORMAT) }],
+      ...(file.testPySha256 ? [["testPySha256", file.testPySha256] as [string, JsonNode]] : []),
       ["tests", { fields: tests }],
       ...(tolerances.length ? [["tolerances", { fields: tolerances }] as [string, JsonNode]] : []),
       ["values", { fields: values }],

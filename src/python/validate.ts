@@ -5,9 +5,10 @@
 
 import { listDefinitions } from "../core/canonical";
 import { findMathProblems, mathProblemsText } from "../core/math-check";
+import { staleRecording, testPyDigest } from "../core/recording";
 import type { RunResult } from "../core/results";
 import type { Task } from "../core/task";
-import { parseExpected } from "../core/values";
+import { formatExpected, parseExpected } from "../core/values";
 import { type PythonRuntime, taskRunRequest } from "./runtime";
 
 /** One check's outcome. */
@@ -101,7 +102,6 @@ export function firstDifference(a: unknown, b: unknown, path: string): string | 
   return a === b ? null : path || "(root)";
 }
 
-/** Record expected.json text by running the canonical solution (record mode). Throws when recording fails. */
 /** Whether two expected.json texts hold the same format, tests (with their checks) and tolerances: all but the values. */
 function sameButValues(a: string, b: string): boolean {
   try {
@@ -115,16 +115,24 @@ function sameButValues(a: string, b: string): boolean {
   }
 }
 
+/**
+ * Record expected.json text by running the canonical solution (record mode), with the digest of the test.py
+ * it was recorded from (src/core/recording.ts). Throws when recording fails.
+ */
 export async function recordExpected(task: Task, runtime: PythonRuntime): Promise<string> {
   const r = await runtime.run(taskRunRequest(task, task.canonical, "record"));
   if (r.recorded === null || !r.allPassed) {
     throw new Error(`task ${task.id}: recording failed: ${summary(r)}`);
   }
-  return `${r.recorded}\n`;
+  return `${formatExpected({ ...parseExpected(r.recorded), testPySha256: testPyDigest(task.tests) })}\n`;
 }
 
-/** Run every validation check on one runtime. Never throws for task problems; they are failed checks. */
-export async function validateTask(task: Task, runtime: PythonRuntime): Promise<CheckOutcome[]> {
+/**
+ * Run every validation check on one runtime. Never throws for task problems; they are failed checks.
+ * `record`: the command that records the task again, as its details give it (default `recode tasks record
+ * <id>`, for the built-in tasks; the CLI gives the `--dir` of another folder).
+ */
+export async function validateTask(task: Task, runtime: PythonRuntime, record = `recode tasks record ${task.id}`): Promise<CheckOutcome[]> {
   const out: CheckOutcome[] = [];
   const add = (name: ValidationCheck, ok: boolean, detail: string) => out.push({ name, ok, detail });
   const math = findMathProblems(task);
@@ -132,7 +140,7 @@ export async function validateTask(task: Task, runtime: PythonRuntime): Promise<
   const start = startProblem(task);
   add("start as declared", start === null, start ?? `starting text: ${task.meta.start ?? "not declared"}`);
   if (task.expected === null) {
-    add("recorded", false, `no expected.json: run \`recode tasks record ${task.id}\``);
+    add("recorded", false, `no expected.json: run \`${record}\``);
     return out;
   }
   let tests: ReadonlyMap<string, readonly string[]> | null = null;
@@ -143,10 +151,11 @@ export async function validateTask(task: Task, runtime: PythonRuntime): Promise<
     return out;
   }
   if (tests === null) {
-    add("recorded", false, `expected.json is in the old format (no per-test checks): run \`recode tasks record ${task.id}\``);
+    add("recorded", false, `expected.json is in the old format (no per-test checks): run \`${record}\``);
     return out;
   }
-  add("recorded", true, `expected.json present (${tests.size} tests)`);
+  const stale = staleRecording(task.expected, task.tests);
+  add("recorded", stale === null, stale === null ? `expected.json present (${tests.size} tests)` : `${stale}: run \`${record}\``);
   // A test's verdict is the host's only when the host can verify a value it produced (docs/security.md).
   const unchecked = [...tests].filter(([, keys]) => keys.length === 0).map(([id]) => id);
   add(
@@ -198,7 +207,7 @@ export async function validateTask(task: Task, runtime: PythonRuntime): Promise<
           ? "two recordings here differ: some values are not deterministic"
           : sameShape
             ? "same tests, checks and tolerances; values differ only within their tolerances (this machine's numeric libraries round otherwise)"
-            : `recording again gives a different expected.json: if test.py or canonical.py changed since it was recorded, run \`recode tasks record ${task.id}\``,
+            : `recording again gives a different expected.json: if test.py or canonical.py changed since it was recorded, run \`${record}\``,
       );
     }
   } catch (e) {
@@ -218,7 +227,7 @@ export async function validateTask(task: Task, runtime: PythonRuntime): Promise<
   const recordedCheck = out.find((c) => c.name === "recorded");
   if (unrecorded.length > 0 && recordedCheck) {
     recordedCheck.ok = false;
-    recordedCheck.detail = `tests not in expected.json (test.py changed since it was recorded): ${unrecorded.slice(0, 4).join(", ")}; run \`recode tasks record ${task.id}\``;
+    recordedCheck.detail = `tests not in expected.json (test.py changed since it was recorded): ${unrecorded.slice(0, 4).join(", ")}; run \`${record}\``;
   }
   const missing = Object.keys(task.interfaceOf).filter((id) => !collected.has(id));
   const orphan = [...collected].filter((id) => !(id in task.interfaceOf));

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -273,6 +273,21 @@ const httpRun = (baseURL: string, levels: string, out: string) => [
 /** Coder requests for turn 0 a stub server has answered. */
 const turn0Calls = (stub: ChatStub) =>
   stub.chatRequests().filter((q) => (q.body?.messages?.at(-1)?.content ?? "").includes("# Turn 0")).length;
+
+describe("recode run over a task whose test.py changed since it was recorded", () => {
+  it("does not start (exit 2), and gives the command that records the task again", async () => {
+    const dir = join(work, "changed-tasks");
+    cpSync("tasks/pass-at-k", join(dir, "pass-at-k"), { recursive: true });
+    const testPy = join(dir, "pass-at-k", "test.py");
+    writeFileSync(testPy, readFileSync(testPy, "utf8").replace("(10, 3, 1), (10, 3, 2)", "(10, 4, 1), (10, 3, 2)"));
+    const r = await recode([...base, "--dir", dir, "--tasks", "pass-at-k", "--out", join(work, "changed-run")]);
+    expect(r.code).toBe(2);
+    expect(r.out).toContain(
+      `tasks whose expected.json was recorded from another test.py (test.py changed since): pass-at-k; run recode tasks record pass-at-k --dir ${dir}`,
+    );
+    expect(existsSync(join(work, "changed-run"))).toBe(false);
+  });
+});
 
 describe("recode run against an OpenAI-compatible endpoint", () => {
   let stub: ChatStub;

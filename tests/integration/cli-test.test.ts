@@ -17,6 +17,12 @@ function passAtKCopy(prefix: string): string {
   cpSync(new URL("../../tasks/pass-at-k", import.meta.url).pathname, join(tasks, "pass-at-k"), { recursive: true });
   return tasks;
 }
+/** The copy's expected.json as recorded before test.py's digest was kept in it. */
+function withoutTestPyDigest(tasks: string): void {
+  const expected = join(tasks, "pass-at-k", "expected.json");
+  writeFileSync(expected, readFileSync(expected, "utf8").replace(/^ "testPySha256": "[0-9a-f]{64}",\n/m, ""));
+  expect(readFileSync(expected, "utf8")).not.toContain("testPySha256");
+}
 const file = (name: string, text: string) => {
   const p = join(dir, name);
   writeFileSync(p, text);
@@ -107,8 +113,38 @@ describe("recode test", () => {
     expect(notFolder.stderr).toContain("is not a task folder");
   });
 
+  it("does not judge a file against values recorded from another test.py (an input changed), and says to record again", () => {
+    const tasks = passAtKCopy("recode-changed--");
+    const testPy = join(tasks, "pass-at-k", "test.py");
+    const text = readFileSync(testPy, "utf8");
+    expect(text).toContain("(10, 3, 1), (10, 3, 2)");
+    writeFileSync(testPy, text.replace("(10, 3, 1), (10, 3, 2)", "(10, 4, 1), (10, 3, 2)"));
+    const canonical = new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname;
+    const record = `recode tasks record pass-at-k --dir ${tasks}`;
+    const r = recode("test", join(tasks, "pass-at-k"), canonical);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      `task pass-at-k: expected.json was recorded from another test.py (test.py changed since the task was recorded): run ${record} (the candidate was not judged)`,
+    );
+    const val = recode("tasks", "validate", "pass-at-k", "--dir", tasks, "--no-mutation");
+    expect(val.status).toBe(1);
+    expect(val.stdout).toMatch(/recorded +FAIL/);
+    expect(val.stdout).toContain(
+      `expected.json was recorded from another test.py (test.py changed since the task was recorded): run \`${record}\``,
+    );
+    // The same test.py with other line ends is the same test.py.
+    writeFileSync(testPy, text.replaceAll("\n", "\r\n"));
+    expect(recode("test", join(tasks, "pass-at-k"), canonical).status).toBe(0);
+    // Recorded again, the file is judged.
+    writeFileSync(testPy, text.replace("(10, 3, 1), (10, 3, 2)", "(10, 4, 1), (10, 3, 2)"));
+    expect(recode("tasks", "record", "pass-at-k", "--dir", tasks).status).toBe(0);
+    expect(recode("test", join(tasks, "pass-at-k"), canonical).status).toBe(0);
+  });
+
   it("does not pass a test that test.py gained after the recording, and says to record again", () => {
     const tasks = passAtKCopy("recode-stale--");
+    // (An expected.json recorded before test.py's digest was kept: the tests it lacks still tell.)
+    withoutTestPyDigest(tasks);
     const testPy = join(tasks, "pass-at-k", "test.py");
     writeFileSync(
       testPy,
@@ -141,6 +177,9 @@ describe("recode test", () => {
 describe("a task whose test.py does not load", () => {
   it("record and validate name test.py and the line, and validate skips what cannot be judged", () => {
     const tasks = passAtKCopy("recode-broken-task--");
+    // (Without test.py's digest in expected.json: with it, recode test says the task is to be recorded again
+    // before it looks at test.py, and record then shows the syntax error.)
+    withoutTestPyDigest(tasks);
     const test = join(tasks, "pass-at-k", "test.py");
     const lines = readFileSync(test, "utf8").split("\n");
     lines[4] = `${lines[4]} (`;
@@ -348,9 +387,11 @@ describe("validate's re-record check on another machine's numbers", () => {
     const stale = recode("tasks", "validate", "pass-at-k", "--dir", tasks, "--native");
     expect(stale.status).not.toBe(0);
     expect(stale.stdout).toMatch(/re-record identical +FAIL +FAIL/);
-    expect(stale.stdout).toContain("run `recode tasks record pass-at-k`");
+    // (The command that records it, with the folder the task is in.)
+    const record = `run \`recode tasks record pass-at-k --dir ${tasks}\``;
+    expect(stale.stdout).toContain(record);
     // One check that failed alike in both backends: its detail is shown once, and it counts once.
-    expect(stale.stdout.split("run `recode tasks record pass-at-k`").length - 1).toBe(1);
+    expect(stale.stdout.split(record).length - 1).toBe(1);
     expect(stale.stdout).toMatch(/\n1 check\(s\) failed\n/);
   });
 });

@@ -6,6 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { staleRecording, testPyDigest } from "../../src/core/recording";
 import type { Mismatch } from "../../src/core/results";
 import {
   checkedTextLimit,
@@ -387,8 +388,39 @@ describe("parseExpected and formatExpected", () => {
     expect(withExtra.indexOf('"expectedFailures"')).toBeLessThan(withExtra.indexOf('"format"'));
     expect(withExtra).toContain('"tolerances": {\n  "k": [\n   1e-12,\n   0.0\n  ]\n }');
     expect(formatExpected(parseExpected(withExtra))).toBe(withExtra);
+    // test.py's digest too, between "format" and "tests"; anything but 64 lower-case hex digits is refused.
+    const digest = testPyDigest("import unittest\n");
+    expect(digest).toMatch(/^[0-9a-f]{64}$/);
+    const withDigest = formatExpected({ ...extra, testPySha256: digest });
+    expect(withDigest).toContain(`"format": 2,\n "testPySha256": "${digest}",\n "tests"`);
+    expect(parseExpected(withDigest).testPySha256).toBe(digest);
+    expect(formatExpected(parseExpected(withDigest))).toBe(withDigest);
+    expect(() => parseExpected(withDigest.replace(digest, digest.toUpperCase()))).toThrow(
+      "expected.json: testPySha256: expected the SHA-256 of test.py, 64 lower-case hex digits",
+    );
     expect(formatExpected({ tests: null, values: new Map([["a", int(1)]]) })).toBe('{\n "a": 1\n}');
     expect(() => formatExpected({ tests: new Map([["A.t", ["a"]]]), values: new Map() })).toThrow('tests["A.t"][0]: key "a" has no entry');
+  });
+});
+
+describe("staleRecording", () => {
+  const testPy = "import unittest\n\nclass T(unittest.TestCase):\n    def test_x(self):\n        pass\n";
+  const recorded = (digest?: string) =>
+    formatExpected({ tests: new Map([["T.test_x", []]]), values: new Map(), ...(digest ? { testPySha256: digest } : {}) });
+
+  it("tells a recording of another test.py; line ends do not count", () => {
+    const file = recorded(testPyDigest(testPy));
+    expect(staleRecording(file, testPy)).toBeNull();
+    expect(staleRecording(file, testPy.replaceAll("\n", "\r\n"))).toBeNull();
+    expect(staleRecording(file, testPy.replace("test_x", "test_y"))).toBe(
+      "expected.json was recorded from another test.py (test.py changed since the task was recorded)",
+    );
+  });
+
+  it("cannot tell, and says nothing, without expected.json, without a digest, or for a file that does not parse", () => {
+    expect(staleRecording(null, testPy)).toBeNull();
+    expect(staleRecording(recorded(), testPy)).toBeNull();
+    expect(staleRecording("{", testPy)).toBeNull();
   });
 });
 
