@@ -335,7 +335,7 @@ export class RunAssembler {
           message: String(err.message ?? ""),
           file: err.file ?? null,
           line: err.line ?? null,
-          traceback: String(err.traceback ?? ""),
+          traceback: withTestPyLines(String(err.traceback ?? ""), this.req),
         };
         this.collectionTimeout = Boolean(timeout);
         return;
@@ -642,7 +642,12 @@ export class RunAssembler {
     this.setResult(this.recording ? this.recordChecks(base) : this.verifyChecks(base));
   }
 
-  private setResult(result: TestResult): void {
+  private setResult(given: TestResult): void {
+    const result = {
+      ...given,
+      traceback: withTestPyLines(given.traceback, this.req),
+      subtests: given.subtests.map((s) => ({ ...s, traceback: withTestPyLines(s.traceback, this.req) })),
+    };
     this.results.set(result.id, result);
     this.onProgress?.({ type: "test-result", result });
   }
@@ -998,6 +1003,28 @@ export function withSourceLine(caller: string, req: RunRequest): string {
     file === "test.py" ? req.tests : file === req.targetPath ? req.candidate : Object.hasOwn(req.files, file) ? req.files[file] : undefined;
   const line = text === undefined ? undefined : linesOf(req, text)[Number(m[2]) - 1]?.trim();
   return line ? `${caller}    ${line}\n` : caller;
+}
+
+/**
+ * A traceback from the interpreter with test.py's source line under each of its frames, as CPython shows
+ * it: the interpreter that runs code under test cannot read test.py (its file is removed once the harness
+ * has read it), so its tracebacks give test.py's frames without their lines. Text that is not a frame of
+ * test.py is left as it is.
+ */
+export function withTestPyLines(traceback: string, req: RunRequest): string {
+  if (!traceback.includes('  File "test.py", line ')) return traceback;
+  const lines = traceback.split("\n");
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    out.push(line);
+    const m = /^ {2}File "test\.py", line (\d+), in .*$/.exec(line);
+    if (m && !(lines[i + 1] ?? "").startsWith("    ")) {
+      const source = linesOf(req, req.tests)[Number(m[1]) - 1]?.trim();
+      if (source) out.push(`    ${source}`);
+    }
+  }
+  return out.join("\n");
 }
 
 /** The lines of each file of a run, split once: a run may make thousands of checks in a file of a million lines. */

@@ -245,7 +245,9 @@ def handlers_without_frames():
     ``_signal`` or ``_imp`` module (``_imp.create_builtin``) would hold the
     originals: ``_imp.create_builtin`` gives the loaded ones instead. The
     same for ``gc.set_debug`` (refused: ``gc.DEBUG_SAVEALL`` would keep the
-    frames of finished calls in ``gc.garbage``). Returns the new functions:
+    frames of finished calls in ``gc.garbage``) and ``sys.getrefcount``
+    (refused: a count tells whether the test holds an ``assertRaises``
+    context). Returns the new functions:
     the guard's audit hook refuses to read their defaults, which hold the
     originals."""
     import _imp
@@ -282,13 +284,31 @@ def handlers_without_frames():
 
     set_debug.__doc__ = gc.set_debug.__doc__
     gc.set_debug = set_debug
+
+    # A reference count tells code under test what the running test holds: inside `with
+    # self.assertRaises(E):` unittest holds a context object, and the count of its class (and of E, where E
+    # is not immortal) rises. A candidate that raised only then passed every error test of every task, with
+    # no input check. Code under test counts no references.
+    def getrefcount(obj, /):
+        raise RuntimeError("sys.getrefcount is not available to code under test")
+
+    getrefcount.__doc__ = sys.getrefcount.__doc__
+    sys.getrefcount = getrefcount
     import builtins
 
     # (builtins made again holds the interpreter's own frame-reading built-ins: recode_frame_builtins.)
-    given = {"_signal": _signal, "_imp": _imp, "gc": gc, "builtins": builtins}
+    given = {"_signal": _signal, "_imp": _imp, "gc": gc, "builtins": builtins, "sys": sys}
 
-    def create_builtin(spec, /, _real=_imp.create_builtin, _given=given, _get=dict.get, _str=str, _type=type):
-        made = _real(spec)
+    def create_builtin(spec, /, _real=_imp.create_builtin, _given=given, _get=dict.get, _str=str, _type=type, _ns=types.SimpleNamespace):
+        # The name read once, and asked for by it alone: natively, making sys again puts back the whole of
+        # its dict as it was at the start (sys.getrefcount included), so sys is given, not made; and a spec
+        # whose name says one thing here and another to C code cannot pass for another module.
+        name = spec.name
+        if _type(name) is not _str:
+            raise TypeError(f"a module spec's name must be a str, not {_type(name).__name__}")
+        if name in _given:
+            return _given[name]
+        made = _real(_ns(name=name))
         name = _get(vars(made), "__name__") if _type(vars(made)) is dict else None
         if _type(name) is _str and name in _given:
             return _given[name]
@@ -299,4 +319,4 @@ def handlers_without_frames():
     _signal.signal = signal
     _signal.getsignal = getsignal
     _imp.create_builtin = create_builtin
-    return (signal, getsignal, create_builtin, set_debug)
+    return (signal, getsignal, create_builtin, set_debug, getrefcount)

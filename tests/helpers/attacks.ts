@@ -8,8 +8,12 @@
  * returns a wrong but harmless value) unless it replaces them.
  */
 
+import { readFileSync } from "node:fs";
+
 /** Interfaces of min-p-sampling's target file (decoding/min_p.py). */
 const NAMES = ["softmax_with_temperature", "min_p_filter", "min_p_sample"];
+/** min-p-sampling's test.py, which attacks that need it carry as their author knows it (code under test cannot read the file). */
+const MIN_P_TESTS = readFileSync(new URL("../../tasks/min-p-sampling/test.py", import.meta.url), "utf8");
 
 const fakes = `def _fake(*args, **kwargs):\n    return [0.0]\n${NAMES.map((n) => `${n} = _fake`).join("\n")}\n`;
 
@@ -1575,8 +1579,7 @@ _sys.modules["recode_check"] = _LookAlike("recode_check")
 `,
     "test-object-at-creation": `
 import builtins as _b, unittest as _ut
-${NOP_CONTEXT}with open("test.py") as _f:
-    _left = [_f.read().count("(unittest.TestCase)")]
+${NOP_CONTEXT}_left = [${MIN_P_TESTS.split("(unittest.TestCase)").length - 1}]
 _orig = _b.__build_class__
 def _made(self, *a, **k):
     _ut.TestCase.__init__(self, *a, **k)
@@ -2225,7 +2228,8 @@ key = bytes.fromhex(subprocess.run([sys.executable, "-c", Q, *map(str, ids)], ca
 checks = {}
 recode_check.SINK = lambda k, v, r, a, s: checks[cur].append({"type": "check", "key": k, "value": v, "rtol": r, "atol": a, "subtest": s, "caller": ""})
 ns = {"__name__": "t"}
-exec(compile(open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test.py")).read(), "t", "exec"), ns)
+# (test.py's text as the attacker knows it: code under test cannot read the file.)
+exec(compile(${JSON.stringify(MIN_P_TESTS)}, "t", "exec"), ns)
 suite = [t for c in sorted(k for k, v in ns.items() if isinstance(v, type) and issubclass(v, unittest.TestCase)) for t in unittest.TestLoader().loadTestsFromTestCase(ns[c])]
 ev = []
 for t in suite:

@@ -1,0 +1,66 @@
+/**
+ * Code under test that tells whether the test expects an error of it (docs/security.md, "Verdicts"), and
+ * raises only then: test.py's text is not readable by code under test, so a candidate that finds the line
+ * of test.py calling it cannot read whether that line is inside `with self.assertRaises(...)`, and no
+ * reference count tells it that unittest holds an assertRaises context. Both backends. Tracebacks still show
+ * test.py's lines.
+ */
+import { describe, expect, it } from "vitest";
+import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
+import { taskRunRequest } from "../../src/python/runtime";
+import { withoutInputChecks } from "../helpers/attacks";
+import { assertionContextOracleAttack, callSiteOracleAttack, refcountRoutesProbe, testTextProbe } from "../helpers/expected-error-oracles";
+import { sharedRuntime } from "../helpers/runtime";
+
+describe.each(["pyodide", "native"] as const)("%s: code under test that reads where it is called from", (backend) => {
+  const runtime = sharedRuntime(backend);
+
+  it.each(["min-p-sampling", "bm25-ranking", "chronos-mean-scale-tokenizer"])(
+    "raising only inside test.py's assertRaises passes no error test (%s)",
+    async (id) => {
+      const task = loadTaskDir(BUILTIN_TASKS, id);
+      const stub = withoutInputChecks(task.canonical);
+      const failedByStub = (await runtime().run(taskRunRequest(task, stub))).tests.filter((t) => t.status !== "passed").map((t) => t.id);
+      expect(failedByStub.length).toBeGreaterThan(0);
+      const r = await runtime().run(taskRunRequest(task, callSiteOracleAttack(stub)));
+      expect(r.allPassed).toBe(false);
+      expect(r.tests.filter((t) => failedByStub.includes(t.id) && t.status === "passed").map((t) => t.id)).toEqual([]);
+      expect((await runtime().run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    },
+  );
+
+  it.each(["min-p-sampling", "bm25-ranking", "chronos-mean-scale-tokenizer"])(
+    "raising only while unittest holds an assertRaises context (a reference count says so) passes no error test (%s)",
+    async (id) => {
+      const task = loadTaskDir(BUILTIN_TASKS, id);
+      const stub = withoutInputChecks(task.canonical);
+      const failedByStub = (await runtime().run(taskRunRequest(task, stub))).tests.filter((t) => t.status !== "passed").map((t) => t.id);
+      expect(failedByStub.length).toBeGreaterThan(0);
+      const r = await runtime().run(taskRunRequest(task, assertionContextOracleAttack(stub)));
+      expect(r.allPassed).toBe(false);
+      expect(r.tests.filter((t) => failedByStub.includes(t.id) && t.status === "passed").map((t) => t.id)).toEqual([]);
+      expect(`${r.collectionError?.message}`).toContain("sys.getrefcount is not available to code under test");
+      expect((await runtime().run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    },
+  );
+
+  it("no route gives code under test the interpreter's sys.getrefcount: sys reloaded or made again (natively that put back sys's whole dict)", async () => {
+    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const r = await runtime().run(taskRunRequest(task, refcountRoutesProbe(task.canonical, "min_p_filter")));
+    const message = r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.message ?? "";
+    for (const route of ["reload", "create_builtin", "sys.__dict__"]) {
+      expect(message).toContain(`${route}: sys.getrefcount is not available to code under test`);
+    }
+  });
+
+  it("test.py's text is nowhere code under test can read it, before or after tests failed; tracebacks still show its lines", async () => {
+    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const r = await runtime().run(taskRunRequest(task, testTextProbe(task.canonical, "min_p_filter")));
+    const probed = r.tests.filter((t) => t.message.includes("test.py's text"));
+    expect(probed.length).toBeGreaterThan(1);
+    for (const t of probed) expect(t.message).toContain("test.py's text is nowhere to be read");
+    // The traceback names test.py's line and shows it, as CPython's does.
+    const edges = r.tests.find((t) => t.id === "TestMinPFilter.test_edges");
+    expect(edges?.traceback).toMatch(/File "test\.py", line \d+, in test_edges\n {4}\S.*min_p_filter\(/);
+  });
+});
