@@ -1,6 +1,6 @@
 /** Reading task folders from disk (Node). */
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { distance } from "fastest-levenshtein";
 import { loadTaskFromFiles, type Task, TaskFormatError } from "../core/task";
@@ -89,6 +89,11 @@ export function byTaskId(a: string, b: string): number {
 export function listTaskIds(root: string = BUILTIN_TASKS): string[] {
   if (!existsSync(root) || !statSync(root).isDirectory())
     throw new TaskFolderError(`task folder ${root} does not exist (or is not a folder)`);
+  // A task's own folder where the folder of tasks goes (its repo/ would be taken for a task).
+  if (existsSync(join(root, "task.json")))
+    throw new TaskFolderError(
+      `${root} is a task's own folder (it holds task.json), not a folder of tasks: give its parent, --dir ${dirname(resolve(root))} ${basename(resolve(root))}`,
+    );
   return readdirSync(root)
     .filter((n) => !n.startsWith(".") && statSync(join(root, n)).isDirectory())
     .sort(byTaskId);

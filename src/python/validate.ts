@@ -58,7 +58,9 @@ function summary(r: RunResult): string {
   if (r.incident?.kind === "tampered") return r.incident.message;
   const c = r.counts;
   const bad = r.tests.filter((t) => t.status !== "passed").slice(0, 2);
-  const why = bad.map((t) => `${t.id} ${t.status}: ${t.message.slice(0, 120)}`).join("; ");
+  // (A message cut short says so: a command cut in two reads as the whole command.)
+  const clip = (m: string) => (m.length > 200 ? `${m.slice(0, 199)}…` : m);
+  const why = bad.map((t) => `${t.id} ${t.status}: ${clip(t.message)}`).join("; ");
   return `${c.passed}/${c.total} passed${why ? ` (${why})` : ""}${r.incident ? ` [${r.incident.message}]` : ""}`;
 }
 
@@ -100,6 +102,23 @@ export function firstDifference(a: unknown, b: unknown, path: string): string | 
     return null;
   }
   return a === b ? null : path || "(root)";
+}
+
+/** The detail of two recordings here that differ: the keys whose values differ, the tests that check them, and what to do. */
+function notDeterministic(a: string, b: string): string {
+  let keys: string[] = [];
+  let tests: string[] = [];
+  try {
+    const [x, y] = [JSON.parse(a), JSON.parse(b)] as { values: Record<string, unknown>; tests: Record<string, string[]> }[];
+    keys = [...new Set([...Object.keys(x?.values ?? {}), ...Object.keys(y?.values ?? {})])]
+      .filter((k) => JSON.stringify(x?.values[k]) !== JSON.stringify(y?.values[k]))
+      .sort();
+    tests = Object.keys(x?.tests ?? {}).filter((id) => x?.tests[id]?.some((k) => keys.includes(k)));
+  } catch {
+    // (Recordings are this module's own JSON; an unreadable one says no more than that they differ.)
+  }
+  const which = keys.length > 0 ? `: the values of ${keys.join(", ")}${tests.length ? ` (${tests.join(", ")})` : ""}` : "";
+  return `two recordings here differ${which}; values must not depend on chance, time or order: seed every random source (random.Random(seed), numpy.random.default_rng(seed))`;
 }
 
 /** Whether two expected.json texts hold the same format, tests (with their checks) and tolerances: all but the values. */
@@ -204,7 +223,7 @@ export async function validateTask(task: Task, runtime: PythonRuntime, record = 
         "re-record identical",
         sameShape,
         !sameHere
-          ? "two recordings here differ: some values are not deterministic"
+          ? notDeterministic(rerecord, again)
           : sameShape
             ? "same tests, checks and tolerances; values differ only within their tolerances (this machine's numeric libraries round otherwise)"
             : `recording again gives a different expected.json: if test.py or canonical.py changed since it was recorded, run \`${record}\``,

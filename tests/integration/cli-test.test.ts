@@ -237,6 +237,41 @@ describe("a task with tests that check no value", () => {
   });
 });
 
+describe("a task author's slips that validate names", () => {
+  it("a value that differs from recording to recording: its key, its test, and what to do", () => {
+    const tasks = passAtKCopy("recode-chance--");
+    const test = join(tasks, "pass-at-k", "test.py");
+    const text = readFileSync(test, "utf8");
+    const anchor = '        check(self, "pass_at_k_large"';
+    expect(text).toContain(anchor);
+    writeFileSync(
+      test,
+      `import random\n${text.replace(anchor, `        check(self, "noise", random.SystemRandom().random())\n${anchor}`)}`,
+    );
+    expect(recode("tasks", "record", "pass-at-k", "--dir", tasks).status).toBe(0);
+    const val = recode("tasks", "validate", "pass-at-k", "--dir", tasks, "--no-mutation");
+    expect(val.status).toBe(1);
+    expect(val.stdout).toContain(
+      "two recordings here differ: the values of noise (TestPassAtK.test_large_n); values must not depend on chance, time or order: seed every random source",
+    );
+  });
+
+  it("a task's own folder given as --dir: says to give its parent", () => {
+    const tasks = passAtKCopy("recode-own-folder--");
+    const own = join(tasks, "pass-at-k");
+    for (const args of [
+      ["tasks", "validate", "pass-at-k", "--dir", own],
+      ["tasks", "list", "--dir", own],
+    ]) {
+      const r = recode(...args);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(
+        `${own} is a task's own folder (it holds task.json), not a folder of tasks: give its parent, --dir ${tasks} pass-at-k`,
+      );
+    }
+  });
+});
+
 describe("a candidate whose error shows in another file than its own", () => {
   const canonical = readFileSync(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname, "utf8");
   it.each([
