@@ -621,8 +621,9 @@ class _Poison:
     reason = None
 
 
-def _import_tests(config, run, import_out):
-    """Import test.py (which imports the candidate) and load its tests."""
+def _import_tests(config, run, import_out, cached):
+    """Import test.py (which imports the candidate) and load its tests. ``cached``: test.py's bytes ->
+    (its code, its ``TestFacts``), either None, as an earlier run compiled and read them (``cache_code``)."""
     import importlib.util
 
     saved = sys.stdout, sys.stderr
@@ -637,7 +638,8 @@ def _import_tests(config, run, import_out):
         # only then. Its code is made from the text read here; the host puts its lines into the tracebacks.
         os.remove(path)
         # Read before any code under test runs in this run: what an earlier run left was undone by the restore.
-        facts = _STATE.facts.get((path, source)) or TestFacts.of(source, path)
+        cached_code, cached_facts = cached.get(source, (None, None))
+        facts = cached_facts or TestFacts.of(source, path)
         run.test_class_names = facts.class_names
         run.test_bound_names = facts.bound_names
         run.test_imports = facts.imports
@@ -665,7 +667,7 @@ def _import_tests(config, run, import_out):
         sys.modules[TEST_MODULE] = run.test_fixtures = fixtures
         # The code of the text read above (as the loader's exec_module would run it), kept: the functions of
         # the test classes must have been made by it.
-        code = spec.loader.source_to_code(source, path)
+        code = cached_code or spec.loader.source_to_code(source, path)
         exec(code, vars(module))
         # A look before the tests are made (a hook that made them would hold every test object): what the
         # import changed and has not put back, and test.py made by anything but its text (recode_testpy).
@@ -775,6 +777,15 @@ def run_tests(config, emit_text):
         _emit({"type": "check", "key": key, "value": value, "rtol": rtol, "atol": atol, "subtest": subtest, "caller": caller})
 
     recode_check.SINK = sink
+    # test.py's code and what its text says, kept compiled from an earlier run (cache_code), taken out of the
+    # harness's state for this run, which code under test can read (its code would tell which calls are
+    # inside assertRaises as its text would): held here alone. The restore after the run puts them back.
+    test_path = os.path.abspath(os.path.join(run.workdir, config["tests_file"]))
+    cached_test = {}
+    for key in [k for k in _STATE.code if os.path.abspath(k[0]) == test_path]:
+        cached_test[key[1]] = (_STATE.code.pop(key), _STATE.facts.pop(key, None))
+    for key in [k for k in _STATE.facts if os.path.abspath(k[0]) == test_path]:
+        cached_test.setdefault(key[1], (None, _STATE.facts.pop(key)))
     guard = run.guard = _guard()
     # Natively (a new process for each run), after the guard, which takes ctypes as it is made.
     sealed = [_installed_extensions_only(), *_CODE_FROM_SOURCE] if sys.platform != "emscripten" else []
@@ -791,7 +802,7 @@ def run_tests(config, emit_text):
     import_out = CappedStream(run.cap)
     try:
         try:
-            tests = _import_tests(config, run, import_out)
+            tests = _import_tests(config, run, import_out, cached_test)
         except KeyboardInterrupt as exc:
             text, line = format_exc(exc, run.target_abs, run.workdir)
             if import_out.size:

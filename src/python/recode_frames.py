@@ -247,7 +247,8 @@ def handlers_without_frames():
     same for ``gc.set_debug`` (refused: ``gc.DEBUG_SAVEALL`` would keep the
     frames of finished calls in ``gc.garbage``) and ``sys.getrefcount``
     (refused: a count tells whether the test holds an ``assertRaises``
-    context). Returns the new functions:
+    context), and ``tracemalloc.start`` (refused: where live memory was made
+    tells it too). Returns the new functions:
     the guard's audit hook refuses to read their defaults, which hold the
     originals."""
     import _imp
@@ -294,10 +295,23 @@ def handlers_without_frames():
 
     getrefcount.__doc__ = sys.getrefcount.__doc__
     sys.getrefcount = getrefcount
+
+    # tracemalloc tells where every live block of memory was made: inside `with self.assertRaises(E):` the
+    # context object unittest made in assertRaises (which passed every error test of every task, as the
+    # count did), and the lines of test.py that called into code under test. Code under test traces nothing.
+    import _tracemalloc
+    import tracemalloc
+
+    def start(nframe=1, /):
+        raise RuntimeError("tracemalloc is not available to code under test")
+
+    start.__doc__ = _tracemalloc.start.__doc__
+    _tracemalloc.start = start
+    tracemalloc.start = start
     import builtins
 
     # (builtins made again holds the interpreter's own frame-reading built-ins: recode_frame_builtins.)
-    given = {"_signal": _signal, "_imp": _imp, "gc": gc, "builtins": builtins, "sys": sys}
+    given = {"_signal": _signal, "_imp": _imp, "gc": gc, "builtins": builtins, "sys": sys, "_tracemalloc": _tracemalloc}
 
     def create_builtin(spec, /, _real=_imp.create_builtin, _given=given, _get=dict.get, _str=str, _type=type, _ns=types.SimpleNamespace):
         # The name read once, and asked for by it alone: natively, making sys again puts back the whole of
@@ -319,4 +333,4 @@ def handlers_without_frames():
     _signal.signal = signal
     _signal.getsignal = getsignal
     _imp.create_builtin = create_builtin
-    return (signal, getsignal, create_builtin, set_debug, getrefcount)
+    return (signal, getsignal, create_builtin, set_debug, getrefcount, start)

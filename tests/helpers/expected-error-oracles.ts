@@ -117,3 +117,51 @@ def ${fn}(*a, **k):
     raise RuntimeError("; ".join(_ROUTES))
 `;
 }
+
+/**
+ * `stub` with each public function wrapped: it raises ValueError while a block of memory made in
+ * unittest's assertRaises is alive (tracemalloc, started at import, says where each live block was made).
+ */
+export function memoryTraceOracleAttack(stub: string): string {
+  return `${stub}
+import functools as _ft, tracemalloc as _tm, unittest.case as _uc
+_tm.start(1)
+_AR = frozenset(l for n in ("assertRaises", "assertRaisesRegex") for (_, _, l) in getattr(_uc.TestCase, n).__code__.co_lines() if l is not None)
+def _inside():
+    return any(l in _AR and f == _uc.__file__ for t in _tm.take_snapshot().traces._traces for f, l in t[2])
+def _oracle(f):
+    @_ft.wraps(f)
+    def w(*a, **k):
+        if _inside():
+            raise ValueError("rejected")
+        return f(*a, **k)
+    return w
+for _n, _v in list(globals().items()):
+    if type(_v).__name__ == "function" and not _n.startswith("_") and getattr(_v, "__module__", None) == __name__:
+        globals()[_n] = _oracle(_v)
+`;
+}
+
+/**
+ * `stub` with `fn` replaced by a probe that fails with what the harness's state between runs holds of test.py
+ * (its text and its code, which the interpreter keeps compiled from one run of a task to the next).
+ */
+export function codeCacheProbe(stub: string, fn: string): string {
+  return `${stub}
+def _cached():
+    import importlib
+    try:
+        state = importlib.import_module("recode_harness")._STATE
+    except Exception as e:
+        return [f"no harness state: {type(e).__name__}"]
+    found = []
+    for name in ("code", "facts"):
+        for key in list(getattr(state, name, {}) or {}):
+            if isinstance(key, tuple) and str(key[0]).endswith("test.py"):
+                found.append(f"{name}: {key[0]}")
+    return found
+def ${fn}(*a, **k):
+    found = _cached()
+    raise RuntimeError(f"test.py in the harness's state: {found}" if any(":" in f and "no harness" not in f for f in found) else f"nothing of test.py in the harness's state {found}")
+`;
+}

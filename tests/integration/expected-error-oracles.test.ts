@@ -9,7 +9,14 @@ import { describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import { taskRunRequest } from "../../src/python/runtime";
 import { withoutInputChecks } from "../helpers/attacks";
-import { assertionContextOracleAttack, callSiteOracleAttack, refcountRoutesProbe, testTextProbe } from "../helpers/expected-error-oracles";
+import {
+  assertionContextOracleAttack,
+  callSiteOracleAttack,
+  codeCacheProbe,
+  memoryTraceOracleAttack,
+  refcountRoutesProbe,
+  testTextProbe,
+} from "../helpers/expected-error-oracles";
 import { sharedRuntime } from "../helpers/runtime";
 
 describe.each(["pyodide", "native"] as const)("%s: code under test that reads where it is called from", (backend) => {
@@ -44,6 +51,20 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that reads wh
     },
   );
 
+  it.each(["min-p-sampling", "bm25-ranking", "chronos-mean-scale-tokenizer"])(
+    "raising only while a block of memory made in assertRaises is alive (tracemalloc says so) passes no error test (%s)",
+    async (id) => {
+      const task = loadTaskDir(BUILTIN_TASKS, id);
+      const stub = withoutInputChecks(task.canonical);
+      const failedByStub = (await runtime().run(taskRunRequest(task, stub))).tests.filter((t) => t.status !== "passed").map((t) => t.id);
+      const r = await runtime().run(taskRunRequest(task, memoryTraceOracleAttack(stub)));
+      expect(r.allPassed).toBe(false);
+      expect(r.tests.filter((t) => failedByStub.includes(t.id) && t.status === "passed").map((t) => t.id)).toEqual([]);
+      expect(`${r.collectionError?.message}`).toContain("tracemalloc is not available to code under test");
+      expect((await runtime().run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    },
+  );
+
   it("no route gives code under test the interpreter's sys.getrefcount: sys reloaded or made again (natively that put back sys's whole dict)", async () => {
     const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
     const r = await runtime().run(taskRunRequest(task, refcountRoutesProbe(task.canonical, "min_p_filter")));
@@ -51,6 +72,16 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that reads wh
     for (const route of ["reload", "create_builtin", "sys.__dict__"]) {
       expect(message).toContain(`${route}: sys.getrefcount is not available to code under test`);
     }
+  });
+
+  it("test.py's text and code, kept compiled from one run of a task to the next, are out of the harness's state while a run runs", async () => {
+    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    for (let i = 0; i < 2; i++) expect((await runtime().run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    const r = await runtime().run(taskRunRequest(task, codeCacheProbe(task.canonical, "min_p_filter")));
+    const message = r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.message ?? "";
+    expect(message).toContain("nothing of test.py in the harness's state");
+    // And the next run of the task still finds it compiled (its verdicts as before).
+    expect((await runtime().run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
   it("test.py's text is nowhere code under test can read it, before or after tests failed; tracebacks still show its lines", async () => {
