@@ -1,9 +1,15 @@
 /**
- * Candidates that try to tell where they are called from: the line of test.py that calls them, read with
- * `warnings.warn(stacklevel=...)`, and what that line of test.py says, read from the run's folder. Raising
- * only where test.py expects an error (inside `with self.assertRaises(X):`) would pass every error test of
- * every task without one input check.
+ * Candidates that try to tell whether a test expects an error of them: from the line of test.py that calls
+ * them and what that line says, from a reference count, from where live memory was made; and probes of where
+ * test.py's text or code could be read. Raising only where test.py expects an error (inside `with
+ * self.assertRaises(X):`) would pass every error test of every task without one input check.
  */
+
+/** Python that wraps each public function of the candidate's module with its `_oracle`. */
+const WRAP_PUBLIC = `for _n, _v in list(globals().items()):
+    if type(_v).__name__ == "function" and not _n.startswith("_") and getattr(_v, "__module__", None) == __name__:
+        globals()[_n] = _oracle(_v)
+`;
 
 /** `stub` with each public function wrapped: it raises what the enclosing `assertRaises` of its calling line in test.py names. */
 export function callSiteOracleAttack(stub: string): string {
@@ -39,10 +45,7 @@ def _oracle(f):
             raise exc("rejected")
         return f(*a, **k)
     return w
-for _n, _v in list(globals().items()):
-    if type(_v).__name__ == "function" and not _n.startswith("_") and getattr(_v, "__module__", None) == __name__:
-        globals()[_n] = _oracle(_v)
-`;
+${WRAP_PUBLIC}`;
 }
 
 /** `stub` with `fn` replaced by a probe that fails with where test.py's text can be read: a file of the run's folder, or linecache. */
@@ -89,10 +92,7 @@ def _oracle(f):
             raise ValueError("rejected")
         return f(*a, **k)
     return w
-for _n, _v in list(globals().items()):
-    if type(_v).__name__ == "function" and not _n.startswith("_") and getattr(_v, "__module__", None) == __name__:
-        globals()[_n] = _oracle(_v)
-`;
+${WRAP_PUBLIC}`;
 }
 
 /** `stub` with `fn` replaced by a probe that fails with what each route to the interpreter's own `sys.getrefcount` gave ("OPEN" when one works). */
@@ -136,10 +136,7 @@ def _oracle(f):
             raise ValueError("rejected")
         return f(*a, **k)
     return w
-for _n, _v in list(globals().items()):
-    if type(_v).__name__ == "function" and not _n.startswith("_") and getattr(_v, "__module__", None) == __name__:
-        globals()[_n] = _oracle(_v)
-`;
+${WRAP_PUBLIC}`;
 }
 
 /**
