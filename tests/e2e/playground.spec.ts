@@ -148,7 +148,8 @@ test("Reset to start asks first, then restores the starting text", async ({ page
   expect(await getTarget(page)).toBe("# something to throw away\n");
   page.once("dialog", (d) => void d.accept());
   await page.getByRole("button", { name: "Reset to start" }).click();
-  expect(await getTarget(page)).toBe(STARTER);
+  // (The editor takes the starting text once the dialog's answer has come back: looked at until it has.)
+  await expect.poll(() => getTarget(page)).toBe(STARTER);
 });
 
 test("the paper and the repository context render", async ({ page }) => {
