@@ -8,6 +8,7 @@ export const HARNESS_FILES = {
   recode_check: "recode_check.py",
   recode_guard: "recode_guard.py",
   recode_frames: "recode_frames.py",
+  recode_stack: "recode_stack.py",
   recode_frame_builtins: "recode_frame_builtins.py",
   recode_testpy: "recode_testpy.py",
   recode_testtext: "recode_testtext.py",

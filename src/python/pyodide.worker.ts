@@ -12,6 +12,7 @@ import harness from "./harness.py?raw";
 import check from "./recode_check.py?raw";
 import frameBuiltins from "./recode_frame_builtins.py?raw";
 import frames from "./recode_frames.py?raw";
+import stack from "./recode_stack.py?raw";
 import guard from "./recode_guard.py?raw";
 import testpy from "./recode_testpy.py?raw";
 import testtext from "./recode_testtext.py?raw";
@@ -151,6 +152,7 @@ const handle = createWorkerCore({
     recode_check: check,
     recode_guard: guard,
     recode_frames: frames,
+    recode_stack: stack,
     recode_frame_builtins: frameBuiltins,
     recode_testpy: testpy,
     recode_testtext: testtext,

@@ -19,15 +19,19 @@ calls (directly: the check looks two frames up for the code at hand) for each
 audit event: it raises ``RuntimeError`` when the code taking a
 frame is not one of the allowed functions, identified by their code objects
 (which code under test cannot make: a function compiled from a copy of the
-same text has other code). Two allowances depend on the caller's caller:
+same text has other code). One allowance depends on the caller's caller:
 traceback's generator of a traceback's frames, only to the function that
 turns them into a ``StackSummary`` without keeping locals, iterating the
-generator itself; and logging's ``currentframe``, only to ``Logger.findCaller``
-without a stack listing, with logging's own ``_is_internal_frame``.
+generator itself. The functions that make a class and read the module of a
+frame above them for it get no frame of the test side (``recode_stack``):
+``ValueError``, as past the end of the stack. Logging's caller of a record is
+found by ``recode_stack``'s ``findCaller``.
 """
 
 import sys
 import types
+
+from recode_stack import install_stack_views, reaches_hidden
 
 # Library functions that may take a frame (module, qualified name). Functions a module of this
 # Python does not have are left out.
@@ -48,10 +52,20 @@ _FRAME_READERS = (
     ("recode_guard", "Guard.patched"),
     # The frame-reading built-ins (locals(), super(), ...), which read the frame that called them itself.
     ("recode_frame_builtins", "make_frame_builtins.<locals>.caller"),
+    # What a warning's location, a log record's caller and a frame's module name are read with: up to the
+    # test side's first frame (recode_stack).
+    ("recode_stack", "install_stack_views.<locals>.warn"),
+    ("recode_stack", "install_stack_views.<locals>.find_caller"),
+    ("recode_stack", "install_stack_views.<locals>.getframemodulename"),
 )
 
+# The readers that read the module of a frame above them for a class they make (natively with
+# ``sys._getframe``): they get no frame of the test side or above it (recode_stack), as past the end of the
+# stack, and fall back as CPython's do.
+_CLASS_MAKERS = frozenset(("_caller", "namedtuple", "EnumType._create_", "make_dataclass"))
+
 # The audit events that hand out a first frame, and the attributes that do ("object.__getattr__").
-_FRAME_EVENTS = frozenset(("sys._getframe", "sys._current_frames"))
+_FRAME_EVENTS = frozenset(("sys._getframe", "sys._current_frames", "sys._getframemodulename"))
 FRAME_ATTRIBUTES = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame"))
 
 
@@ -62,7 +76,8 @@ READER_SYS = (("typing", "sys"), ("collections", "_sys"), ("enum", "sys"), ("dat
 def fixed_frame_functions():
     """The frame readers call ``sys._getframe`` (``sys._getframemodulename``)
     through their module's ``sys``, and the check allows the frame to the
-    reader's code, two frames up. Code under test could set ``sys._getframe``
+    reader's code, two frames up (``_getframemodulename`` is recode_stack's, which
+    reads no module of the test side's frames). Code under test could set ``sys._getframe``
     to C code that calls the real one and keeps what it gives (a
     ``defaultdict``'s ``__getitem__`` over a ``partial`` of it): the reader
     then seemed to take the frame, and the candidate had it (and through
@@ -73,6 +88,8 @@ def fixed_frame_functions():
     two classes, to be frozen; a second call returns the same."""
     if _FIXED:
         return list(_FIXED)
+    # (sys._getframemodulename replaced first: the readers' sys holds the replacement.)
+    install_stack_views()
     # Every reader's module, loaded now (one imported later would keep the real sys).
     import dataclasses  # noqa: F401
     import enum  # noqa: F401
@@ -99,10 +116,8 @@ def fixed_frame_functions():
 
 _FIXED = []
 
-# The other functions the check allows by their code (see frame_wall): logging's and traceback's.
+# The other functions the check allows by their code (see frame_wall): traceback's.
 _OTHER_READERS = (
-    ("logging", "currentframe"),
-    ("logging", "Logger.findCaller"),
     ("traceback", "_walk_tb_with_full_positions"),
     ("traceback", "StackSummary._extract_from_extended_frame_gen"),
 )
@@ -159,9 +174,7 @@ def code_objects(module):
 
 
 def frame_wall():
-    """The frame check for the guard's audit hook (see the module's text).
-    Imports logging (its records name the file and line of their caller)."""
-    import logging
+    """The frame check for the guard's audit hook (see the module's text)."""
     import traceback
 
     # (Keyed by qualified name, a plain string, not by id(): id() is itself an audited call.)
@@ -176,9 +189,9 @@ def frame_wall():
     tb_codes = code_objects(traceback)
     walk_tb = tb_codes.get("_walk_tb_with_full_positions")
     summary = tb_codes.get("StackSummary._extract_from_extended_frame_gen")
-    current = logging.currentframe.__code__
-    find_caller = logging.Logger.findCaller.__code__
-    internal = logging._is_internal_frame
+    hidden = install_stack_views()[0]
+    # The tracebacks and generators the check reads a frame of itself, while it does.
+    reading = []
 
     def check(
         event,
@@ -188,32 +201,47 @@ def frame_wall():
         _readers=readers,
         _walk_tb=walk_tb,
         _summary=summary,
-        _current=current,
-        _find_caller=find_caller,
-        _internal=internal,
-        _getframe=sys._getframe,
+        _makers=_CLASS_MAKERS,
+        _hidden=hidden,
+        _reaches=reaches_hidden,
         _frame=types.FrameType,
         _gen=types.GeneratorType,
-        _dict=dict,
         _get=dict.get,
         _type=type,
         _str=str,
         _re=RuntimeError,
+        _reading=reading,
+        _look=_Look,
     ):
         if event == "object.__getattr__":
             if len(args) < 2 or _type(args[1]) is not _str or args[1] not in _attrs:
                 return
+            for held in _reading:
+                if args[0] is held:
+                    return  # this check's own look (at its caller, below)
         elif event not in _events:
             return
-        elif event == "sys._getframe" and args and _type(args[0]) is _frame and args[0].f_code is _own[0]:
-            return  # this check's own look at its caller, below
         # This check is called by the guard's audit hook, which the interpreter called for the code at hand.
-        caller = _getframe(0).f_back.f_back
+        # (Its own frame from a traceback of its own, not from sys._getframe: the frame a sys._getframe gives
+        # cannot tell who asked, and code under test run inside this check by C code (a finalizer the collector
+        # runs, a signal handler) would be given this check's frame, and through f_back the running test.)
+        try:
+            raise _look
+        except _look as e:
+            tb = e.__traceback__
+        _reading.append(tb)
+        try:
+            here = tb.tb_frame
+        finally:
+            _reading.pop()
+        caller = here.f_back.f_back
         if caller is None:
             return
         code = caller.f_code
         name = code.co_qualname
-        if code is _own[0] or (_type(name) is _str and _get(_readers, name) is code):
+        if _type(name) is _str and _get(_readers, name) is code:
+            if name in _makers and event == "sys._getframe" and args and _type(args[0]) is _frame and _reaches(caller, args[0], _hidden):
+                raise ValueError("call stack is not deep enough")
             return
         up = caller.f_back
         if up is not None:
@@ -222,17 +250,21 @@ def frame_wall():
                 gen = seen.get("frame_gen")
                 # The summary iterates the generator itself (not a copy a replaced islice or deque made)
                 # and keeps no locals.
-                if not seen.get("capture_locals") and _type(gen) is _gen and gen.gi_frame is caller:
-                    return
-            elif code is _current and up.f_code is _find_caller:
-                glob = up.f_globals
-                if not up.f_locals.get("stack_info") and _type(glob) is _dict and _get(glob, "_is_internal_frame") is _internal:
-                    return
+                if not seen.get("capture_locals") and _type(gen) is _gen:
+                    _reading.append(gen)
+                    try:
+                        if gen.gi_frame is caller:
+                            return
+                    finally:
+                        _reading.pop()
         what = event if event != "object.__getattr__" else f"the {args[1]} of a {_type(args[0]).__name__}"
         raise _re(f"frames are not available to code under test ({what}, taken in {code.co_qualname} at {code.co_filename}, line {caller.f_lineno})")
 
-    _own = [check.__code__]
     return check
+
+
+class _Look(Exception):
+    """Raised and caught by the frame check, for its own frame."""
 
 
 def handlers_without_frames():
@@ -311,7 +343,20 @@ def handlers_without_frames():
     import builtins
 
     # (builtins made again holds the interpreter's own frame-reading built-ins: recode_frame_builtins.)
-    given = {"_signal": _signal, "_imp": _imp, "gc": gc, "builtins": builtins, "sys": sys, "_tracemalloc": _tracemalloc}
+    import _warnings
+    import faulthandler
+
+    # (And the modules whose functions recode_stack replaced: made again, they would hold the interpreter's.)
+    given = {
+        "_signal": _signal,
+        "_imp": _imp,
+        "gc": gc,
+        "builtins": builtins,
+        "sys": sys,
+        "_tracemalloc": _tracemalloc,
+        "_warnings": _warnings,
+        "faulthandler": faulthandler,
+    }
 
     def create_builtin(spec, /, _real=_imp.create_builtin, _given=given, _get=dict.get, _str=str, _type=type, _ns=types.SimpleNamespace):
         # The name read once, and asked for by it alone: natively, making sys again puts back the whole of

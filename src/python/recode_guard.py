@@ -26,6 +26,7 @@ from operator import attrgetter, methodcaller
 from operator import is_ as _is
 
 from recode_frame_builtins import make_frame_builtins
+from recode_stack import install_stack_views
 from recode_frames import READER_SYS, code_objects, fixed_frame_functions, frame_reader_functions, frame_wall, handlers_without_frames
 from recode_testpy import is_descriptor
 from recode_testtext import TEST_MODULE
@@ -60,6 +61,7 @@ PROTECTED_MODULES = (
     "recode_harness",
     "recode_guard",
     "recode_frames",
+    "recode_stack",
     "recode_frame_builtins",
     "recode_testpy",
     "recode_testtext",
@@ -973,7 +975,7 @@ def _install_audit_guard(functions, own=(), seal_module=None):
     frames = frame_wall()
     # Functions whose defaults hold what code under test must not have (the original signal functions).
     # (And the functions the frame check allows by their code: a function made from one's code would be too.)
-    hidden = (*handlers_without_frames(), *frame_reader_functions(), *seal_frame_builtins(), *own)
+    hidden = (*handlers_without_frames(), *frame_reader_functions(), *install_stack_views()[1], *seal_frame_builtins(), *own)
     hidden_ids = set(map(id, hidden))
     noted = set()
     held = []  # the noted objects, so that their ids stay theirs
@@ -1072,6 +1074,7 @@ HARNESS_MODULES = (
     "recode_check",
     "recode_guard",
     "recode_frames",
+    "recode_stack",
     "recode_testpy",
     "recode_testtext",
     "recode_touch",

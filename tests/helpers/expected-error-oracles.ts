@@ -162,3 +162,133 @@ def ${fn}(*a, **k):
     raise RuntimeError(f"test.py in the harness's state: {found}" if any(":" in f and "no harness" not in f for f in found) else f"nothing of test.py in the harness's state {found}")
 `;
 }
+
+/** How a stack sampler reads where the collector interrupted: the primitive, and the Python that names the place. */
+const SAMPLERS = {
+  // A warning's location some frames up (the frame the finalizer interrupted, and its callers), file and line.
+  warnings: `def _where():
+    import warnings as _w
+    seen = []
+    with _w.catch_warnings():
+        _w.simplefilter("always")
+        _w.showwarning = lambda m, c, f, l, *a, **k: seen.append((f, l))
+        for level in range(3, 14):
+            _w.warn("?", UserWarning, stacklevel=level)
+    return " ".join("assertRaises" if str(f).endswith("unittest/case.py") and l in _AR else f"{f}:{l}" for f, l in seen)`,
+  // logging's caller of a record some frames up: its function's name.
+  logging: `def _where():
+    import logging as _l
+    return " ".join(_l.getLogger("sampler").findCaller(stacklevel=level)[2] for level in range(3, 14))`,
+  // faulthandler's dump of the stack, into a file.
+  faulthandler: `def _where():
+    import faulthandler as _f, tempfile as _tf
+    with _tf.TemporaryFile("w+") as f:
+        _f.dump_traceback(f, all_threads=False)
+        f.seek(0)
+        return "assertRaises" if "in assertRaises" in f.read() else ""`,
+} as const;
+
+/** The stack-reading primitives a sampler can use. */
+export type StackSampler = keyof typeof SAMPLERS;
+
+/** The samplers, by name. */
+export const STACK_SAMPLERS = Object.keys(SAMPLERS) as StackSampler[];
+
+/**
+ * `stub` with each public function wrapped: it raises ValueError when the collector, run at nearly every
+ * allocation (`gc.set_threshold(1)`) with garbage whose finalizer makes more, found unittest inside
+ * `assertRaises` since the last call ended, as `sampler` reads where a finalizer runs.
+ */
+export function stackSamplerOracleAttack(stub: string, sampler: StackSampler): string {
+  return `${stub}
+import functools as _ft, gc as _gc, unittest.case as _uc
+_AR = frozenset(l for n in ("assertRaises", "assertRaisesRegex") for (_, _, l) in getattr(_uc.TestCase, n).__code__.co_lines() if l is not None)
+${SAMPLERS[sampler]}
+_SEEN = []
+class _Sampler:
+    def __init__(self):
+        self.cycle = self
+    def __del__(self):
+        try:
+            _SEEN.append(_where())
+        except Exception as e:
+            _SEEN.append(type(e).__name__)
+        del _SEEN[:-50]
+        _Sampler()
+_Sampler()
+_gc.set_threshold(1)
+def _oracle(f):
+    @_ft.wraps(f)
+    def w(*a, **k):
+        expected = any("assertRaises" in s for s in _SEEN)
+        try:
+            if expected:
+                raise ValueError("rejected")
+            return f(*a, **k)
+        finally:
+            _SEEN.clear()
+    return w
+${WRAP_PUBLIC}`;
+}
+
+/**
+ * `stub` with `fn` replaced by a probe that fails with every module name it was told of frames above its
+ * own: by typing's `_caller`, by `sys._getframemodulename` (Python 3.12 and later) and by the module of an
+ * enum made by `Enum._create_`, called at each depth from the finalizer of garbage the collector frees at
+ * nearly every allocation, and from the probe itself.
+ */
+export function moduleNameSamplerProbe(stub: string, fn: string): string {
+  return `${stub}
+import gc as _gc, sys as _sys, typing as _t, enum as _e
+_NAMES = set()
+def _look():
+    for depth in range(1, 14):
+        for get in (lambda: _t._caller(depth), lambda: _sys._getframemodulename(depth)):
+            try:
+                _NAMES.add(str(get()))
+            except Exception as e:
+                _NAMES.add(type(e).__name__)
+    try:
+        _NAMES.add(str(_e.Enum._create_("Probe", "a b").__module__))
+    except Exception as e:
+        _NAMES.add(type(e).__name__)
+class _Sampler:
+    def __init__(self):
+        self.cycle = self
+    def __del__(self):
+        if len(_NAMES) < 500:
+            _look()
+        _Sampler()
+_Sampler()
+_gc.set_threshold(1)
+def ${fn}(*a, **k):
+    _look()
+    raise RuntimeError("module names seen: " + " ".join(sorted(_NAMES)))
+`;
+}
+
+/**
+ * `stub` with `fn` replaced by a probe that fails with the frames it took: with `sys._getframe(1)` in the
+ * finalizer of garbage the collector frees at nearly every allocation, inside the guard's own frame check too.
+ */
+export function finalizerFrameProbe(stub: string, fn: string): string {
+  return `${stub}
+import gc as _gc, sys as _sys
+_GOT = []
+class _Sampler:
+    def __init__(self):
+        self.cycle = self
+    def __del__(self):
+        if len(_GOT) < 20:
+            try:
+                f = _sys._getframe(1)
+                _GOT.append(f"{f.f_code.co_qualname} at {f.f_code.co_filename}")
+            except Exception:
+                pass
+        _Sampler()
+_Sampler()
+_gc.set_threshold(1)
+def ${fn}(*a, **k):
+    raise RuntimeError(f"frames taken: {_GOT}" if _GOT else "no frame taken")
+`;
+}

@@ -2,8 +2,10 @@
  * Code under test that tells whether the test expects an error of it (docs/security.md, "Verdicts"), and
  * raises only then: test.py's text is not readable by code under test, so a candidate that finds the line
  * of test.py calling it cannot read whether that line is inside `with self.assertRaises(...)`, and no
- * reference count tells it that unittest holds an assertRaises context. Both backends. Tracebacks still show
- * test.py's lines.
+ * reference count tells it that unittest holds an assertRaises context, and nothing that tells where a call stands
+ * in the stack (a warning's location, a log record's caller, a frame's module, faulthandler's dump) looks past
+ * the first frame of the test side, from a finalizer the collector runs inside assertRaises either. Both
+ * backends. Tracebacks still show test.py's lines.
  */
 import { describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
@@ -13,8 +15,12 @@ import {
   assertionContextOracleAttack,
   callSiteOracleAttack,
   codeCacheProbe,
+  finalizerFrameProbe,
   memoryTraceOracleAttack,
+  moduleNameSamplerProbe,
   refcountRoutesProbe,
+  STACK_SAMPLERS,
+  stackSamplerOracleAttack,
   testTextProbe,
 } from "../helpers/expected-error-oracles";
 import { sharedRuntime } from "../helpers/runtime";
@@ -35,6 +41,16 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
       memoryTraceOracleAttack,
       "tracemalloc is not available to code under test",
     ],
+    // A finalizer the collector runs at nearly every allocation, inside assertRaises too, reads where it runs.
+    // (The sampler keeps going when its look is refused: faulthandler's dump is.)
+    ...STACK_SAMPLERS.map(
+      (sampler) =>
+        [
+          `where the collector interrupted the test, read by ${sampler}`,
+          (stub: string) => stackSamplerOracleAttack(stub, sampler),
+          "",
+        ] as const,
+    ),
   ] as const;
   const TASKS = ["min-p-sampling", "bm25-ranking", "chronos-mean-scale-tokenizer"];
 
@@ -60,6 +76,24 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
     for (const route of ["reload", "create_builtin", "sys.__dict__"]) {
       expect(message).toContain(`${route}: sys.getrefcount is not available to code under test`);
     }
+  });
+
+  it("what code under test is told of the stack stops below the test side: no module of test.py's functions, unittest's or the harness's", async () => {
+    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const r = await runtime().run(taskRunRequest(task, moduleNameSamplerProbe(task.canonical, "min_p_filter")));
+    const message = r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.message ?? "";
+    const names = message.replace(/^.*module names seen: /s, "").split(" ");
+    // Its own modules (and those it imports) it is told of.
+    expect(names).toContain("decoding.min_p");
+    // (test.py's module is named while test.py's module body runs, which imports the candidate: no test runs then.)
+    expect(names.filter((n) => /^(unittest|recode_(?!task_test$)|__main__\.)/.test(n))).toEqual([]);
+  });
+
+  it("a finalizer run inside the guard's frame check takes no frame (the check's own look at its caller was open to it)", async () => {
+    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const r = await runtime().run(taskRunRequest(task, finalizerFrameProbe(task.canonical, "min_p_filter")));
+    const message = r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.message ?? "";
+    expect(message).toContain("no frame taken");
   });
 
   it("test.py's text and code, kept compiled from one run of a task to the next, are out of the harness's state while a run runs", async () => {

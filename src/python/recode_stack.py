@@ -1,0 +1,197 @@
+"""What code under test may learn of the stack above it: nothing past the first frame of the test side.
+
+Where a call stands in the stack tells which test runs and what it expects: the name of the test method
+(``test_rejects_bad_p``), the line of test.py that called, and whether unittest is inside ``assertRaises``
+(the collector runs the finalizers of cyclic garbage at nearly every allocation once ``gc.set_threshold(1)``
+is set, inside unittest's own code too, and a finalizer can be C code: a ``functools.partial``). A candidate
+that raised only inside ``assertRaises`` passed every error test of every task without one input check.
+The frame check (``recode_frames``) gives code under test no frame, but some functions walk the stack
+themselves and tell what they found there:
+
+- ``warnings.warn`` (``stacklevel``): the file, line and module of the frame it names, seen in the
+  warning shown or recorded, in the filters that match its module and in that module's registry;
+- ``logging.Logger.findCaller`` (``stacklevel``): the file, line and function of a log record;
+- ``sys._getframemodulename(depth)`` and the class-making functions that read it (``typing``'s
+  ``_caller``, ``collections.namedtuple``, ``enum``'s ``_create_``, ``dataclasses.make_dataclass``; natively
+  they read ``sys._getframe(depth).f_globals``): the module of the frame at that depth;
+- faulthandler's stack dumps (``dump_traceback``, ``dump_traceback_later``, ``register``).
+
+A frame of the test side is one of test.py's functions, or of unittest's or the harness's files. None of
+the functions above looks at such a frame or past it: a warning whose location would be there gets the one
+CPython gives past the end of the stack (module ``sys``, line 1), a log record's caller is
+``"(unknown file)"``, line 0, a frame's module ``None`` (natively ``sys._getframe`` raises ``ValueError``,
+"call stack is not deep enough", for the class-making functions, which fall back as CPython's do), and the
+stack dumps are refused. This holds whoever calls them, test.py's own code included (its warnings and log
+records have no location), since C code can call them on the candidate's behalf from within any frame.
+test.py's module and class bodies are not hidden: the class-making functions read the module name there,
+and no test runs while they do.
+"""
+
+import sys
+
+# CO_NEWLOCALS: a function's code (module and class bodies have no locals of their own).
+_CO_NEWLOCALS = 0x0002
+
+_INSTALLED = []
+
+
+def _is_test_file(name):
+    return name == "test.py" or name.endswith("/test.py")
+
+
+def hidden_frame_check(prefixes):
+    """``hidden(frame)``: whether ``frame`` is of the test side (a file under one of the folders ``prefixes``,
+    each ending in "/", or a function of test.py) and so hidden from code under test, with every frame above
+    it. A file name is the code's own (code under test that names its code after test.py only hides itself)."""
+
+    def hidden(frame, _prefixes=tuple(prefixes), _test=_is_test_file, _type=type, _str=str):
+        code = frame.f_code
+        name = code.co_filename
+        if _type(name) is not _str or name.startswith(_prefixes):
+            return True
+        return _test(name) and bool(code.co_flags & _CO_NEWLOCALS)
+
+    return hidden
+
+
+def reaches_hidden(start, target, hidden):
+    """Whether the walk from ``start`` up to ``target`` (both included; ``target`` None: to the end)
+    meets a hidden frame."""
+    f = start
+    while f is not None:
+        if hidden(f):
+            return True
+        if f is target:
+            return False
+        f = f.f_back
+    return False
+
+
+def _test_side_folders():
+    import os
+    import unittest
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    harness = sys.modules.get("recode_harness")
+    folders = {here, os.path.dirname(os.path.abspath(unittest.__file__))}
+    if harness is not None and getattr(harness, "__file__", None):
+        folders.add(os.path.dirname(os.path.abspath(harness.__file__)))
+    return tuple(sorted(f.rstrip("/") + "/" for f in folders))
+
+
+def install_stack_views():
+    """Put the functions above in place, once, before the guard notes the modules that hold them: the
+    stand-ins for ``warnings.warn`` (wherever a loaded module holds the interpreter's), for
+    ``logging.Logger.findCaller`` and ``sys._getframemodulename``, and faulthandler's refusals. Returns
+    ``(hidden, functions)``: the check of a hidden frame, and the new functions (the frame check lets them
+    take frames by their code, so the guard's audit hook hides their code and what they hold)."""
+    if _INSTALLED:
+        return _INSTALLED[0]
+    import _warnings
+    import faulthandler
+    import logging
+    import operator
+    import warnings
+
+    hidden = hidden_frame_check(_test_side_folders())
+    getframe = sys._getframe
+    real_warn = _warnings.warn
+    index = operator.index
+    maxsize = sys.maxsize
+
+    def internal(frame):
+        # (CPython's warnings skip the import system's frames, and those whose file has a prefix it was told.)
+        name = frame.f_code.co_filename
+        return "importlib" in name and "_bootstrap" in name
+
+    def warn(message, category=None, stacklevel=1, source=None, **kwargs):
+        level = max(index(stacklevel), 1)
+        skip = kwargs.get("skip_file_prefixes", ())
+        skip = tuple(p for p in skip if type(p) is str) if type(skip) is tuple else ()
+        f = getframe(0)
+        for _ in range(level):
+            f = f.f_back
+            while f is not None and (internal(f) or (skip and f.f_code.co_filename.startswith(skip))):
+                if hidden(f):
+                    break
+                f = f.f_back
+            if f is None or hidden(f):
+                break
+        if f is None or hidden(f):
+            # Past the end of the stack, as CPython places a warning whose stack level runs out.
+            return real_warn(message, category, maxsize, source, **kwargs)
+        return real_warn(message, category, level + 1, source, **kwargs)
+
+    warn.__doc__ = real_warn.__doc__
+    warn.__module__ = "warnings"
+
+    srcfile = logging._srcfile
+
+    def find_caller(self, stack_info=False, stacklevel=1):
+        if stack_info:
+            raise RuntimeError("frames are not available to code under test (a log record's stack_info)")
+        f = getframe(0)
+        while stacklevel > 0:
+            next_f = f.f_back
+            if next_f is None:
+                break
+            if hidden(next_f):
+                return "(unknown file)", 0, "(unknown function)", None
+            f = next_f
+            name = f.f_code.co_filename
+            if not (name == srcfile or ("importlib" in name and "_bootstrap" in name)):
+                stacklevel -= 1
+        co = f.f_code
+        return co.co_filename, f.f_lineno, co.co_name, None
+
+    find_caller.__doc__ = logging.Logger.findCaller.__doc__
+    find_caller.__name__ = find_caller.__qualname__ = "findCaller"
+    find_caller.__module__ = "logging"
+
+    made = [warn, find_caller]
+    real_module_name = getattr(sys, "_getframemodulename", None)
+    if real_module_name is not None:
+
+        def getframemodulename(depth=0):
+            d = max(index(depth), 0)
+            caller = getframe(1)
+            f = caller
+            for _ in range(d):
+                if f is None:
+                    return None
+                f = f.f_back
+            if f is None or reaches_hidden(caller, f, hidden):
+                return None
+            return real_module_name(d + 1)
+
+        getframemodulename.__doc__ = real_module_name.__doc__
+        getframemodulename.__name__ = getframemodulename.__qualname__ = "_getframemodulename"
+        getframemodulename.__module__ = "sys"
+        sys._getframemodulename = getframemodulename
+        made.append(getframemodulename)
+
+    for mod in list(sys.modules.values()):
+        d = getattr(mod, "__dict__", None)
+        if type(d) is dict:
+            for k in [k for k, v in list(d.items()) if v is real_warn]:
+                d[k] = warn
+    logging.Logger.findCaller = find_caller
+
+    # A dump names every frame of the stack, and one timed or on a signal samples it while a test runs.
+    def refuse(name):
+        def refused(*args, **kwargs):
+            raise RuntimeError(f"faulthandler.{name} is not available to code under test (it lists the running test's frames)")
+
+        refused.__name__ = refused.__qualname__ = name
+        refused.__module__ = "faulthandler"
+        refused.__doc__ = getattr(faulthandler, name).__doc__
+        return refused
+
+    for name in ("dump_traceback", "dump_traceback_later", "register", "dump_c_stack"):
+        if hasattr(faulthandler, name):
+            fn = refuse(name)
+            setattr(faulthandler, name, fn)
+            made.append(fn)
+    del warnings
+    _INSTALLED.append((hidden, made))
+    return _INSTALLED[0]
