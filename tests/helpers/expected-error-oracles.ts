@@ -292,3 +292,34 @@ def ${fn}(*a, **k):
     raise RuntimeError(f"frames taken: {_GOT}" if _GOT else "no frame taken")
 `;
 }
+
+/** `stub` with `fn` replaced by a probe that fails with what `faulthandler` and `_warnings`, reloaded or made again, gave ("OPEN" when a dump was written; a warning's location three frames up). */
+export function stackRoutesProbe(stub: string, fn: string): string {
+  return `${stub}
+def ${fn}(*a, **k):
+    import importlib, importlib.util, _imp, faulthandler, _warnings, warnings, tempfile
+    out = []
+    for name, get in [
+        ("faulthandler reloaded", lambda: importlib.reload(faulthandler).dump_traceback),
+        ("faulthandler made again", lambda: _imp.create_builtin(importlib.util.find_spec("faulthandler")).dump_traceback),
+        ("_warnings reloaded", lambda: importlib.reload(_warnings).warn),
+        ("_warnings made again", lambda: _imp.create_builtin(importlib.util.find_spec("_warnings")).warn),
+    ]:
+        try:
+            f = get()
+            if name.startswith("faulthandler"):
+                with tempfile.TemporaryFile("w+") as t:
+                    f(t)
+                    out.append(name + ": OPEN")
+            else:
+                seen = []
+                with warnings.catch_warnings():
+                    warnings.simplefilter("always")
+                    warnings.showwarning = lambda m, c, file, line, *x, **y: seen.append(f"{file}:{line}")
+                    f("?", UserWarning, 3)
+                out.append(name + ": " + " ".join(seen))
+        except Exception as e:
+            out.append(name + ": " + str(e))
+    raise RuntimeError(" ;; ".join(out))
+`;
+}

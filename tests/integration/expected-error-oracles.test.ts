@@ -20,6 +20,7 @@ import {
   moduleNameSamplerProbe,
   refcountRoutesProbe,
   STACK_SAMPLERS,
+  stackRoutesProbe,
   stackSamplerOracleAttack,
   testTextProbe,
 } from "../helpers/expected-error-oracles";
@@ -87,6 +88,17 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
     expect(names).toContain("decoding.min_p");
     // (test.py's module is named while test.py's module body runs, which imports the candidate: no test runs then.)
     expect(names.filter((n) => /^(unittest|recode_(?!task_test$)|__main__\.)/.test(n))).toEqual([]);
+  });
+
+  it("faulthandler and _warnings reloaded or made again are the same: no dump, no location past the test side", async () => {
+    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const r = await runtime().run(taskRunRequest(task, stackRoutesProbe(task.canonical, "min_p_filter")));
+    const message = r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.message ?? "";
+    expect(message).not.toContain("OPEN");
+    expect(message).toContain("faulthandler made again: faulthandler.dump_traceback is not available to code under test");
+    // Past the end of the stack: sys, line 1 natively; <sys>, line 0 in Pyodide (CPython 3.14).
+    expect(message).toMatch(/_warnings made again: <?sys>?:[01]$/);
+    expect(message).toMatch(/_warnings reloaded: <?sys>?:[01] ;;/);
   });
 
   it("a finalizer run inside the guard's frame check takes no frame (the check's own look at its caller was open to it)", async () => {
