@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import { CLASS_RESEARCHERS, type ClassSettings } from "./class-settings";
+import { fieldIssues } from "./schema-issues";
 import { jsonLine } from "./task";
 import { FeedbackLevelSchema } from "./vocabulary";
 
@@ -81,16 +82,13 @@ export function parseClassFile(text: string, source: string, knownTasks: readonl
   }
   const res = ClassFileSchema.safeParse(raw);
   if (!res.success) {
-    const issue = res.error.issues[0] as z.core.$ZodIssue;
-    const path = issue.code === "unrecognized_keys" && issue.keys[0] !== undefined ? [...issue.path, issue.keys[0]] : issue.path;
-    const field = path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".") || "(top level)";
-    const message =
-      issue.code === "unrecognized_keys"
-        ? "is not a class file field (fields: format, version, name, tasks, maxLevel, hideApply, researcher)"
-        : /received undefined$/.test(issue.message)
-          ? "is required but missing"
-          : issue.message;
-    throw new ClassFileError(source, `field ${field.replace(/\.\[/g, "[")} ${message}`, jsonLine(body, path));
+    const [issue] = fieldIssues(ClassFileSchema, raw, res.error.issues, "a class file");
+    if (!issue) throw new ClassFileError(source, "not a class file");
+    const message = issue.message.startsWith("is not a field of")
+      ? `${issue.message} (fields: format, version, name, tasks, maxLevel, hideApply, researcher)`
+      : issue.message;
+    const { field, path } = issue;
+    throw new ClassFileError(source, `field ${field} ${message}`, jsonLine(body, path));
   }
   const file = res.data;
   if (file.tasks) {

@@ -6,6 +6,7 @@
 
 import { z } from "zod";
 import { JsonSyntaxError, nodeAt, scanJson } from "./json-locate";
+import { fieldIssues } from "./schema-issues";
 
 /**
  * Whether `p` is a relative path that stays inside its folder: `/`-separated,
@@ -335,16 +336,7 @@ export function parseTaskMeta(task: string, text: string): TaskMeta {
   const raw = parseJson(task, "task.json", text);
   const res = TaskMetaSchema.safeParse(raw);
   if (!res.success) {
-    const issues = res.error.issues.map((issue) => {
-      const path = issue.code === "unrecognized_keys" && issue.keys[0] !== undefined ? [...issue.path, issue.keys[0]] : issue.path;
-      const field = path
-        .map((p) => (typeof p === "number" ? `[${p}]` : String(p)))
-        .join(".")
-        .replace(/\.\[/g, "[");
-      // zod says "expected string, received undefined" for a field that is not there.
-      const message = /received undefined$/.test(issue.message) ? "is required but missing" : issue.message;
-      return { path, field: field || "(top level)", message };
-    });
+    const issues = fieldIssues(TaskMetaSchema, raw, res.error.issues, "task.json");
     const [first, ...rest] = issues;
     if (!first) throw new TaskFormatError(task, "task.json", "invalid");
     // Every problem at once, so that fixing one does not just reveal the next.

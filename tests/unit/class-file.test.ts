@@ -26,7 +26,10 @@ describe("class files", () => {
       ["{", /class file c.json: not valid JSON/],
       ['{"format":"recode-class","version":1}', /field name is required but missing/],
       ['{\n "format": "recode-class",\n "version": 1,\n "name": "x",\n "maxLevel": 7\n}', /c\.json, line 5: field maxLevel/],
-      ['{"format":"recode-class","version":1,"name":"x","level":2}', /field level is not a class file field/],
+      [
+        '{"format":"recode-class","version":1,"name":"x","level":2}',
+        /field level is not a field of a class file \(did you mean "maxLevel"\?\) \(fields: /,
+      ],
       ['{"format":"recode-class","version":2,"name":"x"}', /field version/],
       [
         '{\n "format": "recode-class",\n "version": 1,\n "name": "x",\n "tasks": [\n  "pass-at-k",\n  "nope",\n  "gone"\n ]\n}',

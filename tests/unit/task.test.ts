@@ -46,6 +46,22 @@ describe("task.json errors name the field and the line", () => {
     expect(e.message).toContain("interfaces[0].guidance");
   });
 
+  it("a misspelt field names the field it was likely meant as, on its own line, and that field is not also called missing", () => {
+    const { interfaces, ...rest } = meta;
+    const text = JSON.stringify({ ...rest, interfacse: interfaces, colour: "red" }, null, 2);
+    const e = errorFor(text);
+    expect(e.field).toBe("interfacse");
+    expect(e.line).toBe(lineOfText(text, '"interfacse"'));
+    expect(e.problem).toMatch(
+      /^is not a field of task\.json \(did you mean "interfaces"\?\) \(also: field colour \(line \d+\) is not a field of task\.json\)$/,
+    );
+    expect(e.message).not.toContain("missing");
+    // Inside an interface too, and a field that is already there is not offered.
+    const m = structuredClone(meta);
+    m.interfaces[0].test = m.interfaces[0].tests;
+    expect(errorFor(JSON.stringify(m, null, 2)).message).toMatch(/field interfaces\[0\]\.test: is not a field of task\.json$/);
+  });
+
   it("an undefined test in a later interface points at that entry", () => {
     const m = structuredClone(meta);
     m.interfaces[2].tests[0] = "TestNothing.test_nothing";
