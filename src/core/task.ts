@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { JsonSyntaxError, nodeAt, scanJson } from "./json-locate";
 import { fieldIssues } from "./schema-issues";
+import { suggestTestId, testIdsIn } from "./test-ids";
 
 /**
  * Whether `p` is a relative path that stays inside its folder: `/`-separated,
@@ -220,19 +221,6 @@ export const TaskMetaSchema = z
     if (meta.isolation !== "shared" && meta.pytest) {
       ctx.addIssue({ code: "custom", path: ["isolation"], message: 'field pytest is for tasks with isolation "shared"' });
     }
-    if (meta.isolation === "recorded") {
-      meta.interfaces.forEach((itf, i) => {
-        itf.tests.forEach((t, j) => {
-          if (!t.includes(".")) {
-            ctx.addIssue({
-              code: "custom",
-              path: ["interfaces", i, "tests", j],
-              message: "a test id is Class.method, e.g. TestMinP.test_basic",
-            });
-          }
-        });
-      });
-    }
   });
 
 /** Parsed task.json. */
@@ -403,12 +391,23 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
   }
   const tests = files["test.py"] as string;
   const interfaceOf: Record<string, string> = {};
+  const known = testIdsIn(tests);
   meta.interfaces.forEach((itf, i) => {
     for (const [j, id] of itf.tests.entries()) {
-      if (!definesTest(tests, id)) {
+      const meant = () => suggestTestId(id, known);
+      if (meta.isolation === "recorded" && !id.includes(".")) {
+        const guess = meant();
         problems.push({
           file: "task.json",
-          problem: `test ${id} is not defined in test.py`,
+          problem: `test ${id} names no class: a test id is Class.method, ${guess ? `here ${guess}` : "e.g. TestMinP.test_basic"}`,
+          field: `interfaces[${i}].tests[${j}]`,
+          line: jsonLine(metaText, ["interfaces", i, "tests", j]),
+        });
+      } else if (!definesTest(tests, id)) {
+        const guess = meant();
+        problems.push({
+          file: "task.json",
+          problem: `test ${id} is not defined in test.py${guess ? ` (did you mean ${guess}?)` : ""}`,
           field: `interfaces[${i}].tests[${j}]`,
           line: jsonLine(metaText, ["interfaces", i, "tests", j]),
         });

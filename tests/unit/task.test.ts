@@ -62,6 +62,18 @@ describe("task.json errors name the field and the line", () => {
     expect(errorFor(JSON.stringify(m, null, 2)).message).toMatch(/field interfaces\[0\]\.test: is not a field of task\.json$/);
   });
 
+  it("a test named without its class, or mistyped, is named with the id test.py defines", () => {
+    const m = structuredClone(meta);
+    const [cls, method] = m.interfaces[0].tests[0].split(".");
+    m.interfaces[0].tests[0] = method;
+    m.interfaces[1].tests[0] = `${cls}.${method}z`;
+    const text = JSON.stringify(m, null, 2);
+    const e = errorFor(text);
+    expect(e.field).toBe("interfaces[0].tests[0]");
+    expect(e.problem).toContain(`test ${method} names no class: a test id is Class.method, here ${cls}.${method}`);
+    expect(e.problem).toContain(`test ${cls}.${method}z is not defined in test.py (did you mean ${cls}.${method}?)`);
+  });
+
   it("an undefined test in a later interface points at that entry", () => {
     const m = structuredClone(meta);
     m.interfaces[2].tests[0] = "TestNothing.test_nothing";
