@@ -291,7 +291,12 @@ function parseJson(task: string, file: string, raw: string): unknown {
       scanJson(text);
     } catch (where) {
       if (where instanceof JsonSyntaxError) {
-        throw new TaskFormatError(task, file, `not valid JSON (${where.message})`, undefined, lineOf(text, where.offset));
+        const line = lineOf(text, where.offset);
+        const column = where.offset - text.lastIndexOf("\n", where.offset - 1);
+        // A comma left out at a line's end is found on the next line: say which line lacks it.
+        const before = lineOf(text, text.slice(0, where.offset).trimEnd().length);
+        const hint = where.message.startsWith("',' or") && before < line ? `; is a comma missing at the end of line ${before}?` : "";
+        throw new TaskFormatError(task, file, `not valid JSON at column ${column} (${where.message}${hint})`, undefined, line);
       }
     }
     throw new TaskFormatError(task, file, `not valid JSON (${(e as Error).message})`);

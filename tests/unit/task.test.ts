@@ -29,6 +29,15 @@ describe("task.json errors name the field and the line", () => {
     expect(e.line).toBe(lineOfText(text, '"title" "'));
   });
 
+  it("a comma left out at a line's end is found on the next line: the error gives the column and names the line that lacks it", () => {
+    const good = JSON.stringify(meta, null, 2);
+    const text = good.replace(/("title": "[^"]*"),/, "$1");
+    const e = errorFor(text);
+    const next = lineOfText(text, '"title"') + 1;
+    expect(e.line).toBe(next);
+    expect(e.problem).toBe(`not valid JSON at column 3 (',' or '}' was expected; is a comma missing at the end of line ${next - 1}?)`);
+  });
+
   it("a missing top-level field points at the object, not at a nested field of the same name", () => {
     const { title: _t, ...rest } = meta;
     const e = errorFor(JSON.stringify(rest, null, 2));
