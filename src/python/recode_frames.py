@@ -33,6 +33,42 @@ import types
 
 from recode_stack import install_stack_views, reaches_hidden
 
+# The names under which the readers call a frame function (``sys._getframe``, the harness's own binding).
+_FRAME_CALLEES = frozenset(("_getframe", "getframe", "_GETFRAME"))
+
+
+def reader_sites(code):
+    """Where ``code`` takes a frame itself: ``(calls, loads)``, the offsets of its calls of a frame function
+    (the name or attribute loaded, then the call whose source starts where that name does), and
+    ``{offset: local name}`` for its loads of a frame attribute of a local variable (``tb.tb_frame``). The
+    frame check lets a reader take a frame only at one of these: C code that runs while the reader's frame
+    is the innermost (a ``map`` its own ``list()`` drains, a finalizer freed by its ``frame.clear()``) takes
+    it at another instruction, or of another object."""
+    import dis
+
+    calls, loads = set(), {}
+    ins = list(dis.get_instructions(code))
+    for i, x in enumerate(ins):
+        if x.opname in ("LOAD_ATTR", "LOAD_METHOD") and x.argval in FRAME_ATTRIBUTES and i > 0:
+            before = ins[i - 1]
+            if before.opname.startswith("LOAD_FAST"):
+                name = before.argval[-1] if isinstance(before.argval, tuple) else before.argval
+                if isinstance(name, str):
+                    loads[x.offset] = name
+        if x.argval in _FRAME_CALLEES and x.opname.startswith(("LOAD_ATTR", "LOAD_METHOD", "LOAD_GLOBAL", "LOAD_DEREF", "LOAD_FAST", "LOAD_NAME")):
+            at = x.positions
+            if at is None or at.lineno is None:
+                continue
+            for j in range(i + 1, len(ins)):
+                y, p = ins[j], ins[j].positions
+                if y.opname in ("CALL", "CALL_KW") and p is not None and p.lineno == at.lineno and p.col_offset == at.col_offset:
+                    calls.add(y.offset)
+                    # (CPython 3.11's PRECALL, specialised for a built-in, makes the call itself.)
+                    if ins[j - 1].opname == "PRECALL":
+                        calls.add(ins[j - 1].offset)
+                    break
+    return frozenset(calls), loads
+
 # Library functions that may take a frame (module, qualified name). Functions a module of this
 # Python does not have are left out.
 _FRAME_READERS = (
@@ -52,11 +88,6 @@ _FRAME_READERS = (
     ("recode_guard", "Guard.patched"),
     # The frame-reading built-ins (locals(), super(), ...), which read the frame that called them itself.
     ("recode_frame_builtins", "make_frame_builtins.<locals>.caller"),
-    # What a warning's location, a log record's caller and a frame's module name are read with: up to the
-    # test side's first frame (recode_stack).
-    ("recode_stack", "install_stack_views.<locals>.warn"),
-    ("recode_stack", "install_stack_views.<locals>.find_caller"),
-    ("recode_stack", "install_stack_views.<locals>.getframemodulename"),
 )
 
 # The readers that read the module of a frame above them for a class they make (natively with
@@ -189,9 +220,9 @@ def frame_wall():
     tb_codes = code_objects(traceback)
     walk_tb = tb_codes.get("_walk_tb_with_full_positions")
     summary = tb_codes.get("StackSummary._extract_from_extended_frame_gen")
-    hidden = install_stack_views()[0]
-    # The tracebacks and generators the check reads a frame of itself, while it does.
-    reading = []
+    hidden, _made, frame_of_caller, reading, collecting = install_stack_views()
+    sites = {name: reader_sites(code) for name, code in readers.items()}
+    walk_tb_sites = reader_sites(walk_tb) if walk_tb is not None else (frozenset(), {})
 
     def check(
         event,
@@ -211,7 +242,10 @@ def frame_wall():
         _str=str,
         _re=RuntimeError,
         _reading=reading,
-        _look=_Look,
+        _own_frame=frame_of_caller,
+        _collecting=collecting,
+        _sites=sites,
+        _walk_tb_sites=walk_tb_sites,
     ):
         if event == "object.__getattr__":
             if len(args) < 2 or _type(args[1]) is not _str or args[1] not in _attrs:
@@ -225,46 +259,39 @@ def frame_wall():
         # (Its own frame from a traceback of its own, not from sys._getframe: the frame a sys._getframe gives
         # cannot tell who asked, and code under test run inside this check by C code (a finalizer the collector
         # runs, a signal handler) would be given this check's frame, and through f_back the running test.)
-        try:
-            raise _look
-        except _look as e:
-            tb = e.__traceback__
-        _reading.append(tb)
-        try:
-            here = tb.tb_frame
-        finally:
-            _reading.pop()
-        caller = here.f_back.f_back
+        caller = _own_frame().f_back.f_back
         if caller is None:
             return
         code = caller.f_code
         name = code.co_qualname
-        if _type(name) is _str and _get(_readers, name) is code:
-            if name in _makers and event == "sys._getframe" and args and _type(args[0]) is _frame and _reaches(caller, args[0], _hidden):
-                raise ValueError("call stack is not deep enough")
-            return
-        up = caller.f_back
-        if up is not None:
-            if code is _walk_tb and up.f_code is _summary:
+        reader = _type(name) is _str and _get(_readers, name) is code
+        walking = False
+        if not reader and code is _walk_tb:
+            up = caller.f_back
+            if up is not None and up.f_code is _summary:
                 seen = up.f_locals
                 gen = seen.get("frame_gen")
                 # The summary iterates the generator itself (not a copy a replaced islice or deque made)
                 # and keeps no locals.
-                if not seen.get("capture_locals") and _type(gen) is _gen:
-                    _reading.append(gen)
-                    try:
-                        if gen.gi_frame is caller:
-                            return
-                    finally:
-                        _reading.pop()
+                # (Running, with traceback's code: its frame is the caller's, read without taking it.)
+                walking = not seen.get("capture_locals") and _type(gen) is _gen and gen.gi_running and gen.gi_code is _walk_tb
+        if (reader or walking) and not _collecting():
+            # Only at one of the reader's own looks (reader_sites), and of the object it looks at.
+            calls, loads = _walk_tb_sites if walking else _sites[name]
+            lasti = caller.f_lasti
+            if event == "object.__getattr__":
+                local = _get(loads, lasti)
+                at_own = local is not None and caller.f_locals.get(local) is args[0]
+            else:
+                at_own = lasti in calls
+            if at_own:
+                if name in _makers and event == "sys._getframe" and args and _type(args[0]) is _frame and _reaches(caller, args[0], _hidden):
+                    raise ValueError("call stack is not deep enough")
+                return
         what = event if event != "object.__getattr__" else f"the {args[1]} of a {_type(args[0]).__name__}"
         raise _re(f"frames are not available to code under test ({what}, taken in {code.co_qualname} at {code.co_filename}, line {caller.f_lineno})")
 
     return check
-
-
-class _Look(Exception):
-    """Raised and caught by the frame check, for its own frame."""
 
 
 def handlers_without_frames():

@@ -79,6 +79,10 @@ def _test_side_folders():
     return tuple(sorted(f.rstrip("/") + "/" for f in folders))
 
 
+class _Look(Exception):
+    """Raised and caught for a function's own frame (``frame_of_caller``)."""
+
+
 def install_stack_views():
     """Put the functions above in place, once, before the guard notes the modules that hold them: the
     stand-ins for ``warnings.warn`` (wherever a loaded module holds the interpreter's), for
@@ -93,8 +97,45 @@ def install_stack_views():
     import operator
     import warnings
 
+    import gc
+
     hidden = hidden_frame_check(_test_side_folders())
-    getframe = sys._getframe
+    reading = []
+
+    def frame_of_caller(_look=_Look, _reading=reading):
+        try:
+            raise _look
+        except _look as e:
+            tb = e.__traceback__
+        _reading.append(tb)
+        try:
+            here = tb.tb_frame
+        finally:
+            _reading.pop()
+        del tb
+        return here.f_back
+
+    # Whether the collector is at work: the finalizers it runs can be C code (a functools.partial over a
+    # map), which runs while whatever frame the collection interrupted is the innermost, a reader of frames
+    # too. The frame check lets no reader take a frame then. The first callback of the collector's says
+    # when it starts, the last when it is done; with another first or last, it is taken as always at work.
+    at_work = [False]
+    callbacks = gc.callbacks
+
+    def collection_starts(phase, info, _at=at_work):
+        if phase == "start":
+            _at[0] = True
+
+    def collection_ends(phase, info, _at=at_work):
+        if phase == "stop":
+            _at[0] = False
+
+    callbacks.insert(0, collection_starts)
+    callbacks.append(collection_ends)
+
+    def collecting(_at=at_work, _callbacks=callbacks, _first=collection_starts, _last=collection_ends, _len=len):
+        return _at[0] or _len(_callbacks) < 2 or _callbacks[0] is not _first or _callbacks[-1] is not _last
+
     real_warn = _warnings.warn
     index = operator.index
     maxsize = sys.maxsize
@@ -108,7 +149,7 @@ def install_stack_views():
         level = max(index(stacklevel), 1)
         skip = kwargs.get("skip_file_prefixes", ())
         skip = tuple(p for p in skip if type(p) is str) if type(skip) is tuple else ()
-        f = getframe(0)
+        f = frame_of_caller()
         for _ in range(level):
             f = f.f_back
             while f is not None and (internal(f) or (skip and f.f_code.co_filename.startswith(skip))):
@@ -130,7 +171,7 @@ def install_stack_views():
     def find_caller(self, stack_info=False, stacklevel=1):
         if stack_info:
             raise RuntimeError("frames are not available to code under test (a log record's stack_info)")
-        f = getframe(0)
+        f = frame_of_caller()
         while stacklevel > 0:
             next_f = f.f_back
             if next_f is None:
@@ -148,13 +189,12 @@ def install_stack_views():
     find_caller.__name__ = find_caller.__qualname__ = "findCaller"
     find_caller.__module__ = "logging"
 
-    made = [warn, find_caller]
-    real_module_name = getattr(sys, "_getframemodulename", None)
-    if real_module_name is not None:
+    made = [warn, find_caller, frame_of_caller, collection_starts, collection_ends, collecting]
+    if hasattr(sys, "_getframemodulename"):
 
         def getframemodulename(depth=0):
             d = max(index(depth), 0)
-            caller = getframe(1)
+            caller = frame_of_caller().f_back
             f = caller
             for _ in range(d):
                 if f is None:
@@ -162,9 +202,11 @@ def install_stack_views():
                 f = f.f_back
             if f is None or reaches_hidden(caller, f, hidden):
                 return None
-            return real_module_name(d + 1)
+            # (CPython gives the module of the frame's function, which is its globals' unless changed.)
+            name = f.f_globals.get("__name__")
+            return name if type(name) is str else None
 
-        getframemodulename.__doc__ = real_module_name.__doc__
+        getframemodulename.__doc__ = sys._getframemodulename.__doc__
         getframemodulename.__name__ = getframemodulename.__qualname__ = "_getframemodulename"
         getframemodulename.__module__ = "sys"
         sys._getframemodulename = getframemodulename
@@ -193,5 +235,5 @@ def install_stack_views():
             setattr(faulthandler, name, fn)
             made.append(fn)
     del warnings
-    _INSTALLED.append((hidden, made))
+    _INSTALLED.append((hidden, made, frame_of_caller, reading, collecting))
     return _INSTALLED[0]

@@ -323,3 +323,69 @@ def ${fn}(*a, **k):
     raise RuntimeError(" ;; ".join(out))
 `;
 }
+
+/**
+ * `stub` with `fn` replaced by a probe that fails with what each library function allowed to take frames
+ * gave to C code run while its frame was the innermost: `sys._getframe` pulled through C iterators the
+ * reader drains itself (namedtuple's field names, the functional Enum's members, make_dataclass's fields), a
+ * finalizer that is C code freed by `traceback.clear_frames`, and properties that are C code read by
+ * `inspect.getgeneratorstate` and unittest's `_is_relevant_tb_level` ("OPEN <frame>" when a frame came out).
+ */
+export function readerFrameProbe(stub: string, fn: string): string {
+  return `${stub}
+import sys as _s, itertools as _it, functools as _ft
+_TAKEN = []
+def _src():
+    return filter(None, map(_TAKEN.append, map(_s._getframe, [0])))
+def _namedtuple():
+    import collections
+    collections.namedtuple("T", _it.chain(["a"], _src()))
+def _enum():
+    import enum
+    enum.Enum("E", _it.chain([("A", 1)], _src()))
+def _make_dataclass():
+    import dataclasses
+    dataclasses.make_dataclass("D", _it.chain(["a"], _src()))
+class _Fin:
+    pass
+def _clear_frames():
+    import traceback
+    _Fin.__del__ = staticmethod(_ft.partial(_TAKEN.extend, map(_s._getframe, [0])))
+    def inner():
+        x = _Fin()
+        raise KeyError("x")
+    try:
+        inner()
+    except KeyError as e:
+        tb = e.__traceback__
+    traceback.clear_frames(tb)
+def _getgeneratorstate():
+    import inspect
+    class G:
+        pass
+    G.gi_running = property(_ft.partial(dict.fromkeys, map(_TAKEN.append, map(_s._getframe, [0]))))
+    inspect.getgeneratorstate(G())
+def _relevant_tb():
+    import unittest.result
+    class TB:
+        pass
+    TB.tb_frame = property(_ft.partial(dict.fromkeys, map(_TAKEN.append, map(_s._getframe, [0]))))
+    unittest.result.TestResult._is_relevant_tb_level(None, TB())
+def _routes():
+    out = []
+    for name, route in [("namedtuple", _namedtuple), ("enum", _enum), ("make_dataclass", _make_dataclass),
+                        ("clear_frames", _clear_frames), ("getgeneratorstate", _getgeneratorstate), ("_is_relevant_tb_level", _relevant_tb)]:
+        del _TAKEN[:]
+        try:
+            route()
+            said = ""
+        except BaseException as e:
+            said = type(e).__name__
+        taken = [f for f in _TAKEN if f is not None]
+        del _TAKEN[:]
+        out.append(f"{name}: " + (f"OPEN {taken[0].f_code.co_qualname}" if taken else f"no frame {said}".strip()))
+    return out
+def ${fn}(*a, **k):
+    raise RuntimeError(" ;; ".join(_routes()))
+`;
+}

@@ -18,6 +18,7 @@ import {
   finalizerFrameProbe,
   memoryTraceOracleAttack,
   moduleNameSamplerProbe,
+  readerFrameProbe,
   refcountRoutesProbe,
   STACK_SAMPLERS,
   stackRoutesProbe,
@@ -99,6 +100,16 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
     // Past the end of the stack: sys, line 1 natively; <sys>, line 0 in Pyodide (CPython 3.14).
     expect(message).toMatch(/_warnings made again: <?sys>?:[01]$/);
     expect(message).toMatch(/_warnings reloaded: <?sys>?:[01] ;;/);
+  });
+
+  it("C code run while a library function that may take frames is the innermost gets no frame: the reader takes one only at its own look", async () => {
+    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const r = await runtime().run(taskRunRequest(task, readerFrameProbe(task.canonical, "min_p_filter")));
+    const message = r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.message ?? "";
+    for (const route of ["namedtuple", "enum", "make_dataclass", "clear_frames", "getgeneratorstate", "_is_relevant_tb_level"]) {
+      expect(message).toMatch(new RegExp(`${route}: no frame`));
+    }
+    expect(message).not.toContain("OPEN");
   });
 
   it("a finalizer run inside the guard's frame check takes no frame (the check's own look at its caller was open to it)", async () => {
