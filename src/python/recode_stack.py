@@ -115,26 +115,42 @@ def install_stack_views():
         del tb
         return here.f_back
 
-    # Whether the collector is at work: the finalizers it runs can be C code (a functools.partial over a
-    # map), which runs while whatever frame the collection interrupted is the innermost, a reader of frames
-    # too. The frame check lets no reader take a frame then. The first callback of the collector's says
-    # when it starts, the last when it is done; with another first or last, it is taken as always at work.
-    at_work = [False]
+    # Whether the collector is at work in this thread: the finalizers it runs can be C code (a
+    # functools.partial over a map), which runs while whatever frame the collection interrupted is the
+    # innermost, a reader of frames too. The frame check lets no reader of this thread take a frame then
+    # (another thread's readers go on: the finalizers run in the collecting thread). The first callback of
+    # the collector's says when it starts, the last when it is done; with another first or last, it is taken
+    # as always at work. A child forked by another thread while this one collected starts with none at work.
+    import _thread
+    import os
+
+    at_work = [None]
     callbacks = gc.callbacks
 
-    def collection_starts(phase, info, _at=at_work):
+    def collection_starts(phase, info, _at=at_work, _ident=_thread.get_ident):
         if phase == "start":
-            _at[0] = True
+            _at[0] = _ident()
 
     def collection_ends(phase, info, _at=at_work):
         if phase == "stop":
-            _at[0] = False
+            _at[0] = None
+
+    def forked(_at=at_work, _ident=_thread.get_ident):
+        if _at[0] is not None and _at[0] != _ident():
+            _at[0] = None
 
     callbacks.insert(0, collection_starts)
     callbacks.append(collection_ends)
+    if hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=forked)
 
-    def collecting(_at=at_work, _callbacks=callbacks, _first=collection_starts, _last=collection_ends, _len=len):
-        return _at[0] or _len(_callbacks) < 2 or _callbacks[0] is not _first or _callbacks[-1] is not _last
+    def collecting(_at=at_work, _callbacks=callbacks, _first=collection_starts, _last=collection_ends, _len=len, _ident=_thread.get_ident):
+        return (
+            (_at[0] is not None and _at[0] == _ident())
+            or _len(_callbacks) < 2
+            or _callbacks[0] is not _first
+            or _callbacks[-1] is not _last
+        )
 
     real_warn = _warnings.warn
     index = operator.index
@@ -189,7 +205,7 @@ def install_stack_views():
     find_caller.__name__ = find_caller.__qualname__ = "findCaller"
     find_caller.__module__ = "logging"
 
-    made = [warn, find_caller, frame_of_caller, collection_starts, collection_ends, collecting]
+    made = [warn, find_caller, frame_of_caller, collection_starts, collection_ends, forked, collecting]
     if hasattr(sys, "_getframemodulename"):
 
         def getframemodulename(depth=0):
