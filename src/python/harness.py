@@ -756,6 +756,7 @@ def run_tests(config, emit_text):
     prefix = run.workdir + os.sep
 
     getframe = sys._getframe
+    gc_enabled, gc_disable, gc_enable = gc.isenabled, gc.disable, gc.enable
 
     def sink(key, value, rtol, atol, subtest, _emit=emit, _prefix=prefix, _type=type, _str=str, _float=float):
         # What check() sends, and nothing else: the sink is reachable, and the host reads these fields.
@@ -768,7 +769,15 @@ def run_tests(config, emit_text):
             # Where check() was called, as a traceback's line shows it; the host adds the source line from the task's files.
             # (The interpreter's own, in the closure as the sink is made: not a default a caller could pass, and
             # sys._getframe can be set by code under test.)
-            frame = getframe(2)
+            # (The collector off while the frame object is made: its finalizers, C code of the candidate's,
+            # would run at this very call, which the frame check lets take a frame.)
+            was = gc_enabled()
+            gc_disable()
+            try:
+                frame = getframe(2)
+            finally:
+                if was:
+                    gc_enable()
             code = frame.f_code
             name = code.co_filename.replace(_prefix, "")
             caller = f'  File "{name}", line {frame.f_lineno}, in {code.co_name}\n'

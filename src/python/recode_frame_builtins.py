@@ -346,6 +346,18 @@ def make_frame_builtins(sealed_ids, library_paths, called_by_code):
     started by an instruction of the frame below it, not by C code (``recode_guard._entered_by_code``)."""
     real = {n: getattr(builtins, n) for n in NAMES}
     getframe = sys._getframe
+    import gc
+
+    gc_enabled, gc_disable, gc_enable = gc.isenabled, gc.disable, gc.enable
+
+    def own_frame(depth):
+        was = gc_enabled()
+        gc_disable()
+        try:
+            return getframe(depth + 1)
+        finally:
+            if was:
+                gc_enable()
     decode = _decoder()
     calls = _direct_call_finder(decode)
     prefixes = tuple(p.rstrip("/") + "/" for p in library_paths if p)
@@ -409,10 +421,17 @@ def make_frame_builtins(sealed_ids, library_paths, called_by_code):
     def caller(name, positional, keywords, depth=2, reading=True):
         """The frame that called ``name`` (``depth`` frames up: this one, the built-in's own, ..., then its
         caller), when it may be read (``reading``: its namespaces are); raises ``RuntimeError`` otherwise."""
+        # (The collector off while a frame object is made: its finalizers, C code of the candidate's, would
+        # run at this very call, which the frame check lets take a frame.)
+        was = gc_enabled()
+        gc_disable()
         try:
             frame = getframe(depth)
         except ValueError:
             raise SystemError(f"{name}(): no current frame") from None
+        finally:
+            if was:
+                gc_enable()
         if not reading:
             return frame
         code = frame.f_code
@@ -422,7 +441,7 @@ def make_frame_builtins(sealed_ids, library_paths, called_by_code):
         # (And the built-in's own frame was started by that call, not by C code: its arguments' teardown, the
         # traceback of an exception it raised, a collection then. 3.12+'s LOAD_SUPER_ATTR calls super from C,
         # site[3]. The own frame is taken only when it is looked at: each look is an audited call.)
-        if site is None or not (site[3] or called_by_code(getframe(depth - 1))):
+        if site is None or not (site[3] or called_by_code(own_frame(depth - 1))):
             raise RuntimeError(
                 f"{name}() reads the frame of the code that calls it; called by C code while {code.co_qualname} "
                 f"({code.co_filename}, line {frame.f_lineno}) was running, it is not available to code under test"

@@ -31,54 +31,14 @@ found by ``recode_stack``'s ``findCaller``.
 import sys
 import types
 
-from recode_stack import install_stack_views, reaches_hidden
-
-# The names under which the readers call a frame function (``sys._getframe``, the harness's own binding).
-_FRAME_CALLEES = frozenset(("_getframe", "getframe", "_GETFRAME"))
-
-
-def reader_sites(code):
-    """Where ``code`` takes a frame itself: ``(calls, loads)``, the offsets of its calls of a frame function
-    (the name or attribute loaded, then the call whose source starts where that name does), and
-    ``{offset: local name}`` for its loads of a frame attribute of a local variable (``tb.tb_frame``). The
-    frame check lets a reader take a frame only at one of these: C code that runs while the reader's frame
-    is the innermost (a ``map`` its own ``list()`` drains, a finalizer freed by its ``frame.clear()``) takes
-    it at another instruction, or of another object."""
-    import dis
-
-    calls, loads = set(), {}
-    ins = list(dis.get_instructions(code))
-    for i, x in enumerate(ins):
-        if x.opname in ("LOAD_ATTR", "LOAD_METHOD") and x.argval in FRAME_ATTRIBUTES and i > 0:
-            before = ins[i - 1]
-            if before.opname.startswith("LOAD_FAST"):
-                name = before.argval[-1] if isinstance(before.argval, tuple) else before.argval
-                if isinstance(name, str):
-                    loads[x.offset] = name
-        if x.argval in _FRAME_CALLEES and x.opname.startswith(("LOAD_ATTR", "LOAD_METHOD", "LOAD_GLOBAL", "LOAD_DEREF", "LOAD_FAST", "LOAD_NAME")):
-            at = x.positions
-            if at is None or at.lineno is None:
-                continue
-            for j in range(i + 1, len(ins)):
-                y, p = ins[j], ins[j].positions
-                if y.opname in ("CALL", "CALL_KW") and p is not None and p.lineno == at.lineno and p.col_offset == at.col_offset:
-                    calls.add(y.offset)
-                    # (CPython 3.11's PRECALL, specialised for a built-in, makes the call itself.)
-                    if ins[j - 1].opname == "PRECALL":
-                        calls.add(ins[j - 1].offset)
-                    break
-    return frozenset(calls), loads
+from recode_stack import CLASS_MAKERS, FRAME_ATTRIBUTES, install_stack_views, reader_sites, take_stack_views  # noqa: F401
 
 # Library functions that may take a frame (module, qualified name). Functions a module of this
 # Python does not have are left out.
 _FRAME_READERS = (
-    ("typing", "_caller"),
-    ("collections", "namedtuple"),
-    ("enum", "EnumType._create_"),
-    ("dataclasses", "make_dataclass"),
-    ("inspect", "getgeneratorstate"),
-    ("inspect", "getcoroutinestate"),
-    ("inspect", "getasyncgenstate"),
+    # The sys._getframe of the class-making readers (typing's _caller, namedtuple, the functional Enum,
+    # make_dataclass: recode_stack.CLASS_MAKERS), which gives them a frame at their own call alone.
+    ("recode_stack", "_readers_getframe.<locals>._getframe"),
     ("unittest.result", "TestResult._is_relevant_tb_level"),
     ("traceback", "clear_frames"),
     ("traceback", "_compute_suggestion_error"),
@@ -88,16 +48,11 @@ _FRAME_READERS = (
     ("recode_guard", "Guard.patched"),
     # The frame-reading built-ins (locals(), super(), ...), which read the frame that called them itself.
     ("recode_frame_builtins", "make_frame_builtins.<locals>.caller"),
+    ("recode_frame_builtins", "make_frame_builtins.<locals>.own_frame"),
 )
-
-# The readers that read the module of a frame above them for a class they make (natively with
-# ``sys._getframe``): they get no frame of the test side or above it (recode_stack), as past the end of the
-# stack, and fall back as CPython's do.
-_CLASS_MAKERS = frozenset(("_caller", "namedtuple", "EnumType._create_", "make_dataclass"))
 
 # The audit events that hand out a first frame, and the attributes that do ("object.__getattr__").
 _FRAME_EVENTS = frozenset(("sys._getframe", "sys._current_frames", "sys._getframemodulename"))
-FRAME_ATTRIBUTES = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame"))
 
 
 # The modules of the frame readers above, and the name each has ``sys`` under.
@@ -106,14 +61,14 @@ READER_SYS = (("typing", "sys"), ("collections", "_sys"), ("enum", "sys"), ("dat
 
 def fixed_frame_functions():
     """The frame readers call ``sys._getframe`` (``sys._getframemodulename``)
-    through their module's ``sys``, and the check allows the frame to the
-    reader's code, two frames up (``_getframemodulename`` is recode_stack's, which
-    reads no module of the test side's frames). Code under test could set ``sys._getframe``
+    through their module's ``sys``: recode_stack's, which give a frame only to a
+    class-making reader at its own call and read no module of the test side's
+    frames. Code under test could set ``sys._getframe``
     to C code that calls the real one and keeps what it gives (a
     ``defaultdict``'s ``__getitem__`` over a ``partial`` of it): the reader
     then seemed to take the frame, and the candidate had it (and through
     ``f_back`` the running test). So each reader module's ``sys`` becomes a
-    class whose frame functions are the interpreter's own, fixed (the class
+    class whose frame functions are fixed (the class
     and its metaclass are made immutable with the protected classes), and
     whose other attributes are ``sys``'s as they are at each use. Returns the
     two classes, to be frozen; a second call returns the same."""
@@ -135,7 +90,10 @@ def fixed_frame_functions():
 
     # (The built-in functions themselves, which bind to nothing: a staticmethod around one could be made to
     # wrap another in place, staticmethod.__init__ run again.)
-    fixed = {k: getattr(sys, k) for k in ("_getframe", "_getframemodulename") if hasattr(sys, k)}
+    # (recode_stack's: sys._getframe only to a class-making reader at its own call, and the module names.)
+    fixed = {"_getframe": take_stack_views("readers' getframe")}
+    if hasattr(sys, "_getframemodulename"):
+        fixed["_getframemodulename"] = sys._getframemodulename
     frames_sys = _SysWithFixedFrames("sys", (), {"__slots__": (), **fixed})
     for mod_name, attr in READER_SYS:
         mod = sys.modules.get(mod_name)
@@ -160,7 +118,7 @@ def frame_reader_functions():
     globals of one's own (``FunctionType(namedtuple.__code__, {"_sys": ...})``) would be allowed a frame,
     and hand it to whatever its ``sys`` says. The guard refuses to read their code and defaults."""
     found = []
-    for name, qualname in (*_FRAME_READERS, *_OTHER_READERS):
+    for name, qualname in (*_FRAME_READERS, *_OTHER_READERS, *CLASS_MAKERS):
         holder = sys.modules.get(name)
         if holder is None or "<locals>" in qualname:
             continue
@@ -204,8 +162,9 @@ def code_objects(module):
     return found
 
 
-def frame_wall():
-    """The frame check for the guard's audit hook (see the module's text)."""
+def frame_wall(views):
+    """The frame check for the guard's audit hook (see the module's text), and the functions to hide from
+    code under test. ``views``: what recode_stack's ``take_stack_views("wall")`` gave."""
     import traceback
 
     # (Keyed by qualified name, a plain string, not by id(): id() is itself an audited call.)
@@ -220,9 +179,12 @@ def frame_wall():
     tb_codes = code_objects(traceback)
     walk_tb = tb_codes.get("_walk_tb_with_full_positions")
     summary = tb_codes.get("StackSummary._extract_from_extended_frame_gen")
-    hidden, _made, frame_of_caller, reading, collecting = install_stack_views()
+    if views is None:
+        raise RuntimeError("the frame check is made once, with the stack views taken as the guard is made")
+    hidden, made, frame_of_caller, reading = views
     sites = {name: reader_sites(code) for name, code in readers.items()}
-    walk_tb_sites = reader_sites(walk_tb) if walk_tb is not None else (frozenset(), {})
+    walk_tb_sites = reader_sites(walk_tb) if walk_tb is not None else ({}, {})
+    del hidden
 
     def check(
         event,
@@ -232,18 +194,15 @@ def frame_wall():
         _readers=readers,
         _walk_tb=walk_tb,
         _summary=summary,
-        _makers=_CLASS_MAKERS,
-        _hidden=hidden,
-        _reaches=reaches_hidden,
         _frame=types.FrameType,
         _gen=types.GeneratorType,
         _get=dict.get,
         _type=type,
         _str=str,
+        _int=int,
         _re=RuntimeError,
         _reading=reading,
         _own_frame=frame_of_caller,
-        _collecting=collecting,
         _sites=sites,
         _walk_tb_sites=walk_tb_sites,
     ):
@@ -275,7 +234,7 @@ def frame_wall():
                 # and keeps no locals.
                 # (Running, with traceback's code: its frame is the caller's, read without taking it.)
                 walking = not seen.get("capture_locals") and _type(gen) is _gen and gen.gi_running and gen.gi_code is _walk_tb
-        if (reader or walking) and not _collecting():
+        if reader or walking:
             # Only at one of the reader's own looks (reader_sites), and of the object it looks at.
             calls, loads = _walk_tb_sites if walking else _sites[name]
             lasti = caller.f_lasti
@@ -283,15 +242,18 @@ def frame_wall():
                 local = _get(loads, lasti)
                 at_own = local is not None and caller.f_locals.get(local) is args[0]
             else:
-                at_own = lasti in calls
+                # (Its arguments plain ints: an __index__ of the candidate's would run inside the call.)
+                used = _get(calls, lasti)
+                at_own = used is not None
+                if at_own and used:
+                    seen = caller.f_locals
+                    at_own = all(_type(seen.get(n)) is _int for n in used)
             if at_own:
-                if name in _makers and event == "sys._getframe" and args and _type(args[0]) is _frame and _reaches(caller, args[0], _hidden):
-                    raise ValueError("call stack is not deep enough")
                 return
         what = event if event != "object.__getattr__" else f"the {args[1]} of a {_type(args[0]).__name__}"
         raise _re(f"frames are not available to code under test ({what}, taken in {code.co_qualname} at {code.co_filename}, line {caller.f_lineno})")
 
-    return check
+    return check, made
 
 
 def handlers_without_frames():

@@ -26,7 +26,7 @@ from operator import attrgetter, methodcaller
 from operator import is_ as _is
 
 from recode_frame_builtins import make_frame_builtins
-from recode_stack import install_stack_views
+from recode_stack import take_stack_views
 from recode_frames import READER_SYS, code_objects, fixed_frame_functions, frame_reader_functions, frame_wall, handlers_without_frames
 from recode_testpy import is_descriptor
 from recode_testtext import TEST_MODULE
@@ -107,6 +107,7 @@ _MODULE = type(sys)
 _MEMBER_DESCRIPTOR = type(types.FunctionType.__dict__["__closure__"])
 # The interpreter's own, for Guard.patched (a value of this module: watched, and counted, as the others).
 _GETFRAME = sys._getframe
+_GC_SWITCH = (gc.isenabled, gc.disable, gc.enable)
 
 
 def _compile_fresh(pattern, flags=0, _compile=re._compiler.compile, _pattern=re.Pattern, _str=str, _bytes=bytes, _int=int):
@@ -946,7 +947,7 @@ def _forward_ref_classes():
     return (getattr(found, "_Stringifier", None), getattr(found, "ForwardRef", None))
 
 
-def _install_audit_guard(functions, own=(), seal_module=None):
+def _install_audit_guard(functions, own=(), seal_module=None, stack_views=None):
     """Install an audit hook (it cannot be removed) that refuses to set the
     attributes of these functions that the interpreter audits (``__code__``,
     ``__defaults__``, ``__kwdefaults__``), and refuses any later audit hook:
@@ -972,10 +973,10 @@ def _install_audit_guard(functions, own=(), seal_module=None):
     object, it seals the closures of a module's functions (``seal_closures``)."""
     ids = frozenset(map(id, functions))
     keep = list(functions)  # the ids stay theirs while the hook lives
-    frames = frame_wall()
+    frames, stack_views = frame_wall(stack_views)
     # Functions whose defaults hold what code under test must not have (the original signal functions).
     # (And the functions the frame check allows by their code: a function made from one's code would be too.)
-    hidden = (*handlers_without_frames(), *frame_reader_functions(), *install_stack_views()[1], *seal_frame_builtins(), *own)
+    hidden = (*handlers_without_frames(), *frame_reader_functions(), *stack_views, *seal_frame_builtins(), *own)
     hidden_ids = set(map(id, hidden))
     noted = set()
     held = []  # the noted objects, so that their ids stay theirs
@@ -1296,6 +1297,8 @@ class Guard:
         fresh_patterns()
         settle_lazy_globals()
         fixed_frame_functions()
+        # (What the frame check reads frames with, taken before the harness's modules are noted.)
+        stack_views = take_stack_views("wall")
         self.objects = _protected_objects()
         give_warning_registries(obj for _, obj, kind in self.objects if kind == "module")
         # Pyodide froze them at the seal, before its audit hook refuses ctypes (nothing to do here then).
@@ -1417,7 +1420,7 @@ class Guard:
         readers = (self.touches, self.touch_probe, self.touch_more) if self.touches else ()
         # (The hidden functions' defaults and code can be neither read nor set: no look compares them.)
         self.protect, self.hidden = _install_audit_guard(
-            self.functions, (*found, *readers, self.closure_of, seal_module, closure_get, subclasses, *reinit), seal_module
+            self.functions, (*found, *readers, self.closure_of, seal_module, closure_get, subclasses, *reinit), seal_module, stack_views
         )
         self.protect(loaded_modules_and_classes())
         self.handle = GuardHandle(changes, expect, watch, self.protect, modules, classes, self.framework_codes, patched)
@@ -1618,7 +1621,15 @@ class Guard:
         if type(patcher) is not self.patch_class:
             return
         # (The interpreter's own, bound as this module was loaded: sys._getframe can be set by code under test.)
-        f = _GETFRAME(1)
+        # (The collector off while the frame object is made: its finalizers, C code of the candidate's, would
+        # run at this very call, which the frame check lets take a frame.)
+        was = _GC_SWITCH[0]()
+        _GC_SWITCH[1]()
+        try:
+            f = _GETFRAME(1)
+        finally:
+            if was:
+                _GC_SWITCH[2]()
         while f is not None and id(f.f_code) in self.patch_codes:
             f = f.f_back
         caller = f.f_code if f is not None else None

@@ -33,6 +33,9 @@ import sys
 _CO_NEWLOCALS = 0x0002
 
 _INSTALLED = []
+# What the frame check and the readers' sys take, once (``take_stack_views``): nothing a module of the run
+# could read holds a function that hands out frames.
+_TAKE = {}
 
 
 def _is_test_file(name):
@@ -79,6 +82,58 @@ def _test_side_folders():
     return tuple(sorted(f.rstrip("/") + "/" for f in folders))
 
 
+# The attributes that hand out a frame ("object.__getattr__"), and the names the readers call a frame function by.
+FRAME_ATTRIBUTES = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame"))
+_FRAME_CALLEES = frozenset(("_getframe", "getframe", "_GETFRAME", "real_getframe"))
+
+
+def reader_sites(code):
+    """Where ``code`` takes a frame itself: ``(calls, loads)``. ``calls``: ``{offset: local names}`` for its
+    calls of a frame function (the name or attribute loaded, then the call whose source starts where that
+    name does): every offset of the call (CPython 3.11's PRECALL, which makes a built-in's call itself, the
+    call and its cache entries, where a frame that called a Python function stands), with the locals its
+    arguments read, which must hold plain ints (no ``__index__`` of the candidate's runs inside the call).
+    ``loads``: ``{offset: local name}`` for its reads of a frame attribute of a local variable
+    (``tb.tb_frame``). The frame check lets a reader take a frame only at one of these: C code run while the
+    reader's frame is the innermost (a ``map`` its own ``list()`` drains, a finalizer freed by its
+    ``frame.clear()``, a property it reads) takes it at another instruction, or of another object."""
+    import dis
+
+    calls, loads = {}, {}
+    ins = list(dis.get_instructions(code))
+    for i, x in enumerate(ins):
+        if x.opname in ("LOAD_ATTR", "LOAD_METHOD") and x.argval in FRAME_ATTRIBUTES and i > 0:
+            before = ins[i - 1]
+            if before.opname.startswith("LOAD_FAST"):
+                name = before.argval[-1] if isinstance(before.argval, tuple) else before.argval
+                if isinstance(name, str):
+                    loads[x.offset] = name
+        if x.argval in _FRAME_CALLEES and x.opname.startswith(("LOAD_ATTR", "LOAD_METHOD", "LOAD_GLOBAL", "LOAD_DEREF", "LOAD_FAST", "LOAD_NAME")):
+            at = x.positions
+            if at is None or at.lineno is None:
+                continue
+            for j in range(i + 1, len(ins)):
+                y, p = ins[j], ins[j].positions
+                if y.opname in ("CALL", "CALL_KW") and p is not None and p.lineno == at.lineno and p.col_offset == at.col_offset:
+                    args = []
+                    for a in ins[i + 1 : j]:
+                        if a.opname.startswith("LOAD_FAST"):
+                            args.extend(a.argval if isinstance(a.argval, tuple) else (a.argval,))
+                    start = ins[j - 1].offset if ins[j - 1].opname == "PRECALL" else y.offset
+                    end = ins[j + 1].offset if j + 1 < len(ins) else y.offset + 2
+                    for offset in range(start, end, 2):
+                        calls[offset] = tuple(a for a in args if isinstance(a, str))
+                    break
+    return calls, loads
+
+
+def take_stack_views(part):
+    """``part`` of what ``install_stack_views`` made, once: "wall", ``(hidden, functions, frame_of_caller,
+    reading)`` for the frame check (``functions``: to hide from code under test), or "readers' getframe",
+    the ``sys._getframe`` the class-making readers call. None when taken already."""
+    return _TAKE.pop(part, None)
+
+
 class _Look(Exception):
     """Raised and caught for a function's own frame (``frame_of_caller``)."""
 
@@ -86,11 +141,12 @@ class _Look(Exception):
 def install_stack_views():
     """Put the functions above in place, once, before the guard notes the modules that hold them: the
     stand-ins for ``warnings.warn`` (wherever a loaded module holds the interpreter's), for
-    ``logging.Logger.findCaller`` and ``sys._getframemodulename``, and faulthandler's refusals. Returns
+    ``logging.Logger.findCaller`` and ``sys._getframemodulename``, faulthandler's refusals, and the
+    ``sys._getframe`` of the class-making readers (``take_stack_views``). Returns nothing. Formerly returned
     ``(hidden, functions)``: the check of a hidden frame, and the new functions (the frame check lets them
     take frames by their code, so the guard's audit hook hides their code and what they hold)."""
     if _INSTALLED:
-        return _INSTALLED[0]
+        return None
     import _warnings
     import faulthandler
     import logging
@@ -115,42 +171,19 @@ def install_stack_views():
         del tb
         return here.f_back
 
-    # Whether the collector is at work in this thread: the finalizers it runs can be C code (a
-    # functools.partial over a map), which runs while whatever frame the collection interrupted is the
-    # innermost, a reader of frames too. The frame check lets no reader of this thread take a frame then
-    # (another thread's readers go on: the finalizers run in the collecting thread). The first callback of
-    # the collector's says when it starts, the last when it is done; with another first or last, it is taken
-    # as always at work. A child forked by another thread while this one collected starts with none at work.
-    import _thread
-    import os
+    # Garbage collection, off while a reader takes a frame: the finalizers it runs can be C code (a
+    # functools.partial over a map), which would run at the reader's own look, with the reader's frame the
+    # innermost (the creation of a frame object starts one).
+    gc_enabled, gc_disable, gc_enable = gc.isenabled, gc.disable, gc.enable
 
-    at_work = [None]
-    callbacks = gc.callbacks
-
-    def collection_starts(phase, info, _at=at_work, _ident=_thread.get_ident):
-        if phase == "start":
-            _at[0] = _ident()
-
-    def collection_ends(phase, info, _at=at_work):
-        if phase == "stop":
-            _at[0] = None
-
-    def forked(_at=at_work, _ident=_thread.get_ident):
-        if _at[0] is not None and _at[0] != _ident():
-            _at[0] = None
-
-    callbacks.insert(0, collection_starts)
-    callbacks.append(collection_ends)
-    if hasattr(os, "register_at_fork"):
-        os.register_at_fork(after_in_child=forked)
-
-    def collecting(_at=at_work, _callbacks=callbacks, _first=collection_starts, _last=collection_ends, _len=len, _ident=_thread.get_ident):
-        return (
-            (_at[0] is not None and _at[0] == _ident())
-            or _len(_callbacks) < 2
-            or _callbacks[0] is not _first
-            or _callbacks[-1] is not _last
-        )
+    def without_collection(fn, *args):
+        was = gc_enabled()
+        gc_disable()
+        try:
+            return fn(*args)
+        finally:
+            if was:
+                gc_enable()
 
     real_warn = _warnings.warn
     index = operator.index
@@ -205,7 +238,7 @@ def install_stack_views():
     find_caller.__name__ = find_caller.__qualname__ = "findCaller"
     find_caller.__module__ = "logging"
 
-    made = [warn, find_caller, frame_of_caller, collection_starts, collection_ends, forked, collecting]
+    made = [warn, find_caller, frame_of_caller, without_collection]
     if hasattr(sys, "_getframemodulename"):
 
         def getframemodulename(depth=0):
@@ -251,5 +284,106 @@ def install_stack_views():
             setattr(faulthandler, name, fn)
             made.append(fn)
     del warnings
-    _INSTALLED.append((hidden, made, frame_of_caller, reading, collecting))
-    return _INSTALLED[0]
+    readers_getframe = _readers_getframe(frame_of_caller, hidden, (gc_enabled, gc_disable, gc_enable))
+    made.extend(readers_getframe)
+    made.extend(_generator_states(reading, without_collection))
+    _TAKE["readers' getframe"] = readers_getframe[0]
+    _TAKE["wall"] = (hidden, made, frame_of_caller, reading)
+    _INSTALLED.append(True)
+    return None
+
+
+# The functions that make a class and read the module of a frame above them for it (natively with
+# ``sys._getframe(depth).f_globals``): module, qualified name.
+CLASS_MAKERS = (("typing", "_caller"), ("collections", "namedtuple"), ("enum", "EnumType._create_"), ("dataclasses", "make_dataclass"))
+
+
+def _function(module, qualname):
+    holder = sys.modules.get(module)
+    for part in qualname.split("."):
+        holder = vars(holder).get(part) if holder is not None else None
+    if isinstance(holder, (staticmethod, classmethod)):
+        holder = holder.__func__
+    return holder
+
+
+def _readers_getframe(frame_of_caller, hidden, gc_switch):
+    """The ``sys._getframe`` the class-making readers get (their module's ``sys``, recode_frames): a frame
+    only to one of them, at its own call of it, for a plain int depth, with the collector off while the frame
+    is made; none of the test side or above it (``ValueError``, as past the end of the stack). Returns it in
+    a list."""
+    import types
+
+    sites = {}
+    for module, qualname in CLASS_MAKERS:
+        fn = _function(module, qualname)
+        if type(fn) is types.FunctionType:
+            sites[fn.__code__] = reader_sites(fn.__code__)[0]
+    real_getframe = sys._getframe
+    gc_enabled, gc_disable, gc_enable = gc_switch
+
+    def _getframe(depth=0, _sites=sites, _type=type, _int=int, _get=dict.get):
+        maker = frame_of_caller().f_back
+        calls = _get(_sites, maker.f_code) if maker is not None else None
+        if calls is None or maker.f_lasti not in calls or _type(depth) is not _int:
+            code = maker.f_code if maker is not None else None
+            where = f", taken in {code.co_qualname} at {code.co_filename}, line {maker.f_lineno}" if code is not None else ""
+            raise RuntimeError(f"frames are not available to code under test (sys._getframe{where})")
+        was = gc_enabled()
+        gc_disable()
+        try:
+            frame = real_getframe(depth + 1)
+        finally:
+            if was:
+                gc_enable()
+        if reaches_hidden(maker, frame, hidden):
+            raise ValueError("call stack is not deep enough")
+        return frame
+
+    _getframe.__doc__ = real_getframe.__doc__
+    _getframe.__module__ = "sys"
+    return [_getframe]
+
+
+def _generator_states(reading, without_collection):
+    """inspect's ``getgeneratorstate``, ``getcoroutinestate`` and ``getasyncgenstate``, put in place: they
+    read whether the frame is gone with the collector off and hand the frame to nothing (the frame check lets
+    the read through for the very generator while it does). Returns them."""
+    import inspect
+    import types
+
+    made = []
+    for name, kind, prefix, states in (
+        ("getgeneratorstate", types.GeneratorType, "gi", ("GEN_RUNNING", "GEN_SUSPENDED", "GEN_CLOSED", "GEN_CREATED")),
+        ("getcoroutinestate", types.CoroutineType, "cr", ("CORO_RUNNING", "CORO_SUSPENDED", "CORO_CLOSED", "CORO_CREATED")),
+        ("getasyncgenstate", types.AsyncGeneratorType, "ag", ("AGEN_RUNNING", "AGEN_SUSPENDED", "AGEN_CLOSED", "AGEN_CREATED")),
+    ):
+        original = getattr(inspect, name, None)
+        if original is None:
+            continue
+        running, suspended, closed, created = (getattr(inspect, s) for s in states)
+
+        def frame_gone(obj, attr, _kind=kind, _reading=reading):
+            if type(obj) is not _kind:
+                return getattr(obj, attr) is None
+            _reading.append(obj)
+            try:
+                return getattr(obj, attr) is None
+            finally:
+                _reading.pop()
+
+        def state(obj, _p=prefix, _gone=frame_gone, _r=running, _s=suspended, _c=closed, _n=created):
+            if getattr(obj, f"{_p}_running"):
+                return _r
+            if getattr(obj, f"{_p}_suspended"):
+                return _s
+            if without_collection(_gone, obj, f"{_p}_frame"):
+                return _c
+            return _n
+
+        state.__name__ = state.__qualname__ = name
+        state.__doc__ = original.__doc__
+        state.__module__ = "inspect"
+        setattr(inspect, name, state)
+        made.extend((state, frame_gone))
+    return made

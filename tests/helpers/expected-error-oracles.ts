@@ -328,8 +328,10 @@ def ${fn}(*a, **k):
  * `stub` with `fn` replaced by a probe that fails with what each library function allowed to take frames
  * gave to C code run while its frame was the innermost: `sys._getframe` pulled through C iterators the
  * reader drains itself (namedtuple's field names, the functional Enum's members, make_dataclass's fields), a
- * finalizer that is C code freed by `traceback.clear_frames`, and properties that are C code read by
- * `inspect.getgeneratorstate` and unittest's `_is_relevant_tb_level` ("OPEN <frame>" when a frame came out).
+ * finalizer that is C code freed by `traceback.clear_frames`, properties that are C code read by
+ * `inspect.getgeneratorstate` and unittest's `_is_relevant_tb_level`, an `__index__` that is C code run inside
+ * typing's `_caller`'s own call, and the functions the harness reads frames with, looked up in its modules
+ * ("OPEN <frame>" when a frame came out).
  */
 export function readerFrameProbe(stub: string, fn: string): string {
   return `${stub}
@@ -371,10 +373,36 @@ def _relevant_tb():
         pass
     TB.tb_frame = property(_ft.partial(dict.fromkeys, map(_TAKEN.append, map(_s._getframe, [0]))))
     unittest.result.TestResult._is_relevant_tb_level(None, TB())
+def _index_at_call():
+    import typing
+    class Ix:
+        __index__ = staticmethod(_ft.partial(_TAKEN.extend, map(_s._getframe, [1])))
+    class Miss:
+        def __index__(self):
+            raise AttributeError("skip")
+    calls = []
+    class Depth:
+        def __add__(self, other):
+            calls.append(1)
+            return Miss() if _s.version_info >= (3, 12) and len(calls) == 1 else Ix()
+    typing._caller(Depth())
+def _harness_state():
+    import recode_stack
+    for get in (lambda: recode_stack.take_stack_views("wall"), lambda: recode_stack.install_stack_views(),
+                lambda: getattr(recode_stack, "_INSTALLED", None), lambda: getattr(recode_stack, "_TAKE", None)):
+        try:
+            got = get()
+        except Exception:
+            continue
+        for part in (got if isinstance(got, (list, tuple)) else [got]):
+            for item in (part if isinstance(part, (list, tuple)) else [part]):
+                if callable(item) and getattr(item, "__name__", "") == "frame_of_caller":
+                    _TAKEN.append(item())
 def _routes():
     out = []
     for name, route in [("namedtuple", _namedtuple), ("enum", _enum), ("make_dataclass", _make_dataclass),
-                        ("clear_frames", _clear_frames), ("getgeneratorstate", _getgeneratorstate), ("_is_relevant_tb_level", _relevant_tb)]:
+                        ("clear_frames", _clear_frames), ("getgeneratorstate", _getgeneratorstate), ("_is_relevant_tb_level", _relevant_tb),
+                        ("an __index__ run inside typing._caller's call", _index_at_call), ("the harness's stack views", _harness_state)]:
         del _TAKEN[:]
         try:
             route()
