@@ -181,7 +181,7 @@ def frame_wall(views):
     summary = tb_codes.get("StackSummary._extract_from_extended_frame_gen")
     if views is None:
         raise RuntimeError("the frame check is made once, with the stack views taken as the guard is made")
-    hidden, made, frame_of_caller, reading = views
+    hidden, made, frame_of_caller, reading, guarded, gone_codes = views
     sites = {name: reader_sites(code) for name, code in readers.items()}
     walk_tb_sites = reader_sites(walk_tb) if walk_tb is not None else ({}, {})
     del hidden
@@ -202,6 +202,8 @@ def frame_wall(views):
         _int=int,
         _re=RuntimeError,
         _reading=reading,
+        _guarded=guarded,
+        _gone_codes=gone_codes,
         _own_frame=frame_of_caller,
         _sites=sites,
         _walk_tb_sites=walk_tb_sites,
@@ -212,8 +214,14 @@ def frame_wall(views):
             for held in _reading:
                 if args[0] is held:
                     return  # this check's own look (at its caller, below)
+            guarded_read = False
+            for held in _guarded:
+                if args[0] is held:
+                    guarded_read = True
         elif event not in _events:
             return
+        else:
+            guarded_read = False
         # This check is called by the guard's audit hook, which the interpreter called for the code at hand.
         # (Its own frame from a traceback of its own, not from sys._getframe: the frame a sys._getframe gives
         # cannot tell who asked, and code under test run inside this check by C code (a finalizer the collector
@@ -222,6 +230,11 @@ def frame_wall(views):
         if caller is None:
             return
         code = caller.f_code
+        if guarded_read:
+            # (inspect's generator states, recode_stack: read by their frame_gone alone.)
+            for gone in _gone_codes:
+                if code is gone:
+                    return
         name = code.co_qualname
         reader = _type(name) is _str and _get(_readers, name) is code
         walking = False

@@ -134,6 +134,14 @@ def take_stack_views(part):
     return _TAKE.pop(part, None)
 
 
+def _drop(held, obj):
+    """Take ``obj`` itself out of the list ``held`` (another thread's entry, added since, stays)."""
+    for i in range(len(held) - 1, -1, -1):
+        if held[i] is obj:
+            del held[i]
+            return
+
+
 class _Look(Exception):
     """Raised and caught for a function's own frame (``frame_of_caller``)."""
 
@@ -158,7 +166,7 @@ def install_stack_views():
     hidden = hidden_frame_check(_test_side_folders())
     reading = []
 
-    def frame_of_caller(_look=_Look, _reading=reading):
+    def frame_of_caller(_look=_Look, _reading=reading, _drop=_drop):
         try:
             raise _look
         except _look as e:
@@ -167,7 +175,7 @@ def install_stack_views():
         try:
             here = tb.tb_frame
         finally:
-            _reading.pop()
+            _drop(_reading, tb)
         del tb
         return here.f_back
 
@@ -286,9 +294,26 @@ def install_stack_views():
     del warnings
     readers_getframe = _readers_getframe(frame_of_caller, hidden, (gc_enabled, gc_disable, gc_enable))
     made.extend(readers_getframe)
-    made.extend(_generator_states(reading, without_collection))
+    guarded = []
+    states = _generator_states(guarded, without_collection)
+    made.extend(states)
+    gone_codes = tuple(fn.__code__ for fn in states if fn.__name__ == "frame_gone")
+
+    # A coroutine's origin (``cr_origin``, once ``sys.set_coroutine_origin_tracking_depth`` is set) lists the
+    # file, line and function of every frame that made it: the test method's, unittest's, the harness's.
+    real_origin_depth = sys.set_coroutine_origin_tracking_depth
+
+    def set_coroutine_origin_tracking_depth(depth):
+        if index(depth) != 0:
+            raise RuntimeError("coroutine origin tracking is not available to code under test (it lists the running test's frames)")
+        return real_origin_depth(0)
+
+    set_coroutine_origin_tracking_depth.__doc__ = real_origin_depth.__doc__
+    set_coroutine_origin_tracking_depth.__module__ = "sys"
+    sys.set_coroutine_origin_tracking_depth = set_coroutine_origin_tracking_depth
+    made.append(set_coroutine_origin_tracking_depth)
     _TAKE["readers' getframe"] = readers_getframe[0]
-    _TAKE["wall"] = (hidden, made, frame_of_caller, reading)
+    _TAKE["wall"] = (hidden, made, frame_of_caller, reading, guarded, gone_codes)
     _INSTALLED.append(True)
     return None
 
@@ -345,10 +370,12 @@ def _readers_getframe(frame_of_caller, hidden, gc_switch):
     return [_getframe]
 
 
-def _generator_states(reading, without_collection):
+def _generator_states(guarded, without_collection):
     """inspect's ``getgeneratorstate``, ``getcoroutinestate`` and ``getasyncgenstate``, put in place: they
-    read whether the frame is gone with the collector off and hand the frame to nothing (the frame check lets
-    the read through for the very generator while it does). Returns them."""
+    read whether the frame is gone with the collector off and hand the frame to nothing. The frame check lets
+    the read through for the generator in ``guarded`` while it is there, to their ``frame_gone`` alone (a
+    signal handler or another thread that read the same generator's frame then got it). Returns them, with
+    their ``frame_gone``."""
     import inspect
     import types
 
@@ -363,14 +390,14 @@ def _generator_states(reading, without_collection):
             continue
         running, suspended, closed, created = (getattr(inspect, s) for s in states)
 
-        def frame_gone(obj, attr, _kind=kind, _reading=reading):
+        def frame_gone(obj, attr, _kind=kind, _reading=guarded, _drop=_drop):
             if type(obj) is not _kind:
                 return getattr(obj, attr) is None
             _reading.append(obj)
             try:
                 return getattr(obj, attr) is None
             finally:
-                _reading.pop()
+                _drop(_reading, obj)
 
         def state(obj, _p=prefix, _gone=frame_gone, _r=running, _s=suspended, _c=closed, _n=created):
             if getattr(obj, f"{_p}_running"):

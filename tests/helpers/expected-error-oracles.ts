@@ -398,11 +398,28 @@ def _harness_state():
             for item in (part if isinstance(part, (list, tuple)) else [part]):
                 if callable(item) and getattr(item, "__name__", "") == "frame_of_caller":
                     _TAKEN.append(item())
+def _coroutine_origin():
+    async def probe():
+        pass
+    try:
+        _s.set_coroutine_origin_tracking_depth(64)
+        coro = probe()
+        origin = coro.cr_origin or ()
+        coro.close()
+    finally:
+        try:
+            _s.set_coroutine_origin_tracking_depth(0)
+        except Exception:
+            pass
+    seen = [f"{f}:{n}" for f, _, n in origin if str(f).endswith("test.py") or "unittest" in str(f)]
+    if seen:
+        _TAKEN.append(type("Origin", (), {"f_code": type("Code", (), {"co_qualname": " ".join(seen)})})())
 def _routes():
     out = []
     for name, route in [("namedtuple", _namedtuple), ("enum", _enum), ("make_dataclass", _make_dataclass),
                         ("clear_frames", _clear_frames), ("getgeneratorstate", _getgeneratorstate), ("_is_relevant_tb_level", _relevant_tb),
-                        ("an __index__ run inside typing._caller's call", _index_at_call), ("the harness's stack views", _harness_state)]:
+                        ("an __index__ run inside typing._caller's call", _index_at_call), ("the harness's stack views", _harness_state),
+                        ("a coroutine's origin", _coroutine_origin)]:
         del _TAKEN[:]
         try:
             route()

@@ -115,6 +115,7 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
       "_is_relevant_tb_level",
       "an __index__ run inside typing._caller's call",
       "the harness's stack views",
+      "a coroutine's origin",
     ]) {
       expect(message).toContain(`${route}: no frame`);
     }
