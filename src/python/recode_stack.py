@@ -14,7 +14,8 @@ themselves and tell what they found there:
 - ``sys._getframemodulename(depth)`` and the class-making functions that read it (``typing``'s
   ``_caller``, ``collections.namedtuple``, ``enum``'s ``_create_``, ``dataclasses.make_dataclass``; natively
   they read ``sys._getframe(depth).f_globals``): the module of the frame at that depth;
-- faulthandler's stack dumps (``dump_traceback``, ``dump_traceback_later``, ``register``).
+- faulthandler's stack dumps (``dump_traceback``, ``dump_traceback_later``, ``register``);
+- a coroutine's origin (``cr_origin``, once ``sys.set_coroutine_origin_tracking_depth`` is set).
 
 A frame of the test side is one of test.py's functions, or of unittest's or the harness's files. None of
 the functions above looks at such a frame or past it: a warning whose location would be there gets the one
@@ -25,6 +26,10 @@ stack dumps are refused. This holds whoever calls them, test.py's own code inclu
 records have no location), since C code can call them on the candidate's behalf from within any frame.
 test.py's module and class bodies are not hidden: the class-making functions read the module name there,
 and no test runs while they do.
+
+The same module holds how the library functions that may take a frame get one (the frame check's
+``reader_sites``): only at their own look, with the collector off where a frame object is made, and through
+nothing a module of the run can read (``take_stack_views``).
 """
 
 import sys
