@@ -248,10 +248,12 @@ def _exception_text(exc):
     return f"{name}: {text}" if text else name
 
 
-def format_exc(exc, target_abs, workdir):
+def format_exc(exc, target_abs, workdir, summary=None):
     """Traceback text without harness/unittest frames (paths relative to the
-    run folder, capped), and the deepest line in the candidate file (or None)."""
-    frames = traceback.extract_tb(exc.__traceback__)
+    run folder, capped), and the deepest line in the candidate file (or None).
+    ``summary(tb)``: the ``StackSummary`` of a traceback's frames (``Run.summary``,
+    with test.py's; by default traceback's, which leaves out the test side's)."""
+    frames = (summary or traceback.extract_tb)(exc.__traceback__)
     line = None
     for fr in frames:
         if os.path.abspath(fr.filename) == target_abs:
@@ -325,8 +327,13 @@ class Run:
         self.window = object()
 
     # -- helpers ---------------------------------------------------------
+    def summary(self, tb):
+        """The frames of the traceback ``tb`` for the test log, test.py's included (through the guard, with
+        the run's token: traceback's own walk gives no frame of the test side)."""
+        return self.guard.test_log_summary(tb, self.window)
+
     def describe(self, exc):
-        tb, line = format_exc(exc, self.target_abs, self.workdir)
+        tb, line = format_exc(exc, self.target_abs, self.workdir, self.summary)
         if isinstance(exc, (MemoryError, RecursionError)):
             self.poison.reason = type(exc).__name__
         return message_of(exc, self.workdir), tb, line
@@ -889,7 +896,7 @@ def run_tests(config, emit_text):
         pass
     except KeyboardInterrupt as exc:
         # Where the code was when it was stopped: the line is marked in the editor.
-        text, line = format_exc(exc, run.target_abs, run.workdir)
+        text, line = format_exc(exc, run.target_abs, run.workdir, run.summary)
         state = run.current
         current = state.id if state else None
         printed = {}

@@ -22,7 +22,8 @@ frame is not one of the allowed functions, identified by their code objects
 same text has other code). One allowance depends on the caller's caller:
 traceback's generator of a traceback's frames, only to the function that
 turns them into a ``StackSummary`` without keeping locals, iterating the
-generator itself. The functions that make a class and read the module of a
+generator itself; that generator is ``recode_stack``'s, which yields no frame
+of the test side but for the harness's text of a failure. The functions that make a class and read the module of a
 frame above them for it get no frame of the test side (``recode_stack``):
 ``ValueError``, as past the end of the stack. Logging's caller of a record is
 found by ``recode_stack``'s ``findCaller``.
@@ -176,15 +177,13 @@ def frame_wall(views):
             if qualname in readers:
                 raise RuntimeError(f"two frame readers are named {qualname}")
             readers[qualname] = code
-    tb_codes = code_objects(traceback)
-    walk_tb = tb_codes.get("_walk_tb_with_full_positions")
-    summary = tb_codes.get("StackSummary._extract_from_extended_frame_gen")
+    summary = code_objects(traceback).get("StackSummary._extract_from_extended_frame_gen")
     if views is None:
         raise RuntimeError("the frame check is made once, with the stack views taken as the guard is made")
-    hidden, made, frame_of_caller, reading, guarded, gone_codes = views
+    # (traceback's walk is recode_stack's, which yields no frame of the test side but to the harness's summary.)
+    walk_tb, made, frame_of_caller, reading, guarded, gone_codes = views
     sites = {name: reader_sites(code) for name, code in readers.items()}
-    walk_tb_sites = reader_sites(walk_tb) if walk_tb is not None else ({}, {})
-    del hidden
+    walk_tb_sites = reader_sites(walk_tb)
 
     def check(
         event,

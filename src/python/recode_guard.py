@@ -1223,7 +1223,7 @@ def dicts_same(live, saved):
     )
 
 
-GuardHandle = namedtuple("GuardHandle", "changes expect watch_classes protect noted_modules noted_classes framework_codes patched")
+GuardHandle = namedtuple("GuardHandle", "changes expect watch_classes protect noted_modules noted_classes framework_codes patched test_log_summary")
 GuardHandle.__doc__ = """What the harness holds of its guard: the guard's operations, as
 functions whose defaults hold the guard (the audit hook refuses to read
 them), in a tuple (its fields cannot be set). Code under test can reach the
@@ -1234,7 +1234,8 @@ lets it do is harmless or refused: a look (``changes``), adding refusals
 first watch, and ``watch_classes`` twice per run (the harness's two calls:
 one made first by code under test makes the harness's fail, and the run is
 not trusted); ``patched`` takes only patches test.py's own code made and
-started (see ``Guard.patched``)."""
+started (see ``Guard.patched``); ``test_log_summary`` only with the run's token
+(see ``Guard.test_log_summary``)."""
 
 
 def _handle_functions(guard):
@@ -1271,7 +1272,10 @@ def _handle_functions(guard):
     def patched(patcher, event, _g=guard):
         return _g.patched(patcher, event)
 
-    return changes, expect, watch_classes, noted_modules, noted_classes, patched
+    def test_log_summary(tb, window, _g=guard):
+        return _g.test_log_summary(tb, window)
+
+    return changes, expect, watch_classes, noted_modules, noted_classes, patched, test_log_summary
 
 
 class Guard:
@@ -1299,6 +1303,7 @@ class Guard:
         fixed_frame_functions()
         # (What the frame check reads frames with, taken before the harness's modules are noted.)
         stack_views = take_stack_views("wall")
+        self.summary = take_stack_views("test log summary")
         self.objects = _protected_objects()
         give_warning_registries(obj for _, obj, kind in self.objects if kind == "module")
         # Pyodide froze them at the seal, before its audit hook refuses ctypes (nothing to do here then).
@@ -1410,7 +1415,7 @@ class Guard:
             i for i, (_, _, kind, _) in enumerate(self.saved) if i not in counted and kind != "class" or kind == "object" or not counted
         ]
         self.compare_views = [self.views[i] for i in self.compare_at]
-        changes, expect, watch, modules, classes, patched = found = _handle_functions(self)
+        changes, expect, watch, modules, classes, patched, summary = found = _handle_functions(self)
         if patches is not None:
             # (The handle's own function is on a patch's way too; its code is read before the audit hook hides it.)
             codes = [*patches[1], patched.__code__]
@@ -1423,7 +1428,7 @@ class Guard:
             self.functions, (*found, *readers, self.closure_of, seal_module, closure_get, subclasses, *reinit), seal_module, stack_views
         )
         self.protect(loaded_modules_and_classes())
-        self.handle = GuardHandle(changes, expect, watch, self.protect, modules, classes, self.framework_codes, patched)
+        self.handle = GuardHandle(changes, expect, watch, self.protect, modules, classes, self.framework_codes, patched, summary)
 
     def _note(self, label, obj, kind, own_names=_NO_NAMES):
         d = vars(obj)
@@ -1713,6 +1718,15 @@ class Guard:
             and all(map(_is, map(_mro_of, self.watched_classes), self.mros))
             and all(map(_is, map(vars, self.dict_holders), self.dict_views))
         )
+
+    def test_log_summary(self, tb, window):
+        """A ``traceback.StackSummary`` of every frame of the traceback ``tb``, test side included, for the
+        harness's text of a test's failure (traceback's own walk leaves out test.py's and unittest's frames:
+        recode_stack). Only with the run's token (``window``, as the harness gave it to ``watch_classes``):
+        code under test can reach the handle. Raises ``RuntimeError`` for any other."""
+        if window is None or window is not self.window or self.summary is None:
+            raise RuntimeError("a traceback's frames of the test side are not available to code under test")
+        return self.summary(tb)
 
     def changes(self, window=None, opening=False):
         """Labels of the protected objects changed since the guard was made

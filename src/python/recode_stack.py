@@ -133,9 +133,12 @@ def reader_sites(code):
 
 
 def take_stack_views(part):
-    """``part`` of what ``install_stack_views`` made, once: "wall", ``(hidden, functions, frame_of_caller,
-    reading)`` for the frame check (``functions``: to hide from code under test), or "readers' getframe",
-    the ``sys._getframe`` the class-making readers call. None when taken already."""
+    """``part`` of what ``install_stack_views`` made, once: "wall", ``(walk_code, functions, frame_of_caller,
+    reading, guarded, gone_codes)`` for the frame check (``walk_code``: traceback's walk of a traceback's
+    frames; ``functions``: to hide from code under test); "readers' getframe", the ``sys._getframe`` the
+    class-making readers call; or "test log summary", ``summary(tb)``, a ``traceback.StackSummary`` of every
+    frame of ``tb``, test side included, for the test log (the guard hands it to the harness alone). None
+    when taken already."""
     return _TAKE.pop(part, None)
 
 
@@ -317,8 +320,11 @@ def install_stack_views():
     set_coroutine_origin_tracking_depth.__module__ = "sys"
     sys.set_coroutine_origin_tracking_depth = set_coroutine_origin_tracking_depth
     made.append(set_coroutine_origin_tracking_depth)
+    walk, test_log_summary = _tracebacks_outside_test(hidden)
+    made.extend((walk, test_log_summary))
     _TAKE["readers' getframe"] = readers_getframe[0]
-    _TAKE["wall"] = (hidden, made, frame_of_caller, reading, guarded, gone_codes)
+    _TAKE["test log summary"] = test_log_summary
+    _TAKE["wall"] = (walk.__code__, made, frame_of_caller, reading, guarded, gone_codes)
     _INSTALLED.append(True)
     return None
 
@@ -419,3 +425,39 @@ def _generator_states(guarded, without_collection):
         setattr(inspect, name, state)
         made.extend((state, frame_gone))
     return made
+
+
+def _tracebacks_outside_test(hidden):
+    """traceback's walk of a traceback's frames (``traceback._walk_tb_with_full_positions``, behind
+    ``extract_tb``, ``format_exception``, ``TracebackException`` and ``logging``'s text of an exception), put in
+    place: it yields no frame of the test side. An exception of the candidate's that passed out through test.py
+    (kept, or read with ``sys.exc_info()`` while unittest handles it) carries test.py's and unittest's frames in
+    its traceback: walked, they named test.py's methods and lines, and on Python 3.14 each ``FrameSummary``
+    kept the frame's code (``_code``), whose constants are the test's inputs and expected values. The frames
+    of the test side are left out of the walk whoever asks (test.py's own text of an exception lacks its lines
+    too), but for the harness's text of a test's failure: ``summary(tb)``. Returns ``(walk, summary)``."""
+    import traceback
+
+    positions = traceback._get_code_position
+    extract = traceback.StackSummary._extract_from_extended_frame_gen
+    every = object()
+
+    def _walk_tb_with_full_positions(tb, everything=None, _hidden=hidden, _every=every, _positions=positions):
+        # (As traceback's: the frame's code positions of the instruction, with the traceback's line where they
+        # have none.)
+        shown = everything is _every
+        while tb is not None:
+            frame = tb.tb_frame
+            if shown or not _hidden(frame):
+                at = _positions(frame.f_code, tb.tb_lasti)
+                yield frame, (at if at[0] is not None else (tb.tb_lineno,) + at[1:])
+            del frame
+            tb = tb.tb_next
+
+    def summary(tb, _walk=_walk_tb_with_full_positions, _every=every, _extract=extract):
+        return _extract(_walk(tb, _every))
+
+    _walk_tb_with_full_positions.__doc__ = traceback._walk_tb_with_full_positions.__doc__
+    _walk_tb_with_full_positions.__module__ = "traceback"
+    traceback._walk_tb_with_full_positions = _walk_tb_with_full_positions
+    return _walk_tb_with_full_positions, summary

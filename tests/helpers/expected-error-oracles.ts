@@ -434,3 +434,78 @@ def ${fn}(*a, **k):
     raise RuntimeError(" ;; ".join(_routes()))
 `;
 }
+
+/**
+ * `stub` with `fn` kept for good inputs, that raises a `ValueError` of its own for bad ones (a p_base
+ * outside [0, 1]), and once, at its first call, for a good one (that test is given up). The exception's class
+ * overrides `with_traceback`, which unittest's assertRaises calls as it exits, and a finalizer the collector
+ * runs at nearly every allocation reads `sys.exc_info()`. At the second bad input it fails with what each route
+ * told it of the traceback's frames: traceback's `extract_tb` (with, on 3.14, each `FrameSummary`'s code),
+ * `format_exception`, `TracebackException`, logging's text of an exception, and the harness's own summary
+ * through the guard's handle. Each route's frames are listed as `name@file:line`; "CODE <file>" where a
+ * summary held a frame's code.
+ */
+export function testSideTracebackProbe(stub: string, fn: string): string {
+  return `${stub}
+import gc as _gc, io as _io, logging as _lg, math as _m, sys as _sys, traceback as _tb
+_orig_${fn} = ${fn}
+_ROUTES = {}
+_KEPT = []
+_CALLS = [0]
+def _frames(tb):
+    out = []
+    for f in _tb.extract_tb(tb):
+        code = getattr(f, "_code", None)
+        out.append(f"{f.name}@{f.filename.rsplit('/', 1)[-1]}:{f.lineno}" + (f" CODE {code.co_filename.rsplit('/', 1)[-1]}" if code is not None else ""))
+    return " ".join(out)
+def _route(name, get):
+    try:
+        _ROUTES.setdefault(name, get())
+    except Exception as e:
+        _ROUTES.setdefault(name, f"refused: {e}")
+class _Bad(ValueError):
+    def with_traceback(self, tb):
+        if not _KEPT or self is not _KEPT[0]:
+            _route("with_traceback", lambda: _frames(self.__traceback__))
+        return ValueError.with_traceback(self, tb)
+class _Sampler:
+    def __init__(self):
+        self.cycle = self
+    def __del__(self):
+        e = _sys.exc_info()[1]
+        if isinstance(e, _Bad) and "exc_info in a finalizer" not in _ROUTES:
+            _route("exc_info in a finalizer", lambda: _frames(e.__traceback__))
+        if len(_ROUTES) < 8:
+            _Sampler()
+_Sampler()
+_gc.set_threshold(1)
+def _report():
+    kept = _KEPT[0]
+    _route("extract_tb of a kept exception", lambda: _frames(kept.__traceback__))
+    _route("format_exception", lambda: "".join(_tb.format_exception(kept)).replace("\\n", " "))
+    _route("TracebackException", lambda: " ".join(f.name for f in _tb.TracebackException.from_exception(kept).stack))
+    def logged():
+        out = _io.StringIO()
+        log = _lg.getLogger("probe")
+        log.addHandler(_lg.StreamHandler(out))
+        try:
+            raise kept
+        except ValueError:
+            log.exception("kept")
+        return out.getvalue().replace("\\n", " ")
+    _route("logging", logged)
+    _route("the harness's summary", lambda: " ".join(f.name for f in _sys.modules["recode_harness"]._STATE.guard.test_log_summary(kept.__traceback__, None)))
+    return " ;; ".join(f"{k}: {v}" for k, v in _ROUTES.items())
+def ${fn}(probs, p_base):
+    _CALLS[0] += 1
+    if _CALLS[0] == 1:
+        e = _Bad("given up")
+        _KEPT.append(e)
+        raise e
+    if not (0.0 <= p_base <= 1.0):
+        if "with_traceback" in _ROUTES:
+            raise RuntimeError("routes " + _report())
+        raise _Bad("bad p_base")
+    return _orig_${fn}(probs, p_base)
+`;
+}

@@ -4,8 +4,9 @@
  * of test.py calling it cannot read whether that line is inside `with self.assertRaises(...)`, and no
  * reference count tells it that unittest holds an assertRaises context, and nothing that tells where a call stands
  * in the stack (a warning's location, a log record's caller, a frame's module, faulthandler's dump) looks past
- * the first frame of the test side, from a finalizer the collector runs inside assertRaises either. Both
- * backends. Tracebacks still show test.py's lines.
+ * the first frame of the test side, from a finalizer the collector runs inside assertRaises either; nor does
+ * the traceback of an exception that passed out through test.py. Both backends. Tracebacks in the test log
+ * still show test.py's lines.
  */
 import { describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
@@ -23,6 +24,7 @@ import {
   STACK_SAMPLERS,
   stackRoutesProbe,
   stackSamplerOracleAttack,
+  testSideTracebackProbe,
   testTextProbe,
 } from "../helpers/expected-error-oracles";
 import { sharedRuntime } from "../helpers/runtime";
@@ -127,6 +129,22 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
     const r = await runtime().run(taskRunRequest(task, finalizerFrameProbe(task.canonical, "min_p_filter")));
     const message = r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.message ?? "";
     expect(message).toContain("no frame taken");
+  });
+
+  it("an exception that passed out through test.py names no frame of the test side to code under test (3.14: no code of test.py's)", async () => {
+    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const r = await runtime().run(taskRunRequest(task, testSideTracebackProbe(task.canonical, "min_p_filter")));
+    const message = r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.message ?? "";
+    for (const route of ["with_traceback", "exc_info in a finalizer", "extract_tb of a kept exception"]) {
+      expect(message).toMatch(new RegExp(`${route}: min_p_filter@min_p\\.py:\\d+( CODE min_p\\.py)? ;;`));
+    }
+    for (const route of ["format_exception", "TracebackException", "logging"]) expect(message).toContain(`${route}: `);
+    expect(message).toContain("the harness's summary: refused: a traceback's frames of the test side are not available to code under test");
+    // Neither test.py's methods and lines nor unittest's, by any route.
+    expect(message).not.toMatch(/test\.py|case\.py|test_adapts|test_edges|testPartExecutor|_callTestMethod/);
+    // The test given up still shows test.py's line in its traceback (the harness's summary, with the run's token).
+    const givenUp = r.tests.find((t) => t.id === "TestMinPFilter.test_adapts_to_confidence");
+    expect(givenUp?.traceback).toMatch(/File "test\.py", line \d+, in test_adapts_to_confidence/);
   });
 
   it("test.py's text and code, kept compiled from one run of a task to the next, are out of the harness's state while a run runs", async () => {
