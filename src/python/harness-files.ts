@@ -9,6 +9,7 @@ export const HARNESS_FILES = {
   recode_guard: "recode_guard.py",
   recode_frames: "recode_frames.py",
   recode_stack: "recode_stack.py",
+  recode_readers: "recode_readers.py",
   recode_frame_builtins: "recode_frame_builtins.py",
   recode_testpy: "recode_testpy.py",
   recode_testtext: "recode_testtext.py",

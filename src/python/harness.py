@@ -736,22 +736,29 @@ def run_tests(config, emit_text):
     workdir), tests_file, output_cap (characters per stream per test), only
     (optional list of test ids: run just these, e.g. after a crash)."""
 
-    # Defaults, not closures, and hidden (their defaults and code cannot be read): a closure's cells can be
-    # read with no audit event, and the sink is reachable (``recode_check.SINK``): whoever holds the event
-    # writer writes lines the host takes for the harness's.
-    def emit(event, _emit_text=emit_text, _dumps=_dumps, _held=HELD_EVENTS):
-        _emit_text(_dumps(event), event["type"] in _held)
+    # What they hold is in their closures, not in defaults: the sink and the relay are reachable
+    # (``recode_check.SINK``, a test's ``sys.stdout.relay``), and a caller can pass its own in place of a
+    # default (a sink given an event writer of the candidate's handed it where check() was called: test.py's
+    # method and line). The closures of the harness's functions cannot be read (``seal_closures``), and
+    # whoever held the event writer would write lines the host takes for the harness's.
+    dumps, held = _dumps, HELD_EVENTS
+
+    def emit(event):
+        emit_text(dumps(event), event["type"] in held)
+
+    left = [OUTPUT_EVENTS, OUTPUT_CHARS]
+    _str, _len, _type, _float = str, len, type, float
 
     # Reachable (a test's ``sys.stdout.relay``): it sends output events only, within the run's budget.
-    def relay(name, text, _emit=emit, _left=[OUTPUT_EVENTS, OUTPUT_CHARS], _str=str, _len=len, _type=type):  # noqa: B006
-        if name not in ("stdout", "stderr") or _left[0] <= 0 or _left[1] <= 0:
+    def relay(name, text):
+        if name not in ("stdout", "stderr") or left[0] <= 0 or left[1] <= 0:
             return
         text = _str(text)
         # A plain string (a subclass's slicing and length are its own), within the budget.
-        text = (text if _type(text) is _str else _str.__str__(text))[: _left[1]]
-        _left[0] -= 1
-        _left[1] -= _len(text)
-        _emit({"type": "output", "stream": name, "text": text})
+        text = (text if _type(text) is _str else _str.__str__(text))[: left[1]]
+        left[0] -= 1
+        left[1] -= _len(text)
+        emit({"type": "output", "stream": name, "text": text})
 
     poison = _Poison()
     random.seed(RANDOM_SEED)
@@ -765,7 +772,7 @@ def run_tests(config, emit_text):
     getframe = sys._getframe
     gc_enabled, gc_disable, gc_enable = gc.isenabled, gc.disable, gc.enable
 
-    def sink(key, value, rtol, atol, subtest, _emit=emit, _prefix=prefix, _type=type, _str=str, _float=float):
+    def sink(key, value, rtol, atol, subtest):
         # What check() sends, and nothing else: the sink is reachable, and the host reads these fields.
         if not (
             _type(key) is _str and _type(value) is _str and _type(rtol) is _float and _type(atol) is _float
@@ -786,11 +793,11 @@ def run_tests(config, emit_text):
                 if was:
                     gc_enable()
             code = frame.f_code
-            name = code.co_filename.replace(_prefix, "")
+            name = code.co_filename.replace(prefix, "")
             caller = f'  File "{name}", line {frame.f_lineno}, in {code.co_name}\n'
         except Exception:  # noqa: BLE001 - the caller is only for the traceback text
             pass
-        _emit({"type": "check", "key": key, "value": value, "rtol": rtol, "atol": atol, "subtest": subtest, "caller": caller})
+        emit({"type": "check", "key": key, "value": value, "rtol": rtol, "atol": atol, "subtest": subtest, "caller": caller})
 
     recode_check.SINK = sink
     # test.py's code and what its text says, kept compiled from an earlier run (cache_code), taken out of the
@@ -1034,10 +1041,12 @@ def frozen_objects_only():
         except Exception:  # noqa: BLE001 - an alias without code of its own
             pass
 
-    def get_frozen_object(name, data=None, /, _codes=frozen_codes, _ie=ImportError, _str=str, _type=type):
+    _ie, _str, _type = ImportError, str, type
+
+    def get_frozen_object(name, data=None, /):
         if data is not None:
             raise _ie("get_frozen_object with data is not available to code under test")
-        code = _codes.get(name) if _type(name) is _str else None
+        code = frozen_codes.get(name) if _type(name) is _str else None
         if code is None:
             raise _ie(f"No such frozen object named {name!r}" if _type(name) is _str else "a frozen module's name must be a str", name=name)
         return code
@@ -1506,16 +1515,9 @@ def seal():
     # A spec is read only when it is a real ModuleSpec whose instance dictionary is a plain dict with
     # plain-str keys (a str-subclass key's __eq__ would run at the lookup of "name"), and whose name and
     # origin are plain strs. Nothing of it is ever formatted but the plain name.
-    def spec_name(
-        spec,
-        _roots=refused,
-        _str=str,
-        _type=type,
-        _dict=dict,
-        _ie=ImportError,
-        _spec=_machinery.ModuleSpec,
-        _get=object.__getattribute__,
-    ):
+    _roots, _str, _type, _dict, _ie, _spec, _get = refused, str, type, dict, ImportError, _machinery.ModuleSpec, object.__getattribute__
+
+    def spec_name(spec):
         if _type(spec) is not _spec:
             raise _ie("a module spec that is not a ModuleSpec is not available to code under test")
         d = _get(spec, "__dict__")
@@ -1532,18 +1534,20 @@ def seal():
             raise _ie(f"{name} is not available to code under test")
         return name
 
-    def create_builtin(spec, _modules=builtin_modules, _check=spec_name, _ie=ImportError):
-        name = _check(spec)
-        mod = _modules.get(name)
+    # (What they decide with is in their closures, not in defaults: a caller can pass its own in their place,
+    # and a spec_name of its own let any module loaded before the run through, the refused ones included.)
+    def create_builtin(spec):
+        name = spec_name(spec)
+        mod = builtin_modules.get(name)
         if mod is None:
             raise _ie(f"no built-in module named {name}", name=name)
         return mod
 
-    def create_dynamic(spec, file=None, _modules=extension_modules, _check=spec_name, _ie=ImportError):
-        name = _check(spec)
+    def create_dynamic(spec, file=None):
+        name = spec_name(spec)
         if file is not None:
             raise _ie("create_dynamic with a file is not available to code under test")
-        mod = _modules.get(name)
+        mod = extension_modules.get(name)
         if mod is None:
             raise _ie(f"the extension module {name} was not loaded before the run: it is not available to code under test", name=name)
         return mod
@@ -1568,12 +1572,14 @@ def seal():
 
     loader = _bootstrap_external.SourceLoader
 
-    def source_to_code(self, data, path, *, _optimize=-1, _compile=loader.source_to_code, _state=_STATE, _bytes=bytes, _str=str, _type=type):
+    compile_source, _bytes = loader.source_to_code, bytes
+
+    def source_to_code(self, data, path, *, _optimize=-1):
         if _type(data) is _bytes and _type(path) is _str and _optimize == -1:
-            code = _state.code.get((path, data))
+            code = _STATE.code.get((path, data))
             if code is not None:
                 return code
-        return _compile(self, data, path, _optimize=_optimize)
+        return compile_source(self, data, path, _optimize=_optimize)
 
     loader.source_to_code = source_to_code
 
@@ -1606,20 +1612,23 @@ def _patch_notes():
     # (Before the wrapping: the code of the functions wrapped is on a patch's way too.)
     found = list(code_objects(mock).values())
 
-    def __init__(self, *args, _init=cls.__init__, _note=_note_patch, **kwargs):
-        _init(self, *args, **kwargs)
-        _note(self, "made")
+    # (The wrapped functions in the closure, not in defaults a caller could pass in their place.)
+    init, enter, exit_, note = cls.__init__, cls.__enter__, cls.__exit__, _note_patch
 
-    def __enter__(self, _enter=cls.__enter__, _note=_note_patch):
-        result = _enter(self)
-        _note(self, "started")
+    def __init__(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        note(self, "made")
+
+    def __enter__(self):
+        result = enter(self)
+        note(self, "started")
         return result
 
-    def __exit__(self, *exc_info, _exit=cls.__exit__, _note=_note_patch):
+    def __exit__(self, *exc_info):
         try:
-            return _exit(self, *exc_info)
+            return exit_(self, *exc_info)
         finally:
-            _note(self, "stopped")
+            note(self, "stopped")
 
     cls.__init__, cls.__enter__, cls.__exit__ = __init__, __enter__, __exit__
     codes = [*found, *(f.__code__ for f in (__init__, __enter__, __exit__, _note_patch))]

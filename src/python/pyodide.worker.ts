@@ -13,6 +13,7 @@ import check from "./recode_check.py?raw";
 import frameBuiltins from "./recode_frame_builtins.py?raw";
 import frames from "./recode_frames.py?raw";
 import guard from "./recode_guard.py?raw";
+import readers from "./recode_readers.py?raw";
 import stack from "./recode_stack.py?raw";
 import testpy from "./recode_testpy.py?raw";
 import testtext from "./recode_testtext.py?raw";
@@ -153,6 +154,7 @@ const handle = createWorkerCore({
     recode_guard: guard,
     recode_frames: frames,
     recode_stack: stack,
+    recode_readers: readers,
     recode_frame_builtins: frameBuiltins,
     recode_testpy: testpy,
     recode_testtext: testtext,

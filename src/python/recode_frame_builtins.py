@@ -27,6 +27,8 @@ import opcode
 import sys
 import types
 
+from recode_readers import once
+
 NAMES = ("locals", "globals", "vars", "dir", "eval", "exec", "super")
 
 # The other names under which the standard library calls one of them, bound at its module level to the built-in
@@ -337,6 +339,7 @@ def _direct_call_finder(decode):
     return calls
 
 
+@once
 def make_frame_builtins(sealed_ids, library_paths, called_by_code):
     """Install the frame-reading built-ins (``NAMES``) that read only a frame that called them itself (see the
     module's text), and return them (name -> function), for the guard to hide and note. ``sealed_ids``: the

@@ -32,14 +32,15 @@ found by ``recode_stack``'s ``findCaller``.
 import sys
 import types
 
-from recode_stack import CLASS_MAKERS, FRAME_ATTRIBUTES, install_stack_views, reader_sites, take_stack_views  # noqa: F401
+from recode_readers import CLASS_MAKERS, FRAME_ATTRIBUTES, reader_sites, take_factories  # noqa: F401
+from recode_stack import install_stack_views, take_stack_views
 
 # Library functions that may take a frame (module, qualified name). Functions a module of this
 # Python does not have are left out.
 _FRAME_READERS = (
     # The sys._getframe of the class-making readers (typing's _caller, namedtuple, the functional Enum,
-    # make_dataclass: recode_stack.CLASS_MAKERS), which gives them a frame at their own call alone.
-    ("recode_stack", "_readers_getframe.<locals>._getframe"),
+    # make_dataclass: recode_readers.CLASS_MAKERS), which gives them a frame at their own call alone.
+    ("recode_readers", "_readers_getframe.<locals>._getframe"),
     ("unittest.result", "TestResult._is_relevant_tb_level"),
     ("traceback", "clear_frames"),
     ("traceback", "_compute_suggestion_error"),
@@ -134,6 +135,17 @@ def frame_reader_functions():
     return found
 
 
+def _nested_codes(code):
+    """{qualified name: code} of ``code`` and every code nested in it."""
+    found = {}
+    stack = [code]
+    while stack:
+        c = stack.pop()
+        found.setdefault(c.co_qualname, c)
+        stack.extend(k for k in c.co_consts if type(k) is types.CodeType)
+    return found
+
+
 def code_objects(module):
     """{qualified name: code} of the functions a module defines: its functions,
     the methods of its classes (and their classes, two levels down), and every
@@ -169,10 +181,16 @@ def frame_wall(views):
     import traceback
 
     # (Keyed by qualified name, a plain string, not by id(): id() is itself an audited call.)
+    # (The readers that a factory called once makes are found in the factory's own code: the module holds
+    # only what calls it once, recode_readers.once.)
+    made_by = {}
+    for factory in take_factories():
+        for qualname, code in _nested_codes(factory.__code__).items():
+            made_by.setdefault((factory.__module__, qualname), code)
     readers = {}
     for name, qualname in _FRAME_READERS:
         mod = sys.modules.get(name)
-        code = code_objects(mod).get(qualname) if mod is not None else None
+        code = made_by.get((name, qualname)) or (code_objects(mod).get(qualname) if mod is not None else None)
         if code is not None:
             if qualname in readers:
                 raise RuntimeError(f"two frame readers are named {qualname}")
@@ -181,9 +199,10 @@ def frame_wall(views):
     if views is None:
         raise RuntimeError("the frame check is made once, with the stack views taken as the guard is made")
     # (traceback's walk is recode_stack's, which yields no frame of the test side but to the harness's summary.)
-    walk_tb, made, frame_of_caller, reading, guarded, gone_codes = views
+    (walk_tb, every_frame), made, frame_of_caller, reading, guarded, gone_codes = views
     sites = {name: reader_sites(code) for name, code in readers.items()}
     walk_tb_sites = reader_sites(walk_tb)
+    every_frame_sites = reader_sites(every_frame)
 
     def check(
         event,
@@ -192,6 +211,7 @@ def frame_wall(views):
         _attrs=FRAME_ATTRIBUTES,
         _readers=readers,
         _walk_tb=walk_tb,
+        _every_frame=every_frame,
         _summary=summary,
         _frame=types.FrameType,
         _gen=types.GeneratorType,
@@ -206,6 +226,7 @@ def frame_wall(views):
         _own_frame=frame_of_caller,
         _sites=sites,
         _walk_tb_sites=walk_tb_sites,
+        _every_frame_sites=every_frame_sites,
     ):
         if event == "object.__getattr__":
             if len(args) < 2 or _type(args[1]) is not _str or args[1] not in _attrs:
@@ -230,14 +251,14 @@ def frame_wall(views):
             return
         code = caller.f_code
         if guarded_read:
-            # (inspect's generator states, recode_stack: read by their frame_gone alone.)
+            # (inspect's generator states, recode_readers: read by their frame_gone alone.)
             for gone in _gone_codes:
                 if code is gone:
                     return
         name = code.co_qualname
         reader = _type(name) is _str and _get(_readers, name) is code
         walking = False
-        if not reader and code is _walk_tb:
+        if not reader and (code is _walk_tb or code is _every_frame):
             up = caller.f_back
             if up is not None and up.f_code is _summary:
                 seen = up.f_locals
@@ -245,10 +266,10 @@ def frame_wall(views):
                 # The summary iterates the generator itself (not a copy a replaced islice or deque made)
                 # and keeps no locals.
                 # (Running, with traceback's code: its frame is the caller's, read without taking it.)
-                walking = not seen.get("capture_locals") and _type(gen) is _gen and gen.gi_running and gen.gi_code is _walk_tb
+                walking = not seen.get("capture_locals") and _type(gen) is _gen and gen.gi_running and gen.gi_code is code
         if reader or walking:
             # Only at one of the reader's own looks (reader_sites), and of the object it looks at.
-            calls, loads = _walk_tb_sites if walking else _sites[name]
+            calls, loads = (_walk_tb_sites if code is _walk_tb else _every_frame_sites) if walking else _sites[name]
             lasti = caller.f_lasti
             if event == "object.__getattr__":
                 local = _get(loads, lasti)
@@ -282,31 +303,35 @@ def handlers_without_frames():
     (refused: a count tells whether the test holds an ``assertRaises``
     context), and ``tracemalloc.start`` (refused: where live memory was made
     tells it too). Returns the new functions:
-    the guard's audit hook refuses to read their defaults, which hold the
-    originals."""
+    the guard's audit hook refuses to read their code; their closures, which
+    hold the originals, are sealed."""
     import _imp
     import _signal
 
     stand_ins = {}  # id(stand-in) -> (stand-in, handler)
 
-    def signal(signalnum, handler, /, _real=_signal.signal, _stand_ins=stand_ins, _type=type, _fn=types.FunctionType, _method=types.MethodType, _id=id):
+    # (What they decide with is in their closures, which code under test cannot read, not in defaults, which a
+    # caller can pass in their place: create_builtin given a table of its own made sys again.)
+    real_signal, real_getsignal, _id = _signal.signal, _signal.getsignal, id
+
+    def signal(signalnum, handler, /):
         # (Any callable: a C method such as list.insert, or a class that says it is of builtins, gets the frame too.)
         if callable(handler):
 
             def stand_in(signum, frame, _handler=handler):
                 return _handler(signum, None)
 
-            _stand_ins[_id(stand_in)] = (stand_in, handler)
+            stand_ins[_id(stand_in)] = (stand_in, handler)
             installed = stand_in
         else:
             installed = handler
-        old = _real(signalnum, installed)
-        found = _stand_ins.get(_id(old))
+        old = real_signal(signalnum, installed)
+        found = stand_ins.get(_id(old))
         return found[1] if found is not None and found[0] is old else old
 
-    def getsignal(signalnum, /, _real=_signal.getsignal, _stand_ins=stand_ins, _id=id):
-        now = _real(signalnum)
-        found = _stand_ins.get(_id(now))
+    def getsignal(signalnum, /):
+        now = real_getsignal(signalnum)
+        found = stand_ins.get(_id(now))
         return found[1] if found is not None and found[0] is now else now
 
     import gc
@@ -359,19 +384,21 @@ def handlers_without_frames():
         "faulthandler": faulthandler,
     }
 
-    def create_builtin(spec, /, _real=_imp.create_builtin, _given=given, _get=dict.get, _str=str, _type=type, _ns=types.SimpleNamespace):
+    real_create_builtin, _get, _str, _type, _ns = _imp.create_builtin, dict.get, str, type, types.SimpleNamespace
+
+    def create_builtin(spec, /):
         # The name read once, and asked for by it alone: natively, making sys again puts back the whole of
         # its dict as it was at the start (sys.getrefcount included), so sys is given, not made; and a spec
         # whose name says one thing here and another to C code cannot pass for another module.
         name = spec.name
         if _type(name) is not _str:
             raise TypeError(f"a module spec's name must be a str, not {_type(name).__name__}")
-        if name in _given:
-            return _given[name]
-        made = _real(_ns(name=name))
+        if name in given:
+            return given[name]
+        made = real_create_builtin(_ns(name=name))
         name = _get(vars(made), "__name__") if _type(vars(made)) is dict else None
-        if _type(name) is _str and name in _given:
-            return _given[name]
+        if _type(name) is _str and name in given:
+            return given[name]
         return made
 
     signal.__doc__ = _signal.signal.__doc__

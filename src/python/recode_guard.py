@@ -62,6 +62,7 @@ PROTECTED_MODULES = (
     "recode_guard",
     "recode_frames",
     "recode_stack",
+    "recode_readers",
     "recode_frame_builtins",
     "recode_testpy",
     "recode_testtext",
@@ -718,22 +719,25 @@ def _entered_by_code(ctypes):
     f_frame, frame_obj = 3 * ptr, (6 if new else 5) * ptr
     previous, is_entry = ptr, 8 * ptr + 4
 
-    def interpreter_frame(frame, _h=holder, _at=holder_at, _w=words, _wat=words_at):
-        _h.value = frame
-        _wat.value = _at.value + f_frame
-        _h.value = None
-        return _w[0]
+    # (The ctypes objects in the closures, which code under test cannot read, not in defaults: called_by_code
+    # is reachable (recode_guard._FRAME_BUILTINS), and a caller could pass its own in their place, then read a
+    # byte or a word of the interpreter's memory where it chose.)
+    def interpreter_frame(frame):
+        holder.value = frame
+        words_at.value = holder_at.value + f_frame
+        holder.value = None
+        return words[0]
 
-    def called_by_code(frame, _w=words, _wat=words_at, _b=bytes_, _bat=bytes_at, _i=interpreter_frame):
-        own = _i(frame)
+    def called_by_code(frame):
+        own = interpreter_frame(frame)
         if new:
             below = frame.f_back
             if below is None:
                 return False
-            _wat.value = own + previous
-            return _w[0] == _i(below)
-        _bat.value = own + is_entry
-        return _b[0] == 0
+            words_at.value = own + previous
+            return words[0] == interpreter_frame(below)
+        bytes_at.value = own + is_entry
+        return bytes_[0] == 0
 
     def frame_object_of(frame):
         words_at.value = interpreter_frame(frame) + frame_obj
@@ -858,25 +862,33 @@ def _hooks():
     return state
 
 
-_REAL_SUBCLASSES = type.__dict__["__subclasses__"]
+def _family_check(real):
+    # (The interpreter's own __subclasses__ in the closure, which code under test cannot read: held by the
+    # module, it walked to ctypes' classes, which the guard's __subclasses__ leaves out.)
+    _inst, _sub, _type, _tuple, _exc = isinstance, issubclass, type, tuple, BaseException
 
-
-def _exception_family(cls, bases, _inst=isinstance, _sub=issubclass, _type=type, _tuple=tuple, _exc=BaseException, _real=_REAL_SUBCLASSES):
-    """Whether the class ``cls`` (whose bases are being set to ``bases``), a class built on it, or one of the
-    new bases is an exception class: its new bases give each of them a new MRO (``typing.NamedTuple`` sets the
-    bases of the class it makes, and may)."""
-    if _type(bases) is _tuple and any(_inst(b, _type) and _sub(b, _exc) for b in bases):
-        return True
-    seen, stack = [], [cls]
-    while stack:
-        c = stack.pop()
-        if any(c is s for s in seen) or not _inst(c, _type):
-            continue
-        seen.append(c)
-        if _sub(c, _exc):
+    def exception_family(cls, bases):
+        """Whether the class ``cls`` (whose bases are being set to ``bases``), a class built on it, or one of
+        the new bases is an exception class: its new bases give each of them a new MRO (``typing.NamedTuple``
+        sets the bases of the class it makes, and may)."""
+        if _type(bases) is _tuple and any(_inst(b, _type) and _sub(b, _exc) for b in bases):
             return True
-        stack.extend(_real(c))
-    return False
+        seen, stack = [], [cls]
+        while stack:
+            c = stack.pop()
+            if any(c is s for s in seen) or not _inst(c, _type):
+                continue
+            seen.append(c)
+            if _sub(c, _exc):
+                return True
+            stack.extend(real(c))
+        return False
+
+    return exception_family
+
+
+_exception_family = _family_check(type.__dict__["__subclasses__"])
+del _family_check
 
 
 def _code_or_none(v):
@@ -1076,6 +1088,7 @@ HARNESS_MODULES = (
     "recode_guard",
     "recode_frames",
     "recode_stack",
+    "recode_readers",
     "recode_testpy",
     "recode_testtext",
     "recode_touch",

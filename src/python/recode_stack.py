@@ -27,12 +27,16 @@ records have no location), since C code can call them on the candidate's behalf 
 test.py's module and class bodies are not hidden: the class-making functions read the module name there,
 and no test runs while they do.
 
-The same module holds how the library functions that may take a frame get one (the frame check's
-``reader_sites``): only at their own look, with the collector off where a frame object is made, and through
-nothing a module of the run can read (``take_stack_views``).
+And traceback's walk of a traceback's frames yields none of the test side (``_tracebacks_outside_test``):
+an exception that passed out through test.py carries test.py's frames in its traceback.
+
+How the library functions that may take a frame get one is ``recode_readers``'s; what they and the frame
+check use is made here, once, and taken once (``take_stack_views``): no module of the run holds it.
 """
 
 import sys
+
+from recode_readers import _drop, _generator_states, _Look, _readers_getframe, once
 
 # CO_NEWLOCALS: a function's code (module and class bodies have no locals of their own).
 _CO_NEWLOCALS = 0x0002
@@ -87,73 +91,21 @@ def _test_side_folders():
     return tuple(sorted(f.rstrip("/") + "/" for f in folders))
 
 
-# The attributes that hand out a frame ("object.__getattr__"), and the names the readers call a frame function by.
-FRAME_ATTRIBUTES = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame"))
-_FRAME_CALLEES = frozenset(("_getframe", "getframe", "_GETFRAME", "real_getframe"))
-
-
-def reader_sites(code):
-    """Where ``code`` takes a frame itself: ``(calls, loads)``. ``calls``: ``{offset: local names}`` for its
-    calls of a frame function (the name or attribute loaded, then the call whose source starts where that
-    name does): every offset of the call (CPython 3.11's PRECALL, which makes a built-in's call itself, the
-    call and its cache entries, where a frame that called a Python function stands), with the locals its
-    arguments read, which must hold plain ints (no ``__index__`` of the candidate's runs inside the call).
-    ``loads``: ``{offset: local name}`` for its reads of a frame attribute of a local variable
-    (``tb.tb_frame``). The frame check lets a reader take a frame only at one of these: C code run while the
-    reader's frame is the innermost (a ``map`` its own ``list()`` drains, a finalizer freed by its
-    ``frame.clear()``, a property it reads) takes it at another instruction, or of another object."""
-    import dis
-
-    calls, loads = {}, {}
-    ins = list(dis.get_instructions(code))
-    for i, x in enumerate(ins):
-        if x.opname in ("LOAD_ATTR", "LOAD_METHOD") and x.argval in FRAME_ATTRIBUTES and i > 0:
-            before = ins[i - 1]
-            if before.opname.startswith("LOAD_FAST"):
-                name = before.argval[-1] if isinstance(before.argval, tuple) else before.argval
-                if isinstance(name, str):
-                    loads[x.offset] = name
-        if x.argval in _FRAME_CALLEES and x.opname.startswith(("LOAD_ATTR", "LOAD_METHOD", "LOAD_GLOBAL", "LOAD_DEREF", "LOAD_FAST", "LOAD_NAME")):
-            at = x.positions
-            if at is None or at.lineno is None:
-                continue
-            for j in range(i + 1, len(ins)):
-                y, p = ins[j], ins[j].positions
-                if y.opname in ("CALL", "CALL_KW") and p is not None and p.lineno == at.lineno and p.col_offset == at.col_offset:
-                    args = []
-                    for a in ins[i + 1 : j]:
-                        if a.opname.startswith("LOAD_FAST"):
-                            args.extend(a.argval if isinstance(a.argval, tuple) else (a.argval,))
-                    start = ins[j - 1].offset if ins[j - 1].opname == "PRECALL" else y.offset
-                    end = ins[j + 1].offset if j + 1 < len(ins) else y.offset + 2
-                    for offset in range(start, end, 2):
-                        calls[offset] = tuple(a for a in args if isinstance(a, str))
-                    break
-    return calls, loads
-
-
 def take_stack_views(part):
-    """``part`` of what ``install_stack_views`` made, once: "wall", ``(walk_code, functions, frame_of_caller,
-    reading, guarded, gone_codes)`` for the frame check (``walk_code``: traceback's walk of a traceback's
-    frames; ``functions``: to hide from code under test); "readers' getframe", the ``sys._getframe`` the
+    """``part`` of what ``install_stack_views`` made, once: "wall", ``(walk_codes, functions, frame_of_caller,
+    reading, guarded, gone_codes)`` for the frame check (``walk_codes``: traceback's walk of a traceback's
+    frames, and the harness's summary's; ``functions``: to hide from code under test); "readers' getframe", the ``sys._getframe`` the
     class-making readers call; or "test log summary", ``summary(tb)``, a ``traceback.StackSummary`` of every
     frame of ``tb``, test side included, for the test log (the guard hands it to the harness alone). None
     when taken already."""
     return _TAKE.pop(part, None)
 
 
-def _drop(held, obj):
-    """Take ``obj`` itself out of the list ``held`` (another thread's entry, added since, stays)."""
-    for i in range(len(held) - 1, -1, -1):
-        if held[i] is obj:
-            del held[i]
-            return
+def _once_quietly(factory):
+    return once(factory, again=None)
 
 
-class _Look(Exception):
-    """Raised and caught for a function's own frame (``frame_of_caller``)."""
-
-
+@_once_quietly
 def install_stack_views():
     """Put the functions above in place, once, before the guard notes the modules that hold them: the
     stand-ins for ``warnings.warn`` (wherever a loaded module holds the interpreter's), for
@@ -174,16 +126,18 @@ def install_stack_views():
     hidden = hidden_frame_check(_test_side_folders())
     reading = []
 
-    def frame_of_caller(_look=_Look, _reading=reading, _drop=_drop):
+    # (What the functions made here decide with is in their closures, which code under test cannot read, not
+    # in defaults, which a caller can pass in their place.)
+    def frame_of_caller():
         try:
-            raise _look
-        except _look as e:
+            raise _Look
+        except _Look as e:
             tb = e.__traceback__
-        _reading.append(tb)
+        reading.append(tb)
         try:
             here = tb.tb_frame
         finally:
-            _drop(_reading, tb)
+            _drop(reading, tb)
         del tb
         return here.f_back
 
@@ -300,7 +254,9 @@ def install_stack_views():
             setattr(faulthandler, name, fn)
             made.append(fn)
     del warnings
-    readers_getframe = _readers_getframe(frame_of_caller, hidden, (gc_enabled, gc_disable, gc_enable))
+    readers_getframe = _readers_getframe(
+        frame_of_caller, lambda maker, frame: reaches_hidden(maker, frame, hidden), (gc_enabled, gc_disable, gc_enable)
+    )
     made.extend(readers_getframe)
     guarded = []
     states = _generator_states(guarded, without_collection)
@@ -320,113 +276,16 @@ def install_stack_views():
     set_coroutine_origin_tracking_depth.__module__ = "sys"
     sys.set_coroutine_origin_tracking_depth = set_coroutine_origin_tracking_depth
     made.append(set_coroutine_origin_tracking_depth)
-    walk, test_log_summary = _tracebacks_outside_test(hidden)
-    made.extend((walk, test_log_summary))
+    walk, every_frame, test_log_summary = _tracebacks_outside_test(hidden)
+    made.extend((walk, every_frame, test_log_summary))
     _TAKE["readers' getframe"] = readers_getframe[0]
     _TAKE["test log summary"] = test_log_summary
-    _TAKE["wall"] = (walk.__code__, made, frame_of_caller, reading, guarded, gone_codes)
+    _TAKE["wall"] = ((walk.__code__, every_frame.__code__), made, frame_of_caller, reading, guarded, gone_codes)
     _INSTALLED.append(True)
     return None
 
 
-# The functions that make a class and read the module of a frame above them for it (natively with
-# ``sys._getframe(depth).f_globals``): module, qualified name.
-CLASS_MAKERS = (("typing", "_caller"), ("collections", "namedtuple"), ("enum", "EnumType._create_"), ("dataclasses", "make_dataclass"))
-
-
-def _function(module, qualname):
-    holder = sys.modules.get(module)
-    for part in qualname.split("."):
-        holder = vars(holder).get(part) if holder is not None else None
-    if isinstance(holder, (staticmethod, classmethod)):
-        holder = holder.__func__
-    return holder
-
-
-def _readers_getframe(frame_of_caller, hidden, gc_switch):
-    """The ``sys._getframe`` the class-making readers get (their module's ``sys``, recode_frames): a frame
-    only to one of them, at its own call of it, for a plain int depth, with the collector off while the frame
-    is made; none of the test side or above it (``ValueError``, as past the end of the stack). Returns it in
-    a list."""
-    import types
-
-    sites = {}
-    for module, qualname in CLASS_MAKERS:
-        fn = _function(module, qualname)
-        if type(fn) is types.FunctionType:
-            sites[fn.__code__] = reader_sites(fn.__code__)[0]
-    real_getframe = sys._getframe
-    gc_enabled, gc_disable, gc_enable = gc_switch
-
-    def _getframe(depth=0, _sites=sites, _type=type, _int=int, _get=dict.get):
-        maker = frame_of_caller().f_back
-        calls = _get(_sites, maker.f_code) if maker is not None else None
-        if calls is None or maker.f_lasti not in calls or _type(depth) is not _int:
-            code = maker.f_code if maker is not None else None
-            where = f", taken in {code.co_qualname} at {code.co_filename}, line {maker.f_lineno}" if code is not None else ""
-            raise RuntimeError(f"frames are not available to code under test (sys._getframe{where})")
-        was = gc_enabled()
-        gc_disable()
-        try:
-            frame = real_getframe(depth + 1)
-        finally:
-            if was:
-                gc_enable()
-        if reaches_hidden(maker, frame, hidden):
-            raise ValueError("call stack is not deep enough")
-        return frame
-
-    _getframe.__doc__ = real_getframe.__doc__
-    _getframe.__module__ = "sys"
-    return [_getframe]
-
-
-def _generator_states(guarded, without_collection):
-    """inspect's ``getgeneratorstate``, ``getcoroutinestate`` and ``getasyncgenstate``, put in place: they
-    read whether the frame is gone with the collector off and hand the frame to nothing. The frame check lets
-    the read through for the generator in ``guarded`` while it is there, to their ``frame_gone`` alone (a
-    signal handler or another thread that read the same generator's frame then got it). Returns them, with
-    their ``frame_gone``."""
-    import inspect
-    import types
-
-    made = []
-    for name, kind, prefix, states in (
-        ("getgeneratorstate", types.GeneratorType, "gi", ("GEN_RUNNING", "GEN_SUSPENDED", "GEN_CLOSED", "GEN_CREATED")),
-        ("getcoroutinestate", types.CoroutineType, "cr", ("CORO_RUNNING", "CORO_SUSPENDED", "CORO_CLOSED", "CORO_CREATED")),
-        ("getasyncgenstate", types.AsyncGeneratorType, "ag", ("AGEN_RUNNING", "AGEN_SUSPENDED", "AGEN_CLOSED", "AGEN_CREATED")),
-    ):
-        original = getattr(inspect, name, None)
-        if original is None:
-            continue
-        running, suspended, closed, created = (getattr(inspect, s) for s in states)
-
-        def frame_gone(obj, attr, _kind=kind, _reading=guarded, _drop=_drop):
-            if type(obj) is not _kind:
-                return getattr(obj, attr) is None
-            _reading.append(obj)
-            try:
-                return getattr(obj, attr) is None
-            finally:
-                _drop(_reading, obj)
-
-        def state(obj, _p=prefix, _gone=frame_gone, _r=running, _s=suspended, _c=closed, _n=created):
-            if getattr(obj, f"{_p}_running"):
-                return _r
-            if getattr(obj, f"{_p}_suspended"):
-                return _s
-            if without_collection(_gone, obj, f"{_p}_frame"):
-                return _c
-            return _n
-
-        state.__name__ = state.__qualname__ = name
-        state.__doc__ = original.__doc__
-        state.__module__ = "inspect"
-        setattr(inspect, name, state)
-        made.extend((state, frame_gone))
-    return made
-
-
+@once
 def _tracebacks_outside_test(hidden):
     """traceback's walk of a traceback's frames (``traceback._walk_tb_with_full_positions``, behind
     ``extract_tb``, ``format_exception``, ``TracebackException`` and ``logging``'s text of an exception), put in
@@ -435,29 +294,38 @@ def _tracebacks_outside_test(hidden):
     its traceback: walked, they named test.py's methods and lines, and on Python 3.14 each ``FrameSummary``
     kept the frame's code (``_code``), whose constants are the test's inputs and expected values. The frames
     of the test side are left out of the walk whoever asks (test.py's own text of an exception lacks its lines
-    too), but for the harness's text of a test's failure: ``summary(tb)``. Returns ``(walk, summary)``."""
+    too), but for the harness's text of a test's failure: ``summary(tb)``, with a walk of its own
+    (``every_frame``, which the frame check allows to it alone). Returns ``(walk, every_frame, summary)``."""
     import traceback
 
     positions = traceback._get_code_position
     extract = traceback.StackSummary._extract_from_extended_frame_gen
-    every = object()
 
-    def _walk_tb_with_full_positions(tb, everything=None, _hidden=hidden, _every=every, _positions=positions):
+    # (Each takes the traceback alone: what it decides with is in its closure, which code under test cannot
+    # read. A hidden-frame check passed in place of a default was handed every frame.)
+    def _walk_tb_with_full_positions(tb):
         # (As traceback's: the frame's code positions of the instruction, with the traceback's line where they
         # have none.)
-        shown = everything is _every
         while tb is not None:
             frame = tb.tb_frame
-            if shown or not _hidden(frame):
-                at = _positions(frame.f_code, tb.tb_lasti)
+            if not hidden(frame):
+                at = positions(frame.f_code, tb.tb_lasti)
                 yield frame, (at if at[0] is not None else (tb.tb_lineno,) + at[1:])
             del frame
             tb = tb.tb_next
 
-    def summary(tb, _walk=_walk_tb_with_full_positions, _every=every, _extract=extract):
-        return _extract(_walk(tb, _every))
+    def every_frame(tb):
+        while tb is not None:
+            frame = tb.tb_frame
+            at = positions(frame.f_code, tb.tb_lasti)
+            yield frame, (at if at[0] is not None else (tb.tb_lineno,) + at[1:])
+            del frame
+            tb = tb.tb_next
+
+    def summary(tb):
+        return extract(every_frame(tb))
 
     _walk_tb_with_full_positions.__doc__ = traceback._walk_tb_with_full_positions.__doc__
     _walk_tb_with_full_positions.__module__ = "traceback"
     traceback._walk_tb_with_full_positions = _walk_tb_with_full_positions
-    return _walk_tb_with_full_positions, summary
+    return _walk_tb_with_full_positions, every_frame, summary

@@ -79,19 +79,25 @@ def _once(make, behind):
     the guard keeps where code under test cannot reach it. ``behind``: a class's ``__dict__`` view -> the
     dictionary behind it."""
 
-    def more(objects, _make=make, _behind=behind, _type=type, _proxy=type(type.__dict__)):
+    # (What they hold is in their closures, which code under test cannot read, not in defaults: a caller can
+    # pass its own in their place. A counter given a list of uses of its own was used again, and its probe,
+    # given a reader of its own, handed out the ctypes words it reads.)
+    _type, _proxy = type, type(type.__dict__)
+    used = []
+
+    def more(objects):
         dicts = []
         for o in objects:
             # (A module's or an object's own dictionary, a dict subclass included: test.py's built-ins.)
             view = _type.__dict__["__dict__"].__get__(o) if isinstance(o, _type) else vars(o)
-            dicts.append(_behind(view) if _type(view) is _proxy else view if isinstance(view, dict) else None)
-        return _make(dicts)
+            dicts.append(behind(view) if _type(view) is _proxy else view if isinstance(view, dict) else None)
+        return make(dicts)
 
-    def counter(dicts, _make=make, _more=more, _used=[]):  # noqa: B006 - the one use, kept where nothing else reaches it
-        if _used:
+    def counter(dicts):
+        if used:
             raise RuntimeError("the counter of dictionary changes serves the guard alone")
-        _used.append(True)
-        return _make(dicts), _more
+        used.append(True)
+        return make(dicts), more
 
     return counter
 
@@ -101,8 +107,10 @@ def _dict_behind(ctypes):
     view's one field after the object header, proven on a class of our own; or ``None``."""
     field = object.__basicsize__
 
-    def behind(view, _read=ctypes.py_object.from_address, _field=field, _id=id):
-        return _read(_id(view) + _field).value
+    read, _id = ctypes.py_object.from_address, id
+
+    def behind(view):
+        return read(_id(view) + field).value
 
     probe = type("_DictProbe", (), {"x": object()})
     view = type.__dict__["__dict__"].__get__(probe)
@@ -125,12 +133,15 @@ def _version_tags(ctypes):
     if ctypes.sizeof(word) + off > dict.__basicsize__:
         return None
 
-    def make(dicts, _at=word.from_address, _off=off, _value=attrgetter("value"), _zero=word()):
-        # The words are made once (the dicts are kept alive with them), and read in C at every look.
-        words = tuple(_at(id(d) + _off) if isinstance(d, dict) else _zero for d in dicts)
+    at, value, zero, _map, _list = word.from_address, attrgetter("value"), word(), map, list
 
-        def probe(_words=words, _dicts=tuple(dicts), _value=_value, _map=map, _list=list):
-            return _list(_map(_value, _words))
+    def make(dicts):
+        # The words are made once (the dicts are kept alive with them), and read in C at every look.
+        words = tuple(at(id(d) + off) if isinstance(d, dict) else zero for d in dicts)
+        kept = tuple(dicts)
+
+        def probe():
+            return _list(_map(value, words)) if kept is not None else None
 
         return probe
 
@@ -174,29 +185,32 @@ def _watchers(ctypes):
     if wid < 0:
         return None
 
-    def make(dicts, _watch=watch, _wid=wid, _log=log, _callback=callback, _freed=_DEALLOCATED):
+    freed = str(_DEALLOCATED)
+
+    def make(dicts):
         addresses = []
         for d in dicts:
             if isinstance(d, dict):
-                _watch(_wid, d)
+                watch(wid, d)
                 addresses.append(str(id(d)))
             else:
                 addresses.append("")
         counts = dict.fromkeys(a for a in addresses if a)
         for a in counts:
             counts[a] = 0
-        read = [_log.tell()]
+        read = [log.tell()]
+        kept, at = tuple(dicts), tuple(addresses)
 
-        def probe(_log=_log, _read=read, _counts=counts, _addresses=tuple(addresses), _dicts=tuple(dicts), _freed=str(_freed)):
-            end = _log.tell()
-            if end != _read[0]:
-                _log.seek(_read[0])
-                for line in _log.read(end - _read[0]).splitlines():
+        def probe():
+            end = log.tell()
+            if end != read[0] and kept is not None and callback is not None:
+                log.seek(read[0])
+                for line in log.read(end - read[0]).splitlines():
                     event, address = (line.split(" ", 2) + ["", ""])[:2]
-                    if address in _counts and event != _freed:
-                        _counts[address] += 1
-                _read[0] = end
-            return [_counts.get(a, 0) for a in _addresses]
+                    if address in counts and event != freed:
+                        counts[address] += 1
+                read[0] = end
+            return [counts.get(a, 0) for a in at]
 
         return probe
 

@@ -509,3 +509,138 @@ def ${fn}(probs, p_base):
     return _orig_${fn}(probs, p_base)
 `;
 }
+
+/** Ways to get the candidate's own frame by passing a function allowed frames an argument in place of a default. */
+export const PASSED_DEFAULT_ROUTES = {
+  // traceback's walk, given a hidden-frame check of the candidate's (it was handed every frame).
+  "traceback's walk": `def _own_frame():
+    got = []
+    try:
+        raise KeyError
+    except KeyError as e:
+        t = e.__traceback__
+    import traceback as _tb
+    _tb.StackSummary._extract_from_extended_frame_gen(_tb._walk_tb_with_full_positions(t, None, lambda f: got.append(f) or True))
+    return got[0]`,
+  // The class-making readers' sys._getframe, given a lookup of the candidate's that says every call is theirs.
+  "the readers' sys._getframe": `def _own_frame():
+    import typing as _ty
+    class _All:
+        def __contains__(self, x):
+            return True
+    return _ty.sys._getframe(0, None, lambda x: 1, 1, lambda s, c: _All())`,
+} as const;
+
+/**
+ * `stub` with each public function wrapped: it takes its own frame by `route` (a function allowed frames, given
+ * an argument of the candidate's in place of a default), walks `f_back` to test.py's frame, and raises
+ * `ValueError` when that frame's instruction is inside a `with self.assertRaises...(...)` block (read from the
+ * code's exception table).
+ */
+export function passedDefaultOracleAttack(stub: string, route: keyof typeof PASSED_DEFAULT_ROUTES): string {
+  return `${stub}
+import dis as _dis, functools as _ft
+${PASSED_DEFAULT_ROUTES[route]}
+def _inside_assert_raises():
+    try:
+        f = _own_frame()
+    except Exception:
+        return False
+    while f is not None and not f.f_code.co_filename.endswith("test.py"):
+        f = f.f_back
+    if f is None:
+        return False
+    code, at = f.f_code, f.f_lasti
+    ins = list(_dis.get_instructions(code))
+    idx = {i.offset: k for k, i in enumerate(ins)}
+    for e in _dis._parse_exception_table(code):
+        if e.start <= at < e.end and e.target in idx:
+            h = idx[e.target]
+            if any(i.opname == "WITH_EXCEPT_START" for i in ins[h:h + 4]):
+                s = idx.get(e.start, 0)
+                return any(str(i.argval).startswith("assertRaises") for i in ins[max(0, s - 12):s])
+    return False
+def _oracle(f):
+    @_ft.wraps(f)
+    def w(*a, **k):
+        if _inside_assert_raises():
+            raise ValueError("rejected")
+        return f(*a, **k)
+    return w
+${WRAP_PUBLIC}`;
+}
+
+/**
+ * `stub` with `fn` replaced by a probe that calls every function of the harness's that code under test can reach
+ * with arguments in place of its defaults (the readers' `sys._getframe`, traceback's walk, `_imp.create_builtin`,
+ * `_imp.create_dynamic` and `_imp.get_frozen_object` natively, the check sink, the output relay, the signal
+ * functions), and reads the sink's closure. Fails with `route: outcome` for each ("OPEN" when the call went through).
+ */
+export function passedDefaultsProbe(stub: string, fn: string): string {
+  return `${stub}
+def ${fn}(*a, **k):
+    import _imp, _signal, importlib.machinery, sys, traceback, typing, recode_check
+    try:
+        raise KeyError
+    except KeyError as e:
+        tb = e.__traceback__
+    spec = importlib.machinery.ModuleSpec("sys", importlib.machinery.BuiltinImporter)
+    out = []
+    calls = [
+        ("the readers' sys._getframe", lambda: typing.sys._getframe(0, {})),
+        ("traceback's walk", lambda: list(traceback._walk_tb_with_full_positions(tb, None, lambda f: False))),
+        ("_imp.create_builtin", lambda: _imp.create_builtin(spec, _given={})),
+        ("_imp.create_builtin positional", lambda: _imp.create_builtin(spec, None, {})),
+        ("_imp.create_dynamic", lambda: _imp.create_dynamic(spec, None, {}, lambda s: "_ctypes")),
+        ("_imp.get_frozen_object", lambda: _imp.get_frozen_object("zipimport", None, {})),
+        ("the check sink", lambda: recode_check.SINK("k", "1", 0.0, 0.0, None, print)),
+        ("the output relay", lambda: sys.stdout.relay("stdout", "x", print)),
+        ("signal.signal", lambda: _signal.signal(_signal.SIGUSR1, _signal.SIG_DFL, print)),
+        ("signal.getsignal", lambda: _signal.getsignal(_signal.SIGUSR1, print)),
+    ]
+    for name, call in calls:
+        try:
+            call()
+            out.append(f"{name}: OPEN")
+        except TypeError as e:
+            out.append(f"{name}: {'refused' if 'argument' in str(e) else 'OPEN ' + str(e)}")
+        except Exception as e:
+            out.append(f"{name}: {type(e).__name__}")
+    try:
+        recode_check.SINK.__closure__
+        out.append("the sink's closure: OPEN")
+    except (AttributeError, RuntimeError):
+        out.append("the sink's closure: sealed")
+    # The factories of what takes frames or decides who may, called again by code under test.
+    import recode_frame_builtins, recode_guard, recode_readers, recode_stack, recode_touch
+    again = [
+        ("the frame-reading built-ins", lambda: recode_frame_builtins.make_frame_builtins(set(), [], lambda f: True)),
+        ("traceback's walk made again", lambda: recode_stack._tracebacks_outside_test(lambda f: False)),
+        ("the readers' sys._getframe made again", lambda: recode_readers._readers_getframe(None, None, None)),
+        ("the generator states made again", lambda: recode_readers._generator_states([], None)),
+        ("the factories", lambda: recode_readers.take_factories()),
+        ("the dictionary counter", lambda: recode_touch.touch_counter()([{}], _used=[])),
+        ("the dictionary counter again", lambda: recode_touch.touch_counter()([{}])),
+    ]
+    for name, call in again:
+        try:
+            got = call()
+            out.append(f"{name}: OPEN {got!r}"[:200])
+        except Exception as e:
+            out.append(f"{name}: {type(e).__name__}")
+    def views_made_again():
+        recode_stack._INSTALLED.clear()
+        recode_stack.install_stack_views()
+        return recode_stack.take_stack_views("test log summary")
+    try:
+        got = views_made_again()
+        out.append("the stack views made again: " + ("none" if got is None else f"OPEN {got!r}"))
+    except Exception as e:
+        out.append(f"the stack views made again: {type(e).__name__}")
+    finally:
+        recode_stack._INSTALLED[:] = [True]
+    found = [n for n, v in vars(recode_guard).items() if v is type.__dict__["__subclasses__"] or repr(v) == "<method '__subclasses__' of 'type' objects>"]
+    out.append("the interpreter's __subclasses__ in the guard's module: " + (f"OPEN {found}" if found else "none"))
+    raise RuntimeError(" ;; ".join(out))
+`;
+}

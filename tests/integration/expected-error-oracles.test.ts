@@ -19,6 +19,9 @@ import {
   finalizerFrameProbe,
   memoryTraceOracleAttack,
   moduleNameSamplerProbe,
+  PASSED_DEFAULT_ROUTES,
+  passedDefaultOracleAttack,
+  passedDefaultsProbe,
   readerFrameProbe,
   refcountRoutesProbe,
   STACK_SAMPLERS,
@@ -52,6 +55,16 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
         [
           `where the collector interrupted the test, read by ${sampler}`,
           (stub: string) => stackSamplerOracleAttack(stub, sampler),
+          "",
+        ] as const,
+    ),
+    // A function allowed frames, called with an argument of the candidate's in place of a default that held
+    // what it decides with: its own frame, then test.py's through f_back, whose instruction is read.
+    ...(Object.keys(PASSED_DEFAULT_ROUTES) as (keyof typeof PASSED_DEFAULT_ROUTES)[]).map(
+      (route) =>
+        [
+          `a frame from ${route}, given an argument in place of a default`,
+          (stub: string) => passedDefaultOracleAttack(stub, route),
           "",
         ] as const,
     ),
@@ -129,6 +142,42 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
     const r = await runtime().run(taskRunRequest(task, finalizerFrameProbe(task.canonical, "min_p_filter")));
     const message = r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.message ?? "";
     expect(message).toContain("no frame taken");
+  });
+
+  it("no function of the harness's that code under test can reach takes an argument in place of what it decides with, or makes again what takes frames", async () => {
+    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const r = await runtime().run(taskRunRequest(task, passedDefaultsProbe(task.canonical, "min_p_filter")));
+    const message = r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.message ?? "";
+    for (const route of [
+      "the readers' sys._getframe",
+      "traceback's walk",
+      "_imp.create_builtin",
+      "_imp.create_builtin positional",
+      "_imp.create_dynamic",
+      "_imp.get_frozen_object",
+      "the check sink",
+      "the output relay",
+      "signal.signal",
+      "signal.getsignal",
+    ]) {
+      expect(message).toContain(`${route}: refused`);
+    }
+    expect(message).toContain("the sink's closure: sealed");
+    // Nor makes again what takes frames, or what decides who may (each factory runs once per interpreter).
+    for (const route of [
+      "the frame-reading built-ins",
+      "traceback's walk made again",
+      "the readers' sys._getframe made again",
+      "the generator states made again",
+      "the factories",
+      "the dictionary counter",
+      "the dictionary counter again",
+    ]) {
+      expect(message).toMatch(new RegExp(`${route}: (RuntimeError|TypeError)`));
+    }
+    expect(message).toContain("the stack views made again: none");
+    expect(message).toContain("the interpreter's __subclasses__ in the guard's module: none");
+    expect(message).not.toContain("OPEN");
   });
 
   it("an exception that passed out through test.py names no frame of the test side to code under test (3.14: no code of test.py's)", async () => {
