@@ -122,6 +122,13 @@ function compareAt(c: Check, exp: PyValue, act: PyValue, where: string): Mismatc
     }
     return null;
   }
+  if (exp.type === "raised" || act.type === "raised") {
+    // (recode_check.outcome: a call that raised, compared by its exception's nearest built-in class.)
+    if (exp.type !== "raised") return mismatch("type", exp, act, `expected ${pyShortRepr(exp)}, got ${pyShortRepr(act)}`);
+    if (act.type !== "raised" || act.exception !== exp.exception)
+      return mismatch("type", exp, act, `expected ${exp.exception} to be raised, got ${pyShortRepr(act)}`);
+    return null;
+  }
   if (act.type === "other" && act.typeName === pyTypeName(exp) && exp.type !== "other") {
     // encode_any gave up on the whole value: something inside it has an unsupported type (a str: it holds a
     // lone surrogate, whose escape would read as a character beyond the BMP).
@@ -146,7 +153,7 @@ function compareAt(c: Check, exp: PyValue, act: PyValue, where: string): Mismatc
     }
     case "npscalar": {
       // A numpy scalar must have the recorded dtype; a plain Python number, bool or str is compared by value.
-      let a = act;
+      let a: PyValue = act;
       if (act.type === "npscalar") {
         if (act.dtype !== exp.dtype)
           return mismatch("dtype", str(exp.dtype), str(act.dtype), `expected dtype ${exp.dtype}, got ${act.dtype}`);

@@ -67,7 +67,7 @@ export function parseJsonText(text: string): unknown {
   }
 }
 
-const TAGS = ["$float", "$tuple", "$set", "$dict", "$ndarray", "$npscalar", "$other"];
+const TAGS = ["$float", "$tuple", "$set", "$dict", "$ndarray", "$npscalar", "$raised", "$other"];
 
 function list(raw: unknown, path: string, what: string): unknown[] {
   if (!Array.isArray(raw)) throw new ValueFormatError(path, `${what} must be a list, got ${jsonKind(raw)}`);
@@ -132,6 +132,12 @@ function decodeTagged(tag: string, body: unknown, path: string, recorded: boolea
     case "$npscalar": {
       const spec = fields(body, at, ["dtype", "value"]);
       return { type: "npscalar", dtype: dtypeOf(spec, at), value: decode(spec.value, at + fieldPath("value")) };
+    }
+    case "$raised": {
+      const spec = fields(body, at, ["type", "message"]);
+      if (typeof spec.type !== "string" || typeof spec.message !== "string")
+        throw new ValueFormatError(at, "type and message must be strings");
+      return { type: "raised", exception: spec.type, message: spec.message };
     }
     default: {
       const spec = fields(body, at, ["type", "repr"]);
@@ -227,6 +233,16 @@ export function encodeValue(v: PyValue): JsonNode {
           obj([
             ["dtype", v.dtype],
             ["value", encodeValue(v.value)],
+          ]),
+        ],
+      ]);
+    case "raised":
+      return obj([
+        [
+          "$raised",
+          obj([
+            ["type", v.exception],
+            ["message", v.message],
           ]),
         ],
       ]);

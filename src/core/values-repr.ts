@@ -62,6 +62,8 @@ export function pyTypeName(v: PyValue): string {
       return "ndarray";
     case "other":
       return v.typeName;
+    case "raised":
+      return v.exception;
     case "npscalar":
       if (isStrDtype(v.dtype)) return "str_";
       if (v.dtype === "float128") return "longdouble";
@@ -130,6 +132,8 @@ function scalarRepr(v: PyValue): string | null {
       return ndarrayRepr(v.dtype, v.shape, v.data, pyRepr);
     case "other":
       return v.repr;
+    case "raised":
+      return `${v.exception} raised${v.message ? `: ${v.message}` : ""}`;
     default:
       return null;
   }

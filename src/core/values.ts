@@ -45,6 +45,10 @@ export { pyRepr, pyShortRepr, pyStrRepr, pyTypeName } from "./values-repr";
  *   `shape` (non-negative ints) and `data` = `a.tolist()` (nested lists, or a
  *   scalar for a 0-d array).
  * - `npscalar`: numpy scalar with `dtype` and `value` = `x.item()`.
+ * - `raised`: what `recode_check.outcome` gives for a call that raised
+ *   (`{"$raised": {"type", "message"}}`): `exception`, the name of the
+ *   exception's nearest built-in class, and its `message` (at most 200
+ *   characters); equal to a recorded `raised` of the same `exception`.
  * - `other`: a checked value the encoding cannot hold (`{"$other": {"type",
  *   "repr"}}`: its type name and `_short` repr); never recorded, never equal
  *   to a recorded value.
@@ -61,6 +65,7 @@ export type PyValue =
   | { readonly type: "dict"; readonly entries: readonly (readonly [PyValue, PyValue])[] }
   | { readonly type: "ndarray"; readonly dtype: string; readonly shape: readonly number[]; readonly data: PyValue }
   | { readonly type: "npscalar"; readonly dtype: string; readonly value: PyValue }
+  | { readonly type: "raised"; readonly exception: string; readonly message: string }
   | { readonly type: "other"; readonly typeName: string; readonly repr: string };
 
 /**

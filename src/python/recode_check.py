@@ -17,7 +17,9 @@ Encoding of values (JSON): numbers, strings, booleans and ``None`` as
 themselves (integers of any size exactly, floats as their repr); lists as
 lists; non-finite floats as ``{"$float": "nan"|"inf"|"-inf"}``; tuples
 ``{"$tuple": [...]}``; sets ``{"$set": [...]}`` (sorted by repr); dicts
-``{"$dict": [[key, value], ...]}``; numpy arrays
+``{"$dict": [[key, value], ...]}``; what ``outcome`` gives for a call that raised
+``{"$raised": {"type": "ValueError", "message": "..."}}`` (the nearest built-in
+exception class; equal when the type is); numpy arrays
 ``{"$ndarray": {"dtype", "shape", "data"}}``; numpy scalars
 ``{"$npscalar": {"dtype", "value"}}``; a value of any other type (which can be
 neither recorded nor equal to a recorded value) ``{"$other": {"type", "repr"}}``.
@@ -26,6 +28,7 @@ neither recorded nor equal to a recorded value) ``{"$other": {"type", "repr"}}``
 "values": {key: encoded value}}``; format 1 was the bare ``values`` object.
 """
 
+import builtins
 import json
 import math
 import os
@@ -39,6 +42,10 @@ EXPECTED = {}
 last_mismatch = None
 
 _json_dumps = json.dumps
+# The built-in exception classes, by identity, read as the module loads (before any code under test runs): a
+# class that names itself ValueError in builtins is not ValueError.
+_BUILTIN_EXCEPTIONS = {id(c): (c, n) for n, c in vars(builtins).items() if isinstance(c, type) and issubclass(c, BaseException)}
+_MRO = type.__dict__["__mro__"].__get__
 _get_int_digits = getattr(sys, "get_int_max_str_digits", None)
 _set_int_digits = getattr(sys, "set_int_max_str_digits", None)
 
@@ -178,6 +185,8 @@ def encode(value, path="value"):
         if math.isinf(value):
             return {"$float": "inf" if value > 0 else "-inf"}
         return value
+    if type(value) is Raised:
+        return {"$raised": {"type": str.__str__(value.type), "message": str.__str__(value.message)}}
     # A container is sent by what it holds, read with the built-in type's own methods: a subclass whose
     # iteration or items() says otherwise does not decide what is compared.
     if isinstance(value, tuple):
@@ -212,6 +221,8 @@ def decode(obj):
             return _NdArray(obj["$ndarray"])
         if "$npscalar" in obj:
             return _NpScalar(obj["$npscalar"])
+        if "$raised" in obj:
+            return Raised(obj["$raised"]["type"], obj["$raised"].get("message", ""))
     return obj
 
 
@@ -304,6 +315,9 @@ def _compare_unchecked(key, exp, act, where, rtol, atol):
     # Fast paths for plain floats, ints and lists/tuples of them; anything
     # unusual (or a mismatch) goes through the full comparison below.
     if _same_fast(exp, act, rtol, atol):
+        return
+    if type(exp) is Raised or type(act) is Raised:
+        _compare_raised(key, exp, act, where)
         return
     te = type(exp)
     if (te is list or te is tuple) and type(act) is te and len(exp) == len(act):
@@ -406,6 +420,15 @@ def _compare_unchecked(key, exp, act, where, rtol, atol):
     raise Mismatch(key, "type", where, exp, act, f"cannot compare with recorded {_type_name(exp)}")
 
 
+def _compare_raised(key, exp, act, where):
+    if type(exp) is not Raised:
+        raise Mismatch(key, "type", where, exp, act, f"expected {_short(exp)}, got {act!r}")
+    if type(act) is not Raised:
+        raise Mismatch(key, "type", where, exp, act, f"expected {exp.type} to be raised, got {_short(act)}")
+    if act.type != exp.type:
+        raise Mismatch(key, "type", where, exp, act, f"expected {exp.type} to be raised, got {act!r}")
+
+
 def _subtest_params(testcase):
     sub = getattr(testcase, "_subtest", None)
     if sub is None:
@@ -429,6 +452,54 @@ def _encode_any(value_key):
         return _json_dumps(encode(value, key))
     except RecordError:
         return _json_dumps({"$other": {"type": _type_name(value), "repr": _short(value)}})
+
+
+class Raised:
+    """What ``outcome`` gives for a call that raised: ``type``, the name of the nearest built-in exception
+    class of the exception (``ValueError`` for a subclass of ValueError of the code's own), and ``message``,
+    its text (at most 200 characters). ``check`` compares it by ``type``."""
+
+    __slots__ = ("type", "message")
+
+    def __init__(self, type_name, message):
+        self.type = type_name
+        self.message = message
+
+    def __repr__(self):
+        return f"{self.type} raised" + (f": {self.message}" if self.message else "")
+
+    def __eq__(self, other):
+        return isinstance(other, Raised) and other.type == self.type
+
+    __hash__ = None
+
+
+def _raised(exc):
+    name = "Exception"
+    for c in _MRO(type(exc)):
+        found = _BUILTIN_EXCEPTIONS.get(id(c))
+        if found is not None and found[0] is c:
+            name = found[1]
+            break
+    try:
+        text = str(exc)
+        message = str.__str__(text)[:200] if isinstance(text, str) else ""
+    except Exception:  # noqa: BLE001 - a broken __str__
+        message = "<str() failed>"
+    return Raised(name, message)
+
+
+def outcome(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)``, or a ``Raised`` for the exception it raised (an ``Exception``; anything else
+    passes through). For error tests as checks: ``check(self, "key", outcome(fn, bad_input))`` records that
+    the canonical solution raised (its exception's built-in class), and a candidate's call passes when it
+    raises the same. Put good and bad inputs through the same ``outcome`` call (a loop over cases): then
+    nothing but the input tells code under test which calls are to raise, as ``with self.assertRaises(...)``
+    would."""
+    try:
+        return fn(*args, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - the outcome is what is checked
+        return _raised(exc)
 
 
 def check(testcase, key, actual, rtol=1e-9, atol=0.0):

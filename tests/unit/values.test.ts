@@ -228,6 +228,13 @@ cases = [
     ("Decimal vs list", [1.5], Decimal("1.5"), T, 0.0),
     ("Decimal vs dict", {"a": 1}, Decimal(1), T, 0.0),
     ("Decimal vs array", np.zeros(2), Decimal(1), T, 0.0),
+    # recode_check.outcome: a call that raised, compared by its exception's nearest built-in class.
+    ("raised vs raised", rc.outcome(int, "x"), rc.outcome(float, "y"), T, 0.0),
+    ("raised vs its subclass", rc.outcome(int, "x"), rc.outcome(lambda: (_ for _ in ()).throw(type("Own", (ValueError,), {})("own"))), T, 0.0),
+    ("raised vs another", rc.outcome(int, "x"), rc.outcome(lambda: 1 / 0), T, 0.0),
+    ("raised vs a value", rc.outcome(int, "x"), 0.5, T, 0.0),
+    ("value vs raised", [0.5, 1.0], rc.outcome(int, "x"), T, 0.0),
+    ("raised in a list", [1, rc.outcome(int, "x")], [1, 2], T, 0.0),
 ]
 compared = []
 for name, e, a, rtol, atol in cases:
@@ -302,9 +309,10 @@ describe("parseValueJson", () => {
 
   it("says what is wrong and where", () => {
     expect(() => parseValueJson('{"$tuple": [1, {"$foo": 2}]}')).toThrow(
-      'invalid encoded value at ["$tuple"][1]: unknown tag "$foo" (known: $float, $tuple, $set, $dict, $ndarray, $npscalar, $other)',
+      'invalid encoded value at ["$tuple"][1]: unknown tag "$foo" (known: $float, $tuple, $set, $dict, $ndarray, $npscalar, $raised, $other)',
     );
     expect(() => parseValueJson('[{"a": 1}]')).toThrow("invalid encoded value at [0]: an object must be one tagged value");
+    expect(() => parseValueJson('{"$raised": {"type": 1, "message": ""}}')).toThrow('at ["$raised"]: type and message must be strings');
     expect(() => parseValueJson('{"$float": "NaN"}')).toThrow('at ["$float"]: must be "nan", "inf" or "-inf", got "NaN"');
     expect(() => parseValueJson('{"$ndarray": {"dtype": "int64", "shape": [-1], "data": []}}')).toThrow(
       'at ["$ndarray"]["shape"][0]: a dimension must be a non-negative integer',

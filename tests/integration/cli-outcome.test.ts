@@ -1,0 +1,91 @@
+/**
+ * Error tests written as checks (`recode_check.outcome`): good and bad inputs through one call, what each
+ * raised recorded from the canonical solution and compared on the host. Through `recode tasks record` and
+ * `recode test`, on both backends, with a copy of the built-in pass-at-k task given such a test.
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const BIN = new URL("../../bin/recode.mjs", import.meta.url).pathname;
+const recode = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 180_000 });
+
+const OUTCOME_TEST = `
+
+class TestOutcomes(unittest.TestCase):
+    def test_inputs(self):
+        from recode_check import outcome
+        cases = ((10, 3, 1), (10, 3, 11), (10, 11, 1), (16, 5, 4), (0, 0, 1), (10.0, 3, 1))
+        for i, args in enumerate(cases):
+            with self.subTest(args=args):
+                check(self, f"pass_at_k_outcome_{i}", outcome(pass_at_k, *args), rtol=1e-12)
+`;
+
+/** The canonical solution with its input checks made to raise something else, or nothing. */
+function canonicalWith(raise: string): string {
+  const canonical = readFileSync(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url), "utf8");
+  return canonical.replace(/raise ValueError\(/g, raise);
+}
+
+describe("error tests as checks: outcome()", () => {
+  let task = "";
+  const dir = mkdtempSync(join(tmpdir(), "recode-outcome-"));
+  const candidate = (name: string, text: string) => {
+    const p = join(dir, name);
+    writeFileSync(p, text);
+    return p;
+  };
+
+  beforeAll(() => {
+    const tasks = mkdtempSync(join(tmpdir(), "recode-outcome-tasks-"));
+    task = join(tasks, "pass-at-k");
+    cpSync(new URL("../../tasks/pass-at-k", import.meta.url).pathname, task, { recursive: true });
+    writeFileSync(join(task, "test.py"), readFileSync(join(task, "test.py"), "utf8") + OUTCOME_TEST);
+    const meta = JSON.parse(readFileSync(join(task, "task.json"), "utf8"));
+    meta.interfaces[0].tests.push("TestOutcomes.test_inputs");
+    writeFileSync(join(task, "task.json"), JSON.stringify(meta, null, 2));
+    const rec = recode("tasks", "record", "pass-at-k", "--dir", tasks);
+    expect(rec.status, rec.stdout + rec.stderr).toBe(0);
+  }, 240_000);
+
+  it("records what the canonical solution raised, by its built-in class", () => {
+    const expected = JSON.parse(readFileSync(join(task, "expected.json"), "utf8"));
+    expect(expected.values.pass_at_k_outcome_1).toEqual({
+      $raised: { type: "ValueError", message: "k must be between 1 and n=10, got 11" },
+    });
+    expect(typeof expected.values.pass_at_k_outcome_0).toBe("number");
+    expect(expected.tests["TestOutcomes.test_inputs"]).toHaveLength(6);
+  });
+
+  it.each(["pyodide", "native"])(
+    "%s: the same class passes, its subclass too; none, or another, fails and says what was raised",
+    (backend) => {
+      const run = (file: string) => {
+        const r = recode("test", task, file, "--json", "--backend", backend);
+        const out = JSON.parse(r.stdout);
+        return out.tests.find((t: { id: string }) => t.id === "TestOutcomes.test_inputs") as { status: string; message: string };
+      };
+      expect(run(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname).status).toBe("passed");
+      const own = canonicalWith("raise _Own(");
+      expect(run(candidate("own.py", `class _Own(ValueError):\n    pass\n\n\n${own}`)).status).toBe("passed");
+      const none = run(candidate("none.py", canonicalWith("None and (")));
+      expect(none.status).toBe("failed");
+      expect(none.message).toMatch(/pass_at_k_outcome_1: expected ValueError to be raised, got /);
+      const other = run(candidate("other.py", canonicalWith("raise TypeError(")));
+      expect(other.status).toBe("failed");
+      expect(other.message).toContain(
+        "pass_at_k_outcome_1: expected ValueError to be raised, got TypeError raised: k must be between 1 and n=10, got 11",
+      );
+      // A value that raises where a value was recorded.
+      const always = run(
+        candidate(
+          "always.py",
+          `${canonicalWith("raise ValueError(")}\n\n_real = pass_at_k\n\n\ndef pass_at_k(n, c, k):\n    raise ValueError("never")\n`,
+        ),
+      );
+      expect(always.message).toMatch(/pass_at_k_outcome_0: expected [\d.e-]+, got ValueError raised: never/);
+    },
+  );
+});
