@@ -329,8 +329,12 @@ class Run:
     # -- helpers ---------------------------------------------------------
     def summary(self, tb):
         """The frames of the traceback ``tb`` for the test log, test.py's included (through the guard, with
-        the run's token: traceback's own walk gives no frame of the test side)."""
-        return self.guard.test_log_summary(tb, self.window)
+        the run's token: traceback's own walk gives no frame of the test side); traceback's own, without
+        them, before the guard holds the token."""
+        try:
+            return self.guard.test_log_summary(tb, self.window)
+        except RuntimeError:
+            return traceback.extract_tb(tb)
 
     def describe(self, exc):
         tb, line = format_exc(exc, self.target_abs, self.workdir, self.summary)
