@@ -1174,32 +1174,17 @@ def event_writer(fd, key):
     except (AttributeError, OSError):
         every = ()
 
-    def emit_text(
-        text,
-        hold=False,
-        _held=[],  # noqa: B006 - the texts held, of this writer alone (its defaults cannot be read)
-        _sep=EVENT_SEPARATOR,
-        _lock=_thread.RLock(),
-        _pid=os.getpid(),
-        _getpid=os.getpid,
-        _fd=fd,
-        _ident=ident,
-        _fstat=os.fstat,
-        _write=os.write,
-        _fmt=stat.S_IFMT,
-        _oserror=OSError,
-        _exit=os._exit,
-        _lost=CHANNEL_LOST_EXIT,
-        _key=key,
-        _mac=_hmac_digest,
-        _next=[0],
-        _cut=EVENT_MAC_BYTES,
-        _sigmask=sigmask if every else None,
-        _every=every,
-        _block=getattr(signal, "SIG_BLOCK", 0),
-        _set=getattr(signal, "SIG_SETMASK", 2),
-        _len=len,
-    ):
+    # (What it writes with is in its closure, which code under test cannot read, not in defaults: a caller
+    # that reached it could pass its own MAC function in their place, and be handed the key.)
+    _held = []  # the texts held, of this writer alone
+    _sep, _lock, _pid, _getpid = EVENT_SEPARATOR, _thread.RLock(), os.getpid(), os.getpid
+    _fd, _ident, _fstat, _write, _fmt = fd, ident, os.fstat, os.write, stat.S_IFMT
+    _oserror, _exit, _lost = OSError, os._exit, CHANNEL_LOST_EXIT
+    _key, _mac, _next, _cut = key, _hmac_digest, [0], EVENT_MAC_BYTES
+    _sigmask, _every = (sigmask if every else None), every
+    _block, _set, _len = getattr(signal, "SIG_BLOCK", 0), getattr(signal, "SIG_SETMASK", 2), len
+
+    def emit_text(text, hold=False):
         # Only the harness's own process reports: a child forked by code under test holds a copy of the
         # line counter, and its lines would take numbers the harness's lines need.
         if _getpid() != _pid:

@@ -349,6 +349,8 @@ def make_frame_builtins(sealed_ids, library_paths, called_by_code):
     started by an instruction of the frame below it, not by C code (``recode_guard._entered_by_code``)."""
     real = {n: getattr(builtins, n) for n in NAMES}
     getframe = sys._getframe
+    # (Module values read at each call are taken now: code under test can set this module's globals.)
+    aliases, future_flags = {k: tuple(v) for k, v in ALIASES.items()}, _FUTURE_FLAGS
     import gc
 
     gc_enabled, gc_disable, gc_enable = gc.isenabled, gc.disable, gc.enable
@@ -411,7 +413,7 @@ def make_frame_builtins(sealed_ids, library_paths, called_by_code):
         entry = cache.get(key)
         if entry is None or entry[0] is not code:
             entry = cache[key] = (code, {})
-        for called in (name, *_get(ALIASES, name, ())):
+        for called in (name, *_get(aliases, name, ())):
             sites = entry[1].get(called)
             if sites is None:
                 sites = entry[1][called] = calls(code, called)
@@ -492,7 +494,7 @@ def make_frame_builtins(sealed_ids, library_paths, called_by_code):
         glob = args[1] if _len(args) > 1 else kwargs.get("globals")
         loc = args[2] if _len(args) > 2 else kwargs.get("locals")
         # (Only the code's flags of a frame read without a namespace: what it was compiled with is no secret.)
-        flags = caller(name, 0, (), 3, False).f_code.co_flags & _FUTURE_FLAGS
+        flags = caller(name, 0, (), 3, False).f_code.co_flags & future_flags
         if glob is None:
             frame = caller(name, _len(args), _tuple(kwargs), 3)
             glob = frame.f_globals

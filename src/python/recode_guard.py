@@ -107,8 +107,6 @@ _values = methodcaller("values")
 _MODULE = type(sys)
 _MEMBER_DESCRIPTOR = type(types.FunctionType.__dict__["__closure__"])
 # The interpreter's own, for Guard.patched (a value of this module: watched, and counted, as the others).
-_GETFRAME = sys._getframe
-_GC_SWITCH = (gc.isenabled, gc.disable, gc.enable)
 
 
 def _compile_fresh(pattern, flags=0, _compile=re._compiler.compile, _pattern=re.Pattern, _str=str, _bytes=bytes, _int=int):
@@ -1093,6 +1091,38 @@ HARNESS_MODULES = (
     "recode_testtext",
     "recode_touch",
 )
+# The modules whose values are pinned at a run's first watch (``_module_pins``): the harness's own.
+_PINNED_MODULES = (*HARNESS_MODULES, "recode_frame_builtins")
+
+
+def _module_pins():
+    """``(pin, moved)``: ``pin(modules)`` notes the values of these modules' dictionaries (the harness's own, at
+    a run's first watch, before code under test runs); ``moved()`` names those whose dictionary no longer holds
+    the very same values, by identity, in C. Both read only their closures. The guard's looks read this
+    module's globals (``dict_changed``, ``_MISSING``, ...) at every look: code under test that set two of
+    them to a function of its own blinded every look after (the function passed for the value a look compares
+    an accepted one with, and the run set unittest's assertRaises context to one that swallowed everything)."""
+    from itertools import repeat
+    from operator import is_
+
+    _all, _map, _len, _tuple, _vars = all, map, len, tuple, vars
+    pinned = []
+    missing = object()
+
+    def pin(modules):
+        pinned.clear()
+        for m in modules:
+            d = _vars(m)
+            pinned.append((m.__name__, d, _tuple(d), _tuple(d.values()), _len(d)))
+
+    def moved():
+        return [
+            name for name, d, keys, values, n in pinned if _len(d) != n or not _all(_map(is_, _map(d.get, keys, repeat(missing)), values))
+        ]
+
+    return pin, moved
+
+
 _CONTAINERS = (dict, list, set, bytearray)
 
 
@@ -1311,6 +1341,10 @@ class Guard:
         self.dict_views = []
         self.fulls = []
         self.keysets = []
+        # (Read by ``patched`` from the guard, which code under test cannot reach, not from this module.)
+        self.pin_harness, self.harness_moved = _module_pins()
+        self._getframe = sys._getframe
+        self._gc_switch = (gc.isenabled, gc.disable, gc.enable)
         fresh_patterns()
         settle_lazy_globals()
         fixed_frame_functions()
@@ -1582,6 +1616,8 @@ class Guard:
         self.owner_defaults = list(map(_defaults_of, self.owners))
         self.owner_kwdefaults = list(map(_kwdefaults_of, self.owners))
         if self.stage == 1:
+            # The harness's own modules, as they are before any code under test runs (``changes``).
+            self.pin_harness([sys.modules[n] for n in _PINNED_MODULES if n in sys.modules])
             # The counts the looks start from: at the run's first watch, before any code under test has run
             # (the harness has set its own settings, ``expect``). Not at the second, once test.py and the code
             # under test are imported: code under test runs during a watch too (a property ``__class__`` of an
@@ -1638,16 +1674,19 @@ class Guard:
         else is ignored."""
         if type(patcher) is not self.patch_class:
             return
-        # (The interpreter's own, bound as this module was loaded: sys._getframe can be set by code under test.)
+        # (The interpreter's own, bound to the guard as it was made: sys._getframe can be set by code under
+        # test, and so can this module's globals, which a look-up reads at each call: a C chain bound there
+        # kept the frame this call took.)
         # (The collector off while the frame object is made: its finalizers, C code of the candidate's, would
         # run at this very call, which the frame check lets take a frame.)
-        was = _GC_SWITCH[0]()
-        _GC_SWITCH[1]()
+        enabled, disable, enable = self._gc_switch
+        was = enabled()
+        disable()
         try:
-            f = _GETFRAME(1)
+            f = self._getframe(1)
         finally:
             if was:
-                _GC_SWITCH[2]()
+                enable()
         while f is not None and id(f.f_code) in self.patch_codes:
             f = f.f_back
         caller = f.f_code if f is not None else None
@@ -1753,7 +1792,12 @@ class Guard:
         guard's handle is within its reach) would otherwise see a change put
         back, say so to code under test alone, and leave the harness's next
         look nothing to see."""
+        # First, and by code that reads no module's globals: what the looks below decide with are this
+        # module's globals, and code under test can set them.
+        moved = self.harness_moved()
         found = self._changes(window, opening)
+        if moved:
+            found = [*found, *(f"{name} (a value of the harness's module set during the run)" for name in moved)]
         if found:
             self.found.extend(label for label in found if label not in self.found)
         return list(self.found) if self.found else found

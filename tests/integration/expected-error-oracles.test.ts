@@ -17,11 +17,13 @@ import {
   callSiteOracleAttack,
   codeCacheProbe,
   finalizerFrameProbe,
+  guardGlobalsAttack,
   memoryTraceOracleAttack,
   moduleNameSamplerProbe,
   PASSED_DEFAULT_ROUTES,
   passedDefaultOracleAttack,
   passedDefaultsProbe,
+  patchNoteFrameOracleAttack,
   readerFrameProbe,
   refcountRoutesProbe,
   STACK_SAMPLERS,
@@ -68,6 +70,11 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
           "",
         ] as const,
     ),
+    // The guard's note of a patch read sys._getframe from its module's globals: a C chain set there kept
+    // the frame it took, and with it the guard (whose counts it cleared) and test.py's frame.
+    ["a frame the guard's note of a patch took through its module's globals", patchNoteFrameOracleAttack, ""],
+    // The guard's module values its looks read, set to blind every look after.
+    ["nothing (the guard's own module values set to blind its looks, assertRaises made to swallow all)", guardGlobalsAttack, ""],
   ] as const;
   const TASKS = ["min-p-sampling", "bm25-ranking", "chronos-mean-scale-tokenizer"];
 
