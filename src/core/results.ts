@@ -37,8 +37,11 @@ export interface SubTestResult {
 export interface Mismatch {
   /** Key of the recorded value in expected.json. */
   key: string;
-  /** What differs: type, length, shape, dtype, keys or value. */
-  kind: "type" | "length" | "shape" | "dtype" | "keys" | "value";
+  /**
+   * What differs: type, length, shape, dtype, keys or value; `raised` for a check of `recode_check.outcome`
+   * where one side raised (the other returned, or raised another built-in class).
+   */
+  kind: "type" | "length" | "shape" | "dtype" | "keys" | "value" | "raised";
   /** Element path inside the value, e.g. `[2][0]`; empty for the whole value. */
   where: string;
   /** Short reprs of the two sides. */

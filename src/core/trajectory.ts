@@ -47,7 +47,7 @@ const millis = z.number().nonnegative();
 
 const MismatchSchema = z.object({
   key: z.string(),
-  kind: z.enum(["type", "length", "shape", "dtype", "keys", "value"]),
+  kind: z.enum(["type", "length", "shape", "dtype", "keys", "value", "raised"]),
   where: z.string(),
   expected: z.string(),
   actual: z.string(),

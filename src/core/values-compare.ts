@@ -123,10 +123,12 @@ function compareAt(c: Check, exp: PyValue, act: PyValue, where: string): Mismatc
     return null;
   }
   if (exp.type === "raised" || act.type === "raised") {
+    // (The recorded side without its message: the canonical solution's words are not the candidate's to match.)
+    if (exp.type === "raised" && exp.message !== "") return compareAt(c, { ...exp, message: "" }, act, where);
     // (recode_check.outcome: a call that raised, compared by its exception's nearest built-in class.)
-    if (exp.type !== "raised") return mismatch("type", exp, act, `expected ${pyShortRepr(exp)}, got ${pyShortRepr(act)}`);
+    if (exp.type !== "raised") return mismatch("raised", exp, act, `expected ${pyShortRepr(exp)}, got ${pyShortRepr(act)}`);
     if (act.type !== "raised" || act.exception !== exp.exception)
-      return mismatch("type", exp, act, `expected ${exp.exception} to be raised, got ${pyShortRepr(act)}`);
+      return mismatch("raised", exp, act, `expected ${exp.exception} to be raised, got ${pyShortRepr(act)}`);
     return null;
   }
   if (act.type === "other" && act.typeName === pyTypeName(exp) && exp.type !== "other") {

@@ -476,3 +476,52 @@ describe("L4 direct code", () => {
     expect(renderFeedback({ researcher: "rules", items: [it0] }, 3)).not.toContain("def scale");
   });
 });
+
+describe("error tests written as checks (recode_check.outcome)", () => {
+  /** A failed check of outcome() as the harness reports it. */
+  const outcomeCheck = (id: string, expected: string, actual: string): TestResult => {
+    const m: Mismatch = {
+      key: "scale_bad",
+      kind: "raised",
+      where: "",
+      expected,
+      actual,
+      detail: `expected ${expected.replace(/ raised.*/, "")} to be raised, got ${actual}`,
+    };
+    return failedCheck(id, m);
+  };
+
+  it("raising another class is an exception of the code's own: T1, the task's guidance for that exception", async () => {
+    const r = run([
+      outcomeCheck("TestScale.test_edges", "ZeroDivisionError raised: no factor", "ZeroDivisionError raised: float division by zero"),
+    ]);
+    // (Same class: no mismatch at all; here the recorded class differs from what the guidance names.)
+    const other = run([
+      outcomeCheck("TestScale.test_edges", "ValueError raised: no values", "ZeroDivisionError raised: float division by zero"),
+    ]);
+    const it1 = await item(GOOD, other, "scale");
+    expect(it1.category).toBe("T1");
+    expect(it1.description).toBe(
+      '`scale` raises ZeroDivisionError: float division by zero where check "scale_bad" expects ValueError to be raised.',
+    );
+    expect(it1.analysis).toContain(
+      'TestScale.test_edges: check "scale_bad" expects ValueError to be raised, got ZeroDivisionError: float division by zero.',
+    );
+    expect(it1.actionable_feedback).toContain("Never divide by the factor.");
+    expect((await item(GOOD, r, "scale")).category).toBe("T1");
+    // Raising where a value was recorded.
+    const where = run([outcomeCheck("TestScale.test_edges", "[0.5]", "ValueError raised: bad")]);
+    expect((await item(GOOD, where, "scale")).description).toBe(
+      '`scale` raises ValueError: bad where check "scale_bad" expects the value [0.5].',
+    );
+  });
+
+  it("returning where an error was recorded is a wrong value: T2, said as such", async () => {
+    const r = run([outcomeCheck("TestScale.test_edges", "ValueError raised: no values", "[0.5]")]);
+    const it2 = await item(GOOD, r, "scale");
+    expect(it2.category).toBe("T2");
+    expect(it2.description).toBe(
+      '`scale` returns where it should raise, for check "scale_bad": expected ValueError to be raised, got [0.5].',
+    );
+  });
+});

@@ -37,9 +37,27 @@ export function describeMismatch(m: Mismatch): string {
       return `gives a value of the wrong type for check "${m.key}"${at}: ${m.detail}.`;
     case "keys":
       return `gives a mapping with the wrong keys for check "${m.key}"${at}: ${m.detail}.`;
+    case "raised":
+      return `returns where it should raise, for check "${m.key}"${at}: ${m.detail}.`;
     default:
       return `gives a wrong value for check "${m.key}"${at}: ${m.detail}.`;
   }
+}
+
+/** A check of `recode_check.outcome` where the candidate raised: what was expected and what it raised. */
+function raisedWords(m: Mismatch): string {
+  return `expects ${expectedText(m)}, got ${raisedText(m.actual)}`;
+}
+
+/** `ValueError: message` for the repr `ValueError raised: message` of what a call raised. */
+function raisedText(repr: string): string {
+  return repr.replace(/^([A-Za-z_]\w*) raised(?=:|$)/, "$1");
+}
+
+/** What a check of `recode_check.outcome` expects: `ValueError to be raised`, or `the value 0.5`. */
+function expectedText(m: Mismatch): string {
+  const raised = /^([A-Za-z_]\w*) raised(?::|$)/.exec(m.expected);
+  return raised ? `${raised[1]} to be raised` : `the value ${m.expected}`;
 }
 
 /** For a numeric value mismatch: how far off and in which direction, e.g. "The value is 12% too small in magnitude (ratio 0.880)." */
@@ -92,6 +110,7 @@ export function observationSentence(ctx: ReviewContext, o: Observation, name: st
       return parts.join(" ");
     }
     case "exception": {
+      if (o.check) return `${id}: check "${o.check.key}"${o.check.where ? ` at ${o.check.where}` : ""} ${raisedWords(o.check)}.`;
       const at = o.line !== null ? ` at line ${o.line} of ${ctx.target}${quoted(quoteLine(ctx.code, o.line))}` : "";
       return `${id} raises ${msg}${at}${insideWords(o, name)}.`;
     }
@@ -164,6 +183,7 @@ export function descriptionOf(ctx: ReviewContext, o: Observation | undefined, na
         return `\`${name}\` calls the repository helper \`${o.helper}\` with arguments it does not accept: ${msg}.`;
       return `\`${name}\` asks the repository for \`${o.helper}\`, which ${o.file} does not have: ${msg}.`;
     case "exception":
+      if (o.check) return `\`${name}\` raises ${raisedText(o.check.actual)} where check "${o.check.key}" expects ${expectedText(o.check)}.`;
       return `\`${name}\` raises ${msg}${o.line !== null ? ` at line ${o.line} of ${ctx.target}` : ""}${insideWords(o, name)}.`;
     case "timeout":
       return `\`${name}\` does not finish within the time limit (${msg}).`;

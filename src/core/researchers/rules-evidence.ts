@@ -35,8 +35,11 @@ export type Observation =
       how: "raised-inside" | "arguments" | "no-such-name";
       frame: Frame | null;
     }
-  /** An exception raised by candidate code, at `line` of the target file, inside `inside` when known; `chain` as for not-implemented. */
-  | { kind: "exception"; test: TestResult; type: string; line: number | null; inside: string | null; chain: string[] }
+  /**
+   * An exception raised by candidate code, at `line` of the target file, inside `inside` when known; `chain` as
+   * for not-implemented. `check`: the check of `recode_check.outcome` that recorded it (then no line is known).
+   */
+  | { kind: "exception"; test: TestResult; type: string; line: number | null; inside: string | null; chain: string[]; check?: Mismatch }
   /** An exception raised by test.py itself on the value the candidate returned. */
   | { kind: "test-exception"; test: TestResult; type: string; testLine: number | null }
   | { kind: "timeout"; test: TestResult }
@@ -127,7 +130,13 @@ export function observe(t: TestResult, ctx: ObserveContext): Observation {
   const lastTest = frames.filter((f) => f.file === "test.py").pop();
   const testLine = lastTest?.line ?? null;
   if (t.status === "timeout") return { kind: "timeout", test: t };
-  if (t.mismatch) return { kind: "mismatch", test: t, mismatch: t.mismatch, knowledge: traceKnowledge(ctx.itf, t.mismatch), testLine };
+  if (t.mismatch) {
+    // A check of recode_check.outcome where the candidate raised: an exception of its own, as if the test had
+    // called it directly (its type decides the category and the task's guidance by exception).
+    const raised = t.mismatch.kind === "raised" ? /^([A-Za-z_]\w*) raised(?::|$)/.exec(t.mismatch.actual) : null;
+    if (raised?.[1]) return { kind: "exception", test: t, type: raised[1], line: null, inside: null, chain: [], check: t.mismatch };
+    return { kind: "mismatch", test: t, mismatch: t.mismatch, knowledge: traceKnowledge(ctx.itf, t.mismatch), testLine };
+  }
   const type = exceptionType(t.message);
   const own = frames.filter((f) => f.file === target);
   const lastOwn = own[own.length - 1];

@@ -82,7 +82,11 @@ export function interfaceItem(ctx: ReviewContext, g: Group, observations: Readon
   const checks = obs.flatMap((o) => (o.kind === "mismatch" ? [o.mismatch.key] : []));
   if (primary?.kind === "mismatch") checks.unshift(primary.mismatch.key);
   const exception =
-    primary && primary.kind !== "mismatch" && primary.kind !== "timeout" ? exceptionType(primary.test.message) || null : null;
+    primary?.kind === "exception" && primary.check
+      ? primary.type
+      : primary && primary.kind !== "mismatch" && primary.kind !== "timeout"
+        ? exceptionType(primary.test.message) || null
+        : null;
   const authored = authoredGuidance(
     ctx.itf(g.name),
     { category, checks, exception },
