@@ -44,6 +44,8 @@ _FRAME_READERS = (
     ("unittest.result", "TestResult._is_relevant_tb_level"),
     ("traceback", "clear_frames"),
     ("traceback", "_compute_suggestion_error"),
+    # Its stand-in, which gives it a traceback of a frame of the code under test's alone (recode_stack).
+    ("recode_stack", "_suggestions_outside_test.<locals>._compute_suggestion_error"),
     # Where check() was called, for the traceback text of a failed check.
     ("recode_harness", "run_tests.<locals>.sink"),
     # Whose code made and started a patch of unittest.mock (test.py's, or the code under test's).
@@ -187,6 +189,12 @@ def frame_wall(views):
     for factory in take_factories():
         for qualname, code in _nested_codes(factory.__code__).items():
             made_by.setdefault((factory.__module__, qualname), code)
+    if views is None:
+        raise RuntimeError("the frame check is made once, with the stack views taken as the guard is made")
+    # (traceback's walk is recode_stack's, which yields no frame of the test side but to the harness's summary;
+    # traceback's suggestion maker is in no module now, its code given here.)
+    (walk_tb, every_frame), made, frame_of_caller, reading, guarded, gone_codes, moved_readers = views
+    made_by.update(moved_readers)
     readers = {}
     for name, qualname in _FRAME_READERS:
         mod = sys.modules.get(name)
@@ -196,10 +204,6 @@ def frame_wall(views):
                 raise RuntimeError(f"two frame readers are named {qualname}")
             readers[qualname] = code
     summary = code_objects(traceback).get("StackSummary._extract_from_extended_frame_gen")
-    if views is None:
-        raise RuntimeError("the frame check is made once, with the stack views taken as the guard is made")
-    # (traceback's walk is recode_stack's, which yields no frame of the test side but to the harness's summary.)
-    (walk_tb, every_frame), made, frame_of_caller, reading, guarded, gone_codes = views
     sites = {name: reader_sites(code) for name, code in readers.items()}
     walk_tb_sites = reader_sites(walk_tb)
     every_frame_sites = reader_sites(every_frame)

@@ -106,7 +106,6 @@ _METHOD_TYPES = (type(lambda: None), staticmethod, classmethod)
 _values = methodcaller("values")
 _MODULE = type(sys)
 _MEMBER_DESCRIPTOR = type(types.FunctionType.__dict__["__closure__"])
-# The interpreter's own, for Guard.patched (a value of this module: watched, and counted, as the others).
 
 
 def _compile_fresh(pattern, flags=0, _compile=re._compiler.compile, _pattern=re.Pattern, _str=str, _bytes=bytes, _int=int):
@@ -1105,22 +1104,48 @@ def _module_pins():
     from itertools import repeat
     from operator import is_
 
-    _all, _map, _len, _tuple, _vars = all, map, len, tuple, vars
+    _all, _map, _len, _tuple, _vars, _zip, _enumerate, _builtins = all, map, len, tuple, vars, zip, enumerate, builtins
     pinned = []
     missing = object()
 
-    def pin(modules):
+    def pin(modules, builtin_names=()):
+        """``builtin_names``: the built-ins pinned too (the harness's code reads them through its modules'
+        ``__builtins__``: a fake ``all`` blinded the looks' every comparison), apart from the rest of the
+        built-ins' dictionary (test.py may replace others)."""
         pinned.clear()
         for m in modules:
             d = _vars(m)
             pinned.append((m.__name__, d, _tuple(d), _tuple(d.values()), _len(d)))
+        d = _vars(_builtins)
+        names = _tuple(n for n in builtin_names if n in d)
+        pinned.append(("builtins", d, names, _tuple(d[n] for n in names), None))
+
+    def unpin(label, names):
+        """Stop pinning these names of ``label``'s (the built-ins test.py's text patches itself)."""
+        for i, (name, d, keys, values, n) in _enumerate(pinned):
+            if name == label:
+                kept = [(k, v) for k, v in _zip(keys, values) if k not in names]
+                pinned[i] = (name, d, _tuple(k for k, _ in kept), _tuple(v for _, v in kept), n)
 
     def moved():
         return [
-            name for name, d, keys, values, n in pinned if _len(d) != n or not _all(_map(is_, _map(d.get, keys, repeat(missing)), values))
+            name
+            for name, d, keys, values, n in pinned
+            if (n is not None and _len(d) != n) or not _all(_map(is_, _map(d.get, keys, repeat(missing)), values))
         ]
 
-    return pin, moved
+    return pin, unpin, moved
+
+
+# Built-ins a test may well replace for the length of a test (``mock.patch("builtins.input")``), which the
+# harness's code does not read at a look: not pinned.
+_UNPINNED_BUILTINS = frozenset(("print", "open", "input", "help", "exit", "quit", "breakpoint", "copyright", "credits", "license", "_"))
+
+
+def _pinned_builtin_names():
+    """The names of the built-ins pinned at a run's first watch (``_module_pins``): all but those a test may
+    replace for itself."""
+    return sorted(n for n in vars(builtins) if n not in _UNPINNED_BUILTINS)
 
 
 _CONTAINERS = (dict, list, set, bytearray)
@@ -1342,7 +1367,7 @@ class Guard:
         self.fulls = []
         self.keysets = []
         # (Read by ``patched`` from the guard, which code under test cannot reach, not from this module.)
-        self.pin_harness, self.harness_moved = _module_pins()
+        self.pin_harness, self.unpin_harness, self.harness_moved = _module_pins()
         self._getframe = sys._getframe
         self._gc_switch = (gc.isenabled, gc.disable, gc.enable)
         fresh_patterns()
@@ -1567,6 +1592,9 @@ class Guard:
             for label in (self.saved[i][0] for i in self.touch_at)
             if (tests_patch == "modules" and not label.startswith(_NEVER_PATCHED)) or (tests_patch and label == "builtins")
         )
+        if test_patches:
+            # (Read from the harness's own object before any built-in is called: code under test has run by now.)
+            self.unpin_harness("builtins", [name for label, name in test_patches if label == "builtins"])
         if test_codes:
             self.test_codes = frozenset(map(id, test_codes))
             self.test_code_objects = list(test_codes)
@@ -1617,7 +1645,7 @@ class Guard:
         self.owner_kwdefaults = list(map(_kwdefaults_of, self.owners))
         if self.stage == 1:
             # The harness's own modules, as they are before any code under test runs (``changes``).
-            self.pin_harness([sys.modules[n] for n in _PINNED_MODULES if n in sys.modules])
+            self.pin_harness([sys.modules[n] for n in _PINNED_MODULES if n in sys.modules], _pinned_builtin_names())
             # The counts the looks start from: at the run's first watch, before any code under test has run
             # (the harness has set its own settings, ``expect``). Not at the second, once test.py and the code
             # under test are imported: code under test runs during a watch too (a property ``__class__`` of an
@@ -1797,7 +1825,7 @@ class Guard:
         moved = self.harness_moved()
         found = self._changes(window, opening)
         if moved:
-            found = [*found, *(f"{name} (a value of the harness's module set during the run)" for name in moved)]
+            found = [*found, *(f"{name} (a value the harness reads, set during the run)" for name in moved)]
         if found:
             self.found.extend(label for label in found if label not in self.found)
         return list(self.found) if self.found else found

@@ -278,9 +278,14 @@ def install_stack_views():
     made.append(set_coroutine_origin_tracking_depth)
     walk, every_frame, test_log_summary = _tracebacks_outside_test(hidden)
     made.extend((walk, every_frame, test_log_summary))
+    suggest, suggest_code = _suggestions_outside_test(hidden)
+    if suggest is not None:
+        made.append(suggest)
     _TAKE["readers' getframe"] = readers_getframe[0]
     _TAKE["test log summary"] = test_log_summary
-    _TAKE["wall"] = ((walk.__code__, every_frame.__code__), made, frame_of_caller, reading, guarded, gone_codes)
+    # (traceback's own suggestion maker, now in no module: the frame check allows it by its code.)
+    readers = {("traceback", "_compute_suggestion_error"): suggest_code} if suggest_code is not None else {}
+    _TAKE["wall"] = ((walk.__code__, every_frame.__code__), made, frame_of_caller, reading, guarded, gone_codes, readers)
     _INSTALLED.append(True)
     return None
 
@@ -329,3 +334,35 @@ def _tracebacks_outside_test(hidden):
     _walk_tb_with_full_positions.__module__ = "traceback"
     traceback._walk_tb_with_full_positions = _walk_tb_with_full_positions
     return _walk_tb_with_full_positions, every_frame, summary
+
+
+@once
+def _suggestions_outside_test(hidden):
+    """traceback's maker of "Did you mean" suggestions (``traceback._compute_suggestion_error``, Python 3.12+),
+    put in place: it reads the locals and globals of a traceback's innermost frame (``list(frame.f_locals)``),
+    and a traceback of the candidate's own cut to end at test.py's method (``tb.tb_next = None``) handed that
+    method's locals (the test object) and test.py's globals to a ``list`` of the candidate's. The stand-in
+    gives traceback's a traceback of that frame alone, made here, or none when the frame is of the test side
+    (no suggestion then). Returns ``(stand-in, traceback's code)``, or ``(None, None)`` where traceback has none."""
+    import traceback
+    import types
+
+    original = getattr(traceback, "_compute_suggestion_error", None)
+    if type(original) is not types.FunctionType:
+        return None, None
+    make_tb = types.TracebackType
+
+    def _compute_suggestion_error(exc_value, tb, wrong_name):
+        if tb is not None:
+            while tb.tb_next is not None:
+                tb = tb.tb_next
+            frame = tb.tb_frame
+            # (A traceback of its own, which no other code holds: the candidate's could be relinked meanwhile.)
+            tb = None if hidden(frame) else make_tb(None, frame, tb.tb_lasti, tb.tb_lineno)
+            del frame
+        return original(exc_value, tb, wrong_name)
+
+    _compute_suggestion_error.__doc__ = original.__doc__
+    _compute_suggestion_error.__module__ = "traceback"
+    traceback._compute_suggestion_error = _compute_suggestion_error
+    return _compute_suggestion_error, original.__code__

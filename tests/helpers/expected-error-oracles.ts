@@ -721,3 +721,62 @@ _rg._MISSING = _X
 _case._AssertRaisesContext = _X
 `;
 }
+
+/**
+ * `stub` with `fn` replaced by a probe: its exception, caught by `assertRaises`, has its traceback cut to end
+ * at test.py's method (read in its own `with_traceback`), and traceback's suggestion maker is asked for a name
+ * close to one of test.py's globals and to a local of the test method. `fn` (min-p-sampling's `min_p_filter`)
+ * is kept for a `p_base` in [0, 1]. Fails with what it suggested ("absent" where this Python has no suggestion
+ * maker in Python: 3.11 makes them in C).
+ */
+export function suggestionFrameProbe(stub: string, fn: string): string {
+  return `${stub}
+import traceback as _tb
+_SEEN = []
+class _Probe(ValueError):
+    def with_traceback(self, tb):
+        t = self.__traceback__
+        if t is not None and not _SEEN:
+            t.tb_next = None
+            make = getattr(_tb, "_compute_suggestion_error", None)
+            if make is None:
+                _SEEN.append("absent")
+            else:
+                try:
+                    _SEEN.append(f"global: {make(NameError(name='TOY_LOGITZ'), t, 'TOY_LOGITZ')}; local: {make(NameError(name='selff'), t, 'selff')}")
+                except Exception as e:
+                    _SEEN.append(f"refused: {e!r}")
+        return ValueError.with_traceback(self, tb)
+_orig_${fn} = ${fn}
+def ${fn}(probs, p_base):
+    if 0.0 <= p_base <= 1.0:
+        return _orig_${fn}(probs, p_base)
+    if _SEEN:
+        raise RuntimeError("suggested " + _SEEN[0])
+    raise _Probe("probe")
+`;
+}
+
+/**
+ * `stub`, with the built-ins the guard's looks call (`all`, `zip`) set to ones that say every comparison is
+ * the same and every count is unchanged, and unittest's assertRaises context replaced by one that swallows
+ * everything.
+ */
+export function builtinsBlindAttack(stub: string): string {
+  return `${stub}
+import builtins as _b, sys as _sys
+_real_all, _real_zip, _mapt, _listt, _intt, _typ, _ln = _b.all, _b.zip, map, list, int, type, len
+def _all(it):
+    return True if _typ(it) is _mapt else _real_all(it)
+def _zip(*args):
+    if _ln(args) == 3 and _real_all(_typ(a) is _listt for a in args) and args[0] and _typ(args[0][0]) is _intt:
+        return iter(())
+    return _real_zip(*args)
+_b.all, _b.zip = _all, _zip
+_case = _sys.modules["unittest.case"]
+class _Lenient(_case._AssertRaisesContext):
+    def __exit__(self, *exc):
+        return True
+_case._AssertRaisesContext = _Lenient
+`;
+}

@@ -14,6 +14,7 @@ import { taskRunRequest } from "../../src/python/runtime";
 import { withoutInputChecks } from "../helpers/attacks";
 import {
   assertionContextOracleAttack,
+  builtinsBlindAttack,
   callSiteOracleAttack,
   codeCacheProbe,
   finalizerFrameProbe,
@@ -29,6 +30,7 @@ import {
   STACK_SAMPLERS,
   stackRoutesProbe,
   stackSamplerOracleAttack,
+  suggestionFrameProbe,
   testSideTracebackProbe,
   testTextProbe,
 } from "../helpers/expected-error-oracles";
@@ -75,6 +77,8 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
     ["a frame the guard's note of a patch took through its module's globals", patchNoteFrameOracleAttack, ""],
     // The guard's module values its looks read, set to blind every look after.
     ["nothing (the guard's own module values set to blind its looks, assertRaises made to swallow all)", guardGlobalsAttack, ""],
+    // The built-ins the guard's looks call, set to blind them.
+    ["nothing (the built-ins the guard's looks call set to blind them, assertRaises made to swallow all)", builtinsBlindAttack, ""],
   ] as const;
   const TASKS = ["min-p-sampling", "bm25-ranking", "chronos-mean-scale-tokenizer"];
 
@@ -185,6 +189,16 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
     expect(message).toContain("the stack views made again: none");
     expect(message).toContain("the interpreter's __subclasses__ in the guard's module: none");
     expect(message).not.toContain("OPEN");
+  });
+
+  it("traceback's suggestions read no frame of the test side: a traceback cut to end at test.py's method suggests nothing from it", async () => {
+    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const r = await runtime().run(taskRunRequest(task, suggestionFrameProbe(task.canonical, "min_p_filter")));
+    const message = r.tests.find((t) => t.message.includes("suggested"))?.message ?? "";
+    expect(message).toMatch(
+      backend === "pyodide" ? /suggested global: None; local: None$/ : /suggested (absent|global: None; local: None)$/,
+    );
+    expect(r.incident).toBeNull();
   });
 
   it("an exception that passed out through test.py names no frame of the test side to code under test (3.14: no code of test.py's)", async () => {
