@@ -46,6 +46,9 @@ _FRAME_READERS = (
     ("traceback", "_compute_suggestion_error"),
     # Its stand-in, which gives it a traceback of a frame of the code under test's alone (recode_stack).
     ("recode_stack", "_suggestions_outside_test.<locals>._compute_suggestion_error"),
+    # The harness's summary of every frame of a traceback, for the test log (recode_stack; the guard hands it
+    # to the harness alone).
+    ("recode_stack", "_tracebacks_outside_test.<locals>.summary"),
     # Where check() was called, for the traceback text of a failed check.
     ("recode_harness", "run_tests.<locals>.sink"),
     # Whose code made and started a patch of unittest.mock (test.py's, or the code under test's).
@@ -193,7 +196,7 @@ def frame_wall(views):
         raise RuntimeError("the frame check is made once, with the stack views taken as the guard is made")
     # (traceback's walk is recode_stack's, which yields no frame of the test side but to the harness's summary;
     # traceback's suggestion maker is in no module now, its code given here.)
-    (walk_tb, every_frame), made, frame_of_caller, reading, guarded, gone_codes, moved_readers = views
+    walk_tb, made, frame_of_caller, reading, guarded, gone_codes, moved_readers = views
     made_by.update(moved_readers)
     readers = {}
     for name, qualname in _FRAME_READERS:
@@ -206,7 +209,6 @@ def frame_wall(views):
     summary = code_objects(traceback).get("StackSummary._extract_from_extended_frame_gen")
     sites = {name: reader_sites(code) for name, code in readers.items()}
     walk_tb_sites = reader_sites(walk_tb)
-    every_frame_sites = reader_sites(every_frame)
 
     def check(
         event,
@@ -215,7 +217,6 @@ def frame_wall(views):
         _attrs=FRAME_ATTRIBUTES,
         _readers=readers,
         _walk_tb=walk_tb,
-        _every_frame=every_frame,
         _summary=summary,
         _frame=types.FrameType,
         _gen=types.GeneratorType,
@@ -230,7 +231,6 @@ def frame_wall(views):
         _own_frame=frame_of_caller,
         _sites=sites,
         _walk_tb_sites=walk_tb_sites,
-        _every_frame_sites=every_frame_sites,
     ):
         if event == "object.__getattr__":
             if len(args) < 2 or _type(args[1]) is not _str or args[1] not in _attrs:
@@ -262,7 +262,7 @@ def frame_wall(views):
         name = code.co_qualname
         reader = _type(name) is _str and _get(_readers, name) is code
         walking = False
-        if not reader and (code is _walk_tb or code is _every_frame):
+        if not reader and code is _walk_tb:
             up = caller.f_back
             if up is not None and up.f_code is _summary:
                 seen = up.f_locals
@@ -273,7 +273,7 @@ def frame_wall(views):
                 walking = not seen.get("capture_locals") and _type(gen) is _gen and gen.gi_running and gen.gi_code is code
         if reader or walking:
             # Only at one of the reader's own looks (reader_sites), and of the object it looks at.
-            calls, loads = (_walk_tb_sites if code is _walk_tb else _every_frame_sites) if walking else _sites[name]
+            calls, loads = _walk_tb_sites if walking else _sites[name]
             lasti = caller.f_lasti
             if event == "object.__getattr__":
                 local = _get(loads, lasti)

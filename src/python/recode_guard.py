@@ -830,19 +830,30 @@ _TOOL_LABELS = tuple(f"monitoring tool {tool}" for tool in range(6))
 _GC_LABELS = tuple(f"collector callback {i}" for i in range(8))
 
 
+_HOOK_READERS = types.MappingProxyType(
+    {
+        "callbacks": gc.callbacks,
+        "gettrace": sys.gettrace,
+        "getprofile": sys.getprofile,
+        "monitoring": getattr(sys, "monitoring", None),
+        "SIGINT": getattr(__import__("_signal"), "SIGINT", 2),
+    }
+)
+
+
 def _hooks():
     """Interpreter-wide hooks that see or steer every call: tracing, profiling,
     sys.monitoring tools, the SIGINT handler, and the collector's callbacks
     (``gc.callbacks``: with ``gc.set_threshold(1, ...)`` they run at nearly
     every allocation, inside the harness, timed to the inside of one test).
-    The harness sets none of them."""
-    import _signal
-    import gc
-
-    state = {"trace": sys.gettrace(), "profile": sys.getprofile(), "the collector's callbacks": len(gc.callbacks)}
-    for label, callback in zip(_GC_LABELS, list(gc.callbacks)):
+    The harness sets none of them. (What it reads them with is taken as this module loads, pinned with
+    its values: an ``import gc`` here read ``sys.modules``, where a module of the candidate's with no
+    callbacks hid the collector's.)"""
+    callbacks = _HOOK_READERS["callbacks"]
+    state = {"trace": _HOOK_READERS["gettrace"](), "profile": _HOOK_READERS["getprofile"](), "the collector's callbacks": len(callbacks)}
+    for label, callback in zip(_GC_LABELS, list(callbacks)):
         state[label] = callback
-    mon = getattr(sys, "monitoring", None)
+    mon = _HOOK_READERS["monitoring"]
     if mon is not None:
         for tool, label in enumerate(_TOOL_LABELS):
             try:
@@ -853,7 +864,7 @@ def _hooks():
         # The installed object as the interpreter holds it (a stand-in for a Python handler, see
         # recode_frames.handlers_without_frames), read in C: signal.getsignal would make an enum of it,
         # whose error message would run the handler's __repr__ here.
-        state["SIGINT handler"] = _real_getsignal(_signal.SIGINT)
+        state["SIGINT handler"] = _real_getsignal(_HOOK_READERS["SIGINT"])
     except (AttributeError, ValueError):
         pass
     return state

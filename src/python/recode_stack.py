@@ -92,9 +92,10 @@ def _test_side_folders():
 
 
 def take_stack_views(part):
-    """``part`` of what ``install_stack_views`` made, once: "wall", ``(walk_codes, functions, frame_of_caller,
-    reading, guarded, gone_codes)`` for the frame check (``walk_codes``: traceback's walk of a traceback's
-    frames, and the harness's summary's; ``functions``: to hide from code under test); "readers' getframe", the ``sys._getframe`` the
+    """``part`` of what ``install_stack_views`` made, once: "wall", ``(walk_code, functions, frame_of_caller,
+    reading, guarded, gone_codes, readers)`` for the frame check (``walk_code``: traceback's walk of a
+    traceback's frames; ``functions``: to hide from code under test; ``readers``: {(module, qualified name):
+    code} of readers no module holds now); "readers' getframe", the ``sys._getframe`` the
     class-making readers call; or "test log summary", ``summary(tb)``, a ``traceback.StackSummary`` of every
     frame of ``tb``, test side included, for the test log (the guard hands it to the harness alone). None
     when taken already."""
@@ -276,8 +277,8 @@ def install_stack_views():
     set_coroutine_origin_tracking_depth.__module__ = "sys"
     sys.set_coroutine_origin_tracking_depth = set_coroutine_origin_tracking_depth
     made.append(set_coroutine_origin_tracking_depth)
-    walk, every_frame, test_log_summary = _tracebacks_outside_test(hidden)
-    made.extend((walk, every_frame, test_log_summary))
+    walk, test_log_summary = _tracebacks_outside_test(hidden)
+    made.extend((walk, test_log_summary))
     suggest, suggest_code = _suggestions_outside_test(hidden)
     if suggest is not None:
         made.append(suggest)
@@ -285,7 +286,7 @@ def install_stack_views():
     _TAKE["test log summary"] = test_log_summary
     # (traceback's own suggestion maker, now in no module: the frame check allows it by its code.)
     readers = {("traceback", "_compute_suggestion_error"): suggest_code} if suggest_code is not None else {}
-    _TAKE["wall"] = ((walk.__code__, every_frame.__code__), made, frame_of_caller, reading, guarded, gone_codes, readers)
+    _TAKE["wall"] = (walk.__code__, made, frame_of_caller, reading, guarded, gone_codes, readers)
     _INSTALLED.append(True)
     return None
 
@@ -299,12 +300,14 @@ def _tracebacks_outside_test(hidden):
     its traceback: walked, they named test.py's methods and lines, and on Python 3.14 each ``FrameSummary``
     kept the frame's code (``_code``), whose constants are the test's inputs and expected values. The frames
     of the test side are left out of the walk whoever asks (test.py's own text of an exception lacks its lines
-    too), but for the harness's text of a test's failure: ``summary(tb)``, with a walk of its own
-    (``every_frame``, which the frame check allows to it alone). Returns ``(walk, every_frame, summary)``."""
+    too), but for the harness's text of a test's failure: ``summary(tb)``, which the frame check allows a
+    frame at its own look. Returns ``(walk, summary)``."""
     import traceback
 
+    import itertools
+
     positions = traceback._get_code_position
-    extract = traceback.StackSummary._extract_from_extended_frame_gen
+    islice, frame_summary, from_list = itertools.islice, traceback.FrameSummary, traceback.StackSummary.from_list
 
     # (Each takes the traceback alone: what it decides with is in its closure, which code under test cannot
     # read. A hidden-frame check passed in place of a default was handed every frame.)
@@ -319,21 +322,26 @@ def _tracebacks_outside_test(hidden):
             del frame
             tb = tb.tb_next
 
-    def every_frame(tb):
+    # (Made here from each frame's code, not by traceback's summary, which hands each frame's globals to
+    # linecache.lazycache: a lazycache of the candidate's was given test.py's whole namespace. A frame reader
+    # itself, at its own look.)
+    def summary(tb):
+        found = []
         while tb is not None:
             frame = tb.tb_frame
-            at = positions(frame.f_code, tb.tb_lasti)
-            yield frame, (at if at[0] is not None else (tb.tb_lineno,) + at[1:])
-            del frame
+            code = frame.f_code
+            lasti = tb.tb_lasti
+            at = next(islice(code.co_positions(), lasti // 2, None)) if lasti >= 0 else (None, None, None, None)
+            line, end_line, col, end_col = at if at[0] is not None else (tb.tb_lineno, *at[1:])
+            found.append(frame_summary(code.co_filename, line, code.co_name, lookup_line=False, end_lineno=end_line, colno=col, end_colno=end_col))
+            del frame, code
             tb = tb.tb_next
-
-    def summary(tb):
-        return extract(every_frame(tb))
+        return from_list(found)
 
     _walk_tb_with_full_positions.__doc__ = traceback._walk_tb_with_full_positions.__doc__
     _walk_tb_with_full_positions.__module__ = "traceback"
     traceback._walk_tb_with_full_positions = _walk_tb_with_full_positions
-    return _walk_tb_with_full_positions, every_frame, summary
+    return _walk_tb_with_full_positions, summary
 
 
 @once

@@ -780,3 +780,34 @@ class _Lenient(_case._AssertRaisesContext):
 _case._AssertRaisesContext = _Lenient
 `;
 }
+
+/**
+ * `stub` with a `linecache.lazycache` of its own, which keeps the globals it is handed, and (`hideCallback`) a
+ * collector callback hidden behind a module of its own put in `sys.modules["gc"]`; `fn` fails with what it
+ * kept (test.py's names) once a test has failed (its traceback made for the test log), or "none".
+ */
+export function harnessReadsProbe(stub: string, fn: string, hideCallback: boolean): string {
+  const hide = hideCallback
+    ? `_fake = _types.ModuleType("gc")
+_fake.callbacks = []
+_sys.modules["gc"] = _fake
+_gc.callbacks.append(lambda phase, info: None)
+`
+    : "";
+  return `${stub}
+import linecache as _lc, sys as _sys, types as _types, gc as _gc
+_real_lazycache = _lc.lazycache
+_KEPT = []
+def _spy(filename, module_globals=None):
+    if isinstance(module_globals, dict) and any(k.startswith("Test") for k in module_globals):
+        _KEPT.append(sorted(k for k in module_globals if not k.startswith("__")))
+    return _real_lazycache(filename, module_globals)
+_lc.lazycache = _spy
+${hide}_FAILED = [False]
+def ${fn}(*a, **k):
+    if not _FAILED[0]:
+        _FAILED[0] = True
+        raise ValueError("fail one test, so that its traceback is made")
+    raise RuntimeError("kept " + (str(_KEPT[0]) if _KEPT else "none"))
+`;
+}

@@ -19,6 +19,7 @@ import {
   codeCacheProbe,
   finalizerFrameProbe,
   guardGlobalsAttack,
+  harnessReadsProbe,
   memoryTraceOracleAttack,
   moduleNameSamplerProbe,
   PASSED_DEFAULT_ROUTES,
@@ -189,6 +190,16 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
     expect(message).toContain("the stack views made again: none");
     expect(message).toContain("the interpreter's __subclasses__ in the guard's module: none");
     expect(message).not.toContain("OPEN");
+  });
+
+  it("the harness's traceback for the test log hands linecache no globals of test.py's, and a gc module put in sys.modules hides no collector callback", async () => {
+    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const r = await runtime().run(taskRunRequest(task, harnessReadsProbe(task.canonical, "min_p_filter", false)));
+    const kept = r.tests.filter((x) => x.message.includes("kept"));
+    expect(kept.length).toBeGreaterThan(0);
+    for (const t of kept) expect(t.message).toContain("kept none");
+    const hidden = await runtime().run(taskRunRequest(task, harnessReadsProbe(task.canonical, "min_p_filter", true)));
+    expect(hidden.incident?.message).toContain("changed the collector's callbacks");
   });
 
   it("traceback's suggestions read no frame of the test side: a traceback cut to end at test.py's method suggests nothing from it", async () => {
