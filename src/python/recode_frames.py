@@ -23,7 +23,8 @@ same text has other code). One allowance depends on the caller's caller:
 traceback's generator of a traceback's frames, only to the function that
 turns them into a ``StackSummary`` without keeping locals, iterating the
 generator itself; that generator is ``recode_stack``'s, which yields no frame
-of the test side but for the harness's text of a failure. The functions that make a class and read the module of a
+of the test side (the harness's text of a failure is made by
+``recode_stack``'s summary, a reader of its own). The functions that make a class and read the module of a
 frame above them for it get no frame of the test side (``recode_stack``):
 ``ValueError``, as past the end of the stack. Logging's caller of a record is
 found by ``recode_stack``'s ``findCaller``.
