@@ -13,7 +13,8 @@ import { readFileSync } from "node:fs";
 /** Interfaces of min-p-sampling's target file (decoding/min_p.py). */
 const NAMES = ["softmax_with_temperature", "min_p_filter", "min_p_sample"];
 /** min-p-sampling's test.py, which attacks that need it carry as their author knows it (code under test cannot read the file). */
-const MIN_P_TESTS = readFileSync(new URL("../../tasks/min-p-sampling/test.py", import.meta.url), "utf8");
+// min-p-sampling's test.py with assertRaises error tests (tests/helpers/raises-tasks.ts).
+const MIN_P_TESTS = readFileSync(new URL("../fixtures/raises-tasks/min-p-sampling/test.py", import.meta.url), "utf8");
 
 const fakes = `def _fake(*args, **kwargs):\n    return [0.0]\n${NAMES.map((n) => `${n} = _fake`).join("\n")}\n`;
 

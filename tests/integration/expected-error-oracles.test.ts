@@ -9,7 +9,6 @@
  * still show test.py's lines.
  */
 import { describe, expect, it } from "vitest";
-import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import { taskRunRequest } from "../../src/python/runtime";
 import { withoutInputChecks } from "../helpers/attacks";
 import {
@@ -35,6 +34,7 @@ import {
   testSideTracebackProbe,
   testTextProbe,
 } from "../helpers/expected-error-oracles";
+import { RAISES_TASK_IDS, raisesTask } from "../helpers/raises-tasks";
 import { sharedRuntime } from "../helpers/runtime";
 
 describe.each(["pyodide", "native"] as const)("%s: code under test that tells whether a test expects an error of it", (backend) => {
@@ -81,12 +81,12 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
     // The built-ins the guard's looks call, set to blind them.
     ["nothing (the built-ins the guard's looks call set to blind them, assertRaises made to swallow all)", builtinsBlindAttack, ""],
   ] as const;
-  const TASKS = ["min-p-sampling", "bm25-ranking", "chronos-mean-scale-tokenizer"];
+  const TASKS = RAISES_TASK_IDS;
 
   it.each(ORACLES.flatMap(([what, attack, says]) => TASKS.map((id) => [what, id, attack, says] as const)))(
     "raising only when %s says an error is expected passes no error test (%s)",
     async (_what, id, attack, says) => {
-      const task = loadTaskDir(BUILTIN_TASKS, id);
+      const task = raisesTask(id);
       const stub = withoutInputChecks(task.canonical);
       const failedByStub = (await runtime().run(taskRunRequest(task, stub))).tests.filter((t) => t.status !== "passed").map((t) => t.id);
       expect(failedByStub.length).toBeGreaterThan(0);
@@ -99,7 +99,7 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
   );
 
   it("no route gives code under test the interpreter's sys.getrefcount: sys reloaded or made again (natively that put back sys's whole dict)", async () => {
-    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const task = raisesTask("min-p-sampling");
     const r = await runtime().run(taskRunRequest(task, refcountRoutesProbe(task.canonical, "min_p_filter")));
     const message = r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.message ?? "";
     for (const route of ["reload", "create_builtin", "sys.__dict__"]) {
@@ -108,7 +108,7 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
   });
 
   it("what code under test is told of the stack stops below the test side: no module of test.py's functions, unittest's or the harness's", async () => {
-    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const task = raisesTask("min-p-sampling");
     const r = await runtime().run(taskRunRequest(task, moduleNameSamplerProbe(task.canonical, "min_p_filter")));
     const message = r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.message ?? "";
     const names = message.replace(/^.*module names seen: /s, "").split(" ");
@@ -119,7 +119,7 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
   });
 
   it("faulthandler and _warnings reloaded or made again are the same: no dump, no location past the test side", async () => {
-    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const task = raisesTask("min-p-sampling");
     const r = await runtime().run(taskRunRequest(task, stackRoutesProbe(task.canonical, "min_p_filter")));
     const message = r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.message ?? "";
     expect(message).not.toContain("OPEN");
@@ -130,7 +130,7 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
   });
 
   it("C code run while a library function that may take frames is the innermost gets no frame: the reader takes one only at its own look", async () => {
-    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const task = raisesTask("min-p-sampling");
     const r = await runtime().run(taskRunRequest(task, readerFrameProbe(task.canonical, "min_p_filter")));
     const message = r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.message ?? "";
     for (const route of [
@@ -150,14 +150,14 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
   });
 
   it("a finalizer run inside the guard's frame check takes no frame (the check's own look at its caller was open to it)", async () => {
-    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const task = raisesTask("min-p-sampling");
     const r = await runtime().run(taskRunRequest(task, finalizerFrameProbe(task.canonical, "min_p_filter")));
     const message = r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.message ?? "";
     expect(message).toContain("no frame taken");
   });
 
   it("no function of the harness's that code under test can reach takes an argument in place of what it decides with, or makes again what takes frames", async () => {
-    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const task = raisesTask("min-p-sampling");
     const r = await runtime().run(taskRunRequest(task, passedDefaultsProbe(task.canonical, "min_p_filter")));
     const message = r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.message ?? "";
     for (const route of [
@@ -193,7 +193,7 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
   });
 
   it("the harness's traceback for the test log hands linecache no globals of test.py's, and a gc module put in sys.modules hides no collector callback", async () => {
-    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const task = raisesTask("min-p-sampling");
     const r = await runtime().run(taskRunRequest(task, harnessReadsProbe(task.canonical, "min_p_filter", false)));
     const kept = r.tests.filter((x) => x.message.includes("kept"));
     expect(kept.length).toBeGreaterThan(0);
@@ -203,7 +203,7 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
   });
 
   it("traceback's suggestions read no frame of the test side: a traceback cut to end at test.py's method suggests nothing from it", async () => {
-    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const task = raisesTask("min-p-sampling");
     const r = await runtime().run(taskRunRequest(task, suggestionFrameProbe(task.canonical, "min_p_filter")));
     const message = r.tests.find((t) => t.message.includes("suggested"))?.message ?? "";
     expect(message).toMatch(
@@ -213,7 +213,7 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
   });
 
   it("an exception that passed out through test.py names no frame of the test side to code under test (3.14: no code of test.py's)", async () => {
-    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const task = raisesTask("min-p-sampling");
     const r = await runtime().run(taskRunRequest(task, testSideTracebackProbe(task.canonical, "min_p_filter")));
     const message = r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.message ?? "";
     for (const route of ["with_traceback", "exc_info in a finalizer", "extract_tb of a kept exception"]) {
@@ -229,7 +229,7 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
   });
 
   it("test.py's text and code, kept compiled from one run of a task to the next, are out of the harness's state while a run runs", async () => {
-    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const task = raisesTask("min-p-sampling");
     for (let i = 0; i < 2; i++) expect((await runtime().run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
     const r = await runtime().run(taskRunRequest(task, codeCacheProbe(task.canonical, "min_p_filter")));
     const message = r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.message ?? "";
@@ -239,7 +239,7 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
   });
 
   it("test.py's text is nowhere code under test can read it, before or after tests failed; tracebacks still show its lines", async () => {
-    const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+    const task = raisesTask("min-p-sampling");
     const r = await runtime().run(taskRunRequest(task, testTextProbe(task.canonical, "min_p_filter")));
     const probed = r.tests.filter((t) => t.message.includes("test.py's text"));
     expect(probed.length).toBeGreaterThan(1);

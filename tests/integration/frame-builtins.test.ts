@@ -9,7 +9,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import { taskRunRequest } from "../../src/python/runtime";
 import { withoutInputChecks } from "../helpers/attacks";
 import {
@@ -23,10 +22,11 @@ import {
   superSetUpTests,
   testBuiltinsAttack,
 } from "../helpers/frame-builtin-attacks";
+import { raisesTask } from "../helpers/raises-tasks";
 import { sharedRuntime, statusOf } from "../helpers/runtime";
 import { dataListTests } from "../helpers/test-py-attacks";
 
-const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+const task = raisesTask("min-p-sampling");
 const EDGES = "TestMinPFilter.test_edges";
 const ATTACKS = join(import.meta.dirname, "../fixtures/frame-attacks");
 /** A candidate: `stub` followed by a file of `tests/fixtures/frame-attacks/` (which redefines its functions). */

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import { createRuntime } from "../../src/python/node";
 import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
 import { withoutInputChecks } from "../helpers/attacks";
+import { raisesTask } from "../helpers/raises-tasks";
 import { sharedRuntime, targetRequest } from "../helpers/runtime";
 
 /** Submissions that patch the test machinery must not pass, and must not change the next run. */
-const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+const task = raisesTask("min-p-sampling");
 const wrong = task.canonical.replace("threshold = p_base * p_max", "threshold = p_base");
 /** A wrong solution with a patch in front: it must never pass. */
 const withHeader = (header: string) => `${header}\n${wrong}`;

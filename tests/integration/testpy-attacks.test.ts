@@ -5,10 +5,10 @@
  * the candidate) are trusted. Both backends.
  */
 import { describe, expect, it } from "vitest";
-import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import type { RunResult } from "../../src/core/results";
 import { taskRunRequest } from "../../src/python/runtime";
 import { withoutInputChecks } from "../helpers/attacks";
+import { raisesTask } from "../helpers/raises-tasks";
 import { sharedRuntime, statusOf, targetRequest } from "../helpers/runtime";
 import {
   assertLogsAttack,
@@ -30,7 +30,7 @@ import {
   warningCandidate,
 } from "../helpers/test-py-attacks";
 
-const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+const task = raisesTask("min-p-sampling");
 const EDGES = "TestMinPFilter.test_edges";
 
 describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own objects", (backend) => {

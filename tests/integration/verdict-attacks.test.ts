@@ -40,9 +40,10 @@ import {
   testClosureCellAttack,
   withoutInputChecks,
 } from "../helpers/attacks";
+import { raisesTask } from "../helpers/raises-tasks";
 import { targetRequest } from "../helpers/runtime";
 
-const task = loadTaskDir(BUILTIN_TASKS, "min-p-sampling");
+const task = raisesTask("min-p-sampling");
 /** Messages by which an attack says it reached something it must not. */
 const BREACH = /recorded values are visible|reached \[|left over from an earlier run/;
 
