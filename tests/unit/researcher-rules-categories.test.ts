@@ -516,6 +516,13 @@ describe("error tests written as checks (recode_check.outcome)", () => {
     );
   });
 
+  it("a stub that raises NotImplementedError there is unimplemented: T0, as when the test calls it directly", async () => {
+    const r = run([outcomeCheck("TestScale.test_edges", "ValueError raised: no values", "NotImplementedError raised: write scale")]);
+    const it0 = await item(GOOD, r, "scale");
+    expect(it0.category).toBe("T0");
+    expect(it0.analysis).toContain("TestScale.test_edges: the body still raises NotImplementedError, so the test gets no value to check.");
+  });
+
   it("returning where an error was recorded is a wrong value: T2, said as such", async () => {
     const r = run([outcomeCheck("TestScale.test_edges", "ValueError raised: no values", "[0.5]")]);
     const it2 = await item(GOOD, r, "scale");

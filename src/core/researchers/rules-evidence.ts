@@ -134,6 +134,8 @@ export function observe(t: TestResult, ctx: ObserveContext): Observation {
     // A check of recode_check.outcome where the candidate raised: an exception of its own, as if the test had
     // called it directly (its type decides the category and the task's guidance by exception).
     const raised = t.mismatch.kind === "raised" ? /^([A-Za-z_]\w*) raised(?::|$)/.exec(t.mismatch.actual) : null;
+    // A stub that still raises NotImplementedError there is unimplemented (T0), as when called directly.
+    if (raised?.[1] === "NotImplementedError") return { kind: "not-implemented", test: t, inside: null, chain: [] };
     if (raised?.[1]) return { kind: "exception", test: t, type: raised[1], line: null, inside: null, chain: [], check: t.mismatch };
     return { kind: "mismatch", test: t, mismatch: t.mismatch, knowledge: traceKnowledge(ctx.itf, t.mismatch), testLine };
   }
