@@ -26,7 +26,14 @@ export class CommandInputError extends Error {}
 /** The JSON `recode test --json` prints (one object). */
 export interface TestCommandJson {
   solved: boolean;
-  tests: { id: string; status: string; message: string; interface: string | null }[];
+  /** Each test; `subtests`: every subTest that failed, raised or was skipped, with its parameters as unittest prints them (`(bad=-1)`). */
+  tests: {
+    id: string;
+    status: string;
+    message: string;
+    interface: string | null;
+    subtests: { params: string; status: string; message: string }[];
+  }[];
   collectionError: string | null;
   /** Where the collection error is: a file of the run (the candidate's path, test.py, a repository file) and its line, either null when not known. */
   collectionErrorAt: { file: string | null; line: number | null } | null;
@@ -104,7 +111,13 @@ function readCandidate(path: string): string {
 export function testCommandJson(r: RunResult): TestCommandJson {
   return {
     solved: r.allPassed,
-    tests: r.tests.map((t) => ({ id: t.id, status: t.status, message: t.message, interface: t.interface })),
+    tests: r.tests.map((t) => ({
+      id: t.id,
+      status: t.status,
+      message: t.message,
+      interface: t.interface,
+      subtests: t.subtests.map((s) => ({ params: s.params, status: s.status, message: s.message })),
+    })),
     collectionError: r.collectionError ? r.collectionError.message : null,
     collectionErrorAt: r.collectionError ? { file: r.collectionError.file, line: r.collectionError.line } : null,
     incident: r.incident ? { kind: r.incident.kind, message: r.incident.message } : null,
@@ -148,7 +161,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
     .option("--dir <folder>", "task folder for task ids", BUILTIN_TASKS)
     .option("--backend <name>", "pyodide | native", "pyodide")
     .option("--sandbox <policy>", "where candidate code runs, both backends: auto | bwrap | none (docs/security.md)", "auto")
-    .option("--json", "print one JSON object: {solved, tests: [{id, status, message}], incident, ...}")
+    .option("--json", "print one JSON object: {solved, tests: [{id, status, message, subtests}], incident, ...}")
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
     .option(
       "--python <path>",

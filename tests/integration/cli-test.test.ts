@@ -163,6 +163,44 @@ describe("recode test", () => {
     expect(extra?.message).toContain("record it again");
   });
 
+  it.each(["pyodide", "native"])("--json lists every failing subTest of a test with its parameters (%s)", (backend) => {
+    const tasks = passAtKCopy("recode-subtests--");
+    const testPy = join(tasks, "pass-at-k", "test.py");
+    writeFileSync(
+      testPy,
+      `${readFileSync(testPy, "utf8")}
+
+class TestSubTests(unittest.TestCase):
+    def test_each_k(self):
+        check(self, "pass_at_k_each_k", [pass_at_k(10, 3, k) for k in (1, 2, 3)], rtol=1e-12)
+        for k in (1, 2, 3):
+            with self.subTest(k=k):
+                self.assertAlmostEqual(pass_at_k(10, 3, k), 1 - math.comb(7, k) / math.comb(10, k))
+`,
+    );
+    expect(recode("tasks", "record", "pass-at-k", "--dir", tasks).status).toBe(0);
+    // Wrong for k = 2 and 3 alone: two of the three subTests fail, and both are listed.
+    const canonical = readFileSync(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname, "utf8");
+    const wrong = `${canonical}
+_right = pass_at_k
+def pass_at_k(n, c, k):
+    return _right(n, c, k) + (0.25 if k in (2, 3) and (n, c) == (10, 3) else 0.0)
+`;
+    const r = recode("test", join(tasks, "pass-at-k"), file(`subtests-${backend}.py`, wrong), "--json", "--backend", backend);
+    expect(r.status).toBe(1);
+    const out = JSON.parse(r.stdout) as {
+      tests: { id: string; status: string; subtests: { params: string; status: string; message: string }[] }[];
+    };
+    const t = out.tests.find((x) => x.id === "TestSubTests.test_each_k");
+    expect(t?.status).toBe("failed");
+    expect(t?.subtests.map((s) => [s.params, s.status])).toEqual([
+      ["(k=2)", "failed"],
+      ["(k=3)", "failed"],
+    ]);
+    expect(t?.subtests[0]?.message).toMatch(/^AssertionError: 0\.783\d* != 0\.533\d* within 7 places/);
+    expect(t?.subtests[1]?.message).toMatch(/^AssertionError: 0\.958\d* != 0\.708\d* within 7 places/);
+  });
+
   it("a wrong file that slips a test of unittest's own into the run is graded (exit 1), not taken for a stale task", () => {
     const canonical = readFileSync(new URL("../../tasks/min-p-sampling/canonical.py", import.meta.url).pathname, "utf8");
     const wrong = canonical.replace("return normalize(kept)", "return normalize(kept)[::-1]");
