@@ -41,7 +41,6 @@ from recode_readers import _drop, _generator_states, _Look, _readers_getframe, o
 # CO_NEWLOCALS: a function's code (module and class bodies have no locals of their own).
 _CO_NEWLOCALS = 0x0002
 
-_INSTALLED = []
 # What the frame check and the readers' sys take, once (``take_stack_views``): nothing a module of the run
 # could read holds a function that hands out frames.
 _TAKE = {}
@@ -114,8 +113,6 @@ def install_stack_views():
     ``sys._getframe`` of the class-making readers (``take_stack_views``). Returns nothing. Formerly returned
     ``(hidden, functions)``: the check of a hidden frame, and the new functions (the frame check lets them
     take frames by their code, so the guard's audit hook hides their code and what they hold)."""
-    if _INSTALLED:
-        return None
     import _warnings
     import faulthandler
     import logging
@@ -287,7 +284,6 @@ def install_stack_views():
     # (traceback's own suggestion maker, now in no module: the frame check allows it by its code.)
     readers = {("traceback", "_compute_suggestion_error"): suggest_code} if suggest_code is not None else {}
     _TAKE["wall"] = (walk.__code__, made, frame_of_caller, reading, guarded, gone_codes, readers)
-    _INSTALLED.append(True)
     return None
 
 

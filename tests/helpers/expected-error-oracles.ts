@@ -389,7 +389,7 @@ def _index_at_call():
 def _harness_state():
     import recode_stack
     for get in (lambda: recode_stack.take_stack_views("wall"), lambda: recode_stack.install_stack_views(),
-                lambda: getattr(recode_stack, "_INSTALLED", None), lambda: getattr(recode_stack, "_TAKE", None)):
+                lambda: getattr(recode_stack, "_TAKE", None)):
         try:
             got = get()
         except Exception:
@@ -629,7 +629,6 @@ def ${fn}(*a, **k):
         except Exception as e:
             out.append(f"{name}: {type(e).__name__}")
     def views_made_again():
-        recode_stack._INSTALLED.clear()
         recode_stack.install_stack_views()
         return recode_stack.take_stack_views("test log summary")
     try:
@@ -637,8 +636,6 @@ def ${fn}(*a, **k):
         out.append("the stack views made again: " + ("none" if got is None else f"OPEN {got!r}"))
     except Exception as e:
         out.append(f"the stack views made again: {type(e).__name__}")
-    finally:
-        recode_stack._INSTALLED[:] = [True]
     found = [n for n, v in vars(recode_guard).items() if v is type.__dict__["__subclasses__"] or repr(v) == "<method '__subclasses__' of 'type' objects>"]
     out.append("the interpreter's __subclasses__ in the guard's module: " + (f"OPEN {found}" if found else "none"))
     raise RuntimeError(" ;; ".join(out))
