@@ -451,10 +451,22 @@ def encode_any(value, key):
 
 def _encode_any(value_key):
     value, key = value_key
+    return _json_dumps(_encode_or_other(value, key))
+
+
+def _encode_or_other(value, path):
+    """``encode(value)``, or, for a value that cannot be sent, ``$other``: a plain list or tuple item by item
+    (a list of ``outcome`` of a constructor holds the object of a call that did not raise beside the errors
+    of those that did: the host then says which item differs), anything else as a whole."""
     try:
-        return _json_dumps(encode(value, key))
+        return encode(value, path)
     except RecordError:
-        return _json_dumps({"$other": {"type": _type_name(value), "repr": _short(value)}})
+        pass
+    kind = type(value)
+    if kind is list or kind is tuple:
+        items = [_encode_or_other(v, f"{path}[{i}]") for i, v in enumerate(value)]
+        return items if kind is list else {"$tuple": items}
+    return {"$other": {"type": _type_name(value), "repr": _short(value)}}
 
 
 class Raised:

@@ -235,6 +235,9 @@ cases = [
     ("raised vs a value", rc.outcome(int, "x"), 0.5, T, 0.0),
     ("value vs raised", [0.5, 1.0], rc.outcome(int, "x"), T, 0.0),
     ("raised in a list", [1, rc.outcome(int, "x")], [1, 2], T, 0.0),
+    # A list of outcome() of a constructor: the object of a call that did not raise is named at its place.
+    ("raised vs an object in a list", [rc.outcome(int, "x"), rc.outcome(int, "y")], [rc.outcome(int, "x"), Custom()], T, 0.0),
+    ("raised vs an object in a tuple", (1.5, rc.outcome(int, "y")), (1.5, Custom()), T, 0.0),
 ]
 compared = []
 for name, e, a, rtol, atol in cases:
@@ -544,7 +547,8 @@ describe("compareValues", () => {
   });
 
   it("says when a container held a value the encoding could not send", () => {
-    // Python would point at the element ([0]: expected a number, got Decimal ...); the encoding keeps only the whole value.
+    // Python would point at the element ([0]: expected a number, got Decimal ...); an encoding that sent only the whole
+    // value (a set's or a dict's: a plain list or tuple is sent item by item) says so.
     const other: PyValue = { type: "other", typeName: "list", repr: "[Decimal('1.5')]" };
     expect(compareValues("k", list(pyFloat(1.5)), other, 0, 0)).toEqual({
       key: "k",
@@ -595,6 +599,17 @@ describe("against python3 (recode_check.encode, _compare, repr, format)", () => 
     for (const c of oracle.cases) {
       const got = compareValues("k", parseValueJson(c.expected), parseValueJson(c.actual), c.rtol, c.atol);
       expect(got, c.name).toEqual(c.result);
+    }
+  });
+
+  it("names the item of a list or tuple that could not be sent, beside the items that could", () => {
+    for (const name of ["raised vs an object in a list", "raised vs an object in a tuple"]) {
+      const c = oracle.cases.find((x) => x.name === name);
+      expect(compareValues("k", parseValueJson(c?.expected ?? ""), parseValueJson(c?.actual ?? ""), 1e-9, 0)).toMatchObject({
+        kind: "raised",
+        where: "[1]",
+        detail: "expected ValueError to be raised, got <Custom 'x'>",
+      });
     }
   });
 
