@@ -61,6 +61,7 @@ from recode_frames import code_objects, fixed_frame_functions
 from recode_guard import (
     MEMORY_ACCESS_MODULES,
     MEMORY_BUG_MODULES,
+    SUBINTERPRETER_MODULES,
     Guard,
     freeze_classes,
     hide_ctypes_classes,
@@ -1008,7 +1009,7 @@ def _installed_extensions_only():
     roots = tuple(os.path.join(os.path.realpath(r), "") for r in roots if isinstance(r, str) and r)
 
     real, spec_type, get = _imp.create_dynamic, machinery.ModuleSpec, object.__getattribute__
-    refused = MEMORY_ACCESS_MODULES | MEMORY_BUG_MODULES
+    refused = MEMORY_ACCESS_MODULES | MEMORY_BUG_MODULES | SUBINTERPRETER_MODULES
 
     # (What it checks with is in its closure, not in defaults a caller could pass: roots of its own.)
     def create_dynamic(spec, file=None, /):
@@ -1256,8 +1257,8 @@ _BRIDGE_ROOTS = frozenset(("js", "pyodide", "_pyodide", "pyodide_js", "_pyodide_
 # Modules built into Pyodide that code under test must not have either: those that read and write the
 # interpreter's memory (recode_guard.MEMORY_ACCESS_MODULES, refused on both backends; in Pyodide ctypes
 # also calls any C function, emscripten_run_script_string among them: JavaScript), and array
-# (recode_guard.MEMORY_BUG_MODULES).
-_REFUSED_ROOTS = _BRIDGE_ROOTS | MEMORY_ACCESS_MODULES | MEMORY_BUG_MODULES
+# (recode_guard.MEMORY_BUG_MODULES), and the subinterpreters' (recode_guard.SUBINTERPRETER_MODULES).
+_REFUSED_ROOTS = _BRIDGE_ROOTS | MEMORY_ACCESS_MODULES | MEMORY_BUG_MODULES | SUBINTERPRETER_MODULES
 
 
 # The _imp module as sealed (a run that swaps it in sys.modules is tainted).

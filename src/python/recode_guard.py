@@ -935,6 +935,13 @@ MEMORY_ACCESS_MODULES = frozenset(
     )
 )
 
+# Modules that make subinterpreters. A subinterpreter has no audit hook of the harness's and an _imp of its
+# own; natively on 3.11 it shares the built-in super's __init__ (the harness's, which refuses a call with no
+# arguments), so making one stops the process with a fatal error, whose message lists every frame of the
+# stack: in a child forked for it, on a pipe of the parent's, test.py's method and line. Refused to code
+# under test, on both backends.
+SUBINTERPRETER_MODULES = frozenset(("_xxsubinterpreters", "_xxinterpchannels", "_interpreters", "_interpchannels", "_interpqueues"))
+
 # Events that hand code under test every frame or every object (the harness's and the running test's
 # included): tracing and profiling hooks, sys.monitoring callbacks and the gc walks.
 # Modules with a known memory-safety bug of this CPython (3.11 natively, 3.14 in Pyodide) that turns into
@@ -965,6 +972,56 @@ def _forward_ref_classes():
     if found is None:
         return (None, None)
     return (getattr(found, "_Stringifier", None), getattr(found, "ForwardRef", None))
+
+
+def _forked_children_end_at_the_test_side(allow):
+    """Natively, end a child forked while code under test runs as soon as control in it would return into a
+    frame of the test side that was on the stack at the fork (a function of test.py's, unittest's or the
+    harness's): the child is a copy of the running test, and one that raised where the parent was called and
+    went on with the test saw whether unittest's assertRaises caught it (its ``__exit__`` calls the
+    exception's ``with_traceback``), then told the parent through a pipe, which raised only then. A child
+    that does its work and exits (multiprocessing's, ``if pid == 0: ... os._exit(0)``) never returns there.
+
+    Registered once, before any code under test runs, as the interpreter's first ``after_in_child`` fork
+    handler (none can be removed): it sets a profile function in the child, which the guard's audit hook lets
+    it set while ``allow`` holds an item. The profile function reads the frames the interpreter hands it and
+    nothing else; what it decides with is in its closure. It ends the child with exit code 1. Nothing is
+    registered where ``os`` has no ``register_at_fork`` (Pyodide, which has no fork)."""
+    if not hasattr(os, "register_at_fork"):
+        return
+    from recode_stack import _test_side_folders, hidden_frame_check
+
+    hidden = hidden_frame_check(_test_side_folders())
+    _exit, _setprofile, _id, _base = os._exit, sys.setprofile, id, BaseException
+
+    def child():
+        before = {}
+
+        def end(frame, event, arg):
+            try:
+                if not before:
+                    # The first event, this handler's own return: the stack as the fork left it.
+                    before[None] = None
+                    f = frame.f_back
+                    while f is not None:
+                        if hidden(f):
+                            before[_id(f)] = f
+                        f = f.f_back
+                    return
+                if event == "return":
+                    back = frame.f_back
+                    if back is not None and before.get(_id(back)) is back:
+                        _exit(1)
+            except _base:
+                _exit(1)
+
+        allow.append(True)
+        try:
+            _setprofile(end)
+        finally:
+            allow.clear()
+
+    os.register_at_fork(after_in_child=child)
 
 
 def _install_audit_guard(functions, own=(), seal_module=None, stack_views=None):
@@ -998,6 +1055,9 @@ def _install_audit_guard(functions, own=(), seal_module=None, stack_views=None):
     # (And the functions the frame check allows by their code: a function made from one's code would be too.)
     hidden = (*handlers_without_frames(), *frame_reader_functions(), *stack_views, *seal_frame_builtins(), *own)
     hidden_ids = set(map(id, hidden))
+    # (Holds an item while a forked child's handler sets its profile function, and only then.)
+    allow = []
+    _forked_children_end_at_the_test_side(allow)
     noted = set()
     held = []  # the noted objects, so that their ids stay theirs
 
@@ -1029,6 +1089,7 @@ def _install_audit_guard(functions, own=(), seal_module=None, stack_views=None):
         _kept=hidden,
         _no_import=MEMORY_ACCESS_MODULES,
         _bug=MEMORY_BUG_MODULES,
+        _subinterpreters=SUBINTERPRETER_MODULES,
         _str=str,
         _ie=ImportError,
         _sub=issubclass,
@@ -1036,6 +1097,7 @@ def _install_audit_guard(functions, own=(), seal_module=None, stack_views=None):
         _family=_exception_family,
         _forward=_forward_ref_classes(),
         _frame=types.FrameType,
+        _allow=allow,
     ):
         # (The most frequent events, which nothing here refuses: id(), and a frame's own audited attributes
         # (f_code), read by the frame check and the frame-reading built-ins at every look. A frame is no
@@ -1044,6 +1106,8 @@ def _install_audit_guard(functions, own=(), seal_module=None, stack_views=None):
             return
         _frames(event, args)
         if event in _walks:
+            if _allow and event == "sys.setprofile":
+                return
             raise _re(f"{event} is not available to code under test")
         if event == "import":
             name = args[0] if args else None
@@ -1053,6 +1117,8 @@ def _install_audit_guard(functions, own=(), seal_module=None, stack_views=None):
                 raise _ie(f"{_str.__str__(name)} is not available to code under test (it reads and writes the interpreter's memory)")
             if root in _bug:
                 raise _ie(f"{_str.__str__(name)} is not available to code under test (a memory-safety bug of its item assignment)")
+            if root in _subinterpreters:
+                raise _ie(f"{_str.__str__(name)} is not available to code under test (a subinterpreter has none of the harness's guards)")
             if root == "asyncio":
                 # Its event loop reads the frames of running coroutines (a task's repr), and Pyodide's has no
                 # way out to JavaScript: asyncio fails on both backends, here with a clear message.

@@ -14,7 +14,9 @@ themselves and tell what they found there:
 - ``sys._getframemodulename(depth)`` and the class-making functions that read it (``typing``'s
   ``_caller``, ``collections.namedtuple``, ``enum``'s ``_create_``, ``dataclasses.make_dataclass``; natively
   they read ``sys._getframe(depth).f_globals``): the module of the frame at that depth;
-- faulthandler's stack dumps (``dump_traceback``, ``dump_traceback_later``, ``register``);
+- faulthandler's stack dumps (``dump_traceback``, ``dump_traceback_later``, ``register``), and those of its
+  crash handler (``enable``) and of a fatal error (``_fatal_error_c_thread``), which a child forked for them
+  writes to a pipe of the parent's;
 - a coroutine's origin (``cr_origin``, once ``sys.set_coroutine_origin_tracking_depth`` is set).
 
 A frame of the test side is one of test.py's functions, or of unittest's or the harness's files. None of
@@ -236,7 +238,9 @@ def install_stack_views():
                 d[k] = warn
     logging.Logger.findCaller = find_caller
 
-    # A dump names every frame of the stack, and one timed or on a signal samples it while a test runs.
+    # A dump names every frame of the stack, and one timed or on a signal samples it while a test runs. So does
+    # the crash handler (enable), and a fatal error (_fatal_error_c_thread): in a child forked for it, on a pipe
+    # of the parent's. faulthandler's other ways to crash go too: they are for its own tests.
     def refuse(name):
         def refused(*args, **kwargs):
             raise RuntimeError(f"faulthandler.{name} is not available to code under test (it lists the running test's frames)")
@@ -246,7 +250,20 @@ def install_stack_views():
         refused.__doc__ = getattr(faulthandler, name).__doc__
         return refused
 
-    for name in ("dump_traceback", "dump_traceback_later", "register", "dump_c_stack"):
+    for name in (
+        "dump_traceback",
+        "dump_traceback_later",
+        "register",
+        "dump_c_stack",
+        "enable",
+        "_fatal_error",
+        "_fatal_error_c_thread",
+        "_sigsegv",
+        "_sigabrt",
+        "_sigfpe",
+        "_read_null",
+        "_stack_overflow",
+    ):
         if hasattr(faulthandler, name):
             fn = refuse(name)
             setattr(faulthandler, name, fn)

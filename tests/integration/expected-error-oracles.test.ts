@@ -34,6 +34,7 @@ import {
   testSideTracebackProbe,
   testTextProbe,
 } from "../helpers/expected-error-oracles";
+import { FORKED_DUMP_ROUTES, forkedChildDumpProbe, forkedChildOracleAttack } from "../helpers/fork-oracles";
 import { RAISES_TASK_IDS, raisesTask } from "../helpers/raises-tasks";
 import { sharedRuntime } from "../helpers/runtime";
 
@@ -247,5 +248,33 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
     // The traceback names test.py's line and shows it, as CPython's does.
     const edges = r.tests.find((t) => t.id === "TestMinPFilter.test_edges");
     expect(edges?.traceback).toMatch(/File "test\.py", line \d+, in test_edges\n {4}\S.*min_p_filter\(/);
+  });
+});
+
+// Natively: a child forked by code under test is a copy of the running test (Pyodide has no fork).
+describe("native: a child forked by code under test", () => {
+  const runtime = sharedRuntime("native");
+
+  it.each(RAISES_TASK_IDS)(
+    "that raises and goes on with the test, to see whether assertRaises catches it, tells the parent nothing (%s)",
+    async (id) => {
+      const task = raisesTask(id);
+      const stub = withoutInputChecks(task.canonical);
+      const failedByStub = (await runtime().run(taskRunRequest(task, stub))).tests.filter((t) => t.status !== "passed").map((t) => t.id);
+      expect(failedByStub.length).toBeGreaterThan(0);
+      const r = await runtime().run(taskRunRequest(task, forkedChildOracleAttack(stub)));
+      expect(r.allPassed).toBe(false);
+      expect(r.tests.filter((t) => failedByStub.includes(t.id) && t.status === "passed").map((t) => t.id)).toEqual([]);
+      expect((await runtime().run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    },
+  );
+
+  it("has no stack dumped to a pipe of the parent's: faulthandler's crash handler and fatal errors, a subinterpreter", async () => {
+    const task = raisesTask("min-p-sampling");
+    const r = await runtime().run(taskRunRequest(task, forkedChildDumpProbe(task.canonical, "min_p_filter")));
+    const message = r.tests.find((t) => t.id === "TestMinPFilter.test_edges")?.message ?? "";
+    for (const route of FORKED_DUMP_ROUTES) expect(message).toMatch(new RegExp(`${route.replace(/[.()]/g, "\\$&")}: nothing`));
+    expect(message).not.toContain("test.py");
+    expect((await runtime().run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 });

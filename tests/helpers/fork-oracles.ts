@@ -1,0 +1,133 @@
+/**
+ * Code under test that forks a copy of the running test to learn what the test does next (natively; Pyodide
+ * has no fork). A child is a copy of the whole process, test.py's frames included: one that raises where the
+ * parent was called and goes on with the test sees whether unittest's assertRaises catches it, and one that
+ * crashes with faulthandler on, or stops the interpreter with a fatal error, has the stack dumped to a pipe
+ * of the parent's.
+ */
+
+/**
+ * `stub` with each public function wrapped: on a call it has not seen, it forks; the child raises a
+ * `ValueError` as if the call had failed and goes on with the test, and writes "1" to a pipe when
+ * unittest's assertRaises catches it (its `__exit__` calls the exception's `with_traceback(None)`), "0"
+ * when the exception leaves the test (the harness formats it with `str()`). The parent raises only on "1".
+ */
+export function forkedChildOracleAttack(stub: string): string {
+  return `${stub}
+
+import os as _os, select as _sel, signal as _sig, functools as _ft
+_PARENT, _W = _os.getpid(), [None]
+class _Rejected(ValueError, TypeError):
+    pass
+class _Probe(_Rejected):
+    def with_traceback(self, tb):
+        if _os.getpid() != _PARENT:
+            _os.write(_W[0], b"1" if tb is None else b"0")
+            _os._exit(0)
+        return _Rejected.with_traceback(self, tb)
+    def __str__(self):
+        if _os.getpid() != _PARENT:
+            _os.write(_W[0], b"0")
+            _os._exit(0)
+        return "rejected"
+def _test_expects_an_error():
+    r, w = _os.pipe()
+    pid = _os.fork()
+    if pid == 0:
+        _os.close(r)
+        _W[0] = w
+        _sig.setitimer(_sig.ITIMER_REAL, 0.3)
+        raise _Probe()
+    _os.close(w)
+    got = _os.read(r, 1) if _sel.select([r], [], [], 3.0)[0] else b""
+    _os.close(r)
+    try:
+        _os.kill(pid, 9)
+    except OSError:
+        pass
+    _os.waitpid(pid, 0)
+    return got == b"1"
+_DEPTH, _SEEN = [0], {}
+def _oracle(f):
+    @_ft.wraps(f)
+    def w(*a, **k):
+        if _os.getpid() != _PARENT:
+            _os._exit(0)
+        if _DEPTH[0] == 0:
+            key = (f.__name__, repr(a), repr(k))
+            if key not in _SEEN:
+                _SEEN[key] = _test_expects_an_error()
+            if _SEEN[key]:
+                raise _Rejected("rejected")
+        _DEPTH[0] += 1
+        try:
+            return f(*a, **k)
+        finally:
+            _DEPTH[0] -= 1
+    return w
+for _n, _v in list(globals().items()):
+    if type(_v).__name__ == "function" and not _n.startswith("_") and getattr(_v, "__module__", None) == __name__:
+        globals()[_n] = _oracle(_v)
+`;
+}
+
+/** The routes {@link forkedChildDumpProbe} tries, each in a forked child whose standard error is a pipe of the parent's. */
+export const FORKED_DUMP_ROUTES = [
+  "faulthandler.enable, then a segmentation fault",
+  "faulthandler._fatal_error_c_thread",
+  "faulthandler._sigabrt",
+  "a subinterpreter (_xxsubinterpreters.create)",
+] as const;
+
+/**
+ * `canonical` with `fn` replaced: it forks once per route of {@link FORKED_DUMP_ROUTES}; each child puts a
+ * pipe on its standard error and tries the route, which dumps the stack there if it works. It raises
+ * `RuntimeError("<route>: <file:line in function> ... ;; ...")` with the frames of test.py and unittest the
+ * dumps named, or "<route>: nothing" when none.
+ */
+export function forkedChildDumpProbe(canonical: string, fn: string): string {
+  return `${canonical}
+
+import os as _os
+_ROUTES = ${JSON.stringify(FORKED_DUMP_ROUTES)}
+def _try(route):
+    if route.startswith("faulthandler.enable"):
+        import faulthandler
+        faulthandler.enable()
+        faulthandler._sigsegv()
+    elif route == "faulthandler._fatal_error_c_thread":
+        import faulthandler
+        faulthandler._fatal_error_c_thread()
+    elif route == "faulthandler._sigabrt":
+        import faulthandler
+        faulthandler._sigabrt()
+    else:
+        import _xxsubinterpreters
+        _xxsubinterpreters.create()
+def _dump(route):
+    r, w = _os.pipe()
+    pid = _os.fork()
+    if pid == 0:
+        try:
+            _os.close(r)
+            _os.dup2(w, 2)
+            _try(route)
+        except BaseException as e:
+            _os.write(w, f"refused: {type(e).__name__}: {e}".encode())
+        _os._exit(0)
+    _os.close(w)
+    out = b""
+    while True:
+        got = _os.read(r, 65536)
+        if not got:
+            break
+        out += got
+    _os.close(r)
+    _os.waitpid(pid, 0)
+    text = out.decode("utf-8", "replace")
+    seen = [l.strip() for l in text.splitlines() if "File" in l and ("test.py" in l or "unittest" in l)]
+    return f"{route}: " + (" | ".join(seen)[:300] if seen else "nothing (" + text.strip().splitlines()[-1][:120] + ")" if text.strip() else "nothing")
+def ${fn}(*args, **kwargs):
+    raise RuntimeError(" ;; ".join(_dump(route) for route in _ROUTES))
+`;
+}
