@@ -1,7 +1,7 @@
 import random
 import unittest
 
-from recode_check import check
+from recode_check import check, outcome
 
 from sfree.objectives import Quadratic, make_regression
 from sfree.schedule_free import ScheduleFreeSGD, run_schedule_free, warmup_lr
@@ -15,9 +15,7 @@ class TestWarmupLR(unittest.TestCase):
 
     def test_errors(self):
         check(self, "warmup_large_t", warmup_lr(1.5, 10**6, 1000))
-        for bad in ((0.5, 0, 4), (0.5, -1, 4), (0.5, 1.5, 4), (-0.1, 1, 4), (0.5, 1, -1)):
-            with self.assertRaises(ValueError):
-                warmup_lr(*bad)
+        check(self, "warmup_bad_args", [outcome(warmup_lr, *bad) for bad in ((0.5, 0, 4), (0.5, -1, 4), (0.5, 1.5, 4), (-0.1, 1, 4), (0.5, 1, -1))])
 
 
 class TestScheduleFreeSGD(unittest.TestCase):
@@ -66,25 +64,21 @@ class TestScheduleFreeSGD(unittest.TestCase):
 
     def test_errors(self):
         check(self, "zero_lr", ScheduleFreeSGD([1.0], lr=0.0).step([5.0]))
-        with self.assertRaises(ValueError):
-            ScheduleFreeSGD([1.0], beta=1.5)
-        with self.assertRaises(ValueError):
-            ScheduleFreeSGD([1.0], beta=-0.1)
-        with self.assertRaises(ValueError):
-            ScheduleFreeSGD([1.0], lr=-1.0)
-        with self.assertRaises(ValueError):
-            ScheduleFreeSGD([1.0], weight_decay=-0.5)
-        with self.assertRaises(ValueError):
-            ScheduleFreeSGD([], lr=1.0)
-        with self.assertRaises(ValueError):
-            ScheduleFreeSGD([1.0], warmup_steps=-1)
+        check(self, "init_errors", [
+            outcome(ScheduleFreeSGD, [1.0], beta=1.5),
+            outcome(ScheduleFreeSGD, [1.0], beta=-0.1),
+            outcome(ScheduleFreeSGD, [1.0], lr=-1.0),
+            outcome(ScheduleFreeSGD, [1.0], weight_decay=-0.5),
+            outcome(ScheduleFreeSGD, [], lr=1.0),
+            outcome(ScheduleFreeSGD, [1.0], warmup_steps=-1),
+        ])
         # Defaults: lr 1, beta 0.9, no warmup, no weight decay.
         opt = ScheduleFreeSGD([1.0, -1.0])
         for g in ([0.5, 0.25], [-0.5, 1.0], [0.125, -0.25]):
             opt.step(g)
         check(self, "defaults_state", (opt.x, opt.z, opt.y))
-        with self.assertRaises(ValueError):
-            ScheduleFreeSGD([1.0, 2.0]).step([1.0])
+        two = ScheduleFreeSGD([1.0, 2.0])
+        check(self, "step_wrong_length", outcome(two.step, [1.0]))
 
 
 class TestRunScheduleFree(unittest.TestCase):
@@ -113,5 +107,4 @@ class TestRunScheduleFree(unittest.TestCase):
         self.assertEqual(len(losses), 81)
         check(self, "run_sto_x", x)
         check(self, "run_sto_losses", losses[::8])
-        with self.assertRaises(ValueError):
-            run_schedule_free(self.quad, self.x0, -1)
+        check(self, "run_negative_steps", outcome(run_schedule_free, self.quad, self.x0, -1))
