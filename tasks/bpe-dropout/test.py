@@ -1,6 +1,6 @@
 import unittest
 
-from recode_check import check
+from recode_check import check, outcome
 
 from subword.bpe import encode_word, initial_symbols, merge_pair, segment, segmentation_counts
 from subword.codes import parse_merges, toy_ranks
@@ -13,9 +13,7 @@ class TestInitialSymbols(unittest.TestCase):
     def test_characters_and_errors(self):
         check(self, "initial_lower", initial_symbols("lower"))
         check(self, "initial_single", initial_symbols("a"))
-        for bad in ("", "two words", None):
-            with self.assertRaises(ValueError):
-                initial_symbols(bad)
+        check(self, "initial_bad_words", [outcome(initial_symbols, bad) for bad in ("", "two words", None)])
 
 
 class TestMergePair(unittest.TestCase):
@@ -28,9 +26,7 @@ class TestMergePair(unittest.TestCase):
         symbols = ["l", "o", "w</w>"]
         merge_pair(symbols, ("l", "o"), [0])
         self.assertEqual(symbols, ["l", "o", "w</w>"], "merge_pair must return a new list")
-        for pair, position in ((("o", "w"), 1), (("w</w>", "x"), 2)):
-            with self.assertRaises(ValueError):
-                merge_pair(["l", "o", "w</w>"], pair, [position])
+        check(self, "merge_bad_positions", [outcome(merge_pair, ["l", "o", "w</w>"], pair, [position]) for pair, position in ((("o", "w"), 1), (("w</w>", "x"), 2))])
 
 
 class TestEncodeWord(unittest.TestCase):
@@ -87,6 +83,4 @@ class TestSegmentationCounts(unittest.TestCase):
         check(self, "counts_tokenizers", segmentation_counts("tokenizers", self.ranks, 0.3, 1, 200))
         self.assertEqual(segmentation_counts("newest", self.ranks, 0.0, 9, 5), {"newest": 5})
         check(self, "counts_single", segmentation_counts("widest", self.ranks, 0.5, 4, 1))
-        for bad in (0, -1, 2.0):
-            with self.assertRaises(ValueError):
-                segmentation_counts("lowest", self.ranks, 0.1, 0, bad)
+        check(self, "counts_bad_n", [outcome(segmentation_counts, "lowest", self.ranks, 0.1, 0, bad) for bad in (0, -1, 2.0)])
