@@ -2,7 +2,7 @@ import unittest
 
 import numpy as np
 
-from recode_check import check
+from recode_check import check, outcome
 
 from psdsketch.nystrom import NystromSketch, fixed_rank_psd_approx, simple_nystrom, stability_shift
 from psdsketch.testmatrix import gaussian_test_matrix, psd_test_matrix
@@ -66,19 +66,13 @@ class TestNystromSketch(unittest.TestCase):
         sk2 = NystromSketch(om)
         om[0, 0] = 99.0
         check(self, "sketch_copies_omega", float(sk2.omega[0, 0]), rtol=1e-15)
-        for bad in (np.ones(N + 1), np.ones((N, N + 1))):
-            with self.assertRaises(ValueError):
-                sk.linear_update(bad)
+        check(self, "sketch_bad_update", [outcome(sk.linear_update, bad) for bad in (np.ones(N + 1), np.ones((N, N + 1)))])
         # Plain lists are accepted; k = n and k = 1 are valid sketch sizes.
         listed = NystromSketch(DATA["omega"].tolist()).linear_update(v.tolist())
         check(self, "sketch_from_lists", listed.Y, rtol=1e-12, atol=1e-15)
         check(self, "sketch_sizes", [NystromSketch(np.eye(4)).k, NystromSketch(np.ones((4, 1))).k])
-        with self.assertRaises(ValueError):
-            NystromSketch(np.ones((3, 5)))
-        with self.assertRaises(ValueError):
-            NystromSketch(np.ones((3, 0)))
-        with self.assertRaises(ValueError):
-            NystromSketch(np.ones(4))
+        check(self, "sketch_bad_omega", [outcome(NystromSketch, np.ones((3, 5))), outcome(NystromSketch, np.ones((3, 0))),
+                                         outcome(NystromSketch, np.ones(4))])
 
     def test_fixed_rank_method(self):
         sk = NystromSketch(DATA["omega"]).linear_update(DATA["A"])
@@ -105,11 +99,8 @@ class TestSimpleNystrom(unittest.TestCase):
         check(self, "simple_exact_low_rank", bool(err < 1e-10))
         # Lists are accepted.
         check(self, "simple_lists", simple_nystrom(DATA["Y"][:5, :2].tolist(), DATA["omega"][:5, :2].tolist()), rtol=1e-8, atol=1e-12)
-        with self.assertRaises(ValueError):
-            simple_nystrom(DATA["Y"][:, :5], DATA["omega"])
-        for shape in ((3, 5), (3, 0)):
-            with self.assertRaises(ValueError):
-                simple_nystrom(np.ones(shape), np.ones(shape))
+        check(self, "simple_errors", [outcome(simple_nystrom, DATA["Y"][:, :5], DATA["omega"])]
+              + [outcome(simple_nystrom, np.ones(shape), np.ones(shape)) for shape in ((3, 5), (3, 0))])
 
 
 class TestFixedRankPSDApprox(unittest.TestCase):
@@ -169,11 +160,6 @@ class TestFixedRankPSDApprox(unittest.TestCase):
         check(self, "fr_k1", fixed_rank_psd_approx(DATA["A"] @ om1, om1, 1)[1], rtol=1e-9)
         eye = np.eye(6)
         check(self, "fr_square", fixed_rank_psd_approx(DATA["A"][:6, :6], eye, 3)[1], rtol=1e-9)
-        for shape in ((3, 5), (3, 0)):
-            with self.assertRaises(ValueError):
-                fixed_rank_psd_approx(np.ones(shape), np.ones(shape), 1)
-        for bad in (0, K + 1, 2.0, True):
-            with self.assertRaises(ValueError):
-                fixed_rank_psd_approx(DATA["Y"], DATA["omega"], bad)
-        with self.assertRaises(ValueError):
-            fixed_rank_psd_approx(DATA["Y"].T, DATA["omega"], 2)
+        check(self, "fr_bad_sizes", [outcome(fixed_rank_psd_approx, np.ones(shape), np.ones(shape), 1) for shape in ((3, 5), (3, 0))])
+        check(self, "fr_bad_rank", [outcome(fixed_rank_psd_approx, DATA["Y"], DATA["omega"], bad) for bad in (0, K + 1, 2.0, True)])
+        check(self, "fr_shape_mismatch", outcome(fixed_rank_psd_approx, DATA["Y"].T, DATA["omega"], 2))
