@@ -2,7 +2,7 @@ import math
 import random
 import unittest
 
-from recode_check import check
+from recode_check import check, outcome
 
 from impala.vtrace import (
     clipped_importance_weights,
@@ -47,9 +47,7 @@ class TestClippedWeights(unittest.TestCase):
     def test_large_log_ratio_and_errors(self):
         # A log-ratio of 1000 overflows exp(); the clipped weight is the threshold itself.
         check(self, "weights_huge", r(clipped_importance_weights([1000.0, -1000.0, 0.5], 1.0)), rtol=1e-12, atol=1e-12)
-        for bad in (0.0, -1.0, True, "1"):
-            with self.assertRaises(ValueError):
-                clipped_importance_weights([0.0], bad)
+        check(self, "weights_bad_threshold", [outcome(clipped_importance_weights, [0.0], bad) for bad in (0.0, -1.0, True, "1")])
 
 
 class TestVTraceTargets(unittest.TestCase):
@@ -83,14 +81,10 @@ class TestVTraceTargets(unittest.TestCase):
         check(self, "vs_noclip_c1", r(vtrace_targets(**self.short, clip_rho_threshold=None)), rtol=1e-10, atol=1e-12)
 
     def test_errors(self):
-        with self.assertRaises(ValueError):
-            vtrace_targets([0.0, 0.0], [0.9], [1.0, 1.0], [0.0, 0.0], 0.0)
-        with self.assertRaises(ValueError):
-            vtrace_targets([0.0], [1.5], [1.0], [0.0], 0.0)
-        with self.assertRaises(ValueError):
-            vtrace_targets([], [], [], [], 0.0)
-        with self.assertRaises(ValueError):
-            vtrace_targets(**HAND, clip_c_threshold=0.0)
+        check(self, "vs_errors", [outcome(vtrace_targets, [0.0, 0.0], [0.9], [1.0, 1.0], [0.0, 0.0], 0.0),
+                                  outcome(vtrace_targets, [0.0], [1.5], [1.0], [0.0], 0.0),
+                                  outcome(vtrace_targets, [], [], [], [], 0.0),
+                                  outcome(vtrace_targets, **HAND, clip_c_threshold=0.0)])
         check(self, "vs_single_step", r(vtrace_targets([math.log(3.0)], [0.5], [1.0], [2.0], 4.0, clip_rho_threshold=2.0)), rtol=1e-12, atol=1e-12)
 
 
@@ -108,8 +102,7 @@ class TestPGAdvantages(unittest.TestCase):
     def test_random_trajectory(self):
         check(self, "pg_random", r(vtrace_pg_advantages(**self.traj, vs=self.vs)), rtol=1e-10, atol=1e-12)
         check(self, "pg_random_clip3", r(vtrace_pg_advantages(**self.traj, vs=self.vs, clip_pg_rho_threshold=3.0)), rtol=1e-10, atol=1e-12)
-        with self.assertRaises(ValueError):
-            vtrace_pg_advantages(**self.traj, vs=self.vs[:-1])
+        check(self, "pg_short_vs", outcome(vtrace_pg_advantages, **self.traj, vs=self.vs[:-1]))
 
 
 class TestFromLogits(unittest.TestCase):
@@ -139,7 +132,5 @@ class TestFromLogits(unittest.TestCase):
         check(self, "large_log_rhos", r(log_rhos), rtol=1e-10, atol=1e-12)
         check(self, "large_vs", r(vs), rtol=1e-10, atol=1e-12)
         check(self, "large_pg", r(adv), rtol=1e-10, atol=1e-12)
-        with self.assertRaises(ValueError):
-            vtrace_from_logits(behaviour, target, [0, 3], [0.9, 0.9], [1.0, -1.0], [0.2, 0.4], 1.0)
-        with self.assertRaises(ValueError):
-            vtrace_from_logits(behaviour, target, [0], [0.9, 0.9], [1.0, -1.0], [0.2, 0.4], 1.0)
+        check(self, "large_bad_actions", [outcome(vtrace_from_logits, behaviour, target, [0, 3], [0.9, 0.9], [1.0, -1.0], [0.2, 0.4], 1.0),
+                                          outcome(vtrace_from_logits, behaviour, target, [0], [0.9, 0.9], [1.0, -1.0], [0.2, 0.4], 1.0)])
