@@ -1,6 +1,6 @@
 import unittest
 
-from recode_check import check
+from recode_check import check, outcome
 
 from hybrid.data import load_queries
 from hybrid.fusion import convex_combination, hybrid_ranking, normalize, reciprocal_rank_fusion
@@ -33,10 +33,7 @@ class TestNormalize(unittest.TestCase):
         check(self, "tmm_sem_q2", as_sorted_items(normalize(sem2, "tmm", lower_bound=-1.0)), rtol=1e-12, atol=1e-15)
         # with the bound equal to the observed minimum it is plain min-max
         self.assertEqual(normalize(lex, "tmm", lower_bound=0.0), normalize(lex, "mm"))
-        with self.assertRaises(ValueError):
-            normalize(sem, "tmm")
-        with self.assertRaises(ValueError):
-            normalize(sem, "tmm", lower_bound=0.5)
+        check(self, "tmm_errors", [outcome(normalize, sem, "tmm"), outcome(normalize, sem, "tmm", lower_bound=0.5)])
 
     def test_z_score(self):
         _, sem = QUERIES["q1"]
@@ -50,10 +47,7 @@ class TestNormalize(unittest.TestCase):
         flat = {"a": 2.5, "b": 2.5, "c": 2.5}
         check(self, "degenerate", [as_sorted_items(normalize(flat, m, lower_bound=2.5)) for m in ("mm", "tmm", "z")])
         check(self, "single_tmm", normalize({"a": 3.0}, "tmm", lower_bound=1.0))
-        with self.assertRaises(ValueError):
-            normalize(flat, "max")
-        with self.assertRaises(ValueError):
-            normalize({}, "mm")
+        check(self, "normalize_errors", [outcome(normalize, flat, "max"), outcome(normalize, {}, "mm")])
 
 
 class TestConvexCombination(unittest.TestCase):
@@ -73,11 +67,8 @@ class TestConvexCombination(unittest.TestCase):
         check(self, "convex_alpha0", as_sorted_items(only_lex), rtol=1e-12, atol=1e-15)
         check(self, "convex_alpha1", as_sorted_items(only_sem), rtol=1e-12, atol=1e-15)
         check(self, "convex_default_normalization", as_sorted_items(convex_combination(lex, sem, 0.25)), rtol=1e-12, atol=1e-15)
-        for bad in (-0.1, 1.5, float("nan")):
-            with self.assertRaises(ValueError):
-                convex_combination(lex, sem, bad)
-        with self.assertRaises(ValueError):
-            convex_combination(lex, {d: s for d, s in sem.items() if d != "p7"}, 0.5)
+        check(self, "convex_bad_alpha", [outcome(convex_combination, lex, sem, bad) for bad in (-0.1, 1.5, float("nan"))])
+        check(self, "convex_candidates_differ", outcome(convex_combination, lex, {d: s for d, s in sem.items() if d != "p7"}, 0.5))
 
 
 class TestReciprocalRankFusion(unittest.TestCase):
@@ -96,9 +87,7 @@ class TestReciprocalRankFusion(unittest.TestCase):
         # only the order of the scores matters
         squashed = {d: s / 100.0 for d, s in lex.items()}
         self.assertEqual(reciprocal_rank_fusion(squashed, sem), reciprocal_rank_fusion(lex, sem))
-        for kwargs in ({"eta_lex": -1}, {"eta_sem": float("inf")}):
-            with self.assertRaises(ValueError):
-                reciprocal_rank_fusion(lex, sem, **kwargs)
+        check(self, "rrf_bad_eta", [outcome(reciprocal_rank_fusion, lex, sem, **kwargs) for kwargs in ({"eta_lex": -1}, {"eta_sem": float("inf")})])
 
 
 class TestHybridRanking(unittest.TestCase):
@@ -117,6 +106,5 @@ class TestHybridRanking(unittest.TestCase):
         lex2, sem2 = QUERIES["q2"]
         check(self, "top_q2_rrf_k20", hybrid_ranking(lex2, sem2, 20, method="rrf", eta_lex=2, eta_sem=30), rtol=1e-12)
         check(self, "top_q2_rrf_k1", hybrid_ranking(lex2, sem2, 1, method="rrf"), rtol=1e-12)
-        for kwargs in ({"k": 0, "method": "rrf"}, {"k": 2.0, "method": "rrf"}, {"k": 3, "method": "borda"}, {"k": 3, "method": "convex"}):
-            with self.assertRaises(ValueError):
-                hybrid_ranking(lex, sem, **kwargs)
+        check(self, "top_errors", [outcome(hybrid_ranking, lex, sem, **kwargs)
+                                   for kwargs in ({"k": 0, "method": "rrf"}, {"k": 2.0, "method": "rrf"}, {"k": 3, "method": "borda"}, {"k": 3, "method": "convex"})])
