@@ -2,7 +2,7 @@ import math
 import random
 import unittest
 
-from recode_check import check
+from recode_check import check, outcome
 
 from dyt.dynamic_tanh import DynamicTanh, convert_ln_to_dyt, dynamic_tanh
 from dyt.modules import LayerNorm, LayerNorm2d, Scale, Sequential
@@ -63,16 +63,11 @@ class TestFunctional(unittest.TestCase):
 
     def test_errors_and_alpha_zero(self):
         check(self, "fn_alpha_zero", dynamic_tanh([[5.0, -5.0, 1.0, 2.0]], 0.0, WEIGHT4, BIAS4), rtol=1e-12, atol=1e-15)
-        with self.assertRaises(ValueError):
-            dynamic_tanh([1.0, 2.0, 3.0], 0.5, WEIGHT4, BIAS4)
-        with self.assertRaises(ValueError):
-            dynamic_tanh([1.0, 2.0, 3.0, 4.0], 0.5, WEIGHT4, BIAS4[:3])
-        with self.assertRaises(ValueError):
-            dynamic_tanh([1.0, 2.0, 3.0, 4.0], float("nan"), WEIGHT4, BIAS4)
-        with self.assertRaises(ValueError):
-            dynamic_tanh([[1.0, 2.0, 3.0, 4.0]], 0.5, WEIGHT4, BIAS4, channels_last=False)
-        with self.assertRaises(ValueError):
-            dynamic_tanh([[1.0, 2.0], [3.0]], 0.5, [1.0, 1.0], [0.0, 0.0])
+        check(self, "fn_errors", [outcome(dynamic_tanh, [1.0, 2.0, 3.0], 0.5, WEIGHT4, BIAS4),
+                                  outcome(dynamic_tanh, [1.0, 2.0, 3.0, 4.0], 0.5, WEIGHT4, BIAS4[:3]),
+                                  outcome(dynamic_tanh, [1.0, 2.0, 3.0, 4.0], float("nan"), WEIGHT4, BIAS4),
+                                  outcome(dynamic_tanh, [[1.0, 2.0, 3.0, 4.0]], 0.5, WEIGHT4, BIAS4, channels_last=False),
+                                  outcome(dynamic_tanh, [[1.0, 2.0], [3.0]], 0.5, [1.0, 1.0], [0.0, 0.0])])
 
 
 class TestDynamicTanh(unittest.TestCase):
@@ -93,15 +88,10 @@ class TestDynamicTanh(unittest.TestCase):
         check(self, "layer_loaded_cf", cf(rand_tensor(rng, (1, 2, 2, 3))), rtol=1e-12, atol=1e-15)
 
     def test_invalid(self):
-        for bad in (0, -3, 2.5, True):
-            with self.assertRaises(ValueError):
-                DynamicTanh(bad)
-        for bad in (0.0, -0.5, float("inf")):
-            with self.assertRaises(ValueError):
-                DynamicTanh(4, alpha_init_value=bad)
+        check(self, "init_bad_shape", [outcome(DynamicTanh, bad) for bad in (0, -3, 2.5, True)])
+        check(self, "init_bad_alpha", [outcome(DynamicTanh, 4, alpha_init_value=bad) for bad in (0.0, -0.5, float("inf"))])
         layer = DynamicTanh(4)
-        with self.assertRaises(ValueError):
-            layer([1.0, 2.0])
+        check(self, "layer_wrong_width", outcome(layer, [1.0, 2.0]))
         check(self, "width_one", DynamicTanh(1, alpha_init_value=2.0)([[0.25], [-0.75]]), rtol=1e-12, atol=1e-15)
 
 
