@@ -1,7 +1,7 @@
 import random
 import unittest
 
-from recode_check import check
+from recode_check import check, outcome
 
 from optim.adam import adam_step, adamw_step, run_adam, update_moments
 from optim.objectives import Quadratic, Rosenbrock
@@ -26,10 +26,8 @@ class TestUpdateMoments(unittest.TestCase):
     def test_invalid(self):
         # beta1 = 0 is allowed: the first moment is then the gradient itself
         check(self, "moments_beta1_zero", update_moments([0.5, 0.5], [0.25, 0.0], [2.0, -1.0], 0.0, 0.5))
-        with self.assertRaises(ValueError):
-            update_moments([0.0], [0.0, 0.0], [1.0], 0.9, 0.999)
-        with self.assertRaises(ValueError):
-            update_moments([0.0], [0.0], [1.0], 1.0, 0.999)
+        check(self, "moments_errors", [outcome(update_moments, [0.0], [0.0, 0.0], [1.0], 0.9, 0.999),
+                                       outcome(update_moments, [0.0], [0.0], [1.0], 1.0, 0.999)])
 
 
 class TestAdamStep(unittest.TestCase):
@@ -55,8 +53,7 @@ class TestAdamStep(unittest.TestCase):
         self.assertEqual(state.step, 12)
         check(self, "adam_trace", trace)
         check(self, "adam_trace_state", (state.m, state.v))
-        with self.assertRaises(ValueError):
-            adam_step([0.0, 0.0], [1.0], AdamState(2))
+        check(self, "adam_length_mismatch", outcome(adam_step, [0.0, 0.0], [1.0], AdamState(2)))
 
 
 class TestAdamWStep(unittest.TestCase):
@@ -83,8 +80,7 @@ class TestAdamWStep(unittest.TestCase):
         for a, b in zip(p1, p2):
             self.assertAlmostEqual(a, b, places=12)
         check(self, "adamw_no_decay", p2, rtol=1e-12)
-        with self.assertRaises(ValueError):
-            adamw_step([0.0], [1.0], AdamState(1), weight_decay=-0.1)
+        check(self, "adamw_negative_decay", outcome(adamw_step, [0.0], [1.0], AdamState(1), weight_decay=-0.1))
 
 
 class TestRunAdam(unittest.TestCase):
