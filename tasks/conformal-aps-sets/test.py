@@ -2,7 +2,7 @@ import math
 import random
 import unittest
 
-from recode_check import check
+from recode_check import check, outcome
 
 from conformal.aps import aps_score, aps_set, calibrate, conformal_quantile, predict_sets
 from conformal.randomness import draw_uniforms
@@ -64,9 +64,8 @@ class TestScore(unittest.TestCase):
         check(self, "scores_rand", r([aps_score(p, y, u) for p, y, u in zip(self.probs, self.labels, us)]), rtol=1e-10, atol=1e-12)
 
     def test_errors(self):
-        for args in (([0.5, 0.5], 2), ([0.5, 0.5], -1), ([0.5, 0.6], 0), ([0.5, 0.5], 0, 1.5), ([], 0)):
-            with self.assertRaises(ValueError):
-                aps_score(*args)
+        bads = (([0.5, 0.5], 2), ([0.5, 0.5], -1), ([0.5, 0.6], 0), ([0.5, 0.5], 0, 1.5), ([], 0))
+        check(self, "score_bad", [outcome(aps_score, *args) for args in bads])
         check(self, "score_single_class", aps_score([1.0], 0, u=0.25), rtol=1e-12)
 
 
@@ -83,11 +82,8 @@ class TestQuantile(unittest.TestCase):
     def test_too_few_points(self):
         check(self, "q_inf", conformal_quantile([0.2, 0.4, 0.6], 0.2))  # ceil(4 * 0.8) = 4 > 3
         check(self, "q_single", conformal_quantile([0.42], 0.6))  # ceil(2 * 0.4) = 1
-        for bad in (0.0, 1.0, -0.1, 1.5):
-            with self.assertRaises(ValueError):
-                conformal_quantile([0.1, 0.2], bad)
-        with self.assertRaises(ValueError):
-            conformal_quantile([], 0.1)
+        check(self, "q_bad_alpha", [outcome(conformal_quantile, [0.1, 0.2], bad) for bad in (0.0, 1.0, -0.1, 1.5)])
+        check(self, "q_no_scores", outcome(conformal_quantile, [], 0.1))
 
 
 class TestSet(unittest.TestCase):
@@ -108,10 +104,8 @@ class TestSet(unittest.TestCase):
         check(self, "set_rand_tie_u0.1", aps_set(self.P, 0.5, u=0.1))
         check(self, "set_inf", [aps_set(self.P, math.inf), aps_set(self.P, math.inf, u=0.0)])
         check(self, "set_tau0", [aps_set(self.P, 0.0), aps_set(self.P, 0.0, u=0.999)])
-        with self.assertRaises(ValueError):
-            aps_set(self.P, 0.5, u=-0.1)
-        with self.assertRaises(ValueError):
-            aps_set([0.2, 0.2], 0.5)
+        check(self, "set_bad_u", outcome(aps_set, self.P, 0.5, u=-0.1))
+        check(self, "set_bad_probs", outcome(aps_set, [0.2, 0.2], 0.5))
 
 
 class TestCalibrate(unittest.TestCase):
@@ -133,10 +127,8 @@ class TestCalibrate(unittest.TestCase):
         check(self, "tau_rand_40", round(tau, 12), rtol=1e-10)
 
     def test_errors(self):
-        with self.assertRaises(ValueError):
-            calibrate(self.probs, self.labels[:-1], 0.1)
-        with self.assertRaises(ValueError):
-            calibrate(self.probs, self.labels, 0.0)
+        check(self, "tau_length_mismatch", outcome(calibrate, self.probs, self.labels[:-1], 0.1))
+        check(self, "tau_alpha_0", outcome(calibrate, self.probs, self.labels, 0.0))
         check(self, "tau_small_n", calibrate(self.probs[:5], self.labels[:5], 0.1))
 
 
