@@ -1,7 +1,7 @@
 import random
 import unittest
 
-from recode_check import check
+from recode_check import check, outcome
 
 from schedules.sgdr import batch_learning_rates, cycle_position, sgdr_learning_rate, train_with_restarts
 from schedules.training import make_problem
@@ -21,9 +21,8 @@ class TestCyclePosition(unittest.TestCase):
 
     def test_errors(self):
         check(self, "position_int_epoch", cycle_position(7, 3, 1))
-        for bad in ((-0.5, 10, 2), (float("nan"), 10, 2), (1.0, 0, 2), (1.0, 10, 0), (1.0, 10, 1.5), (1.0, 2.0, 2), (1.0, True, 2)):
-            with self.assertRaises(ValueError):
-                cycle_position(*bad)
+        bads = ((-0.5, 10, 2), (float("nan"), 10, 2), (1.0, 0, 2), (1.0, 10, 0), (1.0, 10, 1.5), (1.0, 2.0, 2), (1.0, True, 2))
+        check(self, "position_bad", [outcome(cycle_position, *bad) for bad in bads])
 
 
 class TestSGDRLearningRate(unittest.TestCase):
@@ -37,12 +36,9 @@ class TestSGDRLearningRate(unittest.TestCase):
         # Right at a restart the rate jumps back to eta_max.
         check(self, "lr_at_restarts", [sgdr_learning_rate(e, 0.2, 0.01, 1, 3) for e in (0, 1, 4, 13, 121)])
         check(self, "lr_constant_when_equal", sgdr_learning_rate(3.3, 0.05, 0.05, 2, 2))
-        with self.assertRaises(ValueError):
-            sgdr_learning_rate(1.0, 0.01, 0.1, 10, 2)
-        with self.assertRaises(ValueError):
-            sgdr_learning_rate(1.0, 0.1, -0.01, 10, 2)
-        with self.assertRaises(ValueError):
-            sgdr_learning_rate(-1.0, 0.1, 0.0, 10, 2)
+        check(self, "lr_min_above_max", outcome(sgdr_learning_rate, 1.0, 0.01, 0.1, 10, 2))
+        check(self, "lr_negative_min", outcome(sgdr_learning_rate, 1.0, 0.1, -0.01, 10, 2))
+        check(self, "lr_negative_epoch", outcome(sgdr_learning_rate, -1.0, 0.1, 0.0, 10, 2))
 
 
 class TestBatchLearningRates(unittest.TestCase):
@@ -58,10 +54,8 @@ class TestBatchLearningRates(unittest.TestCase):
         # One batch per epoch: T_cur only takes integer values.
         check(self, "batch_one_per_epoch", batch_learning_rates(6, 1, 1.0, 0.0, 2, 2), rtol=1e-9, atol=1e-15)
         check(self, "batch_no_epochs", batch_learning_rates(0, 5, 1.0, 0.0, 2, 2))
-        with self.assertRaises(ValueError):
-            batch_learning_rates(3, 0, 1.0, 0.0, 2, 2)
-        with self.assertRaises(ValueError):
-            batch_learning_rates(-1, 2, 1.0, 0.0, 2, 2)
+        check(self, "batch_zero_batches", outcome(batch_learning_rates, 3, 0, 1.0, 0.0, 2, 2))
+        check(self, "batch_negative_epochs", outcome(batch_learning_rates, -1, 2, 1.0, 0.0, 2, 2))
 
 
 class TestTrainWithRestarts(unittest.TestCase):
