@@ -2,7 +2,7 @@ import unittest
 
 import numpy as np
 
-from recode_check import check
+from recode_check import check, outcome
 
 from ltsf.data import sliding_windows
 from ltsf.dlinear import dlinear_forecast, moving_average, series_decomposition
@@ -52,11 +52,8 @@ class TestMovingAverage(unittest.TestCase):
         check(self, "ma_list_input", moving_average([[[1.0, 0.0], [3.0, 2.0], [8.0, 4.0]]], 3), rtol=1e-12)
 
     def test_errors(self):
-        for k in (0, 2, 24, -3, 2.0, True):
-            with self.assertRaises(ValueError):
-                moving_average(DATA["x"], k)
-        with self.assertRaises(ValueError):
-            moving_average(np.ones((48, 3)), 5)
+        check(self, "ma_bad_kernel", [outcome(moving_average, DATA["x"], k) for k in (0, 2, 24, -3, 2.0, True)])
+        check(self, "ma_not_3d", outcome(moving_average, np.ones((48, 3)), 5))
         check(self, "ma_constant", moving_average(np.full((1, 4, 2), 2.5), 7), rtol=1e-12)
 
 
@@ -91,13 +88,9 @@ class TestForecast(unittest.TestCase):
 
     def test_errors(self):
         d = DATA
-        with self.assertRaises(ValueError):
-            dlinear_forecast(d["x"], d["ws"][:, :40], d["bs"], d["wt"], d["bt"])
-        with self.assertRaises(ValueError):
-            dlinear_forecast(d["x"], d["ws_ind"][:2], d["bs_ind"][:2], d["wt_ind"], d["bt_ind"])
-        with self.assertRaises(ValueError):
-            dlinear_forecast(d["x"], d["ws"], d["bs"], d["wt"], d["bt"], kernel_size=4)
-        with self.assertRaises(ValueError):
-            dlinear_forecast(d["x"], d["ws"][0], d["bs"], d["wt"], d["bt"])
+        check(self, "fc_wrong_length", outcome(dlinear_forecast, d["x"], d["ws"][:, :40], d["bs"], d["wt"], d["bt"]))
+        check(self, "fc_channel_mismatch", outcome(dlinear_forecast, d["x"], d["ws_ind"][:2], d["bs_ind"][:2], d["wt_ind"], d["bt_ind"]))
+        check(self, "fc_even_kernel", outcome(dlinear_forecast, d["x"], d["ws"], d["bs"], d["wt"], d["bt"], kernel_size=4))
+        check(self, "fc_weight_1d", outcome(dlinear_forecast, d["x"], d["ws"][0], d["bs"], d["wt"], d["bt"]))
         one = dlinear_forecast(np.arange(6.0).reshape(1, 6, 1), np.eye(6)[:2], np.zeros(2), np.eye(6)[-2:], np.ones(2), 3)
         check(self, "fc_hand", one, rtol=1e-12)
