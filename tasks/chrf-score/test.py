@@ -1,6 +1,6 @@
 import unittest
 
-from recode_check import check
+from recode_check import check, outcome
 
 from mteval.chrf import chrf_from_statistics, corpus_chrf, ngram_statistics, sentence_chrf
 from mteval.testset import load_testset
@@ -30,9 +30,8 @@ class TestNgramStatistics(unittest.TestCase):
         # The reference has no 5- or 6-grams: those orders count nothing on either side.
         check(self, "stats_short_reference", as_lists(ngram_statistics("It rains.", "Rain.")))
         check(self, "stats_empty_hypothesis", as_lists(ngram_statistics("", "abc", char_order=2)))
-        for kwargs in ({"char_order": 0}, {"word_order": -1}, {"char_order": 2.0}):
-            with self.assertRaises(ValueError):
-                ngram_statistics("a", "a", **kwargs)
+        bads = ({"char_order": 0}, {"word_order": -1}, {"char_order": 2.0})
+        check(self, "stats_bad_orders", [outcome(ngram_statistics, "a", "a", **kwargs) for kwargs in bads])
 
 
 class TestChrfFromStatistics(unittest.TestCase):
@@ -49,9 +48,8 @@ class TestChrfFromStatistics(unittest.TestCase):
         self.assertEqual(chrf_from_statistics([(0, 0, 0), (0, 0, 0)]), 0.0)
         check(self, "from_stats_no_match", chrf_from_statistics([(3, 4, 0), (2, 3, 0)]), rtol=0.0, atol=0.0)
         check(self, "from_stats_perfect", chrf_from_statistics([(4, 4, 4), (3, 3, 3)], beta=3.0), rtol=1e-12)
-        for bad in (0.0, -1.0, float("nan"), float("inf")):
-            with self.assertRaises(ValueError):
-                chrf_from_statistics(self.STATS, bad)
+        bads = (0.0, -1.0, float("nan"), float("inf"))
+        check(self, "from_stats_bad_beta", [outcome(chrf_from_statistics, self.STATS, bad) for bad in bads])
 
 
 class TestSentenceChrf(unittest.TestCase):
@@ -73,10 +71,8 @@ class TestSentenceChrf(unittest.TestCase):
         check(self, "sentence_best_of_two", best, rtol=1e-12)
         self.assertEqual(best, sentence_chrf(hyp, list(reversed(refs))))
         check(self, "sentence_best_chrfpp", sentence_chrf(hyp, refs, word_order=2, beta=1.0), rtol=1e-12)
-        with self.assertRaises(ValueError):
-            sentence_chrf(hyp, [])
-        with self.assertRaises(ValueError):
-            sentence_chrf(hyp, "We will meet at the station.")
+        check(self, "sentence_no_references", outcome(sentence_chrf, hyp, []))
+        check(self, "sentence_string_references", outcome(sentence_chrf, hyp, "We will meet at the station."))
 
 
 class TestCorpusChrf(unittest.TestCase):
@@ -102,7 +98,5 @@ class TestCorpusChrf(unittest.TestCase):
         check(self, "corpus_tie_first_reference", tie, rtol=1e-12)
         short = corpus_chrf(["It rains.", "Yes."], [["Rain."], ["Yes!"]], word_order=2)
         check(self, "corpus_short_references", short, rtol=1e-12)
-        with self.assertRaises(ValueError):
-            corpus_chrf(self.hyps, self.refs[:-1])
-        with self.assertRaises(ValueError):
-            corpus_chrf([], [])
+        check(self, "corpus_length_mismatch", outcome(corpus_chrf, self.hyps, self.refs[:-1]))
+        check(self, "corpus_empty", outcome(corpus_chrf, [], []))
