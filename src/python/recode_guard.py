@@ -991,8 +991,12 @@ def _forked_children_end_at_the_test_side(allow):
         return
     from recode_stack import _test_side_folders, hidden_frame_check
 
+    import signal
+
     hidden = hidden_frame_check(_test_side_folders())
     _exit, _setprofile, _id, _base = os._exit, sys.setprofile, id, BaseException
+    _mask, _block, _restore, _every = signal.pthread_sigmask, signal.SIG_BLOCK, signal.SIG_SETMASK, signal.valid_signals()
+    _gc_enabled, _gc_disable, _gc_enable = gc.isenabled, gc.disable, gc.enable
 
     def child():
         before = {}
@@ -1015,11 +1019,24 @@ def _forked_children_end_at_the_test_side(allow):
             except _base:
                 _exit(1)
 
+        # No code under test runs while the audit hook lets sys.setprofile through: no signal handler (the
+        # signals blocked), no finalizer or weakref callback of the collector's (it is off).
+        try:
+            blocked = _mask(_block, _every)
+            collecting = _gc_enabled()
+            _gc_disable()
+        except _base:
+            _exit(1)
         allow.append(True)
         try:
             _setprofile(end)
+        except _base:
+            _exit(1)
         finally:
             allow.clear()
+        if collecting:
+            _gc_enable()
+        _mask(_restore, blocked)
 
     os.register_at_fork(after_in_child=child)
 

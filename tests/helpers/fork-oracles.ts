@@ -6,21 +6,28 @@
  * of the parent's.
  */
 
-/**
- * `stub` with each public function wrapped: on a call it has not seen, it forks; the child raises a
- * `ValueError` as if the call had failed and goes on with the test, and writes "1" to a pipe when
- * unittest's assertRaises catches it (its `__exit__` calls the exception's `with_traceback(None)`), "0"
- * when the exception leaves the test (the harness formats it with `str()`). The parent raises only on "1".
- */
-export function forkedChildOracleAttack(stub: string): string {
-  return `${stub}
+/** How {@link forkedChildOracleAttack} forks: directly, or inside `sys.call_tracing` (natively on 3.11, it put back, as it returned, whether the caller's C frame was traced). */
+export type ForkRoute = "os.fork" | "sys.call_tracing";
 
-import os as _os, select as _sel, signal as _sig, functools as _ft
-_PARENT, _W = _os.getpid(), [None]
-class _Rejected(ValueError, TypeError):
-    pass
-class _Probe(_Rejected):
-    def with_traceback(self, tb):
+/**
+ * What the child of {@link forkedChildOracleAttack} looks for: unittest's assertRaises catching its
+ * exception (`__exit__` calls the exception's `with_traceback(None)`), or `recode_check.outcome` catching it
+ * (it formats the exception with `str()` at once, when its traceback is three calls long: outcome, the
+ * wrapper, the raiser).
+ */
+export type ForkOracleMode = "assertRaises" | "outcome";
+
+/**
+ * `stub` with each public function wrapped: on a call it has not seen, it forks (by `route`); the child
+ * raises a `ValueError` as if the call had failed and goes on with the test, and writes "1" to a pipe when
+ * what `mode` names caught it, "0" else (the exception left the test: the harness formats it with `str()`).
+ * The parent raises only on "1".
+ */
+export function forkedChildOracleAttack(stub: string, route: ForkRoute = "os.fork", mode: ForkOracleMode = "assertRaises"): string {
+  const fork = route === "os.fork" ? "_os.fork()" : "_sys.call_tracing(_os.fork, ())";
+  const caught =
+    mode === "assertRaises"
+      ? `    def with_traceback(self, tb):
         if _os.getpid() != _PARENT:
             _os.write(_W[0], b"1" if tb is None else b"0")
             _os._exit(0)
@@ -29,10 +36,26 @@ class _Probe(_Rejected):
         if _os.getpid() != _PARENT:
             _os.write(_W[0], b"0")
             _os._exit(0)
-        return "rejected"
+        return "rejected"`
+      : `    def __str__(self):
+        if _os.getpid() != _PARENT:
+            n, tb = 0, self.__traceback__
+            while tb is not None:
+                n, tb = n + 1, tb.tb_next
+            _os.write(_W[0], b"1" if n == 3 else b"0")
+            _os._exit(0)
+        return "rejected"`;
+  return `${stub}
+
+import os as _os, sys as _sys, select as _sel, signal as _sig, functools as _ft
+_PARENT, _W = _os.getpid(), [None]
+class _Rejected(ValueError, TypeError):
+    pass
+class _Probe(_Rejected):
+${caught}
 def _test_expects_an_error():
     r, w = _os.pipe()
-    pid = _os.fork()
+    pid = ${fork}
     if pid == 0:
         _os.close(r)
         _W[0] = w

@@ -9,6 +9,7 @@
  * still show test.py's lines.
  */
 import { describe, expect, it } from "vitest";
+import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import { taskRunRequest } from "../../src/python/runtime";
 import { withoutInputChecks } from "../helpers/attacks";
 import {
@@ -255,17 +256,33 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
 describe("native: a child forked by code under test", () => {
   const runtime = sharedRuntime("native");
 
-  it.each(RAISES_TASK_IDS)(
-    "that raises and goes on with the test, to see whether assertRaises catches it, tells the parent nothing (%s)",
-    async (id) => {
+  it.each(RAISES_TASK_IDS.flatMap((id) => (["os.fork", "sys.call_tracing"] as const).map((route) => [id, route] as const)))(
+    "that raises and goes on with the test, to see whether assertRaises catches it, tells the parent nothing (%s, forked by %s)",
+    async (id, route) => {
       const task = raisesTask(id);
       const stub = withoutInputChecks(task.canonical);
       const failedByStub = (await runtime().run(taskRunRequest(task, stub))).tests.filter((t) => t.status !== "passed").map((t) => t.id);
       expect(failedByStub.length).toBeGreaterThan(0);
-      const r = await runtime().run(taskRunRequest(task, forkedChildOracleAttack(stub)));
+      const r = await runtime().run(taskRunRequest(task, forkedChildOracleAttack(stub, route)));
       expect(r.allPassed).toBe(false);
       expect(r.tests.filter((t) => failedByStub.includes(t.id) && t.status === "passed").map((t) => t.id)).toEqual([]);
       expect((await runtime().run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    },
+  );
+
+  // The built-in tasks' error tests are checks of outcome(): a child that saw outcome() catch its exception
+  // would tell the parent which calls are error tests, and the host's comparison would see the right errors.
+  it.each(RAISES_TASK_IDS.flatMap((id) => (["os.fork", "sys.call_tracing"] as const).map((route) => [id, route] as const)))(
+    "that raises and goes on with the test, to see whether outcome() catches it, tells the parent nothing (built-in %s, forked by %s)",
+    async (id, route) => {
+      const task = loadTaskDir(BUILTIN_TASKS, id);
+      expect(task.tests).toContain("outcome(");
+      const stub = withoutInputChecks(task.canonical);
+      const failedByStub = (await runtime().run(taskRunRequest(task, stub))).tests.filter((t) => t.status !== "passed").map((t) => t.id);
+      expect(failedByStub.length).toBeGreaterThan(0);
+      const r = await runtime().run(taskRunRequest(task, forkedChildOracleAttack(stub, route, "outcome")));
+      expect(r.allPassed).toBe(false);
+      expect(r.tests.filter((t) => failedByStub.includes(t.id) && t.status === "passed").map((t) => t.id)).toEqual([]);
     },
   );
 
