@@ -987,7 +987,7 @@ def _forked_children_end_at_the_test_side(allow):
     it set while ``allow`` holds an item. The profile function reads the frames the interpreter hands it and
     nothing else; what it decides with is in its closure. It ends the child with exit code 1. Nothing is
     registered where ``os`` has no ``register_at_fork`` (Pyodide, which has no fork)."""
-    if not hasattr(os, "register_at_fork"):
+    if not hasattr(os, "register_at_fork") or not hasattr(os, "fork"):
         return
     from recode_stack import _test_side_folders, hidden_frame_check
 
