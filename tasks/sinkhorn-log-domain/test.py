@@ -83,7 +83,6 @@ class TestSinkhornKnopp(unittest.TestCase):
         check(self, "knopp_negative_mass", outcome(sinkhorn_knopp, A2, [0.6, 0.6, -0.2], C23, 1.0))
         # Here K^T u is positive but the second row of K is all zeros, so K v has a zero.
         check(self, "knopp_underflow_row", outcome(sinkhorn_knopp, [0.5, 0.5], [0.5, 0.5], [[0.0, 0.0], [0.9, 1.0]], 1e-3))
-        check(self, "knopp_raises_underflow", True)
 
     def test_defaults_and_inclusive_stop(self):
         # Slow convergence: the default max_iter (1000) ends the run.
@@ -177,7 +176,6 @@ class TestSinkhornLog(unittest.TestCase):
         ]
         check(self, "log_errors", [outcome(sinkhorn_log, *args) for args in bad])
         check(self, "log_zero_max_iter", outcome(sinkhorn_log, a, b, C, 0.05, max_iter=0))
-        check(self, "log_errors_raised", len(bad))
 
 
 class TestSinkhornDistance(unittest.TestCase):
