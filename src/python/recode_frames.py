@@ -294,7 +294,7 @@ def frame_wall(views):
     return check, made
 
 
-def handlers_without_frames():
+def handlers_without_frames(uninterruptible=()):
     """Signal handlers get no frame. CPython calls a Python signal handler
     with the frame that was running when the signal came (``handler(signum,
     frame)``, no audit event), and from it ``f_back`` leads to the running
@@ -308,7 +308,13 @@ def handlers_without_frames():
     (refused: a count tells whether the test holds an ``assertRaises``
     context), ``sys.call_tracing`` (refused: a fork inside it left the child
     untraced) and ``tracemalloc.start`` (refused: where live memory was made
-    tells it too). Returns the new functions:
+    tells it too). ``uninterruptible``: code objects (filled by the guard once
+    made) that a handler must not interrupt with an exception in a child
+    forked by code under test: such a child ends instead (exit code 1). The
+    profile function that ends a forked child as it returns into the running
+    test, and the audit hook, are Python functions: a pending handler that
+    raised as one began was raised in its place, and the child went on with
+    the test. Returns the new functions:
     the guard's audit hook refuses to read their code; their closures, which
     hold the originals, are sealed."""
     import _imp
@@ -319,12 +325,23 @@ def handlers_without_frames():
     # (What they decide with is in their closures, which code under test cannot read, not in defaults, which a
     # caller can pass in their place: create_builtin given a table of its own made sys again.)
     real_signal, real_getsignal, _id = _signal.signal, _signal.getsignal, id
+    import os
+
+    _getpid, _pid, _exit, _base = os.getpid, os.getpid(), os._exit, BaseException
 
     def signal(signalnum, handler, /):
         # (Any callable: a C method such as list.insert, or a class that says it is of builtins, gets the frame too.)
         if callable(handler):
 
             def stand_in(signum, frame, _handler=handler):
+                if frame is not None and _getpid() != _pid:
+                    code = frame.f_code
+                    for held in uninterruptible:
+                        if code is held:
+                            try:
+                                return _handler(signum, None)
+                            except _base:
+                                _exit(1)
                 return _handler(signum, None)
 
             stand_ins[_id(stand_in)] = (stand_in, handler)

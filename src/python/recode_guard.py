@@ -985,10 +985,11 @@ def _forked_children_end_at_the_test_side(allow):
     Registered once, before any code under test runs, as the interpreter's first ``after_in_child`` fork
     handler (none can be removed): it sets a profile function in the child, which the guard's audit hook lets
     it set while ``allow`` holds an item. The profile function reads the frames the interpreter hands it and
-    nothing else; what it decides with is in its closure. It ends the child with exit code 1. Nothing is
-    registered where ``os`` has no ``register_at_fork`` (Pyodide, which has no fork)."""
+    nothing else; what it decides with is in its closure. It ends the child with exit code 1. Returns the
+    code of the profile function (a signal handler that raises into it ends the child: recode_frames), or
+    nothing where the interpreter cannot fork (Pyodide)."""
     if not hasattr(os, "register_at_fork") or not hasattr(os, "fork"):
-        return
+        return ()
     from recode_stack import _test_side_folders, hidden_frame_check
 
     import signal
@@ -1039,6 +1040,8 @@ def _forked_children_end_at_the_test_side(allow):
         _mask(_restore, blocked)
 
     os.register_at_fork(after_in_child=child)
+    # (The code of the profile function: a signal handler that raises as it begins ends the child.)
+    return tuple(c for c in child.__code__.co_consts if isinstance(c, types.CodeType) and c.co_name == "end")
 
 
 def _install_audit_guard(functions, own=(), seal_module=None, stack_views=None):
@@ -1070,11 +1073,13 @@ def _install_audit_guard(functions, own=(), seal_module=None, stack_views=None):
     frames, stack_views = frame_wall(stack_views)
     # Functions whose defaults hold what code under test must not have (the original signal functions).
     # (And the functions the frame check allows by their code: a function made from one's code would be too.)
-    hidden = (*handlers_without_frames(), *frame_reader_functions(), *stack_views, *seal_frame_builtins(), *own)
+    # (The code a signal handler may not raise into in a forked child: filled below, once made.)
+    uninterruptible = []
+    hidden = (*handlers_without_frames(uninterruptible), *frame_reader_functions(), *stack_views, *seal_frame_builtins(), *own)
     hidden_ids = set(map(id, hidden))
     # (Holds an item while a forked child's handler sets its profile function, and only then.)
     allow = []
-    _forked_children_end_at_the_test_side(allow)
+    uninterruptible.extend(_forked_children_end_at_the_test_side(allow))
     noted = set()
     held = []  # the noted objects, so that their ids stay theirs
 
@@ -1115,6 +1120,9 @@ def _install_audit_guard(functions, own=(), seal_module=None, stack_views=None):
         _forward=_forward_ref_classes(),
         _frame=types.FrameType,
         _allow=allow,
+        _pid=os.getpid(),
+        _getpid=os.getpid,
+        _exit=os._exit,
     ):
         # (The most frequent events, which nothing here refuses: id(), and a frame's own audited attributes
         # (f_code), read by the frame check and the frame-reading built-ins at every look. A frame is no
@@ -1123,8 +1131,13 @@ def _install_audit_guard(functions, own=(), seal_module=None, stack_views=None):
             return
         _frames(event, args)
         if event in _walks:
-            if _allow and event == "sys.setprofile":
-                return
+            if event == "sys.setprofile":
+                if _allow:
+                    return
+                if _getpid() != _pid:
+                    # In a forked child, the profile function that ends it failed and is being taken away
+                    # (or code under test tries to): the child ends.
+                    _exit(1)
             raise _re(f"{event} is not available to code under test")
         if event == "import":
             name = args[0] if args else None
@@ -1168,6 +1181,7 @@ def _install_audit_guard(functions, own=(), seal_module=None, stack_views=None):
         elif event == "sys.addaudithook":
             raise _re("audit hooks are not available to code under test")
 
+    uninterruptible.append(audit.__code__)
     sys.addaudithook(audit)
     return protect, hidden_ids
 

@@ -94,6 +94,98 @@ for _n, _v in list(globals().items()):
 `;
 }
 
+/**
+ * `stub` with each public function wrapped as in {@link forkedChildOracleAttack}, but the child goes on with
+ * the test by returning from the call, with two signals pending as it returns: the first one's handler
+ * raises as the profile function that ends the child begins (before any statement of it runs), the second
+ * one's as the audit hook begins that looks at the profile function being taken away, with an exception of
+ * the candidate's, which then went on into the test. The child writes "S" when the second handler runs, and
+ * "1" when assertRaises or outcome() catches its exception; the parent tries up to five children.
+ */
+export function forkedChildSignalsAttack(stub: string): string {
+  return `${stub}
+
+import os as _os, select as _sel, signal as _sig, functools as _ft
+_PARENT, _W = _os.getpid(), [None]
+class _Rejected(ValueError, TypeError):
+    pass
+class _Probe(_Rejected):
+    def with_traceback(self, tb):
+        if _os.getpid() != _PARENT:
+            _os.write(_W[0], b"1" if tb is None else b"0")
+            _os._exit(0)
+        return _Rejected.with_traceback(self, tb)
+    def __str__(self):
+        if _os.getpid() != _PARENT:
+            _os.write(_W[0], b"1")
+            _os._exit(0)
+        return "rejected"
+def _h1(s, f):
+    raise KeyboardInterrupt()
+def _h2(s, f):
+    _os.write(_W[0], b"S")
+    raise _Probe()
+def _child_tail():
+    _W[0] = _W[1]
+    _sig.signal(_sig.SIGALRM, _h1)
+    _sig.signal(_sig.SIGVTALRM, _h2)
+    L = [0] * 6000000
+    _sig.setitimer(_sig.ITIMER_REAL, 0.004)
+    _sig.setitimer(_sig.ITIMER_VIRTUAL, 0.004)
+    return L
+def _test_expects_an_error():
+    for attempt in range(5):
+        r, w = _os.pipe()
+        pid = _os.fork()
+        if pid == 0:
+            _os.close(r)
+            _W.append(w)
+            return "child"
+        _os.close(w)
+        got = b""
+        while _sel.select([r], [], [], 5.0)[0]:
+            c = _os.read(r, 1)
+            if not c:
+                break
+            got += c
+        _os.close(r)
+        try:
+            _os.kill(pid, 9)
+        except OSError:
+            pass
+        _os.waitpid(pid, 0)
+        if got.startswith(b"S"):
+            return got == b"S1"
+    return False
+_DEPTH, _SEEN = [0], {}
+def _oracle(f):
+    @_ft.wraps(f)
+    def w(*a, **k):
+        if _os.getpid() != _PARENT:
+            _os._exit(0)
+        if _DEPTH[0] == 0:
+            key = (f.__name__, repr(a), repr(k))
+            if key not in _SEEN:
+                res = _test_expects_an_error()
+                if res == "child":
+                    L = _child_tail()
+                    -1 in L
+                    return None
+                _SEEN[key] = res
+            if _SEEN[key]:
+                raise _Rejected("rejected")
+        _DEPTH[0] += 1
+        try:
+            return f(*a, **k)
+        finally:
+            _DEPTH[0] -= 1
+    return w
+for _n, _v in list(globals().items()):
+    if type(_v).__name__ == "function" and not _n.startswith("_") and getattr(_v, "__module__", None) == __name__:
+        globals()[_n] = _oracle(_v)
+`;
+}
+
 /** The routes {@link forkedChildDumpProbe} tries, each in a forked child whose standard error is a pipe of the parent's. */
 export const FORKED_DUMP_ROUTES = [
   "faulthandler.enable, then a segmentation fault",

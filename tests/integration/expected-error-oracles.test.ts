@@ -35,7 +35,7 @@ import {
   testSideTracebackProbe,
   testTextProbe,
 } from "../helpers/expected-error-oracles";
-import { FORKED_DUMP_ROUTES, forkedChildDumpProbe, forkedChildOracleAttack } from "../helpers/fork-oracles";
+import { FORKED_DUMP_ROUTES, forkedChildDumpProbe, forkedChildOracleAttack, forkedChildSignalsAttack } from "../helpers/fork-oracles";
 import { RAISES_TASK_IDS, raisesTask } from "../helpers/raises-tasks";
 import { sharedRuntime } from "../helpers/runtime";
 
@@ -284,6 +284,20 @@ describe("native: a child forked by code under test", () => {
       expect(r.allPassed).toBe(false);
       expect(r.tests.filter((t) => failedByStub.includes(t.id) && t.status === "passed").map((t) => t.id)).toEqual([]);
     },
+  );
+
+  // (One task: the children it forks each fill and scan a large list, up to five times per call.)
+  it.each(["min-p-sampling"] as const)(
+    "that returns into the test with two signals pending, to raise into the harness's Python code that would end it, tells the parent nothing (%s)",
+    async (id) => {
+      const task = raisesTask(id);
+      const stub = withoutInputChecks(task.canonical);
+      const failedByStub = (await runtime().run(taskRunRequest(task, stub))).tests.filter((t) => t.status !== "passed").map((t) => t.id);
+      expect(failedByStub.length).toBeGreaterThan(0);
+      const r = await runtime().run({ ...taskRunRequest(task, forkedChildSignalsAttack(stub)), timeLimitMs: 60_000 });
+      expect(r.tests.filter((t) => failedByStub.includes(t.id) && t.status === "passed").map((t) => t.id)).toEqual([]);
+    },
+    180_000,
   );
 
   it("has no stack dumped to a pipe of the parent's: faulthandler's crash handler and fatal errors, a subinterpreter", async () => {
