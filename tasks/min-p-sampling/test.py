@@ -23,12 +23,16 @@ class TestSoftmax(unittest.TestCase):
     def test_large_logits_and_errors(self):
         p = softmax_with_temperature([1000.0, 999.0, 998.5, NEG_INF], 0.7)
         check(self, "softmax_large_logits", p, rtol=1e-9, atol=1e-15)
-        bads = (0, 0.0, -1.0, float("inf"), float("nan"), "2.0", None)
-        check(self, "softmax_bad_temperature", [outcome(softmax_with_temperature, [1.0, 2.0], bad) for bad in bads])
-        check(self, "softmax_empty", outcome(softmax_with_temperature, [], 1.0))
+        temps = (0.8, 0, 0.0, 3.0, -1.0, float("inf"), 1e-3, float("nan"), "2.0", 1.7, None)
+        check(self, "softmax_temperature_mixed", [outcome(softmax_with_temperature, [1.0, 2.0], t) for t in temps],
+              rtol=1e-9, atol=1e-15)
+        check(self, "softmax_empty", [outcome(softmax_with_temperature, [0.3, -0.2], 1.0),
+                                      outcome(softmax_with_temperature, [], 1.0),
+                                      outcome(softmax_with_temperature, [2.5], 1.0)], rtol=1e-9, atol=1e-15)
         # a +inf or NaN logit, or only -inf logits
-        bads = ([1.0, float("nan")], [float("inf"), 0.0], [NEG_INF, NEG_INF])
-        check(self, "softmax_bad_logits", [outcome(softmax_with_temperature, bad_logits, 1.0) for bad_logits in bads])
+        logits = ([0.0, 1.5, -2.0], [1.0, float("nan")], [float("inf"), 0.0], [NEG_INF, 4.0], [NEG_INF, NEG_INF], [7.0])
+        check(self, "softmax_logits_mixed", [outcome(softmax_with_temperature, z, 1.0) for z in logits],
+              rtol=1e-9, atol=1e-15)
 
 
 class TestMinPFilter(unittest.TestCase):
@@ -52,7 +56,8 @@ class TestMinPFilter(unittest.TestCase):
         check(self, "filter_pbase_0", min_p_filter(probs, 0.0), rtol=1e-12, atol=0.0)
         check(self, "filter_pbase_1_ties", min_p_filter(probs, 1.0), rtol=1e-12, atol=0.0)
         check(self, "filter_single", min_p_filter([1.0], 0.5), rtol=1e-12, atol=0.0)
-        check(self, "filter_pbase_bad", [outcome(min_p_filter, probs, bad) for bad in (-0.1, 1.5, float("nan"))])
+        check(self, "filter_pbase_mixed", [outcome(min_p_filter, probs, p) for p in (0.3, -0.1, 1.5, 0.9, float("nan"), 0.5)],
+              rtol=1e-12, atol=0.0)
 
 
 class TestMinPSample(unittest.TestCase):
