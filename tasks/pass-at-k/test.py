@@ -28,8 +28,9 @@ class TestPassAtK(unittest.TestCase):
         # only 2 wrong samples: any 3 drawn contain a correct one
         self.assertEqual(pass_at_k(10, 8, 3), 1.0)
         check(self, "pass_at_k_boundary", pass_at_k(10, 8, 2), rtol=1e-12)
-        bads = ((10, 3, 11), (10, 11, 1), (0, 0, 1), (10, -1, 1), (10, 3, 0), (10.0, 3, 1))
-        check(self, "pass_at_k_bad", [outcome(pass_at_k, *bad) for bad in bads])
+        calls = ((12, 4, 3), (10, 3, 11), (10, 11, 1), (9, 9, 9), (0, 0, 1), (10, -1, 1), (30, 2, 7), (10, 3, 0),
+                 (10.0, 3, 1), (1, 0, 1))
+        check(self, "pass_at_k_mixed", [outcome(pass_at_k, *args) for args in calls], rtol=1e-12)
 
 
 class TestNaivePassAtK(unittest.TestCase):
@@ -41,7 +42,8 @@ class TestNaivePassAtK(unittest.TestCase):
             for c in range(n + 1):
                 for k in range(1, n + 1):
                     self.assertLessEqual(naive_pass_at_k(n, c, k), pass_at_k(n, c, k) + 1e-12)
-        check(self, "naive_k_above_n", outcome(naive_pass_at_k, 10, 3, 11))
+        check(self, "naive_k_above_n", [outcome(naive_pass_at_k, 11, 4, 3), outcome(naive_pass_at_k, 10, 3, 11),
+                                        outcome(naive_pass_at_k, 6, 1, 6)], rtol=1e-12)
 
 
 class TestAggregate(unittest.TestCase):
@@ -58,5 +60,9 @@ class TestAggregate(unittest.TestCase):
         # the default ks are (1, 10, 100): every one is defined with at least 100 samples per problem
         many = {"a": [True] * 3 + [False] * 98, "b": [False] * 120 + [True] * 5, "c": [True] * 2 + [False] * 100}
         check(self, "aggregate_default_ks", aggregate_pass_at_k(many), rtol=1e-12)
-        check(self, "aggregate_no_problems", outcome(aggregate_pass_at_k, {}, ks=(1,)))
-        check(self, "aggregate_bad_ks", [outcome(aggregate_pass_at_k, uneven, ks=bad) for bad in ((0,), (1, -2), (1.5,))])
+        small = {"x": [False, True, True], "y": [True] * 5}
+        check(self, "aggregate_no_problems", [outcome(aggregate_pass_at_k, small, ks=(1,)),
+                                              outcome(aggregate_pass_at_k, {}, ks=(1,)),
+                                              outcome(aggregate_pass_at_k, {"z": [False, True]}, ks=(1,))], rtol=1e-12)
+        check(self, "aggregate_ks_mixed", [outcome(aggregate_pass_at_k, uneven, ks=ks)
+                                           for ks in ((3,), (0,), (1, -2), (2, 4), (1.5,), (1, 20))], rtol=1e-12)
