@@ -10,13 +10,13 @@ from rankeval.run import load_run
 class TestGain(unittest.TestCase):
     def test_values_and_errors(self):
         check(self, "gains", [gain(r) for r in range(5)])
-        check(self, "gain_errors", [outcome(gain, bad) for bad in (-1, 1.5, True)])
+        check(self, "gain_mixed", [outcome(gain, y) for y in (6, -1, 1.5, 0, True, 9)])
 
 
 class TestDiscount(unittest.TestCase):
     def test_values_and_errors(self):
         check(self, "discounts", [discount(r) for r in range(1, 8)], rtol=1e-15)
-        check(self, "discount_errors", [outcome(discount, bad) for bad in (0, -2, 1.0)])
+        check(self, "discount_mixed", [outcome(discount, r) for r in (11, 0, -2, 30, 1.0, 2)], rtol=1e-15)
 
 
 class TestDCG(unittest.TestCase):
@@ -31,8 +31,9 @@ class TestDCG(unittest.TestCase):
 
     def test_errors(self):
         check(self, "dcg_empty", dcg([]))
-        check(self, "dcg_bad_k", [outcome(dcg, self.RANKED, bad_k) for bad_k in (0, -1, 2.5)])
-        check(self, "dcg_negative_label", outcome(dcg, [1, -1, 0]))
+        check(self, "dcg_k_mixed", [outcome(dcg, self.RANKED, k) for k in (4, 0, -1, None, 2.5, 7)], rtol=1e-12)
+        check(self, "dcg_negative_label", [outcome(dcg, [1, 4, 0]), outcome(dcg, [1, -1, 0]), outcome(dcg, [0, 2, 2, 1])],
+              rtol=1e-12)
 
 
 class TestIdealDCG(unittest.TestCase):
@@ -59,7 +60,9 @@ class TestTiedDCG(unittest.TestCase):
         # q3: four documents share the top score; a cut-off inside the group takes part of it
         labels3, scores3 = load_run()["q3"]
         check(self, "tied_q3", [tied_dcg(labels3, scores3, k) for k in (None, 1, 2, 4, 6)], rtol=1e-12)
-        check(self, "tied_length_mismatch", outcome(tied_dcg, [1, 2], [0.5], None))
+        check(self, "tied_length_mismatch", [outcome(tied_dcg, [1, 2], [0.5, 0.5], None),
+                                             outcome(tied_dcg, [1, 2], [0.5], None),
+                                             outcome(tied_dcg, [2, 0, 1], [0.1, 0.9, 0.4], None)], rtol=1e-12)
 
 
 class TestNDCG(unittest.TestCase):
@@ -76,8 +79,11 @@ class TestNDCG(unittest.TestCase):
         check(self, "ndcg_reversed", ndcg(labels, [-3.0, -1.0, -2.0, -4.0], 2), rtol=1e-12)
         check(self, "ndcg_all_irrelevant", ndcg([0, 0, 0], [0.3, 0.2, 0.1]))
         check(self, "ndcg_all_tied", ndcg(labels, [1.0] * 4, 2), rtol=1e-12)
-        check(self, "ndcg_empty", outcome(ndcg, [], []))
-        check(self, "ndcg_length_mismatch", outcome(ndcg, [1, 0], [0.2, 0.1, 0.0]))
+        check(self, "ndcg_empty", [outcome(ndcg, [1], [0.7]), outcome(ndcg, [], []), outcome(ndcg, [0, 3], [0.9, 0.2])],
+              rtol=1e-12)
+        check(self, "ndcg_length_mismatch", [outcome(ndcg, [1, 0, 2], [0.2, 0.1, 0.0]),
+                                             outcome(ndcg, [1, 0], [0.2, 0.1, 0.0]),
+                                             outcome(ndcg, [1, 0], [0.1, 0.2])], rtol=1e-12)
 
 
 class TestMeanNDCG(unittest.TestCase):
@@ -92,4 +98,6 @@ class TestMeanNDCG(unittest.TestCase):
         expected = (ndcg(*self.queries["q1"], 3) + ndcg(*self.queries["q3"], 3)) / 2
         self.assertTrue(math.isclose(mean_ndcg(two, 3), expected, rel_tol=1e-12))
         check(self, "mean_ndcg_two", mean_ndcg(two, 3), rtol=1e-12)
-        check(self, "mean_ndcg_no_queries", outcome(mean_ndcg, {}, 3))
+        one = {"qa": ([0, 2, 1], [0.5, 0.3, 0.8])}
+        check(self, "mean_ndcg_no_queries", [outcome(mean_ndcg, one, 3), outcome(mean_ndcg, {}, 3),
+                                             outcome(mean_ndcg, {"qb": ([1, 1], [0.2, 0.2])}, 3)], rtol=1e-12)
