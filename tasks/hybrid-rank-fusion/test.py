@@ -33,7 +33,9 @@ class TestNormalize(unittest.TestCase):
         check(self, "tmm_sem_q2", as_sorted_items(normalize(sem2, "tmm", lower_bound=-1.0)), rtol=1e-12, atol=1e-15)
         # with the bound equal to the observed minimum it is plain min-max
         self.assertEqual(normalize(lex, "tmm", lower_bound=0.0), normalize(lex, "mm"))
-        check(self, "tmm_errors", [outcome(normalize, sem, "tmm"), outcome(normalize, sem, "tmm", lower_bound=0.5)])
+        check(self, "tmm_errors", [outcome(normalize, sem, "tmm", lower_bound=0.1), outcome(normalize, sem, "tmm"),
+                                   outcome(normalize, sem, "tmm", lower_bound=0.5), outcome(normalize, sem, "tmm", lower_bound=-3.0)],
+              rtol=1e-12, atol=1e-15)
 
     def test_z_score(self):
         _, sem = QUERIES["q1"]
@@ -47,7 +49,10 @@ class TestNormalize(unittest.TestCase):
         flat = {"a": 2.5, "b": 2.5, "c": 2.5}
         check(self, "degenerate", [as_sorted_items(normalize(flat, m, lower_bound=2.5)) for m in ("mm", "tmm", "z")])
         check(self, "single_tmm", normalize({"a": 3.0}, "tmm", lower_bound=1.0))
-        check(self, "normalize_errors", [outcome(normalize, flat, "max"), outcome(normalize, {}, "mm")])
+        check(self, "normalize_errors", [outcome(normalize, {"x": 1.0, "y": 4.0, "z": 2.5}, "z"), outcome(normalize, flat, "max"),
+                                         outcome(normalize, {"x": -1.0, "y": 3.0}, "mm"), outcome(normalize, {}, "mm"),
+                                         outcome(normalize, {"y": 0.25, "w": 0.75}, "tmm", lower_bound=0.0)],
+              rtol=1e-12, atol=1e-14)
 
 
 class TestConvexCombination(unittest.TestCase):
@@ -67,8 +72,12 @@ class TestConvexCombination(unittest.TestCase):
         check(self, "convex_alpha0", as_sorted_items(only_lex), rtol=1e-12, atol=1e-15)
         check(self, "convex_alpha1", as_sorted_items(only_sem), rtol=1e-12, atol=1e-15)
         check(self, "convex_default_normalization", as_sorted_items(convex_combination(lex, sem, 0.25)), rtol=1e-12, atol=1e-15)
-        check(self, "convex_bad_alpha", [outcome(convex_combination, lex, sem, bad) for bad in (-0.1, 1.5, float("nan"))])
-        check(self, "convex_candidates_differ", outcome(convex_combination, lex, {d: s for d, s in sem.items() if d != "p7"}, 0.5))
+        check(self, "convex_alpha_mixed", [outcome(convex_combination, lex, sem, a) for a in (0.4, -0.1, 1.5, 0.7, float("nan"), 0.05)],
+              rtol=1e-12, atol=1e-15)
+        check(self, "convex_candidates_differ", [
+            outcome(convex_combination, {d: s for d, s in lex.items() if d != "p7"}, {d: s for d, s in sem.items() if d != "p7"}, 0.5),
+            outcome(convex_combination, lex, {d: s for d, s in sem.items() if d != "p7"}, 0.5),
+            outcome(convex_combination, lex, sem, 0.35)], rtol=1e-12, atol=1e-15)
 
 
 class TestReciprocalRankFusion(unittest.TestCase):
@@ -87,7 +96,9 @@ class TestReciprocalRankFusion(unittest.TestCase):
         # only the order of the scores matters
         squashed = {d: s / 100.0 for d, s in lex.items()}
         self.assertEqual(reciprocal_rank_fusion(squashed, sem), reciprocal_rank_fusion(lex, sem))
-        check(self, "rrf_bad_eta", [outcome(reciprocal_rank_fusion, lex, sem, **kwargs) for kwargs in ({"eta_lex": -1}, {"eta_sem": float("inf")})])
+        check(self, "rrf_eta_mixed", [outcome(reciprocal_rank_fusion, lex, sem, **kwargs)
+                                      for kwargs in ({"eta_lex": 5}, {"eta_lex": -1}, {"eta_sem": 0.5}, {"eta_sem": float("inf")},
+                                                     {"eta_lex": 20, "eta_sem": 3})], rtol=1e-12)
 
 
 class TestHybridRanking(unittest.TestCase):
@@ -107,4 +118,6 @@ class TestHybridRanking(unittest.TestCase):
         check(self, "top_q2_rrf_k20", hybrid_ranking(lex2, sem2, 20, method="rrf", eta_lex=2, eta_sem=30), rtol=1e-12)
         check(self, "top_q2_rrf_k1", hybrid_ranking(lex2, sem2, 1, method="rrf"), rtol=1e-12)
         check(self, "top_errors", [outcome(hybrid_ranking, lex, sem, **kwargs)
-                                   for kwargs in ({"k": 0, "method": "rrf"}, {"k": 2.0, "method": "rrf"}, {"k": 3, "method": "borda"}, {"k": 3, "method": "convex"})])
+                                   for kwargs in ({"k": 2, "method": "rrf"}, {"k": 0, "method": "rrf"}, {"k": 2.0, "method": "rrf"},
+                                                  {"k": 4, "method": "convex", "alpha": 0.6}, {"k": 3, "method": "borda"},
+                                                  {"k": 3, "method": "convex"}, {"k": 30, "method": "rrf"})], rtol=1e-12, atol=1e-15)
