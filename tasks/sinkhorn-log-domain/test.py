@@ -40,14 +40,17 @@ def random_problem(seed, n, m, power=2):
 class TestGibbsKernel(unittest.TestCase):
     def test_values(self):
         check(self, "kernel_hand", gibbs_kernel(C23, 0.5), rtol=1e-12)
-        check(self, "kernel_zero_reg", outcome(gibbs_kernel, C23, 0.0))
+        check(self, "kernel_zero_reg", [outcome(gibbs_kernel, C23, 2.0), outcome(gibbs_kernel, C23, 0.0),
+                                        outcome(gibbs_kernel, C32, 0.25)], rtol=1e-12)
 
 
 class TestTransportCost(unittest.TestCase):
     def test_values(self):
         P = [[0.2, 0.3, 0.0], [0.0, 0.0, 0.5]]
         check(self, "cost_hand", transport_cost(P, C23), rtol=1e-12)
-        check(self, "cost_shape_mismatch", outcome(transport_cost, [[0.5, 0.5]], C23))
+        check(self, "cost_shape_mismatch", [outcome(transport_cost, [[0.1, 0.2, 0.2], [0.3, 0.1, 0.1]], C23),
+                                            outcome(transport_cost, [[0.5, 0.5]], C23),
+                                            outcome(transport_cost, [[0.5, 0.1], [0.0, 0.2], [0.1, 0.1]], C32)], rtol=1e-12)
 
 
 class TestMarginalError(unittest.TestCase):
@@ -57,7 +60,10 @@ class TestMarginalError(unittest.TestCase):
         # Row errors 0.1 + 0.1, column errors 0.1 + 0.0 + 0.1: L1 norms, added.
         check(self, "marg_both", marginal_error([[0.3, 0.3, 0.0], [0.0, 0.0, 0.4]], A2, B3), rtol=1e-12)
         check(self, "marg_columns_only", marginal_error([[0.25, 0.25, 0.0], [0.0, 0.0, 0.5]], A2, B3), rtol=1e-12)
-        check(self, "marg_shape_mismatch", outcome(marginal_error, [[0.5, 0.5]], A2, B3))
+        check(self, "marg_shape_mismatch", [outcome(marginal_error, [[0.1, 0.1, 0.3], [0.1, 0.2, 0.2]], A2, B3),
+                                            outcome(marginal_error, [[0.5, 0.5]], A2, B3),
+                                            outcome(marginal_error, [[0.2, 0.0], [0.3, 0.2], [0.1, 0.2]], A3, B2)],
+              rtol=1e-12, atol=1e-15)
 
 
 class TestSinkhornKnopp(unittest.TestCase):
@@ -78,11 +84,18 @@ class TestSinkhornKnopp(unittest.TestCase):
         self.assertLessEqual(res["error"], 1e-10)
         # exp(-C / reg) underflows to zero for reg = 1e-3 and costs of 0.8 and more:
         # the whole second column of the kernel is zero.
-        check(self, "knopp_underflow_column", outcome(sinkhorn_knopp, A3, B2, C32, 1e-3))
+        check(self, "knopp_underflow_column", [outcome(sinkhorn_knopp, A3, B2, C32, 0.5, 3),
+                                               outcome(sinkhorn_knopp, A3, B2, C32, 1e-3),
+                                               outcome(sinkhorn_knopp, A3, B2, C32, 0.1, 2)], rtol=1e-9, atol=1e-15)
         # A negative entry is rejected even when the masses agree.
-        check(self, "knopp_negative_mass", outcome(sinkhorn_knopp, A2, [0.6, 0.6, -0.2], C23, 1.0))
+        check(self, "knopp_negative_mass", [outcome(sinkhorn_knopp, A2, [0.6, 0.2, 0.2], C23, 1.0, 4),
+                                            outcome(sinkhorn_knopp, A2, [0.6, 0.6, -0.2], C23, 1.0),
+                                            outcome(sinkhorn_knopp, A2, [0.0, 0.5, 0.5], C23, 2.0, 2)], rtol=1e-9, atol=1e-15)
         # Here K^T u is positive but the second row of K is all zeros, so K v has a zero.
-        check(self, "knopp_underflow_row", outcome(sinkhorn_knopp, [0.5, 0.5], [0.5, 0.5], [[0.0, 0.0], [0.9, 1.0]], 1e-3))
+        check(self, "knopp_underflow_row", [outcome(sinkhorn_knopp, [0.5, 0.5], [0.5, 0.5], [[0.0, 0.0], [0.9, 1.0]], 0.5, 3),
+                                            outcome(sinkhorn_knopp, [0.5, 0.5], [0.5, 0.5], [[0.0, 0.0], [0.9, 1.0]], 1e-3),
+                                            outcome(sinkhorn_knopp, [0.5, 0.5], [0.5, 0.5], [[0.0, 0.0], [0.9, 1.0]], 0.2, 2)],
+              rtol=1e-9, atol=1e-15)
 
     def test_defaults_and_inclusive_stop(self):
         # Slow convergence: the default max_iter (1000) ends the run.
@@ -166,16 +179,22 @@ class TestSinkhornLog(unittest.TestCase):
 
     def test_errors(self):
         a, b, C = self.problem
-        bad = [
+        calls = [
+            ([0.3, 0.7], B3, C23, 0.7, 3),  # valid
             ([0.5, 0.4], B3, C23, 1.0),  # masses differ
             (A2, B3, [[0.0, 1.0], [1.0, 0.0]], 1.0),  # wrong cost shape
+            (A3, B2, C32, 0.3, 2),  # valid
             (A2, B3, C23, 0.0),  # reg must be positive
             (A2, B3, C23, -1.0),
+            ([0.2, 0.3, 0.5], B3, [[0.0, 1.0, 4.0], [1.0, 0.0, 1.0], [4.0, 1.0, 0.0]], 2.0, 4),  # valid
             ([0.5, -0.1, 0.6], B3, [[0.0] * 3] * 3, 1.0),  # negative mass
             ([], B3, [], 1.0),
+            ([1.0], [0.25, 0.75], [[0.5, 1.5]], 0.5, 1),  # valid
         ]
-        check(self, "log_errors", [outcome(sinkhorn_log, *args) for args in bad])
-        check(self, "log_zero_max_iter", outcome(sinkhorn_log, a, b, C, 0.05, max_iter=0))
+        check(self, "log_errors", [outcome(sinkhorn_log, *args) for args in calls], rtol=1e-9, atol=1e-15)
+        check(self, "log_zero_max_iter", [outcome(sinkhorn_log, a, b, C, 0.05, max_iter=3),
+                                          outcome(sinkhorn_log, a, b, C, 0.05, max_iter=0),
+                                          outcome(sinkhorn_log, a, b, C, 0.05, max_iter=2)], rtol=1e-9, atol=1e-15)
 
 
 class TestSinkhornDistance(unittest.TestCase):
