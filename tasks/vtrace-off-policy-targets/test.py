@@ -47,7 +47,8 @@ class TestClippedWeights(unittest.TestCase):
     def test_large_log_ratio_and_errors(self):
         # A log-ratio of 1000 overflows exp(); the clipped weight is the threshold itself.
         check(self, "weights_huge", r(clipped_importance_weights([1000.0, -1000.0, 0.5], 1.0)), rtol=1e-12, atol=1e-12)
-        check(self, "weights_bad_threshold", [outcome(clipped_importance_weights, [0.0], bad) for bad in (0.0, -1.0, True, "1")])
+        check(self, "weights_threshold_mixed", [outcome(clipped_importance_weights, [0.0], t) for t in (2.0, 0.0, -1.0, 0.5, True, "1", None)],
+              rtol=1e-12, atol=1e-12)
 
 
 class TestVTraceTargets(unittest.TestCase):
@@ -81,10 +82,13 @@ class TestVTraceTargets(unittest.TestCase):
         check(self, "vs_noclip_c1", r(vtrace_targets(**self.short, clip_rho_threshold=None)), rtol=1e-10, atol=1e-12)
 
     def test_errors(self):
-        check(self, "vs_errors", [outcome(vtrace_targets, [0.0, 0.0], [0.9], [1.0, 1.0], [0.0, 0.0], 0.0),
+        check(self, "vs_errors", [outcome(vtrace_targets, [0.0, 0.3], [0.9, 0.5], [1.0, 1.0], [0.0, 0.2], 0.0),
+                                  outcome(vtrace_targets, [0.0, 0.0], [0.9], [1.0, 1.0], [0.0, 0.0], 0.0),
                                   outcome(vtrace_targets, [0.0], [1.5], [1.0], [0.0], 0.0),
+                                  outcome(vtrace_targets, [0.2], [1.0], [-1.0], [0.5], 3.0),
                                   outcome(vtrace_targets, [], [], [], [], 0.0),
-                                  outcome(vtrace_targets, **HAND, clip_c_threshold=0.0)])
+                                  outcome(vtrace_targets, **HAND, clip_c_threshold=0.0),
+                                  outcome(vtrace_targets, **HAND, clip_c_threshold=0.7)], rtol=1e-10, atol=1e-12)
         check(self, "vs_single_step", r(vtrace_targets([math.log(3.0)], [0.5], [1.0], [2.0], 4.0, clip_rho_threshold=2.0)), rtol=1e-12, atol=1e-12)
 
 
@@ -102,7 +106,10 @@ class TestPGAdvantages(unittest.TestCase):
     def test_random_trajectory(self):
         check(self, "pg_random", r(vtrace_pg_advantages(**self.traj, vs=self.vs)), rtol=1e-10, atol=1e-12)
         check(self, "pg_random_clip3", r(vtrace_pg_advantages(**self.traj, vs=self.vs, clip_pg_rho_threshold=3.0)), rtol=1e-10, atol=1e-12)
-        check(self, "pg_short_vs", outcome(vtrace_pg_advantages, **self.traj, vs=self.vs[:-1]))
+        check(self, "pg_short_vs", [outcome(vtrace_pg_advantages, **self.traj, vs=self.vs[::-1]),
+                                    outcome(vtrace_pg_advantages, **self.traj, vs=self.vs[:-1]),
+                                    outcome(vtrace_pg_advantages, **self.traj, vs=[v + 0.25 for v in self.vs])],
+              rtol=1e-10, atol=1e-12)
 
 
 class TestFromLogits(unittest.TestCase):
@@ -132,5 +139,8 @@ class TestFromLogits(unittest.TestCase):
         check(self, "large_log_rhos", r(log_rhos), rtol=1e-10, atol=1e-12)
         check(self, "large_vs", r(vs), rtol=1e-10, atol=1e-12)
         check(self, "large_pg", r(adv), rtol=1e-10, atol=1e-12)
-        check(self, "large_bad_actions", [outcome(vtrace_from_logits, behaviour, target, [0, 3], [0.9, 0.9], [1.0, -1.0], [0.2, 0.4], 1.0),
-                                          outcome(vtrace_from_logits, behaviour, target, [0], [0.9, 0.9], [1.0, -1.0], [0.2, 0.4], 1.0)])
+        check(self, "large_actions_mixed", [outcome(vtrace_from_logits, behaviour, target, [1, 1], [0.9, 0.9], [1.0, -1.0], [0.2, 0.4], 1.0),
+                                            outcome(vtrace_from_logits, behaviour, target, [0, 3], [0.9, 0.9], [1.0, -1.0], [0.2, 0.4], 1.0),
+                                            outcome(vtrace_from_logits, behaviour, target, [0], [0.9, 0.9], [1.0, -1.0], [0.2, 0.4], 1.0),
+                                            outcome(vtrace_from_logits, behaviour, target, [2, 0], [0.9, 0.9], [1.0, -1.0], [0.2, 0.4], 1.0)],
+              rtol=1e-10, atol=1e-12)
