@@ -47,7 +47,8 @@ class TestMeanScale(unittest.TestCase):
         check(self, "scale_fallback", [mean_scale([0.0, 0.0, 0.0]), mean_scale([NAN, NAN]), mean_scale([]),
                                        mean_scale([NAN, 0.0, NAN])])
         check(self, "scale_tiny", mean_scale([1e-30, -3e-30, NAN]), rtol=1e-12)
-        check(self, "scale_errors", [outcome(mean_scale, bad) for bad in ([1.0, math.inf], [1.0, "2"], [True, 1.0])])
+        contexts = ([2.0, -4.0], [1.0, math.inf], [NAN, 3, 5.0], [1.0, "2"], [True, 1.0], [-0.5, NAN])
+        check(self, "scale_mixed", [outcome(mean_scale, c) for c in contexts], rtol=1e-12)
 
 
 class TestUniformBins(unittest.TestCase):
@@ -94,8 +95,10 @@ class TestQuantize(unittest.TestCase):
         check(self, "ids_centers_scaled", scaled)
 
     def test_errors(self):
-        check(self, "ids_bad_scale", [outcome(quantize, [1.0], bad_scale, SMALL) for bad_scale in (0.0, -1.0, math.inf, NAN, True)])
-        check(self, "ids_infinite_value", outcome(quantize, [1.0, -math.inf], 1.0, SMALL))
+        check(self, "ids_scale_mixed", [outcome(quantize, [1.0], scale, SMALL)
+                                        for scale in (0.5, 0.0, -1.0, 3.0, math.inf, NAN, 1.6, True)])
+        check(self, "ids_infinite_value", [outcome(quantize, [1.0, -0.4], 1.0, SMALL), outcome(quantize, [1.0, -math.inf], 1.0, SMALL),
+                                           outcome(quantize, [NAN, 0.6], 1.0, SMALL)])
         check(self, "ids_empty", quantize([], 0.5, SMALL))
 
 
@@ -135,9 +138,12 @@ class TestContextInputTransform(unittest.TestCase):
         check(self, "ctx_all_missing", list(context_input_transform([NAN, NAN, NAN], SMALL)))
         check(self, "ctx_empty", list(context_input_transform([], SMALL)))
         check(self, "ctx_intermittent", list(context_input_transform(SERIES["intermittent"], SMALL)), rtol=1e-12)
-        check(self, "ctx_infinite", [outcome(context_input_transform, [1.0, math.inf], SMALL),
+        check(self, "ctx_infinite", [outcome(context_input_transform, [1.0, 0.5], SMALL),
+                                     outcome(context_input_transform, [1.0, math.inf], SMALL),
+                                     outcome(context_input_transform, [0.3, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0], SMALL),
                                      # the whole series is checked, also the values that are dropped
-                                     outcome(context_input_transform, [math.inf, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0], SMALL)])
+                                     outcome(context_input_transform, [math.inf, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0], SMALL),
+                                     outcome(context_input_transform, [-2.0, NAN, 0.25], SMALL)], rtol=1e-12)
 
 
 class TestLabelInputTransform(unittest.TestCase):
@@ -159,10 +165,12 @@ class TestLabelInputTransform(unittest.TestCase):
         check(self, "label_no_eos", list(label_input_transform([0.3, -0.3, 0.9], 1.0, no_eos)))
 
     def test_errors(self):
-        check(self, "label_wrong_length", [outcome(label_input_transform, self.label[:5], self.scale, self.config),
-                                           outcome(label_input_transform, self.label + [150.0], self.scale, self.config)])
-        check(self, "label_bad_scale", [outcome(label_input_transform, self.label, bad_scale, self.config)
-                                        for bad_scale in (0.0, -2.0, NAN)])
+        check(self, "label_wrong_length", [outcome(label_input_transform, self.label[::-1], self.scale, self.config),
+                                           outcome(label_input_transform, self.label[:5], self.scale, self.config),
+                                           outcome(label_input_transform, self.label + [150.0], self.scale, self.config),
+                                           outcome(label_input_transform, self.label[1:] + [NAN], self.scale, self.config)])
+        check(self, "label_scale_mixed", [outcome(label_input_transform, self.label, scale, self.config)
+                                          for scale in (2.0 * self.scale, 0.0, -2.0, 7.5, NAN, 0.5 * self.scale)])
         check(self, "label_scale_one", list(label_input_transform([2.0, -0.25, 0.25], 1, SMALL)))
 
 
@@ -189,4 +197,5 @@ class TestOutputTransform(unittest.TestCase):
         config = dataclasses.replace(DEFAULT, prediction_length=4)
         paths = [[2050, 2100, 2080, 1990], [2048, 1, 2049, 2200]]
         check(self, "decode_paths", [r(output_transform(p, 12.5, config)) for p in paths], rtol=1e-10, atol=1e-12)
-        check(self, "decode_bad_scale", [outcome(output_transform, [3], bad_scale, SMALL) for bad_scale in (0.0, -1.0, math.inf)])
+        check(self, "decode_scale_mixed", [outcome(output_transform, [3], scale, SMALL) for scale in (2.5, 0.0, -1.0, 0.1, math.inf, 4)],
+              rtol=1e-12, atol=1e-15)
