@@ -63,11 +63,16 @@ class TestFunctional(unittest.TestCase):
 
     def test_errors_and_alpha_zero(self):
         check(self, "fn_alpha_zero", dynamic_tanh([[5.0, -5.0, 1.0, 2.0]], 0.0, WEIGHT4, BIAS4), rtol=1e-12, atol=1e-15)
-        check(self, "fn_errors", [outcome(dynamic_tanh, [1.0, 2.0, 3.0], 0.5, WEIGHT4, BIAS4),
+        check(self, "fn_errors", [outcome(dynamic_tanh, [0.2, -1.0, 3.0, 0.5], 0.5, WEIGHT4, BIAS4),
+                                  outcome(dynamic_tanh, [1.0, 2.0, 3.0], 0.5, WEIGHT4, BIAS4),
                                   outcome(dynamic_tanh, [1.0, 2.0, 3.0, 4.0], 0.5, WEIGHT4, BIAS4[:3]),
+                                  outcome(dynamic_tanh, [[1.0, 2.0, 3.0, 4.0], [-0.5, 0.0, 0.5, 1.5]], 0.9, WEIGHT4, BIAS4),
                                   outcome(dynamic_tanh, [1.0, 2.0, 3.0, 4.0], float("nan"), WEIGHT4, BIAS4),
                                   outcome(dynamic_tanh, [[1.0, 2.0, 3.0, 4.0]], 0.5, WEIGHT4, BIAS4, channels_last=False),
-                                  outcome(dynamic_tanh, [[1.0, 2.0], [3.0]], 0.5, [1.0, 1.0], [0.0, 0.0])])
+                                  outcome(dynamic_tanh, [[[1.0, 2.0]], [[3.0, -4.0]]], 0.6, [1.0, 2.0], [0.0, -1.0], channels_last=False),
+                                  outcome(dynamic_tanh, [[1.0, 2.0], [3.0]], 0.5, [1.0, 1.0], [0.0, 0.0]),
+                                  outcome(dynamic_tanh, [[1.0, 2.0], [3.0, 0.1]], -2, [1.0, 1.0], [0.0, 0.0])],
+              rtol=1e-12, atol=1e-15)
 
 
 class TestDynamicTanh(unittest.TestCase):
@@ -88,10 +93,12 @@ class TestDynamicTanh(unittest.TestCase):
         check(self, "layer_loaded_cf", cf(rand_tensor(rng, (1, 2, 2, 3))), rtol=1e-12, atol=1e-15)
 
     def test_invalid(self):
-        check(self, "init_bad_shape", [outcome(DynamicTanh, bad) for bad in (0, -3, 2.5, True)])
-        check(self, "init_bad_alpha", [outcome(DynamicTanh, 4, alpha_init_value=bad) for bad in (0.0, -0.5, float("inf"))])
+        check(self, "init_shape_mixed", [outcome(lambda n: DynamicTanh(n).state_dict(), n) for n in (3, 0, -3, 1, 2.5, True, 6)])
+        check(self, "init_alpha_mixed", [outcome(lambda a: DynamicTanh(4, alpha_init_value=a).state_dict(), a)
+                                         for a in (1.2, 0.0, -0.5, 0.05, float("inf"), 3)])
         layer = DynamicTanh(4)
-        check(self, "layer_wrong_width", outcome(layer, [1.0, 2.0]))
+        check(self, "layer_wrong_width", [outcome(layer, [0.1, 0.2, -0.4, 1.0]), outcome(layer, [1.0, 2.0]),
+                                          outcome(layer, [[2.0, 0.0, -1.0, 0.5]])], rtol=1e-12, atol=1e-15)
         check(self, "width_one", DynamicTanh(1, alpha_init_value=2.0)([[0.25], [-0.75]]), rtol=1e-12, atol=1e-15)
 
 
