@@ -34,7 +34,7 @@ class TestRelativeStepSize(unittest.TestCase):
     def test_values(self):
         check(self, "rho_default", [relative_step_size(t) for t in (1, 2, 100, 9999, 10000, 10001, 40000)])
         check(self, "rho_max_0.1", [relative_step_size(t, rho_max=0.1) for t in (1, 50, 100, 400)])
-        check(self, "rho_bad_t", [outcome(relative_step_size, bad) for bad in (0, -3, 2.5)])
+        check(self, "rho_t_mixed", [outcome(relative_step_size, t) for t in (3, 0, -3, 40, 2.5, 10000)])
 
 
 class TestSecondMomentDecay(unittest.TestCase):
@@ -44,8 +44,8 @@ class TestSecondMomentDecay(unittest.TestCase):
         check(self, "decay_c1", [second_moment_decay(t, c=1.0) for t in (1, 2, 5)])
         # c = 0 is allowed: the decay is then always zero.
         check(self, "decay_c0", [second_moment_decay(t, c=0.0) for t in (1, 7)])
-        check(self, "decay_bad_t", [outcome(second_moment_decay, bad) for bad in (0, -1, 1.5)])
-        check(self, "decay_bad_c", [outcome(second_moment_decay, 3, c=bad_c) for bad_c in (-0.1, 1.2)])
+        check(self, "decay_t_mixed", [outcome(second_moment_decay, t) for t in (4, 0, -1, 25, 1.5, 2)])
+        check(self, "decay_c_mixed", [outcome(second_moment_decay, 3, c=c) for c in (0.3, -0.1, 1.2, 0.9)])
 
 
 class TestFactoredSecondMoment(unittest.TestCase):
@@ -69,9 +69,12 @@ class TestFactoredSecondMoment(unittest.TestCase):
         check(self, "fsm_zero_grad", factored_second_moment(np.zeros(2), np.zeros(3), np.zeros((2, 3)), 0.0)[2])
         # beta2 = 1 keeps the old statistics.
         check(self, "fsm_beta_one", factored_second_moment(row, col, gs[0], 1.0)[:2])
-        check(self, "fsm_errors", [outcome(factored_second_moment, *bad) for bad in (
+        check(self, "fsm_errors", [outcome(factored_second_moment, *args) for args in (
+            (np.ones(2), np.full(3, 2.0), np.arange(6.0).reshape(2, 3), 0.25),
             (np.zeros(3), np.zeros(4), np.ones((4, 3)), 0.5), (np.zeros(1), np.zeros(3), np.ones((4, 3)), 0.5),
-            (np.zeros(4), np.zeros(1), np.ones(4), 0.5), (np.zeros(2), np.zeros(3), np.ones((2, 3)), 1.5))])
+            (np.zeros(4), np.zeros(3), np.ones((4, 3)), 0.5),
+            (np.zeros(4), np.zeros(1), np.ones(4), 0.5), (np.zeros(2), np.zeros(3), np.ones((2, 3)), 1.5),
+            (np.full(3, 0.5), np.ones(1), np.array([[1.0], [-2.0], [0.5]]), 0.9))])
 
 
 class TestAdafactorStep(unittest.TestCase):
@@ -116,9 +119,12 @@ class TestAdafactorStep(unittest.TestCase):
         check(self, "step_tiny_grad", adafactor_step(np.ones(4), np.array([1e-15, -2e-15, 0.0, 5e-16]), AdafactorState((4,))))
         # A zero gradient leaves the parameters where they are.
         check(self, "step_zero_grad", adafactor_step(np.ones((2, 3)), np.zeros((2, 3)), AdafactorState((2, 3))))
-        check(self, "step_errors", [outcome(adafactor_step, np.ones((2, 3)), np.ones((3, 2)), AdafactorState((2, 3))),
+        check(self, "step_errors", [outcome(adafactor_step, np.ones((2, 3)), np.full((2, 3), -0.5), AdafactorState((2, 3))),
+                                    outcome(adafactor_step, np.ones((2, 3)), np.ones((3, 2)), AdafactorState((2, 3))),
+                                    outcome(adafactor_step, np.ones((2, 3)), np.arange(6.0).reshape(2, 3), AdafactorState((2, 3)), d=2.0),
                                     outcome(adafactor_step, np.ones((2, 3)), np.ones((2, 3)), AdafactorState((2, 3)), d=0.0),
-                                    outcome(adafactor_step, np.ones((2, 3)), np.ones((2, 3)), AdafactorState((3, 2)))])
+                                    outcome(adafactor_step, np.ones((2, 3)), np.ones((2, 3)), AdafactorState((3, 2))),
+                                    outcome(adafactor_step, np.ones(3), np.array([0.5, -1.0, 2.0]), AdafactorState((3,)))])
 
 
 class TestRunAdafactor(unittest.TestCase):
@@ -137,4 +143,5 @@ class TestRunAdafactor(unittest.TestCase):
         X, losses = run_adafactor(RUNS["problem"], X0, 0)
         self.assertEqual(X0[0, 0], 1.0)
         check(self, "run_zero_steps", losses)
-        check(self, "run_negative_steps", outcome(run_adafactor, RUNS["problem"], X0, -1))
+        check(self, "run_negative_steps", [outcome(run_adafactor, RUNS["problem"], X0, 2), outcome(run_adafactor, RUNS["problem"], X0, -1),
+                                           outcome(run_adafactor, RUNS["problem"], X0, 1)])
