@@ -38,7 +38,9 @@ class TestStatistics(Fixture):
         check(self, "stats_random_mean", mean, rtol=1e-10)
         check(self, "stats_random_stdev", stdev, rtol=1e-10)
         check(self, "stats_random_eps0.5", instance_statistics(self.x, 0.5)[1], rtol=1e-10)
-        check(self, "stats_errors", [outcome(instance_statistics, self.x[0]), outcome(instance_statistics, self.x, -1.0)])
+        check(self, "stats_errors", [outcome(instance_statistics, self.x[:2, ::2]), outcome(instance_statistics, self.x[0]),
+                                     outcome(instance_statistics, self.x, 0.25), outcome(instance_statistics, self.x, -1.0),
+                                     outcome(instance_statistics, self.x[1:, 3:9], 0.0)], rtol=1e-10)
 
 
 class TestNormalize(Fixture):
@@ -59,9 +61,17 @@ class TestNormalize(Fixture):
 
     def test_errors(self):
         rev = RevIN(3)
-        check(self, "norm_wrong_channels", [outcome(rev.normalize, self.x[:, :, :2]),
-                                            outcome(RevIN(3, affine=False).normalize, self.x[:, :, :2])])
-        check(self, "init_errors", [outcome(RevIN, 0), outcome(RevIN, 3, eps=-1e-5)])
+        check(self, "norm_wrong_channels", [outcome(rev.normalize, self.x[:, :10, :]),
+                                            outcome(rev.normalize, self.x[:, :, :2]),
+                                            outcome(RevIN(3, affine=False).normalize, self.x[1:, 5:, :]),
+                                            outcome(RevIN(3, affine=False).normalize, self.x[:, :, :2])], rtol=1e-10, atol=1e-12)
+
+        def made(*args, **kwargs):
+            m = RevIN(*args, **kwargs)
+            return [m.num_features, m.eps, m.affine, m.affine_weight, m.affine_bias, m.mean]
+
+        check(self, "init_errors", [outcome(made, 2, eps=0.01), outcome(made, 0), outcome(made, 5, affine=False),
+                                    outcome(made, 3, eps=-1e-5), outcome(made, 1, eps=0.0)])
         check(self, "norm_constant_series", RevIN(1, eps=1e-4).normalize(np.full((2, 5, 1), 7.0)), rtol=1e-12)
 
 
@@ -88,9 +98,14 @@ class TestDenormalize(Fixture):
 
     def test_errors(self):
         rev = RevIN(3)
-        check(self, "denorm_before_normalize", outcome(rev.denormalize, self.x))
+        done = RevIN(3, affine=False)
+        done.normalize(self.x[:, 4:, :])
+        check(self, "denorm_before_normalize", [outcome(done.denormalize, self.x[:, :5]), outcome(rev.denormalize, self.x),
+                                                outcome(done.denormalize, np.ones((4, 2, 3)))], rtol=1e-10)
         rev.normalize(self.x)
-        check(self, "denorm_mismatch", [outcome(rev.denormalize, self.x[:, :, :1]), outcome(rev.denormalize, self.x[:2])])
+        check(self, "denorm_mismatch", [outcome(rev.denormalize, self.x[:, :7]), outcome(rev.denormalize, self.x[:, :, :1]),
+                                        outcome(rev.denormalize, np.zeros((4, 1, 3))), outcome(rev.denormalize, self.x[:2])],
+              rtol=1e-10)
         # Statistics come from the last normalize call.
         rev.normalize(self.x[:, ::-1, :] * 2.0)
         check(self, "denorm_latest_stats", rev.denormalize(np.zeros((4, 2, 3))), rtol=1e-10)
