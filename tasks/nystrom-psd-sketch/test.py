@@ -34,6 +34,18 @@ def signed(U):
     return U * np.sign(U[idx, np.arange(U.shape[1])])
 
 
+def sketch_info(omega):
+    """What a new sketch of omega holds: [n, k, Y]."""
+    sk = NystromSketch(omega)
+    return [sk.n, sk.k, np.array(sk.Y, dtype=np.float64)]
+
+
+def fixed_rank_signed(Y, omega, r):
+    """fixed_rank_psd_approx with the signs of U fixed: [U, lam]."""
+    U, lam = fixed_rank_psd_approx(Y, omega, r)
+    return [signed(U), np.array(lam, dtype=np.float64)]
+
+
 class TestNystromSketch(unittest.TestCase):
     def test_stream_of_updates(self):
         sk = NystromSketch(DATA["omega"])
@@ -66,13 +78,16 @@ class TestNystromSketch(unittest.TestCase):
         sk2 = NystromSketch(om)
         om[0, 0] = 99.0
         check(self, "sketch_copies_omega", float(sk2.omega[0, 0]), rtol=1e-15)
-        check(self, "sketch_bad_update", [outcome(sk.linear_update, bad) for bad in (np.ones(N + 1), np.ones((N, N + 1)))])
+        updates = (rng.standard_normal(N), np.ones(N + 1), 0.5 * np.eye(N), np.ones((N, N + 1)), np.linspace(-1.0, 1.0, N))
+        check(self, "sketch_update_mixed", [outcome(lambda H: np.array(sk.linear_update(H).Y, dtype=np.float64), H) for H in updates],
+              rtol=1e-12, atol=1e-15)
         # Plain lists are accepted; k = n and k = 1 are valid sketch sizes.
         listed = NystromSketch(DATA["omega"].tolist()).linear_update(v.tolist())
         check(self, "sketch_from_lists", listed.Y, rtol=1e-12, atol=1e-15)
         check(self, "sketch_sizes", [NystromSketch(np.eye(4)).k, NystromSketch(np.ones((4, 1))).k])
-        check(self, "sketch_bad_omega", [outcome(NystromSketch, np.ones((3, 5))), outcome(NystromSketch, np.ones((3, 0))),
-                                         outcome(NystromSketch, np.ones(4))])
+        check(self, "sketch_bad_omega", [outcome(sketch_info, np.ones((5, 2))), outcome(sketch_info, np.ones((3, 5))),
+                                         outcome(sketch_info, np.ones((3, 0))), outcome(sketch_info, np.eye(3)),
+                                         outcome(sketch_info, np.ones(4)), outcome(sketch_info, [[1.0], [2.0]])])
 
     def test_fixed_rank_method(self):
         sk = NystromSketch(DATA["omega"]).linear_update(DATA["A"])
@@ -99,8 +114,13 @@ class TestSimpleNystrom(unittest.TestCase):
         check(self, "simple_exact_low_rank", bool(err < 1e-10))
         # Lists are accepted.
         check(self, "simple_lists", simple_nystrom(DATA["Y"][:5, :2].tolist(), DATA["omega"][:5, :2].tolist()), rtol=1e-8, atol=1e-12)
-        check(self, "simple_errors", [outcome(simple_nystrom, DATA["Y"][:, :5], DATA["omega"])]
-              + [outcome(simple_nystrom, np.ones(shape), np.ones(shape)) for shape in ((3, 5), (3, 0))])
+        D3 = np.diag([2.0, 1.0, 0.5])
+        check(self, "simple_errors", [outcome(simple_nystrom, D3[:, :2], np.eye(3)[:, :2]),
+                                      outcome(simple_nystrom, DATA["Y"][:, :5], DATA["omega"]),
+                                      outcome(simple_nystrom, np.ones((3, 5)), np.ones((3, 5))),
+                                      outcome(simple_nystrom, DATA["Y"][:8, :3], DATA["omega"][:8, :3]),
+                                      outcome(simple_nystrom, np.ones((3, 0)), np.ones((3, 0))),
+                                      outcome(simple_nystrom, D3, np.eye(3))], rtol=1e-6, atol=1e-9)
 
 
 class TestFixedRankPSDApprox(unittest.TestCase):
@@ -160,6 +180,14 @@ class TestFixedRankPSDApprox(unittest.TestCase):
         check(self, "fr_k1", fixed_rank_psd_approx(DATA["A"] @ om1, om1, 1)[1], rtol=1e-9)
         eye = np.eye(6)
         check(self, "fr_square", fixed_rank_psd_approx(DATA["A"][:6, :6], eye, 3)[1], rtol=1e-9)
-        check(self, "fr_bad_sizes", [outcome(fixed_rank_psd_approx, np.ones(shape), np.ones(shape), 1) for shape in ((3, 5), (3, 0))])
-        check(self, "fr_bad_rank", [outcome(fixed_rank_psd_approx, DATA["Y"], DATA["omega"], bad) for bad in (0, K + 1, 2.0, True)])
-        check(self, "fr_shape_mismatch", outcome(fixed_rank_psd_approx, DATA["Y"].T, DATA["omega"], 2))
+        D3 = np.diag([3.0, 2.0, 1.0])
+        check(self, "fr_bad_sizes", [outcome(fixed_rank_signed, D3[:, :2], np.eye(3)[:, :2], 1),
+                                     outcome(fixed_rank_signed, np.ones((3, 5)), np.ones((3, 5)), 1),
+                                     outcome(fixed_rank_signed, D3, np.eye(3), 2),
+                                     outcome(fixed_rank_signed, np.ones((3, 0)), np.ones((3, 0)), 1)], rtol=1e-7, atol=1e-10)
+        check(self, "fr_rank_mixed", [outcome(fixed_rank_signed, DATA["Y"], DATA["omega"], r) for r in (3, 0, K + 1, 2, 2.0, True, 1)],
+              rtol=1e-7, atol=1e-10)
+        check(self, "fr_shape_mismatch", [outcome(fixed_rank_signed, DATA["Y"][:, :4], DATA["omega"][:, :4], 2),
+                                          outcome(fixed_rank_signed, DATA["Y"].T, DATA["omega"], 2),
+                                          outcome(fixed_rank_signed, DATA["Y"][:, ::2], DATA["omega"][:, ::2], 2)],
+              rtol=1e-7, atol=1e-10)
