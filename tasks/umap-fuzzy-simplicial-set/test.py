@@ -38,10 +38,15 @@ class TestComputeRho(unittest.TestCase):
         check(self, "rho_lc0.5", compute_rho(HAND, 0.5), rtol=1e-12)
         # More than the number of positive distances: the largest one.
         check(self, "rho_lc5", compute_rho(HAND, 5.0), rtol=1e-15)
-        check(self, "rho_lc_negative", outcome(compute_rho, HAND, -1.0))
+        check(self, "rho_lc_range", [outcome(compute_rho, HAND, lc) for lc in (2.0, -1.0, 0.25)], rtol=1e-12)
         # A single column (each point its own only neighbour) is valid: rho = 0.
         check(self, "rho_one_column", compute_rho(np.zeros((3, 1))))
-        check(self, "rho_bad_shape", [outcome(compute_rho, np.zeros(4)), outcome(compute_rho, np.zeros((3, 0)))])
+        check(
+            self,
+            "rho_shape",
+            [outcome(compute_rho, a) for a in (np.zeros(4), HAND[:2], np.zeros((3, 0)), np.ones((2, 3)))],
+            rtol=1e-12,
+        )
 
 
 class TestSmoothKnnDist(unittest.TestCase):
@@ -76,7 +81,7 @@ class TestSmoothKnnDist(unittest.TestCase):
         check(self, "smooth_hand", [sigmas, rhos], rtol=1e-9)
         flat = np.array([[0.0, 1.0, 1.0, 1.0], [0.0, 0.5, 1.0, 3.0]])
         check(self, "smooth_flat_row", smooth_knn_dist(flat, 4.0)[0], rtol=1e-9)
-        check(self, "smooth_k1", outcome(smooth_knn_dist, HAND, 1.0))
+        check(self, "smooth_k_range", [outcome(smooth_knn_dist, HAND, k) for k in (3.0, 1.0, 4.5)], rtol=1e-9)
 
 
 class TestMembershipStrengths(unittest.TestCase):
@@ -98,7 +103,15 @@ class TestMembershipStrengths(unittest.TestCase):
         rows, cols, vals = membership_strengths(idx, d, sigmas, rhos)
         check(self, "memb_random", [rows, cols], rtol=0)
         check(self, "memb_random_vals", vals, rtol=1e-9)
-        check(self, "memb_shape_mismatch", outcome(membership_strengths, idx[:, :3], d, sigmas, rhos))
+        check(
+            self,
+            "memb_shapes",
+            [
+                outcome(membership_strengths, i, dd, sigmas, rhos)
+                for i, dd in ((idx[:, :4], d[:, :4]), (idx[:, :3], d), (idx[:, :2], d[:, :2]))
+            ],
+            rtol=1e-9,
+        )
 
 
 class TestFuzzySimplicialSet(unittest.TestCase):
@@ -122,8 +135,13 @@ class TestFuzzySimplicialSet(unittest.TestCase):
         check(self, "fss_lc2", graph, rtol=1e-9, atol=1e-15)
         check(
             self,
-            "fss_mix_bad",
-            [outcome(fuzzy_simplicial_set, self.idx, self.dists, set_op_mix_ratio=bad) for bad in (-0.1, 1.5)],
+            "fss_mix_range",
+            [
+                outcome(fuzzy_simplicial_set, self.idx, self.dists, set_op_mix_ratio=mix)
+                for mix in (0.25, -0.1, 1.5, 0.75)
+            ],
+            rtol=1e-9,
+            atol=1e-15,
         )
 
     def test_missing_neighbours(self):
@@ -142,4 +160,4 @@ class TestFuzzyGraph(unittest.TestCase):
         check(self, "graph_pipeline_rhos", rhos, rtol=1e-12)
         graph, _, _ = fuzzy_graph(X, 8, set_op_mix_ratio=0.25, local_connectivity=1.5)
         check(self, "graph_pipeline_options", graph, rtol=1e-9, atol=1e-15)
-        check(self, "graph_pipeline_k0", outcome(fuzzy_graph, X, 0))
+        check(self, "graph_pipeline_k", [outcome(fuzzy_graph, X, k) for k in (3, 0, 6)], rtol=1e-9, atol=1e-15)
