@@ -27,8 +27,19 @@ class TestLionDirection(unittest.TestCase):
     def test_zero_and_errors(self):
         # A coordinate whose interpolation is exactly zero gets direction 0, not +1 or -1.
         check(self, "direction_zeros", lion_direction([0.0, 0.0, 0.0], [0.0, -0.0, 1e-300], 0.9))
-        check(self, "direction_length_mismatch", outcome(lion_direction, [0.0], [1.0, 2.0], 0.9))
-        check(self, "direction_beta1_1", outcome(lion_direction, [0.0], [1.0], 1.0))
+        check(
+            self,
+            "direction_lengths",
+            [
+                outcome(lion_direction, m, g, 0.9)
+                for m, g in (([0.5, -1.0], [2.0, 3.0]), ([0.0], [1.0, 2.0]), ([-0.3], [4.0]))
+            ],
+        )
+        check(
+            self,
+            "direction_beta1_range",
+            [outcome(lion_direction, *args) for args in (([2.0], [-1.0], 0.3), ([0.0], [1.0], 1.0), ([2.0], [-1.0], 0.99))],
+        )
 
 
 class TestUpdateMomentum(unittest.TestCase):
@@ -38,7 +49,15 @@ class TestUpdateMomentum(unittest.TestCase):
         self.assertEqual(m, [1.0, -0.5, 0.2])
         check(self, "momentum_hand", out)
         check(self, "momentum_beta2_0", update_momentum(m, [3.0, 4.0, 5.0], 0.0))
-        check(self, "momentum_beta2_negative", outcome(update_momentum, [0.0], [1.0], -0.1))
+        check(
+            self,
+            "momentum_beta2_range",
+            [
+                outcome(update_momentum, *args)
+                for args in (([1.0], [3.0], 0.5), ([0.0], [1.0], -0.1), ([2.0, -1.0], [0.0, 4.0], 0.25))
+            ],
+            rtol=1e-12,
+        )
 
 
 class TestLionStep(unittest.TestCase):
@@ -74,9 +93,30 @@ class TestLionStep(unittest.TestCase):
             params = lion_step(params, g, state)
         check(self, "step_defaults", params, rtol=1e-12)
         check(self, "step_defaults_m", state.m)
-        check(self, "step_length_mismatch", outcome(lion_step, [0.0, 0.0], [1.0], LionState(2)))
-        check(self, "step_negative_weight_decay", outcome(lion_step, [0.0], [1.0], LionState(1), weight_decay=-1.0))
-        check(self, "step_negative_lr", outcome(lion_step, [0.0], [1.0], LionState(1), lr=-0.1))
+        check(
+            self,
+            "step_lengths",
+            [
+                outcome(lion_step, p, g, LionState(n))
+                for p, g, n in (([1.0, -2.0], [0.5, 0.5], 2), ([0.0, 0.0], [1.0], 2), ([3.0], [-1.0], 1))
+            ],
+            rtol=1e-12,
+        )
+        check(
+            self,
+            "step_weight_decay_range",
+            [
+                outcome(lion_step, p, [1.0], LionState(1), weight_decay=wd)
+                for p, wd in (([2.0], 0.5), ([0.0], -1.0), ([-1.0], 0.25))
+            ],
+            rtol=1e-12,
+        )
+        check(
+            self,
+            "step_lr_range",
+            [outcome(lion_step, p, [1.0], LionState(1), lr=lr) for p, lr in (([2.0], 0.1), ([0.0], -0.1), ([-1.0], 0.0))],
+            rtol=1e-12,
+        )
 
 
 class TestRunLion(unittest.TestCase):
@@ -96,4 +136,4 @@ class TestRunLion(unittest.TestCase):
         x, losses = run_lion(Rosenbrock(), [-1.2, 1.0], 300, lr=0.003, beta1=0.9, beta2=0.99, weight_decay=0.1)
         check(self, "run_rosen_x", x)
         check(self, "run_rosen_losses", losses[::20])
-        check(self, "run_negative_steps", outcome(run_lion, Rosenbrock(), [0.0, 0.0], -1))
+        check(self, "run_steps_range", [outcome(run_lion, Rosenbrock(), [0.0, 0.0], n) for n in (2, -1, 4)], rtol=1e-12)
