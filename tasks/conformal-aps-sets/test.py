@@ -64,8 +64,17 @@ class TestScore(unittest.TestCase):
         check(self, "scores_rand", r([aps_score(p, y, u) for p, y, u in zip(self.probs, self.labels, us)]), rtol=1e-10, atol=1e-12)
 
     def test_errors(self):
-        bads = (([0.5, 0.5], 2), ([0.5, 0.5], -1), ([0.5, 0.6], 0), ([0.5, 0.5], 0, 1.5), ([], 0))
-        check(self, "score_bad", [outcome(aps_score, *args) for args in bads])
+        calls = (
+            ([0.2, 0.8], 0),
+            ([0.5, 0.5], 2),
+            ([0.5, 0.5], -1),
+            ([0.3, 0.3, 0.4], 2, 0.5),
+            ([0.5, 0.6], 0),
+            ([0.5, 0.5], 0, 1.5),
+            ([0.6, 0.4], 1, 0.9),
+            ([], 0),
+        )
+        check(self, "score_args", [outcome(aps_score, *args) for args in calls], rtol=1e-12)
         check(self, "score_single_class", aps_score([1.0], 0, u=0.25), rtol=1e-12)
 
 
@@ -82,8 +91,8 @@ class TestQuantile(unittest.TestCase):
     def test_too_few_points(self):
         check(self, "q_inf", conformal_quantile([0.2, 0.4, 0.6], 0.2))  # ceil(4 * 0.8) = 4 > 3
         check(self, "q_single", conformal_quantile([0.42], 0.6))  # ceil(2 * 0.4) = 1
-        check(self, "q_bad_alpha", [outcome(conformal_quantile, [0.1, 0.2], bad) for bad in (0.0, 1.0, -0.1, 1.5)])
-        check(self, "q_no_scores", outcome(conformal_quantile, [], 0.1))
+        check(self, "q_alpha_range", [outcome(conformal_quantile, [0.1, 0.2], a) for a in (0.6, 0.0, 1.0, 0.9, -0.1, 1.5)])
+        check(self, "q_scores", [outcome(conformal_quantile, s, 0.1) for s in ([0.4, 0.1, 0.3], [], [i / 10 for i in range(10)])])
 
 
 class TestSet(unittest.TestCase):
@@ -104,8 +113,8 @@ class TestSet(unittest.TestCase):
         check(self, "set_rand_tie_u0.1", aps_set(self.P, 0.5, u=0.1))
         check(self, "set_inf", [aps_set(self.P, math.inf), aps_set(self.P, math.inf, u=0.0)])
         check(self, "set_tau0", [aps_set(self.P, 0.0), aps_set(self.P, 0.0, u=0.999)])
-        check(self, "set_bad_u", outcome(aps_set, self.P, 0.5, u=-0.1))
-        check(self, "set_bad_probs", outcome(aps_set, [0.2, 0.2], 0.5))
+        check(self, "set_u_range", [outcome(aps_set, self.P, 0.5, u=u) for u in (0.3, -0.1, 0.8)])
+        check(self, "set_probs", [outcome(aps_set, p, 0.5) for p in ([0.6, 0.4], [0.2, 0.2], [0.1, 0.2, 0.7])])
 
 
 class TestCalibrate(unittest.TestCase):
@@ -127,8 +136,9 @@ class TestCalibrate(unittest.TestCase):
         check(self, "tau_rand_40", round(tau, 12), rtol=1e-10)
 
     def test_errors(self):
-        check(self, "tau_length_mismatch", outcome(calibrate, self.probs, self.labels[:-1], 0.1))
-        check(self, "tau_alpha_0", outcome(calibrate, self.probs, self.labels, 0.0))
+        pairs = ((self.probs[:30], self.labels[:30]), (self.probs, self.labels[:-1]), (self.probs[50:], self.labels[50:]))
+        check(self, "tau_lengths", [outcome(calibrate, p, y, 0.1) for p, y in pairs], rtol=1e-10)
+        check(self, "tau_alpha_range", [outcome(calibrate, self.probs, self.labels, a) for a in (0.15, 0.0, 0.3)], rtol=1e-10)
         check(self, "tau_small_n", calibrate(self.probs[:5], self.labels[:5], 0.1))
 
 
