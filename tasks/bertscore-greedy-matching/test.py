@@ -27,7 +27,12 @@ class TestComputeIdf(unittest.TestCase):
     def test_corpus_and_errors(self):
         table = compute_idf(FIXTURE["refs"])
         check(self, "idf_corpus", [[t, float(table[t])] for t in ("the", "cat", "friday", "bread", "unseen")], rtol=1e-12)
-        check(self, "idf_empty", outcome(compute_idf, []))
+        check(
+            self,
+            "idf_references",
+            [outcome(lambda refs: float(compute_idf(refs).default), refs) for refs in ([["x", "y"]], [], [["a"], ["a", "b"]])],
+            rtol=1e-12,
+        )
 
 
 class TestGreedyMatch(unittest.TestCase):
@@ -46,12 +51,14 @@ class TestGreedyMatch(unittest.TestCase):
         enc = FIXTURE["encoder"]
         best_c, best_r = greedy_match(enc.encode(FIXTURE["cands"][4]), enc.encode(FIXTURE["refs"][4]))
         check(self, "greedy_toy", [floats(best_c), floats(best_r)], rtol=1e-12, atol=1e-15)
-        bads = (
+        pairs = (
+            (np.arange(6.0).reshape(2, 3) + 1.0, np.eye(3)[:2]),
             (np.ones((2, 3)), np.ones((2, 4))),
             (np.ones(3), np.ones((2, 3))),
+            (np.array([[1.0, -2.0]]), np.array([[0.5, 0.5], [3.0, 1.0]])),
             (np.ones((0, 3)), np.ones((2, 3))),
         )
-        check(self, "greedy_bad_shapes", [outcome(greedy_match, cand, ref) for cand, ref in bads])
+        check(self, "greedy_shapes", [outcome(greedy_match, cand, ref) for cand, ref in pairs], rtol=1e-12, atol=1e-15)
 
 
 class TestBertScore(unittest.TestCase):
@@ -81,8 +88,21 @@ class TestBertScore(unittest.TestCase):
         check(self, "score_pair3_zero_weight", floats(bert_score(enc.encode(c), enc.encode(r), zero_first, None)), rtol=1e-12)
         negative = np.ones(len(r))
         negative[0] = -0.5
-        bads = (([1.0, 2.0], None), (None, np.zeros(len(r))), (None, negative), (np.full(len(c), np.nan), None))
-        check(self, "score_pair3_bad_weights", [outcome(bert_score, enc.encode(c), enc.encode(r), cw, rw) for cw, rw in bads])
+        weights = (
+            (np.ones(len(c)), None),
+            ([1.0, 2.0], None),
+            (None, np.zeros(len(r))),
+            (None, np.linspace(0.5, 2.0, len(r))),
+            (None, negative),
+            (np.full(len(c), np.nan), None),
+            (np.full(len(c), 2.0), np.ones(len(r))),
+        )
+        check(
+            self,
+            "score_pair3_weights",
+            [outcome(bert_score, enc.encode(c), enc.encode(r), cw, rw) for cw, rw in weights],
+            rtol=1e-12,
+        )
 
     def test_degenerate_similarities(self):
         check(self, "score_orthogonal", floats(bert_score(np.array([[1.0, 0.0]]), np.array([[0.0, 1.0]]))), atol=1e-15)
@@ -96,10 +116,19 @@ class TestRescale(unittest.TestCase):
         check(self, "rescale_negative", floats(rescale_with_baseline((0.3, 0.2, 0.25), (0.35, 0.3, 0.32))), rtol=1e-12)
         check(
             self,
-            "rescale_bad_baseline",
-            [outcome(rescale_with_baseline, (0.9, 0.8, 0.85), bad) for bad in ((1.0, 0.5, 0.5), (0.2, 0.3, 1.2), (0.2, 0.3))],
+            "rescale_baselines",
+            [
+                outcome(rescale_with_baseline, (0.9, 0.8, 0.85), b)
+                for b in ((0.5, 0.4, 0.45), (1.0, 0.5, 0.5), (0.2, 0.3, 1.2), (0.1, 0.2, 0.15), (0.2, 0.3))
+            ],
+            rtol=1e-12,
         )
-        check(self, "rescale_bad_scores", outcome(rescale_with_baseline, (0.9, 0.8), TOY_BASELINE))
+        check(
+            self,
+            "rescale_scores",
+            [outcome(rescale_with_baseline, s, TOY_BASELINE) for s in ((0.7, 0.6, 0.65), (0.9, 0.8), [0.95, 0.9, 0.92])],
+            rtol=1e-12,
+        )
 
 
 class TestScoreCorpus(unittest.TestCase):
@@ -114,5 +143,7 @@ class TestScoreCorpus(unittest.TestCase):
     def test_errors(self):
         enc, cands, refs = FIXTURE["encoder"], FIXTURE["cands"], FIXTURE["refs"]
         check(self, "corpus_small_encoder", [floats(a) for a in score_corpus(cands[:2], refs[:2], ToyEncoder(dim=4, seed=3))], rtol=1e-12)
-        check(self, "corpus_length_mismatch", outcome(score_corpus, cands, refs[:-1], enc))
-        check(self, "corpus_empty", outcome(score_corpus, [], [], enc))
+        pairs = ((cands[1:3], refs[1:3]), (cands, refs[:-1]), (cands[-2:], refs[-2:]))
+        check(self, "corpus_lengths", [outcome(score_corpus, cs, rs, enc) for cs, rs in pairs], rtol=1e-12)
+        pairs = ((cands[:1], refs[:1]), ([], []), (cands[2:5], refs[2:5]))
+        check(self, "corpus_sizes", [outcome(score_corpus, cs, rs, enc) for cs, rs in pairs], rtol=1e-12)
