@@ -21,8 +21,20 @@ class TestCyclePosition(unittest.TestCase):
 
     def test_errors(self):
         check(self, "position_int_epoch", cycle_position(7, 3, 1))
-        bads = ((-0.5, 10, 2), (float("nan"), 10, 2), (1.0, 0, 2), (1.0, 10, 0), (1.0, 10, 1.5), (1.0, 2.0, 2), (1.0, True, 2))
-        check(self, "position_bad", [outcome(cycle_position, *bad) for bad in bads])
+        calls = (
+            (3.5, 10, 2),
+            (-0.5, 10, 2),
+            (float("nan"), 10, 2),
+            (12.0, 4, 3),
+            (1.0, 0, 2),
+            (1.0, 10, 0),
+            (5.25, 2, 1),
+            (1.0, 10, 1.5),
+            (1.0, 2.0, 2),
+            (44.0, 3, 2),
+            (1.0, True, 2),
+        )
+        check(self, "position_args", [outcome(cycle_position, *args) for args in calls], rtol=1e-12)
 
 
 class TestSGDRLearningRate(unittest.TestCase):
@@ -36,9 +48,17 @@ class TestSGDRLearningRate(unittest.TestCase):
         # Right at a restart the rate jumps back to eta_max.
         check(self, "lr_at_restarts", [sgdr_learning_rate(e, 0.2, 0.01, 1, 3) for e in (0, 1, 4, 13, 121)])
         check(self, "lr_constant_when_equal", sgdr_learning_rate(3.3, 0.05, 0.05, 2, 2))
-        check(self, "lr_min_above_max", outcome(sgdr_learning_rate, 1.0, 0.01, 0.1, 10, 2))
-        check(self, "lr_negative_min", outcome(sgdr_learning_rate, 1.0, 0.1, -0.01, 10, 2))
-        check(self, "lr_negative_epoch", outcome(sgdr_learning_rate, -1.0, 0.1, 0.0, 10, 2))
+        rates = ((0.1, 0.01), (0.01, 0.1), (0.05, 0.05))
+        check(self, "lr_min_max", [outcome(sgdr_learning_rate, 1.0, hi, lo, 10, 2) for hi, lo in rates], rtol=1e-9, atol=1e-15)
+        rates = ((0.2, 0.0), (0.1, -0.01), (0.1, 0.02))
+        check(self, "lr_min_sign", [outcome(sgdr_learning_rate, 1.0, hi, lo, 10, 2) for hi, lo in rates], rtol=1e-9, atol=1e-15)
+        check(
+            self,
+            "lr_epoch_sign",
+            [outcome(sgdr_learning_rate, e, 0.1, 0.0, 10, 2) for e in (4.0, -1.0, 25.0)],
+            rtol=1e-9,
+            atol=1e-15,
+        )
 
 
 class TestBatchLearningRates(unittest.TestCase):
@@ -54,8 +74,20 @@ class TestBatchLearningRates(unittest.TestCase):
         # One batch per epoch: T_cur only takes integer values.
         check(self, "batch_one_per_epoch", batch_learning_rates(6, 1, 1.0, 0.0, 2, 2), rtol=1e-9, atol=1e-15)
         check(self, "batch_no_epochs", batch_learning_rates(0, 5, 1.0, 0.0, 2, 2))
-        check(self, "batch_zero_batches", outcome(batch_learning_rates, 3, 0, 1.0, 0.0, 2, 2))
-        check(self, "batch_negative_epochs", outcome(batch_learning_rates, -1, 2, 1.0, 0.0, 2, 2))
+        check(
+            self,
+            "batch_sizes",
+            [outcome(batch_learning_rates, 3, b, 1.0, 0.0, 2, 2) for b in (2, 0, 3)],
+            rtol=1e-9,
+            atol=1e-15,
+        )
+        check(
+            self,
+            "batch_epoch_counts",
+            [outcome(batch_learning_rates, n, 2, 1.0, 0.0, 2, 2) for n in (4, -1, 1)],
+            rtol=1e-9,
+            atol=1e-15,
+        )
 
 
 class TestTrainWithRestarts(unittest.TestCase):
