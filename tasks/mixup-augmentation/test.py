@@ -17,7 +17,8 @@ class TestOneHot(unittest.TestCase):
         check(self, "one_hot", one_hot([2, 0, 1, 2], 3))
         check(self, "one_hot_empty", one_hot(np.array([], dtype=np.int64), 4))
         check(self, "one_hot_single_class", one_hot([0, 0], 1))
-        check(self, "one_hot_bad", [outcome(one_hot, *bad) for bad in (([0, 3], 3), ([-1], 3), ([0.5], 3))])
+        calls = (([1, 0], 2), ([0, 3], 3), ([-1], 3), ([2, 2, 1], 4), ([0.5], 3), ([0], 1))
+        check(self, "one_hot_args", [outcome(one_hot, *args) for args in calls])
 
 
 class TestSampleLambda(unittest.TestCase):
@@ -30,7 +31,8 @@ class TestSampleLambda(unittest.TestCase):
         rng = make_rng(5)
         values = [sample_lambda(0, rng), sample_lambda(0.0, rng), rng.random_sample()]
         check(self, "lambda_alpha_zero", values)
-        check(self, "lambda_bad_alpha", [outcome(sample_lambda, bad, make_rng(0)) for bad in (-0.5, float("nan"), float("inf"))])
+        alphas = (0.3, -0.5, float("nan"), 2.0, float("inf"), 0.0)
+        check(self, "lambda_alpha_range", [outcome(sample_lambda, a, make_rng(0)) for a in alphas])
 
 
 class TestMixupBatch(unittest.TestCase):
@@ -55,8 +57,10 @@ class TestMixupBatch(unittest.TestCase):
         check(self, "batch_alpha_zero", (x_mixed, y_mixed, lam, index.tolist(), rng.randint(1000)))
         # Plain lists and a batch of scalar features are accepted.
         check(self, "batch_lists_1d", mixup_batch([1.0, 2.0, 4.0], [[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]], 2.0, make_rng(8))[:3])
-        check(self, "batch_length_mismatch", outcome(mixup_batch, X4, Y4[:3], 0.5, make_rng(0)))
-        check(self, "batch_empty", outcome(mixup_batch, np.zeros((0, 3)), np.zeros((0, 2)), 0.5, make_rng(0)))
+        pairs = ((X4[:3], Y4[:3]), (X4, Y4[:3]), (X4[1:], Y4[1:]))
+        check(self, "batch_lengths", [outcome(mixup_batch, x, y, 0.5, make_rng(0)) for x, y in pairs])
+        pairs = ((X4[:1], Y4[:1]), (np.zeros((0, 3)), np.zeros((0, 2))), (X4[:2], Y4[:2]))
+        check(self, "batch_sizes", [outcome(mixup_batch, x, y, 0.5, make_rng(0)) for x, y in pairs])
 
 
 class TestSoftCrossEntropy(unittest.TestCase):
@@ -70,7 +74,8 @@ class TestSoftCrossEntropy(unittest.TestCase):
         self.assertAlmostEqual(mixed, lam * soft_cross_entropy(logits, a) + (1 - lam) * soft_cross_entropy(logits, b), places=9)
         check(self, "ce_mixed", mixed)
         check(self, "ce_lists", soft_cross_entropy([[0.0, 1.0], [3.0, -3.0]], [[0.5, 0.5], [1.0, 0.0]]))
-        check(self, "ce_shape_mismatch", [outcome(soft_cross_entropy, logits, bad) for bad in (targets[:, :2], targets[:1])])
+        shapes = (targets[::-1].copy(), targets[:, :2], targets[:1], np.full((3, 3), 1.0 / 3.0))
+        check(self, "ce_shapes", [outcome(soft_cross_entropy, logits, t) for t in shapes])
 
 
 class TestMixupTrainStep(unittest.TestCase):
