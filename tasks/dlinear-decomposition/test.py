@@ -52,8 +52,10 @@ class TestMovingAverage(unittest.TestCase):
         check(self, "ma_list_input", moving_average([[[1.0, 0.0], [3.0, 2.0], [8.0, 4.0]]], 3), rtol=1e-12)
 
     def test_errors(self):
-        check(self, "ma_bad_kernel", [outcome(moving_average, DATA["x"], k) for k in (0, 2, 24, -3, 2.0, True)])
-        check(self, "ma_not_3d", outcome(moving_average, np.ones((48, 3)), 5))
+        kernels = (3, 0, 2, 7, 24, -3, 11, 2.0, True, 1)
+        check(self, "ma_kernels", [outcome(moving_average, DATA["x"], k) for k in kernels], rtol=1e-10, atol=1e-12)
+        arrays = (np.arange(24.0).reshape(2, 4, 3), np.ones((48, 3)), DATA["x"][:1, :10, :])
+        check(self, "ma_dims", [outcome(moving_average, a, 5) for a in arrays], rtol=1e-10, atol=1e-12)
         check(self, "ma_constant", moving_average(np.full((1, 4, 2), 2.5), 7), rtol=1e-12)
 
 
@@ -88,9 +90,27 @@ class TestForecast(unittest.TestCase):
 
     def test_errors(self):
         d = DATA
-        check(self, "fc_wrong_length", outcome(dlinear_forecast, d["x"], d["ws"][:, :40], d["bs"], d["wt"], d["bt"]))
-        check(self, "fc_channel_mismatch", outcome(dlinear_forecast, d["x"], d["ws_ind"][:2], d["bs_ind"][:2], d["wt_ind"], d["bt_ind"]))
-        check(self, "fc_even_kernel", outcome(dlinear_forecast, d["x"], d["ws"], d["bs"], d["wt"], d["bt"], kernel_size=4))
-        check(self, "fc_weight_1d", outcome(dlinear_forecast, d["x"], d["ws"][0], d["bs"], d["wt"], d["bt"]))
+        tol = {"rtol": 1e-10, "atol": 1e-12}
+        weights = (d["ws"][::-1].copy(), d["ws"][:, :40], 0.5 * d["ws"])
+        check(self, "fc_lengths", [outcome(dlinear_forecast, d["x"], w, d["bs"], d["wt"], d["bt"]) for w in weights], **tol)
+        heads = (
+            (d["ws_ind"][::-1].copy(), d["bs_ind"][::-1].copy()),
+            (d["ws_ind"][:2], d["bs_ind"][:2]),
+            (2.0 * d["ws_ind"], d["bs_ind"]),
+        )
+        check(
+            self,
+            "fc_channels",
+            [outcome(dlinear_forecast, d["x"], w, b, d["wt_ind"], d["bt_ind"]) for w, b in heads],
+            **tol,
+        )
+        check(
+            self,
+            "fc_kernels",
+            [outcome(dlinear_forecast, d["x"], d["ws"], d["bs"], d["wt"], d["bt"], kernel_size=k) for k in (5, 4, 13)],
+            **tol,
+        )
+        weights = (d["wt"], d["ws"][0], 2.0 * d["ws"])
+        check(self, "fc_weight_dims", [outcome(dlinear_forecast, d["x"], w, d["bs"], d["wt"], d["bt"]) for w in weights], **tol)
         one = dlinear_forecast(np.arange(6.0).reshape(1, 6, 1), np.eye(6)[:2], np.zeros(2), np.eye(6)[-2:], np.ones(2), 3)
         check(self, "fc_hand", one, rtol=1e-12)
