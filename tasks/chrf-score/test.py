@@ -30,8 +30,8 @@ class TestNgramStatistics(unittest.TestCase):
         # The reference has no 5- or 6-grams: those orders count nothing on either side.
         check(self, "stats_short_reference", as_lists(ngram_statistics("It rains.", "Rain.")))
         check(self, "stats_empty_hypothesis", as_lists(ngram_statistics("", "abc", char_order=2)))
-        bads = ({"char_order": 0}, {"word_order": -1}, {"char_order": 2.0})
-        check(self, "stats_bad_orders", [outcome(ngram_statistics, "a", "a", **kwargs) for kwargs in bads])
+        orders = ({"char_order": 3}, {"char_order": 0}, {"word_order": -1}, {"char_order": 2, "word_order": 1}, {"char_order": 2.0})
+        check(self, "stats_orders", [outcome(ngram_statistics, "a", "a", **kwargs) for kwargs in orders])
 
 
 class TestChrfFromStatistics(unittest.TestCase):
@@ -48,8 +48,8 @@ class TestChrfFromStatistics(unittest.TestCase):
         self.assertEqual(chrf_from_statistics([(0, 0, 0), (0, 0, 0)]), 0.0)
         check(self, "from_stats_no_match", chrf_from_statistics([(3, 4, 0), (2, 3, 0)]), rtol=0.0, atol=0.0)
         check(self, "from_stats_perfect", chrf_from_statistics([(4, 4, 4), (3, 3, 3)], beta=3.0), rtol=1e-12)
-        bads = (0.0, -1.0, float("nan"), float("inf"))
-        check(self, "from_stats_bad_beta", [outcome(chrf_from_statistics, self.STATS, bad) for bad in bads])
+        betas = (1.5, 0.0, -1.0, 0.25, float("nan"), float("inf"), 4.0)
+        check(self, "from_stats_beta_range", [outcome(chrf_from_statistics, self.STATS, b) for b in betas], rtol=1e-12)
 
 
 class TestSentenceChrf(unittest.TestCase):
@@ -71,8 +71,10 @@ class TestSentenceChrf(unittest.TestCase):
         check(self, "sentence_best_of_two", best, rtol=1e-12)
         self.assertEqual(best, sentence_chrf(hyp, list(reversed(refs))))
         check(self, "sentence_best_chrfpp", sentence_chrf(hyp, refs, word_order=2, beta=1.0), rtol=1e-12)
-        check(self, "sentence_no_references", outcome(sentence_chrf, hyp, []))
-        check(self, "sentence_string_references", outcome(sentence_chrf, hyp, "We will meet at the station."))
+        lists = (refs[:1], [], [refs[1], "We meet at eight."])
+        check(self, "sentence_reference_lists", [outcome(sentence_chrf, hyp, r) for r in lists], rtol=1e-12)
+        kinds = (["We will meet at the station."], "We will meet at the station.", ["At eight."])
+        check(self, "sentence_reference_types", [outcome(sentence_chrf, hyp, r) for r in kinds], rtol=1e-12)
 
 
 class TestCorpusChrf(unittest.TestCase):
@@ -98,5 +100,7 @@ class TestCorpusChrf(unittest.TestCase):
         check(self, "corpus_tie_first_reference", tie, rtol=1e-12)
         short = corpus_chrf(["It rains.", "Yes."], [["Rain."], ["Yes!"]], word_order=2)
         check(self, "corpus_short_references", short, rtol=1e-12)
-        check(self, "corpus_length_mismatch", outcome(corpus_chrf, self.hyps, self.refs[:-1]))
-        check(self, "corpus_empty", outcome(corpus_chrf, [], []))
+        pairs = ((self.hyps[:3], self.refs[:3]), (self.hyps, self.refs[:-1]), (self.hyps[2:], self.refs[2:]))
+        check(self, "corpus_lengths", [outcome(corpus_chrf, h, r) for h, r in pairs], rtol=1e-12)
+        pairs = ((self.hyps[:1], self.refs[:1]), ([], []), (self.hyps[-2:], self.refs[-2:]))
+        check(self, "corpus_sizes", [outcome(corpus_chrf, h, r) for h, r in pairs], rtol=1e-12)
