@@ -15,7 +15,8 @@ class TestIdf(unittest.TestCase):
         self.assertTrue(all(v > 0.0 for v in values), "idf must stay positive, even for a term in every document")
         self.assertTrue(all(a > c for a, c in zip(values, values[1:])), "idf must decrease as the term gets more common")
         check(self, "idf_common", [values[11], values[15], values[20]], rtol=1e-12)
-        check(self, "idf_bad", [outcome(idf, *bad) for bad in ((5, 6), (5, -1), (0, 0), (3.0, 1))])
+        calls = ((12, 4), (5, 6), (5, -1), (9, 9), (0, 0), (3.0, 1), (1, 0))
+        check(self, "idf_args", [outcome(idf, *args) for args in calls], rtol=1e-12)
 
 
 class TestScore(unittest.TestCase):
@@ -47,9 +48,14 @@ class TestScore(unittest.TestCase):
         check(self, "score_query_set", once, rtol=1e-12)
         self.assertEqual(bm25_score(["zebra"], doc, self.DF, 20, 6.0), 0.0)
         self.assertEqual(bm25_score(["cat"], [], self.DF, 20, 6.0), 0.0)
-        bads = ({"k1": -0.5}, {"b": 1.5}, {"b": -0.1})
-        check(self, "score_bad_params", [outcome(bm25_score, ["cat"], doc, self.DF, 20, 6.0, **kwargs) for kwargs in bads])
-        check(self, "score_avgdl_0", outcome(bm25_score, ["cat"], doc, self.DF, 20, 0.0))
+        params = ({"k1": 2.0}, {"k1": -0.5}, {"b": 1.5}, {"b": 0.4}, {"b": -0.1}, {"k1": 0.5, "b": 1.0})
+        check(
+            self,
+            "score_params",
+            [outcome(bm25_score, ["cat"], doc, self.DF, 20, 6.0, **kwargs) for kwargs in params],
+            rtol=1e-12,
+        )
+        check(self, "score_avgdl_range", [outcome(bm25_score, ["cat"], doc, self.DF, 20, a) for a in (3.5, 0.0, 12.0)], rtol=1e-12)
 
 
 class TestRank(unittest.TestCase):
@@ -67,8 +73,8 @@ class TestRank(unittest.TestCase):
         check(self, "rank_ties_reversed", rank("cat mat", list(reversed(docs)), k=2), rtol=1e-9)
         self.assertEqual(rank("the of and", docs), [], "a query of stop words matches nothing")
         self.assertEqual(rank("zebra giraffe", docs), [])
-        check(self, "rank_bad_k", [outcome(rank, "cat", docs, k=bad) for bad in (0, -3, 2.5)])
-        check(self, "rank_empty_collection", outcome(rank, "cat", [], k=3))
+        check(self, "rank_k_range", [outcome(rank, "cat", docs, k=k) for k in (1, 0, -3, 3, 2.5)], rtol=1e-9)
+        check(self, "rank_collections", [outcome(rank, "cat", c, k=3) for c in (docs[1:6], [], docs[2:])], rtol=1e-9)
 
     def test_parameters(self):
         docs = load_corpus()
