@@ -36,7 +36,8 @@ class TestReduceLoss(unittest.TestCase):
     def test_reductions(self):
         values = [0.5, 1.25, 0.0, 2.0]
         check(self, "reduce_all", [reduce_loss(values), reduce_loss(values, "sum"), reduce_loss(values, "mean")], rtol=1e-12)
-        check(self, "reduce_errors", [outcome(reduce_loss, [], "mean"), outcome(reduce_loss, values, "max")])
+        check(self, "reduce_outcomes", [outcome(reduce_loss, [3.0, 0.5], "sum"), outcome(reduce_loss, [], "mean"), outcome(reduce_loss, [1.5], "mean"),
+                                         outcome(reduce_loss, values, "max"), outcome(reduce_loss, [], "none")], rtol=1e-12)
 
 
 class TestSigmoidFocalLoss(unittest.TestCase):
@@ -57,13 +58,16 @@ class TestSigmoidFocalLoss(unittest.TestCase):
         out = sigmoid_focal_loss(xs, ys, alpha=0.25, gamma=2.0)
         self.assertTrue(all(math.isfinite(v) for v in out))
         check(self, "sigmoid_extreme", out, rtol=1e-9, atol=1e-12)
-        check(self, "sigmoid_errors", [
+        check(self, "sigmoid_outcomes", [
+            outcome(sigmoid_focal_loss, [0.1, 0.2], [1, 0]),
             outcome(sigmoid_focal_loss, [0.1, 0.2], [1, 2]),
             outcome(sigmoid_focal_loss, [0.1, 0.2], [1]),
+            outcome(sigmoid_focal_loss, [0.1], [1], alpha=1.0),
             outcome(sigmoid_focal_loss, [0.1], [1], alpha=1.5),
             outcome(sigmoid_focal_loss, [0.1], [1], gamma=-1.0),
+            outcome(sigmoid_focal_loss, [-0.4], [0], gamma=0.0),
             outcome(sigmoid_focal_loss, [float("nan")], [1]),
-        ])
+        ], rtol=1e-9, atol=1e-12)
 
 
 class TestSoftmaxFocalLoss(unittest.TestCase):
@@ -82,13 +86,16 @@ class TestSoftmaxFocalLoss(unittest.TestCase):
         self.assertTrue(all(math.isfinite(v) for v in out))
         check(self, "softmax_confident", out, rtol=1e-9, atol=1e-12)
         check(self, "softmax_confident_g0", softmax_focal_loss(logits, [0, 1, 0, 2], gamma=0.0), rtol=1e-9, atol=1e-12)
-        check(self, "softmax_errors", [
+        check(self, "softmax_outcomes", [
+            outcome(softmax_focal_loss, [[0.0, 1.0]], [1]),
             outcome(softmax_focal_loss, [[0.0, 1.0]], [2]),
             outcome(softmax_focal_loss, [[0.0, 1.0]], [0, 1]),
+            outcome(softmax_focal_loss, [[0.0, 1.0]], [1], alpha=[0.5, 2.0]),
             outcome(softmax_focal_loss, [[0.0, 1.0]], [1], alpha=[1.0]),
             outcome(softmax_focal_loss, [[0.0, 1.0]], [-1]),
+            outcome(softmax_focal_loss, [[0.5, -1.0], [2.0, 0.0]], [0, 1], reduction="mean"),
             outcome(softmax_focal_loss, [[0.0, float("inf")]], [0]),
-        ])
+        ], rtol=1e-9, atol=1e-12)
 
 
 class TestFocalLossStar(unittest.TestCase):
@@ -96,7 +103,9 @@ class TestFocalLossStar(unittest.TestCase):
         check(self, "star_default", focal_loss_star(LOGITS, TARGETS), rtol=1e-9, atol=1e-12)
         check(self, "star_g2_b1", focal_loss_star(LOGITS, TARGETS, gamma=2.0, beta=1.0), rtol=1e-9, atol=1e-12)
         check(self, "star_g4_bm1_alpha", focal_loss_star(LOGITS, TARGETS, gamma=4.0, beta=-1.0, alpha=0.25, reduction="mean"), rtol=1e-9, atol=1e-12)
-        check(self, "star_errors", [outcome(focal_loss_star, LOGITS, TARGETS, gamma=0.0), outcome(focal_loss_star, LOGITS, TARGETS, alpha=-0.25)])
+        check(self, "star_outcomes", [outcome(focal_loss_star, LOGITS, TARGETS, gamma=0.5), outcome(focal_loss_star, LOGITS, TARGETS, gamma=0.0),
+                                       outcome(focal_loss_star, LOGITS, TARGETS, alpha=0.0, reduction="sum"),
+                                       outcome(focal_loss_star, LOGITS, TARGETS, alpha=-0.25)], rtol=1e-9, atol=1e-12)
         check(self, "star_extreme", focal_loss_star([-900.0, 900.0], [1, 1], gamma=3.0, beta=2.0), rtol=1e-9, atol=1e-12)
 
 
@@ -111,7 +120,9 @@ class TestRetinaNetLoss(AnchorFixture):
         check(self, "retina_background_only", retinanet_classification_loss(self.logits, bg), rtol=1e-9, atol=1e-12)
         ignored = [IGNORE if y == BACKGROUND else y for y in self.labels]
         check(self, "retina_only_fg", retinanet_classification_loss(self.logits, ignored), rtol=1e-9, atol=1e-12)
-        check(self, "retina_errors", [
+        check(self, "retina_outcomes", [
+            outcome(retinanet_classification_loss, self.logits[:-1], self.labels[:-1]),
             outcome(retinanet_classification_loss, self.logits, self.labels[:-1]),
+            outcome(retinanet_classification_loss, [[0.0, 1.0]], [1]),
             outcome(retinanet_classification_loss, [[0.0, 1.0]], [2]),
-        ])
+        ], rtol=1e-9, atol=1e-12)
