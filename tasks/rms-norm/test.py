@@ -50,8 +50,10 @@ class TestRootMeanSquare(unittest.TestCase):
         check(self, "rms_p1", np.asarray(root_mean_square(DATA["x"], p=1.0)), rtol=1e-12)
 
     def test_errors(self):
-        check(self, "rms_bad_p", [outcome(root_mean_square, DATA["x"], p=bad) for bad in (0.0, -0.5, 1.5, float("nan"), True)])
-        check(self, "rms_bad_x", [outcome(root_mean_square, np.zeros((3, 0))), outcome(root_mean_square, [1.0, float("inf")])])
+        check(self, "rms_p_outcomes", [outcome(root_mean_square, DATA["x"], p=p) for p in (0.5, 0.0, -0.5, 0.75, 1.5, float("nan"), True, 0.125)],
+              rtol=1e-12)
+        check(self, "rms_x_outcomes", [outcome(root_mean_square, [[1.0, 2.0], [0.5, -0.5]]), outcome(root_mean_square, np.zeros((3, 0))),
+                                        outcome(root_mean_square, [2.0, -1.0, 0.5]), outcome(root_mean_square, [1.0, float("inf")])], rtol=1e-12)
         check(self, "rms_zero", np.asarray(root_mean_square(np.zeros((2, 5)))), rtol=1e-12)
 
 
@@ -81,12 +83,16 @@ class TestRMSNormFunction(unittest.TestCase):
         check(self, "norm_eps_025", rms_norm([[0.3, -0.4, 0.5, 0.2]], eps=0.25), rtol=1e-9)
 
     def test_errors(self):
-        check(self, "norm_errors", [
+        check(self, "norm_outcomes", [
+            outcome(rms_norm, DATA["x"], gain=np.full(8, 0.5)),
             outcome(rms_norm, DATA["x"], gain=np.ones(7)),
             outcome(rms_norm, DATA["x"], bias=np.ones(9)),
+            outcome(rms_norm, DATA["x"], bias=np.full(8, -0.25)),
             outcome(rms_norm, DATA["x"], eps=-1e-8),
+            outcome(rms_norm, DATA["x"], eps=1e-3),
             outcome(rms_norm, DATA["x"], p=2.0),
-        ])
+            outcome(rms_norm, DATA["x"], p=0.5),
+        ], rtol=1e-7, atol=1e-12)
         check(self, "norm_eps0", rms_norm([[1.0, 2.0, 2.0]], eps=0.0), rtol=1e-12)
 
 
@@ -109,10 +115,11 @@ class TestRMSNormLayer(unittest.TestCase):
         check(self, "layer_eps_tiny", RMSNorm(8)(DATA["tiny"]), rtol=1e-9)
 
     def test_errors(self):
-        check(self, "layer_bad_d", [outcome(RMSNorm, bad) for bad in (0, -2, 3.0, True)])
-        check(self, "layer_bad_p", outcome(RMSNorm, 4, p=0.0))
+        check(self, "layer_d_outcomes", [outcome(lambda d: RMSNorm(d).scale, d) for d in (3, 0, -2, 5, 3.0, True, 1)])
+        check(self, "layer_p_outcomes", [outcome(lambda p: RMSNorm(4, p=p).p, p) for p in (0.5, 0.0, 1.0)])
         layer = RMSNorm(4)
-        check(self, "layer_wrong_width", outcome(layer, np.ones((2, 5))))
+        check(self, "layer_width_outcomes", [outcome(layer, np.full((2, 4), -2.0)), outcome(layer, np.ones((2, 5))),
+                                              outcome(layer, [[0.5, -1.0, 2.0, 3.0]])], rtol=1e-7)
         check(self, "layer_vector", layer([1.0, -1.0, 2.0, 0.0]), rtol=1e-7)
         check(self, "layer_width_one", RMSNorm(1)([[3.0], [-0.5]]), rtol=1e-7)
 
@@ -145,10 +152,12 @@ class TestBackward(unittest.TestCase):
         check(self, "bwd_eps1e-3_p05", rms_norm_backward(x, go, g, eps=1e-3, p=0.5)[0], rtol=1e-9, atol=1e-12)
 
     def test_errors(self):
-        check(self, "bwd_errors", [
+        check(self, "bwd_outcomes", [
+            outcome(rms_norm_backward, DATA["x"][:2], DATA["go"][:2]),
             outcome(rms_norm_backward, DATA["x"], DATA["go"][:, :7]),
             outcome(rms_norm_backward, DATA["x"], DATA["go"][:1]),
+            outcome(rms_norm_backward, DATA["x"], DATA["go"], gain=np.full(8, 2.0)),
             outcome(rms_norm_backward, DATA["x"], DATA["go"], gain=np.ones(3)),
-        ])
+        ], rtol=1e-7, atol=1e-8)
         gx, gg, gb = rms_norm_backward(np.zeros((1, 4)), np.ones((1, 4)))
         check(self, "bwd_zero_input", [gx, gg, gb], rtol=1e-9, atol=1e-12)
