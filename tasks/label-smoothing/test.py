@@ -29,7 +29,8 @@ class TestSmoothLabels(unittest.TestCase):
         self.assertAlmostEqual(math.fsum(smooth_labels(3, 1000, 0.1)), 1.0, places=12)
 
     def test_errors(self):
-        check(self, "smooth_errors", [outcome(smooth_labels, *args) for args in ((4, 4, 0.1), (-1, 4, 0.1), (0, 1, 0.1), (0, 4, 1.5), (0, 4, -0.1), (True, 4, 0.1))])
+        check(self, "smooth_outcomes", [outcome(smooth_labels, *args) for args in ((3, 4, 0.1), (4, 4, 0.1), (-1, 4, 0.1), (0, 2, 0.2), (0, 1, 0.1), (0, 4, 1.5),
+                                                                     (0, 6, 0.5), (0, 4, -0.1), (True, 4, 0.1), (2, 3, 1.0))], rtol=1e-12)
         check(self, "smooth_k2", smooth_labels(1, 2, 0.3), rtol=1e-12)
 
 
@@ -50,15 +51,19 @@ class TestLabelSmoothingCE(unittest.TestCase):
         check(self, "ls_large_logits", out, rtol=1e-12)
 
     def test_errors(self):
-        check(self, "ls_errors", [
+        check(self, "ls_outcomes", [
+            outcome(label_smoothing_cross_entropy, [[0.0, 1.0], [2.0, -1.0]], [0, 1]),
             outcome(label_smoothing_cross_entropy, [[0.0, 1.0]], [0, 1]),
             outcome(label_smoothing_cross_entropy, [], []),
+            outcome(label_smoothing_cross_entropy, [[0.5, 0.0, -0.5]], [2], reduction="none"),
             outcome(label_smoothing_cross_entropy, [], [], reduction="none"),
             outcome(label_smoothing_cross_entropy, [[0.0, 1.0]], [2]),
+            outcome(label_smoothing_cross_entropy, [[0.0, 1.0]], [1], epsilon=0.6),
             outcome(label_smoothing_cross_entropy, [[0.0, 1.0]], [1], epsilon=2.0),
             outcome(label_smoothing_cross_entropy, [[0.0, 1.0]], [1], reduction="max"),
+            outcome(label_smoothing_cross_entropy, [[0.0, 1.0], [1.5, 0.5]], [1, 0], reduction="sum"),
             outcome(label_smoothing_cross_entropy, [[0.0, float("nan")]], [1]),
-        ])
+        ], rtol=1e-12)
         check(self, "ls_two_classes", label_smoothing_cross_entropy([[0.0, 2.0]], [1], 0.5, "sum"), rtol=1e-12)
 
 
@@ -78,7 +83,7 @@ class TestDecomposition(unittest.TestCase):
         # A uniform prediction has D_KL(u || p) = 0 and H(u, p) = log K.
         check(self, "decomp_uniform", smoothing_decomposition([0.5] * 5, 2, 0.4), rtol=1e-12, atol=1e-15)
         check(self, "decomp_default_eps", smoothing_decomposition([0.3, -0.2, 1.1], 1), rtol=1e-12)
-        check(self, "decomp_bad_eps", outcome(smoothing_decomposition, [0.3, -0.2, 1.1], 1, 1.2))
+        check(self, "decomp_eps_outcomes", [outcome(smoothing_decomposition, [0.3, -0.2, 1.1], 1, eps) for eps in (0.5, 1.2, 0.0)], rtol=1e-12)
 
 
 class TestSmoothedOptimum(unittest.TestCase):
@@ -87,7 +92,8 @@ class TestSmoothedOptimum(unittest.TestCase):
         check(self, "optimum_k10_default", smoothed_optimum(10), rtol=1e-12)
         check(self, "optimum_k2_e05", smoothed_optimum(2, 0.5), rtol=1e-12)
         check(self, "optimum_limits", [smoothed_optimum(4, 0.0), smoothed_optimum(4, 1.0)], rtol=1e-12, atol=1e-15)
-        check(self, "optimum_errors", [outcome(smoothed_optimum, 1, 0.1), outcome(smoothed_optimum, 10, -0.2), outcome(smoothed_optimum, 10, 1.5)])
+        check(self, "optimum_outcomes", [outcome(smoothed_optimum, 3, 0.2), outcome(smoothed_optimum, 1, 0.1), outcome(smoothed_optimum, 10, -0.2),
+                                          outcome(smoothed_optimum, 10, 0.05), outcome(smoothed_optimum, 10, 1.5)], rtol=1e-12)
 
     def test_minimiser(self):
         # The logits 0 for every class and the gap for the true class reach the minimum of H(q', p).
