@@ -47,13 +47,13 @@ class TestCanonicalKmers(unittest.TestCase):
         check(self, "kmers_lower_case", canonical_kmers("ttgacc", 4))
         check(self, "kmers_skip_n", canonical_kmers("ACGTNACGGTRA", 3))
         check(self, "kmers_too_short", canonical_kmers("ACG", 4))
-        check(self, "kmers_bad_k", [outcome(canonical_kmers, "ACGT", 0), outcome(canonical_kmers, "ACGT", 2.0)])
+        check(self, "kmers_k_outcomes", [outcome(canonical_kmers, "ACGT", k) for k in (2, 0, 1, 2.0, 3)])
 
 
 class TestHashBits(unittest.TestCase):
     def test_threshold(self):
         check(self, "bits_table", [hash_bits(k) for k in (1, 11, 15, 16, 17, 21, 32)])
-        check(self, "bits_k0", outcome(hash_bits, 0))
+        check(self, "bits_k_outcomes", [outcome(hash_bits, k) for k in (5, 0, 20)])
 
 
 class TestSketch(unittest.TestCase):
@@ -85,7 +85,7 @@ class TestSketch(unittest.TestCase):
         # A custom seed changes the hash function.
         check(self, "sketch_seed_7", sketch(g[:400], 21, 10, seed=7))
         check(self, "sketch_s1", sketch(g, 21, 1))
-        check(self, "sketch_errors", [outcome(sketch, g, 21, 0), outcome(sketch, g, 0, 10)])
+        check(self, "sketch_outcomes", [outcome(sketch, g, 21, 3), outcome(sketch, g, 21, 0), outcome(sketch, g, 9, 5), outcome(sketch, g, 0, 10)])
 
 
 class TestSketchJaccard(unittest.TestCase):
@@ -106,7 +106,7 @@ class TestSketchJaccard(unittest.TestCase):
         check(self, "jac_disjoint", sketch_jaccard([1, 2, 3], [4, 5, 6], 3))
         check(self, "jac_one_empty", sketch_jaccard([], [4, 5, 6], 2))
         check(self, "jac_both_empty", sketch_jaccard([], [], 3))
-        check(self, "jac_s0", outcome(sketch_jaccard, [1], [1], 0))
+        check(self, "jac_s_outcomes", [outcome(sketch_jaccard, [1], [1], s) for s in (2, 0, 1)])
 
     def test_genomes(self):
         a = sketch(GENOMES["base"], 21, 200)
@@ -127,8 +127,8 @@ class TestMashDistance(unittest.TestCase):
         check(self, "dist_disjoint", mash_distance(0.0, 21))
         check(self, "dist_clipped", mash_distance(1e-12, 21))
         check(self, "dist_int_one", mash_distance(1, 5))
-        check(self, "dist_bad_jaccard", [outcome(mash_distance, bad, 21) for bad in (-0.1, 1.5, float("nan"))])
-        check(self, "dist_k0", outcome(mash_distance, 0.5, 0))
+        check(self, "dist_jaccard_outcomes", [outcome(mash_distance, j, 21) for j in (0.75, -0.1, 1.5, 0.1, float("nan"), 0.6)], rtol=1e-12)
+        check(self, "dist_k_outcomes", [outcome(mash_distance, 0.5, k) for k in (3, 0, 11)], rtol=1e-12)
 
 
 class TestPValue(unittest.TestCase):
@@ -143,8 +143,10 @@ class TestPValue(unittest.TestCase):
         check(self, "p_tiny", mash_p_value(40, 1000, 100000, 100000, 16), rtol=1e-9)
         check(self, "p_none_shared", mash_p_value(0, 1000, 5000, 5000, 21))
         check(self, "p_all_shared_small_space", mash_p_value(10, 10, 10**6, 10**6, 8), rtol=1e-9)
-        check(self, "p_common_above_denominator", outcome(mash_p_value, 5, 4, 1000, 1000, 21))
-        check(self, "p_bad_args", [outcome(mash_p_value, *bad) for bad in ((1, 10, 0, 1000, 21), (1, 10, 1000, 0, 21), (0, 0, 1000, 1000, 21), (1, 10, 1000, 1000, 0), (-1, 10, 1000, 1000, 21), (1.0, 10, 1000, 1000, 21))])
+        check(self, "p_common_denominator_outcomes", [outcome(mash_p_value, common, 4, 1000, 1000, 5) for common in (3, 5, 4)], rtol=1e-9)
+        check(self, "p_args_outcomes", [outcome(mash_p_value, *args) for args in ((1, 10, 500, 1000, 6), (1, 10, 0, 1000, 21), (1, 10, 1000, 0, 21), (2, 5, 800, 900, 5),
+                                                                                 (0, 0, 1000, 1000, 21), (1, 10, 1000, 1000, 0), (3, 10, 1000, 1000, 4),
+                                                                                 (-1, 10, 1000, 1000, 21), (1.0, 10, 1000, 1000, 21), (1, 1, 2000, 3000, 7))], rtol=1e-9)
 
 
 class TestDistancePipeline(unittest.TestCase):
@@ -171,4 +173,5 @@ class TestDistancePipeline(unittest.TestCase):
         check(self, "pipe_unrelated_k8_p", p, rtol=1e-9)
         d, p, common, denom = distance(GENOMES["base"], reverse_complement(GENOMES["base"]), k=21, s=100)
         check(self, "pipe_self_revcomp", [d, p, common, denom])
-        check(self, "pipe_no_kmers", outcome(distance, "ACGTNNNNACGT", GENOMES["base"], k=21, s=100))
+        check(self, "pipe_kmers_outcomes", [outcome(distance, a, GENOMES["base"], k=21, s=100)
+                                             for a in (GENOMES["mut20"][:300], "ACGTNNNNACGT", GENOMES["base"][200:700])], rtol=1e-9)
