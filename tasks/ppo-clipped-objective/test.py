@@ -45,14 +45,15 @@ def setUpModule():
 class TestRatios(unittest.TestCase):
     def test_ratios(self):
         check(self, "ratios_hand", r(probability_ratios([math.log(0.5), -1.0, -2.0], [math.log(0.25), -1.0, -1.5])), rtol=1e-12)
-        check(self, "ratios_length_mismatch", outcome(probability_ratios, [0.0, 1.0], [0.0]))
+        check(self, "ratios_length_outcomes", [outcome(probability_ratios, [0.0, 1.0], old) for old in ([0.5, -0.25], [0.0], [1.0, 1.0])], rtol=1e-12)
 
     def test_clip_fraction(self):
         # |r - 1| > eps counts as clipped; 1.2 sits on the boundary (1.2 - 1 is just below 0.2 in floats).
         check(self, "clipfrac_hand", clip_fraction([1.0, 1.3, 0.7, 1.2, 0.79], 0.2), rtol=1e-12)
         # Exactly on the boundary (|1.5 - 1| = 0.5 = eps) is not clipped.
         check(self, "clipfrac_boundary", clip_fraction([1.5, 0.5, 1.75, 1.0], 0.5), rtol=1e-12)
-        check(self, "clipfrac_errors", [outcome(clip_fraction, [1.0], 0.0), outcome(clip_fraction, [], 0.2)])
+        check(self, "clipfrac_outcomes", [outcome(clip_fraction, [1.0, 1.4], 0.3), outcome(clip_fraction, [1.0], 0.0), outcome(clip_fraction, [0.6, 1.1, 1.0], 0.25),
+                                           outcome(clip_fraction, [], 0.2)], rtol=1e-12)
 
 
 class TestClippedSurrogate(unittest.TestCase):
@@ -75,8 +76,9 @@ class TestClippedSurrogate(unittest.TestCase):
 
     def test_errors(self):
         check(self, "surrogate_eps_default", clipped_surrogate([1.3, 0.6], [1.0, -1.0]), rtol=1e-12)
-        check(self, "surrogate_bad_eps", [outcome(clipped_surrogate, [1.0], [1.0], bad) for bad in (0.0, -0.2, 1.0, True)])
-        check(self, "surrogate_bad_lengths", [outcome(clipped_surrogate, [1.0, 2.0], [1.0]), outcome(clipped_surrogate, [], [])])
+        check(self, "surrogate_eps_outcomes", [outcome(clipped_surrogate, [1.5], [1.0], eps) for eps in (0.3, 0.0, -0.2, 0.6, 1.0, True, 0.05)], rtol=1e-12)
+        check(self, "surrogate_lengths_outcomes", [outcome(clipped_surrogate, [1.0, 2.0], [-1.0, 0.5]), outcome(clipped_surrogate, [1.0, 2.0], [1.0]),
+                                                   outcome(clipped_surrogate, [0.7], [2.0]), outcome(clipped_surrogate, [], [])], rtol=1e-12)
 
 
 class TestValueLoss(unittest.TestCase):
@@ -90,7 +92,9 @@ class TestValueLoss(unittest.TestCase):
         # Sample 2: the new value overshoots the return; clipping moves it closer, so the unclipped counts.
         check(self, "vloss_clip_overshoot", value_loss([3.0], [0.0], [1.0], vf_clip=0.2), rtol=1e-12)
         check(self, "vloss_clip_mixed", value_loss([1.0, 3.0, 0.1, -0.5], [0.0, 0.0, 0.0, 0.2], [1.0, 1.0, 2.0, -2.0], vf_clip=0.5), rtol=1e-12)
-        check(self, "vloss_errors", [outcome(value_loss, [1.0], [0.0], [1.0], vf_clip=0.0), outcome(value_loss, [1.0, 2.0], [0.0], [1.0])])
+        check(self, "vloss_outcomes", [outcome(value_loss, [1.0], [0.0], [2.0], vf_clip=0.4), outcome(value_loss, [1.0], [0.0], [1.0], vf_clip=0.0),
+                                        outcome(value_loss, [1.0, 2.0], [0.0, 0.5], [1.0, 0.0]), outcome(value_loss, [1.0, 2.0], [0.0], [1.0]),
+                                        outcome(value_loss, [0.5], [1.0], [-1.0], vf_clip=2.0)], rtol=1e-12)
 
     def test_random_batch(self):
         b = BATCH
@@ -116,4 +120,6 @@ class TestPPOLoss(unittest.TestCase):
         out = ppo_loss([0.0, -1e-9], [0.0, -1e-9], [1.0, -1.0], [0.0, 1.0], [0.0, 1.0], [0.5, 1.5],
                        [[0.0, 0.0, 0.0], [1000.0, 0.0, 990.0]])
         check(self, "ppo_entropy_edge", r(out), rtol=1e-10, atol=1e-12)
-        check(self, "ppo_errors", [outcome(ppo_loss, **dict(BATCH, logits=BATCH["logits"][:-1])), outcome(ppo_loss, **BATCH, clip_eps=1.5)])
+        short = {name: values[:-1] for name, values in BATCH.items()}
+        check(self, "ppo_outcomes", [outcome(ppo_loss, **short), outcome(ppo_loss, **dict(BATCH, logits=BATCH["logits"][:-1])),
+                                     outcome(ppo_loss, **BATCH, clip_eps=0.4), outcome(ppo_loss, **BATCH, clip_eps=1.5)], rtol=1e-10, atol=1e-12)
