@@ -64,12 +64,16 @@ class TestSequenceLogProb(unittest.TestCase):
 
     def test_single_token_and_errors(self):
         check(self, "seqlp_single", sequence_log_prob([[1000.0, 0.0], [0.0, 0.0]], [IGNORE_INDEX, 1]), rtol=1e-12)
-        check(self, "seqlp_errors", [
+        check(self, "seqlp_outcomes", [
+            outcome(sequence_log_prob, [[0.0, 1.0], [1.0, 0.0]], [IGNORE_INDEX, 0]),
             outcome(sequence_log_prob, [[0.0, 1.0], [1.0, 0.0]], [1, IGNORE_INDEX]),  # nothing after the shift
+            outcome(sequence_log_prob, [[0.5, -1.0, 2.0], [1.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [IGNORE_INDEX, 2, 1]),
             outcome(sequence_log_prob, [[0.0, 1.0]], [IGNORE_INDEX, 1]),
-        ])
-        check(self, "seqlp_bad_label", [outcome(sequence_log_prob, [[0.0, 1.0], [1.0, 0.0]], [IGNORE_INDEX, bad]) for bad in (5, 2, -1)])
-        check(self, "seqlp_nothing_sum", outcome(sequence_log_prob, [[0.0, 1.0], [1.0, 0.0]], [1, IGNORE_INDEX], average=False))
+            outcome(sequence_log_prob, [[0.0, 1.0], [1.0, 0.0]], [4, 1], ignore_index=4),
+        ], rtol=1e-12)
+        check(self, "seqlp_label_outcomes", [outcome(sequence_log_prob, [[0.0, 1.0], [1.0, 0.0]], [IGNORE_INDEX, y]) for y in (0, 5, 2, 1, -1)], rtol=1e-12)
+        check(self, "seqlp_sum_outcomes", [outcome(sequence_log_prob, [[0.0, 1.0], [1.0, 0.0]], labels, average=False)
+                                           for labels in ([IGNORE_INDEX, 0], [1, IGNORE_INDEX], [1, 1])], rtol=1e-12)
 
 
 class TestSimPOLoss(unittest.TestCase):
@@ -88,12 +92,15 @@ class TestSimPOLoss(unittest.TestCase):
         check(self, "loss_extreme", losses, rtol=1e-12)
 
     def test_errors(self):
-        check(self, "loss_bad_beta", [outcome(simpo_loss, [-1.0], [-2.0], beta=beta) for beta in (0.0, -1.0, float("nan"), float("inf"))])
-        check(self, "loss_errors", [
+        check(self, "loss_beta_outcomes", [outcome(simpo_loss, [-1.0], [-2.0], beta=beta) for beta in (0.5, 0.0, -1.0, 3.0, float("nan"), float("inf"), 1e-3)],
+              rtol=1e-12)
+        check(self, "loss_outcomes", [
+            outcome(simpo_loss, [-1.0], [-2.0], gamma=2.0),
             outcome(simpo_loss, [-1.0], [-2.0], gamma=float("nan")),
             outcome(simpo_loss, [-1.0, -2.0], [-2.0]),
+            outcome(simpo_loss, [-1.0, -2.0], [-2.0, -0.5]),
             outcome(simpo_loss, [], []),
-        ])
+        ], rtol=1e-12)
         check(self, "loss_negative_gamma", simpo_loss([-1.0], [-1.0], beta=1.0, gamma=-0.5)[0], rtol=1e-12)
 
 
@@ -112,5 +119,5 @@ class TestBatch(unittest.TestCase):
         pair = {"chosen_logits": long_logits, "chosen_labels": long_labels, "rejected_logits": short_logits, "rejected_labels": short_labels}
         out = simpo_batch_loss([pair], beta=2.0, gamma=0.5)
         check(self, "batch_length_norm", out, rtol=1e-12)
-        check(self, "batch_empty", outcome(simpo_batch_loss, []))
+        check(self, "batch_size_outcomes", [outcome(simpo_batch_loss, batch) for batch in (BATCH[:2], [], BATCH[3:])], rtol=1e-12)
         check(self, "batch_ties", simpo_batch_loss([dict(pair, rejected_logits=long_logits, rejected_labels=long_labels)]), rtol=1e-12)
