@@ -15,7 +15,8 @@ class TestWarmupLR(unittest.TestCase):
 
     def test_errors(self):
         check(self, "warmup_large_t", warmup_lr(1.5, 10**6, 1000))
-        check(self, "warmup_bad_args", [outcome(warmup_lr, *bad) for bad in ((0.5, 0, 4), (0.5, -1, 4), (0.5, 1.5, 4), (-0.1, 1, 4), (0.5, 1, -1))])
+        check(self, "warmup_args_outcomes", [outcome(warmup_lr, *args) for args in ((0.5, 2, 4), (0.5, 0, 4), (0.5, -1, 4), (1.0, 3, 0), (0.5, 1.5, 4), (-0.1, 1, 4),
+                                                                           (0.2, 7, 5), (0.5, 1, -1))])
 
 
 class TestScheduleFreeSGD(unittest.TestCase):
@@ -64,13 +65,24 @@ class TestScheduleFreeSGD(unittest.TestCase):
 
     def test_errors(self):
         check(self, "zero_lr", ScheduleFreeSGD([1.0], lr=0.0).step([5.0]))
-        check(self, "init_errors", [
-            outcome(ScheduleFreeSGD, [1.0], beta=1.5),
-            outcome(ScheduleFreeSGD, [1.0], beta=-0.1),
-            outcome(ScheduleFreeSGD, [1.0], lr=-1.0),
-            outcome(ScheduleFreeSGD, [1.0], weight_decay=-0.5),
-            outcome(ScheduleFreeSGD, [], lr=1.0),
-            outcome(ScheduleFreeSGD, [1.0], warmup_steps=-1),
+
+        def two_steps(x0, **kwargs):
+            opt = ScheduleFreeSGD(x0, **kwargs)
+            opt.step([0.5] * len(x0))
+            opt.step([-0.25] * len(x0))
+            return (opt.x, opt.z, opt.y)
+
+        check(self, "init_outcomes", [
+            outcome(two_steps, [1.0], beta=1.0),
+            outcome(two_steps, [1.0], beta=1.5),
+            outcome(two_steps, [1.0], beta=-0.1),
+            outcome(two_steps, [1.0], lr=0.3, weight_decay=0.1),
+            outcome(two_steps, [1.0], lr=-1.0),
+            outcome(two_steps, [1.0], weight_decay=-0.5),
+            outcome(two_steps, [2.0, -1.0], lr=0.5, warmup_steps=3),
+            outcome(two_steps, [], lr=1.0),
+            outcome(two_steps, [1.0], warmup_steps=-1),
+            outcome(two_steps, [1.0], beta=0.0),
         ])
         # Defaults: lr 1, beta 0.9, no warmup, no weight decay.
         opt = ScheduleFreeSGD([1.0, -1.0])
@@ -78,7 +90,7 @@ class TestScheduleFreeSGD(unittest.TestCase):
             opt.step(g)
         check(self, "defaults_state", (opt.x, opt.z, opt.y))
         two = ScheduleFreeSGD([1.0, 2.0])
-        check(self, "step_wrong_length", outcome(two.step, [1.0]))
+        check(self, "step_length_outcomes", [outcome(two.step, grad) for grad in ([0.5, -1.0], [1.0], [0.25, 0.25])])
 
 
 class TestRunScheduleFree(unittest.TestCase):
@@ -107,4 +119,4 @@ class TestRunScheduleFree(unittest.TestCase):
         self.assertEqual(len(losses), 81)
         check(self, "run_sto_x", x)
         check(self, "run_sto_losses", losses[::8])
-        check(self, "run_negative_steps", outcome(run_schedule_free, self.quad, self.x0, -1))
+        check(self, "run_steps_outcomes", [outcome(run_schedule_free, self.quad, self.x0, steps) for steps in (2, -1, 3)])
