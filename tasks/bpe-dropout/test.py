@@ -13,7 +13,7 @@ class TestInitialSymbols(unittest.TestCase):
     def test_characters_and_errors(self):
         check(self, "initial_lower", initial_symbols("lower"))
         check(self, "initial_single", initial_symbols("a"))
-        check(self, "initial_bad_words", [outcome(initial_symbols, bad) for bad in ("", "two words", None)])
+        check(self, "initial_word_outcomes", [outcome(initial_symbols, word) for word in ("low", "", "two words", "xy", None, "b")])
 
 
 class TestMergePair(unittest.TestCase):
@@ -26,7 +26,8 @@ class TestMergePair(unittest.TestCase):
         symbols = ["l", "o", "w</w>"]
         merge_pair(symbols, ("l", "o"), [0])
         self.assertEqual(symbols, ["l", "o", "w</w>"], "merge_pair must return a new list")
-        check(self, "merge_bad_positions", [outcome(merge_pair, ["l", "o", "w</w>"], pair, [position]) for pair, position in ((("o", "w"), 1), (("w</w>", "x"), 2))])
+        check(self, "merge_position_outcomes", [outcome(merge_pair, ["l", "o", "w</w>"], pair, [position])
+                                                 for pair, position in ((("o", "w</w>"), 1), (("o", "w"), 1), (("l", "o"), 0), (("w</w>", "x"), 2))])
 
 
 class TestEncodeWord(unittest.TestCase):
@@ -83,4 +84,4 @@ class TestSegmentationCounts(unittest.TestCase):
         check(self, "counts_tokenizers", segmentation_counts("tokenizers", self.ranks, 0.3, 1, 200))
         self.assertEqual(segmentation_counts("newest", self.ranks, 0.0, 9, 5), {"newest": 5})
         check(self, "counts_single", segmentation_counts("widest", self.ranks, 0.5, 4, 1))
-        check(self, "counts_bad_n", [outcome(segmentation_counts, "lowest", self.ranks, 0.1, 0, bad) for bad in (0, -1, 2.0)])
+        check(self, "counts_n_outcomes", [outcome(segmentation_counts, "lowest", self.ranks, 0.1, 0, n) for n in (3, 0, -1, 12, 2.0, 1)])
