@@ -39,8 +39,8 @@ class TestAssignBins(unittest.TestCase):
         rng = random.Random(7)
         conf = [rng.random() for _ in range(200)]
         check(self, "bins_random_m15", assign_bins(conf, 15))
-        check(self, "bins_invalid", [outcome(assign_bins, [0.2, 1.2], 10), outcome(assign_bins, [0.2, -0.01], 10),
-                                     outcome(assign_bins, [0.2], 0)])
+        check(self, "bins_outcomes", [outcome(assign_bins, [0.2, 0.75], 10), outcome(assign_bins, [0.2, 1.2], 10), outcome(assign_bins, [0.2, -0.01], 10),
+                                      outcome(assign_bins, [0.2, 0.0, 0.6], 4), outcome(assign_bins, [0.2], 0), outcome(assign_bins, [0.2], 1)])
 
 
 class TestReliabilityStats(unittest.TestCase):
@@ -73,7 +73,7 @@ class TestECE(unittest.TestCase):
         check(self, "ece_random_m20", expected_calibration_error(conf, pred, lab, n_bins=20))
         # Perfect calibration within every bin gives zero.
         self.assertAlmostEqual(expected_calibration_error([0.5, 0.5, 1.0], [0, 1, 2], [0, 0, 2], 10), 0.0)
-        check(self, "ece_empty", outcome(expected_calibration_error, [], [], [], 10))
+        check(self, "ece_size_outcomes", [outcome(expected_calibration_error, conf[:n], pred[:n], lab[:n], 10) for n in (7, 0, 40)])
 
 
 class TestMCE(unittest.TestCase):
