@@ -26,8 +26,11 @@ class TestUpdateMoments(unittest.TestCase):
     def test_invalid(self):
         # beta1 = 0 is allowed: the first moment is then the gradient itself
         check(self, "moments_beta1_zero", update_moments([0.5, 0.5], [0.25, 0.0], [2.0, -1.0], 0.0, 0.5))
-        check(self, "moments_errors", [outcome(update_moments, [0.0], [0.0, 0.0], [1.0], 0.9, 0.999),
-                                       outcome(update_moments, [0.0], [0.0], [1.0], 1.0, 0.999)])
+        check(self, "moments_outcomes", [outcome(update_moments, [0.5], [0.1], [1.0], 0.9, 0.999),
+                                         outcome(update_moments, [0.0], [0.0, 0.0], [1.0], 0.9, 0.999),
+                                         outcome(update_moments, [0.0, 1.0], [0.0, 2.0], [1.0, -1.0], 0.5, 0.75),
+                                         outcome(update_moments, [0.0], [0.0], [1.0], 1.0, 0.999),
+                                         outcome(update_moments, [0.25], [0.5], [-2.0], 0.0, 0.0)])
 
 
 class TestAdamStep(unittest.TestCase):
@@ -53,7 +56,8 @@ class TestAdamStep(unittest.TestCase):
         self.assertEqual(state.step, 12)
         check(self, "adam_trace", trace)
         check(self, "adam_trace_state", (state.m, state.v))
-        check(self, "adam_length_mismatch", outcome(adam_step, [0.0, 0.0], [1.0], AdamState(2)))
+        check(self, "adam_length_outcomes", [outcome(adam_step, params, grad, AdamState(2))
+                                              for params, grad in (([0.5, -1.0], [1.0, 0.25]), ([0.0, 0.0], [1.0]), ([1.0, 2.0], [-0.5, 0.0]))])
 
 
 class TestAdamWStep(unittest.TestCase):
@@ -80,7 +84,8 @@ class TestAdamWStep(unittest.TestCase):
         for a, b in zip(p1, p2):
             self.assertAlmostEqual(a, b, places=12)
         check(self, "adamw_no_decay", p2, rtol=1e-12)
-        check(self, "adamw_negative_decay", outcome(adamw_step, [0.0], [1.0], AdamState(1), weight_decay=-0.1))
+        check(self, "adamw_decay_outcomes", [outcome(adamw_step, params, [1.0], AdamState(1), weight_decay=decay)
+                                              for params, decay in (([2.0], 0.3), ([0.0], -0.1), ([-1.0], 0.0))])
 
 
 class TestRunAdam(unittest.TestCase):
