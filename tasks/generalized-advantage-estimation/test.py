@@ -29,8 +29,10 @@ class TestTDResiduals(unittest.TestCase):
         check(self, "td_hand", deltas)
         # An episode end at the last step ignores the bootstrap value.
         check(self, "td_terminal_last", td_residuals([1.0, 1.0], [0.3, 0.6], [False, True], 5.0, 0.99))
-        check(self, "td_length_mismatch", outcome(td_residuals, [1.0, 2.0], [0.0], [False, False], 0.0, 0.9))
-        check(self, "td_gamma_above_1", outcome(td_residuals, [1.0], [0.0], [False], 0.0, 1.5))
+        check(self, "td_length_outcomes", [outcome(td_residuals, rewards, [0.0], dones, 0.0, 0.9)
+                                            for rewards, dones in (([1.0], [False]), ([1.0, 2.0], [False, False]), ([3.0], [True]))])
+        check(self, "td_gamma_outcomes", [outcome(td_residuals, [1.0], [0.0], [False], last_value, gamma)
+                                           for last_value, gamma in ((2.0, 0.5), (0.0, 1.5), (1.0, 1.0))])
 
     def test_random_rollout(self):
         buf = random_buffer(21, 64)
@@ -53,7 +55,7 @@ class TestGAE(unittest.TestCase):
         self.assertTrue(any(buf.dones[:-1]))
         check(self, "gae_random", gae_advantages(buf.rewards, buf.values, buf.dones, buf.last_value, 0.99, 0.95))
         check(self, "gae_random_g09_l07", gae_advantages(buf.rewards, buf.values, buf.dones, buf.last_value, 0.9, 0.7))
-        check(self, "gae_negative_lam", outcome(gae_advantages, buf.rewards, buf.values, buf.dones, buf.last_value, 0.99, -0.1))
+        check(self, "gae_lam_outcomes", [outcome(gae_advantages, buf.rewards, buf.values, buf.dones, buf.last_value, 0.99, lam) for lam in (0.5, -0.1, 0.9)])
 
 
 class TestLambdaReturns(unittest.TestCase):
@@ -76,4 +78,4 @@ class TestNormalize(unittest.TestCase):
     def test_degenerate_inputs(self):
         check(self, "norm_single", normalize_advantages([3.5]))
         check(self, "norm_constant", normalize_advantages([2.0, 2.0, 2.0]))
-        check(self, "norm_empty", outcome(normalize_advantages, []))
+        check(self, "norm_size_outcomes", [outcome(normalize_advantages, advantages) for advantages in ([1.0, -2.0, 0.5], [], [4.0, 4.5])])
