@@ -8,7 +8,7 @@ import { findMathProblems, mathProblemsText } from "../core/math-check";
 import { staleRecording, testPyDigest } from "../core/recording";
 import type { RunResult } from "../core/results";
 import type { Task } from "../core/task";
-import { formatExpected, parseExpected } from "../core/values";
+import { formatExpected, type PyValue, parseExpected } from "../core/values";
 import { type PythonRuntime, taskRunRequest } from "./runtime";
 
 /** One check's outcome. */
@@ -33,6 +33,7 @@ export const VALIDATION_CHECKS = [
   "start as declared",
   "recorded",
   "every test checks a value",
+  "error checks hold values too",
   "canonical passes",
   "starter fails",
   "re-record identical",
@@ -45,6 +46,12 @@ export const VALIDATION_CHECKS = [
   "mutation score >= 80%",
 ] as const;
 export type ValidationCheck = (typeof VALIDATION_CHECKS)[number];
+
+/** Whether a recorded value holds errors alone: what `outcome()` gave for calls that all raised, one or a list (docs/task-format.md). */
+export function recordsErrorsOnly(v: PyValue): boolean {
+  if (v.type === "raised") return true;
+  return (v.type === "list" || v.type === "tuple") && v.items.length > 0 && v.items.every((item) => item.type === "raised");
+}
 
 /** A collection error in one line, with the file and line it names (a syntax error in test.py, say). */
 export function collectionText(e: NonNullable<RunResult["collectionError"]>): string {
@@ -163,8 +170,9 @@ export async function validateTask(task: Task, runtime: PythonRuntime, record = 
     return out;
   }
   let tests: ReadonlyMap<string, readonly string[]> | null = null;
+  let values: ReadonlyMap<string, PyValue> = new Map();
   try {
-    tests = parseExpected(task.expected, `${task.id}/expected.json`).tests;
+    ({ tests, values } = parseExpected(task.expected, `${task.id}/expected.json`));
   } catch (e) {
     add("recorded", false, (e as Error).message);
     return out;
@@ -183,6 +191,16 @@ export async function validateTask(task: Task, runtime: PythonRuntime, record = 
     unchecked.length === 0
       ? "every test makes at least one check the host verifies"
       : `tests with no check(): ${unchecked.join(", ")} (their verdict would rest on the interpreter alone)`,
+  );
+  // Code under test can tell a call made through outcome() from one the test makes itself (it is one frame
+  // deeper in the stack): a check whose every call raised is passed by code that raises whenever it is that deep.
+  const errorsOnly = [...values].filter(([, v]) => recordsErrorsOnly(v)).map(([key]) => key);
+  add(
+    "error checks hold values too",
+    errorsOnly.length === 0,
+    errorsOnly.length === 0
+      ? "every check of outcome() puts valid calls beside the invalid ones"
+      : `checks that record only errors: ${errorsOnly.slice(0, 8).join(", ")}${errorsOnly.length > 8 ? `, ... (${errorsOnly.length} in all)` : ""} (code under test can tell a call through outcome() from one the test makes itself, by how deep it is in the stack: put valid calls through the same outcome() in each of these checks; docs/task-format.md)`,
   );
 
   const canon: RunResult[] = [];

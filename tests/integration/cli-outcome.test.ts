@@ -88,4 +88,35 @@ describe("error tests as checks: outcome()", () => {
       expect(always.message).toMatch(/pass_at_k_outcome_0: expected [\d.e-]+, got ValueError raised: never/);
     },
   );
+
+  it("validate fails each check of outcome() that records errors alone, and takes one that holds values too", () => {
+    // (Code under test can tell a call through outcome() by its depth in the stack: a check whose every call
+    // raised is passed by code that raises whenever it is that deep.)
+    const tasks = join(task, "..");
+    const alone = recode("tasks", "validate", "pass-at-k", "--dir", tasks, "--no-mutation", "--native");
+    expect(alone.status).toBe(1);
+    expect(alone.stdout).toMatch(/error checks hold values too +FAIL +FAIL/);
+    const named = /checks that record only errors: ([^(]*) \(/.exec(alone.stdout)?.[1]?.split(", ") ?? [];
+    // (The valid calls' checks, 0 and 3, hold values.)
+    expect(named.filter((k) => k.startsWith("pass_at_k_outcome_"))).toEqual([
+      "pass_at_k_outcome_1",
+      "pass_at_k_outcome_2",
+      "pass_at_k_outcome_4",
+      "pass_at_k_outcome_5",
+    ]);
+    // The same calls in one check each test makes through one outcome(): valid.
+    const mixed = mkdtempSync(join(tmpdir(), "recode-outcome-mixed-"));
+    cpSync(task, join(mixed, "pass-at-k"), { recursive: true });
+    const testPy = join(mixed, "pass-at-k", "test.py");
+    writeFileSync(
+      testPy,
+      readFileSync(testPy, "utf8").replace(
+        / {8}for i, args in enumerate\(cases\):\n.*\n.*\n/,
+        '        check(self, "pass_at_k_outcomes", [outcome(pass_at_k, *args) for args in cases], rtol=1e-12)\n',
+      ),
+    );
+    expect(recode("tasks", "record", "pass-at-k", "--dir", mixed).status).toBe(0);
+    const ok = recode("tasks", "validate", "pass-at-k", "--dir", mixed, "--no-mutation", "--native");
+    expect(ok.stdout).toMatch(/error checks hold values too +ok +ok/);
+  });
 });
