@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import { taskRunRequest } from "../../src/python/runtime";
 import { withoutInputChecks } from "../helpers/attacks";
+import { depthOracleAttack } from "../helpers/depth-oracle";
 import {
   assertionContextOracleAttack,
   builtinsBlindAttack,
@@ -249,6 +250,21 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
     // The traceback names test.py's line and shows it, as CPython's does.
     const edges = r.tests.find((t) => t.id === "TestMinPFilter.test_edges");
     expect(edges?.traceback).toMatch(/File "test\.py", line \d+, in test_edges\n {4}\S.*min_p_filter\(/);
+  });
+});
+
+// The built-in tasks check their errors with outcome(), whose calls are one frame deeper than the test's own:
+// each check mixes valid calls with the invalid ones, so a candidate that raises whenever it is that deep fails.
+describe.each(["pyodide", "native"] as const)("%s: code under test that raises whenever it is called through outcome()", (backend) => {
+  const runtime = sharedRuntime(backend);
+  it.each(RAISES_TASK_IDS)("passes no error check of the built-in %s", async (id) => {
+    const task = loadTaskDir(BUILTIN_TASKS, id);
+    const stub = withoutInputChecks(task.canonical);
+    const failedByStub = (await runtime().run(taskRunRequest(task, stub))).tests.filter((t) => t.status !== "passed").map((t) => t.id);
+    expect(failedByStub.length).toBeGreaterThan(0);
+    const r = await runtime().run(taskRunRequest(task, depthOracleAttack(stub)));
+    expect(r.allPassed).toBe(false);
+    expect(r.tests.filter((t) => failedByStub.includes(t.id) && t.status === "passed").map((t) => t.id)).toEqual([]);
   });
 });
 
