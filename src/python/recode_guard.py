@@ -992,9 +992,13 @@ def _forked_children_end_at_the_test_side(allow):
         return ()
     from recode_stack import _test_side_folders, hidden_frame_check
 
+    import faulthandler
     import signal
 
     hidden = hidden_frame_check(_test_side_folders())
+    # (A crash handler the parent turned on would dump the child's stack, test.py's frames included, where the
+    # parent said: off in the child.)
+    _crash_handler_off = faulthandler.disable
     _exit, _setprofile, _id, _base = os._exit, sys.setprofile, id, BaseException
     _mask, _block, _restore, _every = signal.pthread_sigmask, signal.SIG_BLOCK, signal.SIG_SETMASK, signal.valid_signals()
     _gc_enabled, _gc_disable, _gc_enable = gc.isenabled, gc.disable, gc.enable
@@ -1026,6 +1030,7 @@ def _forked_children_end_at_the_test_side(allow):
             blocked = _mask(_block, _every)
             collecting = _gc_enabled()
             _gc_disable()
+            _crash_handler_off()
         except _base:
             _exit(1)
         allow.append(True)

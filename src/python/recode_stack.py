@@ -15,8 +15,8 @@ themselves and tell what they found there:
   ``_caller``, ``collections.namedtuple``, ``enum``'s ``_create_``, ``dataclasses.make_dataclass``; natively
   they read ``sys._getframe(depth).f_globals``): the module of the frame at that depth;
 - faulthandler's stack dumps (``dump_traceback``, ``dump_traceback_later``, ``register``), and those of its
-  crash handler (``enable``) and of a fatal error (``_fatal_error_c_thread``), which a child forked for them
-  writes to a pipe of the parent's;
+  crash handler (``enable``, in a forked child) and of a fatal error (``_fatal_error_c_thread``), which a
+  child forked for them writes to a pipe of the parent's;
 - a coroutine's origin (``cr_origin``, once ``sys.set_coroutine_origin_tracking_depth`` is set).
 
 A frame of the test side is one of test.py's functions, or of unittest's or the harness's files. None of
@@ -239,8 +239,9 @@ def install_stack_views():
     logging.Logger.findCaller = find_caller
 
     # A dump names every frame of the stack, and one timed or on a signal samples it while a test runs. So does
-    # the crash handler (enable), and a fatal error (_fatal_error_c_thread): in a child forked for it, on a pipe
-    # of the parent's. faulthandler's other ways to crash go too: they are for its own tests.
+    # a fatal error (_fatal_error_c_thread), and the crash handler (enable) when it fires: in a child forked for
+    # it, on a pipe of the parent's. faulthandler's ways to crash go (they are for its own tests); enable stays
+    # for the harness's process (a crash there ends the run), and a forked child's is off (recode_guard).
     def refuse(name):
         def refused(*args, **kwargs):
             raise RuntimeError(f"faulthandler.{name} is not available to code under test (it lists the running test's frames)")
@@ -255,7 +256,6 @@ def install_stack_views():
         "dump_traceback_later",
         "register",
         "dump_c_stack",
-        "enable",
         "_fatal_error",
         "_fatal_error_c_thread",
         "_sigsegv",
@@ -268,6 +268,19 @@ def install_stack_views():
             fn = refuse(name)
             setattr(faulthandler, name, fn)
             made.append(fn)
+    import os
+
+    real_enable, _getpid, _pid = faulthandler.enable, os.getpid, os.getpid()
+
+    def enable(*args, **kwargs):
+        if _getpid() != _pid:
+            raise RuntimeError("faulthandler.enable is not available in a child forked by code under test (its crash would list the running test's frames)")
+        return real_enable(*args, **kwargs)
+
+    enable.__doc__ = real_enable.__doc__
+    enable.__module__ = "faulthandler"
+    faulthandler.enable = enable
+    made.append(enable)
     del warnings
     readers_getframe = _readers_getframe(
         frame_of_caller, lambda maker, frame: reaches_hidden(maker, frame, hidden), (gc_enabled, gc_disable, gc_enable)

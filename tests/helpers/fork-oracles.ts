@@ -189,6 +189,7 @@ for _n, _v in list(globals().items()):
 /** The routes {@link forkedChildDumpProbe} tries, each in a forked child whose standard error is a pipe of the parent's. */
 export const FORKED_DUMP_ROUTES = [
   "faulthandler.enable, then a segmentation fault",
+  "faulthandler enabled in the parent, then a segmentation fault",
   "faulthandler._fatal_error_c_thread",
   "faulthandler._sigabrt",
   "a subinterpreter (_xxsubinterpreters.create)",
@@ -205,8 +206,17 @@ export function forkedChildDumpProbe(canonical: string, fn: string): string {
 
 import os as _os
 _ROUTES = ${JSON.stringify(FORKED_DUMP_ROUTES)}
+def _segfault():
+    import sys
+    sys.setrecursionlimit(10**7)
+    # (Through a C function at every level: the C stack runs out.)
+    def deeper(n):
+        return list(map(deeper, [n + 1]))
+    deeper(0)
 def _try(route):
-    if route.startswith("faulthandler.enable"):
+    if route == "faulthandler enabled in the parent, then a segmentation fault":
+        _segfault()
+    elif route.startswith("faulthandler.enable"):
         import faulthandler
         faulthandler.enable()
         faulthandler._sigsegv()
@@ -221,6 +231,9 @@ def _try(route):
         _xxsubinterpreters.create()
 def _dump(route):
     r, w = _os.pipe()
+    if route == "faulthandler enabled in the parent, then a segmentation fault":
+        import faulthandler
+        faulthandler.enable(file=w)
     pid = _os.fork()
     if pid == 0:
         try:
