@@ -1,3 +1,5 @@
+import { wrapPublicFunctions } from "./wrap-public";
+
 /**
  * Code under test that tells a call through `recode_check.outcome` from one the test makes itself by how
  * deep it is in the stack: one frame deeper (outcome's own), which recursing until `RecursionError`
@@ -19,24 +21,10 @@ def _remaining():
     except RecursionError:
         pass
     return n[0]
-_BASE, _DEPTH = [None], [0]
-def _oracle(f):
-    @_ft.wraps(f)
-    def w(*a, **k):
-        if _DEPTH[0] == 0:
-            r = _remaining()
+_BASE = [None]
+${wrapPublicFunctions(`            r = _remaining()
             if _BASE[0] is None or r > _BASE[0]:
                 _BASE[0] = r
             if r < _BASE[0]:
-                raise ValueError("called deeper than the test's own calls")
-        _DEPTH[0] += 1
-        try:
-            return f(*a, **k)
-        finally:
-            _DEPTH[0] -= 1
-    return w
-for _n, _v in list(globals().items()):
-    if type(_v).__name__ == "function" and not _n.startswith("_") and getattr(_v, "__module__", None) == __name__:
-        globals()[_n] = _oracle(_v)
-`;
+                raise ValueError("called deeper than the test's own calls")`)}`;
 }

@@ -1,3 +1,5 @@
+import { wrapPublicFunctions } from "./wrap-public";
+
 /**
  * Code under test that forks a copy of the running test to learn what the test does next (natively; Pyodide
  * has no fork). A child is a copy of the whole process, test.py's frames included: one that raises where the
@@ -70,28 +72,14 @@ def _test_expects_an_error():
         pass
     _os.waitpid(pid, 0)
     return got == b"1"
-_DEPTH, _SEEN = [0], {}
-def _oracle(f):
-    @_ft.wraps(f)
-    def w(*a, **k):
-        if _os.getpid() != _PARENT:
-            _os._exit(0)
-        if _DEPTH[0] == 0:
+_SEEN = {}
+${wrapPublicFunctions(`            if _os.getpid() != _PARENT:
+                _os._exit(0)
             key = (f.__name__, repr(a), repr(k))
             if key not in _SEEN:
                 _SEEN[key] = _test_expects_an_error()
             if _SEEN[key]:
-                raise _Rejected("rejected")
-        _DEPTH[0] += 1
-        try:
-            return f(*a, **k)
-        finally:
-            _DEPTH[0] -= 1
-    return w
-for _n, _v in list(globals().items()):
-    if type(_v).__name__ == "function" and not _n.startswith("_") and getattr(_v, "__module__", None) == __name__:
-        globals()[_n] = _oracle(_v)
-`;
+                raise _Rejected("rejected")`)}`;
 }
 
 /**
@@ -157,13 +145,9 @@ def _test_expects_an_error():
         if got.startswith(b"S"):
             return got == b"S1"
     return False
-_DEPTH, _SEEN = [0], {}
-def _oracle(f):
-    @_ft.wraps(f)
-    def w(*a, **k):
-        if _os.getpid() != _PARENT:
-            _os._exit(0)
-        if _DEPTH[0] == 0:
+_SEEN = {}
+${wrapPublicFunctions(`            if _os.getpid() != _PARENT:
+                _os._exit(0)
             key = (f.__name__, repr(a), repr(k))
             if key not in _SEEN:
                 res = _test_expects_an_error()
@@ -173,17 +157,7 @@ def _oracle(f):
                     return None
                 _SEEN[key] = res
             if _SEEN[key]:
-                raise _Rejected("rejected")
-        _DEPTH[0] += 1
-        try:
-            return f(*a, **k)
-        finally:
-            _DEPTH[0] -= 1
-    return w
-for _n, _v in list(globals().items()):
-    if type(_v).__name__ == "function" and not _n.startswith("_") and getattr(_v, "__module__", None) == __name__:
-        globals()[_n] = _oracle(_v)
-`;
+                raise _Rejected("rejected")`)}`;
 }
 
 /** The routes {@link forkedChildDumpProbe} tries, each in a forked child whose standard error is a pipe of the parent's. */
