@@ -1009,7 +1009,7 @@ def _forked_children_end_at_the_test_side(allow):
         def end(frame, event, arg):
             try:
                 if not before:
-                    # The first event, this handler's own return: the stack as the fork left it.
+                    # The first event, still in the fork handler (its next call): the stack as the fork left it.
                     before[None] = None
                     f = frame.f_back
                     while f is not None:
