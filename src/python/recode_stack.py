@@ -15,8 +15,8 @@ themselves and tell what they found there:
   ``_caller``, ``collections.namedtuple``, ``enum``'s ``_create_``, ``dataclasses.make_dataclass``; natively
   they read ``sys._getframe(depth).f_globals``): the module of the frame at that depth;
 - faulthandler's stack dumps (``dump_traceback``, ``dump_traceback_later``, ``register``), and those of its
-  crash handler (``enable``, in a forked child) and of a fatal error (``_fatal_error_c_thread``), which a
-  child forked for them writes to a pipe of the parent's;
+  crash handler (``enable`` turns on a flag, not the handler) and of a fatal error (``_fatal_error_c_thread``,
+  which a child forked for it writes to a pipe of the parent's);
 - a coroutine's origin (``cr_origin``, once ``sys.set_coroutine_origin_tracking_depth`` is set).
 
 A frame of the test side is one of test.py's functions, or of unittest's or the harness's files. None of
@@ -268,19 +268,30 @@ def install_stack_views():
             fn = refuse(name)
             setattr(faulthandler, name, fn)
             made.append(fn)
-    import os
+    # The crash handler code under test turns on is a flag, not the handler: a real one, given a file of the
+    # candidate's, dumped the running test's frames there at a signal the candidate sent itself (its own
+    # Python handler for SIGSEGV then let the process go on), and a forked child's would on a crash.
+    # enable, disable and is_enabled agree with one another as in CPython; no dump is written.
+    real_enable, real_disable, real_is_enabled, on = faulthandler.enable, faulthandler.disable, faulthandler.is_enabled, []
 
-    real_enable, _getpid, _pid = faulthandler.enable, os.getpid, os.getpid()
+    def enable(file=None, all_threads=True):
+        if file is not None and not isinstance(file, int) and not callable(getattr(file, "fileno", None)):
+            raise AttributeError("'file' has no fileno()")
+        on[:] = [True]
 
-    def enable(*args, **kwargs):
-        if _getpid() != _pid:
-            raise RuntimeError("faulthandler.enable is not available in a child forked by code under test (its crash would list the running test's frames)")
-        return real_enable(*args, **kwargs)
+    def disable():
+        was = bool(on) or real_is_enabled()
+        on.clear()
+        return was
 
-    enable.__doc__ = real_enable.__doc__
-    enable.__module__ = "faulthandler"
-    faulthandler.enable = enable
-    made.append(enable)
+    def is_enabled():
+        return bool(on) or real_is_enabled()
+
+    for fn, real in ((enable, real_enable), (disable, real_disable), (is_enabled, real_is_enabled)):
+        fn.__doc__ = real.__doc__
+        fn.__module__ = "faulthandler"
+        setattr(faulthandler, fn.__name__, fn)
+        made.append(fn)
     del warnings
     readers_getframe = _readers_getframe(
         frame_of_caller, lambda maker, frame: reaches_hidden(maker, frame, hidden), (gc_enabled, gc_disable, gc_enable)

@@ -318,6 +318,26 @@ describe("native: a child forked by code under test", () => {
     180_000,
   );
 
+  it("faulthandler's crash handler, turned on with a file of its own, dumps nothing at a SIGSEGV it sends itself", async () => {
+    const task = raisesTask("min-p-sampling");
+    const probe = `${task.canonical}
+import faulthandler as _fh, signal as _sig, os as _os, tempfile as _tf
+def min_p_filter(*args, **kwargs):
+    _sig.signal(_sig.SIGSEGV, lambda *a: None)
+    fd, path = _tf.mkstemp()
+    f = open(path, "w+")
+    _fh.enable(file=f, all_threads=True)
+    _os.kill(_os.getpid(), _sig.SIGSEGV)
+    f.seek(0)
+    raise RuntimeError("enabled " + str(_fh.is_enabled()) + "; dump: " + f.read().replace("\\n", " | "))
+`;
+    const r = await runtime().run(taskRunRequest(task, probe));
+    // (Every call's message: the real handler dumped at the first call of the run alone.)
+    const messages = r.tests.map((t) => t.message).join(" ;; ");
+    expect(messages).toContain("enabled True; dump: ");
+    expect(messages).not.toContain("test.py");
+  });
+
   it("has no stack dumped to a pipe of the parent's: faulthandler's crash handler and fatal errors, a subinterpreter", async () => {
     const task = raisesTask("min-p-sampling");
     const r = await runtime().run(taskRunRequest(task, forkedChildDumpProbe(task.canonical, "min_p_filter")));
