@@ -453,6 +453,7 @@ const STATUS_LABEL = {
   xfail: "XFAIL",
   xpass: "XPASS",
   timeout: "TIMEOUT",
+  not_run: "NOT RUN",
 } as const satisfies Record<TestStatus, string>;
 
 /** Statuses that need no explanation in the log. */
@@ -461,7 +462,7 @@ const QUIET: ReadonlySet<TestStatus> = new Set(["passed", "xfail"]);
 /**
  * The test log the agent sees at every feedback level (RECODE-H.md, "Feedback
  * hierarchy"): how many tests ran, passed and failed; one line per test with
- * PASS / FAILED / ERROR / TIMEOUT / SKIPPED / XFAIL / XPASS and its interface;
+ * PASS / FAILED / ERROR / TIMEOUT / NOT RUN / SKIPPED / XFAIL / XPASS and its interface;
  * for each other test its failure message (capped), its failing subTests and
  * the tail of its traceback (lines capped); a collection error with file and
  * line (counted as 0 passed); and what happened to the interpreter, if
@@ -485,9 +486,9 @@ export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string
     if (tb) head.push(indentBlock(tb, "  "));
   } else {
     const passing = passingCount(c);
-    const breakdown = (["failed", "error", "timeout", "skipped", "xpass", "xfail"] as const)
+    const breakdown = (["failed", "error", "timeout", "not_run", "skipped", "xpass", "xfail"] as const)
       .filter((s) => (c[s] ?? 0) > 0)
-      .map((s) => `${c[s]} ${s}`);
+      .map((s) => `${c[s]} ${s === "not_run" ? "not run" : s}`);
     // "3 failed" when every test that did not pass failed; else "3 did not pass (1 failed, 2 error)".
     const notPassing = c.total - passing;
     const onlyFailed = breakdown.length === 1 && breakdown[0] === `${notPassing} failed`;

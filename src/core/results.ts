@@ -123,7 +123,17 @@ export interface RunResult {
 
 /** Count tests by status. */
 export function countTests(tests: readonly TestResult[]): TestCounts {
-  const counts: TestCounts = { total: tests.length, passed: 0, failed: 0, error: 0, skipped: 0, xfail: 0, xpass: 0, timeout: 0 };
+  const counts: TestCounts = {
+    total: tests.length,
+    passed: 0,
+    failed: 0,
+    error: 0,
+    skipped: 0,
+    xfail: 0,
+    xpass: 0,
+    timeout: 0,
+    not_run: 0,
+  };
   for (const t of tests) counts[t.status] += 1;
   return counts;
 }
@@ -140,7 +150,8 @@ export function passingCount(counts: TestCounts): number {
 /**
  * Whether a run solved the task (a turn is "all-pass"): the tests were
  * collected, there was at least one, and every test passed or is `xfail`; none
- * failed, raised, timed out, was skipped or passed unexpectedly (`xpass`).
+ * failed, raised, timed out, was not run, was skipped or passed unexpectedly
+ * (`xpass`).
  *
  * Source: RECODE-H's harness counts a turn as solved when its JUnit report has
  * no errors, failures or skips (RECODE-H.md, "The official harness"); the

@@ -16,9 +16,12 @@
  *   no versions block, no `maxSteps`, no `sharedTurn0`.
  * - 2: `config`, `versions`, per-turn `tokens` / `researcherTokens`,
  *   `sharedTurn0`, `error`.
- * - 3 (current): test statuses `xfail` and `xpass` (with their counts) and
- *   per-test `subtests`; a version 2 record upgrades with zero counts and no
- *   subtests.
+ * - 3: test statuses `xfail` and `xpass` (with their counts) and per-test
+ *   `subtests`; a version 2 record upgrades with zero counts and no subtests.
+ * - 4 (current): test status `not_run` (with its count) for a test the run
+ *   never reached (a time limit, a stop or a crash in an earlier test); version
+ *   3 called such a test `skipped`, and a version 3 record upgrades as it is,
+ *   with a zero count.
  */
 import { z } from "zod";
 import { FeedbackRecordSchema } from "./feedback";
@@ -34,7 +37,7 @@ import {
 } from "./vocabulary";
 
 /** The schema version this build writes. */
-export const TRAJECTORY_SCHEMA_VERSION = 3;
+export const TRAJECTORY_SCHEMA_VERSION = 4;
 
 /** Actions per turn when an old record does not say (RECODE-H: at most 3 actions per turn). */
 export const DEFAULT_MAX_STEPS = 3;
@@ -96,6 +99,8 @@ export const RunResultSchema: z.ZodType<RunResult, unknown> = z
       xfail: count.default(0),
       xpass: count.default(0),
       timeout: count,
+      /** Absent before version 4: such runs called a test the run never reached `skipped`. */
+      not_run: count.default(0),
     }),
     allPassed: z.boolean(),
     durationMs: millis,
@@ -342,7 +347,7 @@ function upgradeV1(v1: TrajectoryV1): TrajectoryV2 {
 // Version 2: the same shape; its run results lack the fields version 3 added,
 // which the run-result schema fills (no xfail/xpass, no subtests).
 
-// The version 3 schema checks every field after the upgrade.
+// The current schema checks every field after the upgrades.
 const TrajectoryV2Schema = z.looseObject({ schemaVersion: z.literal(2) });
 type TrajectoryV2 = Omit<Trajectory, "schemaVersion"> & { schemaVersion: 2 };
 
@@ -350,11 +355,20 @@ function upgradeV2(v2: TrajectoryV2): unknown {
   return { ...v2, schemaVersion: 3 };
 }
 
+// Version 3: the same shape; its run results lack the `not_run` count, which the run-result schema fills.
+const TrajectoryV3Schema = z.looseObject({ schemaVersion: z.literal(3) });
+type TrajectoryV3 = Omit<Trajectory, "schemaVersion"> & { schemaVersion: 3 };
+
+function upgradeV3(v3: TrajectoryV3): unknown {
+  return { ...v3, schemaVersion: 4 };
+}
+
 /** Each known version: its schema and the step to the next version (none for the current one). */
 const VERSIONS: Record<number, { schema: z.ZodType; upgrade?: (old: never) => unknown }> = {
   1: { schema: TrajectoryV1Schema, upgrade: upgradeV1 as (old: never) => unknown },
   2: { schema: TrajectoryV2Schema, upgrade: upgradeV2 as (old: never) => unknown },
-  3: { schema: TrajectorySchema },
+  3: { schema: TrajectoryV3Schema, upgrade: upgradeV3 as (old: never) => unknown },
+  4: { schema: TrajectorySchema },
 };
 
 // ---------------------------------------------------------------------------

@@ -25,10 +25,12 @@ export type AgentSetting = (typeof AGENT_SETTINGS)[number];
 
 /**
  * Outcomes of one unit test, as CPython's unittest reports them, plus `timeout`
- * (the run's wall clock ran out, or the user stopped it, during the test).
- * `xfail`: an expected failure; `xpass`: an unexpected success.
+ * (the run's wall clock ran out, or the user stopped it, during the test) and
+ * `not_run` (the run ended before the test started: a time limit, a stop, a
+ * crash or an interrupt in an earlier test). `xfail`: an expected failure;
+ * `xpass`: an unexpected success. `skipped` is a skip the tests asked for.
  */
-export const TEST_STATUSES = ["passed", "failed", "error", "skipped", "xfail", "xpass", "timeout"] as const;
+export const TEST_STATUSES = ["passed", "failed", "error", "skipped", "xfail", "xpass", "timeout", "not_run"] as const;
 
 /** Outcome of one unit test (see {@link TEST_STATUSES}). */
 export type TestStatus = (typeof TEST_STATUSES)[number];

@@ -15,7 +15,7 @@
  *
  * Works with a partial stream: when the interpreter had to be killed, the test
  * that was running becomes `timeout` (or `error` for a crash), and the tests
- * not started are `skipped` ("not run") unless another attempt runs them
+ * not started are `not_run` unless another attempt runs them
  * ({@link RunAssembler.beginAttempt}).
  */
 
@@ -592,7 +592,7 @@ export class RunAssembler {
       const during = ev.id === this.sent.test;
       this.current = null;
       this.setResult(
-        makeTestResult(ev.id, during ? "timeout" : "skipped", {
+        makeTestResult(ev.id, during ? "timeout" : "not_run", {
           interface: this.req.interfaceOf?.[ev.id] ?? null,
           durationMs: Number(ev.durationMs) || 0,
           message: during ? `${why} while this test ran; it went on after the interrupt` : `not run: ${why} before this test started`,
@@ -882,7 +882,7 @@ export class RunAssembler {
         tests.push(done);
         continue;
       }
-      let status: TestStatus = "skipped";
+      let status: TestStatus = "not_run";
       let message = "not run";
       if (stop && hit === null && (id === this.current || this.current === null)) {
         hit = id;

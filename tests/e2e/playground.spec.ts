@@ -185,6 +185,12 @@ test("Stop ends a running test and the page is cross-origin isolated for the int
   expect(await page.locator('.test-row[data-status="timeout"]').count()).toBe(1);
   // Its status is timeout (as the metrics count it), its label says what happened.
   await expect(page.locator('.test-row[data-status="timeout"] .badge')).toHaveText("stopped");
+  // The tests after it were not run (not skipped: no test asked to be skipped), and the counts say so.
+  const notRun = page.locator('.test-row[data-status="not_run"]');
+  expect(await notRun.count()).toBeGreaterThan(0);
+  await expect(notRun.first().locator(".badge")).toHaveText("not run");
+  expect(await page.locator('.test-row[data-status="skipped"]').count()).toBe(0);
+  await expect(page.getByTestId("counts")).toContainText(`${await notRun.count()} not run`);
   // A stopped run is shown but is no turn of the student's progress: the next run is the first.
   const progress = page.locator(`[data-task-id="${TASK}"]`).getByTestId("task-progress");
   await expect(progress).toHaveCount(0);

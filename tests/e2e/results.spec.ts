@@ -10,7 +10,7 @@ import { restoreTrajectory, type Trajectory } from "../../src/core/trajectory";
 import { openResults } from "./helpers";
 
 // Turn 0: collection error; turn 1: 1 of 3 passed; turn 2: 3 of 3 (solved).
-const BASE = restoreTrajectory(readFileSync(new URL("../fixtures/trajectories/v3-current.json", import.meta.url), "utf8"));
+const BASE = restoreTrajectory(readFileSync(new URL("../fixtures/trajectories/v4-current.json", import.meta.url), "utf8"));
 
 function episode(model: string, level: 0 | 2 | 4, task: string, turns: number, at: string): Trajectory {
   const t = structuredClone(BASE);

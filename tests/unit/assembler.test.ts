@@ -84,7 +84,7 @@ describe("after the host sent the interrupt", () => {
     const run = asm.finish("native", 10_500, null, { kind: "timeout", message: "" });
     expect(run.tests.map((t) => [t.id, t.status])).toEqual([
       ["T.test_a", "timeout"],
-      ["T.test_b", "skipped"],
+      ["T.test_b", "not_run"],
     ]);
     expect(run.tests[0]?.message).toBe("the time limit of 10.0 s was reached while this test ran; it went on after the interrupt");
     expect(run.tests[1]?.message).toBe("not run: the time limit of 10.0 s was reached before this test started");
@@ -103,7 +103,7 @@ describe("after the host sent the interrupt", () => {
       { type: "end", poisoned: null },
     ]);
     const run = asm.finish("pyodide", 10_500, null, { kind: "stopped", message: "" });
-    expect(run.tests.map((t) => t.status)).toEqual(["skipped", "skipped"]);
+    expect(run.tests.map((t) => t.status)).toEqual(["not_run", "not_run"]);
     expect(run.tests[0]?.message).toBe("not run: the run was stopped by the user before this test started");
   });
 });

@@ -133,18 +133,18 @@ const mixedRun = runOf([
     line: 12,
   }),
   result("TestB.test_slow", "timeout", { interface: "min_p_sample", message: "time limit of 5.0 s reached while this test ran" }),
-  result("TestB.test_later", "skipped", { interface: "min_p_sample", message: "not run: the time limit was reached in TestB.test_slow" }),
+  result("TestB.test_later", "not_run", { interface: "min_p_sample", message: "not run: the time limit was reached in TestB.test_slow" }),
 ]);
 
 describe("renderTestLog", () => {
   it("counts tests and marks each with its status and interface", () => {
     const log = renderTestLog(mixedRun);
-    expect(log).toContain("Test run: 5 tests, 1 passed, 4 did not pass (1 failed, 1 error, 1 timeout, 1 skipped).");
+    expect(log).toContain("Test run: 5 tests, 1 passed, 4 did not pass (1 failed, 1 error, 1 timeout, 1 not run).");
     expect(log).toMatch(/^PASS +TestA\.test_ok {2}\[min_p_filter\]$/m);
     expect(log).toMatch(/^FAILED +TestA\.test_values/m);
     expect(log).toMatch(/^ERROR +TestA\.test_crash/m);
     expect(log).toMatch(/^TIMEOUT +TestB\.test_slow {2}\[min_p_sample\]$/m);
-    expect(log).toMatch(/^SKIPPED +TestB\.test_later/m);
+    expect(log).toMatch(/^NOT RUN +TestB\.test_later/m);
   });
 
   it("includes failure messages and the traceback tail of errors", () => {

@@ -161,7 +161,7 @@ describe("turnOutcome", () => {
     backend: "native",
     tests: [],
     collectionError: null,
-    counts: { total: 3, passed: 3, failed: 0, error: 0, skipped: 0, xfail: 0, xpass: 0, timeout: 0 },
+    counts: { total: 3, passed: 3, failed: 0, error: 0, skipped: 0, xfail: 0, xpass: 0, timeout: 0, not_run: 0 },
     allPassed: true,
     durationMs: 10,
     incident: null,
@@ -178,7 +178,7 @@ describe("turnOutcome", () => {
     expect(
       turnOutcome({
         ...base,
-        counts: { total: 0, passed: 0, failed: 0, error: 0, skipped: 0, xfail: 0, xpass: 0, timeout: 0 },
+        counts: { total: 0, passed: 0, failed: 0, error: 0, skipped: 0, xfail: 0, xpass: 0, timeout: 0, not_run: 0 },
         allPassed: false,
         collectionError: { message: "SyntaxError", file: "x.py", line: 1, traceback: "" },
       }),

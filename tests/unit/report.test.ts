@@ -11,7 +11,7 @@ import { type TrajectoryRecord, trajectoryKey } from "../../src/store/trajectory
 import { storedReport } from "../../src/ui/agent/stored-report";
 
 // Turn 0: collection error; turn 1: 1 of 3 passed (one skipped); turn 2: 3 of 3 (solved).
-const BASE = restoreTrajectory(readFileSync(new URL("../fixtures/trajectories/v3-current.json", import.meta.url), "utf8"));
+const BASE = restoreTrajectory(readFileSync(new URL("../fixtures/trajectories/v4-current.json", import.meta.url), "utf8"));
 const PYODIDE = "3.14.2 (pyodide 0.29.0)";
 const NATIVE = "3.12.3 (native python3, bubblewrap)";
 
@@ -64,7 +64,7 @@ function viaCli(n?: number): Report {
   }
   const broken = new RunFolder(join(work, "pyodide-run")).episodePath("x", "memory_agent", 0, "broken");
   mkdirSync(dirname(broken), { recursive: true });
-  writeFileSync(broken, JSON.stringify({ schemaVersion: 3, turns: "no" }));
+  writeFileSync(broken, JSON.stringify({ schemaVersion: 4, turns: "no" }));
   return loadReport(
     ["pyodide-run", "native-run", "copy-run"].map((f) => join(work, f)),
     n,

@@ -5,7 +5,7 @@ import { filterRuns, listRuns, type Run, runInputs, runLabel, sharedN, type Task
 import { restoreTrajectory, type Trajectory } from "../../src/core/trajectory";
 
 // Turn 0: collection error; turn 1: 1 of 3 passed (one skipped); turn 2: 3 of 3 (solved).
-const BASE = restoreTrajectory(readFileSync(new URL("../fixtures/trajectories/v3-current.json", import.meta.url), "utf8"));
+const BASE = restoreTrajectory(readFileSync(new URL("../fixtures/trajectories/v4-current.json", import.meta.url), "utf8"));
 
 function episode(o: {
   task: string;

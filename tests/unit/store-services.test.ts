@@ -34,7 +34,7 @@ const RESULT: RunResult = {
   backend: "pyodide",
   tests: [],
   collectionError: null,
-  counts: { total: 0, passed: 0, failed: 0, error: 0, skipped: 0, xfail: 0, xpass: 0, timeout: 0 },
+  counts: { total: 0, passed: 0, failed: 0, error: 0, skipped: 0, xfail: 0, xpass: 0, timeout: 0, not_run: 0 },
   allPassed: false,
   durationMs: 1,
   incident: null,

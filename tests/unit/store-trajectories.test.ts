@@ -11,7 +11,7 @@ import { restoreTrajectoryRecord, trajectoryKey, turn0Key } from "../../src/stor
 
 let n = 0;
 const freshName = () => `recode-traj-${Date.now()}-${n++}`;
-const V2 = JSON.parse(readFileSync("tests/fixtures/trajectories/v3-current.json", "utf8")) as unknown;
+const V2 = JSON.parse(readFileSync("tests/fixtures/trajectories/v4-current.json", "utf8")) as unknown;
 const V1 = JSON.parse(readFileSync("tests/fixtures/trajectories/v1-solved-turn1.json", "utf8")) as unknown;
 
 /** Schema version 1 as the first released page created it (drafts, settings, runs, unreadable). */
@@ -109,7 +109,7 @@ describe("trajectory records", () => {
 
   it("upgrades an old trajectory inside a stored record", () => {
     const r = restoreTrajectoryRecord("k", { version: 1, trajectory: V1, memory: null, source: "import", fileName: "a.json", savedAt: 1 });
-    expect(r.trajectory.schemaVersion).toBe(3);
+    expect(r.trajectory.schemaVersion).toBe(4);
     expect(r.source).toBe("import");
     expect(r.fileName).toBe("a.json");
   });

@@ -74,6 +74,7 @@ const STATUS_LABEL: Record<TestResult["status"], string> = {
   xfail: "expected failure",
   xpass: "unexpected success",
   timeout: "timeout",
+  not_run: "not run",
 };
 
 function ms(n: number): string {
@@ -204,6 +205,7 @@ function Results({ result, live, runError, storedAt, pythonStarting }: Omit<Resu
         {c.failed ? `, ${c.failed} failed` : ""}
         {c.error ? `, ${c.error} error` : ""}
         {c.timeout ? `, ${c.timeout} timeout` : ""}
+        {c.not_run ? `, ${c.not_run} not run` : ""}
         {c.skipped ? `, ${c.skipped} skipped` : ""} <span className="muted">({ms(result.durationMs)})</span>
         {storedAt !== null && <span className="muted"> — last run {new Date(storedAt).toLocaleString()}</span>}
       </div>
