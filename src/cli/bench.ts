@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fence } from "../core/agent/prompts";
 import type { Task } from "../core/task";
+import { MemorySnapshot, type SnapshotFs, type SnapshotModule } from "../python/memory-snapshot";
 import { NativeRuntime } from "../python/native-runtime";
 import type { NativeSandbox } from "../python/native-sandbox";
 import { createNodePyodideRuntime } from "../python/node";
@@ -145,13 +146,17 @@ export function nativeFloorMs(files: Record<string, string>, expected: string, r
  * compared in Python), medians of `runs` runs, in ms: `suite`, its test bodies
  * (the suite run again and again: what the interpreter costs before any
  * isolation); `bare`, a whole run with no harness (`bareFunction`: test.py and
- * the target imported afresh, then the suite), which no harness can go below.
+ * the target imported afresh, then the suite), which no harness can go below;
+ * `restore`, one write of the interpreter's memory back over itself after
+ * those runs (the copy every isolated run ends with, see memory-snapshot.ts;
+ * the harness's own modules make the real one some 10% larger), and
+ * `restoreBytes`, how much memory that is.
  */
 export async function pyodideFloorMs(
   files: Record<string, string>,
   expected: string,
   runs: number,
-): Promise<{ suite: number; bare: number }> {
+): Promise<{ suite: number; bare: number; restore: number; restoreBytes: number }> {
   const { loadPyodide } = await import("pyodide");
   const py = await loadPyodide({});
   const dir = "/tmp/floor";
@@ -163,7 +168,18 @@ export async function pyodideFloorMs(
   py.runPython(`import os\nos.environ['RECODE_EXPECTED'] = '${dir}/expected.json'\nos.chdir('${dir}')`);
   const suite = median(JSON.parse(String(py.runPython(`${floorFunction(dir, runs)}\n_floor()`))) as number[]);
   const bare = median(JSON.parse(String(py.runPython(`${bareFunction(dir, runs)}\n_bare()`))) as number[]);
-  return { suite, bare };
+  const mod = (py as unknown as { _module: SnapshotModule })._module;
+  const snapshot = new MemorySnapshot(mod, py.FS as unknown as SnapshotFs, []);
+  snapshot.take();
+  const restores: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    snapshot.restore();
+    restores.push(performance.now() - t0);
+  }
+  // (The heap's top, as the snapshot copies up to it.)
+  const restoreBytes = new Uint32Array(mod.memory.buffer)[mod._emscripten_get_sbrk_ptr() >>> 2] ?? 0;
+  return { suite, bare, restore: median(restores), restoreBytes };
 }
 
 /**
@@ -596,6 +612,10 @@ export async function runBench(o: BenchOptions): Promise<void> {
   let floorMet = 0;
   /** Tasks whose target is below a whole run with no harness in Pyodide (`bareFunction`). */
   let bareAbove = 0;
+  /** Tasks whose target is below the no-harness run plus one restore of the memory. */
+  let restoreAbove = 0;
+  const restoreMs: number[] = [];
+  const restoreMb: number[] = [];
   /** Per task: back to back in the box, less the no-harness run (ms). */
   const harnessCost: number[] = [];
   const freshByTask: Record<string, number> = {};
@@ -643,6 +663,9 @@ export async function runBench(o: BenchOptions): Promise<void> {
     const target = 3 * floor + 5;
     if (bb <= target) floorMet += 1;
     if (pyFloor.bare > target) bareAbove += 1;
+    if (pyFloor.bare + pyFloor.restore > target) restoreAbove += 1;
+    restoreMs.push(pyFloor.restore);
+    restoreMb.push(pyFloor.restoreBytes / 1024 ** 2);
     harnessCost.push(bb - pyFloor.bare);
     ratios.push(f / w);
     freshByTask[task.id] = f;
@@ -778,6 +801,10 @@ export async function runBench(o: BenchOptions): Promise<void> {
     ...floorRows,
     "",
     `Target met for ${floorMet} of ${tasks.length} tasks.${harnessCost.length ? ` What the harness adds to a run (back to back in the box, less the no-harness run): median ${fmt(median(harnessCost))} ms, from ${fmt(Math.min(...harnessCost))} to ${fmt(Math.max(...harnessCost))} ms.` : ""}${bareAbove ? ` For ${bareAbove} of the tasks the target is below the no-harness run itself.` : ""}`,
+    "",
+    restoreMs.length
+      ? `Every run ends with the interpreter's memory written back as it was before the run (memory-snapshot.ts: what any code under test changed anywhere in the interpreter is undone at once). That copy alone, of the memory of a warm Pyodide without the harness (median ${fmt(median(restoreMb))} MB; the harness's modules add some 10%), takes a median ${fmt(median(restoreMs))} ms here. For ${restoreAbove} of the ${restoreMs.length} tasks the target is below the no-harness run plus that copy: there, no harness that restores the interpreter after every run can meet it.`
+      : "",
     "",
     "## Memory per worker",
     "",
