@@ -1265,20 +1265,212 @@ _REFUSED_ROOTS = _BRIDGE_ROOTS | MEMORY_ACCESS_MODULES | MEMORY_BUG_MODULES | SU
 _SEALED_IMP = []
 
 
-class _RefusedArray:
-    """``array.array`` of the stand-in module (``_array_stand_in``): making one is refused."""
-
-    def __new__(cls, *args, **kwargs):
-        raise ImportError("array is not available to code under test (a memory-safety bug of its item assignment)")
-
-
 def _array_stand_in():
-    """What ``import array`` gives code under test: a module whose ``array`` refuses to be made.
-    multiprocessing (its ``reduction`` and ``managers``) imports array as it loads, and uses it only to pass file
-    descriptors and in a manager's ``Array``: ``import multiprocessing`` and ``cpu_count()`` work as in CPython."""
-    mod = types.ModuleType("array", "Stands in for the array module, which code under test does not get.")
-    mod.array = mod.ArrayType = _RefusedArray
-    mod.typecodes = "bBuhHiIlLqQfd"
+    """What ``import array`` gives code under test: a module whose ``array`` is written in Python over a
+    ``bytearray``, whose own C methods keep every access within its buffer (the interpreter's array writes past
+    its buffer when an item's ``__index__`` empties it: ``recode_guard.MEMORY_BUG_MODULES``). It holds the
+    typecodes of numbers (``b B h H i I l L q Q f d``, with the interpreter's sizes) and does what the standard
+    library does with an array: multiprocessing (its ``reduction``, whose forkserver start method passes file
+    descriptors in one, and a manager's ``Array``) and socket (``send_fds``, ``recv_fds``). It pickles as
+    ``array.array`` (a spawned process, outside the harness, makes the interpreter's own). Differs from CPython:
+    ``u`` and ``w`` are refused, and the object is a ``bytearray`` (its buffer is its items' bytes; a
+    ``memoryview`` of it has format ``B``)."""
+    import operator
+    import struct
+
+    codes = "bBhHiIlLqQfd"
+    _index, _pack, _unpack_from, _iter_unpack, _calcsize, _error = (
+        operator.index,
+        struct.pack,
+        struct.unpack_from,
+        struct.iter_unpack,
+        struct.calcsize,
+        struct.error,
+    )
+    _ba = bytearray
+
+    class array(bytearray):  # noqa: N801 - the standard library's name
+        __slots__ = ("typecode", "itemsize", "_fmt")
+
+        def __init__(self, typecode, initializer=None, /):
+            if type(typecode) is not str or len(typecode) != 1 or typecode not in codes:
+                raise ValueError(f"bad typecode (must be one of {', '.join(codes)}; u and w are not available here)")
+            _ba.__init__(self)
+            self.typecode = typecode
+            self._fmt = "@" + typecode
+            self.itemsize = _calcsize(self._fmt)
+            if initializer is None:
+                return
+            if isinstance(initializer, (str, bytes, bytearray)) and not isinstance(initializer, array):
+                if isinstance(initializer, str):
+                    raise TypeError(f"cannot use a str to initialize an array with typecode '{typecode}'")
+                self.frombytes(initializer)
+            else:
+                self.extend(initializer)
+
+        def _one(self, value):
+            # The item's bytes, made before the buffer is touched: its __index__ or __float__ runs here.
+            try:
+                if self.typecode in "fd":
+                    return _pack(self._fmt, float(value))
+                return _pack(self._fmt, _index(value))
+            except _error as exc:
+                raise OverflowError(f"array item out of range for typecode '{self.typecode}'") from exc
+
+        def _at(self, i):
+            n = len(self)
+            k = _index(i)
+            if k < 0:
+                k += n
+            if not 0 <= k < n:
+                raise IndexError("array index out of range")
+            return k
+
+        def _replace(self, items):
+            data = b"".join([self._one(v) for v in items])
+            _ba.__setitem__(self, slice(None), data)
+
+        def __len__(self):
+            return _ba.__len__(self) // self.itemsize
+
+        def __iter__(self):
+            return iter(self.tolist())
+
+        def tolist(self):
+            return [v for (v,) in _iter_unpack(self._fmt, bytes(self))]
+
+        def tobytes(self):
+            return bytes(self)
+
+        def __getitem__(self, i):
+            if isinstance(i, slice):
+                return array(self.typecode, self.tolist()[i])
+            k = self._at(i)
+            return _unpack_from(self._fmt, bytes(self), k * self.itemsize)[0]
+
+        def __setitem__(self, i, value):
+            if isinstance(i, slice):
+                items = self.tolist()
+                items[i] = list(value)
+                self._replace(items)
+                return
+            data = self._one(value)
+            k = self._at(i)
+            _ba.__setitem__(self, slice(k * self.itemsize, (k + 1) * self.itemsize), data)
+
+        def __delitem__(self, i):
+            size = self.itemsize
+            if isinstance(i, slice):
+                start, stop, step = i.indices(len(self))
+                if step != 1:
+                    items = self.tolist()
+                    del items[i]
+                    self._replace(items)
+                    return
+                i, end = start, max(start, stop)
+            else:
+                i = self._at(i)
+                end = i + 1
+            _ba.__delitem__(self, slice(i * size, end * size))
+
+        def __contains__(self, value):
+            return value in self.tolist()
+
+        def __eq__(self, other):
+            return isinstance(other, array) and self.tolist() == other.tolist()
+
+        def __ne__(self, other):
+            return not self == other
+
+        __hash__ = None
+
+        def __repr__(self):
+            return f"array('{self.typecode}', {self.tolist()})" if len(self) else f"array('{self.typecode}')"
+
+        def __reduce_ex__(self, protocol):
+            # (bytearray's own would win over a __reduce__.)
+            return (type(self), (self.typecode, self.tolist()))
+
+        def __copy__(self):
+            return self._of_bytes(bytes(self))
+
+        def __deepcopy__(self, memo):
+            return self.__copy__()
+
+        def _of_bytes(self, data):
+            new = array(self.typecode)
+            _ba.extend(new, data)
+            return new
+
+        def __add__(self, other):
+            if not isinstance(other, array) or other.typecode != self.typecode:
+                return NotImplemented
+            return self._of_bytes(bytes(self) + bytes(other))
+
+        def __iadd__(self, other):
+            if not isinstance(other, array) or other.typecode != self.typecode:
+                return NotImplemented
+            self.extend(other)
+            return self
+
+        def __mul__(self, n):
+            return self._of_bytes(bytes(self) * _index(n))
+
+        __rmul__ = __mul__
+
+        def __imul__(self, n):
+            _ba.__setitem__(self, slice(None), bytes(self) * _index(n))
+            return self
+
+        def append(self, value):
+            _ba.extend(self, self._one(value))
+
+        def extend(self, iterable):
+            if isinstance(iterable, array) and iterable.typecode != self.typecode:
+                raise TypeError("can only extend with array of same kind")
+            _ba.extend(self, b"".join([self._one(v) for v in iterable]))
+
+        def fromlist(self, items):
+            if type(items) is not list:
+                raise TypeError("arg must be list")
+            self.extend(items)
+
+        def frombytes(self, data):
+            data = bytes(memoryview(data))
+            if len(data) % self.itemsize:
+                raise ValueError("bytes length not a multiple of item size")
+            _ba.extend(self, data)
+
+        def insert(self, i, value):
+            items = self.tolist()
+            items.insert(_index(i), value)
+            self._replace(items)
+
+        def pop(self, i=-1):
+            items = self.tolist()
+            value = items.pop(_index(i))
+            self._replace(items)
+            return value
+
+        def remove(self, value):
+            items = self.tolist()
+            items.remove(value)
+            self._replace(items)
+
+        def index(self, value, *args):
+            return self.tolist().index(value, *args)
+
+        def count(self, value):
+            return self.tolist().count(value)
+
+        def reverse(self):
+            self._replace(self.tolist()[::-1])
+
+    array.__module__ = "array"
+    array.__qualname__ = "array"
+    mod = types.ModuleType("array", "Stands in for the array module: array.array written in Python (see the harness).")
+    mod.array = mod.ArrayType = array
+    mod.typecodes = codes
     return mod
 
 

@@ -260,7 +260,7 @@ def add(a, b):
 describe.each(["pyodide", "native"] as const)("%s: the array module", (backend) => {
   const rt = sharedRuntime(backend);
 
-  it("import array (as multiprocessing and socket do when they load) works, and no route makes an array", async () => {
+  it("import array (as multiprocessing and socket do when they load) works, and no route makes the interpreter's array", async () => {
     const routes = `import glob, importlib, importlib.machinery, importlib.util, multiprocessing, socket, sys
 from concurrent.futures import ProcessPoolExecutor
 import array as _stand_in
@@ -268,10 +268,12 @@ assert multiprocessing.cpu_count() >= 1
 _made = []
 def _try(name, fn):
     try:
-        fn().array("I", [1, 2])
-        _made.append(name)
+        made = fn().array("I", [1, 2])
     except Exception:  # (refused, or not there: natively array is no built-in module)
-        pass
+        return
+    # (The stand-in's array, written in Python over a bytearray, is no memory bug.)
+    if not isinstance(made, bytearray) or made.tolist() != [1, 2]:
+        _made.append(name)
 def _fresh():
     del sys.modules["array"]
     return importlib.import_module("array")
@@ -303,7 +305,8 @@ if _made or _classes:
     const r = await rt().run(targetRequest(ARRAY_FORGE, tests));
     expect(r.allPassed).toBe(false);
     // (In Pyodide the attack does not find its layout of objects before it makes an array.)
-    if (backend === "native") expect(r.collectionError?.message).toContain("array is not available to code under test");
+    // (The stand-in's item assignment makes the value first: the emptied array has no item 13 then.)
+    if (backend === "native") expect(r.collectionError?.message).toContain("IndexError: array index out of range");
   });
 });
 

@@ -949,6 +949,34 @@ def aggregate_pass_at_k(results, ks=(1, 10, 100)):
     assert first == second
     return first
 `,
+  // (The forkserver start method, the default on Linux from Python 3.14, passes descriptors in an array.)
+  "a forkserver process pool": `
+import multiprocessing
+_aggregate = aggregate_pass_at_k
+def _one(args):
+    return _aggregate(*args)
+def aggregate_pass_at_k(results, ks=(1, 10, 100)):
+    with multiprocessing.get_context("forkserver").Pool(1) as pool:
+        return pool.map(_one, [(results, ks)])[0]
+`,
+  "a descriptor passed over a socket (socket.send_fds)": `
+import array, os, socket
+_aggregate = aggregate_pass_at_k
+def aggregate_pass_at_k(*args, **kwargs):
+    a, b = socket.socketpair()
+    r, w = os.pipe()
+    with a, b:
+        socket.send_fds(a, [b"x"], [r])
+        _msg, fds, _flags, _addr = socket.recv_fds(b, 1, 1)
+    os.write(w, b"y")
+    assert os.read(fds[0], 1) == b"y"
+    for fd in (r, w, *fds):
+        os.close(fd)
+    numbers = array.array("d", [1.5, 2.5])
+    numbers.append(3.0)
+    assert sum(numbers) == 7.0 and numbers.tolist() == [1.5, 2.5, 3.0]
+    return _aggregate(*args, **kwargs)
+`,
   "a forked child that prints": `
 import multiprocessing
 _aggregate = aggregate_pass_at_k
