@@ -916,10 +916,13 @@ export class RunAssembler {
             }
           : {};
       let result = makeTestResult(id, status, { interface: this.req.interfaceOf?.[id] ?? null, message, ...extra });
-      // A test stopped after a check already failed failed at that check.
+      // A test stopped after a check already failed failed at that check (as it would where check() raises at
+      // once); its message says what stopped it then, and the line where it was stopped stays marked.
       if (id === this.current && !this.recording) {
         const verified = this.verifyChecks({ ...result, status: "passed" });
-        if (verified.status === "failed" && verified.mismatch) result = verified;
+        if (verified.status === "failed" && verified.mismatch) {
+          result = { ...verified, message: `${verified.message}\n(then: ${result.message})`, line: result.line ?? null };
+        }
       }
       tests.push(result);
     }

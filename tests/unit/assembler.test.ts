@@ -91,6 +91,24 @@ describe("after the host sent the interrupt", () => {
     expect(run.allPassed).toBe(false);
   });
 
+  it("a test stopped after one of its checks failed: failed at that check, and the message says what stopped it", () => {
+    const req = { ...REQ, expected: JSON.stringify({ format: 2, tests: { "T.test_a": ["k"], "T.test_b": [] }, values: { k: 1 } }) };
+    const asm = new RunAssembler(req);
+    feed(asm, [
+      { type: "collected", tests: ["T.test_a", "T.test_b"] },
+      { type: "test-start", id: "T.test_a" },
+      { type: "check", key: "k", value: "2", rtol: 1e-9, atol: 0, subtest: null, caller: '  File "test.py", line 9, in test_a\n' },
+    ]);
+    asm.interruptSent("timeout");
+    feed(asm, [{ type: "interrupted", id: "T.test_a", line: 7, traceback: "Traceback ...", stdout: "", stderr: "" }]);
+    const run = asm.finish("pyodide", 10_500, null, { kind: "timeout", message: "" });
+    const [a, b] = run.tests;
+    expect([a?.status, b?.status]).toEqual(["failed", "not_run"]);
+    expect(a?.message).toMatch(/^AssertionError: k: expected 1, got 2 .*\n\(then: time limit of 10\.0 s reached while this test ran\)$/);
+    expect(a?.line).toBe(7);
+    expect(run.counts.failed).toBe(1);
+  });
+
   it("sent while the tests were imported: no test counts as passed", () => {
     const asm = new RunAssembler(REQ);
     asm.interruptSent("stopped");
