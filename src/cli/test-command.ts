@@ -211,17 +211,15 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
         (r) => (r.collectionError ? r.collectionError.file : undefined),
         async () => (await runSharedTest(task, sharedCanonicalTarget(task), o)).result,
       );
-      if (o.json) out(`${JSON.stringify(testCommandJson(result))}\n`);
+      const problem =
+        why?.kind === "packages"
+          ? `what task ${task.id} needs (pytest${task.meta.packages.length ? `, ${task.meta.packages.join(", ")}` : ""}) could not be imported by ${o.python ?? "python3"}: install it for that Python, or name another with --python (the candidate was not judged)`
+          : why
+            ? "the task's own files (test.py, canonical.py, the repository) do not load, with the reference solution either: fix the task (the candidate was not judged)"
+            : null;
+      if (o.json) out(`${JSON.stringify({ ...testCommandJson(result), ...(problem ? { error: problem } : {}) })}\n`);
       else out(`${task.id}, ${backendLabel("native", version)}:\n${renderTestLog(result, { totalCap: 200_000 })}\n`);
-      if (why?.kind === "packages") {
-        process.stderr.write(
-          `recode: what task ${task.id} needs (pytest${task.meta.packages.length ? `, ${task.meta.packages.join(", ")}` : ""}) could not be imported by ${o.python ?? "python3"}: install it for that Python, or name another with --python (the candidate was not judged)\n`,
-        );
-      } else if (why) {
-        process.stderr.write(
-          `recode: the task's own files (test.py, canonical.py, the repository) do not load, with the reference solution either: fix the task (the candidate was not judged)\n`,
-        );
-      }
+      if (problem) process.stderr.write(`recode: ${problem}\n`);
       setCode(why ? 2 : result.allPassed ? 0 : 1);
       return;
     }
@@ -269,22 +267,20 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
     } finally {
       await rt.dispose();
     }
-    if (o.json) out(`${JSON.stringify(testCommandJson(r))}\n`);
-    else out(`${task.id}, ${backendLabel(o.backend, version)}:\n${renderTestLog(r, { totalCap: 200_000 })}\n`);
-    if (why?.kind === "files")
-      process.stderr.write(
-        `recode: the task's ${why.file} does not load, with the canonical solution either: fix the task (the candidate was not judged)\n`,
-      );
-    else if (why?.kind === "packages")
-      process.stderr.write(
-        `recode: the packages task ${task.id} needs (${task.meta.packages.join(", ")}) could not be loaded here: ${o.backend === "pyodide" ? "give a package source with the wheels (--package-source), or use --backend native" : "install them for the Python the native backend runs (--python)"} (the candidate was not judged)\n`,
-      );
     // test.py gained tests since the recording: the task is stale, and those tests cannot be verified.
     const unrecorded = why ? [] : unrecordedTests(r, task);
-    if (unrecorded.length > 0)
-      process.stderr.write(
-        `recode: expected.json does not know ${unrecorded.length} test(s) of test.py (${unrecorded.slice(0, 3).join(", ")}${unrecorded.length > 3 ? ", ..." : ""}): test.py changed since the task was recorded; run ${recordCommand(spec, task, o.dir)} (the candidate was not judged)\n`,
-      );
-    setCode(why || unrecorded.length > 0 ? 2 : r.allPassed ? 0 : 1);
+    // Why the file was not judged (exit code 2), said on stderr and, with --json, as the object's "error".
+    const problem =
+      why?.kind === "files"
+        ? `the task's ${why.file} does not load, with the canonical solution either: fix the task (the candidate was not judged)`
+        : why?.kind === "packages"
+          ? `the packages task ${task.id} needs (${task.meta.packages.join(", ")}) could not be loaded here: ${o.backend === "pyodide" ? "give a package source with the wheels (--package-source), or use --backend native" : "install them for the Python the native backend runs (--python)"} (the candidate was not judged)`
+          : unrecorded.length > 0
+            ? `expected.json does not know ${unrecorded.length} test(s) of test.py (${unrecorded.slice(0, 3).join(", ")}${unrecorded.length > 3 ? ", ..." : ""}): test.py changed since the task was recorded; run ${recordCommand(spec, task, o.dir)} (the candidate was not judged)`
+            : null;
+    if (o.json) out(`${JSON.stringify({ ...testCommandJson(r), ...(problem ? { error: problem } : {}) })}\n`);
+    else out(`${task.id}, ${backendLabel(o.backend, version)}:\n${renderTestLog(r, { totalCap: 200_000 })}\n`);
+    if (problem) process.stderr.write(`recode: ${problem}\n`);
+    setCode(problem ? 2 : r.allPassed ? 0 : 1);
   }
 }

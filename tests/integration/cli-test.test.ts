@@ -156,8 +156,9 @@ describe("recode test", () => {
     expect(r.stderr).toContain(
       `expected.json does not know 1 test(s) of test.py (TestExtra.test_new): test.py changed since the task was recorded; run recode tasks record pass-at-k --dir ${tasks} (the candidate was not judged)`,
     );
-    const out = JSON.parse(r.stdout) as { solved: boolean; tests: { id: string; status: string; message: string }[] };
+    const out = JSON.parse(r.stdout) as { solved: boolean; error?: string; tests: { id: string; status: string; message: string }[] };
     expect(out.solved).toBe(false);
+    expect(out.error).toMatch(/^expected\.json does not know 1 test\(s\) of test\.py/);
     const extra = out.tests.find((t) => t.id === "TestExtra.test_new");
     expect(extra?.status).toBe("error");
     expect(extra?.message).toContain("record it again");
@@ -363,6 +364,12 @@ describe("a task that needs a package that cannot be had here", () => {
     expect(t.stderr).toContain("the candidate was not judged");
     expect(t.stdout).toContain("Collection error: package no_such_package_recode");
     expect(t.stdout).not.toContain("Interpreter: packages");
+    // A script reading --json learns it from the object: its "error" says why the file was not judged.
+    const j = recode("test", folder, join(folder, "canonical.py"), "--backend", backend, "--json");
+    expect(j.status).toBe(2);
+    const out = JSON.parse(j.stdout) as { solved: boolean; error?: string };
+    expect(out.solved).toBe(false);
+    expect(out.error).toMatch(/^the packages task needs-package needs \(no_such_package_recode\) could not be loaded here: .*\(the candidate was not judged\)$/);
   });
 });
 
