@@ -369,7 +369,9 @@ describe("a task that needs a package that cannot be had here", () => {
     expect(j.status).toBe(2);
     const out = JSON.parse(j.stdout) as { solved: boolean; error?: string };
     expect(out.solved).toBe(false);
-    expect(out.error).toMatch(/^the packages task needs-package needs \(no_such_package_recode\) could not be loaded here: .*\(the candidate was not judged\)$/);
+    expect(out.error).toMatch(
+      /^the packages task needs-package needs \(no_such_package_recode\) could not be loaded here: .*\(the candidate was not judged\)$/,
+    );
   });
 });
 
