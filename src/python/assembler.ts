@@ -121,8 +121,12 @@ const EVENT_TYPES = new Set<string>([
 
 /** Why a run ended early, as the backend saw it. */
 export interface RunStop {
-  /** `timeout`: the clock ran out; `stopped`: the user; `crash`: the interpreter died; `raised`: the code raised KeyboardInterrupt. */
-  kind: "timeout" | "crash" | "stopped" | "raised";
+  /**
+   * `timeout`: the clock ran out; `stopped`: the user; `crash`: the interpreter died; `raised`: the code raised
+   * KeyboardInterrupt; `exhausted`: the interpreter died, and the time limit ran out before the tests left
+   * could start in a new one (no test was running then).
+   */
+  kind: "timeout" | "crash" | "stopped" | "raised" | "exhausted";
   message: string;
 }
 
@@ -884,7 +888,7 @@ export class RunAssembler {
       }
       let status: TestStatus = "not_run";
       let message = "not run";
-      if (stop && hit === null && (id === this.current || this.current === null)) {
+      if (stop && stop.kind !== "exhausted" && hit === null && (id === this.current || this.current === null)) {
         hit = id;
         if (stop.kind === "timeout") {
           status = "timeout";
@@ -902,8 +906,9 @@ export class RunAssembler {
           stopped: "stopped by the user",
           timeout: "the time limit was reached",
           raised: "the code raised KeyboardInterrupt",
+          exhausted: "the time limit was reached",
         }[stop.kind];
-        message = `not run: ${why} in ${hit ?? "an earlier test"}`;
+        message = stop.kind === "exhausted" ? `not run: ${why} (${stop.message})` : `not run: ${why} in ${hit ?? "an earlier test"}`;
       }
       const extra =
         hit === id

@@ -262,6 +262,8 @@ export class PyodideRuntime implements PythonRuntime {
   ): Promise<Attempt> {
     const inst = this.instance();
     // Stop works while Python is still loading too: nothing has run, and nothing will.
+    // (A new instance after a death starts here: that wait is not the tests' time, see runAttempts.)
+    const waitStart = performance.now();
     if (await readyOrStopped(inst.ready, opts.signal)) {
       return {
         incident: { kind: "timeout", message: "Stopped by the user before Python was ready; no test ran.", respawned: false },
@@ -269,6 +271,7 @@ export class PyodideRuntime implements PythonRuntime {
         died: false,
       };
     }
+    const waitedMs = performance.now() - waitStart;
     const runId = this.nextRun++;
     const grace = this.opts.interruptGraceMs ?? 1000;
 
@@ -287,7 +290,7 @@ export class PyodideRuntime implements PythonRuntime {
         opts.signal?.removeEventListener("abort", onAbort);
         inst.listener = null;
         inst.exitListener = null;
-        resolve(result);
+        resolve({ ...result, waitedMs });
       };
 
       const terminate = () => {

@@ -65,17 +65,25 @@ import type { RunAssembler, RunStop } from "./assembler";
 
 export type { HarnessEvent, RunStop } from "./assembler";
 
-/** How one attempt of a run ended (see {@link runAttempts}). `died`: the interpreter died, so the remaining tests may run in a new one. */
+/**
+ * How one attempt of a run ended (see {@link runAttempts}). `died`: the interpreter died, so the remaining tests
+ * may run in a new one. `waitedMs`: how long the attempt waited for its interpreter to be ready (a new one after
+ * a death), which does not count against the time limit.
+ */
 export interface Attempt {
   incident: RunIncident | null;
   stop?: RunStop;
   died: boolean;
+  waitedMs?: number;
 }
 
 /**
  * Drive a run through attempts until it is over: when the interpreter dies
  * during a test, that test is an error and the tests not yet run go to a new
- * interpreter (`attempt(limitMs, only)`), within what is left of the time limit.
+ * interpreter (`attempt(limitMs, only)`), within what is left of the time limit
+ * (the waits for a new interpreter to start are not counted: a backend whose
+ * interpreter starts slowly gives the tests the same time as one that starts at
+ * once). Tests that no time is left for are `not_run`.
  * @param t0 when the run started (performance.now(), ms).
  */
 export async function runAttempts(
@@ -88,28 +96,38 @@ export async function runAttempts(
 ): Promise<RunResult> {
   let only: string[] | undefined;
   let crashes: string[] = [];
+  let waited = 0;
+  const left = () => req.timeLimitMs - (performance.now() - t0 - waited);
   for (;;) {
-    const a = await attempt(Math.max(req.timeLimitMs - (performance.now() - t0), 1), only);
+    const a = await attempt(Math.max(left(), 1), only);
+    waited += a.waitedMs ?? 0;
     if (a.stop?.kind !== "crash" || !a.died || signal?.aborted) {
       const incident = crashes.length && !a.incident ? crashedIncident(crashes) : a.incident;
       return asm.finish(backend, performance.now() - t0, incident, a.stop);
     }
     crashes = [...crashes, a.stop.message];
     const rest = asm.crashed(a.stop.message);
-    if (rest.length === 0 || req.timeLimitMs - (performance.now() - t0) < 50) {
-      return asm.finish(backend, performance.now() - t0, crashedIncident(crashes), rest.length ? a.stop : undefined);
+    if (rest.length === 0 || left() < 50) {
+      const exhausted: RunStop = {
+        kind: "exhausted",
+        message: `after the interpreter died ${crashes.length === 1 ? "once" : `${crashes.length} times`}`,
+      };
+      return asm.finish(backend, performance.now() - t0, crashedIncident(crashes, rest.length > 0), rest.length ? exhausted : undefined);
     }
     only = rest;
     asm.beginAttempt(rest);
   }
 }
 
-/** The incident of a run whose interpreter died (once or more) and whose remaining tests ran in a new one. */
-export function crashedIncident(messages: readonly string[]): RunIncident {
+/**
+ * The incident of a run whose interpreter died (once or more) and whose remaining tests ran in a new one
+ * (`outOfTime`: some of them could not, the time limit had run out).
+ */
+export function crashedIncident(messages: readonly string[], outOfTime = false): RunIncident {
   const times = messages.length === 1 ? "" : ` (${messages.length} times)`;
   return {
     kind: "crashed",
-    message: `The Python interpreter died${times}: ${messages[0] ?? "unknown cause"}. The test that was running counts as an error; the remaining tests ran in a new interpreter.`,
+    message: `The Python interpreter died${times}: ${messages[0] ?? "unknown cause"}. The test that was running counts as an error; the remaining tests ran in a new interpreter${outOfTime ? ", until the time limit was reached (the tests left were not run)" : ""}.`,
     respawned: true,
   };
 }

@@ -176,6 +176,21 @@ describe.each(backends)("%s runtime", (backend) => {
     expect(again.counts.passed).toBe(3);
   });
 
+  it("an interpreter that dies in four tests: each is an error, and the others run (the new interpreters' starts are not the tests' time)", async () => {
+    const dying = ["a", "b", "c", "d"].map((n) => `    def test_${n}_dies(self):\n        os._exit(0)\n`).join("");
+    const tests = `import os, unittest\nfrom pkg.mod import add\nclass T(unittest.TestCase):\n${dying}    def test_e(self):\n        self.assertEqual(add(1, 2), 3)\n    def test_f(self):\n        self.assertEqual(add(2, 2), 4)\n`;
+    const r = await rt.run(request(GOOD, { tests, timeLimitMs: 3000, interfaceOf: {} }));
+    expect(r.tests.map((t) => [t.id, t.status])).toEqual([
+      ["T.test_a_dies", "error"],
+      ["T.test_b_dies", "error"],
+      ["T.test_c_dies", "error"],
+      ["T.test_d_dies", "error"],
+      ["T.test_e", "passed"],
+      ["T.test_f", "passed"],
+    ]);
+    expect(r.incident?.message).toContain("died (4 times)");
+  });
+
   it("kills code the interrupt cannot stop (sleep, caught KeyboardInterrupt), then the next run works", async () => {
     const tests = `${TESTS}\n    def test_zsleep(self):\n        sleepy()\n    def test_zzafter(self):\n        pass\n`;
     const r = await rt.run(request(GOOD, { expected, tests, timeLimitMs: 3000 }));

@@ -109,6 +109,20 @@ describe("after the host sent the interrupt", () => {
     expect(run.counts.failed).toBe(1);
   });
 
+  it("the time limit ran out after the interpreter died: the tests left were not run, none of them is an error", () => {
+    const asm = new RunAssembler(REQ);
+    feed(asm, [
+      { type: "collected", tests: ["T.test_a", "T.test_b"] },
+      { type: "test-start", id: "T.test_a" },
+    ]);
+    expect(asm.crashed("the worker exited")).toEqual(["T.test_b"]);
+    const run = asm.finish("pyodide", 10_500, null, { kind: "exhausted", message: "after the interpreter died once" });
+    expect(run.tests.map((t) => [t.id, t.status, t.message])).toEqual([
+      ["T.test_a", "error", "the Python interpreter died during this test: the worker exited"],
+      ["T.test_b", "not_run", "not run: the time limit was reached (after the interpreter died once)"],
+    ]);
+  });
+
   it("sent while the tests were imported: no test counts as passed", () => {
     const asm = new RunAssembler(REQ);
     asm.interruptSent("stopped");
