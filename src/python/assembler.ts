@@ -825,6 +825,11 @@ export class RunAssembler {
     return this.interrupted || this.collectionTimeout;
   }
 
+  /** Whether the harness got as far as the tests: it reported them collected, or why they could not be. */
+  get reachedTests(): boolean {
+    return this.collected.length > 0 || this.collectionError !== null;
+  }
+
   /**
    * The interpreter died during this attempt (`reason`: how): the test that
    * was running, or the tests of the fixture that was, are errors. Returns
@@ -932,9 +937,18 @@ export class RunAssembler {
       tests.push(result);
     }
     let collectionError = this.collectionError;
+    if (collectionError && this.collectionTimeout && (stop?.kind === "stopped" || this.sent?.kind === "stopped")) {
+      // The harness says an interrupt stopped the import; the host knows whose it was.
+      collectionError = { ...collectionError, message: "stopped by the user while importing the tests" };
+    }
     if (!collectionError && this.collected.length === 0 && stop) {
       collectionError = {
-        message: stop.kind === "timeout" ? `time limit of ${limitS} s reached while importing the tests` : stop.message,
+        message:
+          stop.kind === "timeout"
+            ? `time limit of ${limitS} s reached while importing the tests`
+            : stop.kind === "stopped"
+              ? "stopped by the user before any test started"
+              : stop.message,
         file: null,
         line: null,
         traceback: "",

@@ -1927,21 +1927,31 @@ def run_json(config_text, key_hex):
     a fresh ``sys.path`` entry and in a fresh ``contextvars.Context`` (context
     variables are not the interpreter's memory alone). Nothing is undone here:
     the host restores the interpreter's memory after the run."""
-    config = json.loads(config_text)
-    fd = _os_open(EVENT_DEVICE, os.O_WRONLY)
-    emit_text = event_writer(fd, bytes.fromhex(key_hex))
-    del key_hex
-
+    # The interrupt can come at any point from here (the first run of an interpreter takes longest before its
+    # tests start): before the tests' own handling of it begins, it is said as an interrupt that stopped no
+    # test, or, before the event writer is made, not said at all (the host knows it sent one).
+    emit_text = fd = None
     try:
+        config = json.loads(config_text)
+        fd = _os_open(EVENT_DEVICE, os.O_WRONLY)
+        emit_text = event_writer(fd, bytes.fromhex(key_hex))
+        del key_hex
         workdir = config["workdir"]
         os.chdir(workdir)
         sys.path.insert(0, workdir)
         _Context().run(run_tests, config, emit_text)
+    except KeyboardInterrupt:
+        if emit_text is not None:
+            try:
+                emit_text(_dumps({"type": "interrupted", "id": None, "line": None, "traceback": ""}))
+            except BaseException:  # noqa: BLE001 - a second interrupt: the host's clock ends the run
+                pass
     finally:
-        try:
-            _os_close(fd)
-        except OSError:
-            pass
+        if fd is not None:
+            try:
+                _os_close(fd)
+            except OSError:
+                pass
 
 
 if __name__ == "__main__":

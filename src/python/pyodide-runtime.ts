@@ -102,6 +102,12 @@ export const DEFAULT_MEMORY_CAP = 1024 * 1024 * 1024;
 /** How long a worker may take to accept a run before it counts as stuck, in ms. */
 const ACCEPT_TIMEOUT_MS = 10_000;
 
+/**
+ * How long a stop asked for before the run started (the first run seals the interpreter, a task's packages
+ * load) waits for the start, where its interrupt goes out, before the instance is replaced instead, in ms.
+ */
+const PENDING_STOP_MS = 10_000;
+
 /** PythonRuntime backed by Pyodide in a worker. One run at a time; runs queue. */
 export class PyodideRuntime implements PythonRuntime {
   readonly backend = "pyodide" as const;
@@ -266,7 +272,11 @@ export class PyodideRuntime implements PythonRuntime {
     const waitStart = performance.now();
     if (await readyOrStopped(inst.ready, opts.signal)) {
       return {
-        incident: { kind: "timeout", message: "Stopped by the user before Python was ready; no test ran.", respawned: false },
+        incident: {
+          kind: "timeout",
+          message: `Stopped by the user before ${inst.isReady ? "the run started" : "Python was ready"}; no test ran.`,
+          respawned: false,
+        },
         stop: { kind: "stopped", message: "" },
         died: false,
       };
@@ -280,6 +290,9 @@ export class PyodideRuntime implements PythonRuntime {
       let hard: ReturnType<typeof setTimeout> | null = null;
       let stopKind: "timeout" | "stopped" | null = null;
       let settled = false;
+      /** Whether the worker said the harness starts ("started"): an interrupt before that lands elsewhere. */
+      let started = false;
+      let pendingStop: "timeout" | "stopped" | null = null;
 
       const finish = (result: Attempt) => {
         if (settled) return;
@@ -314,6 +327,19 @@ export class PyodideRuntime implements PythonRuntime {
 
       const interruptNow = (kind: "timeout" | "stopped") => {
         if (settled || stopKind) return;
+        if (!started && inst.interrupt) {
+          // Before the harness starts, the interrupt would land in the worker's own Python (the seal at the first
+          // run, a package's import), not in the tests: it goes out as the run starts ("started" below), or,
+          // when that does not come, the instance is replaced.
+          if (pendingStop === null) {
+            pendingStop = kind;
+            hard = setTimeout(() => {
+              stopKind = kind;
+              terminate();
+            }, PENDING_STOP_MS);
+          }
+          return;
+        }
         stopKind = kind;
         // Told once the messages already received are read (they come before the interrupt): the test running
         // then is the one the interrupt stops.
@@ -341,7 +367,9 @@ export class PyodideRuntime implements PythonRuntime {
         if (stopKind) {
           const how = asm.wasInterrupted
             ? "the interrupt stopped the code"
-            : "the code caught the interrupt and went on, so the test running then counts as timed out";
+            : !asm.reachedTests
+              ? "the interrupt stopped the run before its tests started"
+              : "the code caught the interrupt and went on, so the test running then counts as timed out";
           incident = {
             kind: "timeout",
             message:
@@ -385,7 +413,12 @@ export class PyodideRuntime implements PythonRuntime {
         if (!("runId" in msg) || msg.runId !== runId) return;
         switch (msg.type) {
           case "started":
-            clock = setTimeout(() => interruptNow("timeout"), limitMs);
+            started = true;
+            if (pendingStop !== null) {
+              if (hard) clearTimeout(hard);
+              hard = null;
+              interruptNow(pendingStop);
+            } else clock = setTimeout(() => interruptNow("timeout"), limitMs);
             break;
           case "accepted":
             if (acceptGuard) clearTimeout(acceptGuard);

@@ -454,6 +454,27 @@ def run(tc):
     }
   });
 
+  it("Stop during the first run, before its tests start (the interpreter is sealed then): the user's stop, the instance kept", async () => {
+    const rt2 = createRuntime("pyodide");
+    try {
+      await rt2.ready();
+      const stop = new AbortController();
+      const pending = rt2.run(probe("def run(tc):\n    while True:\n        pass\n"), { signal: stop.signal });
+      // (The first run seals the interpreter before the harness starts: the stop comes during that.)
+      setTimeout(() => stop.abort(), 100);
+      const r = await pending;
+      expect(r.allPassed).toBe(false);
+      expect(r.incident?.message).toMatch(/^Stopped by the user; /);
+      expect(r.incident?.respawned).toBe(false);
+      const said = r.collectionError?.message ?? r.tests.map((t) => t.message).join("; ");
+      expect(said).toMatch(/stopped by the user/);
+      expect(said).not.toMatch(/time limit/);
+      expect((await rt2.run(probe("def run(tc):\n    tc.assertTrue(True)\n"))).allPassed).toBe(true);
+    } finally {
+      await rt2.dispose();
+    }
+  });
+
   it("names the package and the source when a package cannot be loaded", async () => {
     const empty = mkdtempSync(join(tmpdir(), "recode-empty-wheels-"));
     const rt2 = createRuntime("pyodide", { packageBaseUrl: `${empty}/` });

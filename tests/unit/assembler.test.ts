@@ -123,6 +123,27 @@ describe("after the host sent the interrupt", () => {
     ]);
   });
 
+  it("a stop by the user while the tests were imported is said to be the user's, whatever stopped the import", () => {
+    const asm = new RunAssembler(REQ);
+    asm.interruptSent("stopped");
+    feed(asm, [
+      {
+        type: "collection-error",
+        message: "time limit reached while importing the tests",
+        file: null,
+        line: null,
+        traceback: "KeyboardInterrupt",
+        timeout: true,
+      },
+      { type: "end", poisoned: null },
+    ]);
+    const run = asm.finish("pyodide", 900, null, { kind: "stopped", message: "" });
+    expect(run.collectionError?.message).toBe("stopped by the user while importing the tests");
+    // And when the instance had to be replaced before anything was said.
+    const gone = new RunAssembler(REQ).finish("pyodide", 900, null, { kind: "stopped", message: "" });
+    expect(gone.collectionError?.message).toBe("stopped by the user before any test started");
+  });
+
   it("sent while the tests were imported: no test counts as passed", () => {
     const asm = new RunAssembler(REQ);
     asm.interruptSent("stopped");
