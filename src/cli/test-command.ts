@@ -26,12 +26,22 @@ export class CommandInputError extends Error {}
 /** The JSON `recode test --json` prints (one object). */
 export interface TestCommandJson {
   solved: boolean;
-  /** Each test; `subtests`: every subTest that failed, raised or was skipped, with its parameters as unittest prints them (`(bad=-1)`). */
+  /**
+   * Each test; `subtests`: every subTest that failed, raised or was skipped, with its parameters as unittest
+   * prints them (`(bad=-1)`); `line`: the line of the target file where it failed (or where the time limit
+   * stopped it), or null; `durationMs` in ms; `traceback`, `stdout`, `stderr`: as captured (each capped, as in
+   * the page).
+   */
   tests: {
     id: string;
     status: string;
     message: string;
     interface: string | null;
+    line: number | null;
+    durationMs: number;
+    traceback: string;
+    stdout: string;
+    stderr: string;
     subtests: { params: string; status: string; message: string }[];
   }[];
   collectionError: string | null;
@@ -116,6 +126,11 @@ export function testCommandJson(r: RunResult): TestCommandJson {
       status: t.status,
       message: t.message,
       interface: t.interface,
+      line: t.line,
+      durationMs: Math.round(t.durationMs * 10) / 10,
+      traceback: t.traceback,
+      stdout: t.stdout,
+      stderr: t.stderr,
       subtests: t.subtests.map((s) => ({ params: s.params, status: s.status, message: s.message })),
     })),
     collectionError: r.collectionError ? r.collectionError.message : null,

@@ -213,6 +213,25 @@ def pass_at_k(n, c, k):
   });
 });
 
+describe("recode test --json: what a script needs to show a failure", () => {
+  it("gives each test's line in the target file, duration, traceback and captured output", () => {
+    const canonical = readFileSync(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url), "utf8");
+    const noisy = `${canonical}\n\n_real = pass_at_k\n\ndef pass_at_k(n, c, k):\n    print("debug", n, c, k)\n    raise RuntimeError("not yet")\n`;
+    const r = recode("test", "pass-at-k", file("noisy-json.py", noisy), "--json");
+    expect(r.status).toBe(1);
+    const out = JSON.parse(r.stdout) as {
+      tests: { id: string; status: string; line: number | null; durationMs: number; traceback: string; stdout: string; stderr: string }[];
+    };
+    const t = out.tests.find((x) => x.status === "error" && x.stdout.includes("debug"));
+    expect(t, JSON.stringify(out.tests.map((x) => [x.id, x.status]))).toBeDefined();
+    const raiseLine = noisy.split("\n").indexOf('    raise RuntimeError("not yet")') + 1;
+    expect(t?.line).toBe(raiseLine);
+    expect(t?.traceback).toContain("RuntimeError: not yet");
+    expect(t?.durationMs).toBeGreaterThanOrEqual(0);
+    expect(typeof t?.stderr).toBe("string");
+  });
+});
+
 describe("a task whose test.py does not load", () => {
   it("record and validate name test.py and the line, and validate skips what cannot be judged", () => {
     const tasks = passAtKCopy("recode-broken-task--");
