@@ -269,8 +269,10 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
         // Python could not start (or no sandbox): not a verdict on the file.
         throw new CommandInputError((e as Error).message);
       }
+      // (Taken before the run too: a run that replaced the instance leaves a new one, whose version is said once it starts.)
+      version = rt.version;
       r = await rt.run(taskRunRequest(task, candidate));
-      version = rt.version; // known while the instance lives
+      version = rt.version || version;
       // An error in another file than the target's is the task's when the canonical solution gets it too (a
       // candidate that raises in a repository file it calls fails like any other).
       const target = task.meta.target_file_path;

@@ -39,6 +39,15 @@ describe("recode test", () => {
     expect(r.stdout).toMatch(/^pass-at-k, pyodide, Python 3\.\d+\.\d+ \(pyodide [\d.]+\):$/m);
   });
 
+  it("names the Python it ran in the header after a run that had the instance replaced", () => {
+    const canonical = readFileSync(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url), "utf8");
+    const stubborn = `${canonical}\n\ndef pass_at_k(n, c, k):\n    while True:\n        try:\n            while True:\n                pass\n        except BaseException:\n            pass\n`;
+    const r = recode("test", "pass-at-k", file("stubborn.py", stubborn));
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^pass-at-k, pyodide, Python 3\.\d+\.\d+ \(pyodide [\d.]+\):$/m);
+    expect(r.stdout).toMatch(/replaced/);
+  });
+
   it.each(["pyodide", "native"])("prints one JSON object and exits 1 for a known bug (%s)", (backend) => {
     const bug = knownBug("pass-at-k");
     const r = recode("test", "tasks/pass-at-k", file("bug.py", bug.code), "--json", "--backend", backend);
