@@ -444,6 +444,19 @@ describe("claims about other interfaces", () => {
     const noValidation = t("TestScale.test_edges", "failed", { message: "AssertionError: ValueError not raised" });
     const items = await review(GOOD, run([noValidation, totalWrong]));
     expect(items.find((i) => i.interface === "total")?.analysis).not.toContain("`scale`");
+    // Nor when the validation is a check of outcome(): a value where the canonical solution raised.
+    const noRaise = failedCheck("TestScale.test_edges", {
+      key: "scale_outcomes",
+      kind: "raised",
+      where: "[1]",
+      expected: "ValueError raised",
+      actual: "0.5",
+      detail: "expected ValueError to be raised, got 0.5",
+    });
+    const again = await review(GOOD, run([noRaise, totalWrong]));
+    const total = again.find((i) => i.interface === "total");
+    expect(total?.analysis).not.toContain("`scale`");
+    expect(total?.actionable_feedback).not.toMatch(/^Fix `scale` first/);
   });
 });
 

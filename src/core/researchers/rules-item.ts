@@ -31,9 +31,16 @@ export interface Group {
 /** Observations listed one by one in an analysis; the rest are counted. */
 const MAX_LISTED = 5;
 
-/** Whether a failure of an interface says its results are wrong (not only that it accepts arguments it should reject). */
+/**
+ * Whether a failure of an interface says its results are wrong, not only that it accepts arguments it should
+ * reject: an `assertRaises` that saw nothing raised, or a check of `outcome()` that got a value where the
+ * canonical solution raised (a mismatch of kind `raised` whose value is no exception: one the candidate raised
+ * is an `exception` observation).
+ */
 function givesWrongResults(observations: readonly Observation[]): boolean {
-  return observations.some((o) => !(o.kind === "assertion" && / not raised/.test(o.test.message)) && o.kind !== "other");
+  const missedRaise = (o: Observation) =>
+    (o.kind === "assertion" && / not raised/.test(o.test.message)) || (o.kind === "mismatch" && o.mismatch.kind === "raised");
+  return observations.some((o) => !missedRaise(o) && o.kind !== "other");
 }
 
 /**
