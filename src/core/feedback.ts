@@ -480,7 +480,10 @@ export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string
     const e = run.collectionError;
     const where = [e.file, e.line !== null ? `line ${e.line}` : null].filter(Boolean).join(", ");
     head.push(`Test run: collection error, no test ran (counts as ${c.total ? `0 of ${c.total} tests` : "no test"} passed).`);
-    head.push(`Collection error${where ? ` in ${where}` : ""}: ${cap(e.message, messageCap)}`);
+    // (A syntax error's message begins with the file and line said just before it: said once.)
+    const said = `File "${e.file}", line ${e.line}\n`;
+    const message = e.file && e.line !== null && e.message.startsWith(said) ? `\n${e.message.slice(said.length)}` : e.message;
+    head.push(`Collection error${where ? ` in ${where}` : ""}:${message.startsWith("\n") ? "" : " "}${cap(message, messageCap)}`);
     // (A syntax error's message already holds the lines the traceback ends with: only the frames before them.)
     const tb = beforeRepeat(tail(e.traceback, tbLines), e.message);
     if (tb) head.push(indentBlock(tb, "  "));

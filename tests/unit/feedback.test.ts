@@ -273,6 +273,8 @@ describe("renderTestLog", () => {
     const run = runOf([], { collectionError: { message: block, file: "decoding/min_p.py", line: 1, traceback } });
     const log = renderTestLog(run);
     expect(log.split("SyntaxError: invalid syntax")).toHaveLength(2);
+    // The file and line are said once, before the lines of the error.
+    expect(log).toContain("Collection error in decoding/min_p.py, line 1:\n    def f(:\n          ^\nSyntaxError: invalid syntax");
     expect(log).toContain('File "test.py", line 5, in <module>');
     // Nothing but the repeat: no traceback at all.
     const alone = runOf([], { collectionError: { message: block, file: "decoding/min_p.py", line: 1, traceback: block } });
