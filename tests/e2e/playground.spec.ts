@@ -225,6 +225,9 @@ test("a syntax error is shown as a collection error with its line, marked in the
   await expect(panel).toContainText(/line \d+/);
   const line = Number(/line (\d+)/.exec((await panel.textContent()) ?? "")?.[1]);
   expect(await markers(page)).toContain(line);
+  // No count of tests where none ran.
+  await expect(page.getByTestId("counts")).toContainText("The tests could not run: no test ran");
+  await expect(page.getByTestId("counts")).not.toContainText("0/0");
   // The next run clears the markers of the previous one.
   await setTarget(page, CANONICAL);
   await runAndWait(page);

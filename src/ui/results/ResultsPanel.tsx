@@ -200,8 +200,8 @@ function Results({ result, live, runError, storedAt, pythonStarting }: Omit<Resu
   return (
     <div className="results" data-testid="results">
       <div className={`counts ${result.allPassed ? "ok" : "bad"}`} data-testid="counts">
-        {result.allPassed ? "All tests passed" : result.collectionError ? "The tests could not run" : "Not all tests passed"} — {c.passed}/
-        {c.total} passed
+        {result.allPassed ? "All tests passed" : result.collectionError ? "The tests could not run" : "Not all tests passed"}
+        {result.collectionError && c.total === 0 ? ": no test ran" : ` — ${c.passed}/${c.total} passed`}
         {c.failed ? `, ${c.failed} failed` : ""}
         {c.error ? `, ${c.error} error` : ""}
         {c.timeout ? `, ${c.timeout} timeout` : ""}

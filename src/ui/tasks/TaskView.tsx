@@ -283,7 +283,15 @@ export function TaskView({ task }: { task: Task }) {
   const info = <TaskInfo task={task} workspace={workspace} />;
 
   if (narrow) {
-    const counts = result && !live ? `${result.counts.passed}/${result.counts.total}` : live ? "…" : "";
+    // (A run whose tests could not be collected has no count to show: "!" says it needs a look.)
+    const counts =
+      result && !live
+        ? result.collectionError && result.counts.total === 0
+          ? "!"
+          : `${result.counts.passed}/${result.counts.total}`
+        : live
+          ? "…"
+          : "";
     const tabs: [NarrowTab, string][] = [
       ["task", "Task"],
       ["code", "Code"],
