@@ -215,7 +215,8 @@ function Results({ result, live, runError, storedAt, pythonStarting }: Omit<Resu
           {result.incident.message}
         </div>
       )}
-      {result.collectionError && (
+      {/* (A collection error that is the incident's own message, such as a package that did not load, is said once: above.) */}
+      {result.collectionError && result.collectionError.message !== result.incident?.message && (
         <div className="panel error" data-testid="collection-error">
           <strong>The tests could not be collected</strong>
           {result.collectionError.file && (
