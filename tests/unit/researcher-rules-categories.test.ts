@@ -434,6 +434,20 @@ describe("claims about other interfaces", () => {
     expect(items[1]?.actionable_feedback).not.toContain("Add every scaled value once.");
   });
 
+  it("a helper's error raised from the called interface sends the coder there, with no guidance of its own", async () => {
+    const scaleLine = GOOD.split("\n").findIndex((l) => l.includes("return [clip(")) + 1;
+    const totalLine = GOOD.split("\n").findIndex((l) => l.includes("return math.fsum(scale(")) + 1;
+    const totalErr = t("TestTotal.test_sum", "error", {
+      message: "ValueError: nothing to clip",
+      line: scaleLine,
+      traceback: `Traceback (most recent call last):\n  File "test.py", line 3, in test_sum\n  File "pkg/mod.py", line ${totalLine}, in total\n  File "pkg/mod.py", line ${scaleLine}, in scale\n  File "pkg/util.py", line 2, in clip\nValueError: nothing to clip`,
+    });
+    const items = await review(badScale, run([scaleWrong, totalErr]));
+    expect(items.find((i) => i.interface === "total")?.actionable_feedback).toBe(
+      "Fix `scale` first: `total` calls it, and what it passes to the repository's `clip` is wrong.",
+    );
+  });
+
   it("makes no such claim when the candidate's interface does not call it", async () => {
     const inlined = replaceDef(badScale, "return math.fsum(scale(xs, 1.0))", "return math.fsum(clip(x) for x in xs)");
     const items = await review(inlined, run([scaleWrong, totalWrong]));

@@ -111,7 +111,9 @@ export function interfaceItem(ctx: ReviewContext, g: Group, observations: Readon
     category,
     description,
     analysis: analysis.join(" "),
-    actionable_feedback: fixFirst ?? actionableFeedback(lead, authored),
+    // (A lead that sends the coder to the called interface first is said alone, as `fixFirst` is.)
+    actionable_feedback:
+      fixFirst ?? (upstream !== undefined && primary?.kind === "helper" && lead !== null ? lead : actionableFeedback(lead, authored)),
     direct_code_feedback: isInterface && canonicalDef !== undefined ? directCodeText(ctx, g.name) : wholeFileText(ctx),
   };
 }
