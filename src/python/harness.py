@@ -1301,7 +1301,9 @@ def _array_stand_in():
             self.itemsize = _calcsize(self._fmt)
             if initializer is None:
                 return
-            if isinstance(initializer, (str, bytes, bytearray)) and not isinstance(initializer, array):
+            if isinstance(initializer, array):
+                self.extend(initializer.tolist())
+            elif isinstance(initializer, (str, bytes, bytearray)):
                 if isinstance(initializer, str):
                     raise TypeError(f"cannot use a str to initialize an array with typecode '{typecode}'")
                 self.frombytes(initializer)
