@@ -1267,8 +1267,10 @@ _SEALED_IMP = []
 
 def _array_stand_in():
     """What ``import array`` gives code under test: a module whose ``array`` is written in Python over a
-    ``bytearray``, whose own C methods keep every access within its buffer (the interpreter's array writes past
-    its buffer when an item's ``__index__`` empties it: ``recode_guard.MEMORY_BUG_MODULES``). It holds the
+    ``bytearray``, which code under test has anyway: the stand-in's own code makes every item's value before it
+    touches the buffer, and adds no way to memory that a plain ``bytearray`` does not give (the interpreter's
+    array writes past its buffer when an item's ``__index__`` empties it: ``recode_guard.MEMORY_BUG_MODULES``;
+    a ``bytearray``'s own bugs, reads of a freed buffer, are in docs/security.md). It holds the
     typecodes of numbers (``b B h H i I l L q Q f d``, with the interpreter's sizes) and does what the standard
     library does with an array: multiprocessing (its ``reduction``, whose forkserver start method passes file
     descriptors in one, and a manager's ``Array``) and socket (``send_fds``, ``recv_fds``). It pickles as
