@@ -249,6 +249,16 @@ describe("T1 code correctness", () => {
     expect(it0.category).toBe("T1");
     expect(it0.analysis).toContain("TestSpread.test_two did not finish within the time limit (the time limit of 10 s ran out)");
   });
+
+  it("a test the run never reached is said as its message says it", async () => {
+    const r = run([
+      t("TestSpread.test_five", "timeout", { message: "the time limit of 10 s ran out" }),
+      t("TestSpread.test_two", "not_run", { message: "not run: the time limit was reached in TestSpread.test_five" }),
+    ]);
+    const it0 = await item(GOOD, r, "spread");
+    expect(it0.analysis).toContain("TestSpread.test_two: not run: the time limit was reached in TestSpread.test_five.");
+    expect(it0.analysis).not.toContain("not_run");
+  });
 });
 
 describe("T2 implementation alignment", () => {

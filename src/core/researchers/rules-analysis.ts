@@ -142,7 +142,10 @@ export function observationSentence(ctx: ReviewContext, o: Observation, name: st
     case "timeout":
       return `${id} did not finish within the time limit (${msg}): look for a loop that never ends or work that grows much faster than the input.`;
     default:
-      return `${id}: ${o.test.status}${o.test.message ? `: ${msg}` : ""}.`;
+      // (A test the run never reached says so in its message: "not run: ...".)
+      return o.test.status === "not_run" && o.test.message
+        ? `${id}: ${msg}.`
+        : `${id}: ${o.test.status}${o.test.message ? `: ${msg}` : ""}.`;
   }
 }
 
