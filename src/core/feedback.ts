@@ -444,8 +444,8 @@ function tail(text: string, n: number, lineCap = 400): string {
   return (lines.length > n ? ["  ..."] : []).concat(kept).join("\n");
 }
 
-/** Log label of each test status. */
-const STATUS_LABEL = {
+/** Log label of each test status (the test log's, also used where a turn's tests are listed). */
+export const STATUS_LABEL = {
   passed: "PASS",
   failed: "FAILED",
   error: "ERROR",

@@ -14,6 +14,14 @@ const BASE = restoreTrajectory(readFileSync(new URL("../fixtures/trajectories/v4
 
 function episode(model: string, level: 0 | 2 | 4, task: string, turns: number, at: string): Trajectory {
   const t = structuredClone(BASE);
+  // Turn 1's third test was never reached (a time limit in an earlier test).
+  const one = t.turns[1]?.run;
+  if (one) {
+    one.tests = one.tests.map((x) =>
+      x.status === "skipped" ? { ...x, status: "not_run", message: "not run: the time limit was reached" } : x,
+    );
+    one.counts = { ...one.counts, skipped: 0, not_run: 1 };
+  }
   t.config.model = model;
   t.config.level = level;
   t.config.maxTurns = 5;
@@ -117,6 +125,12 @@ test("two runs: listed newest first, filtered, compared side by side, drilled do
   await expect(dialog.locator('tr[data-task-id="pass-at-k"]')).toContainText("not solved, best 33.3% of tests");
   await dialog.locator('tr[data-task-id="pass-at-k"]').getByRole("button", { name: "Transcript" }).click();
   await expect(dialog.getByTestId("episode-transcript").getByTestId("turn")).toHaveCount(2);
+  // A turn's tests are labelled as the test log labels them.
+  const tests = dialog.getByTestId("episode-transcript").locator(".turn-tests li");
+  await expect(tests.filter({ hasText: "TestMinP.test_threshold" }).first()).toHaveText(/^FAILED TestMinP\.test_threshold/);
+  await expect(tests.filter({ hasText: "TestMinP.test_sampler" }).first()).toHaveText(
+    /^NOT RUN TestMinP\.test_sampler — not run: the time limit/,
+  );
   await expect(dialog.getByRole("button", { name: "Load into editor" })).toHaveCount(0);
   if (process.env.RECODE_SCREENSHOTS) await page.screenshot({ path: "docs/img/results-transcript.png" });
   await page.keyboard.press("Escape");

@@ -6,6 +6,7 @@
  * it for the next turn.
  */
 import { useState } from "react";
+import { STATUS_LABEL } from "../../core/feedback";
 import type { ChatMessage } from "../../core/model";
 import type { Trajectory, TrajectoryTurn } from "../../core/trajectory";
 import { DiffView, diffLines } from "../diff/DiffView";
@@ -202,8 +203,8 @@ function TurnView({ turn, previous, ws }: { turn: TrajectoryTurn; previous: Traj
         <ul className="turn-tests">
           {turn.run.collectionError && <li className="bad">collection error: {turn.run.collectionError.message}</li>}
           {turn.run.tests.map((t) => (
-            <li key={t.id} className={t.status === "passed" ? "ok" : "bad"}>
-              {t.status.toUpperCase()} {t.id}
+            <li key={t.id} className={t.status === "passed" || t.status === "xfail" ? "ok" : "bad"}>
+              {STATUS_LABEL[t.status]} {t.id}
               {t.message && t.status !== "passed" ? ` — ${t.message.slice(0, 200)}` : ""}
             </li>
           ))}
