@@ -281,7 +281,6 @@ export class PyodideRuntime implements PythonRuntime {
         died: false,
       };
     }
-    const waitedMs = performance.now() - waitStart;
     const runId = this.nextRun++;
     const grace = this.opts.interruptGraceMs ?? 1000;
 
@@ -293,6 +292,7 @@ export class PyodideRuntime implements PythonRuntime {
       /** Whether the worker said the harness starts ("started"): an interrupt before that lands elsewhere. */
       let started = false;
       let pendingStop: "timeout" | "stopped" | null = null;
+      let startedAt: number | null = null;
 
       const finish = (result: Attempt) => {
         if (settled) return;
@@ -303,7 +303,9 @@ export class PyodideRuntime implements PythonRuntime {
         opts.signal?.removeEventListener("abort", onAbort);
         inst.listener = null;
         inst.exitListener = null;
-        resolve({ ...result, waitedMs });
+        // The tests' time starts at "started", as the clock does: the wait for the instance, its seal at the first
+        // run and the packages' imports before it are not the tests' time (all of it, for an attempt that never started).
+        resolve({ ...result, waitedMs: (startedAt ?? performance.now()) - waitStart });
       };
 
       const terminate = () => {
@@ -414,6 +416,7 @@ export class PyodideRuntime implements PythonRuntime {
         switch (msg.type) {
           case "started":
             started = true;
+            startedAt = performance.now();
             if (pendingStop !== null) {
               if (hard) clearTimeout(hard);
               hard = null;

@@ -67,8 +67,8 @@ export type { HarnessEvent, RunStop } from "./assembler";
 
 /**
  * How one attempt of a run ended (see {@link runAttempts}). `died`: the interpreter died, so the remaining tests
- * may run in a new one. `waitedMs`: how long the attempt waited for its interpreter to be ready (a new one after
- * a death), which does not count against the time limit.
+ * may run in a new one. `waitedMs`: how long the attempt waited before its tests' time began (for an interpreter to
+ * be ready, a new one after a death, and to start the harness), which does not count against the time limit.
  */
 export interface Attempt {
   incident: RunIncident | null;
@@ -107,12 +107,16 @@ export async function runAttempts(
     }
     crashes = [...crashes, a.stop.message];
     const rest = asm.crashed(a.stop.message);
-    if (rest.length === 0 || left() < 50) {
+    // A death that no test is blamed for (none was running, none ran) leaves the same tests: another attempt
+    // would die the same way, so they are not run.
+    const noProgress = only !== undefined && rest.length >= only.length;
+    if (rest.length === 0 || noProgress || left() < 50) {
       const exhausted: RunStop = {
         kind: "exhausted",
         message: `after the interpreter died ${crashes.length === 1 ? "once" : `${crashes.length} times`}`,
       };
-      return asm.finish(backend, performance.now() - t0, crashedIncident(crashes, rest.length > 0), rest.length ? exhausted : undefined);
+      const why = rest.length === 0 ? undefined : noProgress ? "no-progress" : "time";
+      return asm.finish(backend, performance.now() - t0, crashedIncident(crashes, why), rest.length ? exhausted : undefined);
     }
     only = rest;
     asm.beginAttempt(rest);
@@ -120,14 +124,21 @@ export async function runAttempts(
 }
 
 /**
- * The incident of a run whose interpreter died (once or more) and whose remaining tests ran in a new one
- * (`outOfTime`: some of them could not, the time limit had run out).
+ * The incident of a run whose interpreter died (once or more) and whose remaining tests ran in a new one.
+ * `notRun` says why some of them could not: `"time"`, the time limit had run out; `"no-progress"`, the new
+ * interpreter died again before it ran any of them.
  */
-export function crashedIncident(messages: readonly string[], outOfTime = false): RunIncident {
+export function crashedIncident(messages: readonly string[], notRun?: "time" | "no-progress"): RunIncident {
   const times = messages.length === 1 ? "" : ` (${messages.length} times)`;
+  const until =
+    notRun === "time"
+      ? ", until the time limit was reached (the tests left were not run)"
+      : notRun === "no-progress"
+        ? ", until it died again before any of them ran (the tests left were not run)"
+        : "";
   return {
     kind: "crashed",
-    message: `The Python interpreter died${times}: ${messages[0] ?? "unknown cause"}. The test that was running counts as an error; the remaining tests ran in a new interpreter${outOfTime ? ", until the time limit was reached (the tests left were not run)" : ""}.`,
+    message: `The Python interpreter died${times}: ${messages[0] ?? "unknown cause"}. The test that was running counts as an error; the remaining tests ran in a new interpreter${until}.`,
     respawned: true,
   };
 }

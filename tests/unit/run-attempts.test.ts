@@ -1,0 +1,115 @@
+/**
+ * How a run goes on after its interpreter dies (runAttempts, src/python/runtime.ts): which time counts against
+ * the time limit, and when the tests left are not run. Each attempt is scripted: it feeds the assembler the
+ * events a harness would write, and says how it ended.
+ */
+import { describe, expect, it } from "vitest";
+import type { RunRequest } from "../../src/core/runtime-port";
+import { RunAssembler } from "../../src/python/assembler";
+import { type Attempt, runAttempts } from "../../src/python/runtime";
+
+const IDS = ["T.test_a", "T.test_b", "T.test_c", "T.test_d"];
+
+const REQ: RunRequest = {
+  files: {},
+  targetPath: "pkg/mod.py",
+  candidate: "",
+  tests: "",
+  mode: "test",
+  expected: null,
+  packages: [],
+  timeLimitMs: 300,
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function feed(asm: RunAssembler, events: object[]): void {
+  for (const ev of events) asm.pushLine(JSON.stringify(ev));
+}
+
+const passed = (id: string) => ({
+  type: "test-result",
+  id,
+  status: "passed",
+  durationMs: 1,
+  message: "",
+  traceback: "",
+  line: null,
+  stdout: "",
+  stderr: "",
+  subtests: [],
+});
+
+const died: Attempt = { incident: null, stop: { kind: "crash", message: "exit(0)" }, died: true };
+
+describe("runAttempts", () => {
+  it("the time an attempt waits before its tests start is not the tests' time", async () => {
+    const asm = new RunAssembler(REQ);
+    const limits: number[] = [];
+    const run = await runAttempts("pyodide", REQ, asm, performance.now(), async (limitMs, only) => {
+      limits.push(limitMs);
+      // A new interpreter, its seal and its packages: longer than the whole time limit, three times over.
+      await sleep(120);
+      const ids = only ?? IDS;
+      feed(asm, [
+        { type: "collected", tests: ids },
+        { type: "test-start", id: ids[0] },
+      ]);
+      if (ids.length > 1) return { ...died, waitedMs: 120 };
+      const id = ids[0] as string;
+      feed(asm, [{ type: "test-outcome", id, status: "passed" }, passed(id), { type: "end", poisoned: null }]);
+      return { incident: null, died: false, waitedMs: 120 };
+    });
+    expect(run.tests.map((t) => [t.id, t.status])).toEqual([
+      ["T.test_a", "error"],
+      ["T.test_b", "error"],
+      ["T.test_c", "error"],
+      ["T.test_d", "passed"],
+    ]);
+    expect(run.incident?.message).toContain("died (3 times)");
+    expect(run.incident?.message).not.toContain("time limit");
+    for (const limit of limits) expect(limit).toBeGreaterThan(200);
+  });
+
+  it("time the tests used is counted: when none is left, the tests left are not run", async () => {
+    const asm = new RunAssembler(REQ);
+    const run = await runAttempts("pyodide", REQ, asm, performance.now(), async (_limitMs, only) => {
+      const ids = only ?? IDS;
+      feed(asm, [
+        { type: "collected", tests: ids },
+        { type: "test-start", id: ids[0] },
+      ]);
+      await sleep(200);
+      return { ...died, waitedMs: 0 };
+    });
+    expect(run.tests.map((t) => [t.id, t.status])).toEqual([
+      ["T.test_a", "error"],
+      ["T.test_b", "error"],
+      ["T.test_c", "not_run"],
+      ["T.test_d", "not_run"],
+    ]);
+    expect(run.incident?.message).toContain("until the time limit was reached");
+  });
+
+  it("a new interpreter that dies again before any test runs: the tests left are not run, and no more attempts are made", async () => {
+    const asm = new RunAssembler(REQ);
+    let attempts = 0;
+    const run = await runAttempts("pyodide", { ...REQ, timeLimitMs: 60_000 }, asm, performance.now(), async (_limitMs, only) => {
+      attempts++;
+      const ids = only ?? IDS;
+      feed(asm, [{ type: "collected", tests: ids }]);
+      // The first attempt's death is blamed on test_a; the next ones die between tests, blamed on none.
+      if (!only) feed(asm, [{ type: "test-start", id: "T.test_a" }]);
+      return { ...died, waitedMs: 0 };
+    });
+    expect(attempts).toBe(2);
+    expect(run.tests.map((t) => [t.id, t.status])).toEqual([
+      ["T.test_a", "error"],
+      ["T.test_b", "not_run"],
+      ["T.test_c", "not_run"],
+      ["T.test_d", "not_run"],
+    ]);
+    expect(run.incident?.message).toContain("died again before any of them ran");
+    expect(run.tests[1]?.message).toContain("after the interpreter died 2 times");
+  });
+});
