@@ -123,6 +123,11 @@ export interface PytestOutcome {
   output: string;
   /** The node ids of the tests pytest collected (`tests/test.py::TestNorm::test_zero[2-4]`), when it got that far. */
   collected?: string[] | null;
+  /**
+   * The node id of the last test pytest began (its setup, call and teardown), `null` when it began none;
+   * absent when not known (then every unfinished test counts as a timeout).
+   */
+  started?: string | null;
 }
 
 /**
@@ -218,9 +223,10 @@ function statusOf(c: JunitCase): TestStatus {
  * (`failure` -> failed, `error` -> error, `skipped` -> skipped, a per-test
  * timeout -> timeout); a collection failure becomes the run's collection
  * error; no report at all (pytest missing, a usage error) a collection error
- * quoting pytest's output. When the wall clock ran out, the task's tests the
- * report does not hold are `timeout`, each collected case by its own id (`test_scale[2-4]`; by the
- * ids task.json names when pytest was stopped before it collected).
+ * quoting pytest's output. When the wall clock ran out (or the user stopped the run), the task's tests
+ * the report does not hold are reported, each collected case by its own id (`test_scale[2-4]`; by the
+ * ids task.json names when pytest was stopped before it collected): the one pytest began last (`started`)
+ * is `timeout`, the others `not_run` (every one `timeout` when `started` is not known).
  */
 export function pytestVerdict(task: Task, outcome: PytestOutcome, durationMs: number): RunResult {
   const target = task.meta.target_file_path;
@@ -291,11 +297,14 @@ export function pytestVerdict(task: Task, outcome: PytestOutcome, durationMs: nu
     const unfinished = outcome.collected
       ? [...new Set(outcome.collected.map(nodeTestId))].filter((id) => id && !reported.has(id))
       : Object.keys(task.interfaceOf).filter((id) => !seen.has(id));
+    const running = outcome.started === undefined ? undefined : outcome.started === null ? null : nodeTestId(outcome.started);
+    const why = outcome.stopped ? "the run was stopped" : "the run's time limit ran out";
     for (const id of unfinished) {
+      const ran = running === undefined || id === running;
       tests.push(
-        makeTestResult(id, "timeout", {
+        makeTestResult(id, ran ? "timeout" : "not_run", {
           interface: task.interfaceOf[baseTestId(id)] ?? null,
-          message: "the run's time limit ran out before this test finished",
+          message: ran ? `${why} before this test finished` : `not run: ${why} before this test started`,
         }),
       );
     }

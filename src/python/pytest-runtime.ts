@@ -279,6 +279,7 @@ export class PytestRuntime {
           killed: boolean;
           output: string;
           collected?: unknown;
+          started?: unknown;
         };
         return {
           report: o.report,
@@ -289,6 +290,7 @@ export class PytestRuntime {
           killed: o.killed,
           output: o.output,
           collected: Array.isArray(o.collected) && o.collected.every((x) => typeof x === "string") ? o.collected : null,
+          ...(o.started === null || typeof o.started === "string" ? { started: o.started } : {}),
         };
       } catch {
         /* a broken line: as if there were none */

@@ -94,6 +94,15 @@ def read_collected(path):
     return [i[:500] for i in ids[:COLLECTED_CAP]]
 
 
+def read_started(path):
+    """The node id of the last test pytest began (recode_pytest_collected.py), or None when it began none."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read(500).strip() or None
+    except (OSError, ValueError):
+        return None
+
+
 def main():
     # Descriptors beyond the four the host gave (0-2, and 3 for events) were inherited from whatever started
     # recode (a shell's open folder leads out of the box): closed before any code under test runs.
@@ -109,8 +118,10 @@ def main():
     paths = [os.path.normpath(os.path.join(work, p)) for p in cfg["pythonpath"]]
     paths.append(os.path.join(root, "plugins"))
     collected = os.path.join(root, "collected.json")
+    started = os.path.join(root, "started.txt")
     cmd = [sys.executable, "-m", "pytest", test_file, "--junitxml=" + report, "-p", "no:cacheprovider",
-           "-p", "recode_pytest_report", "-p", "recode_pytest_collected", "--recode-collected=" + collected]
+           "-p", "recode_pytest_report", "-p", "recode_pytest_collected", "--recode-collected=" + collected,
+           "--recode-started=" + started]
     timeout = cfg.get("timeout_s")
     if timeout:
         if importlib.util.find_spec("pytest_timeout") is not None:
@@ -170,6 +181,7 @@ def main():
     else:
         result["report_error"] = "no JUnit report was written"
     result["collected"] = read_collected(collected)
+    result["started"] = read_started(started)
     with os.fdopen(3, "w", encoding="utf-8") as channel:
         channel.write(json.dumps(result) + "\n")
 

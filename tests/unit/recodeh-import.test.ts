@@ -460,6 +460,32 @@ describe("the verdict from the JUnit report", () => {
     ]);
     expect(killed.allPassed).toBe(false);
   });
+
+  it("knowing which test pytest began last: that one is the timeout, the others were not run", () => {
+    const t = sharedTask();
+    const collected = ["pkg/test.py::test_f", "pkg/test.py::TestG::test_g"];
+    const r = pytestVerdict(
+      t,
+      { ...outcome([], { timedOut: true, killed: false, exit: 2 }), collected, started: "pkg/test.py::test_f" },
+      60_000,
+    );
+    expect(r.tests.map((x) => [x.id, x.status, x.message])).toEqual([
+      ["test_f", "timeout", "the run's time limit ran out before this test finished"],
+      ["TestG.test_g", "not_run", "not run: the run's time limit ran out before this test started"],
+    ]);
+    // Stopped by the user while pytest collected: no test began, none ran.
+    const stopped = pytestVerdict(
+      t,
+      { ...outcome([], { timedOut: true, killed: false, exit: 2, stopped: true }), collected, started: null },
+      60_000,
+    );
+    expect(stopped.incident?.message).toMatch(/^Stopped by the user/);
+    expect(stopped.tests.map((x) => [x.id, x.status, x.message])).toEqual([
+      ["test_f", "not_run", "not run: the run was stopped before this test started"],
+      ["TestG.test_g", "not_run", "not run: the run was stopped before this test started"],
+    ]);
+    expect(stopped.allPassed).toBe(false);
+  });
 });
 
 describe("test_cases against test.py", () => {
