@@ -1274,9 +1274,11 @@ def _array_stand_in():
     typecodes of numbers (``b B h H i I l L q Q f d``, with the interpreter's sizes) and does what the standard
     library does with an array: multiprocessing (its ``reduction``, whose forkserver start method passes file
     descriptors in one, and a manager's ``Array``) and socket (``send_fds``, ``recv_fds``). It pickles as
-    ``array.array`` (a spawned process, outside the harness, makes the interpreter's own). Differs from CPython:
-    ``u`` and ``w`` are refused, and the object is a ``bytearray`` (its buffer is its items' bytes; a
-    ``memoryview`` of it has format ``B``)."""
+    ``array.array`` (a spawned process, outside the harness, makes the interpreter's own). Its buffer is its
+    items, in the format of its typecode (from Python 3.12, ``__buffer__``: a ``memoryview`` of it, numpy's
+    ``asarray``, ``struct``), as the interpreter's array gives it. Differs from CPython: ``u`` and ``w`` are
+    refused; ``buffer_info`` is not available (no memory addresses); the object is a ``bytearray``, whose
+    buffer before Python 3.12 is its items' bytes (format ``B``)."""
     import operator
     import struct
 
@@ -1330,6 +1332,19 @@ def _array_stand_in():
                 raise IndexError("array index out of range")
             return k
 
+        if hasattr(_ba, "__buffer__"):
+
+            def __buffer__(self, flags):
+                # The bytearray's own export (which keeps its size while it lasts), seen as the items it holds.
+                return _ba.__buffer__(self, flags).cast(self.typecode)
+
+        def _same_kind(self, other, what):
+            # (CPython's words: "can only append array (not "list") to array".)
+            if not isinstance(other, array):
+                raise TypeError(what.replace("{}", f'(not "{type(other).__name__}")'))
+            if other.typecode != self.typecode:
+                raise TypeError("bad argument type for built-in operation")
+
         def _replace(self, items):
             data = b"".join([self._one(v) for v in items])
             _ba.__setitem__(self, slice(None), data)
@@ -1354,8 +1369,9 @@ def _array_stand_in():
 
         def __setitem__(self, i, value):
             if isinstance(i, slice):
+                self._same_kind(value, "can only assign array {} to array slice")
                 items = self.tolist()
-                items[i] = list(value)
+                items[i] = value.tolist()
                 self._replace(items)
                 return
             data = self._one(value)
@@ -1389,7 +1405,10 @@ def _array_stand_in():
         __hash__ = None
 
         def __repr__(self):
-            return f"array('{self.typecode}', {self.tolist()})" if len(self) else f"array('{self.typecode}')"
+            name = type(self).__name__
+            return f"{name}('{self.typecode}', {self.tolist()})" if len(self) else f"{name}('{self.typecode}')"
+
+        __str__ = __repr__
 
         def __reduce_ex__(self, protocol):
             # (bytearray's own would win over a __reduce__.)
@@ -1407,13 +1426,12 @@ def _array_stand_in():
             return new
 
         def __add__(self, other):
-            if not isinstance(other, array) or other.typecode != self.typecode:
-                return NotImplemented
+            # (Not NotImplemented: bytearray's concatenation would then take bytes, and give a bytearray.)
+            self._same_kind(other, "can only append array {} to array")
             return self._of_bytes(bytes(self) + bytes(other))
 
         def __iadd__(self, other):
-            if not isinstance(other, array) or other.typecode != self.typecode:
-                return NotImplemented
+            self._same_kind(other, "can only extend array with array {}")
             self.extend(other)
             return self
 
@@ -1469,6 +1487,15 @@ def _array_stand_in():
 
         def reverse(self):
             self._replace(self.tolist()[::-1])
+
+        def byteswap(self):
+            if self.itemsize not in (1, 2, 4, 8):
+                raise RuntimeError("don't know how to byteswap this array type")
+            size, data = self.itemsize, bytes(self)
+            _ba.__setitem__(self, slice(None), b"".join([data[k : k + size][::-1] for k in range(0, len(data), size)]))
+
+        def buffer_info(self):
+            raise NotImplementedError("array.buffer_info is not available here (code under test gets no memory addresses)")
 
     array.__module__ = "array"
     array.__qualname__ = "array"
