@@ -123,8 +123,8 @@ const EVENT_TYPES = new Set<string>([
 export interface RunStop {
   /**
    * `timeout`: the clock ran out; `stopped`: the user; `crash`: the interpreter died; `raised`: the code raised
-   * KeyboardInterrupt; `exhausted`: the interpreter died, and the time limit ran out before the tests left
-   * could start in a new one (no test was running then).
+   * KeyboardInterrupt; `exhausted`: the interpreter died, and the tests left could not run in a new one (no test
+   * was running then; `message` says why: the time limit ran out, or the new one died before any of them ran).
    */
   kind: "timeout" | "crash" | "stopped" | "raised" | "exhausted";
   message: string;
@@ -834,7 +834,8 @@ export class RunAssembler {
    * The interpreter died during this attempt (`reason`: how): the test that
    * was running, or the tests of the fixture that was, are errors. Returns
    * the tests still to run (collected, not started), for another attempt in
-   * a fresh interpreter.
+   * a fresh interpreter (a later attempt that died before its tests were
+   * collected again leaves all it was given, and runAttempts then stops).
    */
   crashed(reason: string): string[] {
     this.fixtureStopped("error", `the Python interpreter died while ${this.fixtureRunning?.name} ran: ${reason}`);
@@ -851,7 +852,9 @@ export class RunAssembler {
       );
       this.current = null;
     }
-    if (!this.attemptCollected || this.tampered.length > 0 || this.inconsistent.length > 0) return [];
+    if (this.tampered.length > 0 || this.inconsistent.length > 0) return [];
+    // (A later attempt that died before it collected ran none of the tests it was given: all of them are left.)
+    if (!this.attemptCollected && !this.only) return [];
     return this.attemptTests().filter((id) => !this.started.has(id));
   }
 
@@ -911,9 +914,8 @@ export class RunAssembler {
           stopped: "stopped by the user",
           timeout: "the time limit was reached",
           raised: "the code raised KeyboardInterrupt",
-          exhausted: "the time limit was reached",
-        }[stop.kind];
-        message = stop.kind === "exhausted" ? `not run: ${why} (${stop.message})` : `not run: ${why} in ${hit ?? "an earlier test"}`;
+        };
+        message = stop.kind === "exhausted" ? `not run: ${stop.message}` : `not run: ${why[stop.kind]} in ${hit ?? "an earlier test"}`;
       }
       const extra =
         hit === id

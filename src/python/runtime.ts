@@ -80,10 +80,14 @@ export interface Attempt {
 /**
  * Drive a run through attempts until it is over: when the interpreter dies
  * during a test, that test is an error and the tests not yet run go to a new
- * interpreter (`attempt(limitMs, only)`), within what is left of the time limit
- * (the waits for a new interpreter to start are not counted: a backend whose
- * interpreter starts slowly gives the tests the same time as one that starts at
- * once). Tests that no time is left for are `not_run`.
+ * interpreter (`attempt(limitMs, only)`), within what is left of the time limit.
+ * The waits before an attempt's tests start (`Attempt.waitedMs`) are not counted:
+ * the first attempt's whole, the new interpreters' up to the time limit again in
+ * all (a backend whose interpreter starts slowly gives the tests the same time as
+ * one that starts at once, and a run whose every test kills its interpreter still
+ * ends: its tests' time, and at most the limit again of new interpreters, after
+ * the first start). Tests that no time is left for are `not_run`, and so are they
+ * when a new interpreter dies again before it runs any of them.
  * @param t0 when the run started (performance.now(), ms).
  */
 export async function runAttempts(
@@ -96,11 +100,13 @@ export async function runAttempts(
 ): Promise<RunResult> {
   let only: string[] | undefined;
   let crashes: string[] = [];
-  let waited = 0;
-  const left = () => req.timeLimitMs - (performance.now() - t0 - waited);
+  let startWait = 0;
+  let respawnWait = 0;
+  const left = () => req.timeLimitMs - (performance.now() - t0 - startWait - Math.min(respawnWait, req.timeLimitMs));
   for (;;) {
     const a = await attempt(Math.max(left(), 1), only);
-    waited += a.waitedMs ?? 0;
+    if (only === undefined) startWait = a.waitedMs ?? 0;
+    else respawnWait += a.waitedMs ?? 0;
     if (a.stop?.kind !== "crash" || !a.died || signal?.aborted) {
       const incident = crashes.length && !a.incident ? crashedIncident(crashes) : a.incident;
       return asm.finish(backend, performance.now() - t0, incident, a.stop);
@@ -111,9 +117,12 @@ export async function runAttempts(
     // would die the same way, so they are not run.
     const noProgress = only !== undefined && rest.length >= only.length;
     if (rest.length === 0 || noProgress || left() < 50) {
+      const times = `the interpreter died ${crashes.length === 1 ? "once" : `${crashes.length} times`}`;
       const exhausted: RunStop = {
         kind: "exhausted",
-        message: `after the interpreter died ${crashes.length === 1 ? "once" : `${crashes.length} times`}`,
+        message: noProgress
+          ? `a new interpreter died before any of the tests left ran (${times})`
+          : `the time limit was reached (after ${times})`,
       };
       const why = rest.length === 0 ? undefined : noProgress ? "no-progress" : "time";
       return asm.finish(backend, performance.now() - t0, crashedIncident(crashes, why), rest.length ? exhausted : undefined);

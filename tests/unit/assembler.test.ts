@@ -116,7 +116,10 @@ describe("after the host sent the interrupt", () => {
       { type: "test-start", id: "T.test_a" },
     ]);
     expect(asm.crashed("the worker exited")).toEqual(["T.test_b"]);
-    const run = asm.finish("pyodide", 10_500, null, { kind: "exhausted", message: "after the interpreter died once" });
+    const run = asm.finish("pyodide", 10_500, null, {
+      kind: "exhausted",
+      message: "the time limit was reached (after the interpreter died once)",
+    });
     expect(run.tests.map((t) => [t.id, t.status, t.message])).toEqual([
       ["T.test_a", "error", "the Python interpreter died during this test: the worker exited"],
       ["T.test_b", "not_run", "not run: the time limit was reached (after the interpreter died once)"],

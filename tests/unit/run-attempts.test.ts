@@ -110,6 +110,56 @@ describe("runAttempts", () => {
       ["T.test_d", "not_run"],
     ]);
     expect(run.incident?.message).toContain("died again before any of them ran");
-    expect(run.tests[1]?.message).toContain("after the interpreter died 2 times");
+    expect(run.tests[1]?.message).toBe("not run: a new interpreter died before any of the tests left ran (the interpreter died 2 times)");
+  });
+
+  it("a new interpreter that dies before it collects the tests it was given: they are not run, and no more attempts are made", async () => {
+    const asm = new RunAssembler(REQ);
+    let attempts = 0;
+    const run = await runAttempts("native", { ...REQ, timeLimitMs: 60_000 }, asm, performance.now(), async (_limitMs, only) => {
+      attempts++;
+      // The first attempt collects and dies in test_a; the next dies as it starts (the candidate knows a retry).
+      if (!only)
+        feed(asm, [
+          { type: "collected", tests: IDS },
+          { type: "test-start", id: "T.test_a" },
+        ]);
+      return { ...died, waitedMs: 0 };
+    });
+    expect(attempts).toBe(2);
+    expect(run.tests.map((t) => [t.id, t.status])).toEqual([
+      ["T.test_a", "error"],
+      ["T.test_b", "not_run"],
+      ["T.test_c", "not_run"],
+      ["T.test_d", "not_run"],
+    ]);
+    expect(run.incident?.message).toContain("died again before any of them ran (the tests left were not run)");
+    expect(run.tests[1]?.message).toBe("not run: a new interpreter died before any of the tests left ran (the interpreter died 2 times)");
+  });
+
+  it("new interpreters' starts are not counted up to the time limit again: a run whose every test kills its interpreter still ends", async () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `T.test_${String(i).padStart(2, "0")}`);
+    const req = { ...REQ, timeLimitMs: 400 };
+    const asm = new RunAssembler(req);
+    const t0 = performance.now();
+    const run = await runAttempts("pyodide", req, asm, t0, async (_limitMs, only) => {
+      // Each interpreter takes 250 ms to start, and its first test kills it.
+      await sleep(250);
+      const rest = only ?? ids;
+      feed(asm, [
+        { type: "collected", tests: rest },
+        { type: "test-start", id: rest[0] },
+      ]);
+      return { ...died, waitedMs: 250 };
+    });
+    const statuses = run.tests.map((t) => t.status);
+    // The first start, then new ones for 400 ms (and the limit's 400 ms, spent on the starts beyond): about five
+    // attempts, far fewer than the twelve tests.
+    expect(statuses.filter((s) => s === "error").length).toBeGreaterThanOrEqual(3);
+    expect(statuses.filter((s) => s === "error").length).toBeLessThanOrEqual(6);
+    expect(statuses.slice(statuses.indexOf("not_run")).every((s) => s === "not_run")).toBe(true);
+    expect(run.incident?.message).toContain("until the time limit was reached");
+    expect(run.tests.at(-1)?.message).toMatch(/^not run: the time limit was reached \(after the interpreter died \d times\)$/);
+    expect(performance.now() - t0).toBeLessThan(250 + 400 + 400 + 250 + 1000);
   });
 });
