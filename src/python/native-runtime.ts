@@ -277,8 +277,10 @@ export class NativeRuntime implements PythonRuntime {
           });
         } else if (!asm.ended) {
           const why = signal ? `killed by ${signal}` : exitReason(code);
-          const tail = stderr.trim().split("\n").slice(-3).join(" ");
-          resolve({ incident: null, stop: { kind: "crash", message: `python3 stopped (${why})${tail ? `: ${tail}` : ""}` }, died: true });
+          // (Quoted as what it is: the code under test writes to standard error too, and may write what the host would say.)
+          const tail = stderr.trim().split("\n").slice(-3).join(" ").slice(-300);
+          const said = tail ? `; the end of its standard error, which the code under test can write too: ${JSON.stringify(tail)}` : "";
+          resolve({ incident: null, stop: { kind: "crash", message: `python3 stopped (${why})${said}` }, died: true });
         } else resolve({ incident: null, died: false });
       };
     });
