@@ -809,6 +809,7 @@ def run_tests(config, emit_text):
     # harness's state for this run, which code under test can read (its code would tell which calls are
     # inside assertRaises as its text would): held here alone. The restore after the run puts them back.
     test_path = os.path.abspath(os.path.join(run.workdir, config["tests_file"]))
+    _only_this_runs_code(config.get("cached_files"))
     cached_test = {}
     for key in [k for k in _STATE.code if os.path.abspath(k[0]) == test_path]:
         cached_test[key[1]] = (_STATE.code.pop(key), _STATE.facts.pop(key, None))
@@ -1230,6 +1231,37 @@ def event_writer(fd, key):
                     _sigmask(_set, held)
 
     return emit_text
+
+
+def _only_this_runs_code(cached_files):
+    """Pyodide, before any code under test runs: of the code compiled between runs (``cache_code``), leave in the
+    harness's state, which code under test can read, only that of this run's files (``cached_files``, their paths,
+    as the worker found their texts among those compiled): what earlier runs brought, another task's repository,
+    is not this run's to see. The restore after the run puts it all back. None (natively): nothing is cached."""
+    if cached_files is None:
+        return
+    keep = set(cached_files)
+    versions = {}
+    for key in _STATE.code:
+        versions.setdefault(key[0], []).append(key)
+    for path, keys in versions.items():
+        mine = None
+        if path in keep:
+            if len(keys) == 1:
+                mine = keys[0]
+            else:
+                # (Another text of the same path, compiled for another run: the one that is this run's file now stays.)
+                try:
+                    with open(path, "rb") as f:
+                        mine = (path, f.read())
+                except OSError:
+                    pass
+        for key in keys:
+            if key != mine:
+                del _STATE.code[key]
+                _STATE.facts.pop(key, None)
+    for key in [k for k in _STATE.facts if k not in _STATE.code]:
+        del _STATE.facts[key]
 
 
 class _RunState:

@@ -415,7 +415,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
         return;
       }
     }
-    const config = job.config;
+    let config = job.config;
     // Written from JS (much faster than Python file objects in MEMFS); the restore removes the folder after the run.
     // (Each folder made once: mkdirTree tries every part of its path, and each one that exists throws.)
     const made = new Set<string>();
@@ -428,10 +428,14 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       }
       py.FS.writeFile(path, encodeUtf8(text));
     }
-    const target = (JSON.parse(config) as { target?: unknown }).target;
+    const parsed = JSON.parse(config) as { target?: unknown };
     lastFiles = Object.entries(job.files)
-      .filter(([rel]) => rel !== target && rel.endsWith(".py"))
+      .filter(([rel]) => rel !== parsed.target && rel.endsWith(".py"))
       .map(([rel, text]) => [`${WORKDIR}/${rel}`, text]);
+    // The files of this run whose code the interpreter holds compiled (cache_code): the harness keeps these alone in
+    // reach for the run, not those of earlier runs (another task's repository).
+    const cachedFiles = lastFiles.filter(([path, text]) => cachedCode.has(`${path}\0${text}`)).map(([path]) => path);
+    config = JSON.stringify({ ...parsed, cached_files: cachedFiles });
     if (interrupt) interrupt[0] = 0;
     // Nothing a previous run left half-written reaches this run's stream.
     decoder = new TextDecoder();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import { createRuntime } from "../../src/python/node";
 import { type PythonRuntime, taskRunRequest } from "../../src/python/runtime";
 import { withoutInputChecks } from "../helpers/attacks";
@@ -51,6 +52,20 @@ describe.each(["pyodide", "native"] as const)("%s runtime against hostile submis
   });
   afterAll(async () => {
     await rt.dispose();
+  });
+
+  it("an earlier run's files (another task's repository) are not in reach of the next, whose own compiled files are", async () => {
+    const other = loadTaskDir(BUILTIN_TASKS, "pass-at-k");
+    expect((await rt.run(taskRunRequest(other, other.canonical))).allPassed).toBe(true);
+    // Twice, so that this task's own files are among those compiled between runs.
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+    const look = `import sys as _s\n_h = _s.modules.get("recode_harness")\nprint("CACHED", sorted({p.rsplit("/work/", 1)[-1] for p, _ in _h._STATE.code}))\n`;
+    const r = await rt.run(taskRunRequest(task, canonicalWith(look)));
+    expect(r.allPassed).toBe(true);
+    const seen = r.tests.map((t) => t.stdout).join("\n");
+    expect(seen).toContain("CACHED [");
+    expect(seen).not.toContain("evalkit");
+    if (backend === "pyodide") expect(seen).toContain("decoding/vocab.py");
   });
 
   it("the assertion bug used below fails on its own", async () => {
