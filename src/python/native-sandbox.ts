@@ -14,9 +14,10 @@
  * user's files and network; warned about once per runtime).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdtempSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { SECCOMP_FD, seccompFilter } from "./seccomp-filter";
 
 /** Sandbox policy of the native backend. */
@@ -280,8 +281,37 @@ function boxUserFiles(): { passwd: string; group: string } {
 }
 
 /**
+ * The playground's own folder, with its tasks (their canonical solutions and recorded values) and its built page,
+ * when it lies under /usr (a global install: `npm install -g` as root puts it in /usr/local/lib/node_modules), which
+ * every box binds read-only for the system's programs and libraries; else none. Hidden in the boxes code under test
+ * runs in ({@link bwrapCommand}).
+ */
+export const PROJECT_UNDER_USR: readonly string[] = (() => {
+  const root = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+  let real = root;
+  try {
+    real = realpathSync(root);
+  } catch {
+    /* as it is named */
+  }
+  return [...new Set([root, real])].filter((p) => p.startsWith("/usr/"));
+})();
+
+/**
+ * Add to bubblewrap's arguments `b` (after /usr is bound) an empty, read-only folder over each of `paths` that
+ * lies under /usr and exists: the box does not see what they hold.
+ */
+export function hideUnderUsr(b: string[], paths: readonly string[]): void {
+  for (const path of paths) {
+    if (path.startsWith("/usr/") && existsSync(path)) b.push("--size", "4096", "--tmpfs", path, "--remount-ro", path);
+  }
+}
+
+/**
  * The command that runs `args` (a python3 command line, paths as inside the
  * box) in the box: bubblewrap's arguments, then a shell that sets the limits.
+ * `hide`: folders under /usr the box does not see (each an empty read-only folder there); by default the
+ * playground's own, when it is installed under /usr ({@link PROJECT_UNDER_USR}).
  * @param runDir host folder with `work/` (the run's files) and `config.json`, copied into the box's own {@link BOX.run}.
  * @param libDir host folder of the harness, mounted read-only at {@link BOX.lib}.
  */
@@ -291,6 +321,7 @@ export function bwrapCommand(
   libDir: string,
   args: string[],
   limits: SandboxLimits = {},
+  hide: readonly string[] = PROJECT_UNDER_USR,
 ): { command: string; args: string[] } {
   const b = bwrapSystemArgs(false);
   const drop = boxAsNobody(py, libDir).asNobody ? dropToNobody(b) : null;
@@ -298,6 +329,8 @@ export function bwrapCommand(
   for (const root of py.roots) {
     if (!root.startsWith("/usr/") && root !== "/usr" && existsSync(root)) bindOpen(b, made, root);
   }
+  // Folders under /usr that the box must not read (the playground's own, installed there).
+  hideUnderUsr(b, hide);
   // The run folder is a tmpfs of its own size (a full disk is the box's, never the host's); the files are copied in.
   const disk = limits.diskBytes ?? 64 * 1024 ** 2;
   b.push("--perms", "0755", "--dir", dirname(BOX.lib));

@@ -21,7 +21,17 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { spawnBoxed } from "./box-channel";
 import { errorTail } from "./error-tail";
-import { bindOpen, bwrapAvailable, bwrapSystemArgs, bwrapWithFilter, dropToNobody, type NativeSandbox, nobodyCan } from "./native-sandbox";
+import {
+  bindOpen,
+  bwrapAvailable,
+  bwrapSystemArgs,
+  bwrapWithFilter,
+  dropToNobody,
+  hideUnderUsr,
+  type NativeSandbox,
+  nobodyCan,
+  PROJECT_UNDER_USR,
+} from "./native-sandbox";
 import type { WorkerHandle } from "./pyodide-runtime";
 import type { FromWorker } from "./worker-core";
 import { parseFromWorker } from "./worker-messages";
@@ -110,7 +120,13 @@ export function pyodideBoxCommand(readable: string[] = [], entry: string = ENTRY
   // (/tmp is the box's own, open to all: a checkout under /tmp must not make it a plain folder.)
   const made = new Set<string>(["/tmp"]);
   for (const p of mounted) bindOpen(b, made, p);
-  for (const [target, link] of nodeModulesLinks()) b.push("--symlink", target, link);
+  // (A link under /usr is there already: the box binds /usr whole.)
+  for (const [target, link] of nodeModulesLinks()) if (!link.startsWith("/usr/")) b.push("--symlink", target, link);
+  // Installed under /usr, which the box binds whole: the tasks (their solutions and recorded values) and the built page are not its to read.
+  hideUnderUsr(
+    b,
+    PROJECT_UNDER_USR.flatMap((root) => [join(root, "tasks"), join(root, "dist")]),
+  );
   b.push("--remount-ro", "/", "--chdir", join(ROOT, "src", "python"));
   // An empty environment: the host's (API keys included) stays outside. Descriptor 3 is the channel (box-channel.ts).
   b.push("--clearenv", "--setenv", "HOME", "/tmp");

@@ -7,14 +7,14 @@
  * which shows they are real.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
 import { NativeRuntime } from "../../src/python/native-runtime";
-import { findPython } from "../../src/python/native-sandbox";
+import { bwrapCommand, findPython } from "../../src/python/native-sandbox";
 import { taskRunRequest } from "../../src/python/runtime";
 import { ATTACKS } from "../helpers/attacks";
 import { type Catcher, startCatcher } from "../helpers/catcher";
@@ -299,4 +299,79 @@ for _fd in range(4, 1024):
     expect(`${r.stdout}${r.stderr}`).not.toContain("All tests pass");
     expect(r.status).not.toBe(0);
   });
+});
+
+describe("the playground installed under /usr (a global install), which every box binds read-only for the system", () => {
+  // Root alone can write under /usr: as on a server where \`npm install -g\` was run as root.
+  const asRoot = process.getuid?.() === 0;
+
+  it.runIf(asRoot)("a folder under /usr is readable in the box unless hidden, and hidden it is an empty folder", () => {
+    const secret = mkdtempSync("/usr/local/lib/recode-hidden-");
+    // (Open to all, as an installed package is: the box runs as nobody.)
+    chmodSync(secret, 0o755);
+    const run = mkdtempSync(join(tmpdir(), "recode-hide-run-"));
+    try {
+      writeFileSync(join(secret, "canonical.py"), "SOLUTION = 42\n");
+      mkdirSync(join(run, "work"));
+      const read = (hide: string[]) => {
+        const cmd = bwrapCommand(
+          findPython("python3"),
+          run,
+          fileURLToPath(new URL("../../src/python", import.meta.url)),
+          [
+            "-c",
+            `import os\ntry:\n    print(open(${JSON.stringify(join(secret, "canonical.py"))}).read().strip())\nexcept OSError as e:\n    print(type(e).__name__, os.listdir(${JSON.stringify(secret)}))`,
+          ],
+          {},
+          hide,
+        );
+        return spawnSync(cmd.command, cmd.args, { encoding: "utf8", timeout: 30_000 }).stdout.trim();
+      };
+      // The attack, where nothing is hidden: the box reads what lies under /usr.
+      expect(read([])).toBe("SOLUTION = 42");
+      expect(read([secret])).toBe("FileNotFoundError []");
+    } finally {
+      rmSync(secret, { recursive: true, force: true });
+      rmSync(run, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(asRoot)(
+    "recode test run from there: the candidate cannot read the tasks' canonical solutions, and an honest one is solved",
+    () => {
+      const root = mkdtempSync("/usr/local/lib/recode-global-");
+      chmodSync(root, 0o755);
+      const checkout = fileURLToPath(new URL("../..", import.meta.url));
+      const file = join(tmpdir(), `recode-usr-borrow-${process.pid}.py`);
+      try {
+        for (const part of ["bin", "src", "tasks", "package.json"]) cpSync(join(checkout, part), join(root, part), { recursive: true });
+        symlinkSync(join(checkout, "node_modules"), join(root, "node_modules"));
+        // Implements nothing: runs the canonical solution from the installed tasks.
+        const canonical = join(root, "tasks", "pass-at-k", "canonical.py");
+        writeFileSync(file, `exec(compile(open(${JSON.stringify(canonical)}).read(), "canonical.py", "exec"))\n`);
+        const r = spawnSync(
+          process.execPath,
+          [join(root, "bin", "recode.mjs"), "test", "pass-at-k", file, "--backend", "native", "--json"],
+          {
+            encoding: "utf8",
+            timeout: 120_000,
+          },
+        );
+        const out = JSON.parse(r.stdout) as { solved: boolean; collectionError?: { message: string } | null };
+        expect(out.solved).toBe(false);
+        expect(JSON.stringify(out)).toContain("No such file or directory");
+        expect(r.status).toBe(1);
+        // The Pyodide box works from there, its folders hidden as well: an honest candidate is solved.
+        const honest = spawnSync(
+          process.execPath,
+          [join(root, "bin", "recode.mjs"), "test", "pass-at-k", join(checkout, "tasks", "pass-at-k", "canonical.py"), "--json"],
+          { encoding: "utf8", timeout: 180_000 },
+        );
+        expect((JSON.parse(honest.stdout) as { solved: boolean }).solved).toBe(true);
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+        rmSync(file, { force: true });
+      }
+    },
+  );
 });
