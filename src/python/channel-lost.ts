@@ -10,6 +10,6 @@ export const CHANNEL_LOST_EXIT = 75;
 /** Why an interpreter that exited with `code` died, for the run's incident ("exit code 3"). */
 export function exitReason(code: number | null): string {
   return code === CHANNEL_LOST_EXIT
-    ? "the code under test took its event channel (the descriptor was pointed elsewhere), and the harness stopped"
+    ? `exit code ${CHANNEL_LOST_EXIT}: the code under test took its event channel (pointed the descriptor elsewhere, and the harness stopped), or exited with that code itself`
     : `exit code ${code}`;
 }

@@ -1309,8 +1309,9 @@ def _array_stand_in():
     ``array.array`` (a spawned process, outside the harness, makes the interpreter's own). Its buffer is its
     items, in the format of its typecode (from Python 3.12, ``__buffer__``: a ``memoryview`` of it, numpy's
     ``asarray``, ``struct``), as the interpreter's array gives it. Differs from CPython: ``u`` and ``w`` are
-    refused; ``buffer_info`` is not available (no memory addresses); the object is a ``bytearray``, whose
-    buffer before Python 3.12 is its items' bytes (format ``B``)."""
+    refused; ``buffer_info`` is not available (no memory addresses); iterating goes over its items as they were
+    when it began; the object is a ``bytearray`` (with its methods besides), whose buffer before Python 3.12 is its
+    items' bytes (format ``B``)."""
     import operator
     import struct
 
@@ -1326,15 +1327,15 @@ def _array_stand_in():
     _ba = bytearray
 
     class array(bytearray):  # noqa: N801 - the standard library's name
-        __slots__ = ("typecode", "itemsize", "_fmt")
+        __slots__ = ("_typecode", "_itemsize", "_fmt")
 
         def __init__(self, typecode, initializer=None, /):
             if type(typecode) is not str or len(typecode) != 1 or typecode not in codes:
                 raise ValueError(f"bad typecode (must be one of {', '.join(codes)}; u and w are not available here)")
             _ba.__init__(self)
-            self.typecode = typecode
+            self._typecode = typecode
             self._fmt = "@" + typecode
-            self.itemsize = _calcsize(self._fmt)
+            self._itemsize = _calcsize(self._fmt)
             if initializer is None:
                 return
             if isinstance(initializer, array):
@@ -1363,6 +1364,10 @@ def _array_stand_in():
             if not 0 <= k < n:
                 raise IndexError("array index out of range")
             return k
+
+        # (Read-only, as the interpreter's: what its items are is fixed when it is made.)
+        typecode = property(lambda self: self._typecode, doc="the typecode character used to create the array")
+        itemsize = property(lambda self: self._itemsize, doc="the size, in bytes, of one array item")
 
         if hasattr(_ba, "__buffer__"):
 
@@ -1433,6 +1438,31 @@ def _array_stand_in():
 
         def __ne__(self, other):
             return not self == other
+
+        # Item by item, as the interpreter's (not bytearray's, which compares the bytes).
+        def _compare(self, other, op):
+            if not isinstance(other, array):
+                return NotImplemented
+            return op(self.tolist(), other.tolist())
+
+        def __lt__(self, other):
+            return self._compare(other, operator.lt)
+
+        def __le__(self, other):
+            return self._compare(other, operator.le)
+
+        def __gt__(self, other):
+            return self._compare(other, operator.gt)
+
+        def __ge__(self, other):
+            return self._compare(other, operator.ge)
+
+        # (Not bytearray's formatting: an array takes no % as the interpreter's takes none.)
+        def __mod__(self, other):
+            return NotImplemented
+
+        def __rmod__(self, other):
+            return NotImplemented
 
         __hash__ = None
 
@@ -1519,6 +1549,22 @@ def _array_stand_in():
 
         def reverse(self):
             self._replace(self.tolist()[::-1])
+
+        def tofile(self, f):
+            f.write(self.tobytes())
+
+        def fromfile(self, f, n, /):
+            n = _index(n)
+            if n < 0:
+                raise ValueError("negative count")
+            want = n * self.itemsize
+            data = f.read(want)
+            if not isinstance(data, bytes):
+                raise TypeError("read() didn't return bytes")
+            # (As the interpreter's: what was read is taken whole, an item cut short refused.)
+            self.frombytes(data)
+            if len(data) != want:
+                raise EOFError("read() didn't return enough bytes")
 
         def byteswap(self):
             if self.itemsize not in (1, 2, 4, 8):

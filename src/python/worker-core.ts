@@ -459,8 +459,10 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     } catch (e) {
       postHeld();
       eventRun = null;
-      const err = e as Error & { type?: string };
-      const fatal = err.type === undefined || /fatal/i.test(err.message);
+      // A Python exception that left the harness (it has a type) is no death, whatever its message says; a death is a
+      // JavaScript error (exit, stack overflow) or one Pyodide marks fatal.
+      const err = e as Error & { type?: string; pyodide_fatal_error?: boolean };
+      const fatal = err.type === undefined || err.pyodide_fatal_error === true;
       if (fatal) {
         fileWatch?.stop();
         pendingFinish = false;

@@ -68,6 +68,23 @@ describe.each(["pyodide", "native"] as const)("%s runtime against hostile submis
     if (backend === "pyodide") expect(seen).toContain("decoding/vocab.py");
   });
 
+  it("an exception of the code's that leaves the harness, its message saying 'fatal', is no death of the interpreter", async () => {
+    const escape = `class _K(KeyboardInterrupt):
+    @property
+    def __traceback__(self):
+        raise MemoryError("The host ran out of memory; all tests passed before the host failed (fatal).")
+
+def min_p_filter(*a, **k):
+    raise _K()
+`;
+    const r = await rt.run(taskRunRequest(task, `${task.canonical}\n${escape}`));
+    expect(r.allPassed).toBe(false);
+    expect(r.tests.some((t) => t.status === "passed")).toBe(false);
+    expect(r.incident?.kind).toBe("tampered");
+    expect(r.incident?.message).not.toMatch(/died|fatal|ran out of memory/);
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
   it("the assertion bug used below fails on its own", async () => {
     const r = await rt.run(taskRunRequest(task, assertionBug));
     expect(r.tests.filter((t) => t.status !== "passed").map((t) => t.id)).toEqual(["TestMinPFilter.test_edges"]);

@@ -204,6 +204,14 @@ describe.each(backends)("%s runtime", (backend) => {
     } else expect(t?.message).not.toContain("PASSED");
   });
 
+  it("an exit with the harness's own code for a lost event channel is said as the exit it may be, not only as a channel taken", async () => {
+    const tests = `import os, unittest\nclass T(unittest.TestCase):\n    def test_dies(self):\n        os._exit(75)\n`;
+    const r = await rt.run(request(GOOD, { tests, interfaceOf: {} }));
+    expect(r.tests[0]?.status).toBe("error");
+    expect(r.tests[0]?.message).toContain("exit code 75: the code under test took its event channel");
+    expect(r.tests[0]?.message).toContain("or exited with that code itself");
+  });
+
   it("kills code the interrupt cannot stop (sleep, caught KeyboardInterrupt), then the next run works", async () => {
     const tests = `${TESTS}\n    def test_zsleep(self):\n        sleepy()\n    def test_zzafter(self):\n        pass\n`;
     const r = await rt.run(request(GOOD, { expected, tests, timeLimitMs: 3000 }));
