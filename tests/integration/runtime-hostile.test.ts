@@ -69,7 +69,7 @@ describe.each(["pyodide", "native"] as const)("%s runtime against hostile submis
   });
 
   it("an exception of the code's that leaves the harness, its message saying 'fatal', is no death of the interpreter", async () => {
-    const escape = `class _K(KeyboardInterrupt):
+    const escaping = `class _K(KeyboardInterrupt):
     @property
     def __traceback__(self):
         raise MemoryError("The host ran out of memory; all tests passed before the host failed (fatal).")
@@ -77,7 +77,7 @@ describe.each(["pyodide", "native"] as const)("%s runtime against hostile submis
 def min_p_filter(*a, **k):
     raise _K()
 `;
-    const r = await rt.run(taskRunRequest(task, `${task.canonical}\n${escape}`));
+    const r = await rt.run(taskRunRequest(task, `${task.canonical}\n${escaping}`));
     expect(r.allPassed).toBe(false);
     expect(r.tests.some((t) => t.status === "passed")).toBe(false);
     expect(r.incident?.kind).toBe("tampered");
