@@ -296,7 +296,12 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
             ? `expected.json does not know ${unrecorded.length} test(s) of test.py (${unrecorded.slice(0, 3).join(", ")}${unrecorded.length > 3 ? ", ..." : ""}): test.py changed since the task was recorded; run ${recordCommand(spec, task, o.dir)} (the candidate was not judged)`
             : null;
     if (o.json) out(`${JSON.stringify({ ...testCommandJson(r), ...(problem ? { error: problem } : {}) })}\n`);
-    else out(`${task.id}, ${backendLabel(o.backend, version)}:\n${renderTestLog(r, { totalCap: 200_000 })}\n`);
+    else if (problem) {
+      // Said first, so that what the run gave (a collection error of the task's) is not read as the candidate's failure.
+      out(
+        `${task.id}, ${backendLabel(o.backend, version)}:\nNot judged: ${problem}.\nWhat the run gave (for the task's author, not a verdict on the candidate):\n${renderTestLog(r, { totalCap: 200_000 })}\n`,
+      );
+    } else out(`${task.id}, ${backendLabel(o.backend, version)}:\n${renderTestLog(r, { totalCap: 200_000 })}\n`);
     if (problem) process.stderr.write(`recode: ${problem}\n`);
     setCode(problem ? 2 : r.allPassed ? 0 : 1);
   }

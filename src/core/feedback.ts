@@ -489,15 +489,18 @@ export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string
     if (tb) head.push(indentBlock(tb, "  "));
   } else {
     const passing = passingCount(c);
-    const breakdown = (["failed", "error", "timeout", "not_run", "skipped", "xpass", "xfail"] as const)
+    // The tests that did not pass, by status (an expected failure passes: said with the passed ones).
+    const breakdown = (["failed", "error", "timeout", "not_run", "skipped", "xpass"] as const)
       .filter((s) => (c[s] ?? 0) > 0)
       .map((s) => `${c[s]} ${s === "not_run" ? "not run" : s}`);
     // "3 failed" when every test that did not pass failed; else "3 did not pass (1 failed, 2 error)".
     const notPassing = c.total - passing;
     const onlyFailed = breakdown.length === 1 && breakdown[0] === `${notPassing} failed`;
     const rest = notPassing === 0 || onlyFailed ? `${notPassing} failed` : `${notPassing} did not pass`;
+    const xfail = c.xfail ?? 0;
+    const expected = xfail > 0 ? ` (${xfail} of them ${xfail === 1 ? "an expected failure" : "expected failures"})` : "";
     head.push(
-      `Test run: ${c.total} test${c.total === 1 ? "" : "s"}, ${passing} passed, ${rest}${breakdown.length && !onlyFailed ? ` (${breakdown.join(", ")})` : ""}.` +
+      `Test run: ${c.total} test${c.total === 1 ? "" : "s"}, ${passing} passed${expected}, ${rest}${breakdown.length && !onlyFailed ? ` (${breakdown.join(", ")})` : ""}.` +
         (run.allPassed ? " All tests pass." : ""),
     );
   }

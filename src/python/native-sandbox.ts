@@ -84,7 +84,19 @@ export function findPython(python: string): PythonInstall {
       `cannot run ${python} as Python 3 (${r.error?.message ?? (r.stderr.trim() || `it exited with code ${r.status}`)}); check the path given with --python, or install Python 3`,
     );
   }
-  const [executable, version, roots] = JSON.parse(r.stdout) as [string, string, string[]];
+  let answer: unknown;
+  try {
+    answer = JSON.parse(r.stdout);
+  } catch {
+    answer = null;
+  }
+  if (!Array.isArray(answer) || typeof answer[0] !== "string" || typeof answer[1] !== "string" || !Array.isArray(answer[2])) {
+    const said = r.stdout.trim().slice(0, 80);
+    throw new Error(
+      `cannot run ${python} as Python 3 (it ran, but did not answer as Python does${said ? `: ${JSON.stringify(said)}` : ", it printed nothing"}); check the path given with --python, or install Python 3`,
+    );
+  }
+  const [executable, version, roots] = answer as [string, string, string[]];
   return { executable, version, roots };
 }
 

@@ -124,6 +124,15 @@ export async function runAttempts(
           ? `a new interpreter died before any of the tests left ran (${times})`
           : `the time limit was reached (after ${times})`,
       };
+      if (!asm.reachedTests) {
+        // Died before any test was collected (at the tests' import, the candidate's module level): no test ran, none was left to run again.
+        const incident: RunIncident = {
+          kind: "crashed",
+          message: `The Python interpreter died before the tests started (while they were imported): ${crashes[0] ?? "unknown cause"}. No test ran.`,
+          respawned: true,
+        };
+        return asm.finish(backend, performance.now() - t0, incident);
+      }
       const why = rest.length === 0 ? undefined : noProgress ? "no-progress" : "time";
       return asm.finish(backend, performance.now() - t0, crashedIncident(crashes, why), rest.length ? exhausted : undefined);
     }

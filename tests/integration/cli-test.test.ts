@@ -120,6 +120,12 @@ describe("recode test", () => {
     const notFolder = recode("test", new URL("../../tasks/pass-at-k/task.json", import.meta.url).pathname, latin1);
     expect(notFolder.status).toBe(2);
     expect(notFolder.stderr).toContain("is not a task folder");
+    // A --python that runs but is no Python: said as such, not as a parser's error.
+    const notPython = recode("test", "pass-at-k", file("z.py", "x = 1\n"), "--backend", "native", "--python", "/bin/true");
+    expect(notPython.status).toBe(2);
+    expect(notPython.stderr).toContain(
+      "recode: cannot run /bin/true as Python 3 (it ran, but did not answer as Python does, it printed nothing)",
+    );
   });
 
   it("does not judge a file against values recorded from another test.py (an input changed), and says to record again", () => {
@@ -391,6 +397,8 @@ describe("a task that needs a package that cannot be had here", () => {
     expect(t.stderr).toContain("the packages task needs-package needs (no_such_package_recode) could not be loaded here");
     expect(t.stderr).toContain("the candidate was not judged");
     expect(t.stdout).toContain("Collection error: package no_such_package_recode");
+    // Said first: what the run gave is the task's problem, not the candidate's failure.
+    expect(t.stdout.split("\n")[1]).toMatch(/^Not judged: the packages task needs-package needs .*\(the candidate was not judged\)\.$/);
     expect(t.stdout).not.toContain("Interpreter: packages");
     // A script reading --json learns it from the object: its "error" says why the file was not judged.
     const j = recode("test", folder, join(folder, "canonical.py"), "--backend", backend, "--json");

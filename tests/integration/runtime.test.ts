@@ -204,6 +204,17 @@ describe.each(backends)("%s runtime", (backend) => {
     } else expect(t?.message).not.toContain("PASSED");
   });
 
+  it("an interpreter that dies while the tests are imported: no test ran, and the incident says so (none re-ran)", async () => {
+    const r = await rt.run(request(`import os\nos._exit(0)\n${GOOD}`, { expected }));
+    expect(r.tests).toHaveLength(0);
+    expect(r.allPassed).toBe(false);
+    expect(r.collectionError?.message).toBe("the tests did not start");
+    expect(r.incident?.kind).toBe("crashed");
+    expect(r.incident?.message).toMatch(
+      /^The Python interpreter died before the tests started \(while they were imported\): .+\. No test ran\.$/,
+    );
+  });
+
   it("an exit with the harness's own code for a lost event channel is said as the exit it may be, not only as a channel taken", async () => {
     const tests = `import os, unittest\nclass T(unittest.TestCase):\n    def test_dies(self):\n        os._exit(75)\n`;
     const r = await rt.run(request(GOOD, { tests, interfaceOf: {} }));

@@ -137,6 +137,18 @@ const mixedRun = runOf([
 ]);
 
 describe("renderTestLog", () => {
+  it("counts an expected failure with the tests that passed, once, and its breakdown adds up", () => {
+    const xfailRun = runOf([
+      result("TestA.test_ok", "passed"),
+      result("TestA.test_known", "xfail"),
+      result("TestA.test_values", "failed", { message: "AssertionError: no" }),
+      result("TestA.test_more", "failed", { message: "AssertionError: no" }),
+    ]);
+    expect(renderTestLog(xfailRun)).toContain("Test run: 4 tests, 2 passed (1 of them an expected failure), 2 failed.");
+    const solved = runOf([result("TestA.test_ok", "passed"), result("TestA.test_known", "xfail"), result("TestA.test_k2", "xfail")]);
+    expect(renderTestLog(solved)).toContain("Test run: 3 tests, 3 passed (2 of them expected failures), 0 failed.");
+  });
+
   it("counts tests and marks each with its status and interface", () => {
     const log = renderTestLog(mixedRun);
     expect(log).toContain("Test run: 5 tests, 1 passed, 4 did not pass (1 failed, 1 error, 1 timeout, 1 not run).");
