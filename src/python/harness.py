@@ -960,6 +960,7 @@ def _main():
     # The task's packages, imported before the guard is made, so that it watches them (recode_guard.WATCHED_PACKAGES),
     # and before the run's folder joins the import path (where a file could stand in for one).
     import_packages(config.get("packages") or ())
+    task_packages_only(config.get("packages") or (), config["workdir"])
     # unittest.mock imports asyncio, which code under test may not import (recode_guard): tests and candidates
     # that use it get it imported here, before the guard is made (Pyodide has asyncio loaded from its start).
     for name in (config["tests_file"], config["target"]):
@@ -1118,6 +1119,53 @@ def import_packages(names):
                 importlib.import_module(mod)
             except Exception:  # noqa: BLE001 - reported by the run's own import
                 break
+
+
+def task_packages_only(names, workdir):
+    """Native, before the guard is made: code under test imports, of the packages installed for this Python
+    (its site-packages), the task's (``names``) and what is imported now alone, as in the page, whose Python has
+    the standard library and the task's packages only: a file that imports numpy for a task without it is a
+    collection error on both backends, not solved natively and refused in the page. Modules of the run's folder
+    and the standard library import as ever. Returns the finder (put first in ``sys.meta_path``)."""
+    import site
+    import sysconfig
+    from importlib.machinery import PathFinder
+
+    dirs = {sysconfig.get_paths().get(k) for k in ("purelib", "platlib")}
+    try:
+        dirs.update(site.getsitepackages())
+    except AttributeError:
+        pass
+    user = getattr(site, "getusersitepackages", lambda: None)()
+    dirs.add(user)
+    installed = tuple(os.path.join(os.path.realpath(d), "") for d in dirs if isinstance(d, str) and d)
+    allowed = frozenset(n.replace("-", "_") for n in names if isinstance(n, str)) | frozenset(
+        n.split(".")[0] for n in list(sys.modules) if isinstance(n, str)
+    )
+    stdlib = frozenset(getattr(sys, "stdlib_module_names", ())) | frozenset(sys.builtin_module_names)
+    run_folder = [os.path.abspath(workdir)]
+    find, realpath, _str, _type = PathFinder.find_spec, os.path.realpath, str, type
+
+    class TaskPackagesOnly:
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            if path is not None or _type(name) is not _str or "." in name or name in allowed or name in stdlib:
+                return None
+            if find(name, run_folder) is not None:
+                return None
+            spec = find(name)
+            where = (spec.origin or (list(spec.submodule_search_locations or ()) or [""])[0]) if spec is not None else ""
+            if where and realpath(where).startswith(installed):
+                raise ModuleNotFoundError(
+                    f"No module named {name!r} (not among the task's packages: the tests run with the standard library"
+                    f" and the task's packages alone, as in the page)",
+                    name=name,
+                )
+            return None
+
+    finder = TaskPackagesOnly()
+    sys.meta_path.insert(0, finder)
+    return finder
 
 
 # The exit status of an interpreter whose event channel was taken from it.

@@ -204,6 +204,14 @@ describe.each(backends)("%s runtime", (backend) => {
     } else expect(t?.message).not.toContain("PASSED");
   });
 
+  it("a package the task does not list cannot be imported, as in the page: numpy, installed for python3, is no module here", async () => {
+    const r = await rt.run(request(`import numpy\n${GOOD}`, { expected }));
+    expect(r.tests).toHaveLength(0);
+    expect(r.collectionError?.message).toMatch(/^ModuleNotFoundError: No module named 'numpy'/);
+    expect(r.collectionError?.file).toBe("pkg/mod.py");
+    expect(r.collectionError?.line).toBe(1);
+  });
+
   it("an interpreter that dies while the tests are imported: no test ran, and the incident says so (none re-ran)", async () => {
     const r = await rt.run(request(`import os\nos._exit(0)\n${GOOD}`, { expected }));
     expect(r.tests).toHaveLength(0);
