@@ -520,8 +520,9 @@ export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string
         detail.push(indentBlock(cap(`subTest ${s.params}: ${s.status}: ${s.message}`, messageCap), "    "));
       }
       if (t.status === "failed" || t.status === "error") {
-        const tb = tail(t.traceback, tbLines);
-        if (tb && t.mismatch === null) detail.push(indentBlock(tb, "    "));
+        // (A recorded value's mismatch: where test.py checked it, its message said once, above.)
+        const tb = t.mismatch === null ? tail(t.traceback, tbLines) : beforeRepeat(tail(t.traceback, tbLines), t.message);
+        if (tb) detail.push(indentBlock(tb, "    "));
       }
     }
     return { line, detail: detail.join("\n") };

@@ -137,6 +137,13 @@ const mixedRun = runOf([
 ]);
 
 describe("renderTestLog", () => {
+  it("a recorded value's mismatch says where test.py checked it, its message once", () => {
+    const log = renderTestLog(mixedRun);
+    expect(log).toContain(
+      '    AssertionError: filter at [2]: expected 0.25, got 0.0\n    Traceback (most recent call last):\n      File "test.py", line 9, in test_values\nERROR',
+    );
+  });
+
   it("counts an expected failure with the tests that passed, once, and its breakdown adds up", () => {
     const xfailRun = runOf([
       result("TestA.test_ok", "passed"),
