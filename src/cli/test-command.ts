@@ -246,7 +246,9 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
     // Values recorded from another test.py would judge the file wrongly: it is not judged.
     const stale = staleRecording(task.expected, task.tests);
     if (stale)
-      throw new CommandInputError(`task ${task.id}: ${stale}: run ${recordCommand(spec, task, o.dir)} (the candidate was not judged)`);
+      throw new CommandInputError(
+        `task ${task.id}: ${stale}: run ${recordCommand(spec, task, o.dir)} (it says what is wrong with test.py, should it not load) (the candidate was not judged)`,
+      );
     const candidate = readCandidate(candidatePath);
     let rt: ReturnType<typeof createRuntime>;
     try {

@@ -139,7 +139,7 @@ describe("recode test", () => {
     const r = recode("test", join(tasks, "pass-at-k"), canonical);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(
-      `task pass-at-k: expected.json was recorded from another test.py (test.py changed since the task was recorded): run ${record} (the candidate was not judged)`,
+      `task pass-at-k: expected.json was recorded from another test.py (test.py changed since the task was recorded): run ${record} (it says what is wrong with test.py, should it not load) (the candidate was not judged)`,
     );
     const val = recode("tasks", "validate", "pass-at-k", "--dir", tasks, "--no-mutation");
     expect(val.status).toBe(1);
