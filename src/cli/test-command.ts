@@ -73,6 +73,20 @@ function taskPlace(spec: string, dir: string): { root: string; id: string } {
   return { root: dir, id: spec };
 }
 
+/**
+ * What the text output says first of a run that judged nothing (`problem`, why): so that what the run gave (a
+ * collection error of the task's) is not read as the candidate's failure. "" for a judged run.
+ */
+function notJudgedHead(problem: string | null): string {
+  return problem ? `Not judged: ${problem}.\nWhat the run gave (for the task's author, not a verdict on the candidate):\n` : "";
+}
+
+/** The task as the output's first line names it: its id, and its folder when that is not a built-in task's. */
+function taskLabel(spec: string, task: Task, dir: string): string {
+  const { root } = taskPlace(spec, dir);
+  return resolve(root) === resolve(BUILTIN_TASKS) ? task.id : `${task.id} (${join(resolve(root), task.id)})`;
+}
+
 /** The command that records `task` as it was named (a folder's path, or an id with --dir), to show in a message. */
 function recordCommand(spec: string, task: Task, dir: string): string {
   return recordCommandFor(taskPlace(spec, dir).root, task.id);
@@ -233,7 +247,10 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
             ? "the task's own files (test.py, canonical.py, the repository) do not load, with the reference solution either: fix the task (the candidate was not judged)"
             : null;
       if (o.json) out(`${JSON.stringify({ ...testCommandJson(result), ...(problem ? { error: problem } : {}) })}\n`);
-      else out(`${task.id}, ${backendLabel("native", version)}:\n${renderTestLog(result, { totalCap: 200_000 })}\n`);
+      else
+        out(
+          `${taskLabel(spec, task, o.dir)}, ${backendLabel("native", version)}:\n${notJudgedHead(problem)}${renderTestLog(result, { totalCap: 200_000 })}\n`,
+        );
       if (problem) process.stderr.write(`recode: ${problem}\n`);
       setCode(why ? 2 : result.allPassed ? 0 : 1);
       return;
@@ -298,12 +315,10 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
             ? `expected.json does not know ${unrecorded.length} test(s) of test.py (${unrecorded.slice(0, 3).join(", ")}${unrecorded.length > 3 ? ", ..." : ""}): test.py changed since the task was recorded; run ${recordCommand(spec, task, o.dir)} (the candidate was not judged)`
             : null;
     if (o.json) out(`${JSON.stringify({ ...testCommandJson(r), ...(problem ? { error: problem } : {}) })}\n`);
-    else if (problem) {
-      // Said first, so that what the run gave (a collection error of the task's) is not read as the candidate's failure.
+    else
       out(
-        `${task.id}, ${backendLabel(o.backend, version)}:\nNot judged: ${problem}.\nWhat the run gave (for the task's author, not a verdict on the candidate):\n${renderTestLog(r, { totalCap: 200_000 })}\n`,
+        `${taskLabel(spec, task, o.dir)}, ${backendLabel(o.backend, version)}:\n${notJudgedHead(problem)}${renderTestLog(r, { totalCap: 200_000 })}\n`,
       );
-    } else out(`${task.id}, ${backendLabel(o.backend, version)}:\n${renderTestLog(r, { totalCap: 200_000 })}\n`);
     if (problem) process.stderr.write(`recode: ${problem}\n`);
     setCode(problem ? 2 : r.allPassed ? 0 : 1);
   }

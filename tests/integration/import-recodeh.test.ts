@@ -216,7 +216,8 @@ describe("recode tasks import-recodeh", () => {
     expect(solved.code).toBe(0);
     const failed = await recode("test", "recodeh-1", bad, "--dir", tasks, "--python", "python3");
     expect(failed.code).toBe(1);
-    expect(failed.out).toMatch(/^recodeh-1, native, Python \d+\.\d+\.\d+ \(pytest, /m);
+    // (A task from a folder of the user's is named with that folder.)
+    expect(failed.out).toMatch(/^recodeh-1 \(\/.+\/recodeh-1\), native, Python \d+\.\d+\.\d+ \(pytest, /m);
     // A candidate that does not compile is the candidate's fault (exit 1); what the task itself lacks is not a
     // verdict on the candidate (exit 2): a canonical.py that does not compile, a package the Python lacks.
     const syntax = join(scratch, "ema_syntax.py");
