@@ -74,12 +74,15 @@ function pad(s: string, n: number): string {
   return s.length >= n ? s : s + " ".repeat(n - s.length);
 }
 
-/** Build the command tree. `out` receives normal output, `err` errors. */
-export function buildProgram(out: (s: string) => void, setCode: (c: number) => void): Command {
+/**
+ * Build the command tree. `out` receives normal output; `errOut` the parser's errors (a missing argument, an unknown
+ * option), by default `out` too.
+ */
+export function buildProgram(out: (s: string) => void, setCode: (c: number) => void, errOut: (s: string) => void = out): Command {
   const program = new Command("recode")
     .description("RECODE-H playground: research-code tasks with interactive feedback")
     .exitOverride()
-    .configureOutput({ writeOut: out, writeErr: out });
+    .configureOutput({ writeOut: out, writeErr: errOut });
   const tasks = program.command("tasks").description("list, record and validate tasks");
   const dirOpt = ["--dir <folder>", "task folder", BUILTIN_TASKS] as const;
 
@@ -381,18 +384,25 @@ export async function main(argv: string[]): Promise<number> {
     if (e.code === "EPIPE") process.exit(code);
     throw e;
   });
+  // `recode test ... --json`: a script reads one object on stdout, for a command line it cannot parse too.
+  const jsonTest = argv[2] === "test" && argv.includes("--json");
   const program = buildProgram(
     // Code under test writes much of what is printed: its control characters are shown, not obeyed.
     (s) => process.stdout.write(printable(s)),
     (c) => {
       code = c;
     },
+    jsonTest ? (s) => process.stderr.write(printable(s)) : undefined,
   );
   try {
     await program.parseAsync(argv);
     return code;
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (e instanceof CommanderError) {
+      if (jsonTest && e.exitCode !== 0)
+        process.stdout.write(`${JSON.stringify({ solved: false, error: e.message.replace(/^error: /, "") })}\n`);
+      return e.exitCode === 0 ? 0 : 2;
+    }
     if (e instanceof TaskFormatError || e instanceof TaskFolderError || e instanceof CommandInputError || e instanceof ConfigError) {
       process.stderr.write(`recode: ${e.message}\n`);
       return 2;

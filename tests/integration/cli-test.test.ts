@@ -120,6 +120,19 @@ describe("recode test", () => {
     const notFolder = recode("test", new URL("../../tasks/pass-at-k/task.json", import.meta.url).pathname, latin1);
     expect(notFolder.status).toBe(2);
     expect(notFolder.stderr).toContain("is not a task folder");
+    // A command line that does not parse, with --json: one object on stdout too, the parser's words on stderr.
+    for (const args of [
+      ["test", "--json"],
+      ["test", "pass-at-k", file("w.py", "x = 1\n"), "--json", "--jsn"],
+    ]) {
+      const usage = recode(...args);
+      expect(usage.status).toBe(2);
+      expect(JSON.parse(usage.stdout)).toMatchObject({
+        solved: false,
+        error: expect.stringMatching(/missing required argument 'task'|unknown option '--jsn'/),
+      });
+      expect(usage.stderr).toMatch(/^error: /);
+    }
     // A --python that runs but is no Python: said as such, not as a parser's error.
     const notPython = recode("test", "pass-at-k", file("z.py", "x = 1\n"), "--backend", "native", "--python", "/bin/true");
     expect(notPython.status).toBe(2);
