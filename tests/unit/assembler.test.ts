@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunProgress, RunRequest } from "../../src/core/runtime-port";
 import { RunAssembler } from "../../src/python/assembler";
+import { feed, resultEvent } from "../helpers/harness-events";
 
 const REQ: RunRequest = {
   files: {},
@@ -19,23 +20,7 @@ const REQ: RunRequest = {
   timeLimitMs: 10_000,
 };
 
-const result = (id: string, status: unknown, extra: Record<string, unknown> = {}) => ({
-  type: "test-result",
-  id,
-  status,
-  durationMs: 1,
-  message: "",
-  traceback: "",
-  line: null,
-  stdout: "",
-  stderr: "",
-  subtests: [],
-  ...extra,
-});
-
-function feed(asm: RunAssembler, events: object[]): void {
-  for (const ev of events) asm.pushLine(JSON.stringify(ev));
-}
+const result = resultEvent;
 
 describe("results the code under test could write", () => {
   it.each([

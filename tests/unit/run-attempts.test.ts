@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { RunRequest } from "../../src/core/runtime-port";
 import { RunAssembler } from "../../src/python/assembler";
 import { type Attempt, runAttempts } from "../../src/python/runtime";
+import { feed, resultEvent } from "../helpers/harness-events";
 
 const IDS = ["T.test_a", "T.test_b", "T.test_c", "T.test_d"];
 
@@ -23,22 +24,7 @@ const REQ: RunRequest = {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function feed(asm: RunAssembler, events: object[]): void {
-  for (const ev of events) asm.pushLine(JSON.stringify(ev));
-}
-
-const passed = (id: string) => ({
-  type: "test-result",
-  id,
-  status: "passed",
-  durationMs: 1,
-  message: "",
-  traceback: "",
-  line: null,
-  stdout: "",
-  stderr: "",
-  subtests: [],
-});
+const passed = (id: string) => resultEvent(id, "passed");
 
 const died: Attempt = { incident: null, stop: { kind: "crash", message: "exit(0)" }, died: true };
 
