@@ -4,7 +4,7 @@
  * for cluster array jobs, and a clean stop on Ctrl-C.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import cliProgress from "cli-progress";
@@ -180,10 +180,16 @@ function appVersion(): { app: string; gitCommit: string | null } {
   return { app, gitCommit };
 }
 
-/** Runtime options for a package source given as a folder or a URL. */
+/**
+ * Runtime options for a package source given as a folder or a URL.
+ * @throws ConfigError when it names a folder that does not exist (said before any run, not as a run's collection error).
+ */
 export function packageOptions(source: string | undefined): { packageBaseUrl?: string } {
   if (!source) return {};
-  return { packageBaseUrl: /^[a-z]+:\/\//.test(source) ? source : `${resolve(source)}/` };
+  if (/^[a-z]+:\/\//.test(source)) return { packageBaseUrl: source };
+  if (!existsSync(source) || !statSync(source).isDirectory())
+    throw new ConfigError(`--package-source: ${source} is not a folder (give the folder or URL that holds the package wheels)`);
+  return { packageBaseUrl: `${resolve(source)}/` };
 }
 
 /** Everything checked and built before work starts. */
@@ -214,6 +220,8 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
   const maxTurns = positiveInt("--turns", o.turns, 50);
   const maxSteps = positiveInt("--steps", o.steps, 20);
   const workers = positiveInt("--workers", o.workers, 16);
+  // (Checked now, before the run folder is made: a folder that does not exist is a wrong input, not every episode's error.)
+  packageOptions(o.packageSource);
   if (!AGENT_SETTINGS.includes(o.setting as AgentSetting))
     throw new ConfigError(`--setting: "${o.setting}" is not one of ${AGENT_SETTINGS.join(", ")}`);
   if (o.backend !== "pyodide" && o.backend !== "native") throw new ConfigError(`--backend: "${o.backend}" is not pyodide or native`);

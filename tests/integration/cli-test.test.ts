@@ -133,6 +133,12 @@ describe("recode test", () => {
       });
       expect(usage.stderr).toMatch(/^error: /);
     }
+    // A package source that is no folder: said before any run, not as the run's collection error.
+    const noSource = recode("test", "pass-at-k", file("v.py", "x = 1\n"), "--package-source", join(dir, "no-such-wheels"));
+    expect(noSource.status).toBe(2);
+    expect(noSource.stderr).toContain("--package-source:");
+    expect(noSource.stderr).toContain("is not a folder");
+    expect(noSource.stdout).toBe("");
     // A --python that runs but is no Python: said as such, not as a parser's error.
     const notPython = recode("test", "pass-at-k", file("z.py", "x = 1\n"), "--backend", "native", "--python", "/bin/true");
     expect(notPython.status).toBe(2);
