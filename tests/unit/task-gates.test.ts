@@ -1,10 +1,11 @@
 /** The task gates' pure parts and the mutation operators (python3's ast, in a subprocess: nothing is executed). */
 import { describe, expect, it } from "vitest";
 import { PackagesUnavailable, type TaskFacts, tasksMarkdown } from "../../src/cli/task-gates/doc";
-import { coverageOutcome, lineRanges, mutationOutcome, percentText, survivorLine } from "../../src/cli/task-gates/gates";
+import { coverageOutcome, lineRanges, mutationOutcome, percentText, survivorLine, TaskGates } from "../../src/cli/task-gates/gates";
 import { generateMutants, MUTATION_OPERATORS, type Mutant, type MutationReport, selectMutants } from "../../src/cli/task-gates/mutation";
 import type { Task } from "../../src/core/task";
 import type { CoverageReport } from "../../src/python/coverage-runner";
+import type { PythonRuntime } from "../../src/python/runtime";
 
 /** The mutated lines of `source` made by `operator`, as "line: text". */
 function made(source: string, operator: Mutant["operator"]): string[] {
@@ -235,5 +236,23 @@ describe("docs/tasks.md", () => {
     expect(md).toContain("task.json is broken");
     expect(md).toContain("| `f` | `T.test_a` |");
     for (const op of MUTATION_OPERATORS) expect(md).toContain(`| ${op} |`);
+  });
+});
+
+describe("the gates without a passing canonical solution", () => {
+  it("say which check above to read: the canonical solution's failure, or the checks that kept it from running", async () => {
+    const gates = new TaskGates();
+    const task = {} as Task;
+    const runtime = {} as PythonRuntime;
+    const failed = await gates.checks(task, runtime, [{ name: "canonical passes", ok: false, detail: "1 failed" }], true);
+    expect(failed.map((c) => [c.name, c.ok, c.detail])).toEqual([
+      ["coverage >= 80%", false, 'needs a canonical solution that passes every test (see "canonical passes" above)'],
+      ["mutation score >= 80%", false, 'needs a canonical solution that passes every test (see "canonical passes" above)'],
+    ]);
+    // No expected.json, say: the canonical solution was not run, and no "canonical passes" row is shown.
+    const unchecked = await gates.checks(task, runtime, [{ name: "recorded", ok: false, detail: "no expected.json" }], false);
+    expect(unchecked.map((c) => c.detail)).toEqual([
+      "needs a canonical solution that passes every test, which could not be checked (see the failed checks above)",
+    ]);
   });
 });

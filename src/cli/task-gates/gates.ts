@@ -119,7 +119,10 @@ export class TaskGates {
   async checks(task: Task, runtime: PythonRuntime, prior: readonly CheckOutcome[], mutation: boolean): Promise<CheckOutcome[]> {
     const canonical = prior.find((c) => c.name === "canonical passes");
     if (!canonical?.ok) {
-      const why = "needs a canonical solution that passes every test (see the checks above)";
+      // (Said as the checks above have it: the canonical solution failed, or could not be checked at all.)
+      const why = canonical
+        ? 'needs a canonical solution that passes every test (see "canonical passes" above)'
+        : `needs a canonical solution that passes every test, which could not be checked (see the failed checks above)`;
       return [
         { name: "coverage >= 80%", ok: false, detail: why },
         ...(mutation ? [{ name: "mutation score >= 80%" as const, ok: false, detail: why }] : []),
