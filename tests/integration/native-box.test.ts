@@ -87,7 +87,7 @@ describe("the Python installation the box mounts", () => {
 });
 
 describe("a virtual environment given as the Python", () => {
-  it("runs as that environment, with its packages, not as the Python it was made from", async () => {
+  it("runs as that environment, with the task's packages from it, not as the Python it was made from", async () => {
     const dir = mkdtempSync(join(tmpdir(), "recode-venv-"));
     try {
       const made = spawnSync("python3", ["-m", "venv", "--without-pip", join(dir, "env")], { encoding: "utf8" });
@@ -100,13 +100,17 @@ describe("a virtual environment given as the Python", () => {
       writeFileSync(join(site, "recode_only_in_env.py"), "VALUE = 'from the environment'\n");
       const rt = new NativeRuntime({ python: join(dir, "env", "bin", "python") });
       try {
-        const r = await rt.run(
-          probe(
-            "import sys\nimport recode_only_in_env\ndef probe():\n    return [recode_only_in_env.VALUE, sys.prefix != sys.base_prefix]\n",
-          ),
-        );
+        const code =
+          "import sys\nimport recode_only_in_env\ndef probe():\n    return [recode_only_in_env.VALUE, sys.prefix != sys.base_prefix]\n";
+        // A package of the environment's that the task lists (as the page's Python has the task's packages alone).
+        const r = await rt.run({ ...probe(code), packages: ["recode_only_in_env"] });
         expect(r.collectionError).toBeNull();
         expect(r.tests[0]?.stdout).toContain("PROBE ['from the environment', True]");
+        // One it does not list is no module, as in the page.
+        const unlisted = await rt.run(probe(code));
+        expect(unlisted.collectionError?.message).toMatch(
+          /^ModuleNotFoundError: No module named 'recode_only_in_env' \(not among the task's packages/,
+        );
       } finally {
         await rt.dispose();
       }
