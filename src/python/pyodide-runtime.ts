@@ -289,10 +289,9 @@ export class PyodideRuntime implements PythonRuntime {
       let hard: ReturnType<typeof setTimeout> | null = null;
       let stopKind: "timeout" | "stopped" | null = null;
       let settled = false;
-      /** Whether the worker said the harness starts ("started"): an interrupt before that lands elsewhere. */
-      let started = false;
-      let pendingStop: "timeout" | "stopped" | null = null;
+      /** When the worker said the harness starts ("started"), null before: an interrupt before that lands elsewhere. */
       let startedAt: number | null = null;
+      let pendingStop: "timeout" | "stopped" | null = null;
 
       const finish = (result: Attempt) => {
         if (settled) return;
@@ -329,7 +328,7 @@ export class PyodideRuntime implements PythonRuntime {
 
       const interruptNow = (kind: "timeout" | "stopped") => {
         if (settled || stopKind) return;
-        if (!started && inst.interrupt) {
+        if (startedAt === null && inst.interrupt) {
           // Before the harness starts, the interrupt would land in the worker's own Python (the seal at the first
           // run, a package's import), not in the tests: it goes out as the run starts ("started" below), or,
           // when that does not come, the instance is replaced.
@@ -415,7 +414,6 @@ export class PyodideRuntime implements PythonRuntime {
         if (!("runId" in msg) || msg.runId !== runId) return;
         switch (msg.type) {
           case "started":
-            started = true;
             startedAt = performance.now();
             if (pendingStop !== null) {
               if (hard) clearTimeout(hard);
