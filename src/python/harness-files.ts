@@ -14,4 +14,5 @@ export const HARNESS_FILES = {
   recode_testpy: "recode_testpy.py",
   recode_testtext: "recode_testtext.py",
   recode_touch: "recode_touch.py",
+  recode_super: "recode_super.py",
 } as const;

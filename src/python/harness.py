@@ -73,7 +73,9 @@ from recode_guard import (
     seal_frame_builtins,
     settle_lazy_globals,
     give_warning_registries,
+    library_paths,
 )
+from recode_super import library_super_without_frames
 from recode_testpy import foreign_members, foreign_test_classes, look_alike_imports, nested_codes, stray_names
 from recode_testtext import TEST_MODULE, TestFacts
 from recode_touch import touch_counter, with_ctypes
@@ -1681,6 +1683,8 @@ def seal():
     _patch_notes()
     # (What the framework loads or binds at first use, loaded now: frozen and protected with the rest.)
     settle_lazy_globals()
+    # (The library's super().name without a frame look, while code can still be made from its parts.)
+    library_super_without_frames(library_paths())
     freeze_classes([*protected_classes(), *fixed_frame_functions()])
     seal_closures()
     seal_frame_builtins()

@@ -15,6 +15,7 @@ import frames from "./recode_frames.py?raw";
 import guard from "./recode_guard.py?raw";
 import readers from "./recode_readers.py?raw";
 import stack from "./recode_stack.py?raw";
+import superForm from "./recode_super.py?raw";
 import testpy from "./recode_testpy.py?raw";
 import testtext from "./recode_testtext.py?raw";
 import touch from "./recode_touch.py?raw";
@@ -159,6 +160,7 @@ const handle = createWorkerCore({
     recode_testpy: testpy,
     recode_testtext: testtext,
     recode_touch: touch,
+    recode_super: superForm,
   },
   post,
 });

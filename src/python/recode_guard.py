@@ -25,6 +25,10 @@ from itertools import chain
 from operator import attrgetter, methodcaller
 from operator import is_ as _is
 
+# The interpreter's vars(), taken as this module loads: the built-in one becomes a Python function that reads
+# frames (recode_frame_builtins), and the guard's looks call it for every dictionary they compare.
+_vars = vars
+
 from recode_frame_builtins import make_frame_builtins
 from recode_stack import take_stack_views
 from recode_frames import READER_SYS, code_objects, fixed_frame_functions, frame_reader_functions, frame_wall, handlers_without_frames
@@ -67,6 +71,7 @@ PROTECTED_MODULES = (
     "recode_testpy",
     "recode_testtext",
     "recode_touch",
+    "recode_super",
     "math",
     "json",
     "json.encoder",
@@ -626,7 +631,7 @@ _SEALED_GLOBALS = []
 _FRAME_BUILTINS = []
 
 
-def _library_paths():
+def library_paths():
     """The folders of Python's own files (its standard library, zipped or not, and site-packages)."""
     import sysconfig
 
@@ -766,7 +771,7 @@ def seal_frame_builtins():
         called_by_code = with_ctypes(_entered_by_code)
         if called_by_code is None:
             raise RuntimeError("the frame-reading built-ins could not be sealed here (no ctypes)")
-        made = make_frame_builtins(_SEALED_GLOBALS.pop(), _library_paths(), called_by_code)
+        made = make_frame_builtins(_SEALED_GLOBALS.pop(), library_paths(), called_by_code)
         init = with_ctypes(_super_without_frames)
         if init is None:
             raise RuntimeError("the super type could not be sealed here (no ctypes)")
@@ -1202,6 +1207,7 @@ HARNESS_MODULES = (
     "recode_testpy",
     "recode_testtext",
     "recode_touch",
+    "recode_super",
 )
 # The modules whose values are pinned at a run's first watch (``_module_pins``): the harness's own.
 _PINNED_MODULES = (*HARNESS_MODULES, "recode_frame_builtins")
@@ -1909,7 +1915,7 @@ class Guard:
             and _cells_same(self.protected_cells, self.protected_cell_values)
             and all(map(_is, map(sys.modules.get, self.module_names), self.modules))
             and all(map(_is, map(_mro_of, self.watched_classes), self.mros))
-            and all(map(_is, map(vars, self.dict_holders), self.dict_views))
+            and all(map(_is, map(_vars, self.dict_holders), self.dict_views))
         )
 
     def test_log_summary(self, tb, window):
@@ -1972,7 +1978,7 @@ class Guard:
         changed += [
             f"{label} (its dictionary replaced)"
             for label, obj, d in zip(self.dict_labels, self.dict_holders, self.dict_views)
-            if vars(obj) is not d
+            if _vars(obj) is not d
         ]
         if not self._closures_same():
             changed.append("the harness's event sink (a closure cell or a default of its functions)")
@@ -1988,7 +1994,7 @@ class Guard:
             )
         for i in range(self.base if base_same else 0, len(self.saved)):
             label, obj, kind, snap = self.saved[i]
-            d = vars(obj)
+            d = _vars(obj)
             if label in changed or not dict_changed(d, self.fulls[i]):
                 continue
             # Looked at as a copy, and the copy kept: what code under test changes while this look runs is in
