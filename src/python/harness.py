@@ -819,7 +819,7 @@ def run_tests(config, emit_text):
         cached_test.setdefault(key[1], (None, _STATE.facts.pop(key)))
     guard = run.guard = _guard()
     # Natively (a new process for each run), after the guard, which takes ctypes as it is made.
-    sealed = [_installed_extensions_only(), *_CODE_FROM_SOURCE] if sys.platform != "emscripten" else []
+    sealed = [_installed_extensions_only(config.get("packages") or ()), *_CODE_FROM_SOURCE] if sys.platform != "emscripten" else []
     # The event writer's defaults (the descriptor, what it must lead to, the run's key) cannot be changed
     # nor read, nor those of the functions that hold it.
     guard.protect([emit_text, emit, sink, relay, *sealed], hide=True)
@@ -989,15 +989,18 @@ def _main():
         os._exit(0)
 
 
-def _installed_extensions_only():
+def _installed_extensions_only(packages):
     """Native, once the guard is made and before any code under test runs: an extension module loads only from the interpreter's own
-    folders (its standard library, site-packages, and the folders of the extension modules loaded now, all
-    read-only in the box), never from a file a run wrote. A compiled module is native code in this process:
+    folders (its standard library, and the folders of the extension modules loaded now, all read-only in the
+    box), and from site-packages only those of the task's packages (``packages``, distribution names) and of
+    the packages imported now, never from a file a run wrote. A compiled module is native code in this process:
     one written to the run folder and loaded through importlib's ``ExtensionFileLoader`` took frames and
-    set ``assertRaises`` on the running test, and could have read the run's key from memory. Nor one of
+    set ``assertRaises`` on the running test, and could have read the run's key from memory; one of another
+    installed package, loaded by its path or through a link in the run folder (which ``task_packages_only``'s
+    finder does not see), did too (cffi's backend reads and writes memory). Nor one of
     the modules that read and write memory (``recode_guard.MEMORY_ACCESS_MODULES``). ``_imp.create_dynamic``
     is replaced (Pyodide replaces it at the seal: only modules loaded before it); the original stays in the
-    replacement's defaults, which the guard refuses to code under test. A second ``_imp`` module is the loaded
+    replacement's closure, which the guard refuses to code under test. A second ``_imp`` module is the loaded
     one (``recode_frames.handlers_without_frames``). Returns the replacement."""
     import _imp
     import importlib.machinery as machinery
@@ -1005,12 +1008,23 @@ def _installed_extensions_only():
     import sysconfig
 
     paths = sysconfig.get_paths()
-    roots = {paths.get(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")} | set(site.getsitepackages())
+    suffixes = tuple(machinery.EXTENSION_SUFFIXES)
+    site_dirs = {paths.get("purelib"), paths.get("platlib"), *site.getsitepackages(), getattr(site, "getusersitepackages", lambda: None)()}
+    roots = {paths.get(k) for k in ("stdlib", "platstdlib")} | site_dirs
+    loaded = set()
     for mod in list(sys.modules.values()):
         file = getattr(mod, "__file__", None)
-        if isinstance(file, str) and file.endswith(tuple(machinery.EXTENSION_SUFFIXES)):
+        if isinstance(file, str) and file.endswith(suffixes):
             roots.add(os.path.dirname(file))
-    roots = tuple(os.path.join(os.path.realpath(r), "") for r in roots if isinstance(r, str) and r)
+            loaded.add(os.path.realpath(file))
+
+    def folders(dirs):
+        return tuple(os.path.join(os.path.realpath(r), "") for r in dirs if isinstance(r, str) and r)
+
+    # The folders of the task's packages and of the packages imported now (task_packages_only's allowed names).
+    names = {n.replace("-", "_") for n in packages if isinstance(n, str)} | {n.split(".")[0] for n in list(sys.modules) if isinstance(n, str)}
+    package_dirs = folders(p for n in names for p in (getattr(sys.modules.get(n), "__path__", None) or ()))
+    roots, site_dirs, loaded = folders(roots), folders(site_dirs), frozenset(loaded)
 
     real, spec_type, get = _imp.create_dynamic, machinery.ModuleSpec, object.__getattribute__
     refused = MEMORY_ACCESS_MODULES | MEMORY_BUG_MODULES | SUBINTERPRETER_MODULES
@@ -1029,6 +1043,14 @@ def _installed_extensions_only():
         if not path.startswith(roots):
             raise ImportError(
                 f"the extension module {name} is not one of Python's own: compiled code from elsewhere is not available to code under test",
+                name=name,
+            )
+        # (Any site-packages: a virtual environment's Python has its base's under the standard library's folder.)
+        in_site = path.startswith(site_dirs) or "/site-packages/" in path or "/dist-packages/" in path
+        if in_site and not path.startswith(package_dirs) and path not in loaded:
+            raise ImportError(
+                f"the extension module {name} ({path}) is not of the task's packages: the tests run with the standard"
+                " library and the task's packages alone, as in the page",
                 name=name,
             )
         return real(spec_type(name, None, origin=path))

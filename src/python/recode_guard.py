@@ -916,7 +916,8 @@ _CODE_ATTRS = frozenset(("__code__", "__defaults__", "__kwdefaults__"))
 _FUNCTION = type(_code_or_none)
 
 
-# Modules that read and write the interpreter's memory (and so everything in it): ctypes, and CPython's
+# Modules that read and write the interpreter's memory (and so everything in it): ctypes, cffi's backend (its
+# pointers read and write any address, as ctypes's: a candidate walked the interpreter's frames with it), and CPython's
 # C-API test modules (they read and set a function's defaults, closure and globals, a frame's locals or
 # a tuple's items through the C API, where no audit hook sees it). Refused to code under test.
 MEMORY_ACCESS_MODULES = frozenset(
@@ -924,6 +925,7 @@ MEMORY_ACCESS_MODULES = frozenset(
         "ctypes",
         "_ctypes",
         "_ctypes_test",
+        "_cffi_backend",
         "_testcapi",
         "_testinternalcapi",
         "_testlimitedcapi",

@@ -2435,6 +2435,33 @@ def _reads():
     attempt("link", lambda: via_loader(link))
     attempt("create_dynamic", lambda: _imp.create_dynamic(m.ModuleSpec("math", None, origin=copy)))
     attempt("create_dynamic told its roots", lambda: _imp.create_dynamic(m.ModuleSpec("math", None, origin=copy), _roots=("/",)))
+    # An extension module of a package installed for this Python that the task does not list, by its path and
+    # through a link in the run folder (which the finder of the task's packages does not see).
+    import glob, site, sysconfig
+    found = None
+    for root in sorted({*site.getsitepackages(), sysconfig.get_paths()["purelib"]}):
+        for f in sorted(glob.glob(_os.path.join(root, "**", "*" + m.EXTENSION_SUFFIXES[0]), recursive=True)):
+            rel = _os.path.relpath(f, root).split(_os.sep)
+            name = ".".join([*rel[:-1], rel[-1].split(".")[0]])
+            if rel[0].split(".")[0] not in _sys.modules and "-" not in name and "_cffi" not in name:
+                found = (name, f)
+                break
+        if found:
+            break
+    if found:
+        name, f = found
+        site_link = _os.path.join(_os.getcwd(), _os.path.basename(f))
+        if not _os.path.lexists(site_link):
+            _os.symlink(f, site_link)
+        for label, where in (("site by path", f), ("site by link", site_link)):
+            try:
+                spec = u.spec_from_file_location(name, where, loader=m.ExtensionFileLoader(name, where))
+                u.module_from_spec(spec)
+                out.append(f"{label}: GOT")
+            except BaseException as e:
+                out.append(f"{label}: {type(e).__name__}: {str(e)[:400]}")
+    else:
+        out.append("site: no extension module found")
     import decimal
     out.append(f"decimal: {decimal.Decimal('1.5') + 1}")
     return " | ".join(out)

@@ -1034,7 +1034,7 @@ describe("native: the interpreter's own memory", () => {
     }
   });
 
-  it("compiled code the run wrote does not load (an extension module from the run folder, through a link, or _imp.create_dynamic); Python's own do", async () => {
+  it("compiled code the run wrote, or of a package the task does not list, does not load (an extension module from the run folder or site-packages, through a link, or _imp.create_dynamic); Python's own do", async () => {
     const rt = createRuntime("native", {});
     try {
       await rt.ready();
@@ -1043,6 +1043,9 @@ describe("native: the interpreter's own memory", () => {
       expect(loads).toMatch(/loader: ImportError \| link: ImportError \| create_dynamic: ImportError/);
       expect(loads).toMatch(/create_dynamic told its roots: TypeError/);
       expect(loads).toMatch(/decimal: 2\.5/);
+      // A package installed for python3 that the task does not list: its compiled code does not load either.
+      expect(loads).toMatch(/site by path: ImportError: the extension module \S+ \(.*\) is not of the task's packages/);
+      expect(loads).toMatch(/site by link: ImportError: the extension module \S+ \(.*\) is not of the task's packages/);
       expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
     } finally {
       await rt.dispose();
