@@ -3,7 +3,7 @@
  * Returns the process exit code (0 ok, 1 a check failed, 2 bad usage or input).
  */
 import { existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import { loadTaskFromFiles, type Task, TaskFormatError, venueAndYear } from "../core/task";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
@@ -22,11 +22,17 @@ import { addTestCommand, CommandInputError } from "./test-command";
 
 class UsageError extends CommandInputError {}
 
-function runtimeOptions(opts: { packageSource?: string; python?: string; sandbox?: string }) {
+function runtimeOptions(opts: { packageSource?: string; python?: string; sandbox?: string; dir?: string }) {
   const sandbox = (opts.sandbox ?? "auto") as NativeSandbox;
   if (!NATIVE_SANDBOXES.includes(sandbox))
     throw new UsageError(`--sandbox: "${opts.sandbox}" is not one of ${NATIVE_SANDBOXES.join(", ")}`);
-  return { ...packageOptions(opts.packageSource), ...(opts.python ? { python: opts.python } : {}), sandbox };
+  // The tasks' folder: the boxes do not show code under test the solutions and recorded values there.
+  return {
+    ...packageOptions(opts.packageSource),
+    ...(opts.python ? { python: opts.python } : {}),
+    sandbox,
+    hide: opts.dir ? [resolve(opts.dir)] : [],
+  };
 }
 
 /** @throws UsageError (exit 2, as for any other bad input) naming the first of `paths` that does not exist. */

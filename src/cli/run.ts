@@ -203,6 +203,8 @@ export interface PreparedRun {
   packageSource?: string;
   /** Native backend's box (native-sandbox.ts). */
   sandbox: NativeSandbox;
+  /** The run's task folders, which the boxes do not show to code under test (their canonical solutions and recorded values). */
+  taskFolders: string[];
   /** The levels this run takes (run.json keeps every level the folder has held). */
   levels: FeedbackLevel[];
   /** A researcher and its token counter, one per worker. */
@@ -367,7 +369,19 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
     config.levels = [...new Set([...existing.levels, ...levels])].sort() as FeedbackLevel[];
     config.tasks = [...new Set([...existing.tasks, ...ids])].sort();
   }
-  return { config: { ...config }, folder, tasks, levels, workers, coder, makeResearcher, packageSource: o.packageSource, sandbox };
+  const taskFolders = [resolve(o.dir), ...tasks.map((t) => resolve(o.dir, t.id))];
+  return {
+    config: { ...config },
+    folder,
+    tasks,
+    levels,
+    workers,
+    coder,
+    makeResearcher,
+    packageSource: o.packageSource,
+    sandbox,
+    taskFolders,
+  };
 }
 
 /** One finished episode, as the progress display reports it. */
@@ -501,7 +515,11 @@ export async function executeRun(
   signal.addEventListener("abort", onAbort);
 
   async function work(w: number): Promise<void> {
-    const runtime: PythonRuntime = createRuntime(p.config.backend, { ...packageOptions(p.packageSource), sandbox: p.sandbox });
+    const runtime: PythonRuntime = createRuntime(p.config.backend, {
+      ...packageOptions(p.packageSource),
+      sandbox: p.sandbox,
+      hide: p.taskFolders,
+    });
     const { researcher, usage } = p.makeResearcher();
     try {
       await runtime.ready();

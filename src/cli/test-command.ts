@@ -269,8 +269,11 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
     const candidate = readCandidate(candidatePath);
     let rt: ReturnType<typeof createRuntime>;
     try {
+      const place = taskPlace(spec, o.dir);
       rt = createRuntime(o.backend, {
         ...packageOptions(o.packageSource),
+        // The task's folder and those beside it: the box does not show the candidate their solutions and values.
+        hide: [resolve(place.root), resolve(place.root, place.id)],
         ...(o.python ? { python: o.python } : {}),
         sandbox: o.sandbox as NativeSandbox,
       });

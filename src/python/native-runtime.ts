@@ -41,6 +41,11 @@ export interface NativeRuntimeOptions {
   limits?: SandboxLimits;
   /** Where the warning about running without a box goes (once per runtime). Default: standard error. */
   warn?: (message: string) => void;
+  /**
+   * Host folders the box must not show (native-sandbox.ts `bwrapCommand`), such as the task folders the runs come
+   * from (their canonical solutions and recorded values), where it would: under /usr or a folder of Python's.
+   */
+  hide?: readonly string[];
 }
 
 /** HMAC-SHA256 by Node's own crypto (event-auth.ts's is plain JavaScript, for the page). */
@@ -152,7 +157,14 @@ export class NativeRuntime implements PythonRuntime {
     const grace = this.opts.interruptGraceMs ?? 1000;
     let cmd =
       boxed && this.install
-        ? bwrapCommand(this.install, dir, HARNESS_DIR, ["-X", "utf8", `${BOX.lib}/harness.py`, `${BOX.run}/config.json`], this.opts.limits)
+        ? bwrapCommand(
+            this.install,
+            dir,
+            HARNESS_DIR,
+            ["-X", "utf8", `${BOX.lib}/harness.py`, `${BOX.run}/config.json`],
+            this.opts.limits,
+            this.opts.hide,
+          )
         : { command: this.python, args: ["-X", "utf8", HARNESS, cfgPath] };
     // The box joins groups that limit its processes and its memory before it starts (where the kernel's controllers can be written).
     const groups = boxed ? createBoxLimits(boxLimitValues(this.opts.limits)) : null;

@@ -310,20 +310,46 @@ export const PROJECT_UNDER_USR: readonly string[] = (() => {
 })();
 
 /**
- * Add to bubblewrap's arguments `b` (after /usr is bound) an empty, read-only folder over each of `paths` that
- * lies under /usr and exists: the box does not see what they hold.
+ * The path `p` and its real path (a link's target), each once.
  */
-export function hideUnderUsr(b: string[], paths: readonly string[]): void {
-  for (const path of paths) {
-    if (path.startsWith("/usr/") && existsSync(path)) b.push("--size", "4096", "--tmpfs", path, "--remount-ro", path);
+function withRealPath(p: string): string[] {
+  const abs = resolve(p);
+  try {
+    return [...new Set([abs, realpathSync(abs)])];
+  } catch {
+    return [abs];
+  }
+}
+
+/**
+ * Add to bubblewrap's arguments `b` (after the system's folders and `bound` are bound) an empty, read-only folder
+ * over each of `paths` (and over its real path) that exists and lies inside /usr or inside one of `bound` (other
+ * folders the box binds): the box does not see what they hold. A path that holds one of `keep` (a folder the box
+ * needs, such as Python's own) is left as it is, and so is a folder of the system's (/usr/local, /usr/lib).
+ * @param paths host folders, such as the tasks a run comes from (their canonical solutions and recorded values).
+ */
+export function hideFromBox(b: string[], paths: readonly string[], bound: readonly string[] = [], keep: readonly string[] = []): void {
+  const inside = (p: string, root: string) => p.startsWith(root.endsWith("/") ? root : `${root}/`);
+  const done = new Set<string>();
+  const hidden: string[] = [];
+  // (Outer folders first: one inside a hidden folder is hidden with it, and bubblewrap could not mount over it.)
+  for (const path of paths.flatMap(withRealPath).sort((a, b) => a.length - b.length)) {
+    if (done.has(path) || !existsSync(path) || hidden.some((h) => inside(path, h))) continue;
+    done.add(path);
+    if (!inside(path, "/usr") && !bound.some((root) => inside(path, root))) continue;
+    // (Nor a system folder itself, such as /usr/local or /usr/lib, which the box's programs need.)
+    if (path.split("/").filter(Boolean).length < 3 || keep.some((k) => k === path || inside(k, path))) continue;
+    b.push("--size", "4096", "--tmpfs", path, "--remount-ro", path);
+    hidden.push(path);
   }
 }
 
 /**
  * The command that runs `args` (a python3 command line, paths as inside the
  * box) in the box: bubblewrap's arguments, then a shell that sets the limits.
- * `hide`: folders under /usr the box does not see (each an empty read-only folder there); by default the
- * playground's own, when it is installed under /usr ({@link PROJECT_UNDER_USR}).
+ * `hide`: folders the box does not see (each an empty read-only folder there, where the box would show it: under
+ * /usr or a folder of Python's), such as the tasks the run comes from; the playground's own, when it is installed
+ * under /usr ({@link PROJECT_UNDER_USR}), is always hidden.
  * @param runDir host folder with `work/` (the run's files) and `config.json`, copied into the box's own {@link BOX.run}.
  * @param libDir host folder of the harness, mounted read-only at {@link BOX.lib}.
  */
@@ -333,7 +359,7 @@ export function bwrapCommand(
   libDir: string,
   args: string[],
   limits: SandboxLimits = {},
-  hide: readonly string[] = PROJECT_UNDER_USR,
+  hide: readonly string[] = [],
 ): { command: string; args: string[] } {
   const b = bwrapSystemArgs(false);
   const drop = boxAsNobody(py, libDir).asNobody ? dropToNobody(b) : null;
@@ -341,8 +367,8 @@ export function bwrapCommand(
   for (const root of py.roots) {
     if (!root.startsWith("/usr/") && root !== "/usr" && existsSync(root)) bindOpen(b, made, root);
   }
-  // Folders under /usr that the box must not read (the playground's own, installed there).
-  hideUnderUsr(b, hide);
+  // Folders the box must not read where it would show them: the playground's own installed under /usr, the tasks.
+  hideFromBox(b, [...PROJECT_UNDER_USR, ...hide], py.roots, [...py.roots, py.executable, libDir]);
   // The run folder is a tmpfs of its own size (a full disk is the box's, never the host's); the files are copied in.
   const disk = limits.diskBytes ?? 64 * 1024 ** 2;
   b.push("--perms", "0755", "--dir", dirname(BOX.lib));

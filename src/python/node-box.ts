@@ -27,7 +27,7 @@ import {
   bwrapSystemArgs,
   bwrapWithFilter,
   dropToNobody,
-  hideUnderUsr,
+  hideFromBox,
   type NativeSandbox,
   nobodyCan,
   PROJECT_UNDER_USR,
@@ -110,8 +110,13 @@ export function pyodideBoxRootProblem(readable: readonly string[] = []): string 
  * The bubblewrap command line of the box.
  * @param readable extra host folders the box may read (a package cache, a local Pyodide index), at the same paths.
  * @param entry the script the boxed Node runs, a file in src/python (default: node-box-entry.mjs, the worker core's relay).
+ * @param hide host folders the box must not show where it would (under /usr or a folder it mounts): the tasks runs come from.
  */
-export function pyodideBoxCommand(readable: string[] = [], entry: string = ENTRY): { command: string; args: string[] } {
+export function pyodideBoxCommand(
+  readable: string[] = [],
+  entry: string = ENTRY,
+  hide: readonly string[] = [],
+): { command: string; args: string[] } {
   const b = bwrapSystemArgs();
   const node = realpathSync(process.execPath);
   const mounted = boxMounts(readable);
@@ -122,11 +127,9 @@ export function pyodideBoxCommand(readable: string[] = [], entry: string = ENTRY
   for (const p of mounted) bindOpen(b, made, p);
   // (A link under /usr is there already: the box binds /usr whole.)
   for (const [target, link] of nodeModulesLinks()) if (!link.startsWith("/usr/")) b.push("--symlink", target, link);
-  // Installed under /usr, which the box binds whole: the tasks (their solutions and recorded values) and the built page are not its to read.
-  hideUnderUsr(
-    b,
-    PROJECT_UNDER_USR.flatMap((root) => [join(root, "tasks"), join(root, "dist")]),
-  );
+  // Installed under /usr, which the box binds whole: the tasks (their solutions and recorded values) and the built page are not its to read;
+  // nor the tasks runs come from (`hide`), where the box would show them.
+  hideFromBox(b, [...PROJECT_UNDER_USR.flatMap((root) => [join(root, "tasks"), join(root, "dist")]), ...hide], mounted, [node, ...mounted]);
   b.push("--remount-ro", "/", "--chdir", join(ROOT, "src", "python"));
   // An empty environment: the host's (API keys included) stays outside. Descriptor 3 is the channel (box-channel.ts).
   b.push("--clearenv", "--setenv", "HOME", "/tmp");
@@ -141,9 +144,10 @@ export function pyodideBoxCommand(readable: string[] = [], entry: string = ENTRY
 /**
  * Start Pyodide's worker core in the box.
  * @param readable host folders the box may read, besides its own code (see {@link pyodideBoxCommand}).
+ * @param hide host folders the box must not show (see {@link pyodideBoxCommand}).
  */
-export function nodeBoxHandle(readable: string[] = []): WorkerHandle {
-  const { command, args } = pyodideBoxCommand(readable);
+export function nodeBoxHandle(readable: string[] = [], hide: readonly string[] = []): WorkerHandle {
+  const { command, args } = pyodideBoxCommand(readable, ENTRY, hide);
   let messageCb: ((msg: FromWorker) => void) | null = null;
   let exitCb: ((why: string) => void) | null = null;
   let exited = false;

@@ -61,6 +61,11 @@ export type NodePyodideOptions = Omit<PyodideRuntimeOptions, "createWorker"> & {
    * afresh). Default: {@link defaultSnapshotDir}.
    */
   snapshotDir?: string | false;
+  /**
+   * Host folders the box must not show (node-box.ts), such as the task folders the runs come from (their
+   * canonical solutions and recorded values), where it would: under /usr or a folder it mounts.
+   */
+  hide?: readonly string[];
 };
 
 /**
@@ -95,7 +100,7 @@ function localSources(opts: NodePyodideOptions): string[] {
  * @throws Error when `sandbox` is `bwrap` and bubblewrap does not work here.
  */
 export function createNodePyodideRuntime(opts: NodePyodideOptions = {}): PyodideRuntime {
-  const { sandbox = "auto", warn, snapshotDir, ...rest } = opts;
+  const { sandbox = "auto", warn, snapshotDir, hide = [], ...rest } = opts;
   const home = resolvePyodideBox(sandbox);
   if (home === "thread" && !warnedThread) {
     warnedThread = true;
@@ -115,7 +120,11 @@ export function createNodePyodideRuntime(opts: NodePyodideOptions = {}): Pyodide
   // (The box runs in UTC, node-box.ts; a worker thread in the host's zone.)
   const timeZone = home === "bwrap" ? "UTC" : Intl.DateTimeFormat().resolvedOptions().timeZone;
   const startSnapshots = rest.startSnapshots ?? (dir === false ? undefined : nodeSnapshotStore(dir, rest.indexURL, timeZone));
-  return new PyodideRuntime({ ...rest, startSnapshots, createWorker: home === "bwrap" ? () => nodeBoxHandle(readable) : nodeWorkerHandle });
+  return new PyodideRuntime({
+    ...rest,
+    startSnapshots,
+    createWorker: home === "bwrap" ? () => nodeBoxHandle(readable, hide) : nodeWorkerHandle,
+  });
 }
 
 /** Backend by name: "pyodide" (default) or "native" (python3 on PATH). */

@@ -378,4 +378,33 @@ describe("the playground installed under /usr (a global install), which every bo
       }
     },
   );
+
+  it.runIf(asRoot)(
+    "a task folder of the user's under /usr, given by path or with --dir: the candidate cannot read its canonical solution",
+    () => {
+      const root = mkdtempSync("/usr/local/share/recode-tasks-");
+      chmodSync(root, 0o755);
+      const file = join(tmpdir(), `recode-usr-task-borrow-${process.pid}.py`);
+      try {
+        cpSync(join(BUILTIN_TASKS, "pass-at-k"), join(root, "pass-at-k"), { recursive: true });
+        // Implements nothing: runs the canonical solution from the task's own folder.
+        const canonical = join(root, "pass-at-k", "canonical.py");
+        writeFileSync(file, `exec(compile(open(${JSON.stringify(canonical)}).read(), "canonical.py", "exec"))\n`);
+        const recode = fileURLToPath(new URL("../../bin/recode.mjs", import.meta.url));
+        for (const how of [
+          ["test", join(root, "pass-at-k"), file],
+          ["test", "pass-at-k", file, "--dir", root],
+        ]) {
+          const r = spawnSync(process.execPath, [recode, ...how, "--backend", "native", "--json"], { encoding: "utf8", timeout: 120_000 });
+          const out = JSON.parse(r.stdout) as { solved: boolean };
+          expect(out.solved, how.join(" ")).toBe(false);
+          expect(JSON.stringify(out)).toContain("No such file or directory");
+          expect(r.status).toBe(1);
+        }
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+        rmSync(file, { force: true });
+      }
+    },
+  );
 });
