@@ -9,6 +9,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fence } from "../core/agent/prompts";
+import { plural } from "../core/plural";
 import type { Task } from "../core/task";
 import { MemorySnapshot, type SnapshotFs, type SnapshotModule } from "../python/memory-snapshot";
 import { NativeRuntime } from "../python/native-runtime";
@@ -494,7 +495,7 @@ export async function measureEpisodeLoop(o: EpisodeLoopOptions): Promise<Episode
     const agent: number[] = [];
     const review: number[] = [];
     for (const workers of o.workers) {
-      o.log?.(`  ${workers} worker(s): start-up...\n`);
+      o.log?.(`  ${plural(workers, "worker")}: start-up...\n`);
       const start = await startupMs(workers, sandbox);
       const out = join(dir, `w${workers}`);
       const p = await prepareRun({
@@ -512,7 +513,7 @@ export async function measureEpisodeLoop(o: EpisodeLoopOptions): Promise<Episode
         dir: taskDir,
         probe: false,
       });
-      o.log?.(`  ${workers} worker(s): ${ids.length * 5} episodes...\n`);
+      o.log?.(`  ${plural(workers, "worker")}: ${ids.length * 5} episodes...\n`);
       const sampler = new CpuSampler();
       const t0 = performance.now();
       const code = await executeRun(p, () => {}, new AbortController().signal, false);

@@ -19,6 +19,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync
 import { dirname, join, relative } from "node:path";
 import type { Command } from "commander";
 import { paperInfo } from "../core/latex-html";
+import { plural } from "../core/plural";
 import { importedModules, isSharedTask, type SharedTask } from "../core/pytest-task";
 import {
   AUTHORS_NOT_NAMED,
@@ -237,7 +238,7 @@ function prepare(dataset: string, entry: MetaEntry, timeLimitS: number): Prepare
   notes.push(...testCaseNotes(found_tests, entry.test_cases));
   if (repo.leftOut.length)
     notes.push(
-      `left out ${repo.leftOut.length} repository file(s): ${repo.leftOut
+      `left out ${plural(repo.leftOut.length, "repository file")}: ${repo.leftOut
         .slice(0, 5)
         .map((f) => `${f} (${repo.why.get(f)})`)
         .join(", ")}${repo.leftOut.length > 5 ? ", ..." : ""}`,
@@ -449,7 +450,7 @@ export function importReportText(r: ImportReport, out: string): string {
   const lacking = r.imported.filter((t) => t.missing.length > 0);
   lines.push(
     "",
-    `${r.imported.length} task(s) imported into ${out}, ${r.notTested.length} not tested (if_test false), ${r.broken.length} broken, ${r.existing.length} kept` +
+    `${plural(r.imported.length, "task")} imported into ${out}, ${r.notTested.length} not tested (if_test false), ${r.broken.length} broken, ${r.existing.length} kept` +
       (lacking.length
         ? `; ${lacking.length} need modules ${r.python} lacks: ${lacking.map((t) => `${t.id} (${t.missing.join(", ")})`).join("; ")}`
         : ""),

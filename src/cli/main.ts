@@ -5,6 +5,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Command, CommanderError } from "commander";
+import { plural } from "../core/plural";
 import { loadTaskFromFiles, type Task, TaskFormatError, venueAndYear } from "../core/task";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
 import { createRuntime } from "../python/node";
@@ -116,7 +117,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
         );
       }
       if (broken > 0) {
-        out(`\n${broken} task folder(s) could not be read; see the messages above\n`);
+        out(`\n${plural(broken, "task folder")} could not be read; see the messages above\n`);
         setCode(2);
       }
     });
@@ -166,7 +167,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
         }
       });
       if (failed > 0) {
-        out(`\n${failed} of ${list.length} task(s) not recorded\n`);
+        out(`\n${failed} of ${plural(list.length, "task")} not recorded\n`);
         setCode(1);
       }
     });
@@ -256,7 +257,11 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
       }
       failed += await validateSharedTasks(o.dir, shared, o, out);
       out(
-        failed === 0 ? (all.length === 1 ? "\nthe task is valid\n" : `\nall ${all.length} tasks valid\n`) : `\n${failed} check(s) failed\n`,
+        failed === 0
+          ? all.length === 1
+            ? "\nthe task is valid\n"
+            : `\nall ${all.length} tasks valid\n`
+          : `\n${plural(failed, "check")} failed\n`,
       );
       if (failed > 0) setCode(1);
     });
@@ -314,7 +319,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
       process.on("SIGINT", onSigint);
       try {
         out(
-          `run: ${prepared.config.model}, ${prepared.config.setting}, ${prepared.config.protocol ?? "playground"} protocol, researcher ${prepared.config.researcher}, levels ${prepared.levels.map((l) => `L${l}`).join(",")}, ${prepared.tasks.length} task(s) -> ${prepared.folder.root}\n`,
+          `run: ${prepared.config.model}, ${prepared.config.setting}, ${prepared.config.protocol ?? "playground"} protocol, researcher ${prepared.config.researcher}, levels ${prepared.levels.map((l) => `L${l}`).join(",")}, ${plural(prepared.tasks.length, "task")} -> ${prepared.folder.root}\n`,
         );
         const code = await executeRun(prepared, out, ac.signal);
         setCode(code);
@@ -340,13 +345,13 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
       out(o.format === "csv" ? reportCsv(data) : o.format === "json" ? reportJson(data) : reportMarkdown(data));
       if (data.unreadable.length > 0) {
         process.stderr.write(
-          `recode: ${data.unreadable.length} file(s) could not be read and are left out: ${data.unreadable.join("; ")}\n`,
+          `recode: ${plural(data.unreadable.length, "file")} could not be read and are left out: ${data.unreadable.join("; ")}\n`,
         );
         setCode(1);
       }
       if (data.duplicates.length > 0) {
         process.stderr.write(
-          `recode: ${data.duplicates.length} episode(s) are the same measurement as one already counted and are left out: ${data.duplicates.map((e) => `${e.source} (the same as ${e.kept})`).join("; ")}\n`,
+          `recode: ${plural(data.duplicates.length, "episode")} ${data.duplicates.length === 1 ? "is" : "are"} the same measurement as one already counted and ${data.duplicates.length === 1 ? "is" : "are"} left out: ${data.duplicates.map((e) => `${e.source} (the same as ${e.kept})`).join("; ")}\n`,
         );
         setCode(1);
       }
@@ -360,7 +365,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .action((dest: string, shards: string[]) => {
       mustExist(shards);
       const r = mergeRuns(dest, shards);
-      out(`merged ${r.episodes} episode file(s) from ${shards.length} folder(s) into ${dest}\n`);
+      out(`merged ${plural(r.episodes, "episode file")} from ${plural(shards.length, "folder")} into ${dest}\n`);
     });
 
   program

@@ -8,6 +8,7 @@
 
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { plural } from "../core/plural";
 import { DEFAULT_PROTOCOL } from "../core/protocol";
 import { buildReport, type Report, type ReportInput } from "../core/report";
 import { CONDITION_HEADINGS, conditionText, groupRows, reportCsv, reportNotes } from "../core/report-text";
@@ -99,7 +100,7 @@ export function reportMarkdown(d: ReportData): string {
       const r = g.rows.find((x) => x.level === l);
       // A level with fewer tasks than the line (an interrupted run) says over how many it was computed.
       return r
-        ? `${pct(r.recallAtN)} / ${pct(r.mrr)} / ${pct(r.passRate)}${r.taskCount < g.taskCount ? ` (${r.taskCount} tasks)` : ""}`
+        ? `${pct(r.recallAtN)} / ${pct(r.mrr)} / ${pct(r.passRate)}${r.taskCount < g.taskCount ? ` (${plural(r.taskCount, "task")})` : ""}`
         : "-";
     });
     out.push(`| ${g.model} | ${g.setting} | ${g.researcher} | ${condCells(g.conditions)}${g.taskCount} | ${cells.join(" | ")} |`);
@@ -108,7 +109,7 @@ export function reportMarkdown(d: ReportData): string {
   if (d.missing.length) {
     out.push(
       "",
-      `${d.missing.length} episode(s) of the run configuration have no trajectory yet (not run): ${d.missing.slice(0, 5).join("; ")}${d.missing.length > 5 ? "; ..." : ""}`,
+      `${plural(d.missing.length, "episode")} of the run configuration ${d.missing.length === 1 ? "has" : "have"} no trajectory yet (not run): ${d.missing.slice(0, 5).join("; ")}${d.missing.length > 5 ? "; ..." : ""}`,
     );
   }
   out.push("", `## Per-turn Recall@k (%, k = 1..${d.n})`, "");

@@ -13,6 +13,7 @@ import { AGENT_SETTINGS, type AgentSetting } from "../core/agent/types";
 import type { EpisodeEnv } from "../core/episode";
 import type { FeedbackLevel, Researcher } from "../core/feedback";
 import type { TokenCounts } from "../core/model";
+import { plural } from "../core/plural";
 import { DEFAULT_PROTOCOL, type ProtocolProfile, parseProtocol, profileSeatSampling } from "../core/protocol";
 import {
   checkModelSpec,
@@ -453,7 +454,8 @@ function makeProgress(total: number, workers: number, log: (s: string) => void, 
       episodeDone: (e) => {
         done += 1;
         // Turns count from 0, as in the page and the reports: solved at turn 1 is the second turn.
-        const when = e.outcome === "solved" && e.turns > 0 ? `at turn ${e.turns - 1} (turn 0 is the first)` : `after ${e.turns} turn(s)`;
+        const when =
+          e.outcome === "solved" && e.turns > 0 ? `at turn ${e.turns - 1} (turn 0 is the first)` : `after ${plural(e.turns, "turn")}`;
         log(`[${done}/${total}] ${e.taskId} L${e.level}: ${e.outcome}${e.error ? ` (${e.error})` : ""} ${when}\n`);
       },
       episodeKept: () => {
@@ -558,7 +560,7 @@ export async function executeRun(
               progress.note(w, `${task.id} turn 0 (shared by the levels)`);
               break;
             case "level-start":
-              progress.note(w, `${task.id} L${e.level}${e.resumedAt !== null ? ` (resumed: ${e.resumedAt} turn(s) saved)` : ""}`);
+              progress.note(w, `${task.id} L${e.level}${e.resumedAt !== null ? ` (resumed: ${plural(e.resumedAt, "turn")} saved)` : ""}`);
               break;
             case "saved": {
               const t = e.trajectory;
@@ -608,7 +610,7 @@ export async function executeRun(
     return 130;
   }
   log(
-    `done: ${total} episode(s) in ${p.folder.root}${skipped ? ` (${skipped} already finished)` : ""}${errors ? `, ${errors} ended in an error (run again to retry them)` : ""}\n`,
+    `done: ${plural(total, "episode")} in ${p.folder.root}${skipped ? ` (${skipped} already finished)` : ""}${errors ? `, ${errors} ended in an error (run again to retry them)` : ""}\n`,
   );
   return errors ? 1 : 0;
 }

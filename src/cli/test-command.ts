@@ -8,6 +8,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { renderTestLog } from "../core/feedback";
+import { plural } from "../core/plural";
 import { isSharedTask, sharedCanonicalTarget } from "../core/pytest-task";
 import { staleRecording } from "../core/recording";
 import type { RunResult } from "../core/results";
@@ -315,7 +316,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
         : why?.kind === "packages"
           ? `the packages task ${task.id} needs (${task.meta.packages.join(", ")}) could not be loaded here: ${o.backend === "pyodide" ? "give a package source with the wheels (--package-source), or use --backend native" : "install them for the Python the native backend runs (--python)"} (the candidate was not judged)`
           : unrecorded.length > 0
-            ? `expected.json does not know ${unrecorded.length} test(s) of test.py (${unrecorded.slice(0, 3).join(", ")}${unrecorded.length > 3 ? ", ..." : ""}): test.py changed since the task was recorded; run ${recordCommand(spec, task, o.dir)} (the candidate was not judged)`
+            ? `expected.json does not know ${plural(unrecorded.length, "test")} of test.py (${unrecorded.slice(0, 3).join(", ")}${unrecorded.length > 3 ? ", ..." : ""}): test.py changed since the task was recorded; run ${recordCommand(spec, task, o.dir)} (the candidate was not judged)`
             : null;
     if (o.json) out(`${JSON.stringify({ ...testCommandJson(r), ...(problem ? { error: problem } : {}) })}\n`);
     else

@@ -10,6 +10,7 @@ import type { Task } from "./task";
 /** Feedback categories and levels are declared in vocabulary.ts. */
 export type { FeedbackCategory, FeedbackLevel } from "./vocabulary";
 
+import { plural } from "./plural";
 import { type FeedbackCategory, FeedbackCategorySchema, type FeedbackLevel } from "./vocabulary";
 
 /** One difference the researcher found (fields in the order levels reveal them). */
@@ -379,7 +380,7 @@ export function renderFeedback(record: FeedbackRecord, level: FeedbackLevel): st
     if (level >= 4 && item.direct_code_feedback.trim()) block.push(`   Code correction:\n${item.direct_code_feedback.trim()}`);
     parts.push(block.join("\n"));
   });
-  if (n > shown.length) parts.push(`(${n - shown.length} more item(s) left out)`);
+  if (n > shown.length) parts.push(`(${plural(n - shown.length, "more item")} left out)`);
   const text = parts.join("\n\n");
   return text.length > MAX_RENDERED_CHARS
     ? `${text.slice(0, MAX_RENDERED_CHARS)}\n[feedback cut at ${MAX_RENDERED_CHARS} characters]`

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { listDefinitions, listStatements, namesUsed } from "./canonical";
+import { plural } from "./plural";
 import { scan } from "./python-scan";
 
 /** Where the official dataset is published; imported tasks name it as their source. */
@@ -228,10 +229,11 @@ export function testCaseNotes(found: readonly FoundTest[], testCases: readonly s
       .replace(/^[^:]*\.py::/, "")
       .replace(/::/g, ".");
   const unknown = testCases.filter((t) => !names.has(baseName(t)));
-  if (unknown.length) notes.push(`test_cases names ${unknown.length} test(s) test.py does not define: ${unknown.slice(0, 5).join(", ")}`);
+  if (unknown.length)
+    notes.push(`test_cases names ${plural(unknown.length, "test")} test.py does not define: ${unknown.slice(0, 5).join(", ")}`);
   const listed = new Set(testCases.map(baseName));
   const extra = found.filter((t) => !listed.has(t.name) && !listed.has(t.id)).map((t) => t.id);
   if (testCases.length && extra.length)
-    notes.push(`test.py defines ${extra.length} test(s) test_cases does not list: ${extra.slice(0, 5).join(", ")}`);
+    notes.push(`test.py defines ${plural(extra.length, "test")} test_cases does not list: ${extra.slice(0, 5).join(", ")}`);
   return notes;
 }

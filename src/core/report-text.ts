@@ -4,6 +4,8 @@
  * researcher x conditions, feedback levels L0-L4 as columns), the condition
  * columns, and the notes under the table.
  */
+
+import { plural } from "./plural";
 import type { ConditionField, Conditions, Report, ReportRow } from "./report";
 
 /** Column heading of each condition field. */
@@ -62,8 +64,8 @@ export function reportNotes(r: Report): ReportNote[] {
   if (r.unfinished.length) {
     notes.push({
       kind: "unfinished",
-      text: `${r.unfinished.length} episode(s) have not finished; they count with the turns they have. Run them again to resume.`,
-      items: r.unfinished.map((e) => `${e.episode}: ${e.turns} of ${e.maxTurns} turn(s) (${e.source})`),
+      text: `${plural(r.unfinished.length, "episode")} ${r.unfinished.length === 1 ? "has" : "have"} not finished; they count with the turns they have. Run them again to resume.`,
+      items: r.unfinished.map((e) => `${e.episode}: ${e.turns} of ${plural(e.maxTurns, "turn")} (${e.source})`),
     });
   }
   if (r.errored.length) {
@@ -71,29 +73,29 @@ export function reportNotes(r: Report): ReportNote[] {
     notes.push({
       kind: "errored",
       text:
-        `${r.errored.length} episode(s) ended in an error${none ? ` (${none} without any turn: turn 0 failed)` : ""}; ` +
+        `${plural(r.errored.length, "episode")} ended in an error${none ? ` (${none} without any turn: turn 0 failed)` : ""}; ` +
         "they count as not solved after their last turn. Run them again to retry them.",
-      items: r.errored.map((e) => `${e.episode}, after ${e.turns} turn(s): ${e.error} (${e.source})`),
+      items: r.errored.map((e) => `${e.episode}, after ${plural(e.turns, "turn")}: ${e.error} (${e.source})`),
     });
   }
   if (r.belowN.length) {
     notes.push({
       kind: "belowN",
-      text: `${r.belowN.length} episode(s) have a turn limit below n = ${r.n}; they count as not solved after their last turn.`,
-      items: r.belowN.map((e) => `${e.episode}: ${e.maxTurns} turn(s) (${e.source})`),
+      text: `${plural(r.belowN.length, "episode")} ${r.belowN.length === 1 ? "has" : "have"} a turn limit below n = ${r.n}; they count as not solved after their last turn.`,
+      items: r.belowN.map((e) => `${e.episode}: ${plural(e.maxTurns, "turn")} (${e.source})`),
     });
   }
   if (r.duplicates.length) {
     notes.push({
       kind: "duplicates",
-      text: `${r.duplicates.length} episode(s) are the same measurement as one already counted and are left out (the same model, setting, level, researcher, task and conditions appear in more than one input: the first read counts; report each episode once, e.g. name a run folder once and do not run one configuration twice into two folders).`,
+      text: `${plural(r.duplicates.length, "episode")} ${r.duplicates.length === 1 ? "is" : "are"} the same measurement as one already counted and ${r.duplicates.length === 1 ? "is" : "are"} left out (the same model, setting, level, researcher, task and conditions appear in more than one input: the first read counts; report each episode once, e.g. name a run folder once and do not run one configuration twice into two folders).`,
       items: r.duplicates.map((e) => `${e.source}: the same as ${e.kept}`),
     });
   }
   if (r.unreadable.length) {
     notes.push({
       kind: "unreadable",
-      text: `${r.unreadable.length} file(s) could not be read and are left out:`,
+      text: `${plural(r.unreadable.length, "file")} could not be read and ${r.unreadable.length === 1 ? "is" : "are"} left out:`,
       items: [...r.unreadable],
     });
   }

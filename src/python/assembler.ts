@@ -19,6 +19,7 @@
  * ({@link RunAssembler.beginAttempt}).
  */
 
+import { plural } from "../core/plural";
 import type { CollectionError, Mismatch, RunIncident, RunResult, SubTestResult, TestResult, TestStatus } from "../core/results";
 import { countTests, makeTestResult, runSolved, STOPPED_BY_USER } from "../core/results";
 import {
@@ -407,7 +408,8 @@ export class RunAssembler {
         if (!this.interrupted && this.tampered.length === 0 && this.attemptCollected) {
           // (A fixture that did not finish accounts for its own tests: finish() gives them its error.)
           const open = this.attemptTests().filter((id) => !this.results.has(id) && !this.fixtureRunning?.tests.includes(id));
-          if (open.length > 0) this.distrust(`the run ended before ${open.length} test(s) reported (${open.slice(0, 3).join(", ")})`);
+          if (open.length > 0)
+            this.distrust(`the run ended before ${plural(open.length, "test")} reported (${open.slice(0, 3).join(", ")})`);
         }
         return;
     }
@@ -974,7 +976,7 @@ export class RunAssembler {
     const why = [
       ...(this.tampered.length ? [`the submission changed ${this.tampered.slice(0, 5).join(", ")} during the run`] : []),
       ...this.inconsistent,
-      ...(this.moreReasons > 0 ? [`${this.moreReasons} more reason(s)`] : []),
+      ...(this.moreReasons > 0 ? [`${plural(this.moreReasons, "more reason")}`] : []),
     ];
     if (why.length > 0) {
       const text = why.join("; ");

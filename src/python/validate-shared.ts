@@ -6,6 +6,7 @@
  * imports.
  */
 import { findMathProblems, mathProblemsText } from "../core/math-check";
+import { plural } from "../core/plural";
 import { baseTestId, importedModules, type SharedTask, sharedCanonicalTarget } from "../core/pytest-task";
 import type { RunResult } from "../core/results";
 import type { PytestRuntime } from "./pytest-runtime";
@@ -68,7 +69,7 @@ export async function validateSharedTask(task: SharedTask, rt: PytestRuntime): P
     "packages available",
     missing.length === 0,
     missing.length === 0
-      ? `${rt.python} has pytest and ${importedModules(task).length} imported module(s)`
+      ? `${rt.python} has pytest and ${plural(importedModules(task).length, "imported module")}`
       : `${rt.python} cannot import ${missing.join(", ")}`,
   );
   const skip = (names: SharedCheck[]) => {

@@ -58,7 +58,7 @@ test("a scripted coder solves the task at turn 1 at L0 and L4; results show Reca
   await saveSettings(page);
 
   await runAgent(page, [0, 4], 3);
-  await expect(page.getByTestId("agent-outcome")).toContainText("Done: 2 of 2 level(s) solved.");
+  await expect(page.getByTestId("agent-outcome")).toContainText("Done: 2 of 2 levels solved.");
   const episodes = page.getByTestId("episode");
   await expect(episodes).toHaveCount(2);
   for (const level of [0, 4]) {
@@ -80,7 +80,7 @@ test("a scripted coder solves the task at turn 1 at L0 and L4; results show Reca
   }
   // The shared default n (src/core/report.ts, as `recode report`): 10, or the largest turn limit (3) when smaller.
   await expect(page.getByTestId("metrics-table")).toContainText("Recall@3");
-  await expect(page.getByTestId("run-detail")).toContainText("over the first n = 3 turn(s)");
+  await expect(page.getByTestId("run-detail")).toContainText("over the first n = 3 turns");
   await expect(page.getByTestId("run-row")).toHaveCount(1);
   await expect(page.getByTestId("recall-chart")).toHaveCount(1);
   await page.screenshot({ path: "/tmp/recode-results.png", fullPage: true });
@@ -121,7 +121,7 @@ test("a scripted coder solves the task at turn 1 at L0 and L4; results show Reca
     { name: "run.json", mimeType: "application/json", buffer: Buffer.from("{}") },
     { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("x") },
   ]);
-  await expect(page.getByTestId("import-skipped")).toContainText("Left out 2 file(s)");
+  await expect(page.getByTestId("import-skipped")).toContainText("Left out 2 files");
   await expect(page.getByTestId("import-skipped")).toContainText("run.json, notes.txt");
   await expect(metricCell(page, 4).and(page.locator(".recall"))).toHaveText("100.0");
 
@@ -318,7 +318,7 @@ test("the offline demo runs a scripted model from examples/ on pass-at-k, with n
   await openTab(page, "Agent");
   await page.getByLabel("Max turns").fill("7");
   await page.getByTestId("agent-demo").click();
-  await expect(page.getByTestId("agent-outcome")).toContainText("Done: 2 of 2 level(s) solved.", { timeout: 150_000 });
+  await expect(page.getByTestId("agent-outcome")).toContainText("Done: 2 of 2 levels solved.", { timeout: 150_000 });
   for (const level of [0, 2]) {
     const ep = page.locator(`[data-testid="episode"][data-level="${level}"]`);
     await expect(ep).toHaveAttribute("data-status", "solved");

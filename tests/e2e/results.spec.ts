@@ -67,7 +67,7 @@ async function importRuns(page: Page) {
     .setInputFiles(
       FILES.map((f) => ({ name: f.name.replaceAll("/", "-"), mimeType: "application/json", buffer: Buffer.from(JSON.stringify(f.t)) })),
     );
-  await expect(page.getByTestId("import-report")).toContainText(`Imported ${FILES.length} episode(s).`);
+  await expect(page.getByTestId("import-report")).toContainText(`Imported ${FILES.length} episode${FILES.length === 1 ? "" : "s"}.`);
 }
 
 test("two runs: listed newest first, filtered, compared side by side, drilled down to a transcript, exported as CSV", async ({ page }) => {
@@ -81,14 +81,14 @@ test("two runs: listed newest first, filtered, compared side by side, drilled do
   const details = page.getByTestId("run-detail");
   await expect(details).toHaveCount(1);
   await expect(details.getByTestId("metrics-table")).toContainText("Recall@5");
-  await expect(details).toContainText("over the first n = 5 turn(s)");
+  await expect(details).toContainText("over the first n = 5 turns");
   await expect(details.locator('[data-level="4"].recall')).toHaveText("33.3");
   await expect(details.locator('[data-level="0"].recall')).toHaveText("0.0");
   await expect(details.getByTestId("task-table").locator('[data-task-id="min-p-sampling"] [data-level="4"]')).toHaveText("turn 2");
 
   // Search and filters.
   await page.getByLabel("Search runs").fill("qwen");
-  await expect(page.getByTestId("run-count")).toHaveText("1 of 2 run(s)");
+  await expect(page.getByTestId("run-count")).toHaveText("1 of 2 runs");
   await page.getByLabel("Search runs").fill("");
   await page.getByLabel("Level").selectOption("2");
   await expect(rows).toHaveCount(1);
@@ -100,7 +100,7 @@ test("two runs: listed newest first, filtered, compared side by side, drilled do
   await page.getByLabel(/Show the run of ollama:qwen2\.5-coder:7b/).check();
   await expect(details).toHaveCount(2);
   const compare = page.getByTestId("compare-runs");
-  await expect(compare).toContainText("2 runs compared at n = 5 turn(s)");
+  await expect(compare).toContainText("2 runs compared at n = 5 turns");
   const qwen = compare.locator('tr[data-model="ollama:qwen2.5-coder:7b"]');
   for (const l of [0, 2, 4]) await expect(qwen.locator(`[data-level="${l}"]`)).toHaveText("100.0");
   await page.getByLabel("Metric").selectOption("mrr");
@@ -172,7 +172,7 @@ test("two runs: listed newest first, filtered, compared side by side, drilled do
     .setInputFiles(
       FILES.slice(0, 2).map((f) => ({ name: f.name, mimeType: "application/json", buffer: Buffer.from(JSON.stringify(f.t)) })),
     );
-  await expect(page.getByTestId("import-already-stored")).toContainText("2 episode(s) already stored were kept");
+  await expect(page.getByTestId("import-already-stored")).toContainText("2 episodes already stored were kept");
   await expect(page.getByTestId("import-report")).toHaveAttribute("role", "status");
 
   // One run deleted (after a confirmation): the other stays.

@@ -60,7 +60,7 @@ test("a task pack dropped on the task list: the broken task is named, the valid 
   await dropFile(page, "week3.zip", packZip());
   const dialog = page.getByTestId("task-pack");
   await expect(dialog).toBeVisible();
-  await expect(page.getByTestId("task-pack-status")).toHaveText("Done: 1 of 2 task(s) stored.", { timeout: 180_000 });
+  await expect(page.getByTestId("task-pack-status")).toHaveText("Done: 1 of 2 tasks stored.", { timeout: 180_000 });
   const broken = dialog.locator('[data-folder="broken-task"]');
   await expect(broken).toHaveAttribute("data-stored", "false");
   await expect(broken.locator(".field-error")).toContainText("task broken-task: task.json, line 4: not valid JSON");

@@ -78,7 +78,7 @@ describe("recode run / report / merge", () => {
   it("runs episodes, writes trajectories, and reports the paper-style table", async () => {
     const out = join(work, "full");
     const r = await recode([...base, "--tasks", ...TASKS, "--workers", "2", "--out", out]);
-    expect(r.out).toContain("done: 4 episode(s)");
+    expect(r.out).toContain("done: 4 episodes");
     expect(r.code).toBe(0);
     for (const id of TASKS) expect(r.out).toContain(`started ${id}`);
     // Turns count from 0 here as in the page: each episode is solved at its second turn, turn 1.
@@ -215,7 +215,7 @@ describe("recode run / report / merge", () => {
     const episodes = findTrajectoryFiles(out).map((f) => restoreTrajectory(JSON.parse(readFileSync(f, "utf8"))));
     expect(episodes.map((t) => [t.stoppedReason, t.turns.length])).toEqual([["error", 0]]);
     const report = await recode(["report", out]);
-    expect(report.out).toMatch(/1 episode\(s\) ended in an error/);
+    expect(report.out).toMatch(/1 episode ended in an error/);
   });
 
   it("shards with other decoding settings are not merged into one run", async () => {

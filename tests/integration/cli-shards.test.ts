@@ -136,13 +136,13 @@ describe("recode run --shard, three processes at the same time", () => {
     // The shards ran at the same time: each started before any ended.
     expect(Math.max(...runs.map((r) => r.startedAt))).toBeLessThan(Math.min(...runs.map((r) => r.endedAt)));
     // Each took its own two tasks, 10 episodes.
-    for (const r of runs) expect(r.out).toContain("done: 10 episode(s)");
-    expect(single.out).toContain("done: 30 episode(s)");
+    for (const r of runs) expect(r.out).toContain("done: 10 episodes");
+    expect(single.out).toContain("done: 30 episodes");
 
     const merged = join(work, "merged");
     const m = await recodeCli(["merge", merged, ...shardDirs], env);
     expect(m.code, m.out).toBe(0);
-    expect(m.out).toContain("merged 30 episode file(s) from 3 folder(s)");
+    expect(m.out).toContain("merged 30 episode files from 3 folders");
 
     const a = JSON.parse(await report(merged, "json")) as ReportJson;
     const b = JSON.parse(await report(whole, "json")) as ReportJson;

@@ -69,11 +69,11 @@ describe("recode tasks import-recodeh", () => {
     // A task whose imports the Python lacks is imported and listed with what it lacks.
     expect(out).toContain("imported recodeh-6");
     expect(out).toMatch(/cannot run with python3 \(Python [\d.]+\) yet: it lacks recode_absent_module \(test\.sh uses conda env test_6\)/);
-    expect(out).toContain("left out 1 repository file(s): data/weights.bin (binary)");
+    expect(out).toContain("left out 1 repository file: data/weights.bin (binary)");
     // test_cases names parametrised cases (`test_f[a-b]`) of tests test.py defines: no note about them.
     expect(out).not.toContain("test_cases names");
     expect(out).not.toContain("test_cases does not list");
-    expect(out).toMatch(/4 task\(s\) imported into .*, 1 not tested \(if_test false\), 2 broken, 0 kept; 1 need modules/);
+    expect(out).toMatch(/4 tasks imported into .*, 1 not tested \(if_test false\), 2 broken, 0 kept; 1 need modules/);
 
     const ema = shared("recodeh-1");
     expect(ema.meta.isolation).toBe("shared");

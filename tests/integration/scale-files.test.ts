@@ -286,7 +286,7 @@ describe("the scale files run a tiny grid here", () => {
       });
     const elements = await Promise.all(["0", "1"].map((i) => runProcess("bash", [SBATCH], env({ SLURM_ARRAY_TASK_ID: i }))));
     for (const e of elements) expect(e.code, e.out).toBe(0);
-    expect(elements[0]?.out).toContain("1 task(s)");
+    expect(elements[0]?.out).toContain("1 task ->");
     for (const m of models) for (const i of [0, 1]) expect(existsSync(join(runs, "shards", slug(m), `shard-${i}`, "run.json"))).toBe(true);
     // An index past the shards is refused.
     const outside = await runProcess("bash", [SBATCH], env({ SLURM_ARRAY_TASK_ID: "2" }));

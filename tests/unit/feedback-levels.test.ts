@@ -40,7 +40,7 @@ describe("no code below L4, whatever the researcher wrote", () => {
       items: Array.from({ length: 500 }, () => ({ ...(leaky.items[0] as FeedbackRecord["items"][number]) })),
     };
     const text = renderFeedback(many, 2);
-    expect(text).toContain(`${500 - MAX_RENDERED_ITEMS} more item(s) left out`);
+    expect(text).toContain(`${500 - MAX_RENDERED_ITEMS} more items left out`);
     expect(text.length).toBeLessThan(20_000);
   });
 });

@@ -505,8 +505,8 @@ describe("test_cases against test.py", () => {
 
   it("names what test.py does not define, and what test_cases leaves out, once each", () => {
     expect(testCaseNotes(found, ["RmseChecks.test_simple", "test_missing"])).toEqual([
-      "test_cases names 1 test(s) test.py does not define: test_missing",
-      "test.py defines 2 test(s) test_cases does not list: RmseChecks.test_zero, test_scale",
+      "test_cases names 1 test test.py does not define: test_missing",
+      "test.py defines 2 tests test_cases does not list: RmseChecks.test_zero, test_scale",
     ]);
     expect(testCaseNotes(found, [])).toEqual([]);
   });

@@ -125,7 +125,7 @@ describe("one report for the page and recode report", () => {
     expect(cli.duplicates).toHaveLength(1);
     expect(cli.duplicates[0]?.source).toContain("copy-run");
     expect(cli.duplicates[0]?.kept).toContain("pyodide-run");
-    expect(reportNotes(cli).find((x) => x.kind === "errored")?.text).toMatch(/2 episode\(s\) ended in an error \(1 without any turn/);
+    expect(reportNotes(cli).find((x) => x.kind === "errored")?.text).toMatch(/2 episodes ended in an error \(1 without any turn/);
   });
 
   it("prints the backend column only because the backends differ", () => {

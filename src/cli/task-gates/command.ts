@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
 import type { Command } from "commander";
+import { plural } from "../../core/plural";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../../python/native-sandbox";
 import { createRuntime } from "../../python/node";
 import type { PythonRuntime } from "../../python/runtime";
@@ -121,7 +122,7 @@ export function addTasksDocCommand(tasks: Command, out: (s: string) => void, set
           .split(sep)
           .join("/");
         writeFileSync(o.out, tasksMarkdown(facts, interpreters, parseMutants(o.mutants), gatesDoc));
-        out(`wrote ${o.out} (${facts.length} tasks)\n`);
+        out(`wrote ${o.out} (${plural(facts.length, "task")})\n`);
       } finally {
         gates.dispose();
         for (const rt of runtimes) await rt.dispose();

@@ -4,6 +4,8 @@
  * difference named by its check key, expected and got values, or its
  * exception, file and line, quoted from the candidate or test.py.
  */
+
+import { plural } from "../plural";
 import { type PyParameter, parameters } from "../python-signature";
 import type { Mismatch, TestResult } from "../results";
 import type { ReviewContext } from "./rules-context";
@@ -14,11 +16,6 @@ export function quoteLine(source: string, line: number | null): string {
   if (line === null) return "";
   const text = source.replace(/\r\n?/g, "\n").split("\n")[line - 1];
   return text === undefined ? "" : text.trim();
-}
-
-/** `n word` with an English plural. */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 const quoted = (text: string) => (text ? `: \`${text}\`` : "");

@@ -5,8 +5,9 @@
  */
 import { definitionAt, importText } from "../canonical";
 import type { FeedbackCategory, FeedbackItem } from "../feedback";
+import { plural } from "../plural";
 import type { CollectionError } from "../results";
-import { plural, quoteLine } from "./rules-analysis";
+import { quoteLine } from "./rules-analysis";
 import { directCodeText, missingImports, type ReviewContext, wholeFileText } from "./rules-context";
 import { exceptionType, namesMissing } from "./rules-evidence";
 import { actionableFeedback, authoredGuidance } from "./rules-guidance";

@@ -8,6 +8,7 @@
 import { useState } from "react";
 import { STATUS_LABEL } from "../../core/feedback";
 import type { ChatMessage } from "../../core/model";
+import { plural } from "../../core/plural";
 import type { Trajectory, TrajectoryTurn } from "../../core/trajectory";
 import { DiffView, diffLines } from "../diff/DiffView";
 import type { TaskWorkspace } from "../tasks/panels";
@@ -215,7 +216,8 @@ function TurnView({ turn, previous, ws }: { turn: TrajectoryTurn; previous: Traj
           <summary>Feedback the agent received</summary>
           <div className="bubble researcher" data-role="researcher">
             <div className="bubble-role">
-              researcher, to the agent{turn.codeOmitted ? ` (${turn.codeOmitted} piece(s) of code left out at this level)` : ""}
+              researcher, to the agent
+              {turn.codeOmitted ? ` (${plural(turn.codeOmitted, "piece", "pieces")} of code left out at this level)` : ""}
             </div>
             <pre className="feedback-text">{turn.feedbackText}</pre>
           </div>

@@ -5,6 +5,7 @@
  */
 import type { AgentSetting } from "../../core/agent/types";
 import type { FeedbackLevel } from "../../core/feedback";
+import { plural } from "../../core/plural";
 import type { ProtocolProfile } from "../../core/protocol";
 import type { Task } from "../../core/task";
 import type { TaskEpisodeEvent } from "../../core/task-episodes";
@@ -148,7 +149,7 @@ export class AgentRuns {
           ? { kind: "stopped", message: "Stopped. The finished turns are saved; Run again resumes." }
           : out.error
             ? { kind: "error", message: out.error }
-            : { kind: "done", message: `Done: ${solved} of ${out.trajectories.length} level(s) solved.` },
+            : { kind: "done", message: `Done: ${solved} of ${plural(out.trajectories.length, "level")} solved.` },
       });
     } catch (e) {
       update({ running: false, phase: "", ended: { kind: "error", message: (e as Error).message } });

@@ -18,6 +18,7 @@ import {
   renderTestLog,
   stripCode,
 } from "../../core/feedback";
+import { plural } from "../../core/plural";
 import type { RunResult } from "../../core/results";
 import type { Task } from "../../core/task";
 import { STUDENT_BUILD } from "../build-info";
@@ -288,7 +289,9 @@ function RenderedFeedback({
               </li>
             ))}
           </ol>
-          {record.items.length > items.length && <p className="muted">({record.items.length - items.length} more item(s) left out)</p>}
+          {record.items.length > items.length && (
+            <p className="muted">({plural(record.items.length - items.length, "more item")} left out)</p>
+          )}
         </div>
       )}
       {canApply && corrections.length > 1 && (

@@ -4,6 +4,7 @@
  * curves in one chart, a colour per run and a dash pattern per level.
  */
 import { useMemo, useState } from "react";
+import { plural } from "../../core/plural";
 import { buildReport } from "../../core/report";
 import { type Run, runInputs, runLabel } from "../../core/runs";
 import { FEEDBACK_LEVELS } from "../../core/vocabulary";
@@ -26,7 +27,7 @@ export function CompareRuns({ runs, n, onOpen }: { runs: Run[]; n: number; onOpe
   return (
     <section className="result-group compare-runs" data-testid="compare-runs">
       <h4>
-        {runs.length} runs compared at n = {n} turn(s)
+        {runs.length} runs compared at n = {plural(n, "turn")}
       </h4>
       <label className="inline small">
         Metric{" "}

@@ -5,6 +5,7 @@
  */
 import { useState } from "react";
 import { scoreEpisode } from "../../core/metrics";
+import { plural } from "../../core/plural";
 import { runLabel } from "../../core/runs";
 import { EpisodeView } from "../agent/Transcript";
 import { useModalDialog } from "../modal-dialog";
@@ -28,7 +29,7 @@ export function EpisodesDialog({ choice, n, onClose }: { choice: CellChoice; n: 
         <thead>
           <tr>
             <th scope="col">task</th>
-            <th scope="col">within {n} turn(s)</th>
+            <th scope="col">within {plural(n, "turn")}</th>
             <th scope="col">turns</th>
             <th scope="col">ended</th>
             <th scope="col">source</th>

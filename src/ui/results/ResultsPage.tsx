@@ -9,6 +9,7 @@
  * code `recode report` prints too.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
+import { plural } from "../../core/plural";
 import { buildReport } from "../../core/report";
 import { reportCsv, reportNotes } from "../../core/report-text";
 import { filterRuns, listRuns, type RunFilter, runInputs, sharedN } from "../../core/runs";
@@ -110,7 +111,11 @@ export function ResultsPage() {
   };
   const deleteShown = () => {
     const episodes = chosen.flatMap((r) => r.episodes.map((e) => e.trajectory));
-    if (!window.confirm(`Delete the ${chosen.length} run(s) shown (${episodes.length} episode(s))? Export them first to keep a copy.`))
+    if (
+      !window.confirm(
+        `Delete the ${plural(chosen.length, "run")} shown (${plural(episodes.length, "episode")})? Export them first to keep a copy.`,
+      )
+    )
       return;
     void services.deleteEpisodes(episodes);
     setReport(null);
@@ -169,11 +174,12 @@ export function ResultsPage() {
           role={report.errors.length ? "alert" : "status"}
           data-testid="import-report"
         >
-          {report.imported.length > 0 && <div>Imported {report.imported.length} episode(s).</div>}
+          {report.imported.length > 0 && <div>Imported {plural(report.imported.length, "episode")}.</div>}
           {report.alreadyStored.length > 0 && (
             <div data-testid="import-already-stored">
-              {report.alreadyStored.length} episode(s) already stored were kept as they are (one per model, setting, level and task; delete
-              a run to import it again): {report.alreadyStored.slice(0, 3).join("; ")}
+              {plural(report.alreadyStored.length, "episode")} already stored {report.alreadyStored.length === 1 ? "was" : "were"} kept as
+              they are (one per model, setting, level and task; delete a run to import it again):{" "}
+              {report.alreadyStored.slice(0, 3).join("; ")}
               {report.alreadyStored.length > 3 ? `; and ${report.alreadyStored.length - 3} more` : ""}.
             </div>
           )}
@@ -182,8 +188,8 @@ export function ResultsPage() {
           )}
           {report.skipped.length > 0 && (
             <div className="muted small" data-testid="import-skipped">
-              Left out {report.skipped.length} file(s) that are not finished episodes (a run folder's run.json, agent memories, unfinished
-              turns, turn 0, or not JSON): {report.skipped.slice(0, 5).join(", ")}
+              Left out {plural(report.skipped.length, "file")} that {report.skipped.length === 1 ? "is" : "are"} not finished episodes (a
+              run folder's run.json, agent memories, unfinished turns, turn 0, or not JSON): {report.skipped.slice(0, 5).join(", ")}
               {report.skipped.length > 5 ? `, and ${report.skipped.length - 5} more` : ""}.
             </div>
           )}

@@ -133,7 +133,7 @@ export function RunChart({ series, runs, title }: { series: RecallSeries[]; runs
                 pointStyle: (item.dataset as { pointStyle?: PointStyle }).pointStyle ?? "circle",
                 rotation: 0,
               }),
-              title: (items) => `within ${items[0]?.label ?? ""} turn(s)`,
+              title: (items) => `within ${items[0]?.label ?? ""} ${items[0]?.label === "1" ? "turn" : "turns"}`,
               label: (item) => `${item.dataset.label}: Recall@${item.label} ${(item.parsed.y ?? 0).toFixed(1)}%`,
             },
           },

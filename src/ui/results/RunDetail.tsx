@@ -5,6 +5,7 @@
  */
 import { useId, useMemo } from "react";
 import type { FeedbackLevel } from "../../core/feedback";
+import { plural } from "../../core/plural";
 import { buildReport } from "../../core/report";
 import { type Run, runInputs, taskTable } from "../../core/runs";
 import { FEEDBACK_LEVELS } from "../../core/vocabulary";
@@ -49,8 +50,9 @@ export function RunDetail({ run, n, onOpen }: { run: Run; n: number; onOpen: (c:
         <code>{run.model}</code> · {run.setting} · {run.conditions.protocol} protocol · researcher {run.researcher}
       </h4>
       <div className="muted small">
-        {run.tasks.length} task(s) · {run.episodes.length} episode(s){run.unfinished ? ` (${run.unfinished} unfinished)` : ""} · turn limit{" "}
-        {run.maxTurns} · {run.conditions.maxSteps} actions per turn · backend {run.conditions.backend}
+        {plural(run.tasks.length, "task")} · {plural(run.episodes.length, "episode")}
+        {run.unfinished ? ` (${run.unfinished} unfinished)` : ""} · turn limit {run.maxTurns} · {run.conditions.maxSteps} actions per turn ·
+        backend {run.conditions.backend}
         {run.conditions.sampling ? ` · ${run.conditions.sampling}` : ""} · {tokens.toLocaleString()} coder tokens
         {unreportedNote(unreported)} · {shortDate(run.firstAt)}
         {run.lastAt !== run.firstAt ? ` – ${shortDate(run.lastAt)}` : ""}
@@ -87,14 +89,15 @@ export function RunDetail({ run, n, onOpen }: { run: Run; n: number; onOpen: (c:
         </tbody>
       </table>
       <p className="muted small" id={nId}>
-        In %, over the first n = {n} turn(s){n < run.maxTurns ? ` of ${run.maxTurns}` : ""}; a cell lists its episodes.
+        In %, over the first n = {plural(n, "turn")}
+        {n < run.maxTurns ? ` of ${run.maxTurns}` : ""}; a cell lists its episodes.
       </p>
       <RunChart series={series} runs={1} title={`${run.model}, ${run.setting}`} />
       <details className="task-table" open={run.tasks.length <= 12}>
         <summary>Per task ({run.tasks.length})</summary>
         <p className="muted small">
-          First all-pass turn within {n} turn(s) (turns count from 0, as MRR does: turn 1 is the second), else the best test-case pass rate;
-          a cell opens the episode.
+          First all-pass turn within {plural(n, "turn")} (turns count from 0, as MRR does: turn 1 is the second), else the best test-case
+          pass rate; a cell opens the episode.
         </p>
         <table className="metrics" data-testid="task-table">
           <LevelHead first="task" levels={levels} />

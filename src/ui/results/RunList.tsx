@@ -4,6 +4,7 @@
  * date) with a box to show it; two or more shown are compared.
  */
 import type { FeedbackLevel } from "../../core/feedback";
+import { plural } from "../../core/plural";
 import type { Run, RunFilter } from "../../core/runs";
 import { AGENT_SETTINGS, FEEDBACK_LEVELS } from "../../core/vocabulary";
 import { shortDate } from "./RunDetail";
@@ -96,7 +97,7 @@ export function RunList({
           onChange={(v) => onFilter({ ...filter, level: v === "" ? null : (Number(v) as FeedbackLevel) })}
         />
         <span className="muted small" data-testid="run-count">
-          {shown.length === runs.length ? `${runs.length} run(s)` : `${shown.length} of ${runs.length} run(s)`}
+          {shown.length === runs.length ? plural(runs.length, "run") : `${shown.length} of ${plural(runs.length, "run")}`}
         </span>
       </div>
       <div className="run-table-scroll">

@@ -5,6 +5,7 @@
  */
 import type { FeedbackLevel } from "../../core/feedback";
 import type { MetricsRow } from "../../core/metrics";
+import { plural } from "../../core/plural";
 
 /** A metric of a level: its id (the cell's class), its label for n turns, and its value in 0..1. */
 export interface LevelMetric {
@@ -63,7 +64,7 @@ export function MetricCell({ metric, level, row, n, runName, onOpen }: MetricCel
           type="button"
           className="cell-button"
           onClick={onOpen}
-          title={`${runName ? `${runName}, ` : ""}L${level}: ${row.solvedCount} of ${row.taskCount} task(s) solved within ${n} turn(s). Show the episodes.`}
+          title={`${runName ? `${runName}, ` : ""}L${level}: ${row.solvedCount} of ${plural(row.taskCount, "task")} solved within ${plural(n, "turn")}. Show the episodes.`}
         >
           {pct(metric.value(row))}
         </button>

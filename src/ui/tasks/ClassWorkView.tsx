@@ -7,6 +7,8 @@
  * student's work in full (StudentWorkView). The files that could not be read
  * are named with why.
  */
+
+import { plural } from "../../core/plural";
 import { summarizeProgress } from "../../core/study";
 import { useModalDialog } from "../modal-dialog";
 import { useObservable, useServices } from "../services";
@@ -33,9 +35,10 @@ export function ClassWorkView() {
     >
       <h2>Class work</h2>
       <p className="muted">
-        {works.length} student(s){classSettings ? `, class ${classSettings.name}` : ""}. A cell: solved, or the runs and the feedback levels
-        asked for, as each student's page recorded them (a file can be edited: a name opens that student's work, where "Run the tests on
-        this text" checks it here).
+        {plural(works.length, "student")}
+        {classSettings ? `, class ${classSettings.name}` : ""}. A cell: solved, or the runs and the feedback levels asked for, as each
+        student's page recorded them (a file can be edited: a name opens that student's work, where "Run the tests on this text" checks it
+        here).
       </p>
       {errors.map((e) => (
         <p key={e} className="panel warning" role="alert">
@@ -75,7 +78,7 @@ export function ClassWorkView() {
                     <td key={id} data-task-id={id} data-state={state} className={`metric-cell ${s.solved ? "ok" : s.runs ? "bad" : ""}`}>
                       {s.runs === 0
                         ? "–"
-                        : `${s.solved ? "solved" : "attempted"}, ${s.runs} run(s)${s.levels.length ? `, L${s.levels.join(" L")}` : ""}`}
+                        : `${s.solved ? "solved" : "attempted"}, ${plural(s.runs, "run")}${s.levels.length ? `, L${s.levels.join(" L")}` : ""}`}
                     </td>
                   );
                 })}

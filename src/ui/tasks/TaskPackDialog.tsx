@@ -6,6 +6,7 @@
  * format error; the check that failed).
  */
 import { useEffect, useState } from "react";
+import { plural } from "../../core/plural";
 import { useModalDialog } from "../modal-dialog";
 import { useObservable, useServices } from "../services";
 import type { PackSource } from "./pack-drop";
@@ -123,7 +124,7 @@ export function TaskPackDialog() {
         ))}
       </ul>
       <p className="muted" role="status" data-testid="task-pack-status">
-        {done ? `Done: ${stored} of ${report?.tasks.length ?? 0} task(s) stored.` : "Reading and checking the pack…"}
+        {done ? `Done: ${stored} of ${plural(report?.tasks.length ?? 0, "task")} stored.` : "Reading and checking the pack…"}
       </p>
       <div className="buttons">
         <button type="button" onClick={() => dialog.close()}>
