@@ -361,52 +361,71 @@ export function definesTest(tests: string, id: string): boolean {
  * that test.py does not define, or an unreadable expected.json.
  */
 export function loadTaskFromFiles(folder: string, files: Record<string, string>): Task {
-  for (const f of TASK_FILES) {
-    if (files[f] === undefined) throw new TaskFormatError(folder, f, "file is missing");
-  }
-  const metaText = files["task.json"] as string;
-  const meta = parseTaskMeta(folder, metaText);
-  // Every problem below at once (the first names where; the others follow it), so that fixing one does not just reveal the next.
+  // Every problem at once (the first names where; the others follow it), so that fixing one does not just reveal the
+  // next: missing files, task.json's schema, and then what can still be checked of task.json as it is.
   const problems: { file: string; problem: string; field?: string; line?: number }[] = [];
-  if (meta.id !== folder) {
+  for (const f of TASK_FILES) if (files[f] === undefined) problems.push({ file: f, problem: "file is missing" });
+  const metaText = files["task.json"];
+  let meta: TaskMeta | null = null;
+  // What task.json holds, read loosely where its schema fails (only the fields checked below).
+  let loose: { id?: unknown; target_file_path?: unknown; isolation?: unknown; interfaces?: unknown } = {};
+  if (metaText !== undefined) {
+    try {
+      meta = parseTaskMeta(folder, metaText);
+      loose = meta;
+    } catch (e) {
+      if (!(e instanceof TaskFormatError) || /^not valid JSON/.test(e.problem)) throw e;
+      problems.push({ file: "task.json", problem: e.problem, field: e.field, line: e.line });
+      const raw = parseJson(folder, "task.json", metaText);
+      if (raw && typeof raw === "object" && !Array.isArray(raw)) loose = raw as typeof loose;
+    }
+  }
+  const text = metaText ?? "";
+  if (typeof loose.id === "string" && loose.id !== folder) {
     problems.push({
       file: "task.json",
-      problem: `id "${meta.id}" differs from the folder name "${folder}"`,
+      problem: `id "${loose.id}" differs from the folder name "${folder}"`,
       field: "id",
-      line: jsonLine(metaText, ["id"]),
+      line: jsonLine(text, ["id"]),
     });
   }
   const repo: Record<string, string> = {};
-  for (const [path, text] of Object.entries(files)) {
+  for (const [path, body] of Object.entries(files)) {
     if (!path.startsWith("repo/")) continue;
     if (!isInsidePath(path.slice(5))) {
       problems.push({ file: path, problem: "a repository file's path must stay inside repo/ (no ./, .., //, \\ or a leading /)" });
       continue;
     }
-    repo[path.slice(5)] = text;
+    repo[path.slice(5)] = body;
   }
-  const starter = repo[meta.target_file_path];
-  if (starter === undefined) {
+  const targetPath = typeof loose.target_file_path === "string" ? loose.target_file_path : null;
+  const starter = targetPath === null ? undefined : repo[targetPath];
+  if (targetPath !== null && starter === undefined) {
     problems.push({
       file: "task.json",
-      problem: `target_file_path names repo/${meta.target_file_path}, which does not exist (it holds the starting text; it may be empty)`,
+      problem: `target_file_path names repo/${targetPath}, which does not exist (it holds the starting text; it may be empty)`,
       field: "target_file_path",
-      line: jsonLine(metaText, ["target_file_path"]),
+      line: jsonLine(text, ["target_file_path"]),
     });
   }
-  const tests = files["test.py"] as string;
+  const tests = files["test.py"];
   const interfaceOf: Record<string, string> = {};
-  const known = testIdsIn(tests);
-  meta.interfaces.forEach((itf, i) => {
-    for (const [j, id] of itf.tests.entries()) {
+  const known = tests === undefined ? [] : testIdsIn(tests);
+  const isolation = loose.isolation ?? "recorded";
+  const interfaces = Array.isArray(loose.interfaces) ? (loose.interfaces as unknown[]) : [];
+  interfaces.forEach((itf, i) => {
+    const { name, tests: ids } = (itf && typeof itf === "object" ? itf : {}) as { name?: unknown; tests?: unknown };
+    if (!Array.isArray(ids)) return;
+    for (const [j, id] of ids.entries()) {
+      if (typeof id !== "string" || tests === undefined) continue;
       const meant = () => suggestTestId(id, known);
-      if (meta.isolation === "recorded" && !id.includes(".")) {
+      if (isolation === "recorded" && !id.includes(".")) {
         const guess = meant();
         problems.push({
           file: "task.json",
           problem: `test ${id} names no class: a test id is Class.method, ${guess ? `here ${guess}` : "e.g. TestMinP.test_basic"}`,
           field: `interfaces[${i}].tests[${j}]`,
-          line: jsonLine(metaText, ["interfaces", i, "tests", j]),
+          line: jsonLine(text, ["interfaces", i, "tests", j]),
         });
       } else if (!definesTest(tests, id)) {
         const guess = meant();
@@ -414,10 +433,10 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
           file: "task.json",
           problem: `test ${id} is not defined in test.py${guess ? ` (did you mean ${guess}?)` : ""}`,
           field: `interfaces[${i}].tests[${j}]`,
-          line: jsonLine(metaText, ["interfaces", i, "tests", j]),
+          line: jsonLine(text, ["interfaces", i, "tests", j]),
         });
       }
-      interfaceOf[id] = itf.name;
+      if (typeof name === "string") interfaceOf[id] = name;
     }
   });
   const [first, ...rest] = problems;
@@ -427,6 +446,8 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
     const also = rest.length ? ` (also: ${rest.map((p) => `${place(p)}: ${p.problem}`).join("; ")})` : "";
     throw new TaskFormatError(folder, first.file, `${first.problem}${also}`, first.field, first.line);
   }
+  // (No problem was found: every file is there, and task.json met its schema.)
+  if (meta === null || tests === undefined || starter === undefined) throw new TaskFormatError(folder, "task.json", "invalid");
   const expected = files["expected.json"] ?? null;
   if (expected !== null) parseJson(folder, "expected.json", expected);
   return {

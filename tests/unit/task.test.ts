@@ -107,6 +107,29 @@ describe("task.json errors name the field and the line", () => {
     expect(e.message).toContain("field interfaces[1].tests[0]: test TestNope.test_x is not defined in test.py");
   });
 
+  it("a schema error does not hide the other problems: a wrong id, a test test.py lacks and a missing file are named with it", () => {
+    const bad = structuredClone(meta);
+    bad.id = "other-name";
+    bad.title = 7;
+    bad.interfaces[0].tests[0] = "TestPassAtK.test_valuez";
+    const text = JSON.stringify(bad, null, 2);
+    let e: TaskFormatError | null = null;
+    try {
+      const { "paper.tex": _gone, ...files } = base;
+      loadTaskFromFiles("pass-at-k", { ...files, "task.json": text });
+    } catch (err) {
+      e = err as TaskFormatError;
+    }
+    expect(e).toBeInstanceOf(TaskFormatError);
+    // The missing file first (it is listed first), then the schema's problem, then what was checked of task.json as it is.
+    expect(e?.message).toContain("paper.tex: file is missing (also: ");
+    expect(e?.message).toContain(`task.json, line ${lineOfText(text, '"title"')}, field title: `);
+    expect(e?.message).toContain(
+      `task.json, line ${lineOfText(text, '"id"')}, field id: id "other-name" differs from the folder name "pass-at-k"`,
+    );
+    expect(e?.message).toContain("field interfaces[0].tests[0]: test TestPassAtK.test_valuez is not defined in test.py");
+  });
+
   it("unknown fields are errors, also inside paper and interfaces", () => {
     const top = JSON.stringify({ ...meta, extra: 1 }, null, 2);
     expect(errorFor(top)).toMatchObject({ field: "extra", line: lineOfText(top, '"extra"') });
