@@ -1,9 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { PYTHONS_FOUND } from "../helpers/pythons";
 
 // The array module code under test gets (harness `_array_stand_in`) against the interpreter's own, in python3:
 // the same operations give the same results, and the interpreter's item-assignment bug has no way in. Run by
@@ -11,14 +9,7 @@ import { describe, expect, it } from "vitest";
 // as its buffer, which needs the interpreter's __buffer__).
 const SCRIPT = fileURLToPath(new URL("../fixtures/array-stand-in/compare.py", import.meta.url));
 
-const PYENV = join(homedir(), ".pyenv", "versions");
-const PYTHONS = [
-  "python3",
-  ...(existsSync(PYENV) ? readdirSync(PYENV) : [])
-    .filter((v) => /^3\.(1[2-9]|[2-9]\d)\.\d+$/.test(v))
-    .map((v) => join(PYENV, v, "bin", "python3"))
-    .filter((p) => existsSync(p)),
-];
+const PYTHONS = PYTHONS_FOUND;
 
 describe("the array stand-in, with CPython's array as the oracle", () => {
   it.each(PYTHONS)("%s: gives what array.array gives, refuses what it refuses, and passes descriptors over a socket", (python) => {

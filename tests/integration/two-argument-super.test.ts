@@ -1,9 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { PYTHONS_FOUND } from "../helpers/pythons";
 
 // recode_super (the library's super().name given the two-argument form, so that it reads no frame) against the
 // compiler's own zero-argument super(): the same classes compute the same, in each Python found (python3, where
@@ -11,14 +10,7 @@ import { describe, expect, it } from "vitest";
 const SCRIPT = fileURLToPath(new URL("../fixtures/two-argument-super/compare.py", import.meta.url));
 const MODULE = fileURLToPath(new URL("../../src/python/recode_super.py", import.meta.url));
 
-const PYENV = join(homedir(), ".pyenv", "versions");
-const PYTHONS = [
-  "python3",
-  ...(existsSync(PYENV) ? readdirSync(PYENV) : [])
-    .filter((v) => /^3\.(1[2-9]|[2-9]\d)\.\d+$/.test(v))
-    .map((v) => join(PYENV, v, "bin", "python3"))
-    .filter((p) => existsSync(p)),
-];
+const PYTHONS = PYTHONS_FOUND;
 
 describe("super().name in the two-argument form, with the compiler's zero-argument form as the oracle", () => {
   it.each(PYTHONS)("%s: the same results, and every call hands its class and instance over", (python) => {
