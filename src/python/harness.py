@@ -683,6 +683,9 @@ def _import_tests(config, run, import_out, cached):
         # the test classes must have been made by it.
         code = cached_code or spec.loader.source_to_code(source, path)
         exec(code, vars(module))
+        # What test.py's star imports bound is its text's too: the names those modules gave as it ran.
+        if facts.star_imports:
+            run.test_bound_names = run.test_bound_names | _star_names(facts.star_imports)
         # A look before the tests are made (a hook that made them would hold every test object): what the
         # import changed and has not put back, and test.py made by anything but its text (recode_testpy).
         run.check_guard()
@@ -703,6 +706,23 @@ def _import_tests(config, run, import_out, cached):
         return list(_flatten(unittest.defaultTestLoader.loadTestsFromModule(module)))
     finally:
         sys.stdout, sys.stderr = saved
+
+
+def _star_names(modules):
+    """The names a star import of each of ``modules`` (names in ``sys.modules``) binds: its ``__all__`` (a plain
+    list or tuple of plain strings), or else its names that do not begin with an underscore."""
+    names = set()
+    for name in modules:
+        mod = sys.modules.get(name)
+        d = getattr(mod, "__dict__", None) if isinstance(mod, types.ModuleType) else None
+        if type(d) is not dict:
+            continue
+        listed = d.get("__all__")
+        if type(listed) in (list, tuple):
+            names.update(n for n in tuple(listed) if type(n) is str)
+        else:
+            names.update(k for k in list(d) if type(k) is str and not k.startswith("_"))
+    return frozenset(names)
 
 
 def _foreign_in_test_module(run, classes=None):

@@ -23,6 +23,9 @@ from ast import Global as _GLOBAL
 from ast import Import as _IMPORT
 from ast import ImportFrom as _IMPORT_FROM
 from ast import Lambda as _LAMBDA
+from ast import MatchAs as _MATCH_AS
+from ast import MatchMapping as _MATCH_MAPPING
+from ast import MatchStar as _MATCH_STAR
 from ast import Name as _NAME
 from ast import NamedExpr as _NAMED_EXPR
 from ast import Store as _STORE
@@ -37,9 +40,10 @@ TEST_MODULE = "recode_task_test"
 
 
 def _module_names(tree):
-    """The names a module's text binds at module level: assignments, imports,
-    ``def`` and ``class`` (not what their bodies bind), loop, ``with`` and
-    ``except`` targets, ``:=``, and names a function declares ``global``."""
+    """The names a module's text binds at module level: assignments, imports
+    (not a star import's: ``star_imports``), ``def`` and ``class`` (not what their
+    bodies bind), loop, ``with`` and ``except`` targets, ``:=``, a ``match``
+    statement's captures, and names a function declares ``global``."""
     names = set()
     stack = list(tree.body)
     while stack:
@@ -58,9 +62,14 @@ def _module_names(tree):
         elif kind is _NAMED_EXPR:
             names.add(node.target.id)
         elif kind is _ALIAS:
-            names.add(node.asname or node.name.split(".")[0])
+            if node.name != "*":
+                names.add(node.asname or node.name.split(".")[0])
         elif isinstance(node, _EXCEPT_HANDLER) and node.name:
             names.add(node.name)
+        elif kind in (_MATCH_AS, _MATCH_STAR) and node.name:
+            names.add(node.name)
+        elif kind is _MATCH_MAPPING and node.rest:
+            names.add(node.rest)
         if kind is not _LAMBDA:
             stack.extend(_children(node))
     return frozenset(names)
@@ -187,7 +196,22 @@ def _is_patch(func):
     return func.attr == "patch" or (func.attr in ("object", "dict", "multiple") and _is_patch(func.value))
 
 
-class TestFacts(namedtuple("TestFacts", "class_names bound_names imports tests_patch patch_targets changes_own")):
+def star_imports(tree):
+    """The modules a module's text star-imports at module level (``from m import *``), in order: the names
+    such an import binds are the module's (its ``__all__``, or its public names) as it runs, not the text's."""
+    found = []
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop(0)
+        kind = type(node)
+        if kind is _IMPORT_FROM and not node.level and node.module and any(a.name == "*" for a in node.names):
+            found.append(node.module)
+        elif kind not in (_FUNCTION_DEF, _ASYNC_DEF, _CLASS_DEF):
+            stack.extend(_children(node))
+    return tuple(found)
+
+
+class TestFacts(namedtuple("TestFacts", "class_names bound_names imports tests_patch patch_targets changes_own star_imports")):
     """What test.py's text says, read from its syntax tree alone (immutable: a run may reach a cached one)."""
 
     __slots__ = ()
@@ -206,6 +230,7 @@ class TestFacts(namedtuple("TestFacts", "class_names bound_names imports tests_p
             tests_patch_of(tree),
             patch_targets(tree, imports),
             tests_change_own(tree, class_names),
+            star_imports(tree),
         )
 
 
