@@ -138,13 +138,13 @@ function copyFolder(folder: string): string {
   return dir;
 }
 
-function listTests(folder: string, python: string): Listing {
+function listTests(folder: string, python: string, env: Record<string, string> = {}): Listing {
   const dir = copyFolder(folder);
   const outFile = join(dir, "..", `${basename(dir)}.listing.json`);
   try {
     const r = spawnSync(python, ["-c", LIST_SCRIPT, outFile], {
       cwd: dir,
-      env: ENV,
+      env: { ...ENV, ...env },
       stdio: ["ignore", "pipe", "pipe"],
       encoding: "utf8",
       timeout: 60_000,
@@ -297,16 +297,19 @@ function lastPart(path: string): string {
   return path.slice(path.lastIndexOf(".") + 1);
 }
 
-/** Run CPython's unittest on `folder` (holding target.py and test.py) and read its verdicts. */
-export function oracleOutcome(folder: string, python = "python3"): OracleOutcome {
+/**
+ * Run CPython's unittest on `folder` (holding target.py and test.py) and read its verdicts. `env`: more
+ * environment for Python (`PYTHONPATH`, `RECODE_EXPECTED` for recode_check's own comparison).
+ */
+export function oracleOutcome(folder: string, python = "python3", env: Record<string, string> = {}): OracleOutcome {
   const where = resolve(folder);
-  const listing = listTests(folder, python);
+  const listing = listTests(folder, python, env);
   const dir = copyFolder(folder);
   let stderr: string;
   try {
     const r = spawnSync(python, ["-m", "unittest", "discover", "-v", "-p", "test.py"], {
       cwd: dir,
-      env: ENV,
+      env: { ...ENV, ...env },
       stdio: ["ignore", "pipe", "pipe"],
       encoding: "utf8",
       timeout: 120_000,

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { knownBug } from "../helpers/known-bugs";
 import { loaderSlipAttack } from "../helpers/test-py-attacks";
+import { oracleOutcome } from "../helpers/unittest-oracle";
 
 const BIN = new URL("../../bin/recode.mjs", import.meta.url).pathname;
 const recode = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 120_000 });
@@ -173,6 +174,33 @@ describe("recode test", () => {
     writeFileSync(testPy, text.replace("(10, 3, 1), (10, 3, 2)", "(10, 4, 1), (10, 3, 2)"));
     expect(recode("tasks", "record", "pass-at-k", "--dir", tasks).status).toBe(0);
     expect(recode("test", join(tasks, "pass-at-k"), canonical).status).toBe(0);
+  });
+
+  it("a check that fails inside a test marked as an expected failure is that failure (xfail), as CPython counts it", () => {
+    // known-limits records f's known limit on purpose: its two last tests are expected failures. A candidate without
+    // the limit fails the check of one (the recorded value is the limited one) and passes the other outright.
+    const task = new URL("../fixtures/xfail-task/known-limits", import.meta.url).pathname;
+    const fixed = file("known-limits-fixed.py", "def f(x):\n    return x\n");
+    const want = { "TestF.test_small": "passed", "TestF.test_known_limitation": "xpass", "TestF.test_known_in_check": "xfail" };
+    // CPython, with recode_check comparing with expected.json itself (its mode outside the playground).
+    const folder = mkdtempSync(join(tmpdir(), "recode-xfail-oracle-"));
+    cpSync(join(task, "repo"), folder, { recursive: true });
+    cpSync(join(task, "test.py"), join(folder, "test.py"));
+    cpSync(fixed, join(folder, "lib", "m.py"));
+    const cpython = oracleOutcome(folder, "python3", {
+      PYTHONPATH: new URL("../../src/python", import.meta.url).pathname,
+      RECODE_EXPECTED: join(task, "expected.json"),
+    });
+    expect(cpython.tests).toEqual(want);
+    for (const backend of ["pyodide", "native"]) {
+      const r = recode("test", task, fixed, "--backend", backend, "--json");
+      const out = JSON.parse(r.stdout) as { solved: boolean; tests: { id: string; status: string; message: string }[] };
+      expect(Object.fromEntries(out.tests.map((t) => [t.id, t.status])), backend).toEqual(want);
+      expect(out.tests.find((t) => t.id === "TestF.test_known_in_check")?.message).toContain("three: expected 2, got 3");
+      // (Not solved: an unexpected success is no pass.)
+      expect(r.status).toBe(1);
+    }
+    rmSync(folder, { recursive: true, force: true });
   });
 
   it("does not pass a test that test.py gained after the recording, and says to record again", () => {
