@@ -307,7 +307,8 @@ def handlers_without_frames(uninterruptible=()):
     frames of finished calls in ``gc.garbage``) and ``sys.getrefcount``
     (refused: a count tells whether the test holds an ``assertRaises``
     context), ``sys.call_tracing`` (refused: a fork inside it left the child
-    untraced) and ``tracemalloc.start`` (refused: where live memory was made
+    untraced), ``sys.monitoring.use_tool_id`` (refused: a tool claimed and
+    left so was taken for a change to the hooks) and ``tracemalloc.start`` (refused: where live memory was made
     tells it too). ``uninterruptible``: code objects (filled by the guard once
     made) that a handler must not interrupt with an exception in a child
     forked by code under test: such a child ends instead (exit code 1). The
@@ -387,6 +388,21 @@ def handlers_without_frames(uninterruptible=()):
     call_tracing.__doc__ = sys.call_tracing.__doc__
     sys.call_tracing = call_tracing
 
+    # sys.monitoring's callbacks are refused (the guard's audit hook), but claiming a tool raises no audit event:
+    # cProfile claimed one and was then refused its callbacks, and the tool left claimed was taken for a change
+    # to the interpreter's hooks ("not trusted"). Code under test claims no tool: a clean refusal, as 3.11's
+    # sys.setprofile gives.
+    monitoring = getattr(sys, "monitoring", None)
+    claim = []
+    if monitoring is not None:
+
+        def use_tool_id(tool_id, name, /):
+            raise RuntimeError("sys.monitoring is not available to code under test")
+
+        use_tool_id.__doc__ = monitoring.use_tool_id.__doc__
+        monitoring.use_tool_id = use_tool_id
+        claim.append(use_tool_id)
+
     # tracemalloc tells where every live block of memory was made: inside `with self.assertRaises(E):` the
     # context object unittest made in assertRaises (which passed every error test of every task, as the
     # count did), and the lines of test.py that called into code under test. Code under test traces nothing.
@@ -439,4 +455,4 @@ def handlers_without_frames(uninterruptible=()):
     _signal.signal = signal
     _signal.getsignal = getsignal
     _imp.create_builtin = create_builtin
-    return (signal, getsignal, create_builtin, set_debug, getrefcount, call_tracing, start)
+    return (signal, getsignal, create_builtin, set_debug, getrefcount, call_tracing, start, *claim)

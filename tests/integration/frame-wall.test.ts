@@ -162,6 +162,17 @@ describe.each(["pyodide", "native"] as const)("%s: no frames for code under test
     expect(r.counts.total).toBe(7);
   });
 
+  it("a profiler in honest code (cProfile) is refused in the test that runs it, and the run stays trusted", async () => {
+    const profiler = "import cProfile\ndef take():\n    p = cProfile.Profile()\n    p.enable()\n    p.disable()\n";
+    const r = await rt.run(request(profiler, ROUTE_TESTS, { "TestTake.test_take": "take" }));
+    expect(r.incident).toBeNull();
+    expect(r.tests.map((t) => t.status)).toEqual(["error"]);
+    // 3.11: sys.setprofile is refused; 3.12 and later: cProfile cannot claim its sys.monitoring tool (it says so its way).
+    expect(r.tests[0]?.message).toMatch(
+      /^(RuntimeError: sys\.setprofile is not available to code under test|ValueError: Another profiling tool is already active)/,
+    );
+  });
+
   it.each(Object.keys(ROUTES))("taking a frame through %s is refused, and the message says where", async (route) => {
     const r = await rt.run(request(ROUTES[route] as string, ROUTE_TESTS, { "TestTake.test_take": "take" }));
     const [t] = r.tests;

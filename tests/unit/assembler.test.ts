@@ -51,6 +51,22 @@ describe("results the code under test could write", () => {
   });
 });
 
+describe("a change the guard found during a test", () => {
+  it("is the run's reason: the running test's unsent result is not named as another", () => {
+    const asm = new RunAssembler(REQ);
+    feed(asm, [
+      { type: "collected", tests: ["T.test_a", "T.test_b"] },
+      { type: "test-start", id: "T.test_a" },
+      { type: "tampered", what: ["monitoring tool 2"] },
+      { type: "end", poisoned: null },
+    ]);
+    const run = asm.finish("pyodide", 5, null);
+    expect(run.incident?.kind).toBe("tampered");
+    expect(run.incident?.message).toContain("monitoring tool 2");
+    expect(run.incident?.message).not.toContain("had not reported");
+  });
+});
+
 describe("after the host sent the interrupt", () => {
   it("the test running then is a timeout, and a test that reports later was not run, whatever they say", () => {
     const asm = new RunAssembler(REQ);
