@@ -299,6 +299,7 @@ class _TestState:
         self.t0 = _perf()
         self.outcomes = []  # (status, message, traceback, line)
         self.subtests = []
+        self.subtest_lines = []  # the line of the target file where each subTest failed, or None
         # The streams it replaced and its own (the test's, not the run object's: the guard compares the run
         # object at every look, and one that changes at every test sends each look the long way).
         self.streams = None
@@ -383,7 +384,10 @@ class Run:
             return
         self.current = None
         status, message, tb, line = "passed", "", "", None
-        subs = [("skipped" if x["status"] == "skipped" else x["status"], f"subTest {x['params']}: {x['message']}", x["traceback"], None) for x in state.subtests]
+        subs = [
+            ("skipped" if x["status"] == "skipped" else x["status"], f"subTest {x['params']}: {x['message']}", x["traceback"], line)
+            for x, line in zip(state.subtests, state.subtest_lines)
+        ]
         for o in state.outcomes + subs:
             # The first outcome of the worst kind (error > failed > xpass > skipped > xfail > passed).
             if _RANK[o[0]] > _RANK[status]:
@@ -431,6 +435,7 @@ class Run:
             except Exception:  # noqa: BLE001 - a parameter's repr failed
                 params = "(<subtest>)"
             state.subtests.append({"params": params[:500], "status": status, "message": message, "traceback": tb})
+            state.subtest_lines.append(line)
             return
         state.outcomes.append((status, message, tb, line))
 

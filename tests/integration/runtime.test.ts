@@ -93,6 +93,23 @@ describe.each(backends)("%s runtime", (backend) => {
     expect(doc.tests["TestCore.test_error"]).toEqual([]);
   });
 
+  it("an error raised in the target file inside a subTest names its line there, as one outside does", async () => {
+    const tests = `import unittest
+from pkg.mod import boom
+
+class TestCore(unittest.TestCase):
+    def test_error(self):
+        for i in range(2):
+            with self.subTest(i=i):
+                boom()
+`;
+    const r = await rt.run(request(GOOD, { tests, interfaceOf: { "TestCore.test_error": "boom" } }));
+    const [t] = r.tests;
+    expect(t?.status).toBe("error");
+    expect(t?.message).toMatch(/^subTest \(i=0\): ZeroDivisionError/);
+    expect(t?.line).toBe(5);
+  });
+
   it("reports passed, failed, error and skipped with details", async () => {
     const bad = GOOD.replace("return a + b", "return a - b")
       .replace('float("inf")), "n"', 'float("inf")), "n"')
