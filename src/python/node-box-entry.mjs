@@ -8,8 +8,13 @@ import { register } from "tsx/esm/api";
 
 register();
 const { hostChannel } = await import("./box-channel.ts");
+const { PYODIDE_WORKER_STACK_MB } = await import("./worker-stack.ts");
 
-const worker = new Worker(new URL("./node-worker.mjs", import.meta.url), { stdout: true, stderr: true });
+const worker = new Worker(new URL("./node-worker.mjs", import.meta.url), {
+  stdout: true,
+  stderr: true,
+  resourceLimits: { stackSizeMb: PYODIDE_WORKER_STACK_MB },
+});
 worker.stdout.resume();
 let lastErr = "";
 worker.stderr.on("data", (d) => {

@@ -15,10 +15,15 @@ import { PyodideRuntime, type PyodideRuntimeOptions, type StartSnapshotStore, ty
 import { PROGRAM_NAME, PYTHON_ENV } from "./python-start";
 import type { PythonRuntime } from "./runtime";
 import { defaultSnapshotDir, fileSnapshotStore, startSnapshotKey } from "./start-snapshot";
+import { PYODIDE_WORKER_STACK_MB } from "./worker-stack";
 
 /** Start a worker thread running the Pyodide worker core. */
 export function nodeWorkerHandle(): WorkerHandle {
-  const worker = new Worker(new URL("./node-worker.mjs", import.meta.url), { stdout: true, stderr: true });
+  const worker = new Worker(new URL("./node-worker.mjs", import.meta.url), {
+    stdout: true,
+    stderr: true,
+    resourceLimits: { stackSizeMb: PYODIDE_WORKER_STACK_MB },
+  });
   // Pyodide's own loading messages are not ours to print; keep stderr for diagnostics.
   worker.stdout.resume();
   let lastErr = "";

@@ -93,6 +93,30 @@ describe.each(backends)("%s runtime", (backend) => {
     expect(doc.tests["TestCore.test_error"]).toEqual([]);
   });
 
+  it("recursion through C calls 3,000 levels deep runs, as in CPython (Pyodide's thread has the stack for it)", async () => {
+    const deep = `import sys
+
+class Node:
+    def __init__(self, children):
+        self.children = children
+
+def depth(node):
+    return 1 + max((depth(c) for c in node.children), default=0)
+
+def boom():
+    sys.setrecursionlimit(100000)
+    node = Node([])
+    for _ in range(3000):
+        node = Node([node])
+    return depth(node)
+`;
+    const tests =
+      "import unittest\nfrom pkg.mod import boom\n\nclass TestCore(unittest.TestCase):\n    def test_error(self):\n        self.assertEqual(boom(), 3001)\n";
+    const r = await rt.run(request(deep, { tests, interfaceOf: { "TestCore.test_error": "boom" } }));
+    expect(r.incident).toBeNull();
+    expect(r.tests.map((t) => [t.id, t.status, t.message])).toEqual([["TestCore.test_error", "passed", ""]]);
+  });
+
   it("an error raised in the target file inside a subTest names its line there, as one outside does", async () => {
     const tests = `import unittest
 from pkg.mod import boom
