@@ -48,6 +48,8 @@ export interface TestCommandJson {
   collectionError: string | null;
   /** Where the collection error is: a file of the run (the candidate's path, test.py, a repository file) and its line, either null when not known. */
   collectionErrorAt: { file: string | null; line: number | null } | null;
+  /** The collection error's traceback, with what the code printed while it was imported (as the text output shows it), or null. */
+  collectionErrorTraceback: string | null;
   incident: { kind: string; message: string } | null;
   counts: RunResult["counts"];
 }
@@ -150,6 +152,7 @@ export function testCommandJson(r: RunResult): TestCommandJson {
     })),
     collectionError: r.collectionError ? r.collectionError.message : null,
     collectionErrorAt: r.collectionError ? { file: r.collectionError.file, line: r.collectionError.line } : null,
+    collectionErrorTraceback: r.collectionError ? r.collectionError.traceback : null,
     incident: r.incident ? { kind: r.incident.kind, message: r.incident.message } : null,
     counts: r.counts,
   };

@@ -412,6 +412,17 @@ describe("a candidate whose error shows in another file than its own", () => {
     expect(JSON.parse(t.stdout).collectionErrorAt).toMatchObject({ file: "test.py", line: expect.any(Number) });
     rmSync(dir, { recursive: true, force: true });
   });
+
+  it("--json gives the collection error's traceback and what the file printed while it was imported, as the text does", () => {
+    const file = join(dir, "prints-then-fails.py");
+    writeFileSync(file, 'print("loading the model weights")\nraise RuntimeError("no weights")\n');
+    const t = recode("test", "pass-at-k", file, "--json");
+    expect(t.status).toBe(1);
+    const out = JSON.parse(t.stdout) as { collectionError: string; collectionErrorTraceback: string };
+    expect(out.collectionError).toContain("RuntimeError: no weights");
+    expect(out.collectionErrorTraceback).toContain("RuntimeError: no weights");
+    expect(out.collectionErrorTraceback).toContain("loading the model weights");
+  });
 });
 
 describe("a candidate that changes the test framework as test.py imports it", () => {
