@@ -62,6 +62,7 @@ from recode_guard import (
     MEMORY_ACCESS_MODULES,
     MEMORY_BUG_MODULES,
     SUBINTERPRETER_MODULES,
+    NATIVE_CODE_MODULES,
     Guard,
     freeze_classes,
     hide_ctypes_classes,
@@ -1052,7 +1053,7 @@ def _installed_extensions_only(packages):
     roots, site_dirs, loaded = folders(roots), folders(site_dirs), frozenset(loaded)
 
     real, spec_type, get = _imp.create_dynamic, machinery.ModuleSpec, object.__getattribute__
-    refused = MEMORY_ACCESS_MODULES | MEMORY_BUG_MODULES | SUBINTERPRETER_MODULES
+    refused = MEMORY_ACCESS_MODULES | MEMORY_BUG_MODULES | SUBINTERPRETER_MODULES | NATIVE_CODE_MODULES
 
     # (What it checks with is in its closure, not in defaults a caller could pass: roots of its own.)
     def create_dynamic(spec, file=None, /):
@@ -1387,7 +1388,7 @@ _BRIDGE_ROOTS = frozenset(("js", "pyodide", "_pyodide", "pyodide_js", "_pyodide_
 # interpreter's memory (recode_guard.MEMORY_ACCESS_MODULES, refused on both backends; in Pyodide ctypes
 # also calls any C function, emscripten_run_script_string among them: JavaScript), and array
 # (recode_guard.MEMORY_BUG_MODULES), and the subinterpreters' (recode_guard.SUBINTERPRETER_MODULES).
-_REFUSED_ROOTS = _BRIDGE_ROOTS | MEMORY_ACCESS_MODULES | MEMORY_BUG_MODULES | SUBINTERPRETER_MODULES
+_REFUSED_ROOTS = _BRIDGE_ROOTS | MEMORY_ACCESS_MODULES | MEMORY_BUG_MODULES | SUBINTERPRETER_MODULES | NATIVE_CODE_MODULES
 
 
 # The _imp module as sealed (a run that swaps it in sys.modules is tainted).

@@ -321,11 +321,23 @@ function withRealPath(p: string): string[] {
   }
 }
 
+/** The system's own folders, which the box's programs need: never hidden, whatever a command names. */
+const SYSTEM_FOLDERS: ReadonlySet<string> = new Set(
+  ["/usr", "/usr/local"].flatMap((root) => [
+    root,
+    ...["bin", "sbin", "lib", "lib32", "lib64", "libx32", "libexec", "share", "include", "src", "games", "etc", "var", "man"].map(
+      (name) => `${root}/${name}`,
+    ),
+  ]),
+);
+
 /**
  * Add to bubblewrap's arguments `b` (after the system's folders and `bound` are bound) an empty, read-only folder
  * over each of `paths` (and over its real path) that exists and lies inside /usr or inside one of `bound` (other
- * folders the box binds): the box does not see what they hold. A path that holds one of `keep` (a folder the box
- * needs, such as Python's own) is left as it is, and so is a folder of the system's (/usr/local, /usr/lib).
+ * folders the box binds): the box does not see what they hold. A task folder (it holds a task.json) is always
+ * covered; another folder (the folder of tasks a command reads) is left as it is when it is one of the system's
+ * folders (/usr/local, /usr/share, ...) or holds one of `keep` (a folder the box needs, such as Python's own):
+ * its task folders, named too, are covered one by one.
  * @param paths host folders, such as the tasks a run comes from (their canonical solutions and recorded values).
  */
 export function hideFromBox(b: string[], paths: readonly string[], bound: readonly string[] = [], keep: readonly string[] = []): void {
@@ -337,8 +349,8 @@ export function hideFromBox(b: string[], paths: readonly string[], bound: readon
     if (done.has(path) || !existsSync(path) || hidden.some((h) => inside(path, h))) continue;
     done.add(path);
     if (!inside(path, "/usr") && !bound.some((root) => inside(path, root))) continue;
-    // (Nor a system folder itself, such as /usr/local or /usr/lib, which the box's programs need.)
-    if (path.split("/").filter(Boolean).length < 3 || keep.some((k) => k === path || inside(k, path))) continue;
+    const task = existsSync(join(path, "task.json"));
+    if (!task && (SYSTEM_FOLDERS.has(path) || keep.some((k) => k === path || inside(k, path)))) continue;
     b.push("--size", "4096", "--tmpfs", path, "--remount-ro", path);
     hidden.push(path);
   }

@@ -949,8 +949,14 @@ MEMORY_ACCESS_MODULES = frozenset(
 # under test, on both backends.
 SUBINTERPRETER_MODULES = frozenset(("_xxsubinterpreters", "_xxinterpchannels", "_interpreters", "_interpchannels", "_interpqueues"))
 
+# Modules that load native code from any file into the interpreter, with no audit event: Tcl's `load` command
+# (tkinter's ``Tcl().eval("load x.so X")``) opened a library the run wrote, whose constructor took the audit
+# hooks away and let a wrong candidate pass natively. Refused to code under test (Pyodide has no tkinter).
+NATIVE_CODE_MODULES = frozenset(("_tkinter", "tkinter"))
+
 # Events that hand code under test every frame or every object (the harness's and the running test's
-# included): tracing and profiling hooks, sys.monitoring callbacks and the gc walks.
+# included): tracing and profiling hooks, sys.monitoring callbacks and the gc walks; and sqlite3's loading of
+# extensions, which puts native code from any file in the interpreter.
 # Modules with a known memory-safety bug of this CPython (3.11 natively, 3.14 in Pyodide) that turns into
 # reads and writes of any address: array's item assignment converts the value after checking the index, and
 # a value whose __index__ empties the array writes past its buffer. Refused to code under test, on both
@@ -964,6 +970,9 @@ _REFUSED_EVENTS = frozenset(
         "sys._settraceallthreads",
         "sys._setprofileallthreads",
         "sys.monitoring.register_callback",
+        # A library of any file loaded into the interpreter (where Python's build has them).
+        "sqlite3.enable_load_extension",
+        "sqlite3.load_extension",
         "gc.get_objects",
         "gc.get_referrers",
         "gc.get_referents",
@@ -1124,6 +1133,7 @@ def _install_audit_guard(functions, own=(), seal_module=None, stack_views=None):
         _no_import=MEMORY_ACCESS_MODULES,
         _bug=MEMORY_BUG_MODULES,
         _subinterpreters=SUBINTERPRETER_MODULES,
+        _native=NATIVE_CODE_MODULES,
         _str=str,
         _ie=ImportError,
         _sub=issubclass,
@@ -1159,6 +1169,8 @@ def _install_audit_guard(functions, own=(), seal_module=None, stack_views=None):
                 raise _ie(f"{_str.__str__(name)} is not available to code under test (it reads and writes the interpreter's memory)")
             if root in _bug:
                 raise _ie(f"{_str.__str__(name)} is not available to code under test (a memory-safety bug of its item assignment)")
+            if root in _native:
+                raise _ie(f"{_str.__str__(name)} is not available to code under test (it loads native code from any file into the interpreter)")
             if root in _subinterpreters:
                 raise _ie(f"{_str.__str__(name)} is not available to code under test (a subinterpreter has none of the harness's guards)")
             if root == "asyncio":

@@ -2462,6 +2462,15 @@ def _reads():
                 out.append(f"{label}: {type(e).__name__}: {str(e)[:400]}")
     else:
         out.append("site: no extension module found")
+    # Native code from any file, by the standard library's own means: Tcl's load command, sqlite3's extensions.
+    attempt("tkinter", lambda: __import__("tkinter").Tcl())
+    attempt("_tkinter", lambda: __import__("_tkinter"))
+    import sqlite3
+    connection = sqlite3.connect(":memory:")
+    if hasattr(connection, "enable_load_extension"):
+        attempt("sqlite3 extensions", lambda: connection.enable_load_extension(True))
+    else:
+        out.append("sqlite3 extensions: not built")
     import decimal
     out.append(f"decimal: {decimal.Decimal('1.5') + 1}")
     return " | ".join(out)

@@ -7,7 +7,7 @@
  * which shows they are real.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -391,9 +391,19 @@ describe("the playground installed under /usr (a global install), which every bo
         const canonical = join(root, "pass-at-k", "canonical.py");
         writeFileSync(file, `exec(compile(open(${JSON.stringify(canonical)}).read(), "canonical.py", "exec"))\n`);
         const recode = fileURLToPath(new URL("../../bin/recode.mjs", import.meta.url));
+        // And a task folder right under /usr, given by its path (its id is its folder's name).
+        const top = `/usr/recode-top-${process.pid}`;
+        cpSync(join(BUILTIN_TASKS, "pass-at-k"), top, { recursive: true });
+        const meta = join(top, "task.json");
+        writeFileSync(meta, readFileSync(meta, "utf8").replace('"id": "pass-at-k"', `"id": "recode-top-${process.pid}"`));
+        writeFileSync(
+          join(tmpdir(), `recode-usr-top-borrow-${process.pid}.py`),
+          `exec(compile(open(${JSON.stringify(join(top, "canonical.py"))}).read(), "canonical.py", "exec"))\n`,
+        );
         for (const how of [
           ["test", join(root, "pass-at-k"), file],
           ["test", "pass-at-k", file, "--dir", root],
+          ["test", top, join(tmpdir(), `recode-usr-top-borrow-${process.pid}.py`)],
         ]) {
           const r = spawnSync(process.execPath, [recode, ...how, "--backend", "native", "--json"], { encoding: "utf8", timeout: 120_000 });
           const out = JSON.parse(r.stdout) as { solved: boolean };
@@ -403,7 +413,9 @@ describe("the playground installed under /usr (a global install), which every bo
         }
       } finally {
         rmSync(root, { recursive: true, force: true });
+        rmSync(`/usr/recode-top-${process.pid}`, { recursive: true, force: true });
         rmSync(file, { force: true });
+        rmSync(join(tmpdir(), `recode-usr-top-borrow-${process.pid}.py`), { force: true });
       }
     },
   );
