@@ -61,6 +61,7 @@ from recode_frames import code_objects, fixed_frame_functions
 from recode_guard import (
     MEMORY_ACCESS_MODULES,
     MEMORY_BUG_MODULES,
+    PROTECTED_MODULES,
     SUBINTERPRETER_MODULES,
     NATIVE_CODE_MODULES,
     Guard,
@@ -1732,7 +1733,7 @@ def seal():
     # (What the framework loads or binds at first use, loaded now: frozen and protected with the rest.)
     settle_lazy_globals()
     # (The library's super().name without a frame look, while code can still be made from its parts.)
-    library_super_without_frames(library_paths())
+    library_super_without_frames(library_paths(), PROTECTED_MODULES)
     freeze_classes([*protected_classes(), *fixed_frame_functions()])
     seal_closures()
     seal_frame_builtins()

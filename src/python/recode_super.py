@@ -11,7 +11,10 @@ stack. When ``super`` is not the interpreter's own type, that instruction calls 
 its argument clear) or with both (set: the two-argument form ``super(__class__, self).name``, which compiles to
 the same loads). So setting the bit changes nothing the code computes, and the call then reads no frame. This is
 done once in Pyodide, as the interpreter is sealed (code made later from its parts is refused), to the functions
-of Python's own library loaded by then; every run starts from that interpreter. (Natively each run is a new
+of the modules whose globals the guard watches (``recode_guard.PROTECTED_MODULES``: collections, unittest,
+functools, ...), loaded by then; every run starts from that interpreter. (The form hands the class and instance
+to whatever ``super`` is in the function's globals: planted in a module the guard watches, it is a change the
+guard sees; in another, it would be handed what the zero-argument form handed nothing.) (Natively each run is a new
 process, which would pay for the walk at every run: there the library's calls look at the frame.) Other calls of ``super()`` (one whose result is kept, code compiled during a
 run, Python 3.11's) still read the frame, as before.
 """
@@ -48,13 +51,20 @@ def two_argument_code(code):
     return code.replace(co_code=raw if fixed is None else bytes(fixed), co_consts=nested)
 
 
-def library_super_without_frames(library_paths):
+def library_super_without_frames(library_paths, modules=None):
     """Give the two-argument form (``two_argument_code``) to the functions of the library loaded now: those of
     every loaded module, its classes (and theirs), their static and class methods and properties, whose code is
-    in a file under one of ``library_paths`` (folders). Returns how many functions changed."""
+    in a file under one of ``library_paths`` (folders) and whose globals are those of one of ``modules`` (names;
+    None: any). The form hands the class and instance to whatever ``super`` names in the function's globals:
+    the harness gives the modules whose globals the guard watches (a ``super`` planted there is a change it
+    sees), so that none other gets them where the zero-argument form handed it nothing. Returns how many
+    functions changed."""
     if _LOAD_SUPER_ATTR is None:
         return 0
     prefixes = tuple(p.rstrip("/") + "/" for p in library_paths if p)
+    watched = None
+    if modules is not None:
+        watched = {id(vars(sys.modules[m])) for m in modules if m in sys.modules}
     seen = set()
     changed = 0
 
@@ -64,6 +74,8 @@ def library_super_without_frames(library_paths):
             return
         seen.add(id(fn))
         code = fn.__code__
+        if watched is not None and id(fn.__globals__) not in watched:
+            return
         # (Not the harness's own modules, whose code the frame wall knows by identity.)
         if code.co_filename.startswith(prefixes) and not str(fn.__module__).startswith("recode_"):
             new = two_argument_code(code)
