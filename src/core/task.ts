@@ -326,7 +326,11 @@ export function jsonLine(raw: string, path: PropertyKey[]): number | undefined {
 
 /** Validate task.json text. Throws TaskFormatError naming the field and line. */
 export function parseTaskMeta(task: string, text: string): TaskMeta {
-  const raw = parseJson(task, "task.json", text);
+  return taskMetaOf(task, parseJson(task, "task.json", text), text);
+}
+
+/** Validate task.json as parsed (`raw`) from `text`. Throws TaskFormatError naming the field and line. */
+function taskMetaOf(task: string, raw: unknown, text: string): TaskMeta {
   const res = TaskMetaSchema.safeParse(raw);
   if (!res.success) {
     const issues = fieldIssues(TaskMetaSchema, raw, res.error.issues, "task.json");
@@ -370,14 +374,14 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
   // What task.json holds, read loosely where its schema fails (only the fields checked below).
   let loose: { id?: unknown; target_file_path?: unknown; isolation?: unknown; interfaces?: unknown } = {};
   if (metaText !== undefined) {
+    // (Text that is no JSON says so alone: nothing of it can be checked.)
+    const raw = parseJson(folder, "task.json", metaText);
+    if (raw && typeof raw === "object" && !Array.isArray(raw)) loose = raw as typeof loose;
     try {
-      meta = parseTaskMeta(folder, metaText);
-      loose = meta;
+      meta = taskMetaOf(folder, raw, metaText);
     } catch (e) {
-      if (!(e instanceof TaskFormatError) || /^not valid JSON/.test(e.problem)) throw e;
+      if (!(e instanceof TaskFormatError)) throw e;
       problems.push({ file: "task.json", problem: e.problem, field: e.field, line: e.line });
-      const raw = parseJson(folder, "task.json", metaText);
-      if (raw && typeof raw === "object" && !Array.isArray(raw)) loose = raw as typeof loose;
     }
   }
   const text = metaText ?? "";
