@@ -1031,13 +1031,12 @@ def _installed_extensions_only(packages):
     one (``recode_frames.handlers_without_frames``). Returns the replacement."""
     import _imp
     import importlib.machinery as machinery
-    import site
     import sysconfig
 
     paths = sysconfig.get_paths()
     suffixes = tuple(machinery.EXTENSION_SUFFIXES)
-    site_dirs = {paths.get("purelib"), paths.get("platlib"), *site.getsitepackages(), getattr(site, "getusersitepackages", lambda: None)()}
-    roots = {paths.get(k) for k in ("stdlib", "platstdlib")} | site_dirs
+    site_dirs = _site_folders()
+    roots = {paths.get(k) for k in ("stdlib", "platstdlib")} | set(site_dirs)
     loaded = set()
     for mod in list(sys.modules.values()):
         file = getattr(mod, "__file__", None)
@@ -1049,9 +1048,8 @@ def _installed_extensions_only(packages):
         return tuple(os.path.join(os.path.realpath(r), "") for r in dirs if isinstance(r, str) and r)
 
     # The folders of the task's packages and of the packages imported now (task_packages_only's allowed names).
-    names = {n.replace("-", "_") for n in packages if isinstance(n, str)} | {n.split(".")[0] for n in list(sys.modules) if isinstance(n, str)}
-    package_dirs = folders(p for n in names for p in (getattr(sys.modules.get(n), "__path__", None) or ()))
-    roots, site_dirs, loaded = folders(roots), folders(site_dirs), frozenset(loaded)
+    package_dirs = folders(p for n in _allowed_packages(packages) for p in (getattr(sys.modules.get(n), "__path__", None) or ()))
+    roots, loaded = folders(roots), frozenset(loaded)
 
     real, spec_type, get = _imp.create_dynamic, machinery.ModuleSpec, object.__getattribute__
     refused = MEMORY_ACCESS_MODULES | MEMORY_BUG_MODULES | SUBINTERPRETER_MODULES | NATIVE_CODE_MODULES
@@ -1172,27 +1170,39 @@ def import_packages(names):
                 break
 
 
-def task_packages_only(names, workdir):
-    """Native, before the guard is made: code under test imports, of the packages installed for this Python
-    (its site-packages), the task's (``names``) and what is imported now alone, as in the page, whose Python has
-    the standard library and the task's packages only: a file that imports numpy for a task without it is a
-    collection error on both backends, not solved natively and refused in the page. Modules of the run's folder
-    and the standard library import as ever. Returns the finder (put first in ``sys.meta_path``)."""
+def _site_folders():
+    """The folders of the packages installed for this Python (its site-packages, the user's too), each as its
+    real path ending in a separator."""
     import site
     import sysconfig
-    from importlib.machinery import PathFinder
 
     dirs = {sysconfig.get_paths().get(k) for k in ("purelib", "platlib")}
     try:
         dirs.update(site.getsitepackages())
     except AttributeError:
         pass
-    user = getattr(site, "getusersitepackages", lambda: None)()
-    dirs.add(user)
-    installed = tuple(os.path.join(os.path.realpath(d), "") for d in dirs if isinstance(d, str) and d)
-    allowed = frozenset(n.replace("-", "_") for n in names if isinstance(n, str)) | frozenset(
+    dirs.add(getattr(site, "getusersitepackages", lambda: None)())
+    return tuple(os.path.join(os.path.realpath(d), "") for d in dirs if isinstance(d, str) and d)
+
+
+def _allowed_packages(names):
+    """The top-level names code under test may import from site-packages: the task's packages (``names``,
+    distribution names: ``-`` is ``_``) and those imported now."""
+    return frozenset(n.replace("-", "_") for n in names if isinstance(n, str)) | frozenset(
         n.split(".")[0] for n in list(sys.modules) if isinstance(n, str)
     )
+
+
+def task_packages_only(names, workdir):
+    """Native, before the guard is made: code under test imports, of the packages installed for this Python
+    (its site-packages), the task's (``names``) and what is imported now alone, as in the page, whose Python has
+    the standard library and the task's packages only: a file that imports numpy for a task without it is a
+    collection error on both backends, not solved natively and refused in the page. Modules of the run's folder
+    and the standard library import as ever. Returns the finder (put first in ``sys.meta_path``)."""
+    from importlib.machinery import PathFinder
+
+    installed = _site_folders()
+    allowed = _allowed_packages(names)
     stdlib = frozenset(getattr(sys, "stdlib_module_names", ())) | frozenset(sys.builtin_module_names)
     run_folder = [os.path.abspath(workdir)]
     find, realpath, _str, _type = PathFinder.find_spec, os.path.realpath, str, type
