@@ -8,6 +8,7 @@ import { z } from "zod";
 import { JsonSyntaxError, nodeAt, scanJson } from "./json-locate";
 import { fieldIssues } from "./schema-issues";
 import { suggestTestId, testIdsIn } from "./test-ids";
+import { runFileStarImportProblem, runFileStarImports } from "./test-star-imports";
 
 /**
  * Whether `p` is a relative path that stays inside its folder: `/`-separated,
@@ -362,7 +363,9 @@ export function definesTest(tests: string, id: string): boolean {
  * (e.g. `task.json`, `repo/pkg/mod.py`) to their text.
  * Throws TaskFormatError for a missing file, a bad task.json, a target file not
  * in repo/, a folder name that differs from the id, a test named in task.json
- * that test.py does not define, or an unreadable expected.json.
+ * that test.py does not define, a star import of a file of the run in test.py
+ * (`from <target module> import *`, see test-star-imports.ts), or an
+ * unreadable expected.json.
  */
 export function loadTaskFromFiles(folder: string, files: Record<string, string>): Task {
   // Every problem at once (the first names where; the others follow it), so that fixing one does not just reveal the
@@ -443,6 +446,12 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
       if (typeof name === "string") interfaceOf[id] = name;
     }
   });
+  if (tests !== undefined && isolation === "recorded") {
+    // The names test.py would take are the candidate's; the canonical solution's stand for them here.
+    const sources = targetPath !== null && files["canonical.py"] !== undefined ? { ...repo, [targetPath]: files["canonical.py"] } : repo;
+    for (const s of runFileStarImports(tests, sources))
+      problems.push({ file: "test.py", problem: runFileStarImportProblem(s), line: s.line });
+  }
   const [first, ...rest] = problems;
   if (first) {
     const place = (p: (typeof problems)[number]) =>
