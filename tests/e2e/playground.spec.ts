@@ -143,11 +143,11 @@ test("the task list filters by title, paper, domain or package", async ({ page }
 test("Reset to start asks first, then restores the starting text", async ({ page }) => {
   await openTask(page);
   await setTarget(page, "# something to throw away\n");
-  page.once("dialog", (d) => void d.dismiss());
-  await page.getByRole("button", { name: "Reset to start" }).click();
+  const reset = page.getByRole("button", { name: "Reset to start" });
+  // Each click is answered through the dialog it raised (a click ends only once its dialog is answered).
+  await Promise.all([page.waitForEvent("dialog").then((d) => d.dismiss()), reset.click()]);
   expect(await getTarget(page)).toBe("# something to throw away\n");
-  page.once("dialog", (d) => void d.accept());
-  await page.getByRole("button", { name: "Reset to start" }).click();
+  await Promise.all([page.waitForEvent("dialog").then((d) => d.accept()), reset.click()]);
   // (The editor takes the starting text once the dialog's answer has come back: looked at until it has.)
   await expect.poll(() => getTarget(page)).toBe(STARTER);
 });
