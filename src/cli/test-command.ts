@@ -24,6 +24,9 @@ import { backendLabel } from "./task-gates/doc";
 /** Bad usage or input of a command: the message says what to fix (exit code 2). */
 export class CommandInputError extends Error {}
 
+/** The text output's test log: every detail, and the last lines each test that did not pass printed. */
+const TEXT_LOG = { totalCap: 200_000, outputLines: 20 } as const;
+
 /** The JSON `recode test --json` prints (one object). */
 export interface TestCommandJson {
   solved: boolean;
@@ -253,7 +256,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       if (o.json) out(`${JSON.stringify({ ...testCommandJson(result), ...(problem ? { error: problem } : {}) })}\n`);
       else
         out(
-          `${taskLabel(spec, task, o.dir)}, ${backendLabel("native", version)}:\n${notJudgedHead(problem)}${renderTestLog(result, { totalCap: 200_000 })}\n`,
+          `${taskLabel(spec, task, o.dir)}, ${backendLabel("native", version)}:\n${notJudgedHead(problem)}${renderTestLog(result, TEXT_LOG)}\n`,
         );
       if (problem) process.stderr.write(`recode: ${problem}\n`);
       setCode(why ? 2 : result.allPassed ? 0 : 1);
@@ -324,7 +327,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
     if (o.json) out(`${JSON.stringify({ ...testCommandJson(r), ...(problem ? { error: problem } : {}) })}\n`);
     else
       out(
-        `${taskLabel(spec, task, o.dir)}, ${backendLabel(o.backend, version)}:\n${notJudgedHead(problem)}${renderTestLog(r, { totalCap: 200_000 })}\n`,
+        `${taskLabel(spec, task, o.dir)}, ${backendLabel(o.backend, version)}:\n${notJudgedHead(problem)}${renderTestLog(r, TEXT_LOG)}\n`,
       );
     if (problem) process.stderr.write(`recode: ${problem}\n`);
     setCode(problem ? 2 : r.allPassed ? 0 : 1);

@@ -400,6 +400,11 @@ export interface TestLogOptions {
   tracebackLines?: number;
   /** Characters kept of the whole log. Default 12000. */
   totalCap?: number;
+  /**
+   * Lines kept from the end of what each test that failed, raised or timed out printed (its stdout, then its
+   * stderr, each line capped at 300 characters). Default 0: the agent's log, like RECODE-H's, holds none.
+   */
+  outputLines?: number;
 }
 
 function cap(text: string, n: number): string {
@@ -443,6 +448,18 @@ function tail(text: string, n: number, lineCap = 400): string {
     start++;
   const kept = lines.slice(start).map((l) => cap(l, lineCap));
   return (lines.length > n ? ["  ..."] : []).concat(kept).join("\n");
+}
+
+/**
+ * The last `lines` lines of what a test printed (each capped), said after how many earlier lines were left out;
+ * "" for none. (Output cut at its cap already ends with the harness's own line that says so.)
+ */
+function printedTail(text: string, lines: number): string {
+  if (lines <= 0 || text.trim() === "") return "";
+  const all = text.replace(/\n$/, "").split("\n");
+  const kept = all.slice(-lines).map((l) => cap(l, 300));
+  const before = all.length - kept.length;
+  return [...(before > 0 ? [`[${plural(before, "earlier line")} left out]`] : []), ...kept].join("\n");
 }
 
 /** Log label of each test status (the test log's, also used where a turn's tests are listed). */
@@ -490,18 +507,27 @@ export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string
     if (tb) head.push(indentBlock(tb, "  "));
   } else {
     const passing = passingCount(c);
-    // The tests that did not pass, by status (an expected failure passes: said with the passed ones).
+    // The tests that did not pass, by status, each said as a count of its own ("2 errors", "1 unexpected success").
+    const words: Record<"failed" | "error" | "timeout" | "not_run" | "skipped" | "xpass", (n: number) => string> = {
+      failed: (n) => `${n} failed`,
+      error: (n) => plural(n, "error"),
+      timeout: (n) => plural(n, "timeout"),
+      not_run: (n) => `${n} not run`,
+      skipped: (n) => `${n} skipped`,
+      xpass: (n) => `${plural(n, "unexpected success", "unexpected successes")} (xpass)`,
+    };
     const breakdown = (["failed", "error", "timeout", "not_run", "skipped", "xpass"] as const)
       .filter((s) => (c[s] ?? 0) > 0)
-      .map((s) => `${c[s]} ${s === "not_run" ? "not run" : s}`);
-    // "3 failed" when every test that did not pass failed; else "3 did not pass (1 failed, 2 error)".
+      .map((s) => words[s](c[s] ?? 0));
+    // "3 failed" when every test that did not pass failed; else "3 did not pass (1 failed, 2 errors)".
     const notPassing = c.total - passing;
     const onlyFailed = breakdown.length === 1 && breakdown[0] === `${notPassing} failed`;
     const rest = notPassing === 0 || onlyFailed ? `${notPassing} failed` : `${notPassing} did not pass`;
+    // An expected failure counts as passing (wasSuccessful()), said apart from the tests that passed.
     const xfail = c.xfail ?? 0;
-    const expected = xfail > 0 ? ` (${xfail} of them ${xfail === 1 ? "an expected failure" : "expected failures"})` : "";
+    const expected = xfail > 0 ? `, ${plural(xfail, "expected failure")} (xfail, counted as passing)` : "";
     head.push(
-      `Test run: ${c.total} test${c.total === 1 ? "" : "s"}, ${passing} passed${expected}, ${rest}${breakdown.length && !onlyFailed ? ` (${breakdown.join(", ")})` : ""}.` +
+      `Test run: ${plural(c.total, "test")}, ${passing - xfail} passed${expected}, ${rest}${breakdown.length && !onlyFailed ? ` (${breakdown.join(", ")})` : ""}.` +
         (run.allPassed ? " All tests pass." : ""),
     );
   }
@@ -520,10 +546,18 @@ export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string
       for (const s of t.subtests ?? []) {
         detail.push(indentBlock(cap(`subTest ${s.params}: ${s.status}: ${s.message}`, messageCap), "    "));
       }
-      if (t.status === "failed" || t.status === "error") {
-        // (A recorded value's mismatch: where test.py checked it, its message said once, above.)
+      if (t.status === "failed" || t.status === "error" || t.status === "timeout") {
+        // (A recorded value's mismatch: where test.py checked it, its message said once, above. A time limit's
+        // traceback ends at the line the interrupt stopped.)
         const tb = t.mismatch === null ? tail(t.traceback, tbLines) : beforeRepeat(tail(t.traceback, tbLines), t.message);
         if (tb) detail.push(indentBlock(tb, "    "));
+        for (const [name, text] of [
+          ["stdout", t.stdout],
+          ["stderr", t.stderr],
+        ] as const) {
+          const shown = printedTail(text ?? "", opts.outputLines ?? 0);
+          if (shown) detail.push(`    printed (${name}):\n${indentBlock(shown, "      ")}`);
+        }
       }
     }
     return { line, detail: detail.join("\n") };

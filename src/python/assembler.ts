@@ -725,7 +725,7 @@ export class RunAssembler {
         // A check that fails raises inside the test (as recode_check does under plain unittest): in a test marked
         // as an expected failure, that is the failure it expects, as CPython counts it.
         status: t.status === "xpass" ? "xfail" : "failed",
-        message: `${where}${mismatchMessage(m)}`,
+        message: `${t.status === "xpass" ? "expected failure: " : ""}${where}${mismatchMessage(m)}`,
         traceback: checkTraceback(first.check, m),
         line: null,
         mismatch: m,

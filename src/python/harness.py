@@ -429,8 +429,12 @@ class Run:
         message, tb, line = "", "", None
         if err is not None:
             message, tb, line = self.describe(err[1])
+            if status == "xfail":
+                message = f"expected failure: {message}"[:MESSAGE_CAP]
         elif reason is not None:
             message = f"skipped: {reason}"[:MESSAGE_CAP]
+        elif status == "xpass":
+            message = "unexpected success: the test is marked as an expected failure, and it passed"
         if isinstance(test, unittest.case._SubTest):
             try:
                 params = test._subDescription()
@@ -513,7 +517,7 @@ class EventResult(unittest.TestResult):
             self._run.outcome(test, "skipped", reason=reason)
 
     def addExpectedFailure(self, test, err):
-        self._run.outcome(test, "xfail")
+        self._run.outcome(test, "xfail", err)
 
     def addUnexpectedSuccess(self, test):
         self._run.outcome(test, "xpass")

@@ -36,9 +36,10 @@ function summary(r: RunResult): string {
   // (pytest marks its report's lines with "E ": not part of the error.)
   if (r.collectionError) return collectionText({ ...r.collectionError, message: r.collectionError.message.replace(/^E\s+/gm, "") });
   const c = r.counts;
-  const bad = r.tests.filter((t) => t.status !== "passed").slice(0, 2);
-  const why = bad.map((t) => `${t.id} ${t.status}: ${t.message.slice(0, 120)}`).join("; ");
-  return `${c.passed}/${c.total} passed${why ? ` (${why})` : ""}${r.incident ? ` [${r.incident.message}]` : ""}`;
+  // The tests that do not pass (an expected failure passes: counted, not listed), each with its message when it has one.
+  const bad = r.tests.filter((t) => t.status !== "passed" && t.status !== "xfail").slice(0, 2);
+  const why = bad.map((t) => `${t.id} ${t.status}${t.message ? `: ${t.message.slice(0, 120)}` : ""}`).join("; ");
+  return `${c.passed}/${c.total} passed${c.xfail ? `, ${c.xfail} xfail` : ""}${why ? ` (${why})` : ""}${r.incident ? ` [${r.incident.message}]` : ""}`;
 }
 
 function outcomes(r: RunResult): string {

@@ -64,11 +64,12 @@ function summary(r: RunResult): string {
   // A run not trusted has every test marked with the same reason: the reason, once.
   if (r.incident?.kind === "tampered") return r.incident.message;
   const c = r.counts;
-  const bad = r.tests.filter((t) => t.status !== "passed").slice(0, 2);
+  // The tests that do not pass (an expected failure passes: counted, not listed), each with its message when it has one.
+  const bad = r.tests.filter((t) => t.status !== "passed" && t.status !== "xfail").slice(0, 2);
   // (A message cut short says so: a command cut in two reads as the whole command.)
   const clip = (m: string) => (m.length > 200 ? `${m.slice(0, 199)}…` : m);
-  const why = bad.map((t) => `${t.id} ${t.status}: ${clip(t.message)}`).join("; ");
-  return `${c.passed}/${c.total} passed${why ? ` (${why})` : ""}${r.incident ? ` [${r.incident.message}]` : ""}`;
+  const why = bad.map((t) => `${t.id} ${t.status}${t.message ? `: ${clip(t.message)}` : ""}`).join("; ");
+  return `${c.passed}/${c.total} passed${c.xfail ? `, ${c.xfail} xfail` : ""}${why ? ` (${why})` : ""}${r.incident ? ` [${r.incident.message}]` : ""}`;
 }
 
 function outcomes(r: RunResult): string {

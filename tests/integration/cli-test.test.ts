@@ -196,11 +196,37 @@ describe("recode test", () => {
       const r = recode("test", task, fixed, "--backend", backend, "--json");
       const out = JSON.parse(r.stdout) as { solved: boolean; tests: { id: string; status: string; message: string }[] };
       expect(Object.fromEntries(out.tests.map((t) => [t.id, t.status])), backend).toEqual(want);
-      expect(out.tests.find((t) => t.id === "TestF.test_known_in_check")?.message).toContain("three: expected 2, got 3");
+      // Each says what it is: the failure that was expected, and the pass that was not.
+      expect(out.tests.find((t) => t.id === "TestF.test_known_in_check")?.message).toMatch(/^expected failure: .*three: expected 2, got 3/);
+      expect(out.tests.find((t) => t.id === "TestF.test_known_limitation")?.message).toBe(
+        "unexpected success: the test is marked as an expected failure, and it passed",
+      );
       // (Not solved: an unexpected success is no pass.)
       expect(r.status).toBe(1);
+      // The canonical solution's expected failures fail in the box, with the assertion's own words.
+      const canonical = JSON.parse(recode("test", task, join(task, "canonical.py"), "--backend", backend, "--json").stdout) as typeof out;
+      expect(canonical.tests.find((t) => t.id === "TestF.test_known_limitation")?.message, backend).toBe(
+        "expected failure: AssertionError: 2 != 3",
+      );
     }
     rmSync(folder, { recursive: true, force: true });
+  });
+
+  it("the text output shows what a test that did not pass printed, and says no test passed when none did", () => {
+    const task = new URL("../fixtures/xfail-task/known-limits", import.meta.url).pathname;
+    const noisy = file(
+      "known-limits-noisy.py",
+      'import sys\n\ndef f(x):\n    print("f of", x)\n    print("warned", x, file=sys.stderr)\n    return 5\n',
+    );
+    for (const backend of ["pyodide", "native"]) {
+      const r = recode("test", task, noisy, "--backend", backend);
+      expect(r.status, backend).toBe(1);
+      // (Its expected failures fail as expected: counted as passing, but not said as passed.)
+      expect(r.stdout).toContain("Test run: 3 tests, 0 passed, 2 expected failures (xfail, counted as passing), 1 failed.");
+      expect(r.stdout).toContain(
+        "    printed (stdout):\n      f of 0\n      f of 1\n      f of 2\n    printed (stderr):\n      warned 0\n",
+      );
+    }
   });
 
   it("does not pass a test that test.py gained after the recording, and says to record again", () => {

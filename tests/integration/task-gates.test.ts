@@ -186,6 +186,14 @@ describe("the commands", () => {
     expect(recode("tasks", "validate", "--dir", root, "--mutants", "zero").status).toBe(2);
   }, 300_000);
 
+  it("recode tasks validate counts a canonical solution's expected failures apart, and lists no test that passes", () => {
+    const dir = mkdtempSync(join(tmpdir(), "recode-xfail-validate-"));
+    cpSync(new URL("../fixtures/xfail-task/known-limits", import.meta.url).pathname, join(dir, "known-limits"), { recursive: true });
+    const r = recode("tasks", "validate", "--dir", dir, "--native-only", "--no-mutation");
+    expect(r.stdout).toMatch(/canonical passes +ok *\n +native: 1\/3 passed, 2 xfail\n/);
+    rmSync(dir, { recursive: true, force: true });
+  }, 300_000);
+
   it("recode tasks doc for some tasks does not replace the whole suite's document", () => {
     const cwd = mkdtempSync(join(tmpdir(), "recode-doc-"));
     mkdirSync(join(cwd, "docs"), { recursive: true });

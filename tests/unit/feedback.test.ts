@@ -144,16 +144,54 @@ describe("renderTestLog", () => {
     );
   });
 
-  it("counts an expected failure with the tests that passed, once, and its breakdown adds up", () => {
+  it("counts an expected failure apart from the tests that passed, as passing, and its breakdown adds up", () => {
     const xfailRun = runOf([
       result("TestA.test_ok", "passed"),
       result("TestA.test_known", "xfail"),
       result("TestA.test_values", "failed", { message: "AssertionError: no" }),
       result("TestA.test_more", "failed", { message: "AssertionError: no" }),
     ]);
-    expect(renderTestLog(xfailRun)).toContain("Test run: 4 tests, 2 passed (1 of them an expected failure), 2 failed.");
+    expect(renderTestLog(xfailRun)).toContain("Test run: 4 tests, 1 passed, 1 expected failure (xfail, counted as passing), 2 failed.");
     const solved = runOf([result("TestA.test_ok", "passed"), result("TestA.test_known", "xfail"), result("TestA.test_k2", "xfail")]);
-    expect(renderTestLog(solved)).toContain("Test run: 3 tests, 3 passed (2 of them expected failures), 0 failed.");
+    expect(renderTestLog(solved)).toContain(
+      "Test run: 3 tests, 1 passed, 2 expected failures (xfail, counted as passing), 0 failed. All tests pass.",
+    );
+    // No test passed: the summary does not say one did.
+    const none = runOf([
+      result("TestA.test_known", "xfail"),
+      result("TestA.test_x", "xpass"),
+      result("TestA.test_e", "error"),
+      result("TestA.test_e2", "error"),
+    ]);
+    expect(renderTestLog(none)).toContain(
+      "Test run: 4 tests, 0 passed, 1 expected failure (xfail, counted as passing), 3 did not pass (2 errors, 1 unexpected success (xpass)).",
+    );
+  });
+
+  it("a timeout's traceback shows where the interrupt stopped the code", () => {
+    const run = runOf([
+      result("TestB.test_slow", "timeout", {
+        message: "time limit of 5.0 s reached while this test ran",
+        traceback:
+          'Traceback (most recent call last):\n  File "test.py", line 4, in test_slow\n  File "decoding/min_p.py", line 7, in spin\n    pass\nKeyboardInterrupt\n',
+        line: 7,
+      }),
+    ]);
+    expect(renderTestLog(run)).toContain('      File "decoding/min_p.py", line 7, in spin\n        pass\n    KeyboardInterrupt');
+  });
+
+  it("what a test that did not pass printed is shown on request, its last lines, and never for a test that passed", () => {
+    const printed = Array.from({ length: 25 }, (_, i) => `line ${i + 1}`).join("\n");
+    const run = runOf([
+      result("TestA.test_ok", "passed", { stdout: "quiet pass\n" }),
+      result("TestA.test_values", "failed", { message: "AssertionError: no", stdout: `${printed}\n`, stderr: "a warning\n" }),
+    ]);
+    // The agent's log holds none by default.
+    expect(renderTestLog(run)).not.toContain("printed (");
+    const log = renderTestLog(run, { outputLines: 20 });
+    expect(log).toContain("    printed (stdout):\n      [5 earlier lines left out]\n      line 6\n");
+    expect(log).toContain("      line 25\n    printed (stderr):\n      a warning");
+    expect(log).not.toContain("quiet pass");
   });
 
   it("counts tests and marks each with its status and interface", () => {

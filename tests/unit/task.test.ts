@@ -183,17 +183,27 @@ describe("test.py's star imports", () => {
     expect([e?.file, e?.line]).toEqual(["test.py", 4]);
     expect(e?.message).toContain("from evalkit.metrics import * takes every name of a file of the run into test.py");
     // The canonical solution's public names that test.py uses (not _validate, which it does not).
-    expect(e?.message).toContain("import the names test.py uses instead: from evalkit.metrics import aggregate_pass_at_k, naive_pass_at_k, pass_at_k");
+    expect(e?.message).toContain(
+      "import the names test.py uses instead: from evalkit.metrics import aggregate_pass_at_k, naive_pass_at_k, pass_at_k",
+    );
   });
 
   it("any file of the repository counts, however the import is spaced or continued", () => {
-    expect(loadWith("from evalkit . samples import *\nfrom evalkit.metrics import pass_at_k, naive_pass_at_k, aggregate_pass_at_k")?.line).toBe(4);
+    expect(
+      loadWith("from evalkit . samples import *\nfrom evalkit.metrics import pass_at_k, naive_pass_at_k, aggregate_pass_at_k")?.line,
+    ).toBe(4);
     expect(loadWith("import os; from \\\n  evalkit.metrics import *")?.line).toBe(4);
   });
 
   it("star imports of other modules, and the words in a comment or a string, are accepted", () => {
-    expect(loadWith("from math import *  # from evalkit.metrics import *\nfrom evalkit.metrics import aggregate_pass_at_k, naive_pass_at_k, pass_at_k")).toBeNull();
-    expect(loadWith('NOTE = "from evalkit.metrics import *"\nfrom evalkit.metrics import aggregate_pass_at_k, naive_pass_at_k, pass_at_k')).toBeNull();
+    expect(
+      loadWith(
+        "from math import *  # from evalkit.metrics import *\nfrom evalkit.metrics import aggregate_pass_at_k, naive_pass_at_k, pass_at_k",
+      ),
+    ).toBeNull();
+    expect(
+      loadWith('NOTE = "from evalkit.metrics import *"\nfrom evalkit.metrics import aggregate_pass_at_k, naive_pass_at_k, pass_at_k'),
+    ).toBeNull();
   });
 });
 

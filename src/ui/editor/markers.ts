@@ -27,7 +27,8 @@ export function runMarkers(result: RunResult | null, targetPath: string): LineMa
   const ce = result.collectionError;
   if (ce && (ce.file === null || ce.file === targetPath)) add(ce.line, `collection error: ${ce.message}`);
   for (const t of result.tests) {
-    if (t.status !== "passed" && t.status !== "skipped") add(t.line, `${t.id} (${t.status}): ${t.message}`);
+    // (An expected failure counts as passing: where it failed is no error to mark.)
+    if (t.status !== "passed" && t.status !== "skipped" && t.status !== "xfail") add(t.line, `${t.id} (${t.status}): ${t.message}`);
   }
   return [...byLine.entries()].sort((a, b) => a[0] - b[0]).map(([line, msgs]) => ({ line, message: msgs.join("\n") }));
 }
