@@ -74,7 +74,7 @@ function valueAt(raw: unknown, path: readonly (string | number)[]): unknown {
 
 /**
  * The problems of `issues` (from `schema.safeParse(raw)`), one per field, in the order zod gave them. An
- * unknown field says "is not a field of `what`", with the known field it is closest to when one is close and
+ * unknown field says "is not a field of `what`" (of the object it is in, `interfaces[1]`, when it is nested), with the known field it is closest to when one is close and
  * not already there; that field is then not also reported missing.
  */
 export function fieldIssues(schema: z.ZodType, raw: unknown, issues: readonly z.core.$ZodIssue[], what: string): FieldIssue[] {
@@ -90,7 +90,9 @@ export function fieldIssues(schema: z.ZodType, raw: unknown, issues: readonly z.
         const guess = suggestField(key, known);
         if (guess) meant.add(JSON.stringify([...at, guess]));
         const path = [...at, key];
-        out.push({ path, field: fieldName(path), message: `is not a field of ${what}${guess ? ` (did you mean "${guess}"?)` : ""}` });
+        // (Inside an object of the file, the object is named: interfaces[1], not the file.)
+        const owner = at.length > 0 ? fieldName(at) : what;
+        out.push({ path, field: fieldName(path), message: `is not a field of ${owner}${guess ? ` (did you mean "${guess}"?)` : ""}` });
       }
       continue;
     }

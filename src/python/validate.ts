@@ -217,7 +217,12 @@ export async function validateTask(task: Task, runtime: PythonRuntime, record = 
     out.push({ name: "canonical passes", ok: true, skipped: true, detail: `skipped in this backend: ${c0.incident.message}` });
     return out;
   }
-  add("canonical passes", c0.allPassed, summary(c0));
+  // (Judged against values recorded from another test.py, a failure says so first: the recording is the cause.)
+  add(
+    "canonical passes",
+    c0.allPassed,
+    stale !== null && !c0.allPassed ? `judged against values recorded from another test.py (see "recorded"): ${summary(c0)}` : summary(c0),
+  );
   if (c0.collectionError) {
     // The tests do not even load with the canonical solution (a syntax error in test.py, say): nothing else can be judged.
     // (Every check after this one, up to the gates, which the command runs apart.)

@@ -186,11 +186,19 @@ describe("the commands", () => {
     expect(recode("tasks", "validate", "--dir", root, "--mutants", "zero").status).toBe(2);
   }, 300_000);
 
-  it("recode tasks validate counts a canonical solution's expected failures apart, and lists no test that passes", () => {
+  it("recode tasks validate counts a canonical solution's expected failures apart, lists no test that passes, and blames a stale recording first", () => {
     const dir = mkdtempSync(join(tmpdir(), "recode-xfail-validate-"));
     cpSync(new URL("../fixtures/xfail-task/known-limits", import.meta.url).pathname, join(dir, "known-limits"), { recursive: true });
     const r = recode("tasks", "validate", "--dir", dir, "--native-only", "--no-mutation");
     expect(r.stdout).toMatch(/canonical passes +ok *\n +native: 1\/3 passed, 2 xfail\n/);
+    // test.py changed since the recording: the canonical solution's failure is said to come from the recording.
+    const testPy = join(dir, "known-limits", "test.py");
+    writeFileSync(testPy, readFileSync(testPy, "utf8").replace("[f(0), f(1), f(2)]", "[f(0), f(1), f(4)]"));
+    const stale = recode("tasks", "validate", "--dir", dir, "--native-only", "--no-mutation");
+    expect(stale.stdout).toMatch(/recorded +FAIL *\n +native: expected\.json was recorded from another test\.py/);
+    expect(stale.stdout).toMatch(
+      /canonical passes +FAIL *\n +native: judged against values recorded from another test\.py \(see "recorded"\): 0\/3 passed, 2 xfail \(TestF\.test_small failed: /,
+    );
     rmSync(dir, { recursive: true, force: true });
   }, 300_000);
 

@@ -68,7 +68,7 @@ describe("task.json errors name the field and the line", () => {
     // Inside an interface too, and a field that is already there is not offered.
     const m = structuredClone(meta);
     m.interfaces[0].test = m.interfaces[0].tests;
-    expect(errorFor(JSON.stringify(m, null, 2)).message).toMatch(/field interfaces\[0\]\.test: is not a field of task\.json$/);
+    expect(errorFor(JSON.stringify(m, null, 2)).message).toMatch(/field interfaces\[0\]\.test: is not a field of interfaces\[0\]$/);
   });
 
   it("a test named without its class, or mistyped, is named with the id test.py defines", () => {
