@@ -11,7 +11,7 @@ import { renderTestLog } from "../core/feedback";
 import { plural } from "../core/plural";
 import { isSharedTask, sharedCanonicalTarget } from "../core/pytest-task";
 import { staleRecording } from "../core/recording";
-import type { RunResult } from "../core/results";
+import { countTests, makeTestResult, type RunResult } from "../core/results";
 import { definesTest, type Task } from "../core/task";
 import { parseExpected } from "../core/values";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
@@ -111,6 +111,29 @@ function unrecordedTests(r: RunResult, task: Task): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * A run whose tests did not load (a collection error), with the task's recorded tests listed as `not_run`, so that
+ * its counts say how many tests the file got none of ("0 of 6"). A run that listed tests is returned as it is.
+ */
+function withUnloadedTests(r: RunResult, task: Task): RunResult {
+  if (r.collectionError === null || r.tests.length > 0 || task.expected === null) return r;
+  let known: ReadonlySet<string> | null = null;
+  try {
+    const recorded = parseExpected(task.expected).tests;
+    known = recorded === null ? null : new Set(recorded.keys());
+  } catch {
+    return r;
+  }
+  if (known === null) return r;
+  const tests = [...known].map((id) =>
+    makeTestResult(id, "not_run", {
+      interface: task.interfaceOf[id] ?? null,
+      message: "not run: the tests did not load (see the collection error)",
+    }),
+  );
+  return { ...r, tests, counts: countTests(tests) };
 }
 
 const FILE_ERRORS: Record<string, string> = {
@@ -315,6 +338,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
     }
     // test.py gained tests since the recording: the task is stale, and those tests cannot be verified.
     const unrecorded = why ? [] : unrecordedTests(r, task);
+    r = withUnloadedTests(r, task);
     // Why the file was not judged (exit code 2), said on stderr and, with --json, as the object's "error".
     const problem =
       why?.kind === "files"

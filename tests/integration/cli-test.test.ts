@@ -448,6 +448,12 @@ describe("a candidate whose error shows in another file than its own", () => {
     expect(out.collectionError).toContain("RuntimeError: no weights");
     expect(out.collectionErrorTraceback).toContain("RuntimeError: no weights");
     expect(out.collectionErrorTraceback).toContain("loading the model weights");
+    // The task's tests are listed as not run: a gradebook learns how many the file got none of.
+    const counted = JSON.parse(t.stdout) as { counts: { total: number; not_run: number }; tests: { id: string; status: string }[] };
+    expect([counted.counts.total, counted.counts.not_run]).toEqual([6, 6]);
+    expect(counted.tests.map((x) => x.status)).toEqual(Array(6).fill("not_run"));
+    expect(counted.tests.map((x) => x.id)).toContain("TestPassAtK.test_values");
+    expect(recode("test", "pass-at-k", file).stdout).toContain("Test run: collection error, no test ran (counts as 0 of 6 tests passed).");
   });
 });
 
