@@ -113,6 +113,8 @@ def _event_encoder():
 
 _dumps = _event_encoder()
 _perf = time.perf_counter
+# Held from the start: code under test may replace the builtins of these names before a collection error is read.
+_open_file, _compile = io.open, builtins.compile
 
 
 # What a run sends of its tests' output as they write it (``output`` events): enough to show what a test
@@ -751,12 +753,38 @@ def _foreign_in_test_module(run, classes=None):
     )
 
 
+def _compiled_badly(exc, workdir):
+    """Whether a SyntaxError is one that compiling its file met, so that the file and line it names are where the
+    error is. Code can raise one naming any file and line (test.py, say): such a claim is taken only for a file
+    of the run folder that no frame of the traceback runs (a file that failed to compile never ran) and whose
+    text does not compile."""
+    name = exc.filename
+    if type(name) is not str or not _in_workdir(name, workdir):
+        return False
+    path = os.path.abspath(name)
+    if any(os.path.abspath(f.filename) == path for f in traceback.extract_tb(exc.__traceback__)):
+        return False
+    try:
+        with _open_file(path, "rb") as f:
+            _compile(f.read(), path, "exec", dont_inherit=True)
+    except SyntaxError:
+        return True
+    except (OSError, ValueError):
+        return False
+    return False
+
+
 def _collection_error(exc, run, import_out):
     text, line = format_exc(exc, run.target_abs, run.workdir)
     if import_out.size:
         text += f"\n[printed while importing]\n{import_out.getvalue()}"
     file = None
-    if isinstance(exc, SyntaxError) and exc.filename:
+    message = message_of(exc, run.workdir)
+    compiled = isinstance(exc, SyntaxError) and _compiled_badly(exc, run.workdir)
+    if isinstance(exc, SyntaxError) and not compiled:
+        # Raised by code, not met in compiling: where the code raised it, and its text without the place it claims.
+        message = f"{type(exc).__qualname__}: {exc.msg}"[:MESSAGE_CAP] if type(exc.msg) is str else type(exc).__qualname__
+    if compiled:
         file = os.path.relpath(os.path.abspath(exc.filename), run.workdir)
         line = exc.lineno
     else:
@@ -766,7 +794,7 @@ def _collection_error(exc, run, import_out):
             line = frames[-1].lineno
     if file is None and line is not None:
         file = run.config_target
-    return {"type": "collection-error", "message": message_of(exc, run.workdir), "file": file, "line": line, "traceback": text}
+    return {"type": "collection-error", "message": message, "file": file, "line": line, "traceback": text}
 
 
 def run_tests(config, emit_text):

@@ -423,19 +423,33 @@ describe("a candidate whose error shows in another file than its own", () => {
   const canonical = readFileSync(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname, "utf8");
   it.each([
     // An interface test.py imports is missing (the most common incomplete file): the error is test.py's import line.
-    ["lacks a name test.py imports", canonical.replace(/\ndef aggregate_pass_at_k\(/, "\ndef _unused_aggregate(")],
-    // A SyntaxError raised in the candidate's name of test.py.
-    ["raises an error that names test.py", `raise SyntaxError("invalid syntax", ("test.py", 3, 1, "x"))\n`],
-  ])("%s: judged, not solved (exit 1), and the task is not blamed", (_what, text) => {
+    ["lacks a name test.py imports", canonical.replace(/\ndef aggregate_pass_at_k\(/, "\ndef _unused_aggregate("), "test.py"],
+    // A SyntaxError raised in the candidate's name of test.py (or of another file of the task): where it was raised.
+    ["raises an error that names test.py", `raise SyntaxError("invalid syntax", ("test.py", 3, 1, "x"))\n`, "evalkit/metrics.py"],
+    [
+      "raises an error that names test.py by its full path",
+      `import os\nraise SyntaxError("invalid syntax", (os.path.join(os.getcwd(), "test.py"), 3, 1, "from recode_check import check\\n"))\n`,
+      "evalkit/metrics.py",
+    ],
+    [
+      "raises an error that names a repository file",
+      `import os\nraise SyntaxError("invalid syntax", (os.path.join(os.getcwd(), "evalkit", "results.py"), 3, 1, "x\\n"))\n`,
+      "evalkit/metrics.py",
+    ],
+  ])("%s: judged, not solved (exit 1), and the task is not blamed", (_what, text, blamed) => {
     const dir = mkdtempSync(join(tmpdir(), "recode-blame-"));
     const file = join(dir, "candidate.py");
     writeFileSync(file, text);
-    const t = recode("test", "pass-at-k", file, "--json");
-    expect(t.status).toBe(1);
-    expect(t.stderr).not.toContain("does not load");
-    expect(JSON.parse(t.stdout).solved).toBe(false);
-    // Where it broke, for scripts as for the text.
-    expect(JSON.parse(t.stdout).collectionErrorAt).toMatchObject({ file: "test.py", line: expect.any(Number) });
+    for (const backend of ["pyodide", "native"]) {
+      const t = recode("test", "pass-at-k", file, "--json", "--backend", backend);
+      expect(t.status, backend).toBe(1);
+      expect(t.stderr).not.toContain("does not load");
+      expect(JSON.parse(t.stdout).solved).toBe(false);
+      // Where it broke, for scripts as for the text.
+      expect(JSON.parse(t.stdout).collectionErrorAt, backend).toMatchObject({ file: blamed, line: expect.any(Number) });
+      // (The place a raised SyntaxError claims is not in its message either.)
+      expect(JSON.parse(t.stdout).collectionError).not.toMatch(/File "/);
+    }
     rmSync(dir, { recursive: true, force: true });
   });
 
