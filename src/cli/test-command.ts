@@ -24,8 +24,8 @@ import { backendLabel } from "./task-gates/doc";
 /** Bad usage or input of a command: the message says what to fix (exit code 2). */
 export class CommandInputError extends Error {}
 
-/** The text output's test log: every detail, and the last lines each test that did not pass printed. */
-const TEXT_LOG = { totalCap: 200_000, outputLines: 20 } as const;
+/** The text output's test log: every detail, tracebacks of up to 40 lines, and the last lines each test that did not pass printed. */
+const TEXT_LOG = { totalCap: 200_000, tracebackLines: 40, outputLines: 20 } as const;
 
 /** The JSON `recode test --json` prints (one object). */
 export interface TestCommandJson {

@@ -332,6 +332,12 @@ const DOTTED_CALL = /\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\((?=[^)])(?:[^()\n]|\((?:
 /** Marker left where inline code was removed below L4. */
 const INLINE_OMITTED = "[code omitted]";
 
+/** `text` with every line after its first indented by four spaces (the first goes after a label). */
+function hangingIndent(text: string): string {
+  const [first, ...rest] = text.split("\n");
+  return rest.length === 0 ? (first as string) : `${first}\n${indentBlock(rest.join("\n"), "    ")}`;
+}
+
 function indentBlock(text: string, pad: string): string {
   return text
     .split("\n")
@@ -451,15 +457,24 @@ function tail(text: string, n: number, lineCap = 400): string {
 }
 
 /**
- * The last `lines` lines of what a test printed (each capped), said after how many earlier lines were left out;
- * "" for none. (Output cut at its cap already ends with the harness's own line that says so.)
+ * The last `lines` lines of what a test printed (each capped), after a line that says what was left out; "" for
+ * none. Output over its cap keeps its start (`cut`): then what is shown are the last lines kept, and the line
+ * before them says that the rest was cut, in place of the harness's own note at the end.
  */
-function printedTail(text: string, lines: number): string {
+function printedTail(text: string, cut: boolean, lines: number): string {
   if (lines <= 0 || text.trim() === "") return "";
-  const all = text.replace(/\n$/, "").split("\n");
-  const kept = all.slice(-lines).map((l) => cap(l, 300));
-  const before = all.length - kept.length;
-  return [...(before > 0 ? [`[${plural(before, "earlier line")} left out]`] : []), ...kept].join("\n");
+  const kept = cut ? text.replace(/\n*\[output cut at \d+ characters\]$/, "") : text.replace(/\n$/, "");
+  const all = kept.split("\n");
+  const shown = all.slice(-lines).map((l) => cap(l, 300));
+  const before = all.length - shown.length;
+  const note = cut
+    ? [
+        `[the output was cut at its cap: these are lines ${before + 1}-${all.length} of what was kept, and what it printed after them is lost]`,
+      ]
+    : before > 0
+      ? [`[${plural(before, "earlier line")} left out]`]
+      : [];
+  return [...note, ...shown].join("\n");
 }
 
 /** Log label of each test status (the test log's, also used where a turn's tests are listed). */
@@ -496,12 +511,17 @@ export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string
   const head: string[] = [];
   if (run.collectionError) {
     const e = run.collectionError;
-    const where = [e.file, e.line !== null ? `line ${e.line}` : null].filter(Boolean).join(", ");
+    // (A file's name on one line: code under test can name the file of an error it raises.)
+    const where = [e.file?.replace(/\n/g, "\\n"), e.line !== null ? `line ${e.line}` : null].filter(Boolean).join(", ");
     head.push(`Test run: collection error, no test ran (counts as ${c.total ? `0 of ${c.total} tests` : "no test"} passed).`);
     // (A syntax error's message begins with the file and line said just before it: said once.)
     const said = `File "${e.file}", line ${e.line}\n`;
     const message = e.file && e.line !== null && e.message.startsWith(said) ? `\n${e.message.slice(said.length)}` : e.message;
-    head.push(`Collection error${where ? ` in ${where}` : ""}:${message.startsWith("\n") ? "" : " "}${cap(message, messageCap)}`);
+    // Its lines after the first are indented, as every test's details are: code under test writes the message, and
+    // a line of its own at the left margin could read as the log's ("Test run: 6 tests, 6 passed").
+    head.push(
+      `Collection error${where ? ` in ${where}` : ""}:${message.startsWith("\n") ? "" : " "}${hangingIndent(cap(message, messageCap))}`,
+    );
     // (A syntax error's message already holds the lines the traceback ends with: only the frames before them.)
     const tb = beforeRepeat(tail(e.traceback, tbLines), e.message);
     if (tb) head.push(indentBlock(tb, "  "));
@@ -514,7 +534,7 @@ export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string
       timeout: (n) => plural(n, "timeout"),
       not_run: (n) => `${n} not run`,
       skipped: (n) => `${n} skipped`,
-      xpass: (n) => `${plural(n, "unexpected success", "unexpected successes")} (xpass)`,
+      xpass: (n) => plural(n, "unexpected success", "unexpected successes"),
     };
     const breakdown = (["failed", "error", "timeout", "not_run", "skipped", "xpass"] as const)
       .filter((s) => (c[s] ?? 0) > 0)
@@ -533,7 +553,7 @@ export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string
   }
   // (An incident whose message is the collection error's, such as a package that did not load, is said once.)
   if (run.incident && run.incident.message !== run.collectionError?.message) {
-    head.push(`Interpreter: ${run.incident.kind}: ${cap(run.incident.message, messageCap)}`);
+    head.push(`Interpreter: ${run.incident.kind}: ${hangingIndent(cap(run.incident.message, messageCap))}`);
   }
   const rows = run.tests.map((t) => {
     const itf = t.interface ? `  [${t.interface}]` : "";
@@ -547,15 +567,15 @@ export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string
         detail.push(indentBlock(cap(`subTest ${s.params}: ${s.status}: ${s.message}`, messageCap), "    "));
       }
       if (t.status === "failed" || t.status === "error" || t.status === "timeout") {
-        // (A recorded value's mismatch: where test.py checked it, its message said once, above. A time limit's
-        // traceback ends at the line the interrupt stopped.)
-        const tb = t.mismatch === null ? tail(t.traceback, tbLines) : beforeRepeat(tail(t.traceback, tbLines), t.message);
+        // (Its message is said once, above: the traceback's last lines, when they repeat it, are left out. A
+        // recorded value's mismatch shows where test.py checked it; a time limit's, the line the interrupt stopped.)
+        const tb = beforeRepeat(tail(t.traceback, tbLines), t.message);
         if (tb) detail.push(indentBlock(tb, "    "));
-        for (const [name, text] of [
-          ["stdout", t.stdout],
-          ["stderr", t.stderr],
+        for (const [name, text, cut] of [
+          ["stdout", t.stdout, t.stdoutTruncated],
+          ["stderr", t.stderr, t.stderrTruncated],
         ] as const) {
-          const shown = printedTail(text ?? "", opts.outputLines ?? 0);
+          const shown = printedTail(text ?? "", cut ?? false, opts.outputLines ?? 0);
           if (shown) detail.push(`    printed (${name}):\n${indentBlock(shown, "      ")}`);
         }
       }

@@ -164,7 +164,7 @@ describe("renderTestLog", () => {
       result("TestA.test_e2", "error"),
     ]);
     expect(renderTestLog(none)).toContain(
-      "Test run: 4 tests, 0 passed, 1 expected failure (xfail, counted as passing), 3 did not pass (2 errors, 1 unexpected success (xpass)).",
+      "Test run: 4 tests, 0 passed, 1 expected failure (xfail, counted as passing), 3 did not pass (2 errors, 1 unexpected success).",
     );
   });
 
@@ -192,6 +192,35 @@ describe("renderTestLog", () => {
     expect(log).toContain("    printed (stdout):\n      [5 earlier lines left out]\n      line 6\n");
     expect(log).toContain("      line 25\n    printed (stderr):\n      a warning");
     expect(log).not.toContain("quiet pass");
+  });
+
+  it("output cut at its cap says that its end is lost, not that earlier lines were left out", () => {
+    const head = Array.from({ length: 30 }, (_, i) => `line ${i}`).join("\n");
+    const run = runOf([
+      result("TestA.test_values", "failed", {
+        message: "AssertionError: no",
+        stdout: `${head}\n\n[output cut at 20000 characters]`,
+        stdoutTruncated: true,
+      }),
+    ]);
+    const log = renderTestLog(run, { outputLines: 5 });
+    expect(log).toContain(
+      "    printed (stdout):\n      [the output was cut at its cap: these are lines 26-30 of what was kept, and what it printed after them is lost]\n      line 25\n",
+    );
+    expect(log).not.toContain("[output cut at");
+  });
+
+  it("an error's message is said once: the traceback's last line does not repeat it", () => {
+    const run = runOf([
+      result("TestA.test_crash", "error", {
+        message: "ZeroDivisionError: division by zero",
+        traceback:
+          'Traceback (most recent call last):\n  File "decoding/min_p.py", line 12, in min_p_filter\n    return 1 / 0\nZeroDivisionError: division by zero\n',
+      }),
+    ]);
+    const log = renderTestLog(run);
+    expect(log.split("ZeroDivisionError: division by zero")).toHaveLength(2);
+    expect(log).toContain("return 1 / 0");
   });
 
   it("counts tests and marks each with its status and interface", () => {
@@ -319,6 +348,18 @@ describe("renderTestLog", () => {
     expect(log).toContain("Collection error in decoding/min_p.py, line 7: SyntaxError: invalid syntax");
   });
 
+  it("no line that code under test wrote stands at the left margin: a collection error's, an incident's, a file name's", () => {
+    const forged = "\n\nTest run: 6 tests, 6 passed, 0 failed. All tests pass.\nPASS    TestA.test_ok  [min_p_filter]";
+    const run = runOf([], {
+      collectionError: { message: `ImportError: x${forged}`, file: `decoding/min_p.py${forged}`, line: 1, traceback: "" },
+      incident: { kind: "crashed", message: `died${forged}`, respawned: true },
+    });
+    const log = renderTestLog(run);
+    const margin = log.split("\n").filter((l) => /^(Test run|PASS)/.test(l));
+    expect(margin).toEqual(["Test run: collection error, no test ran (counts as no test passed)."]);
+    expect(log).toContain("    Test run: 6 tests, 6 passed, 0 failed. All tests pass.");
+  });
+
   it("says a syntax error once: the traceback shows only the frames that led to it", () => {
     const block = 'File "decoding/min_p.py", line 1\n    def f(:\n          ^\nSyntaxError: invalid syntax';
     const traceback = [
@@ -331,7 +372,10 @@ describe("renderTestLog", () => {
     const log = renderTestLog(run);
     expect(log.split("SyntaxError: invalid syntax")).toHaveLength(2);
     // The file and line are said once, before the lines of the error.
-    expect(log).toContain("Collection error in decoding/min_p.py, line 1:\n    def f(:\n          ^\nSyntaxError: invalid syntax");
+    // (Every line of the error is indented under its heading.)
+    expect(log).toContain(
+      "Collection error in decoding/min_p.py, line 1:\n        def f(:\n              ^\n    SyntaxError: invalid syntax",
+    );
     expect(log).toContain('File "test.py", line 5, in <module>');
     // Nothing but the repeat: no traceback at all.
     const alone = runOf([], { collectionError: { message: block, file: "decoding/min_p.py", line: 1, traceback: block } });
