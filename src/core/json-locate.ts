@@ -63,8 +63,14 @@ export function scanJson(text: string): JsonNode {
         i++;
         return { offset, children };
       }
+      let comma = -1;
       for (;;) {
         ws();
+        if (text[i] === "}" && comma >= 0) {
+          // (Said where the comma is: the line after it only holds the brace.)
+          i = comma;
+          fail("a comma after the last field, which JSON does not allow: remove it");
+        }
         if (text[i] !== '"') fail("a property name in double quotes was expected");
         const keyOffset = i;
         const key = JSON.parse(token(STRING, "a string that is not closed, or a bad escape")) as string;
@@ -77,6 +83,7 @@ export function scanJson(text: string): JsonNode {
         children.set(key, v);
         ws();
         if (text[i] === ",") {
+          comma = i;
           i++;
           continue;
         }
@@ -99,7 +106,13 @@ export function scanJson(text: string): JsonNode {
         children.push(value(depth + 1));
         ws();
         if (text[i] === ",") {
+          const comma = i;
           i++;
+          ws();
+          if (text[i] === "]") {
+            i = comma;
+            fail("a comma after the last item, which JSON does not allow: remove it");
+          }
           continue;
         }
         if (text[i] === "]") {

@@ -25,6 +25,18 @@ describe("scanJson", () => {
     expect(nodeAt(root, ["a", "b"])).toBeUndefined();
   });
 
+  it("a comma after the last field or item is named where the comma is", () => {
+    const obj = '{\n  "a": 1,\n  "b": 2,\n}';
+    expect(errorAt(obj)).toBe(obj.lastIndexOf(","));
+    const arr = '{"a": [1, 2, ],\n "b": 3}';
+    expect(errorAt(arr)).toBe(arr.indexOf(", ]"));
+    try {
+      scanJson(obj);
+    } catch (e) {
+      expect((e as Error).message).toContain("a comma after the last field, which JSON does not allow: remove it");
+    }
+  });
+
   it("a repeated key counts at its last place, as in JSON.parse", () => {
     const text = '{"k": 1, "k": 2}';
     expect(nodeAt(scanJson(text), ["k"])?.offset).toBe(text.lastIndexOf("2"));
@@ -32,7 +44,7 @@ describe("scanJson", () => {
 
   it("refuses what JSON.parse refuses, at the place it goes wrong", () => {
     for (const [text, at] of [
-      ['{"a": 1,}', 8],
+      ['{"a": 1,}', 7],
       ['{"a" 1}', 5],
       ["[1, // no\n 2]", 4],
       ['{"a": tru}', 6],
