@@ -12,13 +12,13 @@ import { plural } from "../core/plural";
 import { isSharedTask, sharedCanonicalTarget } from "../core/pytest-task";
 import { staleRecording } from "../core/recording";
 import { countTests, makeTestResult, type RunResult } from "../core/results";
-import { definesTest, type Task } from "../core/task";
+import { definesTest, type Task, TaskFormatError } from "../core/task";
 import { parseExpected } from "../core/values";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
 import { createRuntime } from "../python/node";
 import { taskRunRequest } from "../python/runtime";
 import { packageOptions } from "./run";
-import { BUILTIN_TASKS, loadTaskDir, recordCommandFor } from "./task-fs";
+import { BUILTIN_TASKS, loadTaskDir, recordCommandFor, TaskFolderError } from "./task-fs";
 import { backendLabel } from "./task-gates/doc";
 
 /** Bad usage or input of a command: the message says what to fix (exit code 2). */
@@ -236,8 +236,14 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
         try {
           await testAction(spec, candidatePath, o, cmd);
         } catch (e) {
-          // A script reading --json gets an object for a bad input too (the message also goes to stderr, exit code 2).
+          // A script reading --json gets an object for a bad input too, and one that keeps the text (stdout is no
+          // terminal) a "Not judged:" line; the message also goes to stderr, exit code 2.
           if (o.json) out(`${JSON.stringify({ solved: false, error: (e as Error).message })}\n`);
+          else if (
+            !process.stdout.isTTY &&
+            (e instanceof CommandInputError || e instanceof TaskFormatError || e instanceof TaskFolderError)
+          )
+            out(`Not judged: ${(e as Error).message}\n`);
           throw e;
         }
       },

@@ -106,6 +106,8 @@ describe("recode test", () => {
     const unknown = recode("test", "no-such-task", file("x.py", "x = 1\n"));
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain("no such task folder");
+    // The text, kept in a file or read through a pipe, says it too: no script is left with an empty grade.
+    expect(unknown.stdout).toMatch(/^Not judged: .*no such task folder/);
     // With --json, a script gets one object for it too.
     const unknownJson = recode("test", "no-such-task", file("x.py", "x = 1\n"), "--json");
     expect(unknownJson.status).toBe(2);
@@ -139,7 +141,8 @@ describe("recode test", () => {
     expect(noSource.status).toBe(2);
     expect(noSource.stderr).toContain("--package-source:");
     expect(noSource.stderr).toContain("is not a folder");
-    expect(noSource.stdout).toBe("");
+    // (No test log: the one line that says the file was not judged, and why.)
+    expect(noSource.stdout).toMatch(/^Not judged: --package-source: .*is not a folder.*\n$/);
     // A --python that runs but is no Python: said as such, not as a parser's error.
     const notPython = recode("test", "pass-at-k", file("z.py", "x = 1\n"), "--backend", "native", "--python", "/bin/true");
     expect(notPython.status).toBe(2);
