@@ -114,7 +114,7 @@ export async function validateSharedTask(task: SharedTask, rt: PytestRuntime): P
       ? `${task.meta.interfaces.length} interfaces, ${collected.size} tests`
       : [
           missingTests.length ? `tests in task.json not collected: ${missingTests.join(", ")}` : "",
-          orphan.length ? `tests in no interface: ${orphan.join(", ")}` : "",
+          orphan.length ? `tests in no interface: ${orphan.join(", ")} (list each under the "tests" of an interface in task.json)` : "",
         ]
           .filter(Boolean)
           .join("; ") || "no tests collected",

@@ -284,7 +284,7 @@ export async function validateTask(task: Task, runtime: PythonRuntime, record = 
       : [
           untested.length ? `interfaces without a collected test: ${untested.join(", ")}` : "",
           missing.length ? `tests in task.json not collected: ${missing.join(", ")}` : "",
-          orphan.length ? `tests in no interface: ${orphan.join(", ")}` : "",
+          orphan.length ? `tests in no interface: ${orphan.join(", ")} (list each under the "tests" of an interface in task.json)` : "",
         ]
           .filter(Boolean)
           .join("; ") || "no tests collected",
