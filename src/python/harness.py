@@ -322,6 +322,7 @@ class Run:
         self.poison = poison
         self.current = None
         self.preface = ""
+        self.test_source = None  # (path, bytes) of test.py, read before any code under test runs
         self.tests = []
         self.tampered = False
         self.tests_patch = ""
@@ -664,6 +665,8 @@ def _import_tests(config, run, import_out, cached):
         # calls it (a warning's location) would read there whether the call is inside assertRaises, and raise
         # only then. Its code is made from the text read here; the host puts its lines into the tracebacks.
         os.remove(path)
+        # (Kept for a collection error: a SyntaxError that names test.py is test.py's when this text does not compile.)
+        run.test_source = (os.path.abspath(path), source)
         # Read before any code under test runs in this run: what an earlier run left was undone by the restore.
         cached_code, cached_facts = cached.get(source, (None, None))
         facts = cached_facts or TestFacts.of(source, path)
@@ -753,11 +756,11 @@ def _foreign_in_test_module(run, classes=None):
     )
 
 
-def _compiled_badly(exc, workdir):
+def _compiled_badly(exc, workdir, held):
     """Whether a SyntaxError is one that compiling its file met, so that the file and line it names are where the
     error is. Code can raise one naming any file and line (test.py, say): such a claim is taken only for a file
     of the run folder that no frame of the traceback runs (a file that failed to compile never ran) and whose
-    text does not compile."""
+    text does not compile: ``held`` (its path and text) for test.py, whose file is gone by then, else the file's."""
     name = exc.filename
     if type(name) is not str or not _in_workdir(name, workdir):
         return False
@@ -765,8 +768,11 @@ def _compiled_badly(exc, workdir):
     if any(os.path.abspath(f.filename) == path for f in traceback.extract_tb(exc.__traceback__)):
         return False
     try:
-        with _open_file(path, "rb") as f:
-            _compile(f.read(), path, "exec", dont_inherit=True)
+        if held is not None and held[0] == path:
+            _compile(held[1], path, "exec", dont_inherit=True)
+        else:
+            with _open_file(path, "rb") as f:
+                _compile(f.read(), path, "exec", dont_inherit=True)
     except SyntaxError:
         return True
     except (OSError, ValueError):
@@ -780,7 +786,7 @@ def _collection_error(exc, run, import_out):
         text += f"\n[printed while importing]\n{import_out.getvalue()}"
     file = None
     message = message_of(exc, run.workdir)
-    compiled = isinstance(exc, SyntaxError) and _compiled_badly(exc, run.workdir)
+    compiled = isinstance(exc, SyntaxError) and _compiled_badly(exc, run.workdir, run.test_source)
     if isinstance(exc, SyntaxError) and not compiled:
         # Raised by code, not met in compiling: where the code raised it, and its text without the place it claims.
         message = f"{type(exc).__qualname__}: {exc.msg}"[:MESSAGE_CAP] if type(exc.msg) is str else type(exc).__qualname__
