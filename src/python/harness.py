@@ -323,6 +323,7 @@ class Run:
         self.current = None
         self.preface = ""
         self.test_source = None  # (path, bytes) of test.py, read before any code under test runs
+        self.packages = tuple(config.get("packages") or ())
         self.tests = []
         self.tampered = False
         self.tests_patch = ""
@@ -786,6 +787,8 @@ def _collection_error(exc, run, import_out):
         text += f"\n[printed while importing]\n{import_out.getvalue()}"
     file = None
     message = message_of(exc, run.workdir)
+    if _unlisted_module(exc, run):
+        message = f"{message}{NOT_A_TASK_PACKAGE}"[: MESSAGE_CAP + len(NOT_A_TASK_PACKAGE)]
     compiled = isinstance(exc, SyntaxError) and _compiled_badly(exc, run.workdir, run.test_source)
     if isinstance(exc, SyntaxError) and not compiled:
         # Raised by code, not met in compiling: where the code raised it, and its text without the place it claims.
@@ -1223,6 +1226,27 @@ def _site_folders():
     return tuple(os.path.join(os.path.realpath(d), "") for d in dirs if isinstance(d, str) and d)
 
 
+# What a module that no file of the run, no module of the standard library and no package of the task provides is
+# said to be, on both backends (Pyodide has no other packages; natively the finder of the task's packages says it).
+NOT_A_TASK_PACKAGE = (
+    " (not among the task's packages: the tests run with the standard library and the task's packages alone, as in the page)"
+)
+
+
+def _unlisted_module(exc, run):
+    """Whether ``exc`` is a ModuleNotFoundError for a top-level module that is no file or folder of the run folder,
+    no module of the standard library and no package of the task, not already said to be so."""
+    name = getattr(exc, "name", None)
+    if type(exc) is not ModuleNotFoundError or type(name) is not str or not name or "." in name:
+        return False
+    if NOT_A_TASK_PACKAGE in str(exc):
+        return False
+    stdlib = frozenset(getattr(sys, "stdlib_module_names", ())) | frozenset(sys.builtin_module_names)
+    listed = frozenset(n.replace("-", "_") for n in run.packages if isinstance(n, str))
+    here = os.path.join(run.workdir, name)
+    return name not in stdlib and name not in listed and not os.path.exists(here) and not os.path.exists(here + ".py")
+
+
 def _allowed_packages(names):
     """The top-level names code under test may import from site-packages: the task's packages (``names``,
     distribution names: ``-`` is ``_``) and those imported now."""
@@ -1255,11 +1279,7 @@ def task_packages_only(names, workdir):
             spec = find(name)
             where = (spec.origin or (list(spec.submodule_search_locations or ()) or [""])[0]) if spec is not None else ""
             if where and realpath(where).startswith(installed):
-                raise ModuleNotFoundError(
-                    f"No module named {name!r} (not among the task's packages: the tests run with the standard library"
-                    f" and the task's packages alone, as in the page)",
-                    name=name,
-                )
+                raise ModuleNotFoundError(f"No module named {name!r}{NOT_A_TASK_PACKAGE}", name=name)
             return None
 
     finder = TaskPackagesOnly()

@@ -456,6 +456,21 @@ describe("a candidate whose error shows in another file than its own", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("a module that is no file of the run, no standard module and no package of the task is said so in the same words on both backends", () => {
+    const messages = new Set<string>();
+    for (const text of ["import numpy as np\n", "import nmupy\n"]) {
+      const name = text.includes("numpy") ? "numpy" : "nmupy";
+      for (const backend of ["pyodide", "native"]) {
+        const out = JSON.parse(recode("test", "pass-at-k", file(`imports-${name}.py`, text), "--json", "--backend", backend).stdout);
+        expect(out.collectionError, backend).toBe(
+          `ModuleNotFoundError: No module named '${name}' (not among the task's packages: the tests run with the standard library and the task's packages alone, as in the page)`,
+        );
+        messages.add(out.collectionError);
+      }
+    }
+    expect(messages.size).toBe(2);
+  });
+
   it("--json gives the collection error's traceback and what the file printed while it was imported, as the text does", () => {
     const file = join(dir, "prints-then-fails.py");
     writeFileSync(file, 'print("loading the model weights")\nraise RuntimeError("no weights")\n');
