@@ -63,7 +63,9 @@ test("a task pack dropped on the task list: the broken task is named, the valid 
   await expect(page.getByTestId("task-pack-status")).toHaveText("Done: 1 of 2 tasks stored.", { timeout: 180_000 });
   const broken = dialog.locator('[data-folder="broken-task"]');
   await expect(broken).toHaveAttribute("data-stored", "false");
-  await expect(broken.locator(".field-error")).toContainText("task broken-task: task.json, line 4: not valid JSON");
+  // (The trailing comma is named where it is, on line 3, not on the line of the brace after it.)
+  await expect(broken.locator(".field-error")).toContainText("task broken-task: task.json, line 3: not valid JSON");
+  await expect(broken.locator(".field-error")).toContainText("a comma after the last field, which JSON does not allow: remove it");
   const good = dialog.locator('[data-folder="pass-at-k-copy"]');
   await expect(good).toHaveAttribute("data-stored", "true");
   await good.locator("summary").click();
