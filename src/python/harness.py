@@ -322,7 +322,7 @@ class Run:
         self.poison = poison
         self.current = None
         self.preface = ""
-        self.test_source = None  # (path, bytes) of test.py, read before any code under test runs
+        self.held = {}  # the task's Python files as the run began (held_sources)
         self.packages = tuple(config.get("packages") or ())
         self.tests = []
         self.tampered = False
@@ -659,6 +659,7 @@ def _import_tests(config, run, import_out, cached):
     sys.stdout = sys.stderr = import_out
     try:
         path = os.path.join(run.workdir, config["tests_file"])
+        run.held = held_sources(run.workdir, run.target_abs)
         # The classes test.py defines, read before it runs (and imports the candidate, which could rewrite it).
         with open(path, "rb") as f:
             source = f.read()
@@ -666,8 +667,6 @@ def _import_tests(config, run, import_out, cached):
         # calls it (a warning's location) would read there whether the call is inside assertRaises, and raise
         # only then. Its code is made from the text read here; the host puts its lines into the tracebacks.
         os.remove(path)
-        # (Kept for a collection error: a SyntaxError that names test.py is test.py's when this text does not compile.)
-        run.test_source = (os.path.abspath(path), source)
         # Read before any code under test runs in this run: what an earlier run left was undone by the restore.
         cached_code, cached_facts = cached.get(source, (None, None))
         facts = cached_facts or TestFacts.of(source, path)
@@ -757,53 +756,115 @@ def _foreign_in_test_module(run, classes=None):
     )
 
 
-def _compiled_badly(exc, workdir, held):
-    """Whether a SyntaxError is one that compiling its file met, so that the file and line it names are where the
-    error is. Code can raise one naming any file and line (test.py, say): such a claim is taken only for a file
-    of the run folder that no frame of the traceback runs (a file that failed to compile never ran) and whose
-    text does not compile: ``held`` (its path and text) for test.py, whose file is gone by then, else the file's."""
-    name = exc.filename
-    if type(name) is not str or not _in_workdir(name, workdir):
-        return False
-    path = os.path.abspath(name)
-    if any(os.path.abspath(f.filename) == path for f in traceback.extract_tb(exc.__traceback__)):
-        return False
+_SYNTAX_ERRORS = (SyntaxError, IndentationError, TabError)
+
+
+def held_sources(workdir, target_abs):
+    """The text of every Python file of the run folder but the target (the task's files: test.py, the repository),
+    read before any code under test runs: ``{absolute path: bytes}``. A syntax error a collection error claims
+    for one of them is checked against this text, not against what the run may have written over it."""
+    held = {}
+    for folder, _dirs, names in os.walk(workdir):
+        for name in names:
+            path = os.path.join(folder, name)
+            if name.endswith(".py") and path != target_abs:
+                try:
+                    with _open_file(path, "rb") as f:
+                        held[path] = f.read()
+                except OSError:
+                    pass
+    return held
+
+
+def _compiled_badly(path, frames, held):
+    """Whether compiling the file at ``path`` (absolute, in the run folder) fails, so that a SyntaxError naming it
+    is one its compile met. Code can raise one naming any file (test.py, say): the claim is refused for a file
+    that a frame of the traceback (``frames``, its ``FrameSummary``s) runs (a file that failed to compile never
+    ran), and a task's file is compiled from its text as the run began (``held``), whatever was written over it."""
     try:
-        if held is not None and held[0] == path:
-            _compile(held[1], path, "exec", dont_inherit=True)
-        else:
+        if any(type(f.filename) is str and os.path.abspath(f.filename) == path for f in frames):
+            return False
+        text = held.get(path)
+        if text is None:
             with _open_file(path, "rb") as f:
-                _compile(f.read(), path, "exec", dont_inherit=True)
+                text = f.read()
+        _compile(text, path, "exec", dont_inherit=True)
     except SyntaxError:
         return True
-    except (OSError, ValueError):
+    except BaseException:  # noqa: BLE001 - anything else (no file, no memory) is no compile that failed
         return False
     return False
 
 
+def _written_over(path, text):
+    """Whether the file at ``path`` no longer holds ``text`` (its text as the run began)."""
+    try:
+        with _open_file(path, "rb") as f:
+            return f.read() != text
+    except BaseException:  # noqa: BLE001 - gone or unreadable: written over
+        return True
+
+
+def _placed(frames, run):
+    """Where a collection error is, as ``(file, line)`` (relative path, or None), from the traceback's frames
+    (``FrameSummary``s, outermost first): the deepest frame of the target file; else the deepest of test.py's own
+    frames; else nowhere. test.py's own are the frames it starts with (its module's code imports the rest, and
+    nothing it imports runs test.py's code then): a frame named test.py after another file's is code compiled
+    under test.py's name, and a repository file's name is not taken either (code can be compiled under it)."""
+    tests_abs = os.path.join(run.workdir, run.config_tests)
+    ours = [f for f in frames if type(f.filename) is str and _in_workdir(f.filename, run.workdir)]
+    target = [f.lineno for f in ours if os.path.abspath(f.filename) == run.target_abs]
+    if target:
+        return run.config_target, target[-1]
+    own = []
+    for f in ours:
+        if os.path.abspath(f.filename) != tests_abs:
+            break
+        own.append(f.lineno)
+    if own:
+        return run.config_tests, own[-1]
+    return None, None
+
+
+_BASE_TRACEBACK = BaseException.__traceback__.__get__
+
+
 def _collection_error(exc, run, import_out):
-    text, line = format_exc(exc, run.target_abs, run.workdir)
-    if import_out.size:
-        text += f"\n[printed while importing]\n{import_out.getvalue()}"
-    file = None
-    message = message_of(exc, run.workdir)
-    if _unlisted_module(exc, run):
-        message = f"{message}{NOT_A_TASK_PACKAGE}"[: MESSAGE_CAP + len(NOT_A_TASK_PACKAGE)]
-    compiled = isinstance(exc, SyntaxError) and _compiled_badly(exc, run.workdir, run.test_source)
-    if isinstance(exc, SyntaxError) and not compiled:
-        # Raised by code, not met in compiling: where the code raised it, and its text without the place it claims.
-        message = f"{type(exc).__qualname__}: {exc.msg}"[:MESSAGE_CAP] if type(exc.msg) is str else type(exc).__qualname__
-    if compiled:
-        file = os.path.relpath(os.path.abspath(exc.filename), run.workdir)
-        line = exc.lineno
-    else:
-        frames = [f for f in traceback.extract_tb(exc.__traceback__) if _in_workdir(f.filename, run.workdir)]
-        if frames:
-            file = os.path.relpath(os.path.abspath(frames[-1].filename), run.workdir)
-            line = frames[-1].lineno
-    if file is None and line is not None:
-        file = run.config_target
-    return {"type": "collection-error", "message": message, "file": file, "line": line, "traceback": text}
+    """The collection-error event for ``exc``, raised while test.py was imported. Whatever the exception's
+    attributes do (properties that raise, or answer differently at each read), the event goes out."""
+    printed = f"\n[printed while importing]\n{import_out.getvalue()}" if import_out.size else ""
+    try:
+        text, _line = format_exc(exc, run.target_abs, run.workdir)
+        message = message_of(exc, run.workdir)
+        if _unlisted_module(exc, run):
+            message = f"{message}{NOT_A_TASK_PACKAGE}"[: MESSAGE_CAP + len(NOT_A_TASK_PACKAGE)]
+        frames = traceback.extract_tb(_BASE_TRACEBACK(exc))
+        file, line = _placed(frames, run)
+        if isinstance(exc, SyntaxError):
+            # Read once, as the plain values a compile's own error has (a subclass's are code under test's).
+            name, lineno, msg = (SyntaxError.filename.__get__(exc), SyntaxError.lineno.__get__(exc), SyntaxError.msg.__get__(exc))
+            path = os.path.abspath(name) if type(name) is str and _in_workdir(name, run.workdir) else None
+            exact = type(exc) in _SYNTAX_ERRORS and type(lineno) is int and path is not None
+            if exact and _compiled_badly(path, frames, run.held):
+                file, line = os.path.relpath(path, run.workdir), lineno
+            else:
+                # Raised by code, not met in compiling: its text without the place it claims.
+                message = f"{type(exc).__name__}: {msg}"[:MESSAGE_CAP] if type(msg) is str else type(exc).__name__
+                if exact and path in run.held and _written_over(path, run.held[path]):
+                    # A file of the task the run wrote over, which then failed to compile: the candidate's doing.
+                    rel = os.path.relpath(path, run.workdir)
+                    message += f" (in {rel}, a file of the task that the run wrote over; the task's own text compiles)"
+                    file, line = run.config_target, None
+        return {"type": "collection-error", "message": message, "file": file, "line": line, "traceback": text + printed}
+    except BaseException:  # noqa: BLE001 - the error's own code raised while it was read: said by its type alone
+        kind = type(exc).__name__
+        return {
+            "type": "collection-error",
+            "message": f"{kind if type(kind) is str else 'an exception'} (raised while test.py was imported; its details could not be read)",
+            "file": None,
+            "line": None,
+            "traceback": printed,
+        }
 
 
 def run_tests(config, emit_text):
