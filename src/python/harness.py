@@ -322,7 +322,7 @@ class Run:
         self.poison = poison
         self.current = None
         self.preface = ""
-        self.held = {}  # the task's Python files as the run began (held_sources)
+        self.held = {}  # the task's Python files as the run began (test.py and held_sources)
         self.packages = tuple(config.get("packages") or ())
         self.tests = []
         self.tampered = False
@@ -659,10 +659,11 @@ def _import_tests(config, run, import_out, cached):
     sys.stdout = sys.stderr = import_out
     try:
         path = os.path.join(run.workdir, config["tests_file"])
-        run.held = held_sources(run.workdir, run.target_abs)
         # The classes test.py defines, read before it runs (and imports the candidate, which could rewrite it).
         with open(path, "rb") as f:
             source = f.read()
+        run.held = held_sources(run.workdir, (run.target_abs, path))
+        run.held[path] = source
         # test.py's text is not for code under test to read: a candidate that learns which line of test.py
         # calls it (a warning's location) would read there whether the call is inside assertRaises, and raise
         # only then. Its code is made from the text read here; the host puts its lines into the tracebacks.
@@ -759,15 +760,16 @@ def _foreign_in_test_module(run, classes=None):
 _SYNTAX_ERRORS = (SyntaxError, IndentationError, TabError)
 
 
-def held_sources(workdir, target_abs):
-    """The text of every Python file of the run folder but the target (the task's files: test.py, the repository),
-    read before any code under test runs: ``{absolute path: bytes}``. A syntax error a collection error claims
-    for one of them is checked against this text, not against what the run may have written over it."""
+def held_sources(workdir, skip):
+    """The text of every Python file of the run folder but those at the absolute paths ``skip`` (the target, and
+    test.py, read already): the task's repository files, read before any code under test runs, as
+    ``{absolute path: bytes}``. A syntax error a collection error claims for one of them is checked against this
+    text, not against what the run may have written over it."""
     held = {}
     for folder, _dirs, names in os.walk(workdir):
         for name in names:
             path = os.path.join(folder, name)
-            if name.endswith(".py") and path != target_abs:
+            if name.endswith(".py") and path not in skip:
                 try:
                     with _open_file(path, "rb") as f:
                         held[path] = f.read()
@@ -1302,18 +1304,29 @@ def _unlisted_module(exc, run):
         return False
     if NOT_A_TASK_PACKAGE in str(exc):
         return False
-    stdlib = frozenset(getattr(sys, "stdlib_module_names", ())) | frozenset(sys.builtin_module_names)
-    listed = frozenset(n.replace("-", "_") for n in run.packages if isinstance(n, str))
     here = os.path.join(run.workdir, name)
-    return name not in stdlib and name not in listed and not os.path.exists(here) and not os.path.exists(here + ".py")
+    return (
+        name not in _stdlib_names()
+        and name not in _task_package_names(run.packages)
+        and not os.path.exists(here)
+        and not os.path.exists(here + ".py")
+    )
+
+
+def _stdlib_names():
+    """The names of the standard library's top-level modules, built-in ones included."""
+    return frozenset(getattr(sys, "stdlib_module_names", ())) | frozenset(sys.builtin_module_names)
+
+
+def _task_package_names(names):
+    """The top-level module names of the task's packages (``names``, distribution names: ``-`` is ``_``)."""
+    return frozenset(n.replace("-", "_") for n in names if isinstance(n, str))
 
 
 def _allowed_packages(names):
-    """The top-level names code under test may import from site-packages: the task's packages (``names``,
-    distribution names: ``-`` is ``_``) and those imported now."""
-    return frozenset(n.replace("-", "_") for n in names if isinstance(n, str)) | frozenset(
-        n.split(".")[0] for n in list(sys.modules) if isinstance(n, str)
-    )
+    """The top-level names code under test may import from site-packages: the task's packages (``names``) and
+    those imported now."""
+    return _task_package_names(names) | frozenset(n.split(".")[0] for n in list(sys.modules) if isinstance(n, str))
 
 
 def task_packages_only(names, workdir):
@@ -1326,7 +1339,7 @@ def task_packages_only(names, workdir):
 
     installed = _site_folders()
     allowed = _allowed_packages(names)
-    stdlib = frozenset(getattr(sys, "stdlib_module_names", ())) | frozenset(sys.builtin_module_names)
+    stdlib = _stdlib_names()
     run_folder = [os.path.abspath(workdir)]
     find, realpath, _str, _type = PathFinder.find_spec, os.path.realpath, str, type
 
