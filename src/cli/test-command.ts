@@ -98,36 +98,33 @@ function recordCommand(spec: string, task: Task, dir: string): string {
   return recordCommandFor(taskPlace(spec, dir).root, task.id);
 }
 
-/**
- * Tests of test.py's text that expected.json does not know (test.py changed since it was recorded); none when the
- * run is not trusted. Only tests test.py defines count: a test the candidate slipped into the run (one of
- * unittest's own classes, made by code under test) fails as not recorded, and does not make the task look stale.
- */
-function unrecordedTests(r: RunResult, task: Task): string[] {
-  if (task.expected === null || r.incident?.kind === "tampered") return [];
+/** The ids of the tests expected.json records (its keys, in its order), or null for none or an unreadable file. */
+function recordedTests(task: Task): ReadonlyMap<string, unknown> | null {
+  if (task.expected === null) return null;
   try {
-    const known = parseExpected(task.expected).tests;
-    return known === null ? [] : r.tests.map((t) => t.id).filter((id) => !known.has(id) && definesTest(task.tests, id));
+    return parseExpected(task.expected).tests;
   } catch {
-    return [];
+    return null;
   }
 }
 
 /**
- * A run whose tests did not load (a collection error), with the task's recorded tests listed as `not_run`, so that
+ * Tests of test.py's text that the recording (`known`) does not know (test.py changed since it was recorded); none
+ * when the run is not trusted. Only tests test.py defines count: a test the candidate slipped into the run (one of
+ * unittest's own classes, made by code under test) fails as not recorded, and does not make the task look stale.
+ */
+function unrecordedTests(r: RunResult, task: Task, known: ReadonlyMap<string, unknown> | null): string[] {
+  if (known === null || r.incident?.kind === "tampered") return [];
+  return r.tests.map((t) => t.id).filter((id) => !known.has(id) && definesTest(task.tests, id));
+}
+
+/**
+ * A run whose tests did not load (a collection error), with the recorded tests (`known`) listed as `not_run`, so that
  * its counts say how many tests the file got none of ("0 of 6"). A run that listed tests is returned as it is.
  */
-function withUnloadedTests(r: RunResult, task: Task): RunResult {
-  if (r.collectionError === null || r.tests.length > 0 || task.expected === null) return r;
-  let known: ReadonlySet<string> | null = null;
-  try {
-    const recorded = parseExpected(task.expected).tests;
-    known = recorded === null ? null : new Set(recorded.keys());
-  } catch {
-    return r;
-  }
-  if (known === null) return r;
-  const tests = [...known].map((id) =>
+function withUnloadedTests(r: RunResult, task: Task, known: ReadonlyMap<string, unknown> | null): RunResult {
+  if (r.collectionError === null || r.tests.length > 0 || known === null) return r;
+  const tests = [...known.keys()].map((id) =>
     makeTestResult(id, "not_run", {
       interface: task.interfaceOf[id] ?? null,
       message: "not run: the tests did not load (see the collection error)",
@@ -343,8 +340,9 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       await rt.dispose();
     }
     // test.py gained tests since the recording: the task is stale, and those tests cannot be verified.
-    const unrecorded = why ? [] : unrecordedTests(r, task);
-    r = withUnloadedTests(r, task);
+    const known = recordedTests(task);
+    const unrecorded = why ? [] : unrecordedTests(r, task, known);
+    r = withUnloadedTests(r, task, known);
     // Why the file was not judged (exit code 2), said on stderr and, with --json, as the object's "error".
     const problem =
       why?.kind === "files"
