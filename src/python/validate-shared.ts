@@ -10,7 +10,7 @@ import { plural } from "../core/plural";
 import { baseTestId, importedModules, type SharedTask, sharedCanonicalTarget } from "../core/pytest-task";
 import type { RunResult } from "../core/results";
 import type { PytestRuntime } from "./pytest-runtime";
-import { collectionText, startProblem } from "./validate";
+import { collectionText, countsText, startProblem } from "./validate";
 
 /** The checks of a shared task, in the order they run. */
 export const SHARED_CHECKS = [
@@ -35,11 +35,7 @@ export interface SharedCheckOutcome {
 function summary(r: RunResult): string {
   // (pytest marks its report's lines with "E ": not part of the error.)
   if (r.collectionError) return collectionText({ ...r.collectionError, message: r.collectionError.message.replace(/^E\s+/gm, "") });
-  const c = r.counts;
-  // The tests that do not pass (an expected failure passes: counted, not listed), each with its message when it has one.
-  const bad = r.tests.filter((t) => t.status !== "passed" && t.status !== "xfail").slice(0, 2);
-  const why = bad.map((t) => `${t.id} ${t.status}${t.message ? `: ${t.message.slice(0, 120)}` : ""}`).join("; ");
-  return `${c.passed}/${c.total} passed${c.xfail ? `, ${c.xfail} xfail` : ""}${why ? ` (${why})` : ""}${r.incident ? ` [${r.incident.message}]` : ""}`;
+  return countsText(r, (m) => m.slice(0, 120));
 }
 
 function outcomes(r: RunResult): string {

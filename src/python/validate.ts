@@ -63,11 +63,17 @@ function summary(r: RunResult): string {
   if (r.collectionError) return collectionText(r.collectionError);
   // A run not trusted has every test marked with the same reason: the reason, once.
   if (r.incident?.kind === "tampered") return r.incident.message;
-  const c = r.counts;
-  // The tests that do not pass (an expected failure passes: counted, not listed), each with its message when it has one.
-  const bad = r.tests.filter((t) => t.status !== "passed" && t.status !== "xfail").slice(0, 2);
   // (A message cut short says so: a command cut in two reads as the whole command.)
-  const clip = (m: string) => (m.length > 200 ? `${m.slice(0, 199)}…` : m);
+  return countsText(r, (m) => (m.length > 200 ? `${m.slice(0, 199)}…` : m));
+}
+
+/**
+ * A run's tests in one line, for a check's detail: "1/3 passed, 2 xfail (T.test_x failed: ...)", with the first two
+ * tests that do not pass (an expected failure passes: counted, not listed), each message put through `clip`.
+ */
+export function countsText(r: RunResult, clip: (message: string) => string): string {
+  const c = r.counts;
+  const bad = r.tests.filter((t) => t.status !== "passed" && t.status !== "xfail").slice(0, 2);
   const why = bad.map((t) => `${t.id} ${t.status}${t.message ? `: ${clip(t.message)}` : ""}`).join("; ");
   return `${c.passed}/${c.total} passed${c.xfail ? `, ${c.xfail} xfail` : ""}${why ? ` (${why})` : ""}${r.incident ? ` [${r.incident.message}]` : ""}`;
 }
