@@ -778,12 +778,15 @@ def held_sources(workdir, skip):
     return held
 
 
-def _compiled_badly(path, frames, held):
+def _compiled_badly(path, frames, held, target_abs):
     """Whether compiling the file at ``path`` (absolute, in the run folder) fails, so that a SyntaxError naming it
-    is one its compile met. Code can raise one naming any file (test.py, say): the claim is refused for a file
-    that a frame of the traceback (``frames``, its ``FrameSummary``s) runs (a file that failed to compile never
-    ran), and a task's file is compiled from its text as the run began (``held``), whatever was written over it."""
+    is one its compile met. Code can raise one naming any file (test.py, say): the claim is taken only for the
+    target or a task's file (``held``: a file the run made, under a look-alike name, is the candidate's), not for
+    one that a frame of the traceback (``frames``, its ``FrameSummary``s) runs (a file that failed to compile never
+    ran), and a task's file is compiled from its text as the run began, whatever was written over it."""
     try:
+        if path not in held and path != target_abs:
+            return False
         if any(type(f.filename) is str and os.path.abspath(f.filename) == path for f in frames):
             return False
         text = held.get(path)
@@ -799,33 +802,38 @@ def _compiled_badly(path, frames, held):
 
 
 def _written_over(path, text):
-    """Whether the file at ``path`` no longer holds ``text`` (its text as the run began)."""
+    """Whether the file at ``path`` holds other text than ``text`` (its text as the run began); not when it is gone
+    (test.py's is taken away before code under test runs)."""
     try:
         with _open_file(path, "rb") as f:
             return f.read() != text
-    except BaseException:  # noqa: BLE001 - gone or unreadable: written over
-        return True
+    except BaseException:  # noqa: BLE001 - gone or unreadable: nothing was written over it
+        return False
 
 
 def _placed(frames, run):
     """Where a collection error is, as ``(file, line)`` (relative path, or None), from the traceback's frames
-    (``FrameSummary``s, outermost first): the deepest frame of the target file; else the deepest of test.py's own
-    frames; else nowhere. test.py's own are the frames it starts with (its module's code imports the rest, and
-    nothing it imports runs test.py's code then): a frame named test.py after another file's is code compiled
-    under test.py's name, and a repository file's name is not taken either (code can be compiled under it)."""
+    (``FrameSummary``s, outermost first): the deepest frame of the target file; else the last of test.py's own
+    frames, when only the task's files ran after it; else the target, without a line; else nowhere. test.py's own
+    are its leading frames (its module's code imports the rest, and nothing it imports runs test.py's code then):
+    a frame named test.py after another file's is code compiled under test.py's name, and a repository file's name
+    is not taken either (code can be compiled under it)."""
     tests_abs = os.path.join(run.workdir, run.config_tests)
-    ours = [f for f in frames if type(f.filename) is str and _in_workdir(f.filename, run.workdir)]
-    target = [f.lineno for f in ours if os.path.abspath(f.filename) == run.target_abs]
+    named = [os.path.abspath(f.filename) if type(f.filename) is str else "" for f in frames]
+    target = [f.lineno for f, path in zip(frames, named) if path == run.target_abs]
     if target:
         return run.config_target, target[-1]
-    own = []
-    for f in ours:
-        if os.path.abspath(f.filename) != tests_abs:
-            break
-        own.append(f.lineno)
-    if own:
-        return run.config_tests, own[-1]
-    return None, None
+    own = [i for i, path in enumerate(named) if path == tests_abs]
+    if not own:
+        return None, None
+    # test.py's own frames lead; deeper than the last of them, only the task's files may have run (its repository,
+    # importing): code of any other name (one made under "<frozen ...>", a file the run wrote) is the candidate's.
+    last = own[0]
+    while last + 1 < len(named) and named[last + 1] == tests_abs:
+        last += 1
+    if all(path in run.held for path in named[last + 1 :]):
+        return run.config_tests, frames[last].lineno
+    return run.config_target, None
 
 
 _BASE_TRACEBACK = BaseException.__traceback__.__get__
@@ -847,7 +855,7 @@ def _collection_error(exc, run, import_out):
             name, lineno, msg = (SyntaxError.filename.__get__(exc), SyntaxError.lineno.__get__(exc), SyntaxError.msg.__get__(exc))
             path = os.path.abspath(name) if type(name) is str and _in_workdir(name, run.workdir) else None
             exact = type(exc) in _SYNTAX_ERRORS and type(lineno) is int and path is not None
-            if exact and _compiled_badly(path, frames, run.held):
+            if exact and _compiled_badly(path, frames, run.held, run.target_abs):
                 file, line = os.path.relpath(path, run.workdir), lineno
             else:
                 # Raised by code, not met in compiling: its text without the place it claims.

@@ -474,6 +474,43 @@ describe("a candidate whose error shows in another file than its own", () => {
       'import os\nwith open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.py"), "w") as f:\n    f.write("def parse_results(x):\\n    return x +\\n")\ndef pass_at_k(n, c, k): return 0.0\nnaive_pass_at_k = aggregate_pass_at_k = pass_at_k\n',
       "evalkit/metrics.py",
     ],
+    [
+      // test.py's import of a repository module meets code of the candidate's, made under another name.
+      "raises from code made under a name outside the run folder, where test.py imports a repository module",
+      [
+        "import os, sys, types",
+        '_src = \'def __getattr__(name):\\n    if name.startswith("__"):\\n        raise AttributeError(name)\\n    raise SyntaxError("invalid syntax")\\n\'',
+        "_ns = {}",
+        'exec(compile(_src, "<frozen importlib._bootstrap>", "exec"), _ns)',
+        '_m = types.ModuleType("evalkit.results")',
+        "_m.__getattr__ = _ns['__getattr__']",
+        'sys.modules["evalkit.results"] = _m',
+        "def pass_at_k(n, c, k): return 0.0",
+        "naive_pass_at_k = aggregate_pass_at_k = pass_at_k",
+        "",
+      ].join("\n"),
+      "evalkit/metrics.py",
+    ],
+    [
+      // A file of the run's own that does not compile, named like a repository file but for a zero-width space.
+      "compiles a file it wrote under a look-alike of a repository file's name",
+      [
+        "import os, sys, types",
+        '_bad = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.py\\u200b")',
+        'with open(_bad, "w") as f:',
+        '    f.write("def parse_results(x)\\n    return x\\n")',
+        '_src = \'def __getattr__(name):\\n    if name.startswith("__"):\\n        raise AttributeError(name)\\n    compile(open(BAD).read(), BAD, "exec")\\n\'',
+        '_ns = {"BAD": _bad}',
+        'exec(compile(_src, "<frozen importlib._bootstrap>", "exec"), _ns)',
+        '_m = types.ModuleType("evalkit.results")',
+        "_m.__getattr__ = _ns['__getattr__']",
+        'sys.modules["evalkit.results"] = _m',
+        "def pass_at_k(n, c, k): return 0.0",
+        "naive_pass_at_k = aggregate_pass_at_k = pass_at_k",
+        "",
+      ].join("\n"),
+      "evalkit/metrics.py",
+    ],
   ])("%s: judged, not solved (exit 1), and the task is not blamed", (_what, text, blamed) => {
     const dir = mkdtempSync(join(tmpdir(), "recode-blame-"));
     const file = join(dir, "candidate.py");
