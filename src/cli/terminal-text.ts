@@ -7,10 +7,12 @@
 
 /**
  * C0 controls but tab and newline, DEL, C1 controls, the bidirectional overrides, isolates and marks, and the
- * line and paragraph separators (a line break to some terminals, none to others).
+ * line and paragraph separators (a line break to some terminals, none to others), and the characters that show
+ * nothing (zero-width spaces and joiners, the soft hyphen, the byte order mark): a file name with one reads as
+ * the task's own.
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to show
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 /**
  * `text` with each control character written as its escape (`\x1b`, `\r`,
