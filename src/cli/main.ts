@@ -15,7 +15,7 @@ import { addImportCommand } from "./import-recodeh";
 import { loadReport, mergeRuns, reportCsv, reportJson, reportMarkdown } from "./report";
 import { ConfigError, executeRun, packageOptions, prepareRun, type RunCommandOptions } from "./run";
 import { sharedTaskIds, validateSharedTasks } from "./shared-tasks";
-import { BUILTIN_TASKS, loadTaskDir, readTaskFiles, recordCommandFor, resolveTaskIds, TaskFolderError } from "./task-fs";
+import { BUILTIN_TASKS, loadTaskDir, placeTaskArgs, readTaskFiles, recordCommandFor, resolveTaskIds, TaskFolderError } from "./task-fs";
 import { addTasksDocCommand, gateOptions } from "./task-gates/command";
 import { TaskGates } from "./task-gates/gates";
 import { printable } from "./terminal-text";
@@ -125,12 +125,14 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
   tasks
     .command("record")
     .description("run canonical.py in record mode and write expected.json")
-    .argument("[tasks...]", "task ids or globs (default: all)")
+    .argument("[tasks...]", "task ids or globs in --dir, or task folders (default: all of --dir)")
     .option(...dirOpt)
     .option("--native", "record with python3 instead of Pyodide")
     .option("--sandbox <policy>", "where candidate code runs, both backends: auto | bwrap | none (docs/security.md)", "auto")
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
-    .action(async (ids: string[], o: { dir: string; native?: boolean; packageSource?: string; sandbox?: string }) => {
+    .action(async (args: string[], o: { dir: string; native?: boolean; packageSource?: string; sandbox?: string }, cmd: Command) => {
+      const { dir, ids } = placeTaskArgs(o.dir, args, cmd.getOptionValueSource("dir") !== "default");
+      o.dir = dir;
       const list = resolveTaskIds(o.dir, ids);
       let failed = 0;
       await withRuntime(o.native ? "native" : "pyodide", runtimeOptions(o), async (rt) => {
@@ -177,7 +179,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .description(
       "check every task: schema, canonical passes, starter fails, re-record, determinism, interfaces, time, coverage, mutation score",
     )
-    .argument("[tasks...]", "task ids or globs (default: all)")
+    .argument("[tasks...]", "task ids or globs in --dir, or task folders (default: all of --dir)")
     .option(...dirOpt)
     .option("--native", "also run every check under python3 and show both side by side")
     .option("--native-only", "run the checks under python3 only")
@@ -187,7 +189,9 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .option("--no-mutation", "skip the mutation score gate (the slow one) while iterating")
     .option("--mutants <n>", "most mutants per task for the mutation score gate", "60")
     .option("--mutation-backend <name>", "where mutants run: native (the default with --native) | pyodide (must be validated too)")
-    .action(async (ids: string[], o: ValidateOptions) => {
+    .action(async (args: string[], o: ValidateOptions, cmd: Command) => {
+      const { dir, ids } = placeTaskArgs(o.dir, args, cmd.getOptionValueSource("dir") !== "default");
+      o.dir = dir;
       const all = resolveTaskIds(o.dir, ids);
       // Shared tasks (imported official RECODE-H tasks) run under pytest with --python, in a section of their own.
       const shared = sharedTaskIds(o.dir, all);

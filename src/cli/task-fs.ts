@@ -155,6 +155,52 @@ function nestedTaskFolders(dir: string, depth = 3, prefix = ""): string[] {
   return out;
 }
 
+/**
+ * Where a task argument `spec` of a command is: a task id (or glob) of `dir`, or a task folder given by path. A bare
+ * name (no slash) is a folder of the current directory only when that folder holds a task.json: an output folder
+ * named after a task does not hide it.
+ * @returns `root`, the folder that holds the task's folder, and `id`, the task's folder name there
+ * @throws TaskFolderError for a path that does not exist or is a file
+ */
+export function taskPlace(spec: string, dir: string): { root: string; id: string } {
+  const bare = !spec.includes("/") && !spec.includes("\\");
+  if (existsSync(spec) && !(bare && statSync(spec).isDirectory() && !existsSync(join(spec, "task.json")))) {
+    if (!statSync(spec).isDirectory())
+      throw new TaskFolderError(`${spec} is not a task folder (give the folder that holds task.json, or a task id)`);
+    const folder = resolve(spec);
+    return { root: dirname(folder), id: basename(folder) };
+  }
+  if (!bare) throw new TaskFolderError(`task folder ${spec} does not exist`);
+  return { root: dir, id: spec };
+}
+
+/**
+ * The task arguments of `tasks record|validate|doc` (ids and globs of tasks in `dir`, or task folders given by
+ * path, as `recode test` takes them; a comma also separates them) as one folder of tasks and the ids and globs in
+ * it. Ids given beside a folder's path are tasks of that same folder.
+ * @returns `dir`, the folder the tasks are in (`dir` itself when no folder is given by path), and `ids`, their ids and globs there
+ * @throws TaskFolderError for a path that is not a task folder, for folders given by path that are not in one
+ *   folder, and for a folder given by path outside an `--dir` that was given too (`dirGiven`)
+ */
+export function placeTaskArgs(dir: string, args: string[], dirGiven = false): { dir: string; ids: string[] } {
+  const specs = args.flatMap((s) => s.split(",")).filter(Boolean);
+  const placed = specs.map((spec) => {
+    const at = spec.includes("*") ? { root: dir, id: spec } : taskPlace(spec, dir);
+    return { spec, ...at, byPath: at.root !== dir || at.id !== spec };
+  });
+  const first = placed.find((p) => p.byPath);
+  if (first === undefined) return { dir, ids: specs };
+  const root = resolve(first.root);
+  const other = placed.find((p) => p.byPath && resolve(p.root) !== root);
+  if (other)
+    throw new TaskFolderError(
+      `${first.spec} is a task of ${root} and ${other.spec} one of ${resolve(other.root)}: give the tasks of one folder at a time`,
+    );
+  if (dirGiven && resolve(dir) !== root)
+    throw new TaskFolderError(`${first.spec} is a task of ${root}, not of --dir ${dir}: give the folder by path or --dir, not both`);
+  return { dir: root, ids: placed.map((p) => p.id) };
+}
+
 /** Resolve task arguments (ids or globs like `min-*`) to ids; all when empty. Throws on an unknown id. */
 export function resolveTaskIds(root: string, args: string[]): string[] {
   const all = listTaskIds(root);

@@ -18,7 +18,7 @@ import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
 import { createRuntime } from "../python/node";
 import { taskRunRequest } from "../python/runtime";
 import { packageOptions } from "./run";
-import { BUILTIN_TASKS, loadTaskDir, recordCommandFor, TaskFolderError } from "./task-fs";
+import { BUILTIN_TASKS, loadTaskDir, recordCommandFor, TaskFolderError, taskPlace } from "./task-fs";
 import { backendLabel } from "./task-gates/doc";
 
 /** Bad usage or input of a command: the message says what to fix (exit code 2). */
@@ -64,19 +64,6 @@ export interface TestCommandJson {
 export function resolveTask(spec: string, dir: string): Task {
   const { root, id } = taskPlace(spec, dir);
   return loadTaskDir(root, id);
-}
-
-/** Where `resolveTask` reads the task `spec` names: the folder holding task folders, and the task's id there. */
-function taskPlace(spec: string, dir: string): { root: string; id: string } {
-  const bare = !spec.includes("/") && !spec.includes("\\");
-  if (existsSync(spec) && !(bare && statSync(spec).isDirectory() && !existsSync(join(spec, "task.json")))) {
-    if (!statSync(spec).isDirectory())
-      throw new CommandInputError(`${spec} is not a task folder (give the folder that holds task.json, or a task id)`);
-    const folder = resolve(spec);
-    return { root: dirname(folder), id: basename(folder) };
-  }
-  if (spec.includes("/") || spec.includes("\\")) throw new CommandInputError(`task folder ${spec} does not exist`);
-  return { root: dir, id: spec };
 }
 
 /**

@@ -179,6 +179,29 @@ describe("recode test", () => {
     expect(recode("test", join(tasks, "pass-at-k"), canonical).status).toBe(0);
   });
 
+  it("record and validate take a task folder by path, as test does, and refuse folders of two folders", () => {
+    const tasks = passAtKCopy("recode-by-path-");
+    const folder = join(tasks, "pass-at-k");
+    const expected = join(folder, "expected.json");
+    rmSync(expected);
+    const rec = recode("tasks", "record", `${folder}/`, "--native");
+    expect(rec.stderr).toBe("");
+    expect(rec.status).toBe(0);
+    expect(rec.stdout).toContain("recorded pass-at-k: ");
+    // Written into the folder named, not into the built-in task of the same id.
+    expect(existsSync(expected)).toBe(true);
+    const val = spawnSync(process.execPath, [BIN, "tasks", "validate", "./pass-at-k", "--native-only", "--no-mutation"], {
+      encoding: "utf8",
+      timeout: 120_000,
+      cwd: tasks,
+    });
+    expect(val.status).toBe(0);
+    expect(val.stdout).toContain("the task is valid");
+    const two = recode("tasks", "validate", folder, new URL("../../tasks/focal-loss", import.meta.url).pathname, "--native-only");
+    expect(two.status).toBe(2);
+    expect(two.stderr).toContain("give the tasks of one folder at a time");
+  });
+
   it("a check that fails inside a test marked as an expected failure is that failure (xfail), as CPython counts it", () => {
     // known-limits records f's known limit on purpose: its two last tests are expected failures. A candidate without
     // the limit fails the check of one (the recorded value is the limited one) and passes the other outright.

@@ -10,7 +10,7 @@ import { NATIVE_SANDBOXES, type NativeSandbox } from "../../python/native-sandbo
 import { createRuntime } from "../../python/node";
 import type { PythonRuntime } from "../../python/runtime";
 import { packageOptions } from "../run";
-import { BUILTIN_TASKS, listTaskIds, loadTaskDir, resolveTaskIds } from "../task-fs";
+import { BUILTIN_TASKS, listTaskIds, loadTaskDir, placeTaskArgs, resolveTaskIds } from "../task-fs";
 import { CommandInputError } from "../test-command";
 import { gatesBelow, measureTaskFacts, type TaskFacts, tasksMarkdown } from "./doc";
 import { type TaskGateOptions, TaskGates } from "./gates";
@@ -58,14 +58,16 @@ export function addTasksDocCommand(tasks: Command, out: (s: string) => void, set
   tasks
     .command("doc")
     .description("measure every task (run time, coverage in both backends, mutation score) and write docs/tasks.md")
-    .argument("[tasks...]", "task ids or globs (default: all)")
+    .argument("[tasks...]", "task ids or globs in --dir, or task folders (default: all of --dir)")
     .option("--dir <folder>", "task folder", BUILTIN_TASKS)
     .option("--out <file>", "the document to write", "docs/tasks.md")
     .option("--mutants <n>", "most mutants per task", String(DEFAULT_MUTANTS))
     .option("--no-mutation", "leave the mutation score out")
     .option("--sandbox <policy>", "where the code runs, both backends: auto | bwrap | none (docs/security.md)", "auto")
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
-    .action(async (ids: string[], o: DocOptions, cmd: Command) => {
+    .action(async (args: string[], o: DocOptions, cmd: Command) => {
+      const { dir, ids } = placeTaskArgs(o.dir, args, cmd.getOptionValueSource("dir") !== "default");
+      o.dir = dir;
       const list = resolveTaskIds(o.dir, ids);
       // The default document is the built-in pack's, whole: a few of its tasks, or another folder's, must not replace it.
       // Another folder's tasks are written where --out says, never to a docs/tasks.md the current folder happens to have (or not).
