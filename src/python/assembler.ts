@@ -391,7 +391,7 @@ export class RunAssembler {
         if (ev.id !== null && ev.id !== this.current) this.distrust("an interrupt reported for a test that was not running");
         this.stoppedAt = {
           line: ev.line ?? null,
-          traceback: String(ev.traceback ?? ""),
+          traceback: withTestPyLines(String(ev.traceback ?? ""), this.req),
           stdout: String(ev.stdout ?? ""),
           stderr: String(ev.stderr ?? ""),
           stdoutTruncated: ev.stdoutTruncated === true,

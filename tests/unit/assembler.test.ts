@@ -92,6 +92,31 @@ describe("after the host sent the interrupt", () => {
     expect(run.allPassed).toBe(false);
   });
 
+  it("the traceback of the test the interrupt stopped has test.py's lines under its frames, as a failure's has", () => {
+    const req = {
+      ...REQ,
+      tests: "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        f(10**9)\n",
+      candidate: "def f(n):\n    while True: pass\n",
+    };
+    const asm = new RunAssembler(req);
+    feed(asm, [
+      { type: "collected", tests: ["T.test_a", "T.test_b"] },
+      { type: "test-start", id: "T.test_a" },
+    ]);
+    asm.interruptSent("timeout");
+    const traceback =
+      'Traceback (most recent call last):\n  File "test.py", line 4, in test_a\n  File "pkg/mod.py", line 2, in f\n    while True: pass\nKeyboardInterrupt\n';
+    feed(asm, [
+      { type: "interrupted", id: "T.test_a", line: 2, traceback },
+      { type: "end", poisoned: null },
+    ]);
+    const run = asm.finish("pyodide", 10_500, null, { kind: "timeout", message: "" });
+    expect(run.tests[0]?.status).toBe("timeout");
+    expect(run.tests[0]?.traceback).toBe(
+      'Traceback (most recent call last):\n  File "test.py", line 4, in test_a\n    f(10**9)\n  File "pkg/mod.py", line 2, in f\n    while True: pass\nKeyboardInterrupt\n',
+    );
+  });
+
   it("a test stopped after one of its checks failed: failed at that check, and the message says what stopped it", () => {
     const req = { ...REQ, expected: JSON.stringify({ format: 2, tests: { "T.test_a": ["k"], "T.test_b": [] }, values: { k: 1 } }) };
     const asm = new RunAssembler(req);
