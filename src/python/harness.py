@@ -364,6 +364,13 @@ class Run:
             self.emit({"type": "tampered", "what": changed})
             raise _Stop()
 
+    def with_preface(self, printed):
+        """What the first test printed (``printed``), after what was printed while test.py was imported, when
+        anything was: each under a header, and no header over nothing."""
+        if not self.preface:
+            return printed
+        return f"{self.preface}[printed by the test]\n{printed}" if printed else self.preface
+
     # -- test lifecycle ---------------------------------------------------
     def start(self, test):
         self.check_guard(opening=True)
@@ -411,7 +418,7 @@ class Run:
                 "message": message,
                 "traceback": tb,
                 "line": line,
-                "stdout": self.preface + out.getvalue(),
+                "stdout": self.with_preface(out.getvalue()),
                 "stderr": err.getvalue(),
                 "stdoutTruncated": out.truncated,
                 "stderrTruncated": err.truncated,
@@ -1043,7 +1050,7 @@ def run_tests(config, emit_text):
         # the copies. A change made after this is not in them, and the next look sees it.
         run.refuse(_foreign_in_test_module(run, {type(t) for t in tests}))
         if import_out.size:
-            run.preface = f"[printed while importing]\n{import_out.getvalue()}\n[printed by the test]\n"
+            run.preface = f"[printed while importing]\n{import_out.getvalue()}\n"
         run.check_guard()
         WatchedSuite(tests).run(EventResult(run))
     except _Stop:
@@ -1060,7 +1067,7 @@ def run_tests(config, emit_text):
                 # What the stopped test printed until then: where a hanging test got to.
                 out, err = state.streams[2], state.streams[3]
                 printed = {
-                    "stdout": run.preface + out.getvalue(),
+                    "stdout": run.with_preface(out.getvalue()),
                     "stderr": err.getvalue(),
                     "stdoutTruncated": out.truncated,
                     "stderrTruncated": err.truncated,

@@ -637,8 +637,15 @@ describe.each(["pyodide", "native"] as const)("%s: output printed while importin
         timeLimitMs: 10_000,
       };
       const ok = await rt.run({ ...base, candidate: "print('loading the module')\n" });
-      expect(ok.tests[0]?.stdout).toContain("loading the module");
+      // Under its header; the test printed nothing, so no header of the test's own stands over nothing.
+      expect(ok.tests[0]?.stdout).toBe("[printed while importing]\nloading the module\n\n");
       expect(ok.tests[1]?.stdout).not.toContain("loading the module");
+      const both = await rt.run({
+        ...base,
+        candidate: "print('loading the module')\ndef f():\n    print('from the test')\n",
+        tests: base.tests.replace("        pass\n", "        m.f()\n"),
+      });
+      expect(both.tests[0]?.stdout).toBe("[printed while importing]\nloading the module\n\n[printed by the test]\nfrom the test\n");
       const bad = await rt.run({ ...base, candidate: "print('almost there')\nraise ValueError('broken import')\n" });
       expect(bad.collectionError?.message).toContain("broken import");
       expect(bad.collectionError?.traceback).toContain("almost there");
