@@ -10,7 +10,14 @@ import { loadTaskFromFiles, type Task, TaskFormatError, venueAndYear } from "../
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
 import { createRuntime } from "../python/node";
 import type { PythonRuntime } from "../python/runtime";
-import { type CheckOutcome, recordExpected, skippedForPackages, VALIDATION_CHECKS, validateTask } from "../python/validate";
+import {
+  BACKEND_FREE_CHECKS,
+  type CheckOutcome,
+  recordExpected,
+  skippedForPackages,
+  VALIDATION_CHECKS,
+  validateTask,
+} from "../python/validate";
 import { addImportCommand } from "./import-recodeh";
 import { loadReport, mergeRuns, reportCsv, reportJson, reportMarkdown } from "./report";
 import { ConfigError, executeRun, packageOptions, prepareRun, type RunCommandOptions } from "./run";
@@ -247,10 +254,11 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
             `  ${pad(check, 46)}${cells.map((c) => pad(c === undefined ? "-" : c.skipped ? "skipped" : c.ok ? "ok" : "FAIL", w)).join("")}\n`,
           );
           // A failed check counts once, however many backends it failed in; a detail every backend gives
-          // alike (the formulas, the starting text: nothing about the backend) is shown once.
+          // alike (the formulas, the starting text: nothing about the backend) is shown once, and a check that
+          // reads the task's files alone names no backend.
           if (cells.some((c) => c !== undefined && !c.ok)) failed += 1;
           const shown = cells.map((c) => (c && (!c.ok || c.skipped || ALWAYS_SHOWN.includes(check)) ? c.detail : null));
-          if (backends.length > 1 && shown.every((d) => d !== null && d === shown[0])) {
+          if ((backends.length > 1 || BACKEND_FREE_CHECKS.includes(check)) && shown.every((d) => d !== null && d === shown[0])) {
             out(`    ${(shown[0] as string).replaceAll("\n", "\n      ")}\n`);
           } else {
             shown.forEach((d, i) => {

@@ -47,6 +47,15 @@ export const VALIDATION_CHECKS = [
 ] as const;
 export type ValidationCheck = (typeof VALIDATION_CHECKS)[number];
 
+/** Checks that read the task's files alone, never a run: the same in every backend, so their details name none. */
+export const BACKEND_FREE_CHECKS: readonly ValidationCheck[] = [
+  "math renders",
+  "start as declared",
+  "every test checks a value",
+  "error checks hold values too",
+  "feedback keys recorded",
+];
+
 /** Whether a recorded value holds errors alone: what `outcome()` gave for calls that all raised, one or a list (docs/task-format.md). */
 export function recordsErrorsOnly(v: PyValue): boolean {
   if (v.type === "raised") return true;

@@ -368,7 +368,8 @@ describe("a task whose test.py does not load", () => {
     expect(val.status).not.toBe(0);
     expect(val.stdout).toContain("collection error in test.py, line 5");
     expect(val.stdout).toMatch(/starter fails +skipped/);
-    expect(val.stdout).toMatch(/math renders +FAIL *\n +pyodide: 4 problems:\n/);
+    // (The formulas are the same in every backend: no backend is named.)
+    expect(val.stdout).toMatch(/math renders +FAIL *\n {4}4 problems:\n/);
     for (const [i, bad] of ["\\fracc", "x^1^2", "\\nope", "\\frac{1}{2"].entries()) {
       expect(val.stdout).toContain(`\n        instruction.md, line ${base + 2 * i}: `);
       expect(val.stdout).toContain(bad);
