@@ -257,7 +257,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
           // alike (the formulas, the starting text: nothing about the backend) is shown once, and a check that
           // reads the task's files alone names no backend.
           if (cells.some((c) => c !== undefined && !c.ok)) failed += 1;
-          const shown = cells.map((c) => (c && (!c.ok || c.skipped || ALWAYS_SHOWN.includes(check)) ? c.detail : null));
+          const shown = cells.map((c) => (c && (!c.ok || c.skipped || c.advice || ALWAYS_SHOWN.includes(check)) ? c.detail : null));
           if ((backends.length > 1 || BACKEND_FREE_CHECKS.includes(check)) && shown.every((d) => d !== null && d === shown[0])) {
             out(`    ${(shown[0] as string).replaceAll("\n", "\n      ")}\n`);
           } else {

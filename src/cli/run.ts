@@ -254,11 +254,17 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
     );
   const unrecorded = tasks.filter((t) => t.expected === null).map((t) => t.id);
   if (unrecorded.length) throw new ConfigError(`tasks without expected.json: ${unrecorded.join(", ")} (run recode tasks record)`);
-  // An episode judged against values recorded from another test.py would measure nothing.
-  const stale = tasks.filter((t) => staleRecording(t.expected, t.tests) !== null).map((t) => t.id);
+  // An episode judged against values recorded from another test.py or canonical solution would measure nothing.
+  const stale = tasks.flatMap((t) => {
+    const why = staleRecording(t);
+    return why === null ? [] : [`${t.id}: ${why.replace(/^expected\.json was /, "")}`];
+  });
   if (stale.length)
     throw new ConfigError(
-      `tasks whose expected.json was recorded from another test.py (test.py changed since): ${stale.join(", ")}; run ${stale.map((id) => recordCommandFor(o.dir, id)).join("; ")}`,
+      `tasks whose expected.json is not a recording of the task as it is now: ${stale.join("; ")}. Run ${tasks
+        .filter((t) => staleRecording(t) !== null)
+        .map((t) => recordCommandFor(o.dir, t.id))
+        .join("; ")}`,
     );
 
   let sampling: SeatSampling;

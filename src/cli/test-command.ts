@@ -280,12 +280,10 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
     }
     if (task.expected === null)
       throw new CommandInputError(`task ${task.id} has no expected.json: run ${recordCommand(spec, task, o.dir)}`);
-    // Values recorded from another test.py would judge the file wrongly: it is not judged.
-    const stale = staleRecording(task.expected, task.tests);
+    // Values recorded from another test.py or canonical solution would judge the file wrongly: it is not judged.
+    const stale = staleRecording(task);
     if (stale)
-      throw new CommandInputError(
-        `task ${task.id}: ${stale}: run ${recordCommand(spec, task, o.dir)} (it says what is wrong with test.py, should it not load) (the candidate was not judged)`,
-      );
+      throw new CommandInputError(`task ${task.id}: ${stale}: run ${recordCommand(spec, task, o.dir)}; the candidate was not judged`);
     const candidate = readCandidate(candidatePath);
     let rt: ReturnType<typeof createRuntime>;
     try {

@@ -157,6 +157,11 @@ export interface ExpectedFile {
    * (`testPyDigest` in src/core/recording.ts); absent in files recorded before it was kept.
    */
   testPySha256?: string;
+  /**
+   * SHA-256 (64 lower-case hex digits) of the canonical solution and the repository files it was recorded
+   * beside (`canonicalDigest` in src/core/recording.ts); absent in files recorded before it was kept.
+   */
+  canonicalSha256?: string;
 }
 
 /** Tolerances of `check()` when a test gives none. */
@@ -219,7 +224,7 @@ function parseRoot(raw: unknown): ExpectedFile {
   if (String(format) !== String(EXPECTED_FORMAT)) {
     throw new Error(`format: unsupported format ${String(format)} (this version reads format 2, and legacy files without "format")`);
   }
-  const fields = ["expectedFailures", "format", "testPySha256", "tests", "tolerances", "values"];
+  const fields = ["canonicalSha256", "expectedFailures", "format", "testPySha256", "tests", "tolerances", "values"];
   for (const k of Object.keys(raw)) {
     if (!fields.includes(k)) throw new Error(`unexpected field ${JSON.stringify(k)} (expected ${fields.join(", ")})`);
   }
@@ -249,14 +254,19 @@ function parseRoot(raw: unknown): ExpectedFile {
     }
     for (const id of x as string[]) expectedFailures.add(id);
   }
-  if ("testPySha256" in raw) {
-    const digest = raw.testPySha256;
+  const file: ExpectedFile = { tests, values, tolerances, expectedFailures };
+  for (const [field, what] of [
+    ["testPySha256", "test.py"],
+    ["canonicalSha256", "the canonical solution"],
+  ] as const) {
+    if (!(field in raw)) continue;
+    const digest = raw[field];
     if (typeof digest !== "string" || !/^[0-9a-f]{64}$/.test(digest)) {
-      throw new Error("testPySha256: expected the SHA-256 of test.py, 64 lower-case hex digits");
+      throw new Error(`${field}: expected the SHA-256 of ${what}, 64 lower-case hex digits`);
     }
-    return { tests, values, tolerances, expectedFailures, testPySha256: digest };
+    file[field] = digest;
   }
-  return { tests, values, tolerances, expectedFailures };
+  return file;
 }
 
 /**
@@ -299,6 +309,7 @@ export function formatExpected(file: ExpectedFile): string {
     .map(([k, [r, a]]) => [k, [{ num: pyFloatRepr(r) }, { num: pyFloatRepr(a) }]]);
   return writeJson({
     fields: [
+      ...(file.canonicalSha256 ? [["canonicalSha256", file.canonicalSha256] as [string, JsonNode]] : []),
       ...(xfail.length ? [["expectedFailures", xfail] as [string, JsonNode]] : []),
       ["format", { num: String(EXPECTED_FORMAT) }],
       ...(file.testPySha256 ? [["testPySha256", file.testPySha256] as [string, JsonNode]] : []),

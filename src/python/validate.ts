@@ -5,7 +5,7 @@
 
 import { listDefinitions } from "../core/canonical";
 import { findMathProblems, mathProblemsText } from "../core/math-check";
-import { staleRecording, testPyDigest } from "../core/recording";
+import { canonicalDigest, staleRecording, testPyDigest } from "../core/recording";
 import type { RunResult } from "../core/results";
 import type { Task } from "../core/task";
 import { formatExpected, type PyValue, parseExpected } from "../core/values";
@@ -19,6 +19,8 @@ export interface CheckOutcome {
   detail: string;
   /** The check could not run in this backend (its packages are not available there); not a failure. */
   skipped?: true;
+  /** Passed, with something the author should do all the same: the detail is shown as for a failure. */
+  advice?: true;
 }
 
 /** Whether a backend's checks of a task stopped because the task's packages are not available there. */
@@ -145,6 +147,11 @@ function notDeterministic(a: string, b: string): string {
 }
 
 /** Whether two expected.json texts hold the same format, tests (with their checks) and tolerances: all but the values. */
+/** expected.json text `text` as recorded before the canonical solution's digest was kept (docs/task-format.md). */
+function withoutCanonicalDigest(text: string): string {
+  return text.replace(/^ "canonicalSha256": "[0-9a-f]{64}",\n/m, "");
+}
+
 function sameButValues(a: string, b: string): boolean {
   try {
     const strip = (t: string) => {
@@ -166,7 +173,8 @@ export async function recordExpected(task: Task, runtime: PythonRuntime): Promis
   if (r.recorded === null || !r.allPassed) {
     throw new Error(`task ${task.id}: recording failed: ${summary(r)}`);
   }
-  return `${formatExpected({ ...parseExpected(r.recorded), testPySha256: testPyDigest(task.tests) })}\n`;
+  const file = { ...parseExpected(r.recorded), testPySha256: testPyDigest(task.tests), canonicalSha256: canonicalDigest(task) };
+  return `${formatExpected(file)}\n`;
 }
 
 /**
@@ -197,7 +205,7 @@ export async function validateTask(task: Task, runtime: PythonRuntime, record = 
     add("recorded", false, `expected.json is in the old format (no per-test checks): run \`${record}\``);
     return out;
   }
-  const stale = staleRecording(task.expected, task.tests);
+  const stale = staleRecording(task);
   add("recorded", stale === null, stale === null ? `expected.json present (${tests.size} tests)` : `${stale}: run \`${record}\``);
   // A test's verdict is the host's only when the host can verify a value it produced (docs/security.md).
   const unchecked = [...tests].filter(([, keys]) => keys.length === 0).map(([id]) => id);
@@ -251,7 +259,15 @@ export async function validateTask(task: Task, runtime: PythonRuntime, record = 
   try {
     rerecord = await recordExpected(task, runtime);
     if (rerecord === task.expected) add("re-record identical", true, "same file");
-    else {
+    else if (withoutCanonicalDigest(rerecord) === task.expected) {
+      // Recorded before expected.json kept the canonical solution's digest: the same recording, less that check.
+      out.push({
+        name: "re-record identical",
+        ok: true,
+        advice: true,
+        detail: `same values; recorded before expected.json kept the canonical solution's digest (canonicalSha256), so a canonical.py changed since would go unnoticed: run \`${record}\` to keep it`,
+      });
+    } else {
       // Another numeric library here (numpy, its BLAS) may round the last digits otherwise: that is no stale
       // recording when two recordings here agree, the file's tests, checks and tolerances are the same, and
       // the canonical solution passes the recorded values within their tolerances (checked above).

@@ -283,7 +283,7 @@ describe("recode run over a task whose test.py changed since it was recorded", (
     const r = await recode([...base, "--dir", dir, "--tasks", "pass-at-k", "--out", join(work, "changed-run")]);
     expect(r.code).toBe(2);
     expect(r.out).toContain(
-      `tasks whose expected.json was recorded from another test.py (test.py changed since): pass-at-k; run recode tasks record pass-at-k --dir ${dir}`,
+      `tasks whose expected.json is not a recording of the task as it is now: pass-at-k: recorded from another test.py (test.py changed since the task was recorded). Run recode tasks record pass-at-k --dir ${dir}`,
     );
     expect(existsSync(join(work, "changed-run"))).toBe(false);
   });

@@ -151,6 +151,42 @@ describe("recode test", () => {
     );
   });
 
+  it("does not judge a file against values recorded from another canonical solution (corrected since), and says to record again", () => {
+    const tasks = passAtKCopy("recode-corrected--");
+    const folder = join(tasks, "pass-at-k");
+    const canonical = join(folder, "canonical.py");
+    const text = readFileSync(canonical, "utf8");
+    const record = `recode tasks record pass-at-k --dir ${tasks}`;
+    const stale =
+      "expected.json was recorded from another canonical solution (canonical.py or a file of repo/ changed since the task was recorded)";
+    // The model answer corrected after recording: the recorded values are the old answer's.
+    writeFileSync(canonical, `${text}\n\ndef _unused():\n    return 0\n`);
+    const r = recode("test", folder, canonical, "--backend", "native");
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`task pass-at-k: ${stale}: run ${record}; the candidate was not judged`);
+    const val = recode("tasks", "validate", folder, "--native-only", "--no-mutation");
+    expect(val.status).toBe(1);
+    expect(val.stdout).toMatch(/recorded +FAIL/);
+    expect(val.stdout).toContain(`${stale}: run \`${record}\``);
+    // A repository file beside it, the same.
+    writeFileSync(canonical, text);
+    expect(recode("test", folder, canonical, "--backend", "native").status).toBe(0);
+    const results = join(folder, "repo", "evalkit", "results.py");
+    writeFileSync(results, `${readFileSync(results, "utf8")}\n# changed\n`);
+    expect(recode("test", folder, canonical, "--backend", "native").stderr).toContain(stale);
+    // Recorded again, the file is judged.
+    expect(recode("tasks", "record", folder, "--native").status).toBe(0);
+    expect(recode("test", folder, canonical, "--backend", "native").status).toBe(0);
+    // A recording from before the digest was kept: valid (the same values), and validate says to record it again.
+    const expected = join(folder, "expected.json");
+    writeFileSync(expected, readFileSync(expected, "utf8").replace(/^ "canonicalSha256": "[0-9a-f]{64}",\n/m, ""));
+    const old = recode("tasks", "validate", folder, "--native-only", "--no-mutation");
+    expect(old.status).toBe(0);
+    expect(old.stdout).toMatch(
+      /re-record identical +ok *\n +native: same values; recorded before expected.json kept the canonical solution's digest/,
+    );
+  });
+
   it("does not judge a file against values recorded from another test.py (an input changed), and says to record again", () => {
     const tasks = passAtKCopy("recode-changed--");
     const testPy = join(tasks, "pass-at-k", "test.py");
@@ -162,7 +198,7 @@ describe("recode test", () => {
     const r = recode("test", join(tasks, "pass-at-k"), canonical);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(
-      `task pass-at-k: expected.json was recorded from another test.py (test.py changed since the task was recorded): run ${record} (it says what is wrong with test.py, should it not load) (the candidate was not judged)`,
+      `task pass-at-k: expected.json was recorded from another test.py (test.py changed since the task was recorded): run ${record}; the candidate was not judged`,
     );
     const val = recode("tasks", "validate", "pass-at-k", "--dir", tasks, "--no-mutation");
     expect(val.status).toBe(1);

@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { staleRecording, testPyDigest } from "../../src/core/recording";
+import { canonicalDigest, staleRecording, testPyDigest } from "../../src/core/recording";
 import type { Mismatch } from "../../src/core/results";
 import {
   checkedTextLimit,
@@ -416,22 +416,47 @@ describe("parseExpected and formatExpected", () => {
 
 describe("staleRecording", () => {
   const testPy = "import unittest\n\nclass T(unittest.TestCase):\n    def test_x(self):\n        pass\n";
-  const recorded = (digest?: string) =>
-    formatExpected({ tests: new Map([["T.test_x", []]]), values: new Map(), ...(digest ? { testPySha256: digest } : {}) });
+  const solution = {
+    canonical: "def f():\n    return 1\n",
+    repo: { "m.py": "def f():\n    pass\n", "util.py": "K = 2\n" } as Record<string, string>,
+    meta: { target_file_path: "m.py" },
+  };
+  const recorded = (digests: { testPySha256?: string; canonicalSha256?: string }) =>
+    formatExpected({ tests: new Map([["T.test_x", []]]), values: new Map(), ...digests });
+  const task = (expected: string | null, changes: Partial<typeof solution & { tests: string }> = {}) => ({
+    ...solution,
+    tests: testPy,
+    expected,
+    ...changes,
+  });
 
   it("tells a recording of another test.py; line ends do not count", () => {
-    const file = recorded(testPyDigest(testPy));
-    expect(staleRecording(file, testPy)).toBeNull();
-    expect(staleRecording(file, testPy.replaceAll("\n", "\r\n"))).toBeNull();
-    expect(staleRecording(file, testPy.replace("test_x", "test_y"))).toBe(
+    const file = recorded({ testPySha256: testPyDigest(testPy) });
+    expect(staleRecording(task(file))).toBeNull();
+    expect(staleRecording(task(file, { tests: testPy.replaceAll("\n", "\r\n") }))).toBeNull();
+    expect(staleRecording(task(file, { tests: testPy.replace("test_x", "test_y") }))).toBe(
       "expected.json was recorded from another test.py (test.py changed since the task was recorded)",
     );
   });
 
+  it("tells a recording of another canonical solution: canonical.py, or a repository file beside it, changed", () => {
+    const file = recorded({ testPySha256: testPyDigest(testPy), canonicalSha256: canonicalDigest(solution) });
+    expect(file).toContain(`{\n "canonicalSha256": "${canonicalDigest(solution)}",\n "format": 2,`);
+    expect(staleRecording(task(file))).toBeNull();
+    expect(staleRecording(task(file, { canonical: solution.canonical.replaceAll("\n", "\r\n") }))).toBeNull();
+    // The target's starting text is not what a recording runs: it may change.
+    expect(staleRecording(task(file, { repo: { ...solution.repo, "m.py": "def f():\n    return 0\n" } }))).toBeNull();
+    const why =
+      "expected.json was recorded from another canonical solution (canonical.py or a file of repo/ changed since the task was recorded)";
+    expect(staleRecording(task(file, { canonical: "def f():\n    return 2\n" }))).toBe(why);
+    expect(staleRecording(task(file, { repo: { ...solution.repo, "util.py": "K = 3\n" } }))).toBe(why);
+    expect(staleRecording(task(file, { repo: { ...solution.repo, "new.py": "" } }))).toBe(why);
+  });
+
   it("cannot tell, and says nothing, without expected.json, without a digest, or for a file that does not parse", () => {
-    expect(staleRecording(null, testPy)).toBeNull();
-    expect(staleRecording(recorded(), testPy)).toBeNull();
-    expect(staleRecording("{", testPy)).toBeNull();
+    expect(staleRecording(task(null))).toBeNull();
+    expect(staleRecording(task(recorded({})))).toBeNull();
+    expect(staleRecording(task("{"))).toBeNull();
   });
 });
 
