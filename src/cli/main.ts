@@ -4,7 +4,7 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { plural } from "../core/plural";
 import { loadTaskFromFiles, type Task, TaskFormatError, venueAndYear } from "../core/task";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
@@ -43,6 +43,18 @@ function runtimeOptions(opts: { packageSource?: string; python?: string; sandbox
   };
 }
 
+/**
+ * `--backend`, the option of `recode test` and `run`, given to `tasks record|validate` by mistake.
+ * @throws UsageError (exit 2) saying which option of `command` to give instead
+ */
+function notBackend(command: "record" | "validate", o: { backend?: string }): void {
+  if (o.backend === undefined) return;
+  const native = command === "validate" ? "--native (Pyodide and python3 side by side) or --native-only" : "--native";
+  throw new UsageError(
+    `tasks ${command} takes ${native} for python3, and Pyodide without an option (--backend is the option of recode test and recode run)`,
+  );
+}
+
 /** @throws UsageError (exit 2, as for any other bad input) naming the first of `paths` that does not exist. */
 function mustExist(paths: string[]): void {
   const missing = paths.find((p) => !existsSync(p));
@@ -61,6 +73,8 @@ async function withRuntime<T>(backend: "pyodide" | "native", opts: object, fn: (
 
 interface ValidateOptions {
   dir: string;
+  /** Not an option of validate: given by mistake (`notBackend`). */
+  backend?: string;
   native?: boolean;
   nativeOnly?: boolean;
   packageSource?: string;
@@ -98,7 +112,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .exitOverride()
     .configureOutput({ writeOut: out, writeErr: errOut });
   const tasks = program.command("tasks").description("list, record and validate tasks");
-  const dirOpt = ["--dir <folder>", "task folder", BUILTIN_TASKS] as const;
+  const dirOpt = ["--dir <folder>", "the folder that holds the task folders", BUILTIN_TASKS] as const;
 
   tasks
     .command("list")
@@ -135,51 +149,59 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .argument("[tasks...]", "task ids or globs in --dir, or task folders (default: all of --dir)")
     .option(...dirOpt)
     .option("--native", "record with python3 instead of Pyodide")
+    .addOption(new Option("--backend <name>").hideHelp())
     .option("--sandbox <policy>", "where candidate code runs, both backends: auto | bwrap | none (docs/security.md)", "auto")
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
-    .action(async (args: string[], o: { dir: string; native?: boolean; packageSource?: string; sandbox?: string }, cmd: Command) => {
-      const { dir, ids } = placeTaskArgs(o.dir, args, cmd.getOptionValueSource("dir") !== "default");
-      o.dir = dir;
-      const list = resolveTaskIds(o.dir, ids);
-      let failed = 0;
-      await withRuntime(o.native ? "native" : "pyodide", runtimeOptions(o), async (rt) => {
-        for (const id of list) {
-          try {
-            // The file being rewritten is not read: a broken expected.json can be recorded again.
-            const files = readTaskFiles(join(o.dir, id));
-            delete files["expected.json"];
-            const task = loadTaskFromFiles(id, files);
-            if (task.meta.isolation === "shared") {
-              out(`skipped ${id}: isolation "shared" (its tests compare with canonical.py as they run; nothing is recorded)\n`);
-              continue;
-            }
-            const text = await recordExpected(task, rt);
-            writeFileSync(join(o.dir, task.id, "expected.json"), text);
-            const doc = JSON.parse(text) as { values: Record<string, unknown>; tests: Record<string, string[]> };
-            out(
-              `recorded ${task.id}: ${Object.keys(doc.values).length} values from ${Object.keys(doc.tests).length} tests (${rt.version})\n`,
-            );
-            // Recorded all the same (while tests are being written), but said now: validate fails such tests.
-            const unchecked = Object.keys(doc.tests)
-              .filter((id) => doc.tests[id]?.length === 0)
-              .sort();
-            if (unchecked.length > 0) {
-              const many = unchecked.length === 1 ? "1 test makes" : `${unchecked.length} tests make`;
+    .action(
+      async (
+        args: string[],
+        o: { dir: string; native?: boolean; packageSource?: string; sandbox?: string; backend?: string },
+        cmd: Command,
+      ) => {
+        notBackend("record", o);
+        const { dir, ids } = placeTaskArgs(o.dir, args, cmd.getOptionValueSource("dir") !== "default");
+        o.dir = dir;
+        const list = resolveTaskIds(o.dir, ids);
+        let failed = 0;
+        await withRuntime(o.native ? "native" : "pyodide", runtimeOptions(o), async (rt) => {
+          for (const id of list) {
+            try {
+              // The file being rewritten is not read: a broken expected.json can be recorded again.
+              const files = readTaskFiles(join(o.dir, id));
+              delete files["expected.json"];
+              const task = loadTaskFromFiles(id, files);
+              if (task.meta.isolation === "shared") {
+                out(`skipped ${id}: isolation "shared" (its tests compare with canonical.py as they run; nothing is recorded)\n`);
+                continue;
+              }
+              const text = await recordExpected(task, rt);
+              writeFileSync(join(o.dir, task.id, "expected.json"), text);
+              const doc = JSON.parse(text) as { values: Record<string, unknown>; tests: Record<string, string[]> };
               out(
-                `  ${many} no check(), and validate fails them (every test must check a value: docs/task-format.md): ${unchecked.join(", ")}\n`,
+                `recorded ${task.id}: ${Object.keys(doc.values).length} values from ${Object.keys(doc.tests).length} tests (${rt.version})\n`,
               );
+              // Recorded all the same (while tests are being written), but said now: validate fails such tests.
+              const unchecked = Object.keys(doc.tests)
+                .filter((id) => doc.tests[id]?.length === 0)
+                .sort();
+              if (unchecked.length > 0) {
+                const many = unchecked.length === 1 ? "1 test makes" : `${unchecked.length} tests make`;
+                out(
+                  `  ${many} no check(), and validate fails them (every test must check a value: docs/task-format.md): ${unchecked.join(", ")}\n`,
+                );
+              }
+            } catch (e) {
+              failed += 1;
+              out(`FAILED ${id}: ${(e as Error).message}\n`);
             }
-          } catch (e) {
-            failed += 1;
-            out(`FAILED ${id}: ${(e as Error).message}\n`);
           }
+        });
+        if (failed > 0) {
+          out(`\n${failed} of ${plural(list.length, "task")} not recorded\n`);
+          setCode(1);
         }
-      });
-      if (failed > 0) {
-        out(`\n${failed} of ${plural(list.length, "task")} not recorded\n`);
-        setCode(1);
-      }
-    });
+      },
+    );
 
   tasks
     .command("validate")
@@ -190,6 +212,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .option(...dirOpt)
     .option("--native", "also run every check under python3 and show both side by side")
     .option("--native-only", "run the checks under python3 only")
+    .addOption(new Option("--backend <name>").hideHelp())
     .option("--sandbox <policy>", "where candidate code runs, both backends: auto | bwrap | none (docs/security.md)", "auto")
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
     .option("--python <path>", "Python of native runs, and of shared tasks, which run under pytest (default python3)")
@@ -197,6 +220,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .option("--mutants <n>", "most mutants per task for the mutation score gate", "60")
     .option("--mutation-backend <name>", "where mutants run: native (the default with --native) | pyodide (must be validated too)")
     .action(async (args: string[], o: ValidateOptions, cmd: Command) => {
+      notBackend("validate", o);
       const { dir, ids } = placeTaskArgs(o.dir, args, cmd.getOptionValueSource("dir") !== "default");
       o.dir = dir;
       const all = resolveTaskIds(o.dir, ids);

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import { renderTestLog } from "../core/feedback";
 import { plural } from "../core/plural";
 import { isSharedTask, sharedCanonicalTarget } from "../core/pytest-task";
@@ -201,8 +201,10 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
     )
     .argument("<task>", "task id (in --dir) or task folder")
     .argument("<candidate>", "the target file to test (Python)")
-    .option("--dir <folder>", "task folder for task ids", BUILTIN_TASKS)
+    .option("--dir <folder>", "the folder that holds the task folders, for a task given by id", BUILTIN_TASKS)
     .option("--backend <name>", "pyodide | native", "pyodide")
+    // The option of `tasks record|validate`, given here by mistake: said what to give instead.
+    .addOption(new Option("--native").hideHelp())
     .option("--sandbox <policy>", "where candidate code runs, both backends: auto | bwrap | none (docs/security.md)", "auto")
     .option("--json", "print one JSON object: {solved, tests: [{id, status, message, subtests}], incident, ...}")
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
@@ -214,7 +216,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       async (
         spec: string,
         candidatePath: string,
-        o: { dir: string; backend: string; sandbox: string; json?: boolean; packageSource?: string; python?: string },
+        o: { dir: string; backend: string; sandbox: string; json?: boolean; packageSource?: string; python?: string; native?: boolean },
         cmd: Command,
       ) => {
         try {
@@ -236,9 +238,10 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
   async function testAction(
     spec: string,
     candidatePath: string,
-    o: { dir: string; backend: string; sandbox: string; json?: boolean; packageSource?: string; python?: string },
+    o: { dir: string; backend: string; sandbox: string; json?: boolean; packageSource?: string; python?: string; native?: boolean },
     cmd: Command,
   ): Promise<void> {
+    if (o.native) throw new CommandInputError("recode test takes --backend native (--native is the option of tasks record and validate)");
     if (o.backend !== "pyodide" && o.backend !== "native")
       throw new CommandInputError(`--backend: "${o.backend}" is not pyodide or native`);
     if (!NATIVE_SANDBOXES.includes(o.sandbox as NativeSandbox)) {

@@ -115,6 +115,17 @@ describe("recode test", () => {
     const bad = recode("test", "pass-at-k", file("y.py", "x = 1\n"), "--backend", "java");
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("--backend");
+    // The option of the other commands, given by mistake: said which to give instead.
+    const native = recode("test", "pass-at-k", file("y.py", "x = 1\n"), "--native");
+    expect(native.status).toBe(2);
+    expect(native.stderr).toContain("recode test takes --backend native (--native is the option of tasks record and validate)");
+    for (const command of ["record", "validate"]) {
+      const backend = recode("tasks", command, "pass-at-k", "--backend", "native");
+      expect(backend.status).toBe(2);
+      expect(backend.stderr).toMatch(
+        new RegExp(`tasks ${command} takes --native .*for python3.*--backend is the option of recode test and recode run`),
+      );
+    }
     const latin1 = join(dir, "latin1.py");
     writeFileSync(latin1, Buffer.from([0x78, 0x20, 0x3d, 0x20, 0x22, 0xe9, 0x22, 0x0a]));
     const notUtf8 = recode("test", "pass-at-k", latin1);

@@ -59,7 +59,7 @@ export function addTasksDocCommand(tasks: Command, out: (s: string) => void, set
     .command("doc")
     .description("measure every task (run time, coverage in both backends, mutation score) and write docs/tasks.md")
     .argument("[tasks...]", "task ids or globs in --dir, or task folders (default: all of --dir)")
-    .option("--dir <folder>", "task folder", BUILTIN_TASKS)
+    .option("--dir <folder>", "the folder that holds the task folders", BUILTIN_TASKS)
     .option("--out <file>", "the document to write", "docs/tasks.md")
     .option("--mutants <n>", "most mutants per task", String(DEFAULT_MUTANTS))
     .option("--no-mutation", "leave the mutation score out")
