@@ -30,7 +30,7 @@ import { addTestCommand, CommandInputError } from "./test-command";
 
 class UsageError extends CommandInputError {}
 
-function runtimeOptions(opts: { packageSource?: string; python?: string; sandbox?: string; dir?: string }) {
+function runtimeOptions(opts: { packageSource?: string; python?: string; sandbox?: string; dir?: string }, ids: readonly string[] = []) {
   const sandbox = (opts.sandbox ?? "auto") as NativeSandbox;
   if (!NATIVE_SANDBOXES.includes(sandbox))
     throw new UsageError(`--sandbox: "${opts.sandbox}" is not one of ${NATIVE_SANDBOXES.join(", ")}`);
@@ -39,7 +39,8 @@ function runtimeOptions(opts: { packageSource?: string; python?: string; sandbox
     ...packageOptions(opts.packageSource),
     ...(opts.python ? { python: opts.python } : {}),
     sandbox,
-    hide: opts.dir ? [resolve(opts.dir)] : [],
+    // And each task folder of the command, which may be a link to a folder elsewhere (the box hides its real one too).
+    hide: opts.dir ? [resolve(opts.dir), ...ids.map((id) => resolve(opts.dir as string, id))] : [],
   };
 }
 
@@ -163,7 +164,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
         o.dir = dir;
         const list = resolveTaskIds(o.dir, ids);
         let failed = 0;
-        await withRuntime(o.native ? "native" : "pyodide", runtimeOptions(o), async (rt) => {
+        await withRuntime(o.native ? "native" : "pyodide", runtimeOptions(o, list), async (rt) => {
           for (const id of list) {
             try {
               // The file being rewritten is not read: a broken expected.json can be recorded again.
@@ -230,10 +231,10 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
       const backends: ("pyodide" | "native")[] = o.nativeOnly ? ["native"] : o.native ? ["pyodide", "native"] : ["pyodide"];
       const results = new Map<string, Map<string, CheckOutcome[] | string>>();
       // Coverage in every backend; the mutation score on one, native when it is validated (docs/tasks-gates.md).
-      const gates = new TaskGates(gateOptions(o, runtimeOptions(o)));
+      const gates = new TaskGates(gateOptions(o, runtimeOptions(o, list)));
       const mutationBackend = o.mutation ? mutationBackendOf(o, backends) : undefined;
       for (const b of list.length > 0 ? backends : []) {
-        await withRuntime(b, runtimeOptions(o), async (rt) => {
+        await withRuntime(b, runtimeOptions(o, list), async (rt) => {
           for (const id of list) {
             const row = results.get(id) ?? new Map<string, CheckOutcome[] | string>();
             results.set(id, row);

@@ -68,6 +68,8 @@ export interface CoverageOptions {
   sandbox?: NativeSandbox;
   /** Limits inside the native box. */
   limits?: SandboxLimits;
+  /** Host folders the boxes do not show (the tasks: their solutions and recorded values), as for a run (`hideFromBox`). */
+  hide?: readonly string[];
 }
 
 interface RawCoverage {
@@ -120,7 +122,7 @@ export async function measureCoverageNative(task: Task, opts: CoverageOptions = 
     const config = { workdir: boxed ? `${BOX.run}/work` : work, target: task.meta.target_file_path, tests_file: "test.py" };
     writeFileSync(join(dir, "config.json"), JSON.stringify(config));
     const cmd = boxed
-      ? bwrapCommand(install, dir, HERE, ["-X", "utf8", `${BOX.lib}/recode_coverage.py`, `${BOX.run}/config.json`], opts.limits)
+      ? bwrapCommand(install, dir, HERE, ["-X", "utf8", `${BOX.lib}/recode_coverage.py`, `${BOX.run}/config.json`], opts.limits, opts.hide)
       : { command: install.executable, args: ["-X", "utf8", SCRIPT, join(dir, "config.json")] };
     const env: Record<string, string> = boxed ? {} : { PYTHONHASHSEED: "0", PYTHONDONTWRITEBYTECODE: "1", LANG: "C.UTF-8" };
     const text = await runForOutput(cmd.command, cmd.args, work, env, coverageTimeoutMs(task));
@@ -187,8 +189,8 @@ export class PyodideCoverage {
   private readonly waiting = new Map<number, (msg: FromCoverageProcess) => void>();
   private exitReason = "";
 
-  /** @param opts where Pyodide loads packages from, and the box policy (`none`: a plain child process). */
-  constructor(private readonly opts: PyodideSourceOptions & { sandbox?: NativeSandbox } = {}) {}
+  /** @param opts where Pyodide loads packages from, the box policy (`none`: a plain child process), and the folders the box hides. */
+  constructor(private readonly opts: PyodideSourceOptions & { sandbox?: NativeSandbox; hide?: readonly string[] } = {}) {}
 
   /** Interpreter version, e.g. "3.14.2 (pyodide 314.0.7)"; starts the process. */
   version(): Promise<string> {
@@ -197,13 +199,13 @@ export class PyodideCoverage {
 
   private start(): Promise<string> {
     if (this.ready) return this.ready;
-    const { sandbox = "auto", ...sources } = this.opts;
+    const { sandbox = "auto", hide = [], ...sources } = this.opts;
     const readable = [sources.packageCacheDir, sources.indexURL, sources.packageBaseUrl].filter(
       (p): p is string => typeof p === "string" && p.startsWith("/"),
     );
     const cmd =
       resolvePyodideBox(sandbox, true) === "bwrap"
-        ? pyodideBoxCommand(readable, PYODIDE_ENTRY)
+        ? pyodideBoxCommand(readable, PYODIDE_ENTRY, hide)
         : { command: process.execPath, args: [PYODIDE_ENTRY] };
     // The box's channel (box-channel.ts), for the plain process too. A malformed frame ends the process.
     let onMessage: (raw: unknown) => void = () => {};

@@ -14,7 +14,7 @@
  * user's files and network; warned about once per runtime).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdtempSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -335,24 +335,53 @@ const SYSTEM_FOLDERS: ReadonlySet<string> = new Set(
  * Add to bubblewrap's arguments `b` (after the system's folders and `bound` are bound) an empty, read-only folder
  * over each of `paths` (and over its real path) that exists and lies inside /usr or inside one of `bound` (other
  * folders the box binds): the box does not see what they hold. A task folder (it holds a task.json) is always
- * covered; another folder (the folder of tasks a command reads) is left as it is when it is one of the system's
- * folders (/usr/local, /usr/share, ...) or holds one of `keep` (a folder the box needs, such as Python's own):
- * its task folders, named too, are covered one by one.
+ * covered, and so is the folder it is in (by its real path: the tasks beside it); another folder (the folder of
+ * tasks a command reads) is left as it is when it is one of the system's folders (/usr/local, /usr/share, ...) or
+ * holds one of `keep` (a folder the box needs, such as Python's own): every task folder in it is then covered one
+ * by one, whether named or not.
  * @param paths host folders, such as the tasks a run comes from (their canonical solutions and recorded values).
  */
 export function hideFromBox(b: string[], paths: readonly string[], bound: readonly string[] = [], keep: readonly string[] = []): void {
   const inside = (p: string, root: string) => p.startsWith(root.endsWith("/") ? root : `${root}/`);
+  const needed = (p: string) => keep.some((k) => k === p || inside(k, p));
   const done = new Set<string>();
   const hidden: string[] = [];
-  // (Outer folders first: one inside a hidden folder is hidden with it, and bubblewrap could not mount over it.)
-  for (const path of paths.flatMap(withRealPath).sort((a, b) => a.length - b.length)) {
-    if (done.has(path) || !existsSync(path) || hidden.some((h) => inside(path, h))) continue;
-    done.add(path);
-    if (!inside(path, "/usr") && !bound.some((root) => inside(path, root))) continue;
-    const task = existsSync(join(path, "task.json"));
-    if (!task && (SYSTEM_FOLDERS.has(path) || keep.some((k) => k === path || inside(k, path)))) continue;
+  const cover = (path: string) => {
     b.push("--size", "4096", "--tmpfs", path, "--remount-ro", path);
     hidden.push(path);
+  };
+  const given = paths.flatMap(withRealPath);
+  // The folder a task folder is in holds the tasks beside it, theirs to hide too: for a task given through a
+  // link, that is the folder of its real path, which no path given names.
+  const folders = given.filter((p) => existsSync(join(p, "task.json"))).map((p) => dirname(p));
+  // (Outer folders first: one inside a hidden folder is hidden with it, and bubblewrap could not mount over it.)
+  for (const path of [...given, ...folders].sort((a, b) => a.length - b.length)) {
+    if (done.has(path) || !existsSync(path) || hidden.some((h) => inside(path, h))) continue;
+    done.add(path);
+    if (!inside(path, "/usr") && !bound.some((root) => root === path || inside(path, root))) continue;
+    const task = existsSync(join(path, "task.json"));
+    if (!task && (SYSTEM_FOLDERS.has(path) || needed(path))) {
+      // Left for the system or for Python: the task folders in it are covered one by one, named or not.
+      for (const entry of taskFolderEntries(path)) {
+        const child = join(path, entry);
+        if (done.has(child) || needed(child)) continue;
+        done.add(child);
+        cover(child);
+      }
+      continue;
+    }
+    cover(path);
+  }
+}
+
+/** Names of the folders right in `folder` (not links) that hold a task.json; none when it cannot be read. */
+function taskFolderEntries(folder: string): string[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && existsSync(join(folder, d.name, "task.json")))
+      .map((d) => d.name);
+  } catch {
+    return [];
   }
 }
 

@@ -120,6 +120,62 @@ describe("a virtual environment given as the Python", () => {
   });
 });
 
+describe("tasks inside a folder the box mounts (a Python environment), given by path or through a link", () => {
+  it("the candidate reads no task's canonical solution or recorded values, beside its own task or not, and an honest one is solved", () => {
+    const dir = mkdtempSync(join(tmpdir(), "recode-venv-tasks-"));
+    const recode = fileURLToPath(new URL("../../bin/recode.mjs", import.meta.url));
+    try {
+      const env = join(dir, "env");
+      const made = spawnSync("python3", ["-m", "venv", "--without-pip", env], { encoding: "utf8" });
+      expect(made.status, made.stderr).toBe(0);
+      // Tasks in a folder of the environment's (a task pack installed there), one given through a link elsewhere;
+      // and tasks right in the environment's prefix.
+      const shared = join(env, "share", "tasks");
+      const links = join(dir, "links");
+      mkdirSync(links);
+      for (const root of [shared, env]) {
+        for (const id of ["pass-at-k", "min-p-sampling"]) cpSync(join(BUILTIN_TASKS, id), join(root, id), { recursive: true });
+      }
+      symlinkSync(join(shared, "pass-at-k"), join(links, "pass-at-k"));
+      const canonical = readFileSync(join(BUILTIN_TASKS, "pass-at-k", "canonical.py"), "utf8");
+      for (const [task, beside] of [
+        [join(links, "pass-at-k"), shared],
+        [join(env, "pass-at-k"), env],
+      ] as const) {
+        // An honest file that, at its import, reads what it can of the tasks: any read is a leak.
+        const reads = ["min-p-sampling/canonical.py", "min-p-sampling/expected.json", "pass-at-k/expected.json"]
+          .map((f) => JSON.stringify(join(beside, f)))
+          .join(", ");
+        const file = join(dir, "peek.py");
+        writeFileSync(
+          file,
+          `${canonical}\nfor _p in [${reads}]:\n    try:\n        open(_p).read()\n    except OSError:\n        continue\n    raise RuntimeError("LEAK " + _p)\n`,
+        );
+        const r = spawnSync(process.execPath, [recode, "test", task, file, "--backend", "native", "--python", join(env, "bin", "python")], {
+          encoding: "utf8",
+          timeout: 120_000,
+        });
+        expect(r.stdout + r.stderr, task).not.toContain("LEAK");
+        expect(r.status, `${task}\n${r.stdout}${r.stderr}`).toBe(0);
+      }
+      // validate, given the linked folder: the task's own code (here its canonical solution) reads nothing either.
+      const leaky = join(shared, "pass-at-k", "canonical.py");
+      writeFileSync(
+        leaky,
+        `${canonical}\ntry:\n    open(${JSON.stringify(join(shared, "min-p-sampling", "expected.json"))}).read()\n    raise RuntimeError("LEAK")\nexcept OSError:\n    pass\n`,
+      );
+      const val = spawnSync(
+        process.execPath,
+        [recode, "tasks", "validate", join(links, "pass-at-k"), "--native-only", "--no-mutation", "--python", join(env, "bin", "python")],
+        { encoding: "utf8", timeout: 180_000 },
+      );
+      expect(val.stdout + val.stderr).not.toContain("LEAK");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("native backend in bubblewrap", () => {
   const rt = new NativeRuntime({ sandbox: "bwrap" });
   beforeAll(() => rt.ready());

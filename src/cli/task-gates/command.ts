@@ -34,12 +34,13 @@ export function parseMutants(text: string | undefined): number {
  */
 export function gateOptions(
   o: { mutants?: string },
-  runtime: { packageBaseUrl?: string; python?: string; sandbox?: NativeSandbox },
+  runtime: { packageBaseUrl?: string; python?: string; sandbox?: NativeSandbox; hide?: readonly string[] },
 ): TaskGateOptions {
   return {
     mutants: parseMutants(o.mutants),
     ...(runtime.python ? { python: runtime.python } : {}),
     sandbox: runtime.sandbox,
+    hide: runtime.hide ?? [],
     pyodide: runtime.packageBaseUrl ? { packageBaseUrl: runtime.packageBaseUrl } : {},
   };
 }
@@ -87,7 +88,9 @@ export function addTasksDocCommand(tasks: Command, out: (s: string) => void, set
       const sandbox = o.sandbox as NativeSandbox;
       if (!NATIVE_SANDBOXES.includes(sandbox))
         throw new CommandInputError(`--sandbox: "${o.sandbox}" is not one of ${NATIVE_SANDBOXES.join(", ")}`);
-      const rtOpts = { ...packageOptions(o.packageSource), sandbox };
+      // The boxes hide the tasks (their solutions and recorded values) from the code they run, as for validate.
+      const hide = [resolve(o.dir), ...list.map((id) => resolve(o.dir, id))];
+      const rtOpts = { ...packageOptions(o.packageSource), sandbox, hide };
       const gates = new TaskGates(gateOptions(o, rtOpts));
       const runtimes: PythonRuntime[] = [createRuntime("pyodide", rtOpts), createRuntime("native", rtOpts)];
       const facts: TaskFacts[] = [];

@@ -101,7 +101,7 @@ export class TaskGates {
   /** Coverage of `task`'s canonical solution in `backend`. @throws Error as the coverage runners do. */
   coverage(task: Task, backend: "pyodide" | "native"): Promise<CoverageReport> {
     if (backend === "native") return measureCoverageNative(task, this.opts);
-    this.pyodideCoverage ??= new PyodideCoverage({ ...this.opts.pyodide, sandbox: this.opts.sandbox });
+    this.pyodideCoverage ??= new PyodideCoverage({ ...this.opts.pyodide, sandbox: this.opts.sandbox, hide: this.opts.hide });
     return this.pyodideCoverage.measure(task);
   }
 
