@@ -25,7 +25,7 @@ import { sharedTaskIds, validateSharedTasks } from "./shared-tasks";
 import { BUILTIN_TASKS, loadTaskDir, placeTaskArgs, readTaskFiles, recordCommandFor, resolveTaskIds, TaskFolderError } from "./task-fs";
 import { addTasksDocCommand, gateOptions } from "./task-gates/command";
 import { TaskGates } from "./task-gates/gates";
-import { printable } from "./terminal-text";
+import { jsonLine, printable } from "./terminal-text";
 import { addTestCommand, CommandInputError } from "./test-command";
 
 class UsageError extends CommandInputError {}
@@ -447,8 +447,7 @@ export async function main(argv: string[]): Promise<number> {
     return code;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (jsonTest && e.exitCode !== 0)
-        process.stdout.write(`${JSON.stringify({ solved: false, error: e.message.replace(/^error: /, "") })}\n`);
+      if (jsonTest && e.exitCode !== 0) process.stdout.write(`${jsonLine({ solved: false, error: e.message.replace(/^error: /, "") })}\n`);
       return e.exitCode === 0 ? 0 : 2;
     }
     if (e instanceof TaskFormatError || e instanceof TaskFolderError || e instanceof CommandInputError || e instanceof ConfigError) {

@@ -26,3 +26,12 @@ export function printable(text: string): string {
     return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
   });
 }
+
+/**
+ * `value` as one line of JSON (`JSON.stringify`) in which every character {@link printable} would rewrite is a
+ * JSON escape (`\u0085`): the line is valid JSON, its strings are what code under test wrote, and nothing in it
+ * acts on a terminal. (`printable` over JSON text would write `\x85`, which JSON does not allow.)
+ */
+export function jsonLine(value: unknown): string {
+  return JSON.stringify(value).replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}

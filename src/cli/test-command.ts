@@ -20,6 +20,7 @@ import { taskRunRequest } from "../python/runtime";
 import { packageOptions } from "./run";
 import { BUILTIN_TASKS, loadTaskDir, recordCommandFor, TaskFolderError, taskPlace } from "./task-fs";
 import { backendLabel } from "./task-gates/doc";
+import { jsonLine } from "./terminal-text";
 
 /** Bad usage or input of a command: the message says what to fix (exit code 2). */
 export class CommandInputError extends Error {}
@@ -224,7 +225,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
         } catch (e) {
           // A script reading --json gets an object for a bad input too, and one that keeps the text (stdout is no
           // terminal) a "Not judged:" line; the message also goes to stderr, exit code 2.
-          if (o.json) out(`${JSON.stringify({ solved: false, error: (e as Error).message })}\n`);
+          if (o.json) out(`${jsonLine({ solved: false, error: (e as Error).message })}\n`);
           else if (
             !process.stdout.isTTY &&
             (e instanceof CommandInputError || e instanceof TaskFormatError || e instanceof TaskFolderError)
@@ -269,7 +270,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
           : why
             ? "the task's own files (test.py, canonical.py, the repository) do not load, with the reference solution either: fix the task (the candidate was not judged)"
             : null;
-      if (o.json) out(`${JSON.stringify({ ...testCommandJson(result), ...(problem ? { error: problem } : {}) })}\n`);
+      if (o.json) out(`${jsonLine({ ...testCommandJson(result), ...(problem ? { error: problem } : {}) })}\n`);
       else
         out(
           `${taskLabel(spec, task, o.dir)}, ${backendLabel("native", version)}:\n${notJudgedHead(problem)}${renderTestLog(result, TEXT_LOG)}\n`,
@@ -340,7 +341,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
           : unrecorded.length > 0
             ? `expected.json does not know ${plural(unrecorded.length, "test")} of test.py (${unrecorded.slice(0, 3).join(", ")}${unrecorded.length > 3 ? ", ..." : ""}): test.py changed since the task was recorded; run ${recordCommand(spec, task, o.dir)} (the candidate was not judged)`
             : null;
-    if (o.json) out(`${JSON.stringify({ ...testCommandJson(r), ...(problem ? { error: problem } : {}) })}\n`);
+    if (o.json) out(`${jsonLine({ ...testCommandJson(r), ...(problem ? { error: problem } : {}) })}\n`);
     else
       out(
         `${taskLabel(spec, task, o.dir)}, ${backendLabel(o.backend, version)}:\n${notJudgedHead(problem)}${renderTestLog(r, TEXT_LOG)}\n`,

@@ -51,8 +51,12 @@ describe("recode test", () => {
 
   it.each(["pyodide", "native"])("prints one JSON object and exits 1 for a known bug (%s)", (backend) => {
     const bug = knownBug("pass-at-k");
-    const r = recode("test", "tasks/pass-at-k", file("bug.py", bug.code), "--json", "--backend", backend);
+    // It prints characters the terminal text escapes (C1 controls, DEL, a zero-width space): the JSON stays JSON.
+    const printed = "hello\u0085world\u007f\u200b!";
+    const code = `${bug.code}\nprint(${JSON.stringify(printed)})\n`;
+    const r = recode("test", "tasks/pass-at-k", file("bug.py", code), "--json", "--backend", backend);
     expect(r.status).toBe(1);
+    expect((JSON.parse(r.stdout) as { tests: { stdout: string }[] }).tests[0]?.stdout).toContain(printed);
     const out = JSON.parse(r.stdout) as { solved: boolean; tests: { id: string; status: string; message: string }[]; incident: unknown };
     expect(out.solved).toBe(false);
     expect(out.incident).toBeNull();

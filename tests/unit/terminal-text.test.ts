@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { printable } from "../../src/cli/terminal-text";
+import { jsonLine, printable } from "../../src/cli/terminal-text";
 
 describe("printable", () => {
   it("shows the characters that show nothing, so a file name with one does not read as the task's own", () => {
@@ -9,5 +9,16 @@ describe("printable", () => {
 
   it("keeps newlines, tabs and ordinary text as they are", () => {
     expect(printable("Test run:\n\tok é ü 数")).toBe("Test run:\n\tok é ü 数");
+  });
+});
+
+describe("jsonLine", () => {
+  it("is valid JSON that holds what was written, with nothing left that acts on a terminal, printable or not", () => {
+    const value = { stdout: "hello\u0085world\u007f\u200b!\u001b[2J\u202e", n: 1 };
+    const line = jsonLine(value);
+    expect(JSON.parse(line)).toEqual(value);
+    // What the CLI prints passes through printable: it finds nothing to rewrite, so the line stays valid JSON.
+    expect(printable(line)).toBe(line);
+    expect(line).toBe('{"stdout":"hello\\u0085world\\u007f\\u200b!\\u001b[2J\\u202e","n":1}');
   });
 });
