@@ -244,7 +244,9 @@ export async function validateTask(task: Task, runtime: PythonRuntime, record = 
   add(
     "canonical passes",
     c0.allPassed,
-    stale !== null && !c0.allPassed ? `judged against values recorded from another ${stale.includes("canonical solution") ? "canonical solution" : "test.py"} (see "recorded"): ${summary(c0)}` : summary(c0),
+    stale !== null && !c0.allPassed
+      ? `judged against values recorded from another ${stale.includes("canonical solution") ? "canonical solution" : "test.py"} (see "recorded"): ${summary(c0)}`
+      : summary(c0),
   );
   if (c0.collectionError) {
     // The tests do not even load with the canonical solution (a syntax error in test.py, say): nothing else can be judged.
