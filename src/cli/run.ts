@@ -257,13 +257,12 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
   // An episode judged against values recorded from another test.py or canonical solution would measure nothing.
   const stale = tasks.flatMap((t) => {
     const why = staleRecording(t);
-    return why === null ? [] : [`${t.id}: ${why.replace(/^expected\.json was /, "")}`];
+    return why === null ? [] : [{ id: t.id, why: why.replace(/^expected\.json was /, "") }];
   });
   if (stale.length)
     throw new ConfigError(
-      `tasks whose expected.json is not a recording of the task as it is now: ${stale.join("; ")}. Run ${tasks
-        .filter((t) => staleRecording(t) !== null)
-        .map((t) => recordCommandFor(o.dir, t.id))
+      `tasks whose expected.json is not a recording of the task as it is now: ${stale.map((s) => `${s.id}: ${s.why}`).join("; ")}. Run ${stale
+        .map((s) => recordCommandFor(o.dir, s.id))
         .join("; ")}`,
     );
 
