@@ -30,6 +30,16 @@ const file = (name: string, text: string) => {
   return p;
 };
 
+/** Candidate lines after `_ns` holds a `__getattr__`: a stand-in for evalkit.results with it, and wrong interfaces. */
+const STAND_IN_RESULTS = [
+  '_m = types.ModuleType("evalkit.results")',
+  "_m.__getattr__ = _ns['__getattr__']",
+  'sys.modules["evalkit.results"] = _m',
+  "def pass_at_k(n, c, k): return 0.0",
+  "naive_pass_at_k = aggregate_pass_at_k = pass_at_k",
+  "",
+];
+
 describe("recode test", () => {
   it("exits 0 for the canonical solution and lists every test", () => {
     const r = recode("test", "pass-at-k", new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname);
@@ -557,12 +567,7 @@ describe("a candidate whose error shows in another file than its own", () => {
         '_src = \'def __getattr__(name):\\n    if name.startswith("__"):\\n        raise AttributeError(name)\\n    raise SyntaxError("invalid syntax")\\n\'',
         "_ns = {}",
         'exec(compile(_src, "<frozen importlib._bootstrap>", "exec"), _ns)',
-        '_m = types.ModuleType("evalkit.results")',
-        "_m.__getattr__ = _ns['__getattr__']",
-        'sys.modules["evalkit.results"] = _m',
-        "def pass_at_k(n, c, k): return 0.0",
-        "naive_pass_at_k = aggregate_pass_at_k = pass_at_k",
-        "",
+        ...STAND_IN_RESULTS,
       ].join("\n"),
       "evalkit/metrics.py",
     ],
@@ -577,12 +582,7 @@ describe("a candidate whose error shows in another file than its own", () => {
         '_src = \'def __getattr__(name):\\n    if name.startswith("__"):\\n        raise AttributeError(name)\\n    compile(open(BAD).read(), BAD, "exec")\\n\'',
         '_ns = {"BAD": _bad}',
         'exec(compile(_src, "<frozen importlib._bootstrap>", "exec"), _ns)',
-        '_m = types.ModuleType("evalkit.results")',
-        "_m.__getattr__ = _ns['__getattr__']",
-        'sys.modules["evalkit.results"] = _m',
-        "def pass_at_k(n, c, k): return 0.0",
-        "naive_pass_at_k = aggregate_pass_at_k = pass_at_k",
-        "",
+        ...STAND_IN_RESULTS,
       ].join("\n"),
       "evalkit/metrics.py",
     ],
