@@ -16,6 +16,7 @@ import {
   recordExpected,
   skippedForPackages,
   VALIDATION_CHECKS,
+  type ValidationFindings,
   validateTask,
 } from "../python/validate";
 import { addImportCommand } from "./import-recodeh";
@@ -240,10 +241,12 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
             results.set(id, row);
             try {
               const task = loadTaskDir(o.dir, id);
-              const checks = await validateTask(task, rt, recordCommandFor(o.dir, task.id));
+              const findings: ValidationFindings = {};
+              const checks = await validateTask(task, rt, recordCommandFor(o.dir, task.id), findings);
+              const judged = findings.judged ?? task;
               row.set(
                 b,
-                skippedForPackages(checks) ? checks : [...checks, ...(await gates.checks(task, rt, checks, b === mutationBackend))],
+                skippedForPackages(checks) ? checks : [...checks, ...(await gates.checks(judged, rt, checks, b === mutationBackend))],
               );
             } catch (e) {
               row.set(b, (e as Error).message);

@@ -58,6 +58,15 @@ export const BACKEND_FREE_CHECKS: readonly ValidationCheck[] = [
   "feedback keys recorded",
 ];
 
+/** What {@link validateTask} found beside its checks. */
+export interface ValidationFindings {
+  /**
+   * The task as the checks' runs judged it: the task itself, or, when its expected.json is stale and the canonical
+   * solution records, the task with the values recorded afresh (what the gates after the checks must judge against).
+   */
+  judged?: Task;
+}
+
 /** Whether a recorded value holds errors alone: what `outcome()` gave for calls that all raised, one or a list (docs/task-format.md). */
 export function recordsErrorsOnly(v: PyValue): boolean {
   if (v.type === "raised") return true;
@@ -182,7 +191,12 @@ export async function recordExpected(task: Task, runtime: PythonRuntime): Promis
  * `record`: the command that records the task again, as its details give it (default `recode tasks record
  * <id>`, for the built-in tasks; the CLI gives the `--dir` of another folder).
  */
-export async function validateTask(task: Task, runtime: PythonRuntime, record = `recode tasks record ${task.id}`): Promise<CheckOutcome[]> {
+export async function validateTask(
+  task: Task,
+  runtime: PythonRuntime,
+  record = `recode tasks record ${task.id}`,
+  findings?: ValidationFindings,
+): Promise<CheckOutcome[]> {
   const out: CheckOutcome[] = [];
   const add = (name: ValidationCheck, ok: boolean, detail: string) => out.push({ name, ok, detail });
   const math = findMathProblems(task);
@@ -207,8 +221,16 @@ export async function validateTask(task: Task, runtime: PythonRuntime, record = 
   }
   const stale = staleRecording(task);
   add("recorded", stale === null, stale === null ? `expected.json present (${tests.size} tests)` : `${stale}: run \`${record}\``);
+  // A stale expected.json is one failure, "recorded": the checks after it are made on values recorded here afresh,
+  // so that they say what holds of the task as it is now, not that the old values differ.
+  let fresh: string | null = null;
+  if (stale !== null) fresh = await recordExpected(task, runtime).catch(() => null);
+  const judged: Task = fresh === null ? task : { ...task, expected: fresh };
+  if (findings) findings.judged = judged;
+  if (fresh !== null) ({ tests, values } = parseExpected(fresh));
+  const recordedTests = tests ?? new Map<string, readonly string[]>();
   // A test's verdict is the host's only when the host can verify a value it produced (docs/security.md).
-  const unchecked = [...tests].filter(([, keys]) => keys.length === 0).map(([id]) => id);
+  const unchecked = [...recordedTests].filter(([, keys]) => keys.length === 0).map(([id]) => id);
   add(
     "every test checks a value",
     unchecked.length === 0,
@@ -230,8 +252,8 @@ export async function validateTask(task: Task, runtime: PythonRuntime, record = 
   const canon: RunResult[] = [];
   const starter: RunResult[] = [];
   for (let i = 0; i < 3; i++) {
-    canon.push(await runtime.run(taskRunRequest(task, task.canonical)));
-    starter.push(await runtime.run(taskRunRequest(task, task.starter)));
+    canon.push(await runtime.run(taskRunRequest(judged, task.canonical)));
+    starter.push(await runtime.run(taskRunRequest(judged, task.starter)));
   }
   const c0 = canon[0] as RunResult;
   const s0 = starter[0] as RunResult;
@@ -244,9 +266,11 @@ export async function validateTask(task: Task, runtime: PythonRuntime, record = 
   add(
     "canonical passes",
     c0.allPassed,
-    stale !== null && !c0.allPassed
-      ? `judged against values recorded from another ${stale.includes("canonical solution") ? "canonical solution" : "test.py"} (see "recorded"): ${summary(c0)}`
-      : summary(c0),
+    fresh !== null
+      ? `${summary(c0)}; judged against values recorded here afresh (expected.json is stale: see "recorded")`
+      : stale !== null && !c0.allPassed
+        ? `judged against values recorded from another ${stale.includes("canonical solution") ? "canonical solution" : "test.py"} (see "recorded"): ${summary(c0)}`
+        : summary(c0),
   );
   if (c0.collectionError) {
     // The tests do not even load with the canonical solution (a syntax error in test.py, say): nothing else can be judged.
@@ -260,7 +284,17 @@ export async function validateTask(task: Task, runtime: PythonRuntime, record = 
   let rerecord = "";
   try {
     rerecord = await recordExpected(task, runtime);
-    if (rerecord === task.expected) add("re-record identical", true, "same file");
+    if (fresh !== null) {
+      // Compared with expected.json, a stale file differs by its nature ("recorded" says so): two recordings here are compared.
+      if (rerecord === fresh)
+        out.push({
+          name: "re-record identical",
+          ok: true,
+          skipped: true,
+          detail: 'not compared with expected.json, which is stale (see "recorded"); two recordings here agree',
+        });
+      else add("re-record identical", false, notDeterministic(fresh, rerecord));
+    } else if (rerecord === task.expected) add("re-record identical", true, "same file");
     else if (withoutCanonicalDigest(rerecord) === task.expected) {
       // Recorded before expected.json kept the canonical solution's digest: the same recording, less that check.
       out.push({
@@ -299,7 +333,7 @@ export async function validateTask(task: Task, runtime: PythonRuntime, record = 
   );
 
   const collected = new Set(c0.tests.map((t) => t.id));
-  const unrecorded = [...collected].filter((id) => !tests?.has(id));
+  const unrecorded = [...collected].filter((id) => !recordedTests.has(id));
   const recordedCheck = out.find((c) => c.name === "recorded");
   if (unrecorded.length > 0 && recordedCheck) {
     recordedCheck.ok = false;
@@ -323,7 +357,7 @@ export async function validateTask(task: Task, runtime: PythonRuntime, record = 
           .join("; ") || "no tests collected",
   );
 
-  const unknown = feedbackKeyProblems(task, tests);
+  const unknown = feedbackKeyProblems(task, recordedTests);
   add(
     "feedback keys recorded",
     unknown.length === 0,

@@ -231,6 +231,10 @@ describe("recode test", () => {
     expect(val.stdout).toContain(
       `expected.json was recorded from another test.py (test.py changed since the task was recorded): run \`${record}\``,
     );
+    // One cause, one failure: the canonical solution is judged against values recorded here afresh.
+    expect(val.stdout).toMatch(/canonical passes +ok *\n +pyodide: 6\/6 passed; judged against values recorded here afresh/);
+    expect(val.stdout).toMatch(/coverage >= 80% +ok/);
+    expect(val.stdout).toContain("\n1 check failed\n");
     // The same test.py with other line ends is the same test.py.
     writeFileSync(testPy, text.replaceAll("\n", "\r\n"));
     expect(recode("test", join(tasks, "pass-at-k"), canonical).status).toBe(0);

@@ -119,7 +119,9 @@ export async function importTaskPack(
       show();
       continue;
     }
-    const failed = line.checks.filter((c) => !c.ok || c.skipped);
+    // (A check skipped beside a failure follows from it, a stale recording say: the failures are the report.)
+    const notOk = line.checks.filter((c) => !c.ok);
+    const failed = notOk.length > 0 ? notOk : line.checks.filter((c) => c.skipped);
     if (failed.length > 0) {
       line.error = `task ${task.id}: ${failed.map((c) => `check "${c.name}" ${c.skipped ? "could not run here" : "does not hold"}: ${packDetail(c.detail)}`).join("; ")}`;
       show();
