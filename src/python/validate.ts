@@ -3,8 +3,9 @@
  * one Python runtime. Platform-free (takes a PythonRuntime).
  */
 
-import { listDefinitions } from "../core/canonical";
+import { findDefinition, listDefinitions } from "../core/canonical";
 import { findMathProblems, mathProblemsText } from "../core/math-check";
+import { codeWithoutCommentsAndStrings } from "../core/python-scan";
 import { canonicalDigest, staleRecording, testPyDigest } from "../core/recording";
 import type { RunResult } from "../core/results";
 import type { Task } from "../core/task";
@@ -393,10 +394,17 @@ export function feedbackKeyProblems(task: Task, tests: ReadonlyMap<string, reado
   return out;
 }
 
+/** Whether two Python blocks hold the same code: comments, the text of strings and whitespace aside. */
+function sameCode(a: string, b: string): boolean {
+  const bare = (t: string) => codeWithoutCommentsAndStrings(t).replace(/\s+/g, "");
+  return bare(a) === bare(b);
+}
+
 /**
  * Whether the starting text of the target file is what task.json `start`
  * says: `empty` holds no definition (comments, a docstring and imports at
- * most), `stubs` defines every interface, `partial` some but not all.
+ * most), `stubs` defines every interface (no function as canonical.py has it: a stub gives
+ * the signature, not the code), `partial` some but not all.
  * Returns the problem in words, or null (also when `start` is not declared).
  */
 export function startProblem(task: Task): string | null {
@@ -409,6 +417,15 @@ export function startProblem(task: Task): string | null {
   if (kind === "empty" && defined.size > 0) return `start is "empty" but ${where} defines ${[...defined].slice(0, 3).join(", ")}`;
   if (kind === "stubs" && have.length < names.length)
     return `start is "stubs" but ${where} lacks ${names.filter((n) => !defined.has(n)).join(", ")}`;
+  if (kind === "stubs") {
+    // A stub holds the signature, not the code: a function the starting text defines as canonical.py does is the solution.
+    const solved = names.filter((n) => {
+      const [start, canonical] = [findDefinition(task.starter, n), findDefinition(task.canonical, n)];
+      return start?.kind === "def" && canonical?.kind === "def" && sameCode(start.text, canonical.text);
+    });
+    if (solved.length > 0)
+      return `start is "stubs" but ${where} defines ${solved.join(", ")} as canonical.py does (a stub gives the signature, not the code)`;
+  }
   if (kind === "partial" && (have.length === 0 || have.length === names.length))
     return `start is "partial" but ${where} defines ${have.length === 0 ? "no interface" : "every interface"}`;
   return null;
