@@ -2,106 +2,23 @@
  * The `recode` command: `tasks list|record|validate`, `test`, `run`, `report`, `merge`, `bench`.
  * Returns the process exit code (0 ok, 1 a check failed, 2 bad usage or input).
  */
-import { existsSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { Command, CommanderError, Option } from "commander";
+import { existsSync } from "node:fs";
+import { Command, CommanderError } from "commander";
 import { plural } from "../core/plural";
-import { loadTaskFromFiles, type Task, TaskFormatError, venueAndYear } from "../core/task";
-import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
-import { createRuntime } from "../python/node";
-import type { PythonRuntime } from "../python/runtime";
-import {
-  BACKEND_FREE_CHECKS,
-  type CheckOutcome,
-  recordExpected,
-  skippedForPackages,
-  VALIDATION_CHECKS,
-  type ValidationFindings,
-  validateTask,
-} from "../python/validate";
+import { type Task, TaskFormatError, venueAndYear } from "../core/task";
 import { addImportCommand } from "./import-recodeh";
 import { loadReport, mergeRuns, reportCsv, reportJson, reportMarkdown } from "./report";
-import { ConfigError, executeRun, packageOptions, prepareRun, type RunCommandOptions } from "./run";
-import { sharedTaskIds, validateSharedTasks } from "./shared-tasks";
-import { BUILTIN_TASKS, loadTaskDir, placeTaskArgs, readTaskFiles, recordCommandFor, resolveTaskIds, TaskFolderError } from "./task-fs";
-import { addTasksDocCommand, gateOptions } from "./task-gates/command";
-import { TaskGates } from "./task-gates/gates";
-import { jsonLine, printable } from "./terminal-text";
+import { ConfigError, executeRun, prepareRun, type RunCommandOptions } from "./run";
+import { BUILTIN_TASKS, loadTaskDir, resolveTaskIds, TaskFolderError } from "./task-fs";
+import { addTasksDocCommand } from "./task-gates/command";
+import { addTasksRecordCommand, addTasksValidateCommand, UsageError } from "./tasks-record-validate";
+import { jsonLine, pad, printable } from "./terminal-text";
 import { addTestCommand, CommandInputError } from "./test-command";
-
-class UsageError extends CommandInputError {}
-
-function runtimeOptions(opts: { packageSource?: string; python?: string; sandbox?: string; dir?: string }, ids: readonly string[] = []) {
-  const sandbox = (opts.sandbox ?? "auto") as NativeSandbox;
-  if (!NATIVE_SANDBOXES.includes(sandbox))
-    throw new UsageError(`--sandbox: "${opts.sandbox}" is not one of ${NATIVE_SANDBOXES.join(", ")}`);
-  // The tasks' folder: the boxes do not show code under test the solutions and recorded values there.
-  return {
-    ...packageOptions(opts.packageSource),
-    ...(opts.python ? { python: opts.python } : {}),
-    sandbox,
-    // And each task folder of the command, which may be a link to a folder elsewhere (the box hides its real one too).
-    hide: opts.dir ? [resolve(opts.dir), ...ids.map((id) => resolve(opts.dir as string, id))] : [],
-  };
-}
-
-/**
- * `--backend`, the option of `recode test` and `run`, given to `tasks record|validate` by mistake.
- * @throws UsageError (exit 2) saying which option of `command` to give instead
- */
-function notBackend(command: "record" | "validate", o: { backend?: string }): void {
-  if (o.backend === undefined) return;
-  const native = command === "validate" ? "--native (Pyodide and python3 side by side) or --native-only" : "--native";
-  throw new UsageError(
-    `tasks ${command} takes ${native} for python3, and Pyodide without an option (--backend is the option of recode test and recode run)`,
-  );
-}
 
 /** @throws UsageError (exit 2, as for any other bad input) naming the first of `paths` that does not exist. */
 function mustExist(paths: string[]): void {
   const missing = paths.find((p) => !existsSync(p));
   if (missing !== undefined) throw new UsageError(`no such folder or file: ${missing}`);
-}
-
-async function withRuntime<T>(backend: "pyodide" | "native", opts: object, fn: (rt: PythonRuntime) => Promise<T>): Promise<T> {
-  const rt = createRuntime(backend, opts);
-  try {
-    await rt.ready();
-    return await fn(rt);
-  } finally {
-    await rt.dispose();
-  }
-}
-
-interface ValidateOptions {
-  dir: string;
-  /** Not an option of validate: given by mistake (`notBackend`). */
-  backend?: string;
-  native?: boolean;
-  nativeOnly?: boolean;
-  packageSource?: string;
-  sandbox?: string;
-  /** Python for native runs and for shared tasks (pytest). */
-  python?: string;
-  /** false with --no-mutation. */
-  mutation: boolean;
-  mutants: string;
-  mutationBackend?: string;
-}
-
-/** The backend the mutants run on: `--mutation-backend`, else the last validated (native with --native). */
-function mutationBackendOf(o: ValidateOptions, backends: readonly ("pyodide" | "native")[]): "pyodide" | "native" | undefined {
-  const b = o.mutationBackend ?? backends[backends.length - 1];
-  if (!backends.some((v) => v === b))
-    throw new UsageError(`--mutation-backend: "${b}" must be one of the backends validated (${backends.join(", ")})`);
-  return b as "pyodide" | "native";
-}
-
-/** Checks whose detail `validate` prints when they pass too. */
-const ALWAYS_SHOWN: readonly string[] = ["within time limit", "canonical passes", "coverage >= 80%", "mutation score >= 80%"];
-
-function pad(s: string, n: number): string {
-  return s.length >= n ? s : s + " ".repeat(n - s.length);
 }
 
 /**
@@ -145,166 +62,8 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
       }
     });
 
-  tasks
-    .command("record")
-    .description("run canonical.py in record mode and write expected.json")
-    .argument("[tasks...]", "task ids or globs in --dir, or task folders (default: all of --dir)")
-    .option(...dirOpt)
-    .option("--native", "record with python3 instead of Pyodide")
-    .addOption(new Option("--backend <name>").hideHelp())
-    .option("--sandbox <policy>", "where candidate code runs, both backends: auto | bwrap | none (docs/security.md)", "auto")
-    .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
-    .action(
-      async (
-        args: string[],
-        o: { dir: string; native?: boolean; packageSource?: string; sandbox?: string; backend?: string },
-        cmd: Command,
-      ) => {
-        notBackend("record", o);
-        const { dir, ids } = placeTaskArgs(o.dir, args, cmd.getOptionValueSource("dir") !== "default");
-        o.dir = dir;
-        const list = resolveTaskIds(o.dir, ids);
-        let failed = 0;
-        await withRuntime(o.native ? "native" : "pyodide", runtimeOptions(o, list), async (rt) => {
-          for (const id of list) {
-            try {
-              // The file being rewritten is not read: a broken expected.json can be recorded again.
-              const files = readTaskFiles(join(o.dir, id));
-              delete files["expected.json"];
-              const task = loadTaskFromFiles(id, files);
-              if (task.meta.isolation === "shared") {
-                out(`skipped ${id}: isolation "shared" (its tests compare with canonical.py as they run; nothing is recorded)\n`);
-                continue;
-              }
-              const text = await recordExpected(task, rt);
-              writeFileSync(join(o.dir, task.id, "expected.json"), text);
-              const doc = JSON.parse(text) as { values: Record<string, unknown>; tests: Record<string, string[]> };
-              out(
-                `recorded ${task.id}: ${Object.keys(doc.values).length} values from ${Object.keys(doc.tests).length} tests (${rt.version})\n`,
-              );
-              // Recorded all the same (while tests are being written), but said now: validate fails such tests.
-              const unchecked = Object.keys(doc.tests)
-                .filter((id) => doc.tests[id]?.length === 0)
-                .sort();
-              if (unchecked.length > 0) {
-                const many = unchecked.length === 1 ? "1 test makes" : `${unchecked.length} tests make`;
-                out(
-                  `  ${many} no check(), and validate fails them (every test must check a value: docs/task-format.md): ${unchecked.join(", ")}\n`,
-                );
-              }
-            } catch (e) {
-              failed += 1;
-              out(`FAILED ${id}: ${(e as Error).message}\n`);
-            }
-          }
-        });
-        if (failed > 0) {
-          out(`\n${failed} of ${plural(list.length, "task")} not recorded\n`);
-          setCode(1);
-        }
-      },
-    );
-
-  tasks
-    .command("validate")
-    .description(
-      "check every task: schema, canonical passes, starter fails, re-record, determinism, interfaces, time, coverage, mutation score",
-    )
-    .argument("[tasks...]", "task ids or globs in --dir, or task folders (default: all of --dir)")
-    .option(...dirOpt)
-    .option("--native", "also run every check under python3 and show both side by side")
-    .option("--native-only", "run the checks under python3 only")
-    .addOption(new Option("--backend <name>").hideHelp())
-    .option("--sandbox <policy>", "where candidate code runs, both backends: auto | bwrap | none (docs/security.md)", "auto")
-    .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
-    .option("--python <path>", "Python of native runs, and of shared tasks, which run under pytest (default python3)")
-    .option("--no-mutation", "skip the mutation score gate (the slow one) while iterating")
-    .option("--mutants <n>", "most mutants per task for the mutation score gate", "60")
-    .option("--mutation-backend <name>", "where mutants run: native (the default with --native) | pyodide (must be validated too)")
-    .action(async (args: string[], o: ValidateOptions, cmd: Command) => {
-      notBackend("validate", o);
-      const { dir, ids } = placeTaskArgs(o.dir, args, cmd.getOptionValueSource("dir") !== "default");
-      o.dir = dir;
-      const all = resolveTaskIds(o.dir, ids);
-      // Shared tasks (imported official RECODE-H tasks) run under pytest with --python, in a section of their own.
-      const shared = sharedTaskIds(o.dir, all);
-      const list = all.filter((id) => !shared.includes(id));
-      const backends: ("pyodide" | "native")[] = o.nativeOnly ? ["native"] : o.native ? ["pyodide", "native"] : ["pyodide"];
-      const results = new Map<string, Map<string, CheckOutcome[] | string>>();
-      // Coverage in every backend; the mutation score on one, native when it is validated (docs/tasks-gates.md).
-      const gates = new TaskGates(gateOptions(o, runtimeOptions(o, list)));
-      const mutationBackend = o.mutation ? mutationBackendOf(o, backends) : undefined;
-      for (const b of list.length > 0 ? backends : []) {
-        await withRuntime(b, runtimeOptions(o, list), async (rt) => {
-          for (const id of list) {
-            const row = results.get(id) ?? new Map<string, CheckOutcome[] | string>();
-            results.set(id, row);
-            try {
-              const task = loadTaskDir(o.dir, id);
-              const findings: ValidationFindings = {};
-              const checks = await validateTask(task, rt, recordCommandFor(o.dir, task.id), findings);
-              const judged = findings.judged ?? task;
-              row.set(
-                b,
-                skippedForPackages(checks) ? checks : [...checks, ...(await gates.checks(judged, rt, checks, b === mutationBackend))],
-              );
-            } catch (e) {
-              row.set(b, (e as Error).message);
-            }
-          }
-        }).finally(() => gates.dispose());
-      }
-      let failed = 0;
-      const w = 22;
-      // (Only shared tasks asked for: their own table follows, and this one would be an empty header.)
-      if (results.size > 0) out(`${pad("task / check", 48)}${backends.map((b) => pad(b, w)).join("")}\n`);
-      for (const [id, row] of results) {
-        out(`${id}\n`);
-        const loadErr = backends.map((b) => row.get(b)).find((v) => typeof v === "string");
-        if (typeof loadErr === "string") {
-          failed += 1;
-          out(`  ${pad("schema", 46)}${backends.map(() => pad("FAIL", w)).join("")}\n    ${loadErr}\n`);
-          continue;
-        }
-        out(`  ${pad("schema", 46)}${backends.map(() => pad("ok", w)).join("")}\n`);
-        if (backends.every((b) => skippedForPackages(row.get(b) as CheckOutcome[]))) {
-          // Checked nowhere is not valid: its packages are missing in every backend asked for.
-          failed += 1;
-          const packages = loadTaskDir(o.dir, id).meta.packages.join(", ");
-          out(
-            `  ${pad("packages loaded", 46)}${backends.map(() => pad("FAIL", w)).join("")}\n    no backend could load ${packages}: add --native, or give Pyodide a --package-source (the checks that run the tests were not made)\n`,
-          );
-        }
-        for (const check of VALIDATION_CHECKS) {
-          const cells = backends.map((b) => (row.get(b) as CheckOutcome[]).find((c) => c.name === check));
-          if (cells.every((c) => c === undefined)) continue;
-          out(
-            `  ${pad(check, 46)}${cells.map((c) => pad(c === undefined ? "-" : c.skipped ? "skipped" : c.ok ? "ok" : "FAIL", w)).join("")}\n`,
-          );
-          // A failed check counts once, however many backends it failed in; a detail every backend gives
-          // alike (the formulas, the starting text: nothing about the backend) is shown once, and a check that
-          // reads the task's files alone names no backend.
-          if (cells.some((c) => c !== undefined && !c.ok)) failed += 1;
-          const shown = cells.map((c) => (c && (!c.ok || c.skipped || c.advice || ALWAYS_SHOWN.includes(check)) ? c.detail : null));
-          if ((backends.length > 1 || BACKEND_FREE_CHECKS.includes(check)) && shown.every((d) => d !== null && d === shown[0])) {
-            out(`    ${(shown[0] as string).replaceAll("\n", "\n      ")}\n`);
-          } else {
-            shown.forEach((d, i) => {
-              if (d !== null) out(`    ${backends[i]}: ${d.replaceAll("\n", "\n      ")}\n`);
-            });
-          }
-        }
-      }
-      failed += await validateSharedTasks(o.dir, shared, o, out);
-      out(
-        failed === 0
-          ? all.length === 1
-            ? "\nthe task is valid\n"
-            : `\nall ${all.length} tasks valid\n`
-          : `\n${plural(failed, "check")} failed\n`,
-      );
-      if (failed > 0) setCode(1);
-    });
+  addTasksRecordCommand(tasks, dirOpt, out, setCode);
+  addTasksValidateCommand(tasks, dirOpt, out, setCode);
 
   addTasksDocCommand(tasks, out, setCode);
   addImportCommand(tasks, out, setCode);

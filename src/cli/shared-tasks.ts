@@ -4,6 +4,7 @@
  * validation section of `recode tasks validate`, and `recode test` on one.
  * They run under pytest with the Python named by `--python` (default python3).
  */
+
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isSharedTask, type SharedTask } from "../core/pytest-task";
@@ -12,6 +13,7 @@ import type { NativeSandbox } from "../python/native-sandbox";
 import { PytestRuntime } from "../python/pytest-runtime";
 import { SHARED_CHECKS, type SharedCheckOutcome, validateSharedTask } from "../python/validate-shared";
 import { loadTaskDir } from "./task-fs";
+import { pad } from "./terminal-text";
 import { CommandInputError } from "./test-command";
 
 /** Options of the shared-task commands. */
@@ -35,10 +37,6 @@ export function sharedTaskIds(dir: string, ids: readonly string[]): string[] {
       return false;
     }
   });
-}
-
-function pad(s: string, n: number): string {
-  return s.length >= n ? s : s + " ".repeat(n - s.length);
 }
 
 /**

@@ -35,3 +35,8 @@ export function printable(text: string): string {
 export function jsonLine(value: unknown): string {
   return JSON.stringify(value).replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
+
+/** `s` followed by spaces up to `n` characters, for a column of a table (as it is when already that long). */
+export function pad(s: string, n: number): string {
+  return s.length >= n ? s : s + " ".repeat(n - s.length);
+}
