@@ -78,8 +78,10 @@ def fixed_frame_functions():
     ``f_back`` the running test). So each reader module's ``sys`` becomes a
     class whose frame functions are fixed (the class
     and its metaclass are made immutable with the protected classes), and
-    whose other attributes are ``sys``'s as they are at each use. Returns the
-    two classes, to be frozen; a second call returns the same."""
+    whose other attributes are ``sys``'s as they are at each use. The
+    framework's modules that decide with ``sys.exc_info`` get the same kind of
+    class, with the error functions fixed (below). Returns the three classes,
+    to be frozen; a second call returns the same."""
     if _FIXED:
         return list(_FIXED)
     # (sys._getframemodulename replaced first: the readers' sys holds the replacement.)
@@ -96,6 +98,14 @@ def fixed_frame_functions():
         def __getattr__(cls, name, _sys=sys, _getattr=getattr):
             return _getattr(_sys, name)
 
+        # (And sets every attribute on ``sys`` itself, as ``contextlib.redirect_stdout`` and unittest's buffered
+        # output do: the fixed functions stay the class's.)
+        def __setattr__(cls, name, value, _sys=sys, _setattr=setattr):
+            _setattr(_sys, name, value)
+
+        def __delattr__(cls, name, _sys=sys, _delattr=delattr):
+            _delattr(_sys, name)
+
     # (The built-in functions themselves, which bind to nothing: a staticmethod around one could be made to
     # wrap another in place, staticmethod.__init__ run again.)
     # (recode_stack's: sys._getframe only to a class-making reader at its own call, and the module names.)
@@ -107,8 +117,25 @@ def fixed_frame_functions():
         mod = sys.modules.get(mod_name)
         if mod is not None and vars(mod).get(attr) is sys:
             setattr(mod, attr, frames_sys)
-    _FIXED.extend((frames_sys, _SysWithFixedFrames))
+    # The framework learns that a part of a test failed, and what it raised, from ``sys.exc_info()`` (unittest's
+    # part executor, a class or module fixture's error) and ``sys.exception()`` (contextlib's exit stacks): read
+    # from ``sys`` at each use, code under test could set them to say "nothing was raised", and a failing test
+    # would report nothing. So those modules' ``sys`` has the interpreter's own two functions, fixed; and its own
+    # ``sys.modules``, where unittest finds a test module's fixtures (a dictionary set in its place is not the one
+    # the interpreter imports with).
+    errors_sys = _SysWithFixedFrames("sys", (), {"__slots__": (), **{k: getattr(sys, k) for k in _ERROR_FUNCTIONS if hasattr(sys, k)}})
+    for mod_name in ERRORS_SYS:
+        mod = sys.modules.get(mod_name)
+        if mod is not None and vars(mod).get("sys") is sys:
+            mod.sys = errors_sys
+    _FIXED.extend((frames_sys, errors_sys, _SysWithFixedFrames))
     return list(_FIXED)
+
+
+# The functions that say what is being raised (and the table of loaded modules), and the framework's modules that
+# read them to decide.
+_ERROR_FUNCTIONS = ("exc_info", "exception", "modules")
+ERRORS_SYS = ("unittest.case", "unittest.suite", "unittest.result", "contextlib", "traceback")
 
 
 _FIXED = []

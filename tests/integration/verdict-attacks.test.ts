@@ -121,6 +121,31 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
+  it("a candidate that replaces sys.exc_info or sys.exception does not hide its own failures from unittest", async () => {
+    const partial = task.canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1pass");
+    const honest = await rt.run(taskRunRequest(task, partial));
+    const statuses = (r: RunResult) => r.tests.map((t) => `${t.id}=${t.status}`);
+    expect(honest.tests.filter((t) => t.status !== "passed").length).toBeGreaterThan(0);
+    for (const hook of [
+      "sys.exc_info = lambda: None",
+      "sys.exc_info = lambda: (None, None, None)",
+      "sys.exception = lambda: None",
+      // (Through the sys unittest reads: what is set there is set on sys.)
+      "import unittest.case; unittest.case.sys.exc_info = lambda: None",
+    ]) {
+      // Replaced at import, and from inside a test (the first call of the candidate's function).
+      for (const candidate of [
+        `import sys\n${hook}\n${partial}`,
+        `${partial}\n_f = min_p_filter\ndef min_p_filter(*a, **k):\n    import sys\n    ${hook}\n    return _f(*a, **k)\n`,
+      ]) {
+        const r = await rt.run(taskRunRequest(task, candidate));
+        expect(r.incident, hook).toBeNull();
+        expect(statuses(r), hook).toEqual(statuses(honest));
+      }
+    }
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
   it.each(["check-sink-cell", "frames-run-cell", "guard-run-cell", "event-file-object", "within-one-test", "one-outcome"] as const)(
     "a filter on the harness's way out for events cannot rewrite failures as passed (%s)",
     async (route) => {
