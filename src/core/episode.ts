@@ -315,7 +315,23 @@ export async function runEpisode(
   };
   // Memory saved with the last finished turn: a failed turn is redone from here on resume.
   let memory = agent.snapshot();
+  // The review of a turn whose review failed (saved with the turn): one review, then the turn is whole.
+  const reviewed = async (turn: TrajectoryTurn): Promise<void> => {
+    const r = await review(env, turn.code, turn.run, turn.index);
+    turn.feedback = r.record;
+    turn.feedbackText = agentFeedback(profile, traj.config.setting, r.record, turn.run, level).text;
+    Object.assign(turn, omitted(r.record, level, profile));
+    turn.timings = { ...turn.timings, researcherMs: r.ms };
+    turn.researcherTokens = r.tokens;
+    delete turn.reviewError;
+  };
   try {
+    const pending = traj.turns.at(-1) as TrajectoryTurn;
+    if (pending.reviewError !== undefined) {
+      await reviewed(pending);
+      traj.wallMs = baseWall + (now() - t0);
+      await save(traj, memory);
+    }
     while (!traj.finished) {
       throwIfAborted(env.signal);
       const prev = traj.turns.at(-1) as TrajectoryTurn;
@@ -331,32 +347,33 @@ export async function runEpisode(
       const run = await env.runtime.run(env.request(env.task, out.code), { signal: env.signal });
       throwIfAborted(env.signal);
       throwIfNotJudged(run);
-      let feedback: FeedbackRecord | null = null;
-      let feedbackText = "";
-      let researcherMs = 0;
-      let researcherTokens = { prompt: 0, completion: 0 };
-      if (needsReview(run, index, maxTurns)) {
-        if (level > 0) {
-          const r = await review(env, out.code, run, index);
-          feedback = r.record;
-          researcherMs = r.ms;
-          researcherTokens = r.tokens;
-        }
-        feedbackText = agentFeedback(profile, traj.config.setting, feedback, run, level).text;
-      }
-      traj.turns.push({
+      const turn: TrajectoryTurn = {
         index,
         code: out.code,
         run,
-        feedback,
-        feedbackText,
-        ...omitted(feedback, level, profile),
+        feedback: null,
+        feedbackText: "",
         messages: out.messages,
         actions: out.actions,
-        timings: { agentMs: out.latencyMs, testMs: run.durationMs, researcherMs },
+        timings: { agentMs: out.latencyMs, testMs: run.durationMs, researcherMs: 0 },
         tokens: out.tokens,
-        researcherTokens,
-      });
+        researcherTokens: { prompt: 0, completion: 0 },
+      };
+      if (needsReview(run, index, maxTurns)) {
+        if (level > 0) {
+          try {
+            await reviewed(turn);
+          } catch (e) {
+            if (e instanceof EpisodeCancelled || env.signal?.aborted) throw e;
+            // The coder's turn and its test run are kept: a resume reviews them, and does not ask the coder again.
+            turn.reviewError = (e as Error).message;
+            traj.turns.push(turn);
+            memory = agent.snapshot();
+            throw e;
+          }
+        } else turn.feedbackText = agentFeedback(profile, traj.config.setting, null, run, level).text;
+      }
+      traj.turns.push(turn);
       if (run.allPassed) finish(traj, "solved");
       else if (traj.turns.length >= maxTurns) finish(traj, "max_turns");
       traj.wallMs = baseWall + (now() - t0);

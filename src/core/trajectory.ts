@@ -195,6 +195,12 @@ export const TrajectoryTurnSchema = z
     tokens: TokensSchema,
     /** Tokens of the researcher model for the review of this turn (0 for rules/human researchers). */
     researcherTokens: TokensSchema,
+    /**
+     * Why the researcher could not review this turn, when it could not: the turn (the coder's reply and its test run)
+     * is kept, the episode ended in an error, and a resume reviews it before the next turn (the coder is not asked
+     * again). Absent once reviewed.
+     */
+    reviewError: z.string().optional(),
   })
   .strict();
 

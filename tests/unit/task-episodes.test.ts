@@ -214,6 +214,66 @@ describe.each(Object.keys(STORES))("the episode runner over the %s", (name) => {
     expect(model.calls).toBeGreaterThan(callsAfterTurn0);
   });
 
+  it("when the review of a later turn fails, the coder's turn is kept and the next try only redoes its review", async () => {
+    const { store } = make();
+    const rt = fakeRuntime();
+    const rules = createRulesResearcher();
+    let down = true;
+    const flaky: Researcher = {
+      id: "rules",
+      review: async (input) => {
+        if (input.turn === 1 && down) throw new Error("researcher unreachable");
+        return rules.review(input);
+      },
+    };
+    // Turns 0 and 1 submit the starting text (both fail), turn 2 the canonical solution.
+    const replace = (code: string) => `Reflection: x.\nAction: REPLACE\n\`\`\`python\n${code}\n\`\`\``;
+    const esc = target.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    const script = {
+      rules: [
+        { match: "Result of REPLACE", reply: "Reflection: written.\nAction: SUBMIT" },
+        { match: `/# Turn [01][\\s\\S]*${esc}/`, reply: replace(task.starter) },
+        { match: `/# Turn [2-9][\\s\\S]*${esc}/`, reply: replace(task.canonical) },
+      ],
+    };
+    const m = createScriptedModel(script, "fix.json");
+    const turnsAsked: number[] = [];
+    const model: ChatModel = {
+      ...m,
+      id: m.id,
+      chat: async (req) => {
+        const last = req.messages.at(-1)?.content ?? "";
+        const turn = /# Turn (\d+)/.exec(typeof last === "string" ? last : "")?.[1];
+        if (turn !== undefined) turnsAsked.push(Number(turn));
+        return m.chat(req);
+      },
+    };
+    const first = await runTaskEpisodes(env(rt, model, flaky), store, CONFIG, [2]);
+    const t1 = first.trajectories[0];
+    expect(t1?.stoppedReason).toBe("error");
+    expect(t1?.error).toMatch(/researcher unreachable/);
+    // The coder's turn 1 and its test run are kept, marked as not reviewed.
+    expect(t1?.turns.map((t) => [t.index, t.run.allPassed, t.reviewError ?? null])).toEqual([
+      [0, false, null],
+      [1, false, "researcher unreachable"],
+    ]);
+    expect(rt.runs).toBe(2);
+    expect(turnsAsked.filter((t) => t === 1)).toHaveLength(1);
+
+    down = false;
+    const second = await runTaskEpisodes(env(rt, model, flaky), store, CONFIG, [2]);
+    const t2 = second.trajectories[0];
+    expect(second.error).toBeNull();
+    expect(t2?.stoppedReason).toBe("solved");
+    // Turn 1 was reviewed, not written again: one more test run (turn 2's), and the coder asked for turn 1 once.
+    expect(rt.runs).toBe(3);
+    expect(turnsAsked.filter((t) => t === 1)).toHaveLength(1);
+    expect(t2?.turns[1]?.reviewError).toBeUndefined();
+    expect(t2?.turns[1]?.feedback).not.toBeNull();
+    expect(t2?.turns[1]?.feedbackText).not.toBe("");
+    expect(t2?.turns.map((t) => t.index)).toEqual([0, 1, 2]);
+  });
+
   it("an unreadable stored episode is set aside (kept), reported, and the episode runs again", async () => {
     const { store, damage, kept } = make();
     const rt = fakeRuntime();
