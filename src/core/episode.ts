@@ -164,10 +164,12 @@ function throwIfNotJudged(run: RunResult): void {
  * Compute turn 0: the agent writes the target file without feedback, the
  * tests run, and (when it fails and more turns follow) the researcher reviews
  * it once; the raw record is rendered per level later. `partial` (from a
- * Turn0ReviewError) skips the agent and the test run.
+ * Turn0ReviewError, or a stored turn 0 that was not reviewed) skips the agent and the test run. `reviewed`: whether
+ * the researcher reviews it; false when no level that starts from it shows a review (L0 alone shows the test log),
+ * and its `feedback` is then null although it failed ({@link unreviewedTurn0}).
  * @throws ModelError from the agent; Turn0ReviewError when the review fails; EpisodeCancelled when aborted.
  */
-export async function runTurn0(env: EpisodeEnv, config: EpisodeConfig, partial?: Turn0Partial): Promise<SharedTurn0> {
+export async function runTurn0(env: EpisodeEnv, config: EpisodeConfig, partial?: Turn0Partial, reviewed = true): Promise<SharedTurn0> {
   throwIfAborted(env.signal);
   let done: Turn0Partial;
   if (partial) done = partial;
@@ -196,7 +198,7 @@ export async function runTurn0(env: EpisodeEnv, config: EpisodeConfig, partial?:
   let feedback: FeedbackRecord | null = null;
   let researcherMs = 0;
   let researcherTokens = { prompt: 0, completion: 0 };
-  if (needsReview(done.turn.run, 0, config.maxTurns)) {
+  if (reviewed && needsReview(done.turn.run, 0, config.maxTurns)) {
     try {
       const r = await review(env, done.turn.code, done.turn.run, 0);
       feedback = r.record;
@@ -213,6 +215,11 @@ export async function runTurn0(env: EpisodeEnv, config: EpisodeConfig, partial?:
     turn: { ...done.turn, feedback, researcherTokens, timings: { ...done.turn.timings, researcherMs } },
     memory: done.memory,
   };
+}
+
+/** Whether a stored turn 0 failed, is followed by more turns, and was not reviewed (computed for L0 alone). */
+export function unreviewedTurn0(t: SharedTurn0): boolean {
+  return t.turn.feedback === null && needsReview(t.turn.run, 0, t.config.maxTurns);
 }
 
 /** A new, empty trajectory for one level. */

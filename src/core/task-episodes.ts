@@ -23,6 +23,7 @@ import {
   runTurn0,
   type SharedTurn0,
   Turn0ReviewError,
+  unreviewedTurn0,
 } from "./episode";
 import type { EpisodeStore, Turn0Id } from "./episode-store";
 import type { FeedbackLevel } from "./feedback";
@@ -125,14 +126,21 @@ export async function runTaskEpisodes(
   // Turn 0 is needed only by the levels that start from it (a resumed episode holds its own). Where the
   // profile does not share it (reference, other than memory_agent), each level computes its own.
   const shared = sharesTurn0(protocolOf(config), config.setting);
+  // The researcher reviews turn 0 only for levels that show a review: L0 alone shows the test log.
+  const review = pending.some((p) => !p.resume && p.level > 0);
   let turn0: SharedTurn0 | null = null;
+  // A stored turn 0 computed for L0 alone, now wanted by a level that shows its review: reviewed, not written again.
+  let unreviewed: SharedTurn0 | null = null;
   if (shared && pending.some((p) => !p.resume)) {
     try {
       const read = await store.readTurn0(id);
       problem(read.problem);
       if (read.value && sameLimits(read.value.config, config)) {
-        turn0 = read.value;
-        onEvent({ type: "turn0", turn0, reused: true });
+        if (review && unreviewedTurn0(read.value)) unreviewed = read.value;
+        else {
+          turn0 = read.value;
+          onEvent({ type: "turn0", turn0, reused: true });
+        }
       }
     } catch (e) {
       return done({ error: (e as Error).message, storageFailed: true });
@@ -140,10 +148,10 @@ export async function runTaskEpisodes(
     if (!turn0) {
       onEvent({ type: "turn0-start" });
       try {
-        const partial = await store.readTurn0Partial(id);
+        const partial = unreviewed ? { value: unreviewed, problem: null } : await store.readTurn0Partial(id);
         problem(partial.problem);
         const reuse = partial.value && (!partial.value.config || sameLimits(partial.value.config, config)) ? partial.value : undefined;
-        turn0 = await runTurn0(env, config, reuse);
+        turn0 = await runTurn0(env, config, reuse, review);
       } catch (e) {
         if (e instanceof EpisodeCancelled || env.signal?.aborted) return done({ cancelled: true });
         const message = (e as Error).message;
@@ -178,7 +186,7 @@ export async function runTaskEpisodes(
     let own: SharedTurn0 | null = turn0;
     if (!shared && !resume) {
       try {
-        own = await runTurn0(env, config);
+        own = await runTurn0(env, config, undefined, level > 0);
       } catch (e) {
         if (e instanceof EpisodeCancelled || env.signal?.aborted) return done({ cancelled: true, error });
         const t = failedTrajectory(env, config, level, `turn 0 failed: ${(e as Error).message}`);

@@ -274,6 +274,36 @@ describe.each(Object.keys(STORES))("the episode runner over the %s", (name) => {
     expect(t2?.turns.map((t) => t.index)).toEqual([0, 1, 2]);
   });
 
+  it("L0 alone asks the researcher for no review; a level added later has turn 0 reviewed, not written again", async () => {
+    const { store } = make();
+    const rt = fakeRuntime();
+    let reviews = 0;
+    const counting = (fail: boolean): Researcher => ({
+      id: "rules",
+      review: async (input) => {
+        reviews += 1;
+        if (fail) throw new Error("researcher unreachable");
+        return createRulesResearcher().review(input);
+      },
+    });
+    const model = coder();
+    const l0 = await runTaskEpisodes(env(rt, model, counting(true)), store, CONFIG, [0]);
+    expect(l0.error).toBeNull();
+    expect(reviews).toBe(0);
+    expect(l0.trajectories[0]?.turns[0]?.feedback).toBeNull();
+    const runsAfterL0 = rt.runs;
+    const turn0Code = l0.trajectories[0]?.turns[0]?.code;
+
+    const l2 = await runTaskEpisodes(env(rt, model, counting(false)), store, CONFIG, [0, 2]);
+    expect(l2.error).toBeNull();
+    const t2 = l2.trajectories.find((t) => t.config.level === 2);
+    // Turn 0 of L2 is the stored one, reviewed now: the same code, no new turn-0 test run.
+    expect(t2?.turns[0]?.code).toBe(turn0Code);
+    expect(t2?.turns[0]?.feedback).not.toBeNull();
+    expect(t2?.turns[0]?.feedbackText).not.toBe("");
+    expect(rt.runs - runsAfterL0).toBe((t2?.turns.length ?? 0) - 1);
+  });
+
   it("an unreadable stored episode is set aside (kept), reported, and the episode runs again", async () => {
     const { store, damage, kept } = make();
     const rt = fakeRuntime();
