@@ -161,10 +161,12 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .description("join shard run folders into one")
     .argument("<out>", "merged run folder")
     .argument("<shards...>", "shard run folders")
-    .action((dest: string, shards: string[]) => {
+    .option("--partial", "merge the folders given although shards of their split are missing")
+    .action((dest: string, shards: string[], o: { partial?: boolean }) => {
       mustExist(shards);
-      const r = mergeRuns(dest, shards);
-      out(`merged ${plural(r.episodes, "episode file")} from ${plural(shards.length, "folder")} into ${dest}\n`);
+      const r = mergeRuns(dest, shards, { partial: o.partial });
+      const left = r.missing.length > 0 ? ` (not merged: shard ${r.missing.join(", ")}; the run holds the other shards' tasks alone)` : "";
+      out(`merged ${plural(r.episodes, "episode file")} from ${plural(shards.length, "folder")} into ${dest}${left}\n`);
     });
 
   program

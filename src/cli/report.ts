@@ -146,16 +146,28 @@ export function reportJson(d: ReportData): string {
  * researcher, setting, turns and steps; the same episode in two shards must be
  * the same file (else an error names it).
  */
-export function mergeRuns(out: string, shards: string[]): { episodes: number; config: RunConfig } {
+export function mergeRuns(
+  out: string,
+  shards: string[],
+  opts: { partial?: boolean } = {},
+): { episodes: number; config: RunConfig; missing: string[] } {
   const target = new RunFolder(resolve(out));
   let config: RunConfig | null = target.readConfig();
   const copies: { from: string; to: string; episode: boolean }[] = [];
   const planned = new Map<string, string>();
+  // The shards (`i/n`) held: the target's, if it was merged before, and each folder's.
+  const held = new Set<string>(config?.shards ?? (config?.shard ? [config.shard] : []));
+  const seenDirs = new Map<string, string>();
   // Check everything first: a merge that fails leaves the target as it was.
   for (const dir of shards) {
-    const src = new RunFolder(resolve(dir));
+    const real = resolve(dir);
+    const twice = seenDirs.get(real);
+    if (twice !== undefined) throw new Error(`${dir}: given twice (as ${twice}); nothing was merged`);
+    seenDirs.set(real, dir);
+    const src = new RunFolder(real);
     const c = src.readConfig();
     if (!c) throw new Error(`${dir}: no run.json (is it a recode run folder?)`);
+    for (const s of c.shards ?? (c.shard ? [c.shard] : [])) held.add(s);
     if (config) {
       // As the report tells runs apart (its conditions): a field that differs would make two runs one.
       for (const k of ["model", "researcher", "setting", "maxTurns", "maxSteps", "backend", "protocol", "sampling"] as const) {
@@ -194,10 +206,20 @@ export function mergeRuns(out: string, shards: string[]): { episodes: number; co
     }
   }
   if (!config) throw new Error("nothing to merge: name at least one shard folder");
+  // A shard left out shrinks the grid, and its report, with nothing to say so: every shard of the split, or --partial.
+  const counts = new Set([...held].map((s) => s.split("/")[1]));
+  if (counts.size > 1) throw new Error(`the folders are shards of different splits (${[...held].sort().join(", ")}); nothing was merged`);
+  const n = Number([...counts][0] ?? 0);
+  const missing = Array.from({ length: n }, (_, i) => `${i}/${n}`).filter((s) => !held.has(s));
+  if (missing.length > 0 && !opts.partial)
+    throw new Error(
+      `shard ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} missing (the folders hold ${[...held].sort().join(", ")}): give every shard's folder, or --partial to merge these alone (the merged run then holds their tasks alone); nothing was merged`,
+    );
+  if (held.size > 0) config = { ...config, shards: [...held].sort() };
   for (const c of copies) {
     mkdirSync(dirname(c.to), { recursive: true });
     copyFileSync(c.from, c.to);
   }
   target.writeConfig(config);
-  return { episodes: copies.filter((c) => c.episode).length, config };
+  return { episodes: copies.filter((c) => c.episode).length, config, missing };
 }

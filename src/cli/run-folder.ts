@@ -47,6 +47,8 @@ export interface RunConfig {
   backend: "pyodide" | "native";
   /** `i/n` when this folder holds one shard, else null. */
   shard: string | null;
+  /** The shards (`i/n`) a folder made by `recode merge` holds; absent in other folders. */
+  shards?: string[];
   /** Decoding settings of the coder and the researcher, when any were given. */
   sampling?: SeatSampling;
   /** Protocol profile; absent in folders written before profiles (`playground`). */
@@ -65,6 +67,7 @@ export const RunConfigSchema: z.ZodType<RunConfig, unknown> = z
     tasks: z.array(z.string().min(1)),
     backend: z.enum(["pyodide", "native"]),
     shard: z.string().nullable(),
+    shards: z.array(z.string()).optional(),
     sampling: SeatSamplingSchema.optional(),
     protocol: ProtocolProfileSchema.optional(),
   })

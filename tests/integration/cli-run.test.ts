@@ -133,6 +133,24 @@ describe("recode run / report / merge", () => {
     expect((await recode([...base, "--tasks", ...TASKS, "--shard", "1/2", "--out", s1])).code).toBe(0);
     expect(findTrajectoryFiles(s0)).toHaveLength(2);
     const merged = join(work, "merged");
+    // A shard left out, or a folder given twice, would shrink the grid with nothing to say so: refused.
+    const half = join(work, "merged-half");
+    const twice = await recode(["merge", half, s0, s0]);
+    expect(twice.code).toBe(1);
+    expect(twice.out).toContain(`${s0}: given twice (as ${s0}); nothing was merged`);
+    const missing = await recode(["merge", half, s0]);
+    expect(missing.code).toBe(1);
+    expect(missing.out).toContain(
+      "shard 1/2 is missing (the folders hold 0/2): give every shard's folder, or --partial to merge these alone (the merged run then holds their tasks alone); nothing was merged",
+    );
+    expect(existsSync(half)).toBe(false);
+    // --partial merges them all the same, says what is not there, and the rest can be merged into it later.
+    const partial = await recode(["merge", half, s0, "--partial"]);
+    expect(partial.code).toBe(0);
+    expect(partial.out).toContain("(not merged: shard 1/2; the run holds the other shards' tasks alone)");
+    const rest = await recode(["merge", half, s1]);
+    expect(rest.code, rest.out).toBe(0);
+    expect(rest.out).not.toContain("not merged");
     const m = await recode(["merge", merged, s0, s1]);
     expect(m.code).toBe(0);
     const a = JSON.parse((await recode(["report", merged, "--format", "json"])).out);
