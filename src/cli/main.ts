@@ -75,8 +75,14 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     .option("--base-url <url>", "endpoint base URL (overrides the provider default)")
     .option("--api-key <key>", "API key (default: OPENAI_API_KEY for openai, RECODE_API_KEY otherwise)")
     .option("--researcher <spec>", "rules | llm:<provider:model>", "rules")
-    .option("--researcher-base-url <url>", "base URL of the researcher's endpoint (default: --base-url)")
-    .option("--researcher-api-key <key>", "API key of the researcher's endpoint")
+    .option(
+      "--researcher-base-url <url>",
+      "base URL of the researcher's endpoint (default: --base-url when the researcher's provider is the coder's, else the provider's own)",
+    )
+    .option(
+      "--researcher-api-key <key>",
+      "API key of the researcher's endpoint (default: --api-key when the provider is the coder's, else its variable)",
+    )
     .option(
       "--sampling <settings>",
       "coder decoding, e.g. temperature=0.2,top_p=default,max_tokens=4096 (default: temperature 0, top_p 1; `default` leaves a parameter to the server)",
@@ -144,7 +150,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
       out(o.format === "csv" ? reportCsv(data) : o.format === "json" ? reportJson(data) : reportMarkdown(data));
       if (data.unreadable.length > 0) {
         process.stderr.write(
-          `recode: ${plural(data.unreadable.length, "file")} could not be read and are left out: ${data.unreadable.join("; ")}\n`,
+          `recode: ${plural(data.unreadable.length, "file")} could not be read and ${data.unreadable.length === 1 ? "is" : "are"} left out: ${data.unreadable.join("; ")}\n`,
         );
         setCode(1);
       }

@@ -118,15 +118,39 @@ export function shardTasks(ids: string[], shard: { index: number; count: number 
   return [...ids].sort().filter((_, i) => i % shard.count === shard.index);
 }
 
+/** Whether two model specs name one provider (false when either cannot be read: its own check says why). */
+function sameProvider(a: string, b: string): boolean {
+  try {
+    return parseModelSpec(a).provider === parseModelSpec(b).provider;
+  } catch {
+    return false;
+  }
+}
+
+/** The option of `recode run` that sets each field of run.json, as messages name it. */
+const OPTION_OF: Partial<Record<keyof RunConfig, string>> = {
+  model: "--model",
+  researcher: "--researcher",
+  setting: "--setting",
+  maxTurns: "--turns",
+  maxSteps: "--steps",
+  backend: "--backend",
+  shard: "--shard",
+  sampling: "--sampling",
+  protocol: "--protocol",
+};
+
 function modelOptions(
   spec: string,
   baseUrl: string | undefined,
   apiKey: string | undefined,
   env: NodeJS.ProcessEnv,
   timeoutMs?: number,
+  keyOption = "--api-key",
 ): ModelFromSpecOptions {
   const { provider, model } = parseModelSpec(spec);
-  const o: ModelFromSpecOptions = {};
+  const keyVar = provider === "openai" ? "OPENAI_API_KEY" : "RECODE_API_KEY";
+  const o: ModelFromSpecOptions = { settingNames: { apiKey: `the key (${keyOption} or ${keyVar})`, timeout: "--timeout <seconds>" } };
   if (timeoutMs) o.timeoutMs = timeoutMs;
   if (baseUrl) o.baseURL = baseUrl;
   const key = apiKey ?? (provider === "openai" ? env.OPENAI_API_KEY : env.RECODE_API_KEY);
@@ -303,7 +327,17 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
     const spec = o.researcher.slice(4);
     let ropts: ModelFromSpecOptions;
     try {
-      ropts = modelOptions(spec, o.researcherBaseUrl ?? o.baseUrl, o.researcherApiKey ?? o.apiKey, env, timeoutMs);
+      // The coder's endpoint and key are the researcher's only when both use one provider: o4-mini as the researcher
+      // of a local coder is asked at OpenAI, with OpenAI's key, not at the local server with the local key.
+      const same = sameProvider(spec, o.model);
+      ropts = modelOptions(
+        spec,
+        o.researcherBaseUrl ?? (same ? o.baseUrl : undefined),
+        o.researcherApiKey ?? (same ? o.apiKey : undefined),
+        env,
+        timeoutMs,
+        same && o.researcherApiKey === undefined ? "--researcher-api-key, --api-key" : "--researcher-api-key",
+      );
       modelFromSpec(spec, ropts);
     } catch (e) {
       throw new ConfigError(`--researcher: ${(e as Error).message}`);
@@ -369,7 +403,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
       k === "sampling" && !c.sampling ? "the protocol's" : k === "shard" && !c.shard ? "none" : norm(c, k);
     if (diff.length) {
       throw new ConfigError(
-        `${folder.configPath} holds a run with a different ${diff.map((k) => `${k} (${shown(existing, k)}; this run: ${shown(config, k)})`).join(", ")}; use another --out or the same settings to resume`,
+        `${folder.configPath} holds a run with a different ${diff.map((k) => `${OPTION_OF[k] ?? k} (${shown(existing, k)}; this run: ${shown(config, k)})`).join(", ")}; use another --out or the same settings to resume`,
       );
     }
     config.levels = [...new Set([...existing.levels, ...levels])].sort() as FeedbackLevel[];
@@ -461,7 +495,9 @@ function makeProgress(total: number, workers: number, log: (s: string) => void, 
         // Turns count from 0, as in the page and the reports: solved at turn 1 is the second turn.
         const when =
           e.outcome === "solved" && e.turns > 0 ? `at turn ${e.turns - 1} (turn 0 is the first)` : `after ${plural(e.turns, "turn")}`;
-        log(`[${done}/${total}] ${e.taskId} L${e.level}: ${e.outcome}${e.error ? ` (${e.error})` : ""} ${when}\n`);
+        // (In words: "max_turns" is the trajectory's own field value.)
+        const outcome = e.outcome === "max_turns" ? "not solved" : e.outcome === "error" ? "ended in an error" : e.outcome;
+        log(`[${done}/${total}] ${e.taskId} L${e.level}: ${outcome}${e.error ? ` (${e.error})` : ""} ${when}\n`);
       },
       episodeKept: () => {
         done += 1;

@@ -64,7 +64,7 @@ export function reportNotes(r: Report): ReportNote[] {
   if (r.unfinished.length) {
     notes.push({
       kind: "unfinished",
-      text: `${plural(r.unfinished.length, "episode")} ${r.unfinished.length === 1 ? "has" : "have"} not finished; they count with the turns they have. Run them again to resume.`,
+      text: `${plural(r.unfinished.length, "episode")} ${r.unfinished.length === 1 ? "has not finished; it counts with the turns it has. Run it again to resume." : "have not finished; they count with the turns they have. Run them again to resume."}`,
       items: r.unfinished.map((e) => `${e.episode}: ${e.turns} of ${plural(e.maxTurns, "turn")} (${e.source})`),
     });
   }
@@ -74,14 +74,16 @@ export function reportNotes(r: Report): ReportNote[] {
       kind: "errored",
       text:
         `${plural(r.errored.length, "episode")} ended in an error${none ? ` (${none} without any turn: turn 0 failed)` : ""}; ` +
-        "they count as not solved after their last turn. Run them again to retry them.",
+        (r.errored.length === 1
+          ? "it counts as not solved after its last turn. Run it again to retry it."
+          : "they count as not solved after their last turn. Run them again to retry them."),
       items: r.errored.map((e) => `${e.episode}, after ${plural(e.turns, "turn")}: ${e.error} (${e.source})`),
     });
   }
   if (r.belowN.length) {
     notes.push({
       kind: "belowN",
-      text: `${plural(r.belowN.length, "episode")} ${r.belowN.length === 1 ? "has" : "have"} a turn limit below n = ${r.n}; they count as not solved after their last turn.`,
+      text: `${plural(r.belowN.length, "episode")} ${r.belowN.length === 1 ? "has" : "have"} a turn limit below n = ${r.n}; ${r.belowN.length === 1 ? "unless solved, it counts" : "those not solved count"} as not solved after the last turn.`,
       items: r.belowN.map((e) => `${e.episode}: ${plural(e.maxTurns, "turn")} (${e.source})`),
     });
   }

@@ -179,7 +179,7 @@ describe("recode run / report / merge", () => {
     // Another backend or shard in the same folder is refused.
     const other = await recode([...args, "--backend", "native"]);
     expect(other.code).toBe(2);
-    expect(other.out).toMatch(/different backend/);
+    expect(other.out).toContain(`different --backend ("pyodide"; this run: "native")`);
   });
 
   it("a merge that fails changes nothing", async () => {
@@ -409,6 +409,21 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
     expect(t.turns[0]?.tokens.prompt).toBeGreaterThan(0);
     const statuses = stub.chatRequests().length;
     expect(statuses).toBeGreaterThanOrEqual(6);
+  });
+
+  it("a researcher of another provider than the coder's is not sent to the coder's endpoint, nor given its key", async () => {
+    const srv = await startChatStub({ models: ["coder"], fallback: reply });
+    try {
+      const out = join(work, "other-provider");
+      const args = ["run", "--model", "ollama:coder", "--base-url", srv.baseURL, "--api-key", "local-key"];
+      args.push("--researcher", "llm:openai:o4-mini", "--levels", "1", "--turns", "2", "--tasks", "min-p-sampling", "--out", out);
+      const r = await recode(args, { OPENAI_API_KEY: "" });
+      expect(r.code).toBe(2);
+      expect(r.out).toContain("--researcher: model openai:o4-mini needs an API key: set OPENAI_API_KEY");
+      expect(srv.chatRequests()).toHaveLength(0);
+    } finally {
+      await srv.close();
+    }
   });
 
   it("runs an episode with an OpenAI reasoning model as coder and researcher, though it refuses temperature, top_p and max_tokens", async () => {

@@ -112,11 +112,13 @@ describe("createOpenAIModel through a real chat-completions server", () => {
 
   it("fails at once on 401 with a message about the key", async () => {
     stub.enqueue({ status: 401, errorMessage: "Incorrect API key provided" }, { content: "never reached" });
-    const model = createOpenAIModel(fast());
+    // Where the key is set, as the caller names it (recode run: the option and the provider's variable).
+    const names = { apiKey: "the key (--api-key or RECODE_API_KEY)", timeout: "--timeout <seconds>" };
+    const model = createOpenAIModel(fast({ settingNames: names }));
     const err = await modelError(model.chat(hello));
     expect(err.status).toBe(401);
-    expect(err.message).toMatch(/API key/);
-    expect(err.message).toContain("OPENAI_API_KEY");
+    expect(err.message).toMatch(/API key was rejected/);
+    expect(err.message).toContain("check the key (--api-key or RECODE_API_KEY) for http://");
     expect(err.modelId).toBe("openai:stub-model");
     expect(stub.chatRequests()).toHaveLength(1);
   });
@@ -175,7 +177,10 @@ describe("createOpenAIModel through a real chat-completions server", () => {
     stub.reset();
     stub.setFallback({ delayMs: 2000, content: "too late" });
     const err = await modelError(createOpenAIModel(fast({ timeoutMs: 100, maxRetries: 0 })).chat(hello));
-    expect(err.message).toMatch(/within 100 ms/);
+    expect(err.message).toMatch(/within 100 ms; raise the timeout,/);
+    const named = { apiKey: "the key", timeout: "--timeout <seconds>" };
+    const cli = await modelError(createOpenAIModel(fast({ timeoutMs: 100, maxRetries: 0, settingNames: named })).chat(hello));
+    expect(cli.message).toMatch(/within 100 ms; raise --timeout <seconds>,/);
   });
 
   it("asks for a JSON object and, when response_format is rejected, retries once without it", async () => {

@@ -126,6 +126,11 @@ describe("one report for the page and recode report", () => {
     expect(cli.duplicates[0]?.source).toContain("copy-run");
     expect(cli.duplicates[0]?.kept).toContain("pyodide-run");
     expect(reportNotes(cli).find((x) => x.kind === "errored")?.text).toMatch(/2 episodes ended in an error \(1 without any turn/);
+    // One episode is "it", several "they"; a turn limit below n counts only the episodes not solved.
+    const text = (kind: string) => reportNotes(cli).find((x) => x.kind === kind)?.text;
+    expect(text("errored")).toContain("they count as not solved after their last turn. Run them again to retry them.");
+    expect(text("unfinished")).toBe("1 episode has not finished; it counts with the turns it has. Run it again to resume.");
+    expect(text("belowN")).toBe("1 episode has a turn limit below n = 10; unless solved, it counts as not solved after the last turn.");
   });
 
   it("prints the backend column only because the backends differ", () => {

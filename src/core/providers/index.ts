@@ -46,7 +46,10 @@ export interface ModelSpec {
 /** Options of {@link modelFromSpec}. The caller reads environment variables and passes values here. */
 export interface ModelFromSpecOptions
   extends Partial<
-    Pick<OpenAIModelOptions, "timeoutMs" | "maxRetries" | "retryBaseMs" | "maxRetryDelayMs" | "fetch" | "onRetry" | "onCall">
+    Pick<
+      OpenAIModelOptions,
+      "timeoutMs" | "maxRetries" | "retryBaseMs" | "maxRetryDelayMs" | "fetch" | "onRetry" | "onCall" | "settingNames"
+    >
   > {
   /** Overrides the provider's default base URL (OpenAI-compatible providers). */
   baseURL?: string;
@@ -123,6 +126,7 @@ function openAIOptions(provider: keyof typeof OPENAI_COMPATIBLE_PROVIDERS, model
     model,
     provider,
     timeoutMs: options.timeoutMs,
+    settingNames: options.settingNames,
     maxRetries: options.maxRetries,
     retryBaseMs: options.retryBaseMs,
     maxRetryDelayMs: options.maxRetryDelayMs,

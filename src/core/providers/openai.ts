@@ -48,6 +48,11 @@ export interface OpenAIModelOptions {
   retryBaseMs?: number;
   /** Upper bound of one wait (backoff or Retry-After), in milliseconds; default 60 000. */
   maxRetryDelayMs?: number;
+  /**
+   * Where the user sets the API key and the timeout, as failure messages name them (the CLI: `RECODE_API_KEY or
+   * --api-key`, `--timeout <seconds>`); default "the API key" and "the timeout".
+   */
+  settingNames?: { apiKey: string; timeout: string };
   /** Custom fetch (tests, proxies). */
   fetch?: FetchLike;
   /** Called before each retry (progress lines, logs). */
@@ -168,7 +173,7 @@ function classify(err: unknown, opts: OpenAIModelOptions): Failure {
     return {
       retryable: true,
       reason: "timeout",
-      message: `no answer from ${url} within ${ms} ms; raise timeoutMs, use a smaller model, or check that the server is not overloaded`,
+      message: `no answer from ${url} within ${ms} ms; raise ${opts.settingNames?.timeout ?? "the timeout"}, use a smaller model, or check that the server is not overloaded`,
     };
   }
   if (err instanceof APIConnectionError) {
@@ -208,7 +213,7 @@ function classify(err: unknown, opts: OpenAIModelOptions): Failure {
         retryable: false,
         status,
         reason: "HTTP 401",
-        message: `the API key was rejected (HTTP 401): ${detail}; check the key (OPENAI_API_KEY or --api-key) for ${url}`,
+        message: `the API key was rejected (HTTP 401): ${detail}; check ${opts.settingNames?.apiKey ?? "the API key"} for ${url}`,
       };
     }
     if (status === 403) {
