@@ -115,13 +115,17 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
       const prepared = await prepareRun(o);
       const ac = new AbortController();
       let hits = 0;
-      const onSigint = () => {
+      // Ctrl-C (or a scheduler's SIGTERM) stops at once: what is under way is dropped and redone on resume.
+      const onSigint = (signal: NodeJS.Signals) => {
         hits += 1;
-        if (hits > 1) process.exit(130);
-        out("\nstopping after the current step (Ctrl-C again to quit at once)...\n");
+        if (hits > 1) process.exit(signal === "SIGTERM" ? 143 : 130);
+        out(
+          `\n${signal === "SIGTERM" ? "SIGTERM: " : ""}stopping: finished turns are saved; the turn under way is not, and is done again when the run is resumed (Ctrl-C again to quit at once)...\n`,
+        );
         ac.abort();
       };
       process.on("SIGINT", onSigint);
+      process.on("SIGTERM", onSigint);
       try {
         out(
           `run: ${prepared.config.model}, ${prepared.config.setting}, ${prepared.config.protocol ?? "playground"} protocol, researcher ${prepared.config.researcher}, levels ${prepared.levels.map((l) => `L${l}`).join(",")}, ${plural(prepared.tasks.length, "task")} -> ${prepared.folder.root}\n`,
@@ -130,6 +134,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
         setCode(code);
       } finally {
         process.off("SIGINT", onSigint);
+        process.off("SIGTERM", onSigint);
       }
     });
 

@@ -573,6 +573,16 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
   it("stops cleanly on Ctrl-C and resumes where it stopped", async () => {
     await stopAndResume("interrupt", "SIGINT", async (first) => {
       expect(first.code, first.out).toBe(130);
+      expect(first.out).toContain(
+        "stopping: finished turns are saved; the turn under way is not, and is done again when the run is resumed",
+      );
+      expect(first.out).toContain("Run the same command again to resume");
+    });
+  });
+
+  it("stops cleanly on a scheduler's SIGTERM, says so, and resumes where it stopped", async () => {
+    await stopAndResume("terminated", "SIGTERM", async (first) => {
+      expect(first.out).toContain("SIGTERM: stopping: finished turns are saved");
       expect(first.out).toContain("Run the same command again to resume");
     });
   });
