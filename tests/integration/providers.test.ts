@@ -167,6 +167,23 @@ describe("createOpenAIModel through a real chat-completions server", () => {
     const model = createOpenAIModel(fast());
     expect((await model.chat(hello)).content).toBe("second try");
     expect(stub.chatRequests()).toHaveLength(2);
+    // A server that keeps dropping it is running: the message says it closed the connection, not that it is unreachable.
+    stub.reset();
+    stub.setFallback({ drop: true });
+    const err = await modelError(createOpenAIModel(fast({ maxRetries: 0 })).chat(hello));
+    expect(err.message).toContain("closed the connection before it answered");
+    expect(err.message).not.toContain("is the server running");
+    stub.reset();
+  });
+
+  it("names a web server's HTML error page instead of quoting it", async () => {
+    const page = `<!DOCTYPE HTML>\n<html lang="en">\n<head><title>Error response</title></head>\n<body><h1>Error response</h1>\n<p>Error code: 501</p>\n${"<p>x</p>\n".repeat(40)}</body>\n</html>\n`;
+    stub.setFallback({ status: 501, rawBody: page, headers: { "content-type": "text/html" } });
+    const err = await modelError(createOpenAIModel(fast({ maxRetries: 0 })).chat(hello));
+    expect(err.message).toContain("(HTTP 501)");
+    expect(err.message).toContain("an HTML page, not an OpenAI-compatible answer");
+    expect(err.message).not.toContain("<p>");
+    stub.reset();
   });
 
   it("times out a slow server, retries, and reports the timeout", async () => {

@@ -163,7 +163,10 @@ function causeText(err: unknown): string {
 function serverMessage(err: APIError): string {
   const body = err.error as { message?: unknown } | undefined;
   if (body && typeof body.message === "string") return body.message;
-  return err.message;
+  // A web page (an HTML error page: a plain web server, not an OpenAI-compatible API) is named, not quoted whole.
+  if (/<!DOCTYPE html|<html[\s>]/i.test(err.message))
+    return `an HTML page, not an OpenAI-compatible answer: is the base URL that of an OpenAI-compatible API (ending in /v1)?`;
+  return err.message.length > 500 ? `${err.message.slice(0, 500)}…` : err.message;
 }
 
 function classify(err: unknown, opts: OpenAIModelOptions): Failure {
@@ -178,6 +181,13 @@ function classify(err: unknown, opts: OpenAIModelOptions): Failure {
   }
   if (err instanceof APIConnectionError) {
     const cause = causeText(err);
+    // A server that answered and then dropped the connection is running: it broke off (a crash, a proxy's limit).
+    if (/UND_ERR_SOCKET|ECONNRESET|other side closed|socket hang up/i.test(cause))
+      return {
+        retryable: true,
+        reason: "connection error",
+        message: `the server at ${url} closed the connection before it answered (it crashed, restarted, or a proxy cut it) (${cause})`,
+      };
     return {
       retryable: true,
       reason: "connection error",
