@@ -500,7 +500,8 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
     try {
       const out = join(work, "reference");
       const args = httpRun(srv.baseURL, "0,1", out).map((a) => (a === "ollama:coder" ? "openai:coder" : a));
-      args.push("--api-key", "k", "--setting", "baseline", "--protocol", "reference");
+      // (The researcher is of another provider than the coder: it is given its endpoint.)
+      args.push("--api-key", "k", "--setting", "baseline", "--protocol", "reference", "--researcher-base-url", srv.baseURL);
       const r = await recode(args);
       expect(r.code, r.out).toBe(0);
       expect(r.out).toContain("reference protocol");
