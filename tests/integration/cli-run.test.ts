@@ -501,7 +501,7 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
       const out = join(work, "reference");
       const args = httpRun(srv.baseURL, "0,1", out).map((a) => (a === "ollama:coder" ? "openai:coder" : a));
       // (The researcher is of another provider than the coder: it is given its endpoint.)
-      args.push("--api-key", "k", "--setting", "baseline", "--protocol", "reference", "--researcher-base-url", srv.baseURL);
+      args.push("--api-key", "k", "--setting", "baseline", "--researcher-base-url", srv.baseURL, "--protocol", "reference");
       const r = await recode(args);
       expect(r.code, r.out).toBe(0);
       expect(r.out).toContain("reference protocol");
@@ -522,7 +522,7 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
       // The folder holds one profile.
       const other = await recode([...args.slice(0, -2), "--protocol", "playground"]);
       expect(other.code).toBe(2);
-      expect(other.out).toContain('protocol ("reference"; this run: "playground")');
+      expect(other.out).toContain('--protocol ("reference"; this run: "playground")');
     } finally {
       await srv.close();
     }
