@@ -156,12 +156,12 @@ function notDeterministic(a: string, b: string): string {
   return `two recordings here differ${which}; values must not depend on chance, time or order: seed every random source (random.Random(seed), numpy.random.default_rng(seed))`;
 }
 
-/** Whether two expected.json texts hold the same format, tests (with their checks) and tolerances: all but the values. */
 /** expected.json text `text` as recorded before the canonical solution's digest was kept (docs/task-format.md). */
 function withoutCanonicalDigest(text: string): string {
   return text.replace(/^ "canonicalSha256": "[0-9a-f]{64}",\n/m, "");
 }
 
+/** Whether two expected.json texts hold the same format, tests (with their checks) and tolerances: all but the values. */
 function sameButValues(a: string, b: string): boolean {
   try {
     const strip = (t: string) => {
