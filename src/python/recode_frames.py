@@ -92,8 +92,8 @@ def fixed_frame_functions():
     import logging  # noqa: F401
     import typing  # noqa: F401
 
-    class _SysWithFixedFrames(type):
-        """Reads every attribute but the frame functions from ``sys`` itself."""
+    class _SysWithFixed(type):
+        """Reads every attribute but the class's own (fixed) ones from ``sys`` itself."""
 
         def __getattr__(cls, name, _sys=sys, _getattr=getattr):
             return _getattr(_sys, name)
@@ -112,7 +112,7 @@ def fixed_frame_functions():
     fixed = {"_getframe": take_stack_views("readers' getframe")}
     if hasattr(sys, "_getframemodulename"):
         fixed["_getframemodulename"] = sys._getframemodulename
-    frames_sys = _SysWithFixedFrames("sys", (), {"__slots__": (), **fixed})
+    frames_sys = _SysWithFixed("sys", (), {"__slots__": (), **fixed})
     for mod_name, attr in READER_SYS:
         mod = sys.modules.get(mod_name)
         if mod is not None and vars(mod).get(attr) is sys:
@@ -123,18 +123,18 @@ def fixed_frame_functions():
     # would report nothing. So those modules' ``sys`` has the interpreter's own two functions, fixed; and its own
     # ``sys.modules``, where unittest finds a test module's fixtures (a dictionary set in its place is not the one
     # the interpreter imports with).
-    errors_sys = _SysWithFixedFrames("sys", (), {"__slots__": (), **{k: getattr(sys, k) for k in _ERROR_FUNCTIONS if hasattr(sys, k)}})
+    errors_sys = _SysWithFixed("sys", (), {"__slots__": (), **{k: getattr(sys, k) for k in _FIXED_FOR_ERRORS if hasattr(sys, k)}})
     for mod_name in ERRORS_SYS:
         mod = sys.modules.get(mod_name)
         if mod is not None and vars(mod).get("sys") is sys:
             mod.sys = errors_sys
-    _FIXED.extend((frames_sys, errors_sys, _SysWithFixedFrames))
+    _FIXED.extend((frames_sys, errors_sys, _SysWithFixed))
     return list(_FIXED)
 
 
-# The functions that say what is being raised (and the table of loaded modules), and the framework's modules that
-# read them to decide.
-_ERROR_FUNCTIONS = ("exc_info", "exception", "modules")
+# What the framework's modules below decide a failure with, fixed in their sys: the functions that say what is
+# being raised, and the table of loaded modules.
+_FIXED_FOR_ERRORS = ("exc_info", "exception", "modules")
 ERRORS_SYS = ("unittest.case", "unittest.suite", "unittest.result", "contextlib", "traceback")
 
 

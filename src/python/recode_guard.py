@@ -1502,6 +1502,9 @@ class Guard:
         # (Read by ``patched`` from the guard, which code under test cannot reach, not from this module.)
         self.pin_harness, self.unpin_harness, self.harness_moved = _module_pins()
         self._getframe = sys._getframe
+        # The interpreter's own table of modules, as imports use it: ``sys.modules`` rebound to a copy hid a change
+        # to the table's protected entries from a look that read the attribute.
+        self.module_table = sys.modules
         self._gc_switch = (gc.isenabled, gc.disable, gc.enable)
         fresh_patterns()
         settle_lazy_globals()
@@ -1927,7 +1930,8 @@ class Guard:
             and all(map(_same_contents, self.containers, self.container_contents))
             and self._closures_same()
             and _cells_same(self.protected_cells, self.protected_cell_values)
-            and all(map(_is, map(sys.modules.get, self.module_names), self.modules))
+            and sys.modules is self.module_table
+            and all(map(_is, map(self.module_table.get, self.module_names), self.modules))
             and all(map(_is, map(_mro_of, self.watched_classes), self.mros))
             and all(map(_is, map(_vars, self.dict_holders), self.dict_views))
         )
@@ -1987,7 +1991,11 @@ class Guard:
             for obj, saved in zip(self.slotted, self.slotted_saved)
             if not _same_slots(obj, saved)
         ]
-        changed += [f"sys.modules[{name!r}]" for name, mod in zip(self.module_names, self.modules) if sys.modules.get(name) is not mod]
+        if sys.modules is not self.module_table:
+            changed.append("sys.modules (set to another table)")
+        changed += [
+            f"sys.modules[{name!r}]" for name, mod in zip(self.module_names, self.modules) if self.module_table.get(name) is not mod
+        ]
         changed += [f"the bases of test class {cls.__name__}" for cls, mro in zip(self.watched_classes, self.mros) if cls.__mro__ is not mro]
         changed += [
             f"{label} (its dictionary replaced)"

@@ -146,6 +146,29 @@ softmax_with_temperature = min_p_filter = min_p_sample = lambda *a, **k: [0.0]
     expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
   });
 
+  it("a protected module's entry in the interpreter's table of modules, changed behind sys.modules rebound to a copy, is seen", async () => {
+    const partial = task.canonical.replace(/^(\s*)raise ValueError\(.*\)$/gm, "$1pass");
+    const candidate = `${partial}
+_f = min_p_filter
+_done = []
+def min_p_filter(*a, **k):
+    import sys, types, unittest.case
+    if not _done:
+        _done.append(1)
+        real = unittest.case.sys.modules
+        sys.modules = dict(real)
+        fake = types.ModuleType("json")
+        fake.dumps = lambda *a, **k: "{}"
+        real["json"] = fake
+    return _f(*a, **k)
+`;
+    const r = await rt.run(taskRunRequest(task, candidate));
+    expect(r.allPassed).toBe(false);
+    expect(r.incident?.kind).toBe("tampered");
+    expect(r.incident?.message).toContain("sys.modules");
+    expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
+  });
+
   it.each(["check-sink-cell", "frames-run-cell", "guard-run-cell", "event-file-object", "within-one-test", "one-outcome"] as const)(
     "a filter on the harness's way out for events cannot rewrite failures as passed (%s)",
     async (route) => {
