@@ -161,6 +161,25 @@ function throwIfNotJudged(run: RunResult): void {
 }
 
 /**
+ * Whether the task's packages can be loaded where its tests run, asked before any model is: a run of the
+ * starting text, for a task that lists packages (none is made for one that lists none). Returns the
+ * runtime's message when they cannot be loaded, else null (a run that fails otherwise is left to the turns).
+ * @throws EpisodeCancelled when aborted.
+ */
+export async function packagesProblem(env: EpisodeEnv): Promise<string | null> {
+  if (env.task.meta.packages.length === 0) return null;
+  throwIfAborted(env.signal);
+  let run: RunResult;
+  try {
+    run = await env.runtime.run(env.request(env.task, env.task.starter), env.signal ? { signal: env.signal } : {});
+  } catch {
+    throwIfAborted(env.signal);
+    return null;
+  }
+  return run.incident?.kind === "packages" ? run.incident.message : null;
+}
+
+/**
  * Compute turn 0: the agent writes the target file without feedback, the
  * tests run, and (when it fails and more turns follow) the researcher reviews
  * it once; the raw record is rendered per level later. `partial` (from a

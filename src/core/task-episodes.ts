@@ -11,6 +11,8 @@
  *   the same limits and sampling is reused. When its review fails, the coder's
  *   turn is kept, so the next try only redoes the review.
  * - Every turn is saved before the next starts ({@link runEpisode}).
+ * - A task whose packages cannot be loaded ends its episodes in an error
+ *   before any model is asked ({@link packagesProblem}).
  */
 import type { AgentMemoryState } from "./agent/types";
 import {
@@ -18,6 +20,7 @@ import {
   type EpisodeConfig,
   type EpisodeEnv,
   failedTrajectory,
+  packagesProblem,
   protocolOf,
   runEpisode,
   runTurn0,
@@ -122,6 +125,31 @@ export async function runTaskEpisodes(
     return done({ error: (e as Error).message, storageFailed: true });
   }
   if (pending.length === 0) return done();
+
+  // A task whose packages cannot be loaded judges nothing: said before any model is asked (no call, no tokens).
+  let missing: string | null;
+  try {
+    missing = await packagesProblem(env);
+  } catch (e) {
+    if (e instanceof EpisodeCancelled || env.signal?.aborted) return done({ cancelled: true });
+    return done({ error: (e as Error).message });
+  }
+  if (missing) {
+    const message = `the task's packages could not be loaded, so no model was asked: ${missing}`;
+    try {
+      // As for a turn 0 that failed: a record of the attempt per level with nothing saved; saved turns are kept.
+      for (const { level, resume } of pending) {
+        if (resume) continue;
+        const t = failedTrajectory(env, config, level, message);
+        await store.writeEpisode(t, null);
+        latest.set(level, t);
+        onEvent({ type: "level-done", level, trajectory: t });
+      }
+    } catch (err) {
+      return done({ error: `${message}; and ${(err as Error).message}`, storageFailed: true });
+    }
+    return done({ error: message });
+  }
 
   // Turn 0 is needed only by the levels that start from it (a resumed episode holds its own). Where the
   // profile does not share it (reference, other than memory_agent), each level computes its own.

@@ -216,7 +216,7 @@ describe("recode run / report / merge", () => {
     expect(r.out).toMatch(/every reply was refused, e\.g\. the reply has no `Action:` line; check the --setting/);
   });
 
-  it("a task whose packages cannot be loaded is an episode error, not a failed turn of the agent's", async () => {
+  it("a task whose packages cannot be loaded is an episode error before any model call, not a failed turn of the agent's", async () => {
     const out = join(work, "no-packages");
     const empty = join(work, "empty-package-source");
     mkdirSync(empty, { recursive: true });
@@ -227,7 +227,8 @@ describe("recode run / report / merge", () => {
     );
     const args = ["--model", `scripted:${file}`, "--tasks", "rms-norm", "--levels", "0", "--turns", "2", "--setting", "memory_agent"];
     const r = await recode(["run", ...args, "--package-source", empty, "--out", out]);
-    expect(r.out).toMatch(/turn 0 failed: the tests could not run \(the agent's code was not judged\): package numpy could not be loaded/);
+    // Found before any model is asked: the scripted coder's first reply is not spent.
+    expect(r.out).toMatch(/the task's packages could not be loaded, so no model was asked: package numpy could not be loaded/);
     expect(r.out).toContain("while loading numpy: ");
     expect(r.out).not.toContain(":;");
     const episodes = findTrajectoryFiles(out).map((f) => restoreTrajectory(JSON.parse(readFileSync(f, "utf8"))));

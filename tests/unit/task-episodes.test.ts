@@ -150,6 +150,47 @@ describe.each(Object.keys(STORES))("the episode runner over the %s", (name) => {
     expect(rt.runs).toBe(runs);
   });
 
+  it("a task whose packages cannot be loaded ends in an error before any model is asked, and runs once they can", async () => {
+    const { store } = make();
+    const numpyTask = { ...task, meta: { ...task.meta, packages: ["numpy"] } };
+    const rt = fakeRuntime();
+    let offline = true;
+    const runtime: TestRunner = {
+      version: rt.version,
+      run: async (req, opts) =>
+        offline
+          ? makeRunResult([], {
+              incident: { kind: "packages", message: "package numpy could not be loaded from /wheels", respawned: false },
+            })
+          : rt.run(req, opts),
+    };
+    const model = coder();
+    const e = { ...env(runtime, model), task: numpyTask };
+    const first = await runTaskEpisodes(e, store, CONFIG, [0, 4]);
+    expect(first.error).toBe(
+      "the task's packages could not be loaded, so no model was asked: package numpy could not be loaded from /wheels",
+    );
+    expect(model.calls).toBe(0);
+    expect(first.trajectories.map((t) => [t.config.level, t.stoppedReason, t.turns.length])).toEqual([
+      [0, "error", 0],
+      [4, "error", 0],
+    ]);
+    // Once the packages load, the episodes run (an episode that ended in an error runs again).
+    offline = false;
+    const second = await runTaskEpisodes(e, store, CONFIG, [0, 4]);
+    expect(second.error).toBeNull();
+    expect(second.trajectories.map((t) => t.stoppedReason)).toEqual(["solved", "solved"]);
+    // One run asks for the packages, then turn 0 and each level's turn 1.
+    expect(rt.runs).toBe(4);
+  });
+
+  it("a task that lists no packages is not run before the model is asked", async () => {
+    const { store } = make();
+    const rt = fakeRuntime();
+    await runTaskEpisodes(env(rt, coder()), store, CONFIG, [0]);
+    expect(rt.runs).toBe(2);
+  });
+
   it("a model failure ends the episode in an error, saved; running again resumes from the last saved turn", async () => {
     const { store } = make();
     const rt = fakeRuntime();
