@@ -177,8 +177,15 @@ export function mergeRuns(
           throw new Error(`${dir}: ${k} is ${norm(c)} but the merged run has ${norm(config)}; nothing was merged`);
         }
       }
+      // Two scripts of one file name are two models (a folder written before the digest was kept says nothing).
+      if (config.scriptSha256 && c.scriptSha256 && config.scriptSha256 !== c.scriptSha256) {
+        throw new Error(
+          `${dir}: the model's script is another text of the same file name (SHA-256 ${c.scriptSha256.slice(0, 12)}…, the merged run has ${config.scriptSha256.slice(0, 12)}…); nothing was merged`,
+        );
+      }
       config = {
         ...config,
+        ...(c.scriptSha256 && !config.scriptSha256 ? { scriptSha256: c.scriptSha256 } : {}),
         levels: [...new Set([...config.levels, ...c.levels])].sort(),
         tasks: [...new Set([...config.tasks, ...c.tasks])].sort(),
         shard: null,

@@ -37,7 +37,13 @@ import { type AgentSetting, AgentSettingSchema, FeedbackLevelSchema, ProtocolPro
 
 /** Batch configuration stored in run.json. */
 export interface RunConfig {
+  /** The coder's model id; a scripted model is named by its script's file name ({@link RunConfig.scriptSha256}). */
   model: string;
+  /**
+   * For a scripted coder: the SHA-256 (hex) of its script file's text, which tells apart two scripts of one
+   * file name. Absent for other models, and in folders written before it was kept.
+   */
+  scriptSha256?: string;
   researcher: string;
   setting: AgentSetting;
   levels: FeedbackLevel[];
@@ -59,6 +65,10 @@ export interface RunConfig {
 export const RunConfigSchema: z.ZodType<RunConfig, unknown> = z
   .object({
     model: z.string().min(1),
+    scriptSha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional(),
     researcher: z.string().min(1),
     setting: AgentSettingSchema,
     levels: z.array(FeedbackLevelSchema).min(1),

@@ -4,6 +4,7 @@
  * for cluster array jobs, and a clean stop on Ctrl-C.
  */
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -138,6 +139,7 @@ const OPTION_OF: Partial<Record<keyof RunConfig, string>> = {
   shard: "--shard",
   sampling: "--sampling",
   protocol: "--protocol",
+  scriptSha256: "--model's script (its text, by SHA-256)",
 };
 
 function modelOptions(
@@ -176,6 +178,21 @@ function modelOptions(
 export function recordedModelName(spec: string): string {
   const { provider, model } = parseModelSpec(spec);
   return provider === "scripted" ? `scripted:${basename(model)}` : spec;
+}
+
+/**
+ * For a scripted model, `{ scriptSha256 }`: the SHA-256 (hex) of its script file's text, kept in run.json
+ * beside the name ({@link recordedModelName}) so that another script of the same file name does not resume
+ * this one's episodes. Nothing for other models. The file was read and checked before (modelOptions).
+ */
+function scriptDigest(spec: string): { scriptSha256?: string } {
+  const { provider, model } = parseModelSpec(spec);
+  if (provider !== "scripted") return {};
+  return {
+    scriptSha256: createHash("sha256")
+      .update(readFileSync(resolve(model)))
+      .digest("hex"),
+  };
 }
 
 async function probe(what: string, spec: string, o: ModelFromSpecOptions): Promise<void> {
@@ -361,6 +378,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
 
   const config: RunConfig = {
     model: recordedModelName(o.model),
+    ...scriptDigest(o.model),
     researcher: researcherId,
     setting: o.setting as AgentSetting,
     levels,
@@ -395,12 +413,22 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
       "shard",
       "sampling",
       "protocol",
+      // (A folder written before the script's digest was kept is taken as holding this script.)
+      ...(existing.scriptSha256 ? (["scriptSha256"] as const) : []),
     ];
     // (A folder written before profiles holds a playground run.)
     const norm = (c: RunConfig, k: keyof RunConfig) => JSON.stringify(k === "protocol" ? (c.protocol ?? DEFAULT_PROTOCOL) : c[k]);
     const diff = keys.filter((k) => norm(existing, k) !== norm(config, k));
     const shown = (c: RunConfig, k: keyof RunConfig) =>
-      k === "sampling" && !c.sampling ? "the protocol's" : k === "shard" && !c.shard ? "none" : norm(c, k);
+      k === "sampling" && !c.sampling
+        ? "the protocol's"
+        : k === "shard" && !c.shard
+          ? "none"
+          : k === "scriptSha256"
+            ? c.scriptSha256
+              ? `${c.scriptSha256.slice(0, 12)}…`
+              : "none"
+            : norm(c, k);
     if (diff.length) {
       throw new ConfigError(
         `${folder.configPath} holds a run with a different ${diff.map((k) => `${OPTION_OF[k] ?? k} (${shown(existing, k)}; this run: ${shown(config, k)})`).join(", ")}; use another --out or the same settings to resume`,

@@ -180,6 +180,14 @@ describe("recode run / report / merge", () => {
     const other = await recode([...args, "--backend", "native"]);
     expect(other.code).toBe(2);
     expect(other.out).toContain(`different --backend ("pyodide"; this run: "native")`);
+    // Another script of the same file name does not resume this one's episodes.
+    mkdirSync(join(work, "elsewhere"), { recursive: true });
+    const lookalike = join(work, "elsewhere", basename(script));
+    writeFileSync(lookalike, JSON.stringify(solverScript([{ targetPath: target(TASKS[0] as string), first: "", later: "" }])));
+    const swapped = await recode([...args.map((a) => (a === `scripted:${script}` ? `scripted:${lookalike}` : a))]);
+    expect(swapped.code, swapped.out).toBe(2);
+    expect(swapped.out).toMatch(/different --model's script \(its text, by SHA-256\) \([0-9a-f]{12}…; this run: [0-9a-f]{12}…\)/);
+    expect(JSON.parse(readFileSync(join(out, "run.json"), "utf8")).scriptSha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it("a merge that fails changes nothing", async () => {
@@ -191,6 +199,15 @@ describe("recode run / report / merge", () => {
     const m = await recode(["merge", dest, a, b]);
     expect(m.code).toBe(1);
     expect(m.out).toMatch(/maxTurns.*nothing was merged/);
+    expect(existsSync(dest)).toBe(false);
+    // A folder of another script of the same file name.
+    const c = join(work, "mc");
+    cpSync(a, c, { recursive: true });
+    const config = JSON.parse(readFileSync(join(c, "run.json"), "utf8"));
+    writeFileSync(join(c, "run.json"), JSON.stringify({ ...config, scriptSha256: "0".repeat(64) }));
+    const m2 = await recode(["merge", dest, a, c]);
+    expect(m2.code).toBe(1);
+    expect(m2.out).toMatch(/the model's script is another text of the same file name \(SHA-256 000000000000….*nothing was merged/);
     expect(existsSync(dest)).toBe(false);
   });
 
