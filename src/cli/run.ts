@@ -20,6 +20,7 @@ import {
   checkModelSpec,
   loadScript,
   type MeteredChatModel,
+  type RetryInfo,
   type ModelFromSpecOptions,
   modelFromSpec,
   parseModelSpec,
@@ -251,6 +252,13 @@ export interface PreparedRun {
   levels: FeedbackLevel[];
   /** A researcher and its token counter, one per worker. */
   makeResearcher: () => { researcher: Researcher; usage?: () => TokenCounts };
+  /** Where a model call that failed and is tried again is said (a line each; executeRun points it at its output). */
+  retries: { log: (line: string) => void };
+}
+
+/** The line that says a model call failed and is tried again (`seat`: "coder" or "researcher"). */
+function retryLine(seat: string, spec: string, i: RetryInfo): string {
+  return `${seat} ${spec}: ${i.reason}; trying again in ${(i.delayMs / 1000).toFixed(1)} s (retry ${i.attempt})\n`;
 }
 
 /**
@@ -327,8 +335,13 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
   const anySampling = samplingText(sampling.coder) !== "" || samplingText(sampling.researcher) !== "";
   let coder: MeteredChatModel;
   let coderOpts: ModelFromSpecOptions;
+  // Said nowhere until the run starts (the probes do not retry).
+  const retries = { log: (_line: string) => {} };
   try {
-    coderOpts = modelOptions(o.model, o.baseUrl, o.apiKey, env, timeoutMs);
+    coderOpts = {
+      ...modelOptions(o.model, o.baseUrl, o.apiKey, env, timeoutMs),
+      onRetry: (i) => retries.log(retryLine("coder", o.model, i)),
+    };
     coder = withSampling(modelFromSpec(o.model, coderOpts), sampling.coder);
   } catch (e) {
     // A message that names the option already says where.
@@ -355,6 +368,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
         timeoutMs,
         same && o.researcherApiKey === undefined ? "--researcher-api-key, --api-key" : "--researcher-api-key",
       );
+      ropts.onRetry = (i) => retries.log(retryLine("researcher", spec, i));
       modelFromSpec(spec, ropts);
     } catch (e) {
       throw new ConfigError(`--researcher: ${(e as Error).message}`);
@@ -449,6 +463,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
     packageSource: o.packageSource,
     sandbox,
     taskFolders,
+    retries,
   };
 }
 
@@ -576,6 +591,7 @@ export async function executeRun(
   const todo = p.tasks.map((t) => t);
   const total = p.tasks.length * levels.length;
   const progress = makeProgress(total, p.workers, log, tty);
+  p.retries.log = (line) => progress.log(line);
   let errors = 0;
   let skipped = 0;
   let storageError: string | null = null;

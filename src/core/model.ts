@@ -11,15 +11,21 @@ export interface ChatMessage {
   reasoning?: string;
   /** An assistant's reply: the parameters its call left out because the server refused them ({@link ChatResponse.leftOut}); kept in trajectories only. */
   leftOut?: string[];
+  /** An assistant's reply: the failures its call retried before it ({@link ChatResponse.retried}); kept in trajectories only. */
+  retried?: string[];
 }
 
-/** The assistant message a reply becomes in a trajectory: its answer, and its reasoning and left-out parameters when there are any. */
+/**
+ * The assistant message a reply becomes in a trajectory: its answer, and its reasoning, left-out parameters and
+ * retried failures when there are any.
+ */
 export function assistantMessage(res: ChatResponse): ChatMessage {
   return {
     role: "assistant",
     content: res.content,
     ...(res.reasoning ? { reasoning: res.reasoning } : {}),
     ...(res.leftOut?.length ? { leftOut: res.leftOut } : {}),
+    ...(res.retried?.length ? { retried: res.retried } : {}),
   };
 }
 
@@ -84,6 +90,11 @@ export interface ChatResponse {
    * them, or a model known to refuse them), e.g. `temperature`: the server's default was used instead.
    */
   leftOut?: string[];
+  /**
+   * Failures the call retried before this reply, oldest first, by reason (`HTTP 500`, `HTTP 429`, `timeout`,
+   * `connection error`); absent when the first attempt answered.
+   */
+  retried?: string[];
 }
 
 /** A chat model. `id` is `provider:model`, e.g. `openai:gpt-4o-mini`, `scripted:fixture.json`. */

@@ -137,6 +137,7 @@ export const ChatMessageSchema: z.ZodType<ChatMessage> = z.object({
   content: z.string(),
   reasoning: z.string().optional(),
   leftOut: z.array(z.string()).optional(),
+  retried: z.array(z.string()).optional(),
 });
 
 /** One agent action in a turn (ReCodeAgent: READ, BROWSE, RETRIEVE, REPLACE, SUBMIT; `INVALID` for a malformed one). */

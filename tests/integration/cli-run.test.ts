@@ -429,6 +429,30 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
     expect(statuses).toBeGreaterThanOrEqual(6);
   });
 
+  it("a model call that failed and was tried again is said in the output and kept in the trajectory", async () => {
+    const srv = await startChatStub({ models: ["coder"], fallback: reply });
+    // The first call of the episode (not the start's probe) fails twice, then the server answers.
+    const episode = (r: RecordedRequest) => !r.rawBody.includes('"content":"ping"');
+    srv.enqueue(
+      { status: 500, headers: { "retry-after": "0" }, when: episode },
+      { status: 503, headers: { "retry-after": "0" }, when: episode },
+    );
+    try {
+      const out = join(work, "retried");
+      const args = ["run", "--model", "ollama:coder", "--base-url", srv.baseURL, "--levels", "0", "--turns", "2"];
+      const r = await recode([...args, "--tasks", "min-p-sampling", "--setting", "memory_agent", "--out", out]);
+      expect(r.code, r.out).toBe(0);
+      expect(r.out).toContain("coder ollama:coder: HTTP 500; trying again in 0.0 s (retry 1)");
+      expect(r.out).toContain("coder ollama:coder: HTTP 503; trying again in 0.0 s (retry 2)");
+      const [t] = findTrajectoryFiles(out).map((f) => restoreTrajectory(JSON.parse(readFileSync(f, "utf8"))));
+      const replies = (t?.turns[0]?.messages ?? []).filter((m) => m.role === "assistant");
+      expect(replies[0]?.retried).toEqual(["HTTP 500", "HTTP 503"]);
+      expect(replies.slice(1).every((m) => m.retried === undefined)).toBe(true);
+    } finally {
+      await srv.close();
+    }
+  });
+
   it("a researcher of another provider than the coder's is not sent to the coder's endpoint, nor given its key", async () => {
     const srv = await startChatStub({ models: ["coder"], fallback: reply });
     try {

@@ -319,14 +319,15 @@ async function withRetries<T>(
   opts: OpenAIModelOptions,
   signal: AbortSignal | undefined,
   attempt: () => Promise<T>,
-): Promise<{ value: T; retries: number }> {
+): Promise<{ value: T; retried: string[] }> {
   const maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
   const base = opts.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
   const maxDelay = opts.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
   const sleep = opts.sleep ?? defaultSleep;
+  const retried: string[] = [];
   for (let retries = 0; ; retries++) {
     try {
-      return { value: await attempt(), retries };
+      return { value: await attempt(), retried };
     } catch (err) {
       if (err instanceof ModelError) throw err;
       if (isAbort(err, signal)) throw new ModelError(modelId, "the request was cancelled");
@@ -336,6 +337,7 @@ async function withRetries<T>(
         throw new ModelError(modelId, f.message + tail, f.status, f.param);
       }
       const delayMs = Math.min(maxDelay, f.retryAfter ?? backoffMs(retries + 1, base, maxDelay));
+      retried.push(f.reason);
       opts.onRetry?.({ attempt: retries + 1, delayMs, status: f.status, reason: f.reason });
       try {
         await sleep(delayMs, signal);
@@ -384,7 +386,8 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
       throw new ModelError(id, "chat request needs at least one message in `messages`");
     }
     const started = nowMs();
-    let retriesSpent = 0;
+    // The failures retried before the answer, by reason (kept in the reply: a trajectory shows them).
+    const retried: string[] = [];
     const body = (): OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming => ({
       model: opts.model,
       messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
@@ -398,7 +401,7 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
       ...(req.json === true && !refused.has("response_format") ? { response_format: { type: "json_object" as const } } : {}),
     });
     const send = async () => {
-      const { value, retries } = await withRetries(id, opts, req.signal, async () => {
+      const { value, retried: again } = await withRetries(id, opts, req.signal, async () => {
         // The deadline covers the whole answer, body included (a body that never ends is a timeout too).
         const ctl = new AbortController();
         let expired = false;
@@ -422,7 +425,7 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
           req.signal?.removeEventListener("abort", onAbort);
         }
       });
-      retriesSpent += retries;
+      retried.push(...again);
       return value;
     };
     try {
@@ -473,7 +476,7 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
         ...(isCount(u?.prompt_tokens) && isCount(u?.completion_tokens) ? {} : { unreported: true as const }),
       };
       const latencyMs = nowMs() - started;
-      meter.success({ usage, latencyMs, retries: retriesSpent });
+      meter.success({ usage, latencyMs, retries: retried.length });
       const leftOut = leftOutOf(req, refused);
       return {
         content: reply.text,
@@ -483,6 +486,7 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
         ...(leftOut.length > 0 ? { leftOut } : {}),
         ...(reply.reasoning ? { reasoning: reply.reasoning } : {}),
         ...(choice.finish_reason === "length" ? { truncated: true } : {}),
+        ...(retried.length > 0 ? { retried } : {}),
       };
     } catch (err) {
       meter.failure();
