@@ -20,10 +20,10 @@ import {
   checkModelSpec,
   loadScript,
   type MeteredChatModel,
-  type RetryInfo,
   type ModelFromSpecOptions,
   modelFromSpec,
   parseModelSpec,
+  type RetryInfo,
 } from "../core/providers";
 import { staleRecording } from "../core/recording";
 import { researcherFromSpec } from "../core/researchers";

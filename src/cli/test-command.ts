@@ -4,8 +4,8 @@
  * scripts. Exit code 0 only when the run solved the task (`runSolved`), 1 when
  * it did not, 2 for bad usage or input.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { renderTestLog } from "../core/feedback";
 import { plural } from "../core/plural";
