@@ -394,6 +394,7 @@ export async function runEpisode(
             // The coder's turn and its test run are kept: a resume reviews them, and does not ask the coder again.
             turn.reviewError = (e as Error).message;
             traj.turns.push(turn);
+            traj.wallMs = baseWall + (now() - t0);
             memory = agent.snapshot();
             throw e;
           }
@@ -408,8 +409,8 @@ export async function runEpisode(
     }
   } catch (e) {
     if (e instanceof EpisodeCancelled || env.signal?.aborted) throw new EpisodeCancelled();
+    // The wall time stays that of the turns kept: the attempt that failed is done again on resume, and counted then.
     finish(traj, "error", (e as Error).message);
-    traj.wallMs = baseWall + (now() - t0);
     await save(traj, memory);
   }
   return traj;

@@ -207,6 +207,20 @@ describe.each(Object.keys(STORES))("the episode runner over the %s", (name) => {
     expect(rt.runs).toBe(2);
   });
 
+  it("an episode that ended in an error keeps the wall time of its saved turns, not of the attempt that failed", async () => {
+    const { store } = make();
+    const broken = coder(true);
+    // The failing call takes a while: its time is not a turn's.
+    const slow: ChatModel = { id: broken.id, chat: async (req) => (await new Promise((r) => setTimeout(r, 30)), broken.chat(req)) };
+    const saved: number[] = [];
+    const first = await runTaskEpisodes(env(fakeRuntime(), slow), store, CONFIG, [0], (e) => {
+      if (e.type === "saved" && e.trajectory.stoppedReason !== "error") saved.push(e.trajectory.wallMs);
+    });
+    expect(first.trajectories[0]?.stoppedReason).toBe("error");
+    expect(saved).toHaveLength(1);
+    expect(first.trajectories[0]?.wallMs).toBe(saved[0]);
+  });
+
   it("a stop keeps what was saved and reports cancelled", async () => {
     const { store } = make();
     const ctl = new AbortController();
