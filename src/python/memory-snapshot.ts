@@ -168,7 +168,8 @@ const memoryViews: (memory: WebAssembly.Memory) => { u8: Uint8Array; u32: Uint32
 /**
  * A snapshot of one Pyodide instance. `take()` copies its state (about 27 MB
  * of memory for the interpreter with the harness: some 20 ms); `restore()`
- * writes it back (some 3 ms) and says what it could not put back.
+ * writes it back (some 3 ms), clears the memory the run took past the heap's
+ * top, and says what it could not put back.
  */
 export class MemorySnapshot {
   private memory: Uint8Array | null = null;
@@ -221,9 +222,15 @@ export class MemorySnapshot {
     }
   }
 
-  /** Copy the state. Call only between runs (no Python code on the stack). */
+  /**
+   * Copy the state. Call only between runs (no Python code on the stack). The memory past the heap's top is
+   * cleared (nothing lives there), so that what a run leaves there can be cleared after it (see restore).
+   */
   take(): void {
-    this.memory = memoryViews(this.wasmMemory).u8.slice(0, this.top());
+    const u8 = memoryViews(this.wasmMemory).u8;
+    const top = this.top();
+    this.memory = u8.slice(0, top);
+    u8.fill(0, top);
     this.references = this.referenceTable();
     this.tableLength = tableLength(this.table);
     this.streams = this.fs.streams.map((stream) => ({ stream, position: stream?.position ?? 0, flags: stream?.flags ?? 0 }));
@@ -243,7 +250,14 @@ export class MemorySnapshot {
     const memory = this.memory;
     if (!memory) throw new Error("no memory snapshot to restore");
     const problem = this.outside();
-    memoryViews(this.wasmMemory).u8.set(memory);
+    const u8 = memoryViews(this.wasmMemory).u8;
+    // What the run allocated past the snapshot's heap top is not in the copy: cleared, or the allocator would
+    // hand it, with the run's bytes in it, to the next run (a new buffer is not zeroed: io.RawIOBase.read gives
+    // one to Python code). The heap's top never goes down during a run (Emscripten's malloc does not give memory
+    // back), so everything a run allocated lies below the top it ended with.
+    const top = this.top();
+    if (top > memory.length) u8.fill(0, memory.length, Math.min(top, u8.length));
+    u8.set(memory);
     this.restoreStreams();
     return this.restoreFiles() || problem;
   }

@@ -68,6 +68,29 @@ describe.each(["pyodide", "native"] as const)("%s runtime against hostile submis
     if (backend === "pyodide") expect(seen).toContain("decoding/vocab.py");
   });
 
+  it("what a run left in memory it took past the heap's top is not readable by the next run", async () => {
+    // The first run fills some 20 MB with a marker; the second reads memory that is allocated and not written:
+    // io.RawIOBase.read(n) hands readinto() a new buffer of n bytes before anything is put in it.
+    const writer = `_blob = b"RUN1-SAYS: the answer is 0.42 | " * 600000\n${wrong}`;
+    const reader = `import io
+class _Raw(io.RawIOBase):
+    def readable(self):
+        return True
+    def readinto(self, b):
+        _Raw.seen = bytes(b)
+        return 0
+_found = 0
+for _size in (30_000_000, 8_000_000, 2_000_000):
+    _Raw().read(_size)
+    _found += _Raw.seen.count(b"RUN1-SAYS")
+print("MARKERS", _found)
+${task.canonical}`;
+    expect((await rt.run(taskRunRequest(task, writer))).allPassed).toBe(false);
+    const r = await rt.run(taskRunRequest(task, reader));
+    expect(r.allPassed).toBe(true);
+    expect(r.tests[0]?.stdout).toContain("MARKERS 0");
+  });
+
   it("an exception of the code's that leaves the harness, its message saying 'fatal', is no death of the interpreter", async () => {
     const escaping = `class _K(KeyboardInterrupt):
     @property

@@ -48,6 +48,23 @@ describe("MemorySnapshot", () => {
     expect(snap.restore()).toContain("the function table grew");
   });
 
+  it("clears what a run left past the snapshot's heap top, and what lay past the top when it was taken", () => {
+    const mod = fakeModule();
+    const heap32 = new Uint32Array(mod.memory.buffer);
+    mod.HEAPU8[3000] = 9;
+    const snap = new MemorySnapshot(mod, fakeFs(), []);
+    snap.take();
+    expect(mod.HEAPU8[3000]).toBe(0);
+    // The run's heap grows to 8 KiB, and it writes there.
+    heap32[0] = 8192;
+    mod.HEAPU8[2000] = 7;
+    mod.HEAPU8[8000] = 7;
+    expect(snap.restore()).toBe("");
+    expect(heap32[0]).toBe(1024);
+    expect(mod.HEAPU8[2000]).toBe(0);
+    expect(mod.HEAPU8[8000]).toBe(0);
+  });
+
   it("writes the memory back through the memory itself, whatever the module's views were replaced by", () => {
     const mod = fakeModule();
     const snap = new MemorySnapshot(mod, fakeFs(), []);
