@@ -945,9 +945,13 @@ export class RunAssembler {
       tests.push(result);
     }
     let collectionError = this.collectionError;
-    if (collectionError && this.collectionTimeout && (stop?.kind === "stopped" || this.sent?.kind === "stopped")) {
-      // The harness says an interrupt stopped the import; the host knows whose it was.
-      collectionError = { ...collectionError, message: "stopped by the user while importing the tests" };
+    if (collectionError && this.collectionTimeout) {
+      // The harness says an interrupt stopped the import; the host knows whose it was: the user's, the clock's,
+      // or, when the host sent none, the code's own.
+      const whose = this.sent?.kind ?? (stop?.kind === "stopped" || stop?.kind === "timeout" ? stop.kind : null);
+      if (whose === "stopped") collectionError = { ...collectionError, message: "stopped by the user while importing the tests" };
+      else if (whose === null)
+        collectionError = { ...collectionError, message: "KeyboardInterrupt raised by the code while importing the tests" };
     }
     if (!collectionError && this.collected.length === 0 && stop) {
       collectionError = {

@@ -998,7 +998,11 @@ def run_tests(config, emit_text):
         except _Stop:
             raise
         except unittest.SkipTest as exc:
-            emit({"type": "module-skipped", "message": f"skipped: {exc}"[:MESSAGE_CAP]})
+            # As CPython's discover: the whole module is skipped. Where the target file raised it, the message says so
+            # (test.py did not skip itself).
+            _text, line = format_exc(exc, run.target_abs, run.workdir)
+            where = f" (raised by {config['target']}, line {line}, as it was imported)" if line is not None else ""
+            emit({"type": "module-skipped", "message": f"skipped: {exc}{where}"[:MESSAGE_CAP]})
             return run
         except BaseException as exc:  # noqa: BLE001 - any import failure is a collection error
             if isinstance(exc, (MemoryError, RecursionError)):

@@ -201,6 +201,21 @@ class TestCore(unittest.TestCase):
     expect(r.collectionError?.message).toMatch(/ImportError.*boom/);
   });
 
+  it("a KeyboardInterrupt the code raises as it is imported is the code's, not a time limit", async () => {
+    const r = await rt.run(request(`${GOOD}\nraise KeyboardInterrupt("not a time limit")\n`, { expected }));
+    expect(r.collectionError?.message).toBe("KeyboardInterrupt raised by the code while importing the tests");
+    expect(r.collectionError?.traceback).toContain("KeyboardInterrupt: not a time limit");
+    expect(r.incident).toBeNull();
+    expect(r.allPassed).toBe(false);
+  });
+
+  it("a skip the target file raises as it is imported skips the module, as CPython's discover does, and says where it came from", async () => {
+    const r = await rt.run(request(`import unittest\nraise unittest.SkipTest("needs a GPU")\n${GOOD}`, { expected }));
+    expect(r.tests.map((t) => t.status)).toEqual(["skipped"]);
+    expect(r.tests[0]?.message).toBe("skipped: needs a GPU (raised by pkg/mod.py, line 2, as it was imported)");
+    expect(r.allPassed).toBe(false);
+  });
+
   it("stops an infinite loop with the interrupt and keeps running", async () => {
     const tests = `${TESTS}\n    def test_zloop(self):\n        print("before the loop")\n        loop()\n`;
     // The limit covers the whole run: generous, so that a loaded machine still reaches the loop before it.

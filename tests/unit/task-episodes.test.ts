@@ -211,7 +211,13 @@ describe.each(Object.keys(STORES))("the episode runner over the %s", (name) => {
     const { store } = make();
     const broken = coder(true);
     // The failing call takes a while: its time is not a turn's.
-    const slow: ChatModel = { id: broken.id, chat: async (req) => (await new Promise((r) => setTimeout(r, 30)), broken.chat(req)) };
+    const slow: ChatModel = {
+      id: broken.id,
+      chat: async (req) => {
+        await new Promise((r) => setTimeout(r, 30));
+        return broken.chat(req);
+      },
+    };
     const saved: number[] = [];
     const first = await runTaskEpisodes(env(fakeRuntime(), slow), store, CONFIG, [0], (e) => {
       if (e.type === "saved" && e.trajectory.stoppedReason !== "error") saved.push(e.trajectory.wallMs);
