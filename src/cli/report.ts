@@ -6,7 +6,7 @@
  * page's results page uses too; this file only reads run folders and prints.
  */
 
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { plural } from "../core/plural";
 import { DEFAULT_PROTOCOL } from "../core/protocol";
@@ -16,6 +16,7 @@ import { seatSamplingText } from "../core/sampling";
 import { restoreTrajectory } from "../core/trajectory";
 import { FEEDBACK_LEVELS } from "../core/vocabulary";
 import { findTrajectoryFiles, listJsonFiles, type RunConfig, RunFolder } from "./run-folder";
+import { taskListText } from "./terminal-text";
 
 /** Loaded results of one or more run folders: the shared {@link Report} plus what only run folders know. */
 export interface ReportData extends Report {
@@ -58,7 +59,9 @@ export function loadReport(dirs: string[], nWanted?: number): ReportData {
       unreadable.push(`${folder.configPath}: ${(e as Error).message}`);
     }
     if (config) {
-      for (const task of config.tasks) {
+      // A folder merged from some of a grid's shards (--partial) holds part of the grid: the rest is not run here.
+      const notHere = (config.gridTasks ?? []).filter((t) => !config.tasks.includes(t));
+      for (const task of [...config.tasks, ...notHere]) {
         for (const level of config.levels) {
           if (!existsSync(folder.episodePath(config.model, config.setting, level, task)))
             missing.push(`${config.model} ${config.setting} L${level} ${task}`);
@@ -153,8 +156,20 @@ export function mergeRuns(
 ): { episodes: number; config: RunConfig; missing: string[] } {
   const target = new RunFolder(resolve(out));
   let config: RunConfig | null = target.readConfig();
+  // The folder merged into: a new one, or one merged before; never a shard's own folder (the arguments in the wrong order).
+  if (config?.shard) {
+    throw new Error(
+      `${out} is the run folder of shard ${config.shard}, not a merged run: name the folder to merge into first (recode merge <merged> <shard folders...>); nothing was merged`,
+    );
+  }
+  if (!config && existsSync(target.root) && readdirSync(target.root).length > 0) {
+    throw new Error(`${out} is not empty and holds no run: merge into a new folder, or one merged before; nothing was merged`);
+  }
   const copies: { from: string; to: string; episode: boolean }[] = [];
-  const planned = new Map<string, string>();
+  /** What the merge will write: path in the run folder -> its text and the shard folder it comes from. */
+  const planned = new Map<string, { text: string; dir: string }>();
+  // The grid the shards split (their tasks before --shard took each part): one for all, where the folders say it.
+  let grid: { tasks: string[]; from: string } | null = config?.gridTasks ? { tasks: config.gridTasks, from: out } : null;
   // The shards (`i/n`) held: the target's, if it was merged before, and each folder's.
   const held = new Set<string>(config?.shards ?? (config?.shard ? [config.shard] : []));
   const seenDirs = new Map<string, string>();
@@ -167,6 +182,14 @@ export function mergeRuns(
     const src = new RunFolder(real);
     const c = src.readConfig();
     if (!c) throw new Error(`${dir}: no run.json (is it a recode run folder?)`);
+    if (c.gridTasks) {
+      if (grid && JSON.stringify(grid.tasks) !== JSON.stringify(c.gridTasks)) {
+        throw new Error(
+          `${dir} is a shard of another task list (${taskListText(c.gridTasks)}) than ${grid.from} (${taskListText(grid.tasks)}): the shards of one grid are run with the same --tasks; nothing was merged`,
+        );
+      }
+      grid ??= { tasks: c.gridTasks, from: dir };
+    }
     for (const s of c.shards ?? (c.shard ? [c.shard] : [])) held.add(s);
     if (config) {
       // As the report tells runs apart (its conditions): a field that differs would make two runs one.
@@ -203,12 +226,16 @@ export function mergeRuns(
         }
       }
       const dest = join(target.root, rel);
-      const seen = planned.get(rel) ?? (existsSync(dest) ? readFileSync(dest, "utf8") : undefined);
+      const seen = planned.get(rel) ?? (existsSync(dest) ? { text: readFileSync(dest, "utf8"), dir: "" } : undefined);
       if (seen !== undefined) {
-        if (seen !== text) throw new Error(`${rel} is in more than one run with different contents (${dir}); nothing was merged`);
-        continue;
+        if (seen.text === text) continue;
+        throw new Error(
+          seen.dir
+            ? `${rel} is in ${seen.dir} and in ${dir} with different contents (one episode in two shards: shards of different runs?); nothing was merged`
+            : `${rel} is already in ${out} with other contents than in ${dir} (was the shard resumed since it was merged?): merge every shard into a new folder; nothing was merged`,
+        );
       }
-      planned.set(rel, text);
+      planned.set(rel, { text, dir });
       copies.push({ from: file, to: dest, episode });
     }
   }
@@ -223,6 +250,7 @@ export function mergeRuns(
       `shard ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} missing (the folders hold ${[...held].sort().join(", ")}): give every shard's folder, or --partial to merge these alone (the merged run then holds their tasks alone); nothing was merged`,
     );
   if (held.size > 0) config = { ...config, shards: [...held].sort() };
+  if (grid) config = { ...config, gridTasks: grid.tasks };
   for (const c of copies) {
     mkdirSync(dirname(c.to), { recursive: true });
     copyFileSync(c.from, c.to);

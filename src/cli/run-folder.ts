@@ -53,6 +53,12 @@ export interface RunConfig {
   backend: "pyodide" | "native";
   /** `i/n` when this folder holds one shard, else null. */
   shard: string | null;
+  /**
+   * For a shard, and a folder merged from shards: the sorted task ids of the whole grid the shards split (the
+   * tasks given before `--shard` took its part), so that a merge can tell shards of two grids apart and a report
+   * can name the grid's tasks no shard brought. Absent otherwise, and in folders written before it was kept.
+   */
+  gridTasks?: string[];
   /** The shards (`i/n`) a folder made by `recode merge` holds; absent in other folders. */
   shards?: string[];
   /** Decoding settings of the coder and the researcher, when any were given. */
@@ -77,6 +83,7 @@ export const RunConfigSchema: z.ZodType<RunConfig, unknown> = z
     tasks: z.array(z.string().min(1)),
     backend: z.enum(["pyodide", "native"]),
     shard: z.string().nullable(),
+    gridTasks: z.array(z.string().min(1)).optional(),
     shards: z.array(z.string()).optional(),
     sampling: SeatSamplingSchema.optional(),
     protocol: ProtocolProfileSchema.optional(),

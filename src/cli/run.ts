@@ -36,6 +36,7 @@ import { createRuntime } from "../python/node";
 import { type PythonRuntime, taskRunRequest } from "../python/runtime";
 import { folderEpisodeStore, type RunConfig, RunFolder } from "./run-folder";
 import { loadTaskDir, recordCommandFor, resolveTaskIds } from "./task-fs";
+import { taskListText } from "./terminal-text";
 
 /** Options of `recode run` as parsed from the command line. */
 export interface RunCommandOptions {
@@ -141,6 +142,7 @@ const OPTION_OF: Partial<Record<keyof RunConfig, string>> = {
   sampling: "--sampling",
   protocol: "--protocol",
   scriptSha256: "--model's script (its text, by SHA-256)",
+  gridTasks: "--tasks (the grid the shard is taken from)",
 };
 
 function modelOptions(
@@ -294,6 +296,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
   } catch (e) {
     throw new ConfigError(`--tasks: ${(e as Error).message}`);
   }
+  const gridTasks = shard ? [...ids].sort() : undefined;
   ids = shardTasks(ids, shard);
   const tasks = ids.map((id) => loadTaskDir(o.dir, id));
   const shared = tasks.filter((t) => t.meta.isolation === "shared").map((t) => t.id);
@@ -401,6 +404,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
     tasks: ids,
     backend: o.backend,
     shard: o.shard ?? null,
+    ...(gridTasks ? { gridTasks } : {}),
     ...(anySampling ? { sampling } : {}),
     protocol,
   };
@@ -429,6 +433,8 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
       "protocol",
       // (A folder written before the script's digest was kept is taken as holding this script.)
       ...(existing.scriptSha256 ? (["scriptSha256"] as const) : []),
+      // A shard is a part of its grid: the same shard of another task list is another part (from before it was kept: taken as the same).
+      ...(existing.gridTasks ? (["gridTasks"] as const) : []),
     ];
     // (A folder written before profiles holds a playground run.)
     const norm = (c: RunConfig, k: keyof RunConfig) => JSON.stringify(k === "protocol" ? (c.protocol ?? DEFAULT_PROTOCOL) : c[k]);
@@ -442,7 +448,9 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
             ? c.scriptSha256
               ? `${c.scriptSha256.slice(0, 12)}…`
               : "none"
-            : norm(c, k);
+            : k === "gridTasks"
+              ? taskListText(c.gridTasks ?? [])
+              : norm(c, k);
     if (diff.length) {
       throw new ConfigError(
         `${folder.configPath} holds a run with a different ${diff.map((k) => `${OPTION_OF[k] ?? k} (${shown(existing, k)}; this run: ${shown(config, k)})`).join(", ")}; use another --out or the same settings to resume`,

@@ -40,3 +40,8 @@ export function jsonLine(value: unknown): string {
 export function pad(s: string, n: number): string {
   return s.length >= n ? s : s + " ".repeat(n - s.length);
 }
+
+/** A list of task ids as messages show it: the first four, and how many in all when there are more. */
+export function taskListText(ids: readonly string[]): string {
+  return `${ids.slice(0, 4).join(", ")}${ids.length > 4 ? `, ... (${ids.length} tasks)` : ""}`;
+}

@@ -148,6 +148,31 @@ describe("recode run / report / merge", () => {
     const partial = await recode(["merge", half, s0, "--partial"]);
     expect(partial.code).toBe(0);
     expect(partial.out).toContain("(not merged: shard 1/2; the run holds the other shards' tasks alone)");
+    // Its report names the grid's episodes no merged shard brought.
+    const partReport = await recode(["report", half]);
+    expect(partReport.out).toMatch(/2 episodes of the run configuration have no trajectory yet \(not run\): .*L0 /);
+    // The shard folders named in the wrong order (no merged folder first): refused, the shard left as it was.
+    const swapped = await recode(["merge", s1, s0]);
+    expect(swapped.code).toBe(1);
+    expect(swapped.out).toContain(`${s1} is the run folder of shard 1/2, not a merged run: name the folder to merge into first`);
+    expect(JSON.parse(readFileSync(join(s1, "run.json"), "utf8")).shard).toBe("1/2");
+    // A folder that holds something else.
+    const junk = join(work, "junk");
+    mkdirSync(junk, { recursive: true });
+    writeFileSync(join(junk, "notes.txt"), "mine");
+    expect((await recode(["merge", junk, s0, s1])).out).toContain(`${junk} is not empty and holds no run`);
+    // A shard of another task list is another grid's part: refused at the run and at the merge.
+    const otherGrid = await recode([...base, "--tasks", TASKS[1] as string, "--shard", "1/2", "--out", s1]);
+    expect(otherGrid.code).toBe(2);
+    expect(otherGrid.out).toContain("different --tasks (the grid the shard is taken from)");
+    const s1other = join(work, "s1-other");
+    cpSync(s1, s1other, { recursive: true });
+    const c1 = JSON.parse(readFileSync(join(s1other, "run.json"), "utf8"));
+    expect(c1.gridTasks).toEqual([...TASKS].sort());
+    writeFileSync(join(s1other, "run.json"), JSON.stringify({ ...c1, gridTasks: [...c1.gridTasks, "zzz-task"] }));
+    const grids = await recode(["merge", join(work, "merged-grids"), s0, s1other]);
+    expect(grids.code).toBe(1);
+    expect(grids.out).toContain(`${s1other} is a shard of another task list`);
     const rest = await recode(["merge", half, s1]);
     expect(rest.code, rest.out).toBe(0);
     expect(rest.out).not.toContain("not merged");
@@ -209,6 +234,17 @@ describe("recode run / report / merge", () => {
     expect(m2.code).toBe(1);
     expect(m2.out).toMatch(/the model's script is another text of the same file name \(SHA-256 000000000000….*nothing was merged/);
     expect(existsSync(dest)).toBe(false);
+    // An episode that changed since it was merged (a shard resumed since): named, and where it is.
+    expect((await recode(["merge", dest, a, "--partial"])).code).toBe(0);
+    const d = join(work, "md");
+    cpSync(a, d, { recursive: true });
+    const [episode] = findTrajectoryFiles(d);
+    writeFileSync(episode as string, `${readFileSync(episode as string, "utf8")}\n`);
+    const m3 = await recode(["merge", dest, d]);
+    expect(m3.code).toBe(1);
+    expect(m3.out).toMatch(
+      new RegExp(`is already in ${dest} with other contents than in ${d} \\(was the shard resumed since it was merged\\?\\)`),
+    );
   });
 
   it("says so when every reply of an episode was refused (a model written for another setting)", async () => {
