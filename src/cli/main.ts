@@ -3,6 +3,7 @@
  * Returns the process exit code (0 ok, 1 a check failed, 2 bad usage or input).
  */
 import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import { plural } from "../core/plural";
 import { type Task, TaskFormatError, venueAndYear } from "../core/task";
@@ -151,6 +152,12 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
       if (n !== undefined && (!Number.isInteger(n) || n < 1)) throw new UsageError(`--n: "${o.n}" must be a whole number >= 1`);
       if (!["md", "csv", "json"].includes(o.format)) throw new UsageError(`--format: "${o.format}" must be md, csv or json`);
       mustExist(dirs);
+      const given = new Map<string, string>();
+      for (const d of dirs) {
+        const twice = given.get(resolve(d));
+        if (twice !== undefined) throw new UsageError(`${d}: given twice (as ${twice}); name each run folder or file once`);
+        given.set(resolve(d), d);
+      }
       const data = loadReport(dirs, n);
       out(o.format === "csv" ? reportCsv(data) : o.format === "json" ? reportJson(data) : reportMarkdown(data));
       if (data.unreadable.length > 0) {

@@ -43,6 +43,8 @@ export function loadReport(dirs: string[], nWanted?: number): ReportData {
       return undefined;
     }
   };
+  /** A scripted model's name -> the script text (SHA-256) and folder that first named it. */
+  const scripts = new Map<string, { sha: string; dir: string }>();
   for (const dir of dirs) {
     const path = resolve(dir);
     if (existsSync(path) && statSync(path).isFile()) {
@@ -57,6 +59,16 @@ export function loadReport(dirs: string[], nWanted?: number): ReportData {
       config = folder.readConfig();
     } catch (e) {
       unreadable.push(`${folder.configPath}: ${(e as Error).message}`);
+    }
+    if (config?.scriptSha256) {
+      // Trajectories name a scripted model by its file name: two texts of one name would be counted as one model.
+      const first = scripts.get(config.model);
+      if (first && first.sha !== config.scriptSha256) {
+        throw new Error(
+          `${config.model} names two scripts, another text in ${dir} (SHA-256 ${config.scriptSha256.slice(0, 12)}…) than in ${first.dir} (${first.sha.slice(0, 12)}…): their episodes would be counted as one model's; report the folders apart, or give the scripts other file names`,
+        );
+      }
+      if (!first) scripts.set(config.model, { sha: config.scriptSha256, dir });
     }
     if (config) {
       // A folder merged from some of a grid's shards (--partial) holds part of the grid: the rest is not run here.

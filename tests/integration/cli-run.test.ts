@@ -213,6 +213,16 @@ describe("recode run / report / merge", () => {
     expect(swapped.code, swapped.out).toBe(2);
     expect(swapped.out).toMatch(/different --model's script \(its text, by SHA-256\) \([0-9a-f]{12}…; this run: [0-9a-f]{12}…\)/);
     expect(JSON.parse(readFileSync(join(out, "run.json"), "utf8")).scriptSha256).toMatch(/^[0-9a-f]{64}$/);
+    // In a folder of its own, it is run; but the two are not reported as one model.
+    const apart = join(work, "corrupt-lookalike");
+    await recode([...args.map((a) => (a === `scripted:${script}` ? `scripted:${lookalike}` : a === out ? apart : a))]);
+    const both = await recode(["report", out, apart]);
+    expect(both.code).not.toBe(0);
+    expect(both.out).toContain(`scripted:${basename(script)} names two scripts, another text in ${apart}`);
+    // A folder named twice is one folder.
+    const twice = await recode(["report", out, `${out}/`]);
+    expect(twice.code).toBe(2);
+    expect(twice.out).toContain("given twice");
   });
 
   it("a merge that fails changes nothing", async () => {
