@@ -125,6 +125,8 @@ export function reportCsv(d: Report): string {
     "completion_tokens",
     "unreported_calls",
     "wall_ms",
+    "errored",
+    "unfinished",
   ];
   const lines = [[...head, ...Array.from({ length: d.n }, (_, i) => `recall_at_${i + 1}`)].join(",")];
   const q = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
@@ -149,6 +151,8 @@ export function reportCsv(d: Report): string {
         r.tokens.completion,
         r.tokens.unreported ?? 0,
         Math.round(r.wallMs),
+        r.errored,
+        r.unfinished,
         ...r.curve,
       ].join(","),
     );

@@ -55,7 +55,13 @@ export type ConditionField = keyof Conditions;
 export const CONDITION_FIELDS: readonly ConditionField[] = ["protocol", "backend", "maxSteps", "sampling"];
 
 /** One row of the report: a model x setting x researcher x conditions x level group (metrics from `aggregate`). */
-export type ReportRow = MetricsRow & Conditions;
+export type ReportRow = MetricsRow &
+  Conditions & {
+    /** Episodes of the row that ended in an error (counted with the turns they have). */
+    errored: number;
+    /** Episodes of the row that have not finished (counted with the turns they have). */
+    unfinished: number;
+  };
 
 /** An episode named in a list under the table. */
 export interface EpisodeRef {
@@ -122,7 +128,13 @@ interface Counted {
   summary: EpisodeSummary;
   conditions: Conditions;
   ref: EpisodeRef;
+  errored: boolean;
+  unfinished: boolean;
 }
+
+/** The row an episode is counted in: model, setting, level, researcher and conditions. */
+const rowKey = (r: { model: string; setting: string; level: number; researcher: string }, c: Conditions) =>
+  JSON.stringify([r.model, r.setting, r.level, r.researcher, conditionKey(c)]);
 
 /**
  * Read trajectories and compute the results (RECODE-H "Metrics", per model x
@@ -180,7 +192,7 @@ export function buildReport(inputs: readonly ReportInput[], wantedN?: number): R
     seen.set(id, source);
     if (!t.finished) report.unfinished.push(ref);
     if (t.stoppedReason === "error") report.errored.push({ ...ref, error: t.error ?? "unknown error" });
-    counted.push({ summary, conditions, ref });
+    counted.push({ summary, conditions, ref, errored: t.stoppedReason === "error", unfinished: !t.finished });
   }
   const n = wantedN ?? defaultN(counted.map((c) => c.ref.maxTurns));
   // One aggregate per set of conditions: two backends of one episode are two rows, never one group with the task twice.
@@ -191,7 +203,17 @@ export function buildReport(inputs: readonly ReportInput[], wantedN?: number): R
     part.summaries.push(c.summary);
     parts.set(key, part);
   }
-  const rows: ReportRow[] = [...parts.values()].flatMap((p) => aggregate(p.summaries, n).map((r) => ({ ...r, ...p.conditions })));
+  const ends = new Map<string, { errored: number; unfinished: number }>();
+  for (const c of counted) {
+    const key = rowKey(c.summary, c.conditions);
+    const e = ends.get(key) ?? { errored: 0, unfinished: 0 };
+    e.errored += c.errored ? 1 : 0;
+    e.unfinished += c.unfinished ? 1 : 0;
+    ends.set(key, e);
+  }
+  const rows: ReportRow[] = [...parts.values()].flatMap((p) =>
+    aggregate(p.summaries, n).map((r) => ({ ...r, ...p.conditions, ...(ends.get(rowKey(r, p.conditions)) ?? { errored: 0, unfinished: 0 }) })),
+  );
   const settingOrder = (r: ReportRow) => SETTINGS.indexOf(r.setting);
   rows.sort(
     (a, b) =>

@@ -122,6 +122,14 @@ describe("one report for the page and recode report", () => {
     ]);
     expect(episodes(cli.unfinished)).toEqual(["openai:gpt-4o-mini memory_agent L4 pass-at-k [pyodide]"]);
     expect(episodes(cli.belowN)).toEqual(["openai:gpt-4o-mini memory_agent L4 gae [pyodide]"]);
+    // Each row says how many of its episodes ended in an error or have not finished (CSV: errored, unfinished).
+    expect(cli.rows.map((r) => [r.backend, r.errored, r.unfinished])).toEqual([
+      ["native", 0, 0],
+      ["pyodide", 2, 1],
+    ]);
+    const [head = "", , pyodideRow = ""] = reportCsv(cli).split("\n");
+    const col = (name: string) => pyodideRow.split(",")[head.split(",").indexOf(name)];
+    expect([col("errored"), col("unfinished")]).toEqual(["2", "1"]);
     expect(cli.duplicates).toHaveLength(1);
     expect(cli.duplicates[0]?.source).toContain("copy-run");
     expect(cli.duplicates[0]?.kept).toContain("pyodide-run");
