@@ -212,7 +212,11 @@ export function buildReport(inputs: readonly ReportInput[], wantedN?: number): R
     ends.set(key, e);
   }
   const rows: ReportRow[] = [...parts.values()].flatMap((p) =>
-    aggregate(p.summaries, n).map((r) => ({ ...r, ...p.conditions, ...(ends.get(rowKey(r, p.conditions)) ?? { errored: 0, unfinished: 0 }) })),
+    aggregate(p.summaries, n).map((r) => ({
+      ...r,
+      ...p.conditions,
+      ...(ends.get(rowKey(r, p.conditions)) ?? { errored: 0, unfinished: 0 }),
+    })),
   );
   const settingOrder = (r: ReportRow) => SETTINGS.indexOf(r.setting);
   rows.sort(
