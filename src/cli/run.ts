@@ -10,6 +10,7 @@ import { basename, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import cliProgress from "cli-progress";
 import { createAgent } from "../core/agent";
+import { TRUNCATED } from "../core/agent/prompts";
 import { AGENT_SETTINGS, type AgentSetting } from "../core/agent/types";
 import type { EpisodeEnv } from "../core/episode";
 import type { FeedbackLevel, Researcher } from "../core/feedback";
@@ -503,7 +504,9 @@ function invalidReplies(t: Trajectory): string | null {
   // (The submission the step limit makes by itself is not the model's.)
   const actions = t.turns.flatMap((turn) => turn.actions).filter((a) => a.type !== "AUTO_SUBMIT");
   if (actions.length === 0 || actions.some((a) => a.type !== "INVALID")) return null;
-  return `every reply was refused, e.g. ${actions[0]?.result ?? ""}; check the --setting the model's replies are written for`;
+  // Replies cut at the token limit say nothing of the setting: the limit is what to raise.
+  const cut = actions.every((a) => a.result.startsWith(TRUNCATED));
+  return `every reply was refused, e.g. ${actions[0]?.result ?? ""}; ${cut ? "raise the token limit (--sampling max_tokens=<n>, or the server's own limit)" : "check the --setting the model's replies are written for"}`;
 }
 
 /** Progress display: bars on a terminal, plain lines elsewhere. */

@@ -499,6 +499,30 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
     }
   });
 
+  it("replies cut at the token limit are said as such, with the limit to raise, not the setting", async () => {
+    const cut = (req: RecordedRequest) => ({
+      rawBody: JSON.stringify({
+        id: "x",
+        object: "chat.completion",
+        created: 0,
+        model: req.body?.model ?? "coder",
+        choices: [{ index: 0, message: { role: "assistant", content: "Action: REPLACE\n```python\ndef min_p" }, finish_reason: "length" }],
+        usage: { prompt_tokens: 10, completion_tokens: 10 },
+      }),
+    });
+    const srv = await startChatStub({ models: ["coder"], fallback: cut });
+    try {
+      const out = join(work, "cut-replies");
+      const args = ["run", "--model", "ollama:coder", "--base-url", srv.baseURL, "--levels", "0", "--turns", "1"];
+      const r = await recode([...args, "--tasks", "min-p-sampling", "--setting", "memory_agent", "--out", out]);
+      expect(r.out).toContain("every reply was refused, e.g. the reply was cut at the token limit (truncated)");
+      expect(r.out).toContain("raise the token limit (--sampling max_tokens=<n>, or the server's own limit)");
+      expect(r.out).not.toContain("check the --setting");
+    } finally {
+      await srv.close();
+    }
+  });
+
   it("a researcher of another provider than the coder's is not sent to the coder's endpoint, nor given its key", async () => {
     const srv = await startChatStub({ models: ["coder"], fallback: reply });
     try {
