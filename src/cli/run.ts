@@ -230,12 +230,15 @@ function appVersion(): { app: string; gitCommit: string | null } {
  * Runtime options for a package source given as a folder or a URL.
  * @throws ConfigError when it names a folder that does not exist (said before any run, not as a run's collection error).
  */
-export function packageOptions(source: string | undefined): { packageBaseUrl?: string } {
-  if (!source) return {};
-  if (/^[a-z]+:\/\//.test(source)) return { packageBaseUrl: source };
+export function packageOptions(source: string | undefined): { packageBaseUrl?: string; packageAdvice: string } {
+  const packageAdvice = source
+    ? "Does --package-source hold Pyodide's wheels of these packages (the files pyodide-lock.json names, built for WebAssembly)? Or use --backend native (a python3 that has them)."
+    : "Give --package-source a folder or URL that holds Pyodide's wheels of these packages, or use --backend native (a python3 that has them).";
+  if (!source) return { packageAdvice };
+  if (/^[a-z]+:\/\//.test(source)) return { packageBaseUrl: source, packageAdvice };
   if (!existsSync(source) || !statSync(source).isDirectory())
     throw new ConfigError(`--package-source: ${source} is not a folder (give the folder or URL that holds the package wheels)`);
-  return { packageBaseUrl: `${resolve(source)}/` };
+  return { packageBaseUrl: `${resolve(source)}/`, packageAdvice };
 }
 
 /** Everything checked and built before work starts. */

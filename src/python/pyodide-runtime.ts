@@ -6,6 +6,7 @@
  */
 import type { RunIncident, RunResult } from "../core/results";
 import type { RunAssembler } from "./assembler";
+import { PACKAGE_ADVICE } from "./package-advice";
 import { type Attempt, harnessConfig, type PythonRuntime, type RunOptions, type RunRequest, runAttempts, runFiles } from "./runtime";
 import { WORKDIR } from "./workdir";
 import type { FromWorker, PyodideSourceOptions, ToWorker } from "./worker-core";
@@ -43,6 +44,11 @@ export interface StartSnapshotStore {
 }
 
 export interface PyodideRuntimeOptions extends PyodideSourceOptions {
+  /**
+   * What a package that could not be loaded tells the user to do, in place of {@link PACKAGE_ADVICE} (the CLI
+   * names its options).
+   */
+  packageAdvice?: string;
   /** Creates a fresh worker running worker-core. */
   createWorker: () => WorkerHandle;
   /** How long to wait after the interrupt before terminating, in ms. Default 1000 (a run ends within its time limit plus one second). */
@@ -443,13 +449,16 @@ export class PyodideRuntime implements PythonRuntime {
             this.respawn(inst);
             resolve(this.attempt(req, asm, opts, limitMs, only, retried));
             break;
-          case "packages-error":
+          case "packages-error": {
+            const advice = this.opts.packageAdvice;
+            const message = advice ? msg.message.replace(PACKAGE_ADVICE, advice) : msg.message;
             finish({
-              incident: { kind: "packages", message: msg.message, respawned: false },
-              stop: { kind: "crash", message: msg.message },
+              incident: { kind: "packages", message, respawned: false },
+              stop: { kind: "crash", message },
               died: false,
             });
             break;
+          }
           case "failed":
             if (msg.fatal) died(`fatal error: ${msg.message}`);
             else {

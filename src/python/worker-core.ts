@@ -18,6 +18,7 @@ import { type FileWatch, SCRATCH_DIRS, type WatchedFs, watchFiles } from "./file
 import { freezeIntrinsics, STACK_TRACE_LIMIT, sealCodeLoading, sealErrorMaker, sealFunctionConstructors, sealSockets } from "./js-seal";
 import { LineSplitter } from "./line-splitter";
 import { MemorySnapshot, type SnapshotFs, type SnapshotModule } from "./memory-snapshot";
+import { PACKAGE_ADVICE } from "./package-advice";
 import { PROGRAM_NAME, PYTHON_ENV } from "./python-start";
 import { packSnapshot, unpackSnapshot } from "./snapshot-pack";
 import { WORKDIR } from "./workdir";
@@ -356,7 +357,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       deps.post({
         type: "packages-error",
         runId,
-        message: `package ${missing.join(", ")} could not be loaded from ${source}${why}. Set the package source to a folder or URL that holds the wheels.`,
+        message: `package ${missing.join(", ")} could not be loaded from ${source}${why}. ${PACKAGE_ADVICE}`,
       });
       return false;
     }

@@ -293,6 +293,9 @@ describe("recode run / report / merge", () => {
     // Found before any model is asked: the scripted coder's first reply is not spent.
     expect(r.out).toMatch(/the task's packages could not be loaded, so no model was asked: package numpy could not be loaded/);
     expect(r.out).toContain("while loading numpy: ");
+    // What to do, in the CLI's options.
+    expect(r.out).toContain("Does --package-source hold Pyodide's wheels of these packages");
+    expect(r.out).toContain("Or use --backend native");
     expect(r.out).not.toContain(":;");
     const episodes = findTrajectoryFiles(out).map((f) => restoreTrajectory(JSON.parse(readFileSync(f, "utf8"))));
     expect(episodes.map((t) => [t.stoppedReason, t.turns.length])).toEqual([["error", 0]]);
