@@ -116,12 +116,15 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
       const prepared = await prepareRun(o);
       const ac = new AbortController();
       let hits = 0;
+      /** The signal that stopped the run: its exit code is the shell's for it (128 + its number: 130, 143). */
+      let stoppedBy: NodeJS.Signals | null = null;
       // Ctrl-C (or a scheduler's SIGTERM) stops at once: what is under way is dropped and redone on resume.
       const onSigint = (signal: NodeJS.Signals) => {
         hits += 1;
+        stoppedBy ??= signal;
         if (hits > 1) process.exit(signal === "SIGTERM" ? 143 : 130);
         out(
-          `\n${signal === "SIGTERM" ? "SIGTERM: " : ""}stopping: finished turns are saved; the turn under way is not, and is done again when the run is resumed (Ctrl-C again to quit at once)...\n`,
+          `\n${signal === "SIGTERM" ? "SIGTERM: " : ""}stopping: finished turns are saved; the turn under way is not, and is done again when the run is resumed (${signal === "SIGTERM" ? "a second SIGTERM or Ctrl-C" : "Ctrl-C again"} quits at once)...\n`,
         );
         ac.abort();
       };
@@ -132,7 +135,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
           `run: ${prepared.config.model}, ${prepared.config.setting}, ${prepared.config.protocol ?? "playground"} protocol, researcher ${prepared.config.researcher}, levels ${prepared.levels.map((l) => `L${l}`).join(",")}, ${plural(prepared.tasks.length, "task")} -> ${prepared.folder.root}\n`,
         );
         const code = await executeRun(prepared, out, ac.signal);
-        setCode(code);
+        setCode(code === 130 && stoppedBy === "SIGTERM" ? 143 : code);
       } finally {
         process.off("SIGINT", onSigint);
         process.off("SIGTERM", onSigint);

@@ -698,7 +698,10 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
 
   it("stops cleanly on a scheduler's SIGTERM, says so, and resumes where it stopped", async () => {
     await stopAndResume("terminated", "SIGTERM", async (first) => {
+      // The shell's code for SIGTERM (128 + 15), and no word of Ctrl-C for a run a scheduler stopped.
+      expect(first.code, first.out).toBe(143);
       expect(first.out).toContain("SIGTERM: stopping: finished turns are saved");
+      expect(first.out).toContain("(a second SIGTERM or Ctrl-C quits at once)");
       expect(first.out).toContain("Run the same command again to resume");
     });
   });
