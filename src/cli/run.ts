@@ -258,8 +258,18 @@ export interface PreparedRun {
   levels: FeedbackLevel[];
   /** A researcher and its token counter, one per worker. */
   makeResearcher: () => { researcher: Researcher; usage?: () => TokenCounts };
-  /** Where a model call that failed and is tried again is said (a line each; executeRun points it at its output). */
+  /**
+   * Where a model call that failed and is tried again, and a parameter a server refused, are said (a line
+   * each; executeRun points it at its output).
+   */
   retries: { log: (line: string) => void };
+}
+
+/** The line that says the server refused a parameter, which the seat's calls leave out from then on. */
+function leftOutLine(seat: string, spec: string, param: string): string {
+  return param === "max_tokens"
+    ? `${seat} ${spec}: the server refused max_tokens (HTTP 400); calls send the limit as max_completion_tokens from now on\n`
+    : `${seat} ${spec}: the server refused ${param} (HTTP 400); calls leave it out from now on, and the server's default is used (trajectories list it: messages[].leftOut)\n`;
 }
 
 /** The line that says a model call failed and is tried again (`seat`: "coder" or "researcher"). */
@@ -348,6 +358,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
     coderOpts = {
       ...modelOptions(o.model, o.baseUrl, o.apiKey, env, timeoutMs),
       onRetry: (i) => retries.log(retryLine("coder", o.model, i)),
+      onLeftOut: (param) => retries.log(leftOutLine("coder", o.model, param)),
     };
     coder = withSampling(modelFromSpec(o.model, coderOpts), sampling.coder);
   } catch (e) {
@@ -376,6 +387,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
         same && o.researcherApiKey === undefined ? "--researcher-api-key, --api-key" : "--researcher-api-key",
       );
       ropts.onRetry = (i) => retries.log(retryLine("researcher", spec, i));
+      ropts.onLeftOut = (param) => retries.log(leftOutLine("researcher", spec, param));
       modelFromSpec(spec, ropts);
     } catch (e) {
       throw new ConfigError(`--researcher: ${(e as Error).message}`);

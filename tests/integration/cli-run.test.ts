@@ -502,6 +502,29 @@ describe("recode run against an OpenAI-compatible endpoint", () => {
     }
   });
 
+  it("a parameter the server refuses is said once as the calls leave it out", async () => {
+    const refusing = (req: RecordedRequest) =>
+      req.body?.temperature !== undefined
+        ? {
+            status: 400,
+            rawBody: JSON.stringify({
+              error: { message: "temperature is not supported", type: "invalid_request_error", param: "temperature" },
+            }),
+          }
+        : reply(req);
+    const srv = await startChatStub({ models: ["coder"], fallback: refusing });
+    try {
+      const out = join(work, "left-out");
+      const args = ["run", "--model", "ollama:coder", "--base-url", srv.baseURL, "--levels", "0", "--turns", "2"];
+      const r = await recode([...args, "--tasks", "min-p-sampling", "--setting", "memory_agent", "--out", out]);
+      expect(r.code, r.out).toBe(0);
+      const line = "coder ollama:coder: the server refused temperature (HTTP 400); calls leave it out from now on";
+      expect(r.out.split(line)).toHaveLength(2);
+    } finally {
+      await srv.close();
+    }
+  });
+
   it("replies cut at the token limit are said as such, with the limit to raise, not the setting", async () => {
     const cut = (req: RecordedRequest) => ({
       rawBody: JSON.stringify({

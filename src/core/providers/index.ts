@@ -48,7 +48,7 @@ export interface ModelFromSpecOptions
   extends Partial<
     Pick<
       OpenAIModelOptions,
-      "timeoutMs" | "maxRetries" | "retryBaseMs" | "maxRetryDelayMs" | "fetch" | "onRetry" | "onCall" | "settingNames"
+      "timeoutMs" | "maxRetries" | "retryBaseMs" | "maxRetryDelayMs" | "fetch" | "onRetry" | "onLeftOut" | "onCall" | "settingNames"
     >
   > {
   /** Overrides the provider's default base URL (OpenAI-compatible providers). */
@@ -132,6 +132,7 @@ function openAIOptions(provider: keyof typeof OPENAI_COMPATIBLE_PROVIDERS, model
     maxRetryDelayMs: options.maxRetryDelayMs,
     fetch: options.fetch,
     onRetry: options.onRetry,
+    onLeftOut: options.onLeftOut,
     onCall: options.onCall,
   };
 }

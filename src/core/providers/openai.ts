@@ -57,6 +57,12 @@ export interface OpenAIModelOptions {
   fetch?: FetchLike;
   /** Called before each retry (progress lines, logs). */
   onRetry?: (info: RetryInfo) => void;
+  /**
+   * Called once per parameter the server refused with HTTP 400, as the call is sent again without it (and
+   * later calls leave it out): `temperature`, `top_p`, `max_tokens` (sent as `max_completion_tokens` from
+   * then on) or `response_format`.
+   */
+  onLeftOut?: (param: string) => void;
   /** Called after each successful call with its tokens and latency. */
   onCall?: OnCall;
   /** Waits between retries; injectable so tests need not sleep. Must reject when the signal aborts. */
@@ -445,9 +451,11 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
             const sent = other === "top_p" ? req.topP !== null : req.temperature !== null;
             if (!other || refused.has(other) || !sent) throw err;
             refused.add(other);
+            opts.onLeftOut?.(other);
             continue;
           }
           refused.add(param);
+          opts.onLeftOut?.(param);
         }
       }
       // The SDK gives a body that is not JSON as its text: a web page where the API was expected.
