@@ -24,6 +24,12 @@ export interface SnapshotModule {
   /** Pyodide's reference table of JavaScript objects; throws past its end. */
   __hiwire_get(index: number): unknown;
   wasmTable: WebAssembly.Table;
+  /** Emscripten's table of the host names looked up (`getaddrinfo`, `gethostbyname`) and the addresses it made up for them. */
+  DNS?: { address_map: { id: number; addrs: Record<string, string>; names: Record<string, string> } };
+  /** Emscripten's pipes: the mount's root (every pipe end is a node under it) and the counter that names them (`pipe[K]`). */
+  PIPEFS?: { root?: FsNode; nextname: { current?: number } };
+  /** Fills Emscripten's protocol table (`getprotobyname`), allocating its records in the memory on the first call only. */
+  _setprotoent?: (stayOpen: number) => void;
 }
 
 /** An open file descriptor of Emscripten's file system. */
@@ -92,6 +98,10 @@ export interface SnapshotFs {
   isDir(mode: number): boolean;
   rmdir(path: string): void;
   unlink(path: string): void;
+  /** The node `name` under `parent` (throws when there is none). */
+  lookupNode?(parent: FsNode, name: string): FsNode;
+  /** Drop a node from the file system's table of nodes. */
+  destroyNode?(node: FsNode): void;
 }
 
 /** Entries of a folder, without "." and "..", or [] when it cannot be read. */
@@ -178,6 +188,9 @@ export class MemorySnapshot {
   private streams: { stream: Stream | null | undefined; position: number; flags: number }[] = [];
   private cwd = "/";
   private nextInode = 0;
+  /** Emscripten's host-name table and pipe counter as they were (JavaScript state a run changes outside the memory). */
+  private dnsMap = "";
+  private pipeCount = 0;
   /** Every entry of the scratch folders: path -> the node and what it held. */
   private scratch = new Map<string, NodeState>();
   /** The function table itself, held here: what the module's property says later is not trusted. */
@@ -227,6 +240,10 @@ export class MemorySnapshot {
    * cleared (nothing lives there), so that what a run leaves there can be cleared after it (see restore).
    */
   take(): void {
+    // Emscripten allocates its protocol records in the memory the first time a run asks for one, and keeps the
+    // pointers in JavaScript: made now, they are in the copy (made by a run, the restore would free them under
+    // the pointers, and every later run would read what the allocator put there since).
+    this.mod._setprotoent?.(1);
     const u8 = memoryViews(this.wasmMemory).u8;
     const top = this.top();
     this.memory = u8.slice(0, top);
@@ -236,6 +253,8 @@ export class MemorySnapshot {
     this.streams = this.fs.streams.map((stream) => ({ stream, position: stream?.position ?? 0, flags: stream?.flags ?? 0 }));
     this.cwd = this.fs.cwd();
     this.nextInode = this.fs.nextInode;
+    this.dnsMap = this.mod.DNS ? JSON.stringify(this.mod.DNS.address_map) : "";
+    this.pipeCount = this.mod.PIPEFS?.nextname.current ?? 0;
     this.scratch = new Map();
     for (const dir of this.scratchDirs) for (const [path, node] of tree(this.fs, dir)) this.scratch.set(path, nodeState(node));
   }
@@ -259,7 +278,38 @@ export class MemorySnapshot {
     if (top > memory.length) u8.fill(0, memory.length, Math.min(top, u8.length));
     u8.set(memory);
     this.restoreStreams();
+    this.restoreNames();
     return this.restoreFiles() || problem;
+  }
+
+  /**
+   * Put back what Emscripten keeps in JavaScript and names by count: the host names looked up (a run's text
+   * would be read back by the next run's `gethostbyaddr`, and the addresses given count earlier lookups), and
+   * the pipes (their nodes stay in the file system's table after both ends are closed, and their counter shows
+   * in `/proc/self/fd`). Called after the streams are put back: the run's pipe ends are closed by then.
+   */
+  private restoreNames(): void {
+    const { DNS, PIPEFS } = this.mod;
+    if (DNS && this.dnsMap) DNS.address_map = JSON.parse(this.dnsMap);
+    if (!PIPEFS) return;
+    const made = PIPEFS.nextname.current ?? 0;
+    const root = PIPEFS.root;
+    if (root && this.fs.lookupNode && this.fs.destroyNode) {
+      const wasIgnoring = this.fs.ignorePermissions;
+      this.fs.ignorePermissions = true;
+      try {
+        for (let i = this.pipeCount; i < made; i++) {
+          try {
+            this.fs.destroyNode(this.fs.lookupNode(root, `pipe[${i}]`));
+          } catch {
+            // gone already
+          }
+        }
+      } finally {
+        this.fs.ignorePermissions = wasIgnoring;
+      }
+    }
+    PIPEFS.nextname.current = this.pipeCount;
   }
 
   /** What changed outside the memory that restoring cannot undo, or "". */

@@ -91,6 +91,41 @@ ${task.canonical}`;
     expect(r.tests[0]?.stdout).toContain("MARKERS 0");
   });
 
+  it.skipIf(backend === "native")(
+    "what Emscripten keeps in JavaScript (host names looked up, pipes, protocol records) is as before the run for the next",
+    async () => {
+      const writer = `import os, socket
+socket.gethostbyname("the-secret-of-run-one.example")
+socket.getaddrinfo("second-label.example", 80)
+for _ in range(50):
+    _r, _w = os.pipe(); os.close(_r); os.close(_w)
+socket.getprotobyname("tcp")
+${wrong}`;
+      const reader = `import os, socket
+_names = []
+for _i in range(1, 6):
+    try:
+        _names.append(socket.gethostbyaddr("172.29.%d.0" % _i)[0])
+    except OSError:
+        _names.append(None)
+_r, _w = os.pipe()
+print("LOOK", _names, os.readlink("/proc/self/fd/%d" % _r), [socket.getprotobyname(n) for n in ("tcp", "udp", "6", "17")])
+os.close(_r); os.close(_w)
+${task.canonical}`;
+      const look = async () => {
+        const r = await rt.run(taskRunRequest(task, reader));
+        expect(r.allPassed).toBe(true);
+        return /LOOK .*/.exec(r.tests[0]?.stdout ?? "")?.[0];
+      };
+      const before = await look();
+      expect(before).toContain("[6, 17, 6, 17]");
+      expect((await rt.run(taskRunRequest(task, writer))).allPassed).toBe(false);
+      const after = await look();
+      expect(after).not.toContain("the-secret");
+      expect(after).toBe(before);
+    },
+  );
+
   it("an exception of the code's that leaves the harness, its message saying 'fatal', is no death of the interpreter", async () => {
     const escaping = `class _K(KeyboardInterrupt):
     @property
