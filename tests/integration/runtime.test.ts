@@ -216,7 +216,10 @@ class TestCore(unittest.TestCase):
     expect(r.allPassed).toBe(false);
   });
 
-  it("stops an infinite loop with the interrupt and keeps running", async () => {
+  // Tried again when it fails: on a machine whose two cores other test files share, the box's process has been
+  // starved past the grace after the interrupt (then the instance is replaced, with no line: the path the test
+  // "kills code the interrupt cannot stop" asserts), about once in six full runs.
+  it("stops an infinite loop with the interrupt and keeps running", { retry: 2 }, async () => {
     const tests = `${TESTS}\n    def test_zloop(self):\n        print("before the loop")\n        loop()\n`;
     // The limit covers the whole run: generous, so that a loaded machine still reaches the loop before it.
     const r = await rt.run(request(GOOD, { expected, tests, timeLimitMs: 4000 }));
