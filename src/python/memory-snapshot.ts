@@ -236,8 +236,8 @@ export class MemorySnapshot {
   }
 
   /**
-   * Copy the state. Call only between runs (no Python code on the stack). The memory past the heap's top is
-   * cleared (nothing lives there), so that what a run leaves there can be cleared after it (see restore).
+   * Copy the state. Call only between runs (no Python code on the stack). At the first copy the memory past the
+   * heap's top is cleared (nothing lives there), so that what a run leaves there can be cleared after it (see restore).
    */
   take(): void {
     // Emscripten allocates its protocol records in the memory the first time a run asks for one, and keeps the
@@ -246,8 +246,10 @@ export class MemorySnapshot {
     this.mod._setprotoent?.(1);
     const u8 = memoryViews(this.wasmMemory).u8;
     const top = this.top();
+    // Cleared once, at the first copy: from then on every restore clears what its run took, and the heap's top only
+    // goes up, so the memory past any later copy's top is clear already (no fill of a grown memory at each copy).
+    if (!this.memory) u8.fill(0, top);
     this.memory = u8.slice(0, top);
-    u8.fill(0, top);
     this.references = this.referenceTable();
     this.tableLength = tableLength(this.table);
     this.streams = this.fs.streams.map((stream) => ({ stream, position: stream?.position ?? 0, flags: stream?.flags ?? 0 }));
