@@ -31,6 +31,7 @@ import {
   SETTINGS_VERSION,
   type SettingsRecord,
 } from "./records";
+import { ScriptDigestRepository } from "./script-digests";
 import { ClassRepository, ProgressRepository } from "./teaching";
 import type { TrajectoryRecord, TrajectorySource, Turn0PartialRecord, Turn0Record } from "./trajectory-records";
 
@@ -242,6 +243,8 @@ export interface Repositories {
   trajectories: TrajectoryRepository;
   progress: ProgressRepository;
   classes: ClassRepository;
+  /** The script each scripted coder's stored episodes ran with (script-digests.ts). */
+  scripts: ScriptDigestRepository;
   importedTasks: ImportedTaskRepository;
   kv: KeyValueStore;
   /** Why storage fell back to memory, or null when IndexedDB is in use. */
@@ -259,6 +262,7 @@ export function repositoriesOver(kv: KeyValueStore, fallback: string | null = nu
     progress: new ProgressRepository(kv),
     importedTasks: new ImportedTaskRepository(kv),
     classes: new ClassRepository(kv),
+    scripts: new ScriptDigestRepository(kv),
     kv,
     fallback,
   };

@@ -539,6 +539,8 @@ export class PlaygroundServices {
     const blocked = pageRunBlocker(task);
     if (blocked) return { trajectories: [], cancelled: false, error: blocked, storageFailed: false };
     let coder: { spec: string; model: MeteredChatModel };
+    // The seat the coder is made from (its script's text, for a scripted coder).
+    const coderSeat = this.models.get().coder;
     const { createAgent, profileSeatSampling, repositoryEpisodeStore, runTaskEpisodes, samplingOf, samplingText, specOf, withSampling } =
       await later();
     let researcher: Awaited<ReturnType<PlaygroundServices["researcher"]>>;
@@ -570,6 +572,15 @@ export class PlaygroundServices {
       return { trajectories: [], cancelled: false, error: `Python could not start: ${(e as Error).message}`, storageFailed: false };
     }
     const repos = await this.repos;
+    // A scripted coder is named by its script's file name: another text of that name must not resume its episodes.
+    if (options.coder !== "demo" && coderSeat.kind === "scripted") {
+      try {
+        const refused = await repos.scripts.claim(coder.spec, coderSeat.scriptText);
+        if (refused) return { trajectories: [], cancelled: false, error: refused, storageFailed: false };
+      } catch (e) {
+        return { trajectories: [], cancelled: false, error: (e as Error).message, storageFailed: true };
+      }
+    }
     let calls = 0;
     const countCalls = <M extends MeteredChatModel>(m: M): M =>
       ({

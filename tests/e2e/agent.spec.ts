@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
@@ -106,6 +106,21 @@ test("a scripted coder solves the task at turn 1 at L0 and L4; results show Reca
   // Running again keeps the finished episodes instead of redoing them.
   await runAgent(page, [0, 4], 3);
   await expect(page.getByTestId("agent-outcome")).toContainText("Done: 2 of 2");
+
+  // Another script of the same file name (another folder) is another text: it neither resumes nor joins these episodes.
+  mkdirSync(join(work, "other"), { recursive: true });
+  const other = join(work, "other", "fix-on-turn-1.json");
+  writeFileSync(other, JSON.stringify(solverScript([{ targetPath: TARGET, first: STARTER, later: STARTER }])));
+  await (await openSettings(page)).getByLabel("Coder model script file").setInputFiles(other);
+  await saveSettings(page);
+  await runAgent(page, [0, 4, 2], 3);
+  await expect(page.getByTestId("agent-outcome")).toContainText(
+    "The stored episodes of scripted:fix-on-turn-1.json ran with another script of that file name",
+  );
+  await expect(page.getByTestId("episode")).toHaveCount(2);
+  // The first script again: its episodes are its own.
+  await (await openSettings(page)).getByLabel("Coder model script file").setInputFiles(writeScript());
+  await saveSettings(page);
 
   // A broken import names the file and field, and nothing stored is lost.
   await openResults(page);
