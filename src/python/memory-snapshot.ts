@@ -27,9 +27,17 @@ export interface SnapshotModule {
   /** Emscripten's table of the host names looked up (`getaddrinfo`, `gethostbyname`) and the addresses it made up for them. */
   DNS?: { address_map: { id: number; addrs: Record<string, string>; names: Record<string, string> } };
   /** Emscripten's pipes: the mount's root (every pipe end is a node under it) and the counter that names them (`pipe[K]`). */
-  PIPEFS?: { root?: FsNode; nextname: { current?: number } };
+  PIPEFS?: NamedNodes;
+  /** Emscripten's sockets, as its pipes: a node under the mount's root for each (`socket[K]`), kept after it is closed. */
+  SOCKFS?: NamedNodes;
   /** Fills Emscripten's protocol table (`getprotobyname`), allocating its records in the memory on the first call only. */
   _setprotoent?: (stayOpen: number) => void;
+}
+
+/** Nodes Emscripten names by count (pipes, sockets): the mount's root they are made under, and the counter. */
+interface NamedNodes {
+  root?: FsNode;
+  nextname: { current?: number };
 }
 
 /** An open file descriptor of Emscripten's file system. */
@@ -188,9 +196,10 @@ export class MemorySnapshot {
   private streams: { stream: Stream | null | undefined; position: number; flags: number }[] = [];
   private cwd = "/";
   private nextInode = 0;
-  /** Emscripten's host-name table and pipe counter as they were (JavaScript state a run changes outside the memory). */
+  /** Emscripten's host-name table and its pipe and socket counters as they were (JavaScript state a run changes outside the memory). */
   private dnsMap = "";
   private pipeCount = 0;
+  private socketCount = 0;
   /** Every entry of the scratch folders: path -> the node and what it held. */
   private scratch = new Map<string, NodeState>();
   /** The function table itself, held here: what the module's property says later is not trusted. */
@@ -257,6 +266,7 @@ export class MemorySnapshot {
     this.nextInode = this.fs.nextInode;
     this.dnsMap = this.mod.DNS ? JSON.stringify(this.mod.DNS.address_map) : "";
     this.pipeCount = this.mod.PIPEFS?.nextname.current ?? 0;
+    this.socketCount = this.mod.SOCKFS?.nextname.current ?? 0;
     this.scratch = new Map();
     for (const dir of this.scratchDirs) for (const [path, node] of tree(this.fs, dir)) this.scratch.set(path, nodeState(node));
   }
@@ -287,22 +297,28 @@ export class MemorySnapshot {
   /**
    * Put back what Emscripten keeps in JavaScript and names by count: the host names looked up (a run's text
    * would be read back by the next run's `gethostbyaddr`, and the addresses given count earlier lookups), and
-   * the pipes (their nodes stay in the file system's table after both ends are closed, and their counter shows
-   * in `/proc/self/fd`). Called after the streams are put back: the run's pipe ends are closed by then.
+   * the pipes and sockets (their nodes stay in the file system's table after they are closed, a run's memory the
+   * next runs would carry, and their counters show in `/proc/self/fd`). Called after the streams are put back:
+   * the run's pipe ends and sockets are closed by then.
    */
   private restoreNames(): void {
-    const { DNS, PIPEFS } = this.mod;
+    const { DNS, PIPEFS, SOCKFS } = this.mod;
     if (DNS && this.dnsMap) DNS.address_map = JSON.parse(this.dnsMap);
-    if (!PIPEFS) return;
-    const made = PIPEFS.nextname.current ?? 0;
-    const root = PIPEFS.root;
+    if (PIPEFS) this.dropNamed(PIPEFS, "pipe", this.pipeCount);
+    if (SOCKFS) this.dropNamed(SOCKFS, "socket", this.socketCount);
+  }
+
+  /** Drop the nodes `<kind>[K]` made since the copy (K from `count` on) and put the counter back to `count`. */
+  private dropNamed(named: NamedNodes, kind: string, count: number): void {
+    const made = named.nextname.current ?? 0;
+    const root = named.root;
     if (root && this.fs.lookupNode && this.fs.destroyNode) {
       const wasIgnoring = this.fs.ignorePermissions;
       this.fs.ignorePermissions = true;
       try {
-        for (let i = this.pipeCount; i < made; i++) {
+        for (let i = count; i < made; i++) {
           try {
-            this.fs.destroyNode(this.fs.lookupNode(root, `pipe[${i}]`));
+            this.fs.destroyNode(this.fs.lookupNode(root, `${kind}[${i}]`));
           } catch {
             // gone already
           }
@@ -311,7 +327,7 @@ export class MemorySnapshot {
         this.fs.ignorePermissions = wasIgnoring;
       }
     }
-    PIPEFS.nextname.current = this.pipeCount;
+    named.nextname.current = count;
   }
 
   /** What changed outside the memory that restoring cannot undo, or "". */

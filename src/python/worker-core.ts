@@ -18,6 +18,7 @@ import { type FileWatch, SCRATCH_DIRS, type WatchedFs, watchFiles } from "./file
 import { freezeIntrinsics, STACK_TRACE_LIMIT, sealCodeLoading, sealErrorMaker, sealFunctionConstructors, sealSockets } from "./js-seal";
 import { LineSplitter } from "./line-splitter";
 import { MemorySnapshot, type SnapshotFs, type SnapshotModule } from "./memory-snapshot";
+import { dropDeviceOutput } from "./output-devices";
 import { PACKAGE_ADVICE } from "./package-advice";
 import { PROGRAM_NAME, PYTHON_ENV } from "./python-start";
 import { packSnapshot, unpackSnapshot } from "./snapshot-pack";
@@ -251,6 +252,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     for (const [name, text] of Object.entries(deps.sources)) fs.writeFile(`${LIB_DIR}/${name}.py`, text);
     fs.mkdirTree("/home/pyodide");
     p.setStdin({ stdin: () => null });
+    dropDeviceOutput(p);
     if (!imported)
       p.runPython(`import sys\nsys.path.insert(0, "${LIB_DIR}")\nsys.dont_write_bytecode = True\nimport recode_harness, unittest, json`);
     runJson = p.runPython("recode_harness.run_json") as typeof runJson;

@@ -92,13 +92,16 @@ ${task.canonical}`;
   });
 
   it.skipIf(backend === "native")(
-    "what Emscripten keeps in JavaScript (host names looked up, pipes, protocol records) is as before the run for the next",
+    "what Emscripten keeps in JavaScript (host names looked up, pipes, sockets, protocol records) is as before the run for the next",
     async () => {
       const writer = `import os, socket
 socket.gethostbyname("the-secret-of-run-one.example")
 socket.getaddrinfo("second-label.example", 80)
 for _ in range(50):
     _r, _w = os.pipe(); os.close(_r); os.close(_w)
+for _ in range(37):
+    socket.socket(socket.AF_INET, socket.SOCK_DGRAM).close()
+_left_open = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
 socket.getprotobyname("tcp")
 ${wrong}`;
       const reader = `import os, socket
@@ -109,7 +112,13 @@ for _i in range(1, 6):
     except OSError:
         _names.append(None)
 _r, _w = os.pipe()
-print("LOOK", _names, os.readlink("/proc/self/fd/%d" % _r), [socket.getprotobyname(n) for n in ("tcp", "udp", "6", "17")])
+try:
+    _s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    _sock = os.readlink("/proc/self/fd/%d" % _s.fileno())
+    _s.close()
+except OSError as _e:
+    _sock = repr(_e)
+print("LOOK", _names, os.readlink("/proc/self/fd/%d" % _r), _sock, [socket.getprotobyname(n) for n in ("tcp", "udp", "6", "17")])
 os.close(_r); os.close(_w)
 ${task.canonical}`;
       const look = async () => {
