@@ -50,6 +50,9 @@ function studentBuild(on: boolean): Plugin {
 }
 
 export default defineConfig(({ mode }) => ({
+  // Relative URLs throughout: dist/ works from any folder of any server (a school server's /playground/, a
+  // GitHub project page), with no --base to match (docs/hosting.md).
+  base: "./",
   define: { __RECODE_STUDENT__: JSON.stringify(mode === "student") },
   plugins: [
     studentBuild(mode === "student"),

@@ -98,7 +98,7 @@ export function parseClassFile(text: string, source: string, knownTasks: readonl
     if (first) {
       throw new ClassFileError(
         source,
-        `field tasks names ${unknown.length === 1 ? "a task" : "tasks"} this page does not have: ${unknown.map(([id]) => JSON.stringify(id)).join(", ")}`,
+        `field tasks names ${unknown.length === 1 ? "a task" : "tasks"} this page does not have: ${unknown.map(([id]) => JSON.stringify(id)).join(", ")} (a task of a task pack is known once the pack is imported: Settings → Task packs, then load the class file again)`,
         jsonLine(body, ["tasks", first[1]]),
       );
     }

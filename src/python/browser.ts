@@ -24,9 +24,12 @@ export interface BrowserRuntimeOptions {
   interruptGraceMs?: number;
 }
 
-/** The page's default indexURL: `${origin}${BASE_URL}pyodide/`. */
+/**
+ * The page's default indexURL: the build's `pyodide/` folder, as an absolute URL. The build's base is relative
+ * (`./`), so that `dist/` works from any folder of a server: the folder is then the page's own.
+ */
 export function defaultIndexURL(): string {
-  return `${location.origin}${import.meta.env.BASE_URL}pyodide/`;
+  return new URL(`${import.meta.env.BASE_URL}pyodide/`, location.href).href;
 }
 
 /** Absolute folder URL (relative ones resolve against the page), ending in "/". */

@@ -166,7 +166,21 @@ export function App() {
     // A link to another class does not silently replace the one in use: the student says so (once the
     // linked file is read, so that the question names it).
     const ask = async () => {
-      const { text, source } = await teaching.fetchClass(url);
+      let fetched: { text: string; source: string };
+      try {
+        fetched = await teaching.fetchClass(url);
+      } catch (e) {
+        // The link of the class already in use, opened with no network: the stored copy goes on, as said.
+        await teaching.whenLoaded();
+        const active = teaching.classSettings.get();
+        if (!active || active.source !== new URL(url, location.href).href) throw e;
+        services.notify(
+          "warning",
+          `The class file could not be fetched (${(e as Error).message.replace(/^The class file \S+ could not be fetched: /, "")}): the copy of the class "${active.name}" stored in this browser is in use.`,
+        );
+        return;
+      }
+      const { text, source } = fetched;
       const next = await teaching.readClass(text, source);
       await teaching.whenLoaded();
       const active = teaching.classSettings.get();

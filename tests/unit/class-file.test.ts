@@ -33,7 +33,7 @@ describe("class files", () => {
       ['{"format":"recode-class","version":2,"name":"x"}', /field version/],
       [
         '{\n "format": "recode-class",\n "version": 1,\n "name": "x",\n "tasks": [\n  "pass-at-k",\n  "nope",\n  "gone"\n ]\n}',
-        /c\.json, line 7: field tasks names tasks this page does not have: "nope", "gone"/,
+        /c\.json, line 7: field tasks names tasks this page does not have: "nope", "gone" \(a task of a task pack is known once the pack is imported: Settings → Task packs, then load the class file again\)/,
       ],
     ];
     for (const [text, message] of cases) {

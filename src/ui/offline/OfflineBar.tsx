@@ -4,16 +4,21 @@
  * offline (and which tasks cannot run then), and offers a new deployed
  * version ("Reload to update"), never forcing it.
  */
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import type { Workbox } from "workbox-window";
 import { Observable } from "../observable";
 import { useObservable, useServices } from "../services";
+import { classTasks } from "../tasks/TaskList";
 import { offlineBlocker, useNetwork } from "./network";
 
 /** What the service worker did, as the page shows it. */
 export interface UpdateState {
-  /** "none": no service worker (dev server, unsupported browser); "installing": the first install is downloading the app; "ready": the page works offline. */
-  offline: "none" | "installing" | "ready";
+  /**
+   * "none": no service worker (the dev server); "insecure": the browser gives this page none (plain http from
+   * another computer: service workers need https or localhost); "installing": the first install is downloading
+   * the app; "failed": that download broke off (the next visit tries again); "ready": the page works offline.
+   */
+  offline: "none" | "insecure" | "installing" | "failed" | "ready";
   /** A new version is installed and waits for the page to accept it. */
   waiting: boolean;
   /** The first install just finished (shown once, dismissable). */
@@ -35,7 +40,12 @@ const UPDATE_CHECK_MS = 60 * 60 * 1000;
  * {@link updateState}; {@link acceptUpdate} switches to it.
  */
 export async function registerServiceWorker(): Promise<void> {
-  if (wb || registering || !import.meta.env.PROD || typeof navigator === "undefined" || !("serviceWorker" in navigator)) return;
+  if (wb || registering || !import.meta.env.PROD || typeof navigator === "undefined") return;
+  if (!("serviceWorker" in navigator)) {
+    // A browser that has them gives them to secure contexts alone: say why this page will not work offline.
+    if (typeof window !== "undefined" && !window.isSecureContext) updateState.set({ ...updateState.get(), offline: "insecure" });
+    return;
+  }
   registering = true;
   // Fetched when first needed (once Python is ready), not with the page's first JavaScript.
   const { Workbox } = await import("workbox-window");
@@ -46,6 +56,11 @@ export async function registerServiceWorker(): Promise<void> {
   wb.addEventListener("waiting", () => set({ waiting: true }));
   wb.addEventListener("activated", (e) => {
     if (!e.isUpdate) set({ offline: "ready", justReady: true });
+  });
+  // The first install's download broke off (the host stopped, the network gone): nothing is stored, and the
+  // browser drops the registration; the next visit installs again. (An update's failure keeps the working version.)
+  wb.addEventListener("redundant", (e) => {
+    if (!e.isUpdate && updateState.get().offline === "installing") set({ offline: "failed" });
   });
   // After "Reload to update": the new version took over; load the page from it.
   wb.addEventListener("controlling", (e) => {
@@ -70,6 +85,22 @@ export function acceptUpdate(): void {
 export function OfflineBadge() {
   const up = useObservable(updateState);
   if (up.offline === "none") return null;
+  if (up.offline === "insecure" || up.offline === "failed") {
+    return (
+      <span
+        className="offline-status not-stored"
+        role="status"
+        data-testid={`offline-${up.offline}`}
+        title={
+          up.offline === "insecure"
+            ? "This page is served over plain http from another computer, and browsers store pages for offline use only over https (or on localhost). Everything else works. Serve it over https to use it offline (docs/hosting.md)."
+            : "The download of the playground for offline use broke off (the host or the network went away). Nothing is lost; it is tried again when the page is next opened with a network."
+        }
+      >
+        {up.offline === "insecure" ? "Not stored for offline use (plain http)" : "Not stored for offline use (download broke off)"}
+      </span>
+    );
+  }
   const ready = up.offline === "ready";
   return (
     <span
@@ -105,9 +136,18 @@ export function OfflineBar() {
     const t = setTimeout(() => updateState.set({ ...updateState.get(), justReady: false }), 15_000);
     return () => clearTimeout(t);
   }, [up.justReady]);
+  // The notice can be hidden; it shows again when the network goes and comes back.
+  const [hidden, setHidden] = useState(false);
+  useEffect(() => {
+    if (net.online) setHidden(false);
+  }, [net.online]);
+  // Counted among the tasks the list shows (a class's alone, when a class file is active).
+  const classSettings = useObservable(services.teaching.classSettings);
   const blocked = net.online
     ? []
-    : services.catalog.filter((e) => e.error === null && offlineBlocker({ meta: e.task ? e.task.meta : e.meta }, net) !== null);
+    : classTasks(services.catalog, classSettings?.tasks ?? null).filter(
+        (e) => e.error === null && offlineBlocker({ meta: e.task ? e.task.meta : e.meta }, net) !== null,
+      );
   return (
     <div className="offline-bar" data-testid="offline-bar" data-offline-ready={up.offline === "ready" ? "true" : "false"}>
       {up.waiting && (
@@ -118,7 +158,7 @@ export function OfflineBar() {
           </button>
         </div>
       )}
-      {!net.online && (
+      {!net.online && !hidden && (
         <div className="notice warning" role="status" data-testid="offline-notice">
           <span>
             Offline ({net.reason}): the playground and the tasks stored in this browser keep working
@@ -126,6 +166,9 @@ export function OfflineBar() {
               ? `; ${blocked.length} task${blocked.length === 1 ? "" : "s"} need${blocked.length === 1 ? "s" : ""} a package never loaded here and cannot run until the network is back (marked in the list).`
               : "."}
           </span>
+          <button type="button" className="link" onClick={() => setHidden(true)} aria-label="Hide the offline notice">
+            Hide
+          </button>
         </div>
       )}
     </div>

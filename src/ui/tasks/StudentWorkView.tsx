@@ -127,7 +127,7 @@ function Check({ taskId, text, testId = "work-check" }: { taskId: string; text: 
     setState({ busy: true, text: null, ok: null });
     try {
       const task = await services.loadTask(taskId);
-      if (!task) throw new Error(`this page has no task ${taskId}`);
+      if (!task) throw new Error(`this page has no task ${taskId} (a task of a task pack? import the pack first: Settings → Task packs)`);
       const r = await services.runOnly(task, text);
       const c = r.counts;
       setState({
