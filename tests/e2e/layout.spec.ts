@@ -5,7 +5,7 @@
  * settings dialog.
  */
 import { expect, type Page, test } from "@playwright/test";
-import { openTask, runAndWait, STARTER, setTarget } from "./helpers";
+import { openTab, openTask, runAndWait, STARTER, setTarget } from "./helpers";
 
 /** Monaco's editor: how many whole lines it shows, and its word wrap and theme. */
 async function editorView(page: Page): Promise<{ lines: number; wordWrap: string; dark: boolean }> {
@@ -194,5 +194,52 @@ test.describe("the same view when the panes were left mid-run", () => {
     await expect(page.getByTestId("results-wrap")).toBeHidden();
     await sep.dblclick();
     await expect(page.locator(".test-row").first()).toBeVisible();
+  });
+});
+
+test.describe("on a 1280x720 laptop with a class active", () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test("the header keeps one line, and the feedback ladder and the researcher's form stay inside their pane", async ({ page }) => {
+    const name = "Research code, week 3 of the spring term";
+    await page.route(
+      (url) => url.pathname === "/long.class.json",
+      (route) =>
+        route.fulfill({
+          contentType: "application/json",
+          body: JSON.stringify({
+            format: "recode-class",
+            version: 1,
+            name,
+            tasks: ["min-p-sampling", "pass-at-k", "dynamic-tanh"],
+            hideApply: true,
+          }),
+        }),
+    );
+    await openTask(page, "/?class=/long.class.json");
+    await expect(page.getByTestId("class-badge")).toContainText("Class: Research code");
+    // One line: the title and the Python badge are not wrapped, the class's badge gives way.
+    const heights = await page.evaluate(() =>
+      [".app-head h1", '[data-testid="python-status"]'].map((s) => document.querySelector(s)?.getBoundingClientRect().height ?? 0),
+    );
+    for (const h of heights) expect(h).toBeLessThan(30);
+    await setTarget(page, STARTER);
+    await runAndWait(page);
+    await openTab(page, "Feedback");
+    await page.getByLabel("Researcher").selectOption("human");
+    await expect(page.getByRole("region", { name: "Write feedback" })).toBeVisible();
+    /** How far an element reaches past the right edge of the task pane (px; <= 0 inside). */
+    const past = (selector: string) =>
+      page.evaluate((sel) => {
+        const pane = document.querySelector(".task-view .tab-body, .task-info")?.getBoundingClientRect();
+        const el = document.querySelector(sel)?.getBoundingClientRect();
+        if (!pane || !el) throw new Error(`no ${sel}`);
+        return el.right - pane.right;
+      }, selector);
+    expect(await past('[data-testid="ladder"]')).toBeLessThanOrEqual(0);
+    expect(await past(".human-form")).toBeLessThanOrEqual(0);
+    expect(await past(".human-form select")).toBeLessThanOrEqual(0);
+    // The ladder's button keeps its words on one line.
+    expect((await page.getByRole("button", { name: /Ask for more help/ }).boundingBox())?.height ?? 99).toBeLessThan(40);
   });
 });
