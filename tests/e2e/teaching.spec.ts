@@ -110,6 +110,10 @@ test("a student exports their work as one file, and a teacher opens it in the pa
   );
   await page.getByRole("button", { name: "Export my work" }).click();
   expect(await asked).toContain("Export without your name?");
+  // Accepted, the file has no name: its file name holds the time it was made, so that two students' do not collide.
+  page.once("dialog", (d) => void d.accept());
+  const [unnamed] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export my work" }).click()]);
+  expect(unnamed.suggestedFilename()).toMatch(/^recode-work-unnamed-\d{4}-\d{2}-\d{2}-\d{6}\.json$/);
   await page.getByLabel("Your name (in the file you hand in)").fill("Ada Lovelace");
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export my work" }).click()]);
   expect(download.suggestedFilename()).toMatch(/^recode-work-Ada-Lovelace-\d{4}-\d{2}-\d{2}\.json$/);

@@ -205,7 +205,9 @@ export function ResultsPage() {
         </p>
       ) : stored.records.length === 0 ? (
         <p className="muted" data-testid="results-empty">
-          No trajectories stored. Run the agent on a task (its Agent tab), or import the episode files of a <code>recode run</code> folder.
+          No agent runs stored. This page shows the runs of an agent (a model in the coder's seat): run the agent on a task (its Agent tab),
+          or import the episode files of a <code>recode run</code> folder. Your own test runs are in each task: the task list shows which
+          you solved or attempted and the feedback levels you used.
         </p>
       ) : (
         <>

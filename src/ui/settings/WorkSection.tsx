@@ -51,8 +51,12 @@ export function WorkSection({ onOpened }: { onOpened: () => void }) {
         .replace(/[^\p{L}\p{N}]+/gu, "-")
         .replace(/^-|-$/g, "")
         .slice(0, 40);
+      // A file with no name in it is told apart from a classmate's by the time it was made (to the second, UTC).
+      const at = new Date().toISOString();
       download(
-        `recode-work-${slug ? `${slug}-` : ""}${new Date().toISOString().slice(0, 10)}.json`,
+        slug
+          ? `recode-work-${slug}-${at.slice(0, 10)}.json`
+          : `recode-work-unnamed-${at.slice(0, 19).replace(/:/g, "").replace("T", "-")}.json`,
         await services.teaching.exportWork(name),
       );
     } catch (e) {
