@@ -8,7 +8,7 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import type { KeyValueStore } from "./kv";
+import { type KeyValueStore, readRecord } from "./kv";
 import { RecordError } from "./records";
 
 /** Current version of the `scripts` record. */
@@ -61,16 +61,8 @@ export class ScriptDigestRepository {
 
   /** The stored record, or an empty one (an unreadable record is set aside first, as every record is). */
   private async read(): Promise<ScriptDigestsRecord> {
-    const raw = await this.kv.get("settings", "scripts");
-    if (raw === undefined) return { version: SCRIPT_DIGESTS_VERSION, digests: {} };
-    try {
-      return restoreScriptDigests(raw);
-    } catch (e) {
-      if (!(e instanceof RecordError)) throw e;
-      await this.kv.keep({ store: "settings", key: "scripts", raw, problem: e.problem, at: Date.now() });
-      await this.kv.delete("settings", "scripts");
-      return { version: SCRIPT_DIGESTS_VERSION, digests: {} };
-    }
+    const r = await readRecord(this.kv, "settings", "scripts", restoreScriptDigests, "the check of scripted coders starts over");
+    return r.value ?? { version: SCRIPT_DIGESTS_VERSION, digests: {} };
   }
 
   /** Whether any episode, shared turn 0 or partial turn 0 of coder `model` is stored. */
