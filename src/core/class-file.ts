@@ -82,13 +82,16 @@ export function parseClassFile(text: string, source: string, knownTasks: readonl
   }
   const res = ClassFileSchema.safeParse(raw);
   if (!res.success) {
-    const [issue] = fieldIssues(ClassFileSchema, raw, res.error.issues, "a class file");
+    const [issue, ...more] = fieldIssues(ClassFileSchema, raw, res.error.issues, "a class file");
     if (!issue) throw new ClassFileError(source, "not a class file");
-    const message = issue.message.startsWith("is not a field of")
-      ? `${issue.message} (fields: format, version, name, tasks, maxLevel, hideApply, researcher)`
-      : issue.message;
-    const { field, path } = issue;
-    throw new ClassFileError(source, `field ${field} ${message}`, jsonLine(body, path));
+    const said = (i: typeof issue) =>
+      `field ${i.field} ${i.message.startsWith("is not a field of") ? `${i.message} (fields: format, version, name, tasks, maxLevel, hideApply, researcher)` : i.message}`;
+    // Every fault at once, each at its line: the author mends them in one go.
+    const also = more.map((i) => {
+      const line = jsonLine(body, i.path);
+      return `${said(i)}${line !== undefined ? ` (line ${line})` : ""}`;
+    });
+    throw new ClassFileError(source, `${said(issue)}${also.length > 0 ? `; also ${also.join("; ")}` : ""}`, jsonLine(body, issue.path));
   }
   const file = res.data;
   if (file.tasks) {

@@ -31,6 +31,11 @@ describe("class files", () => {
         /field level is not a field of a class file \(did you mean "maxLevel"\?\) \(fields: /,
       ],
       ['{"format":"recode-class","version":2,"name":"x"}', /field version/],
+      // Every fault at once, each with its line.
+      [
+        '{\n "format": "recode-class",\n "version": 1,\n "name": "x",\n "maxLevel": 9,\n "hideApply": "yes"\n}',
+        /c\.json, line 5: field maxLevel .*; also field hideApply .* \(line 6\)$/,
+      ],
       [
         '{\n "format": "recode-class",\n "version": 1,\n "name": "x",\n "tasks": [\n  "pass-at-k",\n  "nope",\n  "gone"\n ]\n}',
         /c\.json, line 7: field tasks names tasks this page does not have: "nope", "gone" \(a task of a task pack is known once the pack is imported: Settings → Task packs, then load the class file again\)/,
