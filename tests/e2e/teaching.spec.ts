@@ -173,6 +173,22 @@ test("a student exports their work as one file, and a teacher opens it in the pa
   await expect(classView.locator('tr[data-student="Bob"]').locator(`[data-task-id="${TASK}"]`)).toHaveAttribute("data-state", "not-run");
   await expect(classView.locator("tfoot")).toContainText("1/2");
   if (process.env.RECODE_SCREENSHOTS) await page.screenshot({ path: "docs/img/class-work.png" });
+  // The table for a gradebook: one line per student, the task's state, runs and levels.
+  const [csv] = await Promise.all([page.waitForEvent("download"), classView.getByTestId("class-work-csv").click()]);
+  expect(csv.suggestedFilename()).toMatch(/^recode-class-work-\d{4}-\d{2}-\d{2}\.csv$/);
+  const rows = Buffer.concat(await (await csv.createReadStream()).toArray())
+    .toString("utf8")
+    .trim()
+    .split("\n");
+  const head = rows[0]?.split(",") ?? [];
+  expect(head.slice(0, 3)).toEqual(["student", "file", "exported_at"]);
+  const col = head.indexOf(TASK);
+  expect(head.slice(col, col + 3)).toEqual([TASK, `${TASK} runs`, `${TASK} levels`]);
+  // (Ada's file was edited above to claim its one failing turn at L1 solved: solved, no failing run's level.)
+  expect(rows.slice(1).map((r) => [...r.split(",").slice(0, 2), ...r.split(",").slice(col, col + 3)])).toEqual([
+    ["Ada Lovelace", "ada.json", "solved", "1", ""],
+    ["Bob", "bob.json", "not run", "0", ""],
+  ]);
   await classView.getByRole("button", { name: "Bob" }).click();
   await expect(page.getByTestId("student-work")).toContainText("Bob");
   // Closing one student's work goes back to the class.

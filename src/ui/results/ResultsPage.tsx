@@ -14,6 +14,7 @@ import { buildReport } from "../../core/report";
 import { reportCsv, reportNotes } from "../../core/report-text";
 import { filterRuns, listRuns, type RunFilter, runInputs, sharedN } from "../../core/runs";
 import { storedReport } from "../agent/stored-report";
+import { downloadText } from "../download";
 import { type ImportReport, useObservable, useServices } from "../services";
 import { CompareRuns } from "./CompareRuns";
 import { EpisodesDialog } from "./EpisodesDialog";
@@ -29,14 +30,6 @@ async function readFiles(list: FileList | null): Promise<{ name: string; text: s
       text: f.name.endsWith(".json") ? await f.text() : "",
     })),
   );
-}
-
-function download(text: string, type: string, name: string): void {
-  const a = document.createElement("a");
-  a.href = URL.createObjectURL(new Blob([text], { type }));
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }
 
 /** The results page. */
@@ -93,12 +86,12 @@ export function ResultsPage() {
     setReport(await services.importTrajectories(files));
   };
   // The runs shown, as `recode report --format csv` writes them (the same functions over the same episodes).
-  const exportCsv = () => download(reportCsv(buildReport(runInputs(chosen))), "text/csv", "recode-results.csv");
+  const exportCsv = () => downloadText("recode-results.csv", reportCsv(buildReport(runInputs(chosen))), "text/csv");
   const exportJson = () =>
-    download(
+    downloadText(
+      `recode-trajectories-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, "-")}.json`,
       services.exportTrajectories(),
       "application/json",
-      `recode-trajectories-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, "-")}.json`,
     );
   const deleteAll = () => {
     if (

@@ -3,20 +3,11 @@
  * asked for) as one file, and open a student's file to read it.
  */
 import { useState } from "react";
+import { downloadText } from "../download";
 import { useServices } from "../services";
 
 /** Where the student's name is kept between visits. */
 const NAME_KEY = "recode.student-name";
-
-/** Start a download of `text` as `name`. */
-function download(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /** Export and open student work; `onOpened` closes the settings so the work shows. */
 export function WorkSection({ onOpened }: { onOpened: () => void }) {
@@ -53,11 +44,12 @@ export function WorkSection({ onOpened }: { onOpened: () => void }) {
         .slice(0, 40);
       // A file with no name in it is told apart from a classmate's by the time it was made (to the second, UTC).
       const at = new Date().toISOString();
-      download(
+      downloadText(
         slug
           ? `recode-work-${slug}-${at.slice(0, 10)}.json`
           : `recode-work-unnamed-${at.slice(0, 19).replace(/:/g, "").replace("T", "-")}.json`,
         await services.teaching.exportWork(name),
+        "application/json",
       );
     } catch (e) {
       setError(`Your work could not be exported: ${(e as Error).message}`);

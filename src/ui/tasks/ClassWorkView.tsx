@@ -5,11 +5,14 @@
  * task in the files), each cell solved, attempted (with its runs and the
  * feedback levels asked for) or not run. A student's name opens that
  * student's work in full (StudentWorkView). The files that could not be read
- * are named with why.
+ * are named with why. **Export CSV** saves the table for a gradebook
+ * (src/core/class-work-csv.ts).
  */
 
+import { classWorkCsv } from "../../core/class-work-csv";
 import { plural } from "../../core/plural";
 import { summarizeProgress } from "../../core/study";
+import { downloadText } from "../download";
 import { useModalDialog } from "../modal-dialog";
 import { useObservable, useServices } from "../services";
 
@@ -98,6 +101,15 @@ export function ClassWorkView() {
         </table>
       </div>
       <div className="buttons">
+        <button
+          type="button"
+          data-testid="class-work-csv"
+          onClick={() =>
+            downloadText(`recode-class-work-${new Date().toISOString().slice(0, 10)}.csv`, classWorkCsv(works, tasks), "text/csv")
+          }
+        >
+          Export CSV
+        </button>
         <button type="button" className="primary" onClick={() => dialog.close()}>
           Close
         </button>
