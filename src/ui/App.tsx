@@ -14,6 +14,7 @@ import { captureDrop, carriesFiles } from "./tasks/pack-drop";
 import { lazyComponent } from "./tasks/panels";
 import { TaskList } from "./tasks/TaskList";
 import { TaskView } from "./tasks/TaskView";
+import { ClassFetchError } from "./teaching";
 
 const StudentWorkView = lazyComponent<Record<string, never>>(
   async () => (await import("./tasks/StudentWorkView")).StudentWorkView,
@@ -173,10 +174,10 @@ export function App() {
         // The link of the class already in use, opened with no network: the stored copy goes on, as said.
         await teaching.whenLoaded();
         const active = teaching.classSettings.get();
-        if (!active || active.source !== new URL(url, location.href).href) throw e;
+        if (!(e instanceof ClassFetchError) || active?.source !== e.source) throw e;
         services.notify(
           "warning",
-          `The class file could not be fetched (${(e as Error).message.replace(/^The class file \S+ could not be fetched: /, "")}): the copy of the class "${active.name}" stored in this browser is in use.`,
+          `The class file could not be fetched (${e.reason}): the copy of the class "${active.name}" stored in this browser is in use.`,
         );
         return;
       }

@@ -16,6 +16,19 @@ import { Observable } from "./observable";
 const MAX_CLASS_BYTES = 256 * 1024;
 
 /** A student's turns and the class file, for the page. */
+/** A class file that could not be fetched (no network, no such file): its absolute URL and why. */
+export class ClassFetchError extends Error {
+  constructor(
+    /** The class file's absolute URL. */
+    readonly source: string,
+    /** Why, as the fetch said it (`Failed to fetch`, `the server answered 404 Not Found`). */
+    readonly reason: string,
+  ) {
+    super(`The class file ${source} could not be fetched: ${reason}`);
+    this.name = "ClassFetchError";
+  }
+}
+
 export class Teaching {
   /** Turns per task id (every task with at least one run). */
   readonly progress = new Observable<ReadonlyMap<string, TaskProgress>>(new Map());
@@ -135,7 +148,7 @@ export class Teaching {
   /**
    * Fetch a class file (relative URLs resolve against the page), reading at most 256 KB of it.
    * @returns its text and its absolute URL
-   * @throws Error naming the URL when it cannot be fetched or is larger
+   * @throws ClassFetchError naming the URL when it cannot be fetched; Error when it is larger
    */
   async fetchClass(url: string): Promise<{ text: string; source: string }> {
     const abs = new URL(url, globalThis.location?.href).href;
@@ -146,7 +159,7 @@ export class Teaching {
       return { text: await readCapped(res, MAX_CLASS_BYTES, tooBig), source: abs };
     } catch (e) {
       if (e === tooBig) throw e;
-      throw new Error(`The class file ${abs} could not be fetched: ${(e as Error).message}`);
+      throw new ClassFetchError(abs, (e as Error).message);
     }
   }
 
