@@ -49,6 +49,18 @@ export interface Mismatch {
   actual: string;
   /** One-line explanation, e.g. `expected 0.25, got 0.3 (abs diff 0.05; ...)`. */
   detail: string;
+  /**
+   * The call of `recode_check.outcome` the differing value came from, as the test made it, e.g.
+   * `sigmoid('a')` (the callable's name and the arguments' short reprs, at most 120 characters;
+   * values of other than built-in types as `<TypeName>`); absent when the value was not made by
+   * `outcome`, or by a run before this field. Written in the interpreter under test: for messages alone.
+   */
+  call?: string;
+}
+
+/** Where a mismatch is, as messages say it after the check's key: ` at [3], for sigmoid('a')`, or empty. */
+export function mismatchPlace(m: Mismatch): string {
+  return `${m.where ? ` at ${m.where}` : ""}${m.call ? `, for ${m.call}` : ""}`;
 }
 
 /** Result of one unit test. */

@@ -55,6 +55,8 @@ const MismatchSchema = z.object({
   expected: z.string(),
   actual: z.string(),
   detail: z.string(),
+  /** Absent before outcome() calls were named. */
+  call: z.string().optional(),
 });
 
 const SubTestResultSchema = z.object({

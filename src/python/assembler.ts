@@ -21,7 +21,7 @@
 
 import { plural } from "../core/plural";
 import type { CollectionError, Mismatch, RunIncident, RunResult, SubTestResult, TestResult, TestStatus } from "../core/results";
-import { countTests, makeTestResult, runSolved, STOPPED_BY_USER } from "../core/results";
+import { countTests, makeTestResult, mismatchPlace, runSolved, STOPPED_BY_USER } from "../core/results";
 import {
   checkedTextLimit,
   compareValues,
@@ -44,7 +44,17 @@ export type HarnessEvent =
   | { type: "test-start"; id: string }
   /** What the running test wrote to a stream, as it wrote it (kept for a test whose result never comes). */
   | { type: "output"; stream: "stdout" | "stderr"; text: string }
-  | { type: "check"; key: string; value: string; rtol: number; atol: number; subtest: string | null; caller?: string }
+  | {
+      type: "check";
+      key: string;
+      value: string;
+      rtol: number;
+      atol: number;
+      subtest: string | null;
+      caller?: string;
+      /** JSON text: the outcome() call the value is (a string), or those its items are (a list), or null. */
+      calls?: string | null;
+    }
   /** What unittest reported for the running test (or one of its subTests), sent as it reports it. */
   | { type: "test-outcome"; id: string; status: string }
   | ({ type: "test-result" } & Omit<TestResult, "interface" | "mismatch">)
@@ -138,6 +148,8 @@ interface CheckSeen {
   atol: number;
   subtest: string | null;
   caller: string;
+  /** The outcome() call the value is (a string), or those its items are, in order (see {@link callsOf}). */
+  calls: string | string[] | null;
 }
 
 /** Parsed expected.json files, by text (a task's file is parsed once, not once per run). */
@@ -564,6 +576,7 @@ export class RunAssembler {
       atol: ev.atol,
       subtest: typeof ev.subtest === "string" ? ev.subtest : null,
       caller: typeof ev.caller === "string" ? withSourceLine(ev.caller, this.req) : "",
+      calls: callsOf(ev.calls),
     });
   }
 
@@ -773,7 +786,9 @@ export class RunAssembler {
     if (!Number.isFinite(rtol) || !Number.isFinite(atol)) {
       return unread("the check's tolerances are not finite numbers");
     }
-    return compareValues(c.key, recorded, actual, rtol, atol);
+    const mismatch = compareValues(c.key, recorded, actual, rtol, atol);
+    const call = mismatch ? callAt(c.calls, mismatch.where) : null;
+    return call && mismatch ? { ...mismatch, call } : mismatch;
   }
 
   private onFixture(ev: Extract<HarnessEvent, { type: "fixture" }>): void {
@@ -1021,7 +1036,32 @@ export class RunAssembler {
 
 /** The one-line message of a failed check, as unittest would show the AssertionError. */
 export function mismatchMessage(m: Mismatch): string {
-  return `AssertionError: ${m.key}${m.where ? ` at ${m.where}` : ""}: ${m.detail}`;
+  return `AssertionError: ${m.key}${mismatchPlace(m)}: ${m.detail}`;
+}
+
+/**
+ * A check event's `calls` (JSON text written by `recode_check.check`): the text of the one `outcome()`
+ * call the checked value is, or those of the calls its items are, in order; null when absent or of any
+ * other shape (code under test can call the sink itself: the texts name calls in messages and decide nothing).
+ */
+export function callsOf(raw: unknown): string | string[] | null {
+  if (typeof raw !== "string") return null;
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  const fits = (s: unknown): s is string => typeof s === "string" && s.length <= 200;
+  if (fits(v)) return v || null;
+  return Array.isArray(v) && v.every(fits) ? v : null;
+}
+
+/** The call a mismatch at `where` (`[3]`, `[3][0]`, or empty for the whole value) came from, if known. */
+export function callAt(calls: string | string[] | null, where: string): string | null {
+  if (typeof calls === "string") return calls;
+  const index = /^\[(\d+)\]/.exec(where);
+  return (calls && index && calls[Number(index[1])]) || null;
 }
 
 /**

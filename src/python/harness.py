@@ -925,11 +925,12 @@ def run_tests(config, emit_text):
     getframe = sys._getframe
     gc_enabled, gc_disable, gc_enable = gc.isenabled, gc.disable, gc.enable
 
-    def sink(key, value, rtol, atol, subtest):
+    def sink(key, value, rtol, atol, subtest, calls):
         # What check() sends, and nothing else: the sink is reachable, and the host reads these fields.
+        # (``calls``: the texts of the outcome() calls the value holds, for a failed item's message alone.)
         if not (
             _type(key) is _str and _type(value) is _str and _type(rtol) is _float and _type(atol) is _float
-        ) or not (subtest is None or _type(subtest) is _str):
+        ) or not ((subtest is None or _type(subtest) is _str) and (calls is None or _type(calls) is _str)):
             raise TypeError("recode_check.SINK takes what recode_check.check sends: use check()")
         caller = ""
         try:
@@ -950,7 +951,9 @@ def run_tests(config, emit_text):
             caller = f'  File "{name}", line {frame.f_lineno}, in {code.co_name}\n'
         except Exception:  # noqa: BLE001 - the caller is only for the traceback text
             pass
-        emit({"type": "check", "key": key, "value": value, "rtol": rtol, "atol": atol, "subtest": subtest, "caller": caller})
+        emit(
+            {"type": "check", "key": key, "value": value, "rtol": rtol, "atol": atol, "subtest": subtest, "caller": caller, "calls": calls}
+        )
 
     recode_check.SINK = sink
     # test.py's code and what its text says, kept compiled from an earlier run (cache_code), taken out of the

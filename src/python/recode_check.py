@@ -33,6 +33,7 @@ import json
 import math
 import os
 import sys
+import types
 
 # "harness" while the playground's harness runs the tests, else "test".
 MODE = "test"
@@ -504,6 +505,105 @@ def _raised(exc):
     return Raised(name, message)
 
 
+_LABEL_LIMIT = 120
+_LOGGED_CALLS = 10_000
+_LABELS_CHARS = 50_000
+_TYPE_NAME = type.__dict__["__name__"].__get__
+_FUNCTION_QUALNAME = types.FunctionType.__dict__["__qualname__"].__get__
+_BUILTIN_QUALNAME = types.BuiltinFunctionType.__dict__["__qualname__"].__get__
+_CLASS_QUALNAME = type.__dict__["__qualname__"].__get__
+
+
+def _callable_name(fn):
+    """What a call's text names: a function's, method's or class's qualified name, read through the built-in
+    types' own descriptors (no code of the candidate's runs: a metaclass's ``__qualname__`` is not asked)."""
+    if type(fn) is types.MethodType:
+        fn = fn.__func__
+    kind = type(fn)
+    if kind is types.FunctionType:
+        return str.__str__(_FUNCTION_QUALNAME(fn))
+    if kind is types.BuiltinFunctionType:
+        return str.__str__(_BUILTIN_QUALNAME(fn))
+    if type in _MRO(kind):
+        return str.__str__(_CLASS_QUALNAME(fn))
+    return f"<{_TYPE_NAME(kind)} object>"
+
+
+def _arg_text(v, depth):
+    """A short text of one argument, as its ``repr`` begins, for values of the built-in types alone (anything
+    else is ``<TypeName>``, and no code of the candidate's runs): at most 4 items of a container, 40
+    characters of a string, 4 levels."""
+    kind = type(v)
+    if v is None or kind is bool or kind is float:
+        return repr(v)
+    if kind is int:
+        return repr(v) if v.bit_length() <= 256 else f"<int of {v.bit_length()} bits>"
+    if kind is str or kind is bytes:
+        return repr(v[:40]) + ("..." if len(v) > 40 else "")
+    if kind is list or kind is tuple or kind is dict:
+        if depth <= 0:
+            return "[...]" if kind is list else "(...)" if kind is tuple else "{...}"
+        items = list(v.items())[:5] if kind is dict else list(v[:5])
+        shown = [f"{_arg_text(k, 0)}: {_arg_text(x, depth - 1)}" for k, x in items[:4]] if kind is dict else [_arg_text(x, depth - 1) for x in items[:4]]
+        if len(items) > 4:
+            shown.append("...")
+        inner = ", ".join(shown)
+        if kind is list:
+            return f"[{inner}]"
+        return f"{{{inner}}}" if kind is dict else f"({inner}{',' if len(v) == 1 else ''})"
+    np = _np()
+    if np is not None and kind is np.ndarray:
+        return f"<ndarray of shape {tuple(int(n) for n in v.shape)}>"
+    return f"<{_TYPE_NAME(kind)}>"
+
+
+def _call_label(fn, args, kwargs):
+    """``name(arg, ..., key=arg)``, at most ``_LABEL_LIMIT`` characters, or None if it cannot be made."""
+    try:
+        parts = [_arg_text(a, 3) for a in args]
+        parts += [f"{str.__str__(k)}={_arg_text(v, 3)}" for k, v in kwargs.items()]
+        text = f"{_callable_name(fn)}({', '.join(parts)})"
+    except Exception:  # noqa: BLE001 - the text is for a message alone
+        return None
+    return text if len(text) <= _LABEL_LIMIT else text[: _LABEL_LIMIT - 4] + "...)"
+
+
+def _call_log():
+    """``(note, take)`` over the calls ``outcome`` made since the last check, held in their closure (not at
+    module level, where the guard holds every value still): ``note(result, label)`` after each call;
+    ``take(actual)`` empties the log and gives what a failed item's message names, as JSON text: the label of
+    the last call when ``actual`` is its result, the labels of the last calls in order when ``actual`` is a
+    plain list or tuple of their results (``[outcome(f, x) for x in cases]``), else None."""
+    calls = []
+
+    def note(result, label):
+        calls.append((result, label))
+        if len(calls) > _LOGGED_CALLS:
+            del calls[: len(calls) - _LOGGED_CALLS]
+
+    def take(actual):
+        if not calls:
+            return None
+        try:
+            kind, n = type(actual), len(calls)
+            text = None
+            if calls[-1][0] is actual and calls[-1][1] is not None:
+                text = _json_dumps(calls[-1][1])
+            elif (kind is list or kind is tuple) and 0 < len(actual) <= n:
+                tail = calls[n - len(actual) :]
+                if all(r is a for (r, _), a in zip(tail, actual)):
+                    text = _json_dumps([label or "" for _, label in tail])
+            # (Within a share of the run's event budget: past it, a message names the item by its place alone.)
+            return text if text is not None and len(text) <= _LABELS_CHARS else None
+        finally:
+            calls.clear()
+
+    return note, take
+
+
+_note_call, _take_calls = _call_log()
+
+
 def outcome(fn, *args, **kwargs):
     """``fn(*args, **kwargs)``, or a ``Raised`` for the exception it raised (an ``Exception``; anything else
     passes through). For error tests as checks: ``check(self, "key", outcome(fn, bad_input))`` records that
@@ -511,10 +611,13 @@ def outcome(fn, *args, **kwargs):
     raises the same. Put good and bad inputs through the same ``outcome`` call (a loop over cases): then
     nothing but the input tells code under test which calls are to raise, as ``with self.assertRaises(...)``
     would."""
+    label = _call_label(fn, args, kwargs)
     try:
-        return fn(*args, **kwargs)
+        result = fn(*args, **kwargs)
     except Exception as exc:  # noqa: BLE001 - the outcome is what is checked
-        return _raised(exc)
+        result = _raised(exc)
+    _note_call(result, label)
+    return result
 
 
 def check(testcase, key, actual, rtol=1e-9, atol=0.0):
@@ -527,8 +630,9 @@ def check(testcase, key, actual, rtol=1e-9, atol=0.0):
     if not isinstance(key, str):
         raise TypeError(f"check key must be a str, not {type(key).__name__}")
     key, rtol, atol = str.__str__(key), float(rtol), float(atol)
+    calls = _take_calls(actual)
     if SINK is not None:
-        SINK(key, encode_any(actual, key), rtol, atol, _subtest_params(testcase))
+        SINK(key, encode_any(actual, key), rtol, atol, _subtest_params(testcase), calls)
         return
     if key not in EXPECTED:
         if not os.environ.get("RECODE_EXPECTED"):
@@ -537,5 +641,21 @@ def check(testcase, key, actual, rtol=1e-9, atol=0.0):
     try:
         compare_value(key, decode(EXPECTED[key]), actual, rtol, atol)
     except Mismatch as m:
+        call = _call_of(calls, m.info["where"])
+        if call is not None:
+            m.info["call"] = call
+            place = f" at {m.info['where']}" if m.info["where"] else ""
+            m.args = (f"{key}{place}, for {call}: {m.info['detail']}",)
         last_mismatch = m.info
         raise
+
+
+def _call_of(calls, where):
+    """The call a mismatch at ``where`` (``[3]...``) came from, given what ``_take_calls`` gave, or None."""
+    if calls is None:
+        return None
+    labels = json.loads(calls)
+    if type(labels) is str:
+        return labels or None
+    head = where[1 : where.find("]")] if where.startswith("[") else ""
+    return (labels[int(head)] or None) if head.isdigit() and int(head) < len(labels) else None

@@ -2230,7 +2230,7 @@ ids = [os.getpid(), id(code), id(type(H.event_writer)), id(bytes), id(tuple), id
 key = bytes.fromhex(subprocess.run([sys.executable, "-c", Q, *map(str, ids)], capture_output=True, text=True).stdout.strip())
 # Run test.py's tests here, collecting their checks.
 checks = {}
-recode_check.SINK = lambda k, v, r, a, s: checks[cur].append({"type": "check", "key": k, "value": v, "rtol": r, "atol": a, "subtest": s, "caller": ""})
+recode_check.SINK = lambda k, v, r, a, s, c=None: checks[cur].append({"type": "check", "key": k, "value": v, "rtol": r, "atol": a, "subtest": s, "caller": ""})
 ns = {"__name__": "t"}
 # (test.py's text as the attacker knows it: code under test cannot read the file.)
 exec(compile(${JSON.stringify(MIN_P_TESTS)}, "t", "exec"), ns)

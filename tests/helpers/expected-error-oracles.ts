@@ -593,7 +593,7 @@ def ${fn}(*a, **k):
         ("_imp.create_builtin positional", lambda: _imp.create_builtin(spec, None, {})),
         ("_imp.create_dynamic", lambda: _imp.create_dynamic(spec, None, {}, lambda s: "_ctypes")),
         ("_imp.get_frozen_object", lambda: _imp.get_frozen_object("zipimport", None, {})),
-        ("the check sink", lambda: recode_check.SINK("k", "1", 0.0, 0.0, None, print)),
+        ("the check sink", lambda: recode_check.SINK("k", "1", 0.0, 0.0, None, None, print)),
         ("the output relay", lambda: sys.stdout.relay("stdout", "x", print)),
         ("signal.signal", lambda: _signal.signal(_signal.SIGUSR1, _signal.SIG_DFL, print)),
         ("signal.getsignal", lambda: _signal.getsignal(_signal.SIGUSR1, print)),

@@ -72,11 +72,12 @@ describe("error tests as checks: outcome()", () => {
       expect(run(candidate("own.py", `class _Own(ValueError):\n    pass\n\n\n${own}`)).status).toBe("passed");
       const none = run(candidate("none.py", canonicalWith("None and (")));
       expect(none.status).toBe("failed");
-      expect(none.message).toMatch(/pass_at_k_outcome_1: expected ValueError to be raised, got /);
+      // (The message names the call, as the test made it.)
+      expect(none.message).toMatch(/pass_at_k_outcome_1, for pass_at_k\(10, 3, 11\): expected ValueError to be raised, got /);
       const other = run(candidate("other.py", canonicalWith("raise TypeError(")));
       expect(other.status).toBe("failed");
       expect(other.message).toContain(
-        "pass_at_k_outcome_1: expected ValueError to be raised, got TypeError raised: k must be between 1 and n=10, got 11",
+        "pass_at_k_outcome_1, for pass_at_k(10, 3, 11): expected ValueError to be raised, got TypeError raised: k must be between 1 and n=10, got 11",
       );
       // A value that raises where a value was recorded.
       const always = run(
@@ -85,9 +86,93 @@ describe("error tests as checks: outcome()", () => {
           `${canonicalWith("raise ValueError(")}\n\n_real = pass_at_k\n\n\ndef pass_at_k(n, c, k):\n    raise ValueError("never")\n`,
         ),
       );
-      expect(always.message).toMatch(/pass_at_k_outcome_0: expected [\d.e-]+, got ValueError raised: never/);
+      expect(always.message).toMatch(/pass_at_k_outcome_0, for pass_at_k\(10, 3, 1\): expected [\d.e-]+, got ValueError raised: never/);
     },
   );
+
+  it.each(["pyodide", "native"])(
+    "%s: a failed item names the call it came from, as the test made it, and no code of the candidate's runs to name it",
+    (backend) => {
+      const tests = (file: string) => {
+        const r = recode("test", "pass-at-k", file, "--json", "--backend", backend);
+        return JSON.parse(r.stdout).tests as { id: string; status: string; message: string; stdout: string }[];
+      };
+      // The built-in task's mixed check: its second call, pass_at_k(10, 3, 11), returns where it must raise.
+      const canonical = canonicalWith("raise ValueError(");
+      const noKCheck = canonical.replace('raise ValueError(f"k must', 'None and (f"k must');
+      const mixed = tests(candidate("no-k-check.py", noKCheck)).find((t) => t.id === "TestPassAtK.test_edges_and_errors");
+      expect(mixed?.status).toBe("failed");
+      expect(mixed?.message).toBe(
+        "AssertionError: pass_at_k_mixed at [1], for pass_at_k(10, 3, 11): expected ValueError to be raised, got 1.0",
+      );
+      // A callable of the candidate's own kind is named through the built-in types' descriptors: its metaclass's
+      // __qualname__ and __repr__ never run, and a callable object is named by its type.
+      const hostile = tests(
+        candidate(
+          "hostile-callable.py",
+          `${canonical}
+
+_real, _real_naive = pass_at_k, naive_pass_at_k
+
+
+class _Meta(type):
+    def __getattribute__(cls, name):
+        if name in ("__qualname__", "__name__"):
+            print("QUALNAME RAN")
+            return "forged"
+        return type.__getattribute__(cls, name)
+
+    def __repr__(cls):
+        print("REPR RAN")
+        return "forged"
+
+
+class pass_at_k(metaclass=_Meta):
+    def __new__(cls, n, c, k):
+        return 1.0 if k > n else _real(n, c, k)
+
+
+class _Naive:
+    def __repr__(self):
+        print("REPR RAN")
+        return "forged"
+
+    def __call__(self, n, c, k):
+        return 0.5 if k > n else _real_naive(n, c, k)
+
+
+naive_pass_at_k = _Naive()
+`,
+        ),
+      );
+      const edges = hostile.find((t) => t.id === "TestPassAtK.test_edges_and_errors");
+      expect(edges?.message).toBe(
+        "AssertionError: pass_at_k_mixed at [1], for pass_at_k(10, 3, 11): expected ValueError to be raised, got 1.0",
+      );
+      const naive = hostile.find((t) => t.id === "TestNaivePassAtK.test_values_and_bias");
+      expect(naive?.message).toBe(
+        "AssertionError: naive_k_above_n at [1], for <_Naive object>(10, 3, 11): expected ValueError to be raised, got 0.5",
+      );
+      for (const t of hostile) expect(`${t.message}${t.stdout}`).not.toMatch(/RAN|forged/);
+    },
+  );
+
+  it("outside the playground (recode_check comparing itself, under CPython), a failed item names its call too", () => {
+    const folder = mkdtempSync(join(tmpdir(), "recode-outcome-cpython-"));
+    cpSync(join(task, "repo"), folder, { recursive: true });
+    cpSync(join(task, "test.py"), join(folder, "test.py"));
+    writeFileSync(join(folder, "evalkit", "metrics.py"), canonicalWith("None and ("));
+    const r = spawnSync("python3", ["-m", "unittest", "test.TestOutcomes"], {
+      cwd: folder,
+      encoding: "utf8",
+      env: {
+        ...process.env,
+        PYTHONPATH: new URL("../../src/python", import.meta.url).pathname,
+        RECODE_EXPECTED: join(task, "expected.json"),
+      },
+    });
+    expect(r.stderr).toContain("Mismatch: pass_at_k_outcome_1, for pass_at_k(10, 3, 11): expected ValueError to be raised, got ");
+  });
 
   it("validate fails each check of outcome() that records errors alone, and takes one that holds values too", () => {
     // (Code under test can tell a call through outcome() by its depth in the stack: a check whose every call

@@ -1342,7 +1342,7 @@ def _deep():
     return v
 
 try:
-    recode_check.SINK(_deep(), "0", 0.0, 0.0, None)  # outside any test
+    recode_check.SINK(_deep(), "0", 0.0, 0.0, None, None)  # outside any test
 except TypeError:
     pass
 
@@ -1353,7 +1353,7 @@ def emoji():
     return "\\ud83d\\ude00"
 
 def call_sink():
-    recode_check.SINK("k", "0", _deep(), 0.0, None)
+    recode_check.SINK("k", "0", _deep(), 0.0, None, None)
 `;
 const NEAR_HONEST =
   "def hashes():\n    return [2**40 + 5, 2**33 + 1]\n\ndef emoji():\n    return '\\U0001F600'\n\ndef call_sink():\n    pass\n";

@@ -330,3 +330,57 @@ describe("a checked value far larger than the recorded one", () => {
     expect(r.incident ?? null).toBeNull();
   });
 });
+
+describe("the outcome() call a failed item came from", () => {
+  const values = { items: [1, { $raised: { type: "ValueError", message: "" } }, 3], whole: [1, 2], odd: [1, 2], k: 1 };
+  const check = (key: string, value: string, calls: unknown) => ({ type: "check", key, value, rtol: 1e-9, atol: 0, subtest: null, calls });
+  const pick = (checks: { key: string }[]) => Object.fromEntries(checks.map((c) => [c.key, values[c.key as keyof typeof values]]));
+  const run = (checks: { key: string }[]) => {
+    const req: RunRequest = {
+      ...REQ,
+      expected: JSON.stringify({ format: 2, tests: { "T.test_a": checks.map((c) => c.key) }, values: pick(checks) }),
+    };
+    const asm = new RunAssembler(req);
+    feed(asm, [
+      { type: "collected", tests: ["T.test_a"] },
+      { type: "test-start", id: "T.test_a" },
+      ...checks,
+      { type: "test-outcome", id: "T.test_a", status: "passed" },
+      result("T.test_a", "passed"),
+      { type: "end", poisoned: null },
+    ]);
+    return asm.finish("pyodide", 1, null);
+  };
+
+  it("is named after the item's place: its own call in a list of calls, the one call for a whole value", () => {
+    const items = run([check("items", "[1, 2.5, 3]", JSON.stringify(["f(1)", "f(-1)", "f(3)"]))]);
+    expect(items.tests[0]?.message).toBe("AssertionError: items at [1], for f(-1): expected ValueError to be raised, got 2.5");
+    expect(items.tests[0]?.mismatch?.call).toBe("f(-1)");
+    const whole = run([check("whole", "[1, 3]", JSON.stringify("g('a')"))]);
+    expect(whole.tests[0]?.message).toMatch(/^AssertionError: whole at \[1\], for g\('a'\): expected 2, got 3/);
+  });
+
+  it("is left out, and nothing else changes, when the text is absent or of any other shape (code under test can write it)", () => {
+    for (const calls of [
+      null,
+      undefined,
+      "not json",
+      JSON.stringify([1, 2]),
+      JSON.stringify({ a: 1 }),
+      JSON.stringify(["x".repeat(500)]),
+      7,
+    ]) {
+      const r = run([check("items", "[1, 2.5, 3]", calls)]);
+      expect(r.tests[0]?.message, String(calls)).toBe("AssertionError: items at [1]: expected ValueError to be raised, got 2.5");
+      expect(r.incident ?? null).toBeNull();
+    }
+    // A list of texts shorter than the value: the items past it have no call.
+    const short = run([check("odd", "[1, 3]", JSON.stringify(["h(1)"]))]);
+    expect(short.tests[0]?.message).toMatch(/^AssertionError: odd at \[1\]: expected 2/);
+  });
+
+  it("decides nothing: a passing value with any text passes", () => {
+    const r = run([check("k", "1", JSON.stringify("anything"))]);
+    expect(r.tests[0]?.status).toBe("passed");
+  });
+});

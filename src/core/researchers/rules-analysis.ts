@@ -7,7 +7,7 @@
 
 import { plural } from "../plural";
 import { type PyParameter, parameters } from "../python-signature";
-import type { Mismatch, TestResult } from "../results";
+import { type Mismatch, mismatchPlace, type TestResult } from "../results";
 import type { ReviewContext } from "./rules-context";
 import { aboutOther, type Observation, valueRatio } from "./rules-evidence";
 
@@ -22,7 +22,7 @@ const quoted = (text: string) => (text ? `: \`${text}\`` : "");
 
 /** What a value mismatch is, after the interface name (what it gives: returned, or printed, or otherwise made, as the test checks it): `gives a wrong value for check "k" at [1]: expected 1, got 2 (...).` */
 export function describeMismatch(m: Mismatch): string {
-  const at = m.where ? ` at ${m.where}` : "";
+  const at = mismatchPlace(m);
   switch (m.kind) {
     case "shape":
       return `gives an array of the wrong shape for check "${m.key}": expected ${m.expected}, got ${m.actual}.`;
@@ -91,9 +91,7 @@ export function observationSentence(ctx: ReviewContext, o: Observation, name: st
   switch (o.kind) {
     case "mismatch": {
       const m = o.mismatch;
-      const parts = [
-        `${id}: check "${m.key}"${m.where ? ` at ${m.where}` : ""} differs (${m.kind}): expected ${m.expected}, got ${m.actual}.`,
-      ];
+      const parts = [`${id}: check "${m.key}"${mismatchPlace(m)} differs (${m.kind}): expected ${m.expected}, got ${m.actual}.`];
       const direction = numericDirection(m);
       if (direction) parts.push(direction);
       if (m.kind === "shape" || m.kind === "length")
@@ -107,7 +105,7 @@ export function observationSentence(ctx: ReviewContext, o: Observation, name: st
       return parts.join(" ");
     }
     case "exception": {
-      if (o.check) return `${id}: check "${o.check.key}"${o.check.where ? ` at ${o.check.where}` : ""} ${raisedWords(o.check)}.`;
+      if (o.check) return `${id}: check "${o.check.key}"${mismatchPlace(o.check)} ${raisedWords(o.check)}.`;
       const at = o.line !== null ? ` at line ${o.line} of ${ctx.target}${quoted(quoteLine(ctx.code, o.line))}` : "";
       return `${id} raises ${msg}${at}${insideWords(o, name)}.`;
     }

@@ -124,7 +124,13 @@ function TestRow({ t }: { t: TestResult }) {
             {t.mismatch && (
               <div className="mismatch">
                 <strong>{t.mismatch.key}</strong>
-                {t.mismatch.where && <code>{t.mismatch.where}</code>}: {t.mismatch.detail}
+                {t.mismatch.where && <code>{t.mismatch.where}</code>}
+                {t.mismatch.call && (
+                  <>
+                    , for <code>{t.mismatch.call}</code>
+                  </>
+                )}
+                : {t.mismatch.detail}
               </div>
             )}
             {t.traceback && (
