@@ -1053,8 +1053,10 @@ export function callsOf(raw: unknown): string | string[] | null {
     return null;
   }
   const fits = (s: unknown): s is string => typeof s === "string" && s.length <= 200;
-  if (fits(v)) return v || null;
-  return Array.isArray(v) && v.every(fits) ? v : null;
+  // (As plain text: a newline, a bidirectional control or a lone surrogate written by code under test is a "?".)
+  const plain = (s: string) => s.replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu, "?");
+  if (fits(v)) return plain(v) || null;
+  return Array.isArray(v) && v.every(fits) ? v.map(plain) : null;
 }
 
 /** The call a mismatch at `where` (`[3]`, `[3][0]`, or empty for the whole value) came from, if known. */

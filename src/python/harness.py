@@ -966,6 +966,8 @@ def run_tests(config, emit_text):
         cached_test[key[1]] = (_STATE.code.pop(key), _STATE.facts.pop(key, None))
     for key in [k for k in _STATE.facts if os.path.abspath(k[0]) == test_path]:
         cached_test.setdefault(key[1], (None, _STATE.facts.pop(key)))
+    # The numpy the checks encode with: the task's package, loaded before code under test runs, or none.
+    recode_check.NUMPY = sys.modules.get("numpy")
     guard = run.guard = _guard()
     # Natively (a new process for each run), after the guard, which takes ctypes as it is made.
     sealed = [_installed_extensions_only(config.get("packages") or ()), *_CODE_FROM_SOURCE] if sys.platform != "emscripten" else []

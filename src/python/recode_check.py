@@ -34,6 +34,7 @@ import math
 import os
 import sys
 import types
+from itertools import islice as _islice
 
 # "harness" while the playground's harness runs the tests, else "test".
 MODE = "test"
@@ -102,10 +103,13 @@ class RecordError(Exception):
     """A value cannot be recorded (unsupported type, duplicate key)."""
 
 
-def _np():
-    import sys
+# Under the harness: the numpy module loaded before code under test ran (a task's package), or None. ``_np``
+# gives no other: a module code under test put in ``sys.modules["numpy"]`` would have its code run by every check.
+NUMPY = None
 
-    return sys.modules.get("numpy")
+
+def _np():
+    return NUMPY if MODE == "harness" else sys.modules.get("numpy")
 
 
 def _dtype_text(dtype):
@@ -521,12 +525,20 @@ def _callable_name(fn):
         fn = fn.__func__
     kind = type(fn)
     if kind is types.FunctionType:
-        return str.__str__(_FUNCTION_QUALNAME(fn))
+        return _printable(_FUNCTION_QUALNAME(fn))
     if kind is types.BuiltinFunctionType:
-        return str.__str__(_BUILTIN_QUALNAME(fn))
-    if type in _MRO(kind):
-        return str.__str__(_CLASS_QUALNAME(fn))
-    return f"<{_TYPE_NAME(kind)} object>"
+        return _printable(_BUILTIN_QUALNAME(fn))
+    # (By identity: ``in`` would ask a metaclass's ``__eq__``.)
+    if any(c is type for c in _MRO(kind)):
+        return _printable(_CLASS_QUALNAME(fn))
+    return f"<{_printable(_TYPE_NAME(kind))} object>"
+
+
+def _printable(name):
+    """A name as plain text (a ``str`` subclass's own methods never run): at most 60 characters, each one
+    that is not printable (a newline, a bidirectional control) as its escape, as ``repr`` writes it."""
+    text = str.__str__(name)[:60]
+    return text if str.isprintable(text) else str.__str__(repr(text))[1:-1]
 
 
 def _arg_text(v, depth):
@@ -543,7 +555,8 @@ def _arg_text(v, depth):
     if kind is list or kind is tuple or kind is dict:
         if depth <= 0:
             return "[...]" if kind is list else "(...)" if kind is tuple else "{...}"
-        items = list(v.items())[:5] if kind is dict else list(v[:5])
+        # (At most five read: a dict of a million items is not copied.)
+        items = list(_islice(dict.items(v), 5)) if kind is dict else list(v[:5])
         shown = [f"{_arg_text(k, 0)}: {_arg_text(x, depth - 1)}" for k, x in items[:4]] if kind is dict else [_arg_text(x, depth - 1) for x in items[:4]]
         if len(items) > 4:
             shown.append("...")
@@ -554,7 +567,7 @@ def _arg_text(v, depth):
     np = _np()
     if np is not None and kind is np.ndarray:
         return f"<ndarray of shape {tuple(int(n) for n in v.shape)}>"
-    return f"<{_TYPE_NAME(kind)}>"
+    return f"<{_printable(_TYPE_NAME(kind))}>"
 
 
 def _call_label(fn, args, kwargs):

@@ -145,7 +145,7 @@ def measure(config):
         source = f.read()
     executable = executable_lines(source, target)
     modules = set(sys.modules)
-    saved = (list(sys.path), os.getcwd(), sys.stdout, sys.stderr, recode_check.MODE, recode_check.SINK, sys.dont_write_bytecode)
+    saved = (list(sys.path), os.getcwd(), sys.stdout, sys.stderr, recode_check.MODE, recode_check.SINK, recode_check.NUMPY, sys.dont_write_bytecode)
     recorder = LineRecorder(target)
     problems = []
     ran = 0
@@ -156,6 +156,7 @@ def measure(config):
         random.seed(0)
         recode_check.MODE = "harness"
         recode_check.SINK = lambda *_args: None
+        recode_check.NUMPY = sys.modules.get("numpy")
         sys.stdout = sys.stderr = io.StringIO()
         recorder.start()
         try:
@@ -176,7 +177,7 @@ def measure(config):
         finally:
             recorder.stop()
     finally:
-        sys.path[:], cwd, sys.stdout, sys.stderr, recode_check.MODE, recode_check.SINK, sys.dont_write_bytecode = saved
+        sys.path[:], cwd, sys.stdout, sys.stderr, recode_check.MODE, recode_check.SINK, recode_check.NUMPY, sys.dont_write_bytecode = saved
         os.chdir(cwd)
         for name in set(sys.modules) - modules:
             del sys.modules[name]

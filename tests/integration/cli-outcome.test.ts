@@ -132,7 +132,21 @@ class pass_at_k(metaclass=_Meta):
         return 1.0 if k > n else _real(n, c, k)
 
 
-class _Naive:
+class _Name(str):
+    def __format__(self, spec):
+        print("FORMAT RAN")
+        return "forged"
+
+
+class _EqMeta(type):
+    def __eq__(cls, other):
+        print("EQ RAN")
+        return NotImplemented
+
+    __hash__ = type.__hash__
+
+
+class _Naive(metaclass=_EqMeta):
     def __repr__(self):
         print("REPR RAN")
         return "forged"
@@ -141,6 +155,7 @@ class _Naive:
         return 0.5 if k > n else _real_naive(n, c, k)
 
 
+_Naive.__name__ = _Name("_Naive\\nAssertionError: all is well")
 naive_pass_at_k = _Naive()
 `,
         ),
@@ -151,11 +166,39 @@ naive_pass_at_k = _Naive()
       );
       const naive = hostile.find((t) => t.id === "TestNaivePassAtK.test_values_and_bias");
       expect(naive?.message).toBe(
-        "AssertionError: naive_k_above_n at [1], for <_Naive object>(10, 3, 11): expected ValueError to be raised, got 0.5",
+        "AssertionError: naive_k_above_n at [1], for <_Naive\\nAssertionError: all is well object>(10, 3, 11): expected ValueError to be raised, got 0.5",
       );
       for (const t of hostile) expect(`${t.message}${t.stdout}`).not.toMatch(/RAN|forged/);
     },
   );
+
+  it.each(["pyodide", "native"])("%s: a module put in sys.modules as numpy is not what the checks encode with", (backend) => {
+    // (chronos-mean-scale-tokenizer lists no package; its error checks call outcome() with objects of the task's own.)
+    const canonical = readFileSync(new URL("../../tasks/chronos-mean-scale-tokenizer/canonical.py", import.meta.url), "utf8");
+    const file = candidate(
+      "fake-numpy.py",
+      `${canonical}
+
+import sys as _sys, types as _types
+
+_fake = _types.ModuleType("numpy")
+
+
+def _asked(name):
+    print("FAKE NUMPY ASKED", name)
+    raise AttributeError(name)
+
+
+_fake.__getattr__ = _asked
+_sys.modules["numpy"] = _fake
+`,
+    );
+    const r = recode("test", "chronos-mean-scale-tokenizer", file, "--json", "--backend", backend);
+    const out = JSON.parse(r.stdout) as { solved: boolean; incident: unknown; tests: { stdout: string; stderr: string }[] };
+    expect(out.solved).toBe(true);
+    expect(out.incident).toBeNull();
+    for (const t of out.tests) expect(`${t.stdout}${t.stderr}`).not.toContain("FAKE NUMPY ASKED");
+  });
 
   it("outside the playground (recode_check comparing itself, under CPython), a failed item names its call too", () => {
     const folder = mkdtempSync(join(tmpdir(), "recode-outcome-cpython-"));

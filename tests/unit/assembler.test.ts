@@ -379,6 +379,13 @@ describe("the outcome() call a failed item came from", () => {
     expect(short.tests[0]?.message).toMatch(/^AssertionError: odd at \[1\]: expected 2/);
   });
 
+  it("is plain text: a newline, a bidirectional control or a lone surrogate written into it is a question mark", () => {
+    const r = run([check("items", "[1, 2.5, 3]", JSON.stringify(["f(1)", "f(\n\u202e\ud800AssertionError: ok)", "f(3)"]))]);
+    expect(r.tests[0]?.message).toBe(
+      "AssertionError: items at [1], for f(???AssertionError: ok): expected ValueError to be raised, got 2.5",
+    );
+  });
+
   it("decides nothing: a passing value with any text passes", () => {
     const r = run([check("k", "1", JSON.stringify("anything"))]);
     expect(r.tests[0]?.status).toBe("passed");
