@@ -54,7 +54,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
         }
         const m = t.meta;
         out(
-          `${pad(id, width)} ${m.title}\n${" ".repeat(width + 1)}${m.paper.authors[0]}${m.paper.authors.length > 1 ? " et al." : ""}, ${venueAndYear(m.paper)} · ${m.domain} · ${m.packages.length ? m.packages.join(", ") : "stdlib only"}\n`,
+          `${pad(id, width)} ${m.title}\n${" ".repeat(width + 1)}${m.paper ? `${m.paper.authors[0]}${m.paper.authors.length > 1 ? " et al." : ""}, ${venueAndYear(m.paper)} · ` : ""}${m.domain} · ${m.packages.length ? m.packages.join(", ") : "stdlib only"}\n`,
         );
       }
       if (broken > 0) {

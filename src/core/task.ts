@@ -20,8 +20,11 @@ export function isInsidePath(p: string): boolean {
   return p !== "" && !p.startsWith("/") && !/[\\\0]/.test(p) && !p.split("/").some((part) => part === ".." || part === "." || part === "");
 }
 
-/** Files every task folder must have (besides `repo/<target_file_path>`). */
-export const TASK_FILES = ["task.json", "instruction.md", "paper.tex", "canonical.py", "test.py"] as const;
+/**
+ * Files every task folder must have (besides `repo/<target_file_path>`). `paper.tex` is optional: a course
+ * task that implements no paper's method has none (and no `paper` in task.json); see {@link Task.paper}.
+ */
+export const TASK_FILES = ["task.json", "instruction.md", "canonical.py", "test.py"] as const;
 
 const testId = z
   .string()
@@ -102,6 +105,7 @@ export const TaskMetaSchema = z
   .object({
     id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "lower-case letters, digits and dashes"),
     title: z.string().min(1),
+    /** The paper whose method the task implements; absent for a course task that implements none. */
     paper: z
       .object({
         title: z.string().min(1),
@@ -113,7 +117,8 @@ export const TaskMetaSchema = z
           .url()
           .refine((u) => /^https?:\/\//i.test(u), "an http(s) address"),
       })
-      .strict(),
+      .strict()
+      .optional(),
     domain: z.string().min(1),
     tags: z.array(z.string()).default([]),
     /** Python packages the task needs besides the standard library (e.g. "numpy"). */
@@ -227,8 +232,11 @@ export const TaskMetaSchema = z
 /** Parsed task.json. */
 export type TaskMeta = z.infer<typeof TaskMetaSchema>;
 
+/** task.json's `paper`: title, authors, venue, year (an integer, 1900-2100) and an http(s) URL. */
+export type TaskPaper = NonNullable<TaskMeta["paper"]>;
+
 /** A paper's venue with its year, as the task list and the task's header show it: the year added unless the venue names it. */
-export function venueAndYear(paper: Pick<TaskMeta["paper"], "venue" | "year">): string {
+export function venueAndYear(paper: Pick<TaskPaper, "venue" | "year">): string {
   return paper.venue.includes(String(paper.year)) ? paper.venue : `${paper.venue} ${paper.year}`;
 }
 
@@ -242,7 +250,7 @@ export interface Task {
   meta: TaskMeta;
   /** instruction.md (Markdown with $math$). */
   instruction: string;
-  /** paper.tex (the method, LaTeX). */
+  /** paper.tex (the method, LaTeX); empty for a task with no paper.tex (a course task). */
   paper: string;
   /** Repository files, keyed by path relative to repo/. Includes the target file's starting text. */
   repo: Record<string, string>;
@@ -467,7 +475,7 @@ export function loadTaskFromFiles(folder: string, files: Record<string, string>)
     id: folder,
     meta,
     instruction: files["instruction.md"] as string,
-    paper: files["paper.tex"] as string,
+    paper: files["paper.tex"] ?? "",
     repo,
     // (Never undefined here: a missing target file is among the problems thrown above.)
     starter: starter ?? "",

@@ -114,3 +114,32 @@ test("an import that is not a pack says why, and nothing changes", async ({ page
     "bomb.zip: t/big.bin unpacks to 5.0 MB; a task's file may have at most 4.0 MB; nothing was imported",
   );
 });
+
+test("a course task (no paper, no paper.tex) imports and opens with no Paper tab and no citation", async ({ page }) => {
+  test.setTimeout(240_000);
+  const files = folderFiles("tasks/pass-at-k");
+  delete files["paper.tex"];
+  const { paper: _paper, ...meta } = JSON.parse(new TextDecoder().decode(files["task.json"]));
+  files["task.json"] = new TextEncoder().encode(
+    JSON.stringify({ ...meta, id: "pass-at-k-exercise", title: "pass@k, an exercise" }, null, 2),
+  );
+  const zip: Record<string, Uint8Array> = {};
+  for (const [p, d] of Object.entries(files)) zip[`pass-at-k-exercise/${p}`] = d;
+  await page.goto("/");
+  await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "ready", { timeout: 120_000 });
+  await dropFile(page, "exercise.zip", Buffer.from(zipSync(zip)));
+  await expect(page.getByTestId("task-pack-status")).toHaveText("Done: 1 of 1 task stored.", { timeout: 180_000 });
+  await page.keyboard.press("Escape");
+  const item = page.locator('[data-task-id="pass-at-k-exercise"]');
+  await expect(item).toContainText("pass@k, an exercise");
+  await expect(item.locator(".task-paper")).toHaveCount(0);
+  await item.locator("button").click();
+  const info = page.locator(".task-info");
+  await expect(info.locator("h2")).toHaveText("pass@k, an exercise");
+  await expect(info.locator(".task-paper")).toHaveCount(0);
+  await expect(info.getByRole("tab").nth(1)).toHaveText("Repo");
+  await expect(info.getByRole("tab", { name: "Paper" })).toHaveCount(0);
+  // (A task with a paper keeps its tab.)
+  await page.locator('[data-task-id="pass-at-k"] button').click();
+  await expect(info.getByRole("tab", { name: "Paper" })).toBeVisible();
+});

@@ -83,7 +83,7 @@ describe("recode tasks import-recodeh", () => {
       ["debias", ["test_debias_matches_reference"]],
     ]);
     // Its latex.txt names no author: the list says so, beside the benchmark it comes from.
-    expect(ema.meta.paper.authors).toEqual(["authors not named in latex.txt"]);
+    expect(ema.meta.paper?.authors).toEqual(["authors not named in latex.txt"]);
     expect(ema.starter).toBe("");
     expect(ema.meta.start).toBe("empty");
     expect(Object.keys(ema.repo).sort()).toEqual(["README.md", "stats/ema.py", "stats/util.py"]);

@@ -1,8 +1,11 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BUILTIN_TASKS, readTaskFiles } from "../../src/cli/task-fs";
+import { taskSystemPrompt } from "../../src/core/agent/prompts";
+import { buildResearcherPrompt } from "../../src/core/researchers/llm";
+import { makeRunResult } from "../../src/core/results";
 import { loadTaskFromFiles, TaskFormatError } from "../../src/core/task";
 
 const base = readTaskFiles(join(BUILTIN_TASKS, "pass-at-k"));
@@ -115,14 +118,14 @@ describe("task.json errors name the field and the line", () => {
     const text = JSON.stringify(bad, null, 2);
     let e: TaskFormatError | null = null;
     try {
-      const { "paper.tex": _gone, ...files } = base;
+      const { "instruction.md": _gone, ...files } = base;
       loadTaskFromFiles("pass-at-k", { ...files, "task.json": text });
     } catch (err) {
       e = err as TaskFormatError;
     }
     expect(e).toBeInstanceOf(TaskFormatError);
     // The missing file first (it is listed first), then the schema's problem, then what was checked of task.json as it is.
-    expect(e?.message).toContain("paper.tex: file is missing (also: ");
+    expect(e?.message).toContain("instruction.md: file is missing (also: ");
     expect(e?.message).toContain(`task.json, line ${lineOfText(text, '"title"')}, field title: `);
     expect(e?.message).toContain(
       `task.json, line ${lineOfText(text, '"id"')}, field id: id "other-name" differs from the folder name "pass-at-k"`,
@@ -161,6 +164,40 @@ describe("task.json errors name the field and the line", () => {
 
   it("a byte order mark is accepted", () => {
     expect(loadTaskFromFiles("pass-at-k", { ...base, "task.json": `\ufeff${base["task.json"]}` }).meta.id).toBe("pass-at-k");
+  });
+});
+
+describe("a course task: no paper", () => {
+  const { "paper.tex": _paper, ...files } = base;
+  const { paper: _meta, ...course } = meta;
+  const text = JSON.stringify({ ...course, title: "pass@k as an exercise" }, null, 2);
+
+  it("loads with neither task.json's paper nor paper.tex: its paper text is empty", () => {
+    const task = loadTaskFromFiles("pass-at-k", { ...files, "task.json": text });
+    expect(task.meta.paper).toBeUndefined();
+    expect(task.paper).toBe("");
+  });
+
+  it("gives the coder and the LLM researcher no paper to read, and names none", () => {
+    const task = loadTaskFromFiles("pass-at-k", { ...files, "task.json": text });
+    const coder = taskSystemPrompt(task, "baseline");
+    expect(coder).not.toMatch(/Paper:|Method from the paper/);
+    expect(coder).toContain("## Instruction");
+    const review = buildResearcherPrompt({ task, code: "", run: makeRunResult([]), turn: 1 } as Parameters<
+      typeof buildResearcherPrompt
+    >[0]);
+    expect(review).not.toMatch(/Paper:|Method from the paper/);
+    // (A task with a paper still gives it to both.)
+    const withPaper = loadTaskFromFiles("pass-at-k", base);
+    expect(taskSystemPrompt(withPaper, "baseline")).toContain("## Method from the paper (LaTeX)");
+  });
+
+  it("every built-in task names its paper and gives its method", () => {
+    for (const id of readdirSync(BUILTIN_TASKS)) {
+      const task = loadTaskFromFiles(id, readTaskFiles(join(BUILTIN_TASKS, id)));
+      expect(task.meta.paper?.title, id).toBeTruthy();
+      expect(task.paper.trim(), id).not.toBe("");
+    }
   });
 });
 

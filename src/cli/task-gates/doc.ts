@@ -139,7 +139,9 @@ function taskSection(f: TaskFacts, interpreters: Interpreters): string[] {
   const m = t.meta;
   const out = [`## ${f.id}: ${m.title}`, ""];
   out.push(
-    `- Paper: ${m.paper.authors.join(", ")}, "${m.paper.title}", ${venueAndYear(m.paper)} (${m.paper.url})`,
+    m.paper
+      ? `- Paper: ${m.paper.authors.join(", ")}, "${m.paper.title}", ${venueAndYear(m.paper)} (${m.paper.url})`
+      : "- Paper: none (a course task)",
     `- Domain: ${m.domain}`,
     `- Difficulty: ${m.difficulty ?? "not declared"}; start: ${m.start ?? "not declared"}`,
     `- Packages: ${m.packages.length ? m.packages.join(", ") : "none (standard library only)"}`,

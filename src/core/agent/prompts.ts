@@ -24,17 +24,18 @@ export function repoFileList(task: Task, prefix = ""): string {
 
 function taskSection(task: Task): string {
   const paper = task.meta.paper;
+  // (A course task may have no paper, and no paper.tex: the instruction is then the whole specification.)
   return [
     "# Task",
     `Title: ${task.meta.title}`,
-    `Paper: ${paper.title} (${paper.venue.includes(String(paper.year)) ? paper.venue : `${paper.venue}, ${paper.year}`})`,
+    ...(paper
+      ? [`Paper: ${paper.title} (${paper.venue.includes(String(paper.year)) ? paper.venue : `${paper.venue}, ${paper.year}`})`]
+      : []),
     "",
     "## Instruction",
     task.instruction.trim(),
     "",
-    "## Method from the paper (LaTeX)",
-    task.paper.trim(),
-    "",
+    ...(task.paper.trim() ? ["## Method from the paper (LaTeX)", task.paper.trim(), ""] : []),
     "## Repository files (paths relative to the repository root)",
     repoFileList(task),
     "",

@@ -60,8 +60,8 @@ export function buildResearcherPrompt(input: ReviewInput, opts: LlmResearcherOpt
     task.paper.length > paperCap ? `${task.paper.slice(0, paperCap)}\n[... paper text cut at ${paperCap} characters]` : task.paper;
   const itfs = task.meta.interfaces.map((i) => `- ${i.name} (tests: ${i.tests.join(", ")})`).join("\n");
   return [
-    `Task: ${task.meta.title} (turn ${input.turn}). Paper: "${task.meta.paper.title}".`,
-    section("Method from the paper (LaTeX)", paper),
+    `Task: ${task.meta.title} (turn ${input.turn}).${task.meta.paper ? ` Paper: "${task.meta.paper.title}".` : ""}`,
+    ...(paper.trim() ? [section("Method from the paper (LaTeX)", paper)] : []),
     section("Instruction given to the engineer", task.instruction),
     section("Interfaces and their unit tests", itfs),
     section(`Reference implementation (${task.meta.target_file_path})`, `\`\`\`python\n${task.canonical}\n\`\`\``),

@@ -22,7 +22,8 @@ const BUILT_IN = ["Instruction", "Paper", "Repo"] as const;
 export function TaskInfo({ task, workspace }: { task: Task; workspace: TaskWorkspace }) {
   const panels = taskPanels();
   const tabs: { id: string; title: string }[] = [
-    ...BUILT_IN.map((t) => ({ id: t, title: t })),
+    // (A task with no paper.tex, a course task, has no Paper tab.)
+    ...BUILT_IN.filter((t) => t !== "Paper" || task.paper.trim() !== "").map((t) => ({ id: t, title: t })),
     ...panels.map((p) => ({ id: `panel:${p.id}`, title: p.title })),
   ];
   const [tab, setTab] = useState<string>("Instruction");
@@ -32,13 +33,15 @@ export function TaskInfo({ task, workspace }: { task: Task; workspace: TaskWorks
     <section className="task-info">
       <header className="task-head">
         <h2>{m.title}</h2>
-        <div className="task-paper">
-          <a href={m.paper.url} target="_blank" rel="noreferrer">
-            {m.paper.title}
-          </a>{" "}
-          — {m.paper.authors.length > 3 ? `${m.paper.authors.slice(0, 3).join(", ")} et al.` : m.paper.authors.join(", ")} (
-          {venueAndYear(m.paper)})
-        </div>
+        {m.paper && (
+          <div className="task-paper">
+            <a href={m.paper.url} target="_blank" rel="noreferrer">
+              {m.paper.title}
+            </a>{" "}
+            — {m.paper.authors.length > 3 ? `${m.paper.authors.slice(0, 3).join(", ")} et al.` : m.paper.authors.join(", ")} (
+            {venueAndYear(m.paper)})
+          </div>
+        )}
       </header>
       <div className="tabs" role="tablist">
         {tabs.map((t) => (

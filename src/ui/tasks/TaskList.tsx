@@ -65,7 +65,7 @@ export function TaskList({ selected, onSelect }: { selected: string | null; onSe
           const m = entry.task ? entry.task.meta : entry.meta;
           const blocked = pageRunBlocker({ id: entry.id, meta: m });
           const offline = blocked ? null : offlineBlocker({ meta: m }, net);
-          const authors = m.paper.authors.length > 2 ? `${m.paper.authors[0]} et al.` : m.paper.authors.join(" and ");
+          const authors = m.paper && (m.paper.authors.length > 2 ? `${m.paper.authors[0]} et al.` : m.paper.authors.join(" and "));
           return (
             <li
               key={entry.id}
@@ -80,9 +80,11 @@ export function TaskList({ selected, onSelect }: { selected: string | null; onSe
                 aria-current={selected === entry.id ? "true" : undefined}
               >
                 <div className="task-title">{m.title}</div>
-                <div className="task-paper">
-                  {authors}, {venueAndYear(m.paper)}
-                </div>
+                {m.paper && (
+                  <div className="task-paper">
+                    {authors}, {venueAndYear(m.paper)}
+                  </div>
+                )}
                 <ProgressLine progress={progress.get(entry.id) ?? null} />
                 <div className="task-tags">
                   <span className="tag domain">{m.domain}</span>
@@ -124,7 +126,7 @@ export function matchesQuery(entry: CatalogEntry, query: string): boolean {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
   const m = entry.error ? null : entry.task ? entry.task.meta : entry.meta;
-  const text = [entry.id, m?.title, ...(m?.paper.authors ?? []), m?.paper.venue, m?.paper.year, m?.domain, ...(m?.packages ?? [])]
+  const text = [entry.id, m?.title, ...(m?.paper?.authors ?? []), m?.paper?.venue, m?.paper?.year, m?.domain, ...(m?.packages ?? [])]
     .filter((v) => v !== undefined && v !== null)
     .join(" ")
     .toLowerCase();
