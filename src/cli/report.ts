@@ -70,6 +70,17 @@ export function loadReport(dirs: string[], nWanted?: number): ReportData {
       }
       if (!first) scripts.set(config.model, { sha: config.scriptSha256, dir });
     }
+    if (config?.researcherScriptSha256) {
+      // The same for a scripted researcher, named by its script's path: an edited script is another researcher.
+      const key = `researcher ${config.researcher}`;
+      const first = scripts.get(key);
+      if (first && first.sha !== config.researcherScriptSha256) {
+        throw new Error(
+          `${config.researcher} names two scripts, another text in ${dir} (SHA-256 ${config.researcherScriptSha256.slice(0, 12)}…) than in ${first.dir} (${first.sha.slice(0, 12)}…): their reviews would be counted as one researcher's; report the folders apart, or give the scripts other file names`,
+        );
+      }
+      if (!first) scripts.set(key, { sha: config.researcherScriptSha256, dir });
+    }
     if (config) {
       // A folder merged from some of a grid's shards (--partial) holds part of the grid: the rest is not run here.
       const notHere = (config.gridTasks ?? []).filter((t) => !config.tasks.includes(t));
@@ -218,9 +229,15 @@ export function mergeRuns(
           `${dir}: the model's script is another text of the same file name (SHA-256 ${c.scriptSha256.slice(0, 12)}…, the merged run has ${config.scriptSha256.slice(0, 12)}…); nothing was merged`,
         );
       }
+      if (config.researcherScriptSha256 && c.researcherScriptSha256 && config.researcherScriptSha256 !== c.researcherScriptSha256) {
+        throw new Error(
+          `${dir}: the researcher's script is another text (SHA-256 ${c.researcherScriptSha256.slice(0, 12)}…, the merged run has ${config.researcherScriptSha256.slice(0, 12)}…); nothing was merged`,
+        );
+      }
       config = {
         ...config,
         ...(c.scriptSha256 && !config.scriptSha256 ? { scriptSha256: c.scriptSha256 } : {}),
+        ...(c.researcherScriptSha256 && !config.researcherScriptSha256 ? { researcherScriptSha256: c.researcherScriptSha256 } : {}),
         levels: [...new Set([...config.levels, ...c.levels])].sort(),
         tasks: [...new Set([...config.tasks, ...c.tasks])].sort(),
         shard: null,

@@ -44,7 +44,14 @@ export interface RunConfig {
    * file name. Absent for other models, and in folders written before it was kept.
    */
   scriptSha256?: string;
+  /** `rules` or `llm:<provider:model>` as given (a scripted one by its script's path, {@link RunConfig.researcherScriptSha256}). */
   researcher: string;
+  /**
+   * For a scripted LLM researcher (`llm:scripted:<file>`): the SHA-256 (hex) of its script file's text, so that an
+   * edited script does not resume the episodes its first text reviewed. Absent otherwise, and in folders written
+   * before it was kept.
+   */
+  researcherScriptSha256?: string;
   setting: AgentSetting;
   levels: FeedbackLevel[];
   maxTurns: number;
@@ -76,6 +83,10 @@ export const RunConfigSchema: z.ZodType<RunConfig, unknown> = z
       .regex(/^[0-9a-f]{64}$/)
       .optional(),
     researcher: z.string().min(1),
+    researcherScriptSha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional(),
     setting: AgentSettingSchema,
     levels: z.array(FeedbackLevelSchema).min(1),
     maxTurns: z.number().int().positive(),

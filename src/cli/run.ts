@@ -141,6 +141,7 @@ const OPTION_OF: Partial<Record<keyof RunConfig, string>> = {
   sampling: "--sampling",
   protocol: "--protocol",
   scriptSha256: "--model's script (its text, by SHA-256)",
+  researcherScriptSha256: "--researcher's script (its text, by SHA-256)",
   gridTasks: "--tasks (the grid the shard is taken from)",
 };
 
@@ -188,13 +189,17 @@ export function recordedModelName(spec: string): string {
  * this one's episodes. Nothing for other models. The file was read and checked before (modelOptions).
  */
 function scriptDigest(spec: string): { scriptSha256?: string } {
+  const sha = scriptSha(spec);
+  return sha ? { scriptSha256: sha } : {};
+}
+
+/** The SHA-256 (hex) of a scripted model's script file (`scripted:<file>`), or null for another model. */
+function scriptSha(spec: string): string | null {
   const { provider, model } = parseModelSpec(spec);
-  if (provider !== "scripted") return {};
-  return {
-    scriptSha256: createHash("sha256")
-      .update(readFileSync(resolve(model)))
-      .digest("hex"),
-  };
+  if (provider !== "scripted") return null;
+  return createHash("sha256")
+    .update(readFileSync(resolve(model)))
+    .digest("hex");
 }
 
 async function probe(what: string, spec: string, o: ModelFromSpecOptions): Promise<void> {
@@ -366,6 +371,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
   }
   let makeResearcher: PreparedRun["makeResearcher"];
   let researcherId: string;
+  let researcherScript: { researcherScriptSha256?: string } = {};
   if (o.researcher === "rules") {
     researcherId = "rules";
     makeResearcher = () => ({ researcher: researcherFromSpec("rules") });
@@ -392,6 +398,8 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
     }
     if (o.probe) await probe("--researcher", spec, ropts);
     researcherId = `llm:${spec}`;
+    const sha = scriptSha(spec);
+    if (sha) researcherScript = { researcherScriptSha256: sha };
     makeResearcher = () => {
       const m = withSampling(modelFromSpec(spec, ropts), sampling.researcher);
       return {
@@ -411,6 +419,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
     model: recordedModelName(o.model),
     ...scriptDigest(o.model),
     researcher: researcherId,
+    ...researcherScript,
     setting: o.setting as AgentSetting,
     levels,
     maxTurns,
@@ -447,6 +456,7 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
       "protocol",
       // (A folder written before the script's digest was kept is taken as holding this script.)
       ...(existing.scriptSha256 ? (["scriptSha256"] as const) : []),
+      ...(existing.researcherScriptSha256 ? (["researcherScriptSha256"] as const) : []),
       // A shard is a part of its grid: the same shard of another task list is another part (from before it was kept: taken as the same).
       ...(existing.gridTasks ? (["gridTasks"] as const) : []),
     ];
@@ -458,9 +468,9 @@ export async function prepareRun(o: RunCommandOptions, env: NodeJS.ProcessEnv = 
         ? "the protocol's"
         : k === "shard" && !c.shard
           ? "none"
-          : k === "scriptSha256"
-            ? c.scriptSha256
-              ? `${c.scriptSha256.slice(0, 12)}…`
+          : k === "scriptSha256" || k === "researcherScriptSha256"
+            ? c[k]
+              ? `${c[k].slice(0, 12)}…`
               : "none"
             : k === "gridTasks"
               ? taskListText(c.gridTasks ?? [])

@@ -225,6 +225,43 @@ describe("recode run / report / merge", () => {
     expect(twice.out).toContain("given twice");
   });
 
+  it("a scripted LLM researcher whose script changed does not resume the reviews of its first text", async () => {
+    const out = join(work, "researcher-script");
+    const reviewer = join(work, "reviewer.json");
+    const item = (detail: string) => ({
+      interface: "min_p_filter",
+      category: "T2",
+      description: detail,
+      analysis: "The tests fail.",
+      actionable_feedback: "Follow the paper.",
+      direct_code_feedback: "",
+    });
+    const review = (detail: string) => JSON.stringify({ rules: [{ match: "/./", reply: { items: [item(detail)] } }] });
+    writeFileSync(reviewer, review("first"));
+    const args = ["run", "--model", `scripted:${script}`, "--researcher", `llm:scripted:${reviewer}`];
+    const rest = ["--levels", "1", "--turns", "2", "--setting", "memory_agent", "--tasks", TASKS[0] as string, "--out", out];
+    const first = await recode([...args, ...rest]);
+    expect(first.code, first.out).toBe(0);
+    const sha = JSON.parse(readFileSync(join(out, "run.json"), "utf8")).researcherScriptSha256;
+    expect(sha).toMatch(/^[0-9a-f]{64}$/);
+    // The same text resumes; an edited one is refused, and the folder keeps the first.
+    expect((await recode([...args, ...rest])).code).toBe(0);
+    writeFileSync(reviewer, review("edited"));
+    const edited = await recode([...args, ...rest]);
+    expect(edited.code, edited.out).toBe(2);
+    expect(edited.out).toMatch(/different --researcher's script \(its text, by SHA-256\) \([0-9a-f]{12}…; this run: [0-9a-f]{12}…\)/);
+    expect(JSON.parse(readFileSync(join(out, "run.json"), "utf8")).researcherScriptSha256).toBe(sha);
+    // In a folder of its own it runs, but the two are neither reported as one researcher nor merged.
+    const apart = join(work, "researcher-script-edited");
+    expect((await recode([...args, ...rest.map((a) => (a === out ? apart : a))])).code).toBe(0);
+    const both = await recode(["report", out, apart]);
+    expect(both.code).not.toBe(0);
+    expect(both.out).toContain(`llm:scripted:${reviewer} names two scripts, another text in ${apart}`);
+    const merged = await recode(["merge", join(work, "researcher-merged"), out, apart, "--partial"]);
+    expect(merged.code).not.toBe(0);
+    expect(merged.out).toMatch(/the researcher's script is another text .*nothing was merged/);
+  });
+
   it("a merge that fails changes nothing", async () => {
     const a = join(work, "ma");
     const b = join(work, "mb");
