@@ -20,7 +20,7 @@ import { taskRunRequest } from "../python/runtime";
 import { packageOptions } from "./run";
 import { BUILTIN_TASKS, loadTaskDir, recordCommandFor, TaskFolderError, taskPlace } from "./task-fs";
 import { backendLabel } from "./task-gates/doc";
-import { jsonLine } from "./terminal-text";
+import { jsonLine, printable } from "./terminal-text";
 
 /** Bad usage or input of a command: the message says what to fix (exit code 2). */
 export class CommandInputError extends Error {}
@@ -79,6 +79,11 @@ function notJudgedHead(problem: string | null): string {
 function taskLabel(spec: string, task: Task, dir: string): string {
   const { root } = taskPlace(spec, dir);
   return resolve(root) === resolve(BUILTIN_TASKS) ? task.id : `${task.id} (${join(resolve(root), task.id)})`;
+}
+
+/** The line that names the graded file, as it was given (a teacher grading a folder in a loop reads which one). */
+function candidateLine(candidatePath: string): string {
+  return `Candidate: ${printable(candidatePath).replace(/\n/g, "\\n")}\n`;
 }
 
 /** The command that records `task` as it was named (a folder's path, or an id with --dir), to show in a message. */
@@ -273,7 +278,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       if (o.json) out(`${jsonLine({ ...testCommandJson(result), ...(problem ? { error: problem } : {}) })}\n`);
       else
         out(
-          `${taskLabel(spec, task, o.dir)}, ${backendLabel("native", version)}:\n${notJudgedHead(problem)}${renderTestLog(result, TEXT_LOG)}\n`,
+          `${taskLabel(spec, task, o.dir)}, ${backendLabel("native", version)}:\n${candidateLine(candidatePath)}${notJudgedHead(problem)}${renderTestLog(result, TEXT_LOG)}\n`,
         );
       if (problem) process.stderr.write(`recode: ${problem}\n`);
       setCode(why ? 2 : result.allPassed ? 0 : 1);
@@ -344,7 +349,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
     if (o.json) out(`${jsonLine({ ...testCommandJson(r), ...(problem ? { error: problem } : {}) })}\n`);
     else
       out(
-        `${taskLabel(spec, task, o.dir)}, ${backendLabel(o.backend, version)}:\n${notJudgedHead(problem)}${renderTestLog(r, TEXT_LOG)}\n`,
+        `${taskLabel(spec, task, o.dir)}, ${backendLabel(o.backend, version)}:\n${candidateLine(candidatePath)}${notJudgedHead(problem)}${renderTestLog(r, TEXT_LOG)}\n`,
       );
     if (problem) process.stderr.write(`recode: ${problem}\n`);
     setCode(problem ? 2 : r.allPassed ? 0 : 1);

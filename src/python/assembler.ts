@@ -787,8 +787,15 @@ export class RunAssembler {
       return unread("the check's tolerances are not finite numbers");
     }
     const mismatch = compareValues(c.key, recorded, actual, rtol, atol);
-    const call = mismatch ? callAt(c.calls, mismatch.where) : null;
-    return call && mismatch ? { ...mismatch, call } : mismatch;
+    if (!mismatch) return null;
+    const call = callAt(c.calls, mismatch.where);
+    const withCall = call ? { ...mismatch, call } : mismatch;
+    // A list of outcome() calls says every call that differs, not only the first (one fix per run otherwise).
+    const more = Array.isArray(c.calls) ? otherItemsThatDiffer(c.key, recorded, actual, rtol, atol, mismatch.where) : [];
+    if (more.length === 0) return withCall;
+    const named = more.slice(0, 5).map((i) => `[${i}]${c.calls?.[i] ? ` ${c.calls[i]}` : ""}`);
+    const rest = more.length > 5 ? `, and ${more.length - 5} more` : "";
+    return { ...withCall, detail: `${mismatch.detail}; also ${more.length === 1 ? "differs" : "differ"}: ${named.join(", ")}${rest}` };
   }
 
   private onFixture(ev: Extract<HarnessEvent, { type: "fixture" }>): void {
@@ -1057,6 +1064,22 @@ export function callsOf(raw: unknown): string | string[] | null {
   const plain = (s: string) => s.replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu, "?");
   if (fits(v)) return plain(v) || null;
   return Array.isArray(v) && v.every(fits) ? v.map(plain) : null;
+}
+
+/**
+ * The indices after the first mismatch's (`where`, `[i]...`) at which the items of a list or tuple of equal
+ * lengths differ too, compared as {@link compareValues} compares them. Empty for values of any other shape.
+ */
+export function otherItemsThatDiffer(key: string, expected: PyValue, actual: PyValue, rtol: number, atol: number, where: string): number[] {
+  const first = /^\[(\d+)\]/.exec(where);
+  if (!first) return [];
+  if (!((expected.type === "list" || expected.type === "tuple") && actual.type === expected.type)) return [];
+  if (expected.items.length !== actual.items.length) return [];
+  const out: number[] = [];
+  for (let i = Number(first[1]) + 1; i < expected.items.length; i++) {
+    if (compareValues(key, expected.items[i] as PyValue, actual.items[i] as PyValue, rtol, atol)) out.push(i);
+  }
+  return out;
 }
 
 /** The call a mismatch at `where` (`[3]`, `[3][0]`, or empty for the whole value) came from, if known. */

@@ -274,8 +274,8 @@ export function App() {
         <div className="welcome">
           <h2>Pick a task</h2>
           <p>
-            Each task comes from a research paper: read the instruction and the method, write the target file, and run the unit tests. Your
-            text is saved in this browser as you type.
+            Each task is a method to implement, most from a research paper: read the instruction (and the paper, when the task has one),
+            write the target file, and run the unit tests. Your text is saved in this browser as you type.
           </p>
           {selected &&
             (outOfClass ? (

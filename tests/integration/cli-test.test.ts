@@ -48,6 +48,8 @@ describe("recode test", () => {
     expect(r.stdout).toMatch(/^PASS +TestPassAtK\.test_values/m);
     // The header names the backend and the Python it ran, with no nested parentheses.
     expect(r.stdout).toMatch(/^pass-at-k, pyodide, Python 3\.\d+\.\d+ \(pyodide [\d.]+\):$/m);
+    // The next line names the graded file, as it was given (a teacher grading a folder in a loop).
+    expect(r.stdout).toMatch(/:\nCandidate: \/.*\/tasks\/pass-at-k\/canonical\.py\n/);
   });
 
   it("names the Python it ran in the header after a run that had the instance replaced", () => {

@@ -360,6 +360,13 @@ describe("the outcome() call a failed item came from", () => {
     expect(whole.tests[0]?.message).toMatch(/^AssertionError: whole at \[1\], for g\('a'\): expected 2, got 3/);
   });
 
+  it("in a list of calls, every other call that differs is named after the first", () => {
+    const r = run([check("items", "[0, 2.5, 4]", JSON.stringify(["f(1)", "f(-1)", "f(3)"]))]);
+    expect(r.tests[0]?.message).toBe(
+      "AssertionError: items at [0], for f(1): expected 1, got 0 (off by -1); also differ: [1] f(-1), [2] f(3)",
+    );
+  });
+
   it("is left out, and nothing else changes, when the text is absent or of any other shape (code under test can write it)", () => {
     for (const calls of [
       null,
