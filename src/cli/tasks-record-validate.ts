@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { plural } from "../core/plural";
 import { loadTaskFromFiles } from "../core/task";
+import { parseExpected } from "../core/values";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
 import { createRuntime } from "../python/node";
 import type { PythonRuntime } from "../python/runtime";
@@ -14,6 +15,7 @@ import {
   BACKEND_FREE_CHECKS,
   type CheckOutcome,
   recordExpected,
+  recordsErrorsOnly,
   skippedForPackages,
   VALIDATION_CHECKS,
   type ValidationFindings,
@@ -143,6 +145,12 @@ export function addTasksRecordCommand(tasks: Command, dirOpt: DirOption, out: (s
                 const many = unchecked.length === 1 ? "1 test makes" : `${unchecked.length} tests make`;
                 out(
                   `  ${many} no check(), and validate fails them (every test must check a value: docs/task-format.md): ${unchecked.join(", ")}\n`,
+                );
+              }
+              const errorsOnly = [...parseExpected(text).values].filter(([, v]) => recordsErrorsOnly(v)).map(([key]) => key);
+              if (errorsOnly.length > 0) {
+                out(
+                  `  ${plural(errorsOnly.length, "check")} of outcome() ${errorsOnly.length === 1 ? "records" : "record"} errors alone, and validate fails ${errorsOnly.length === 1 ? "it" : "them"} (put valid calls through the same outcome() in each: docs/task-format.md): ${errorsOnly.slice(0, 8).join(", ")}${errorsOnly.length > 8 ? ", ..." : ""}\n`,
                 );
               }
             } catch (e) {

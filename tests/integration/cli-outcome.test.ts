@@ -48,6 +48,10 @@ describe("error tests as checks: outcome()", () => {
     writeFileSync(join(task, "task.json"), JSON.stringify(meta, null, 2));
     const rec = recode("tasks", "record", "pass-at-k", "--dir", tasks);
     expect(rec.status, rec.stdout + rec.stderr).toBe(0);
+    // Recorded all the same, but said at once: validate fails checks whose every call raised.
+    expect(rec.stdout).toContain(
+      "  4 checks of outcome() record errors alone, and validate fails them (put valid calls through the same outcome() in each: docs/task-format.md): pass_at_k_outcome_1, pass_at_k_outcome_2, pass_at_k_outcome_4, pass_at_k_outcome_5\n",
+    );
   }, 240_000);
 
   it("records what the canonical solution raised, by its built-in class", () => {
@@ -162,7 +166,7 @@ naive_pass_at_k = _Naive()
       );
       const edges = hostile.find((t) => t.id === "TestPassAtK.test_edges_and_errors");
       expect(edges?.message).toBe(
-        "AssertionError: pass_at_k_mixed at [1], for pass_at_k(10, 3, 11): expected ValueError to be raised, got 1.0",
+        "AssertionError: pass_at_k_mixed at [1], for pass_at_k(10, 3, 11): expected ValueError to be raised, got 1.0; also differs: [4] pass_at_k(0, 0, 1)",
       );
       const naive = hostile.find((t) => t.id === "TestNaivePassAtK.test_values_and_bias");
       expect(naive?.message).toBe(
