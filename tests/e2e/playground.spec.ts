@@ -36,6 +36,18 @@ test("the starting text fails, with failures listed and editor markers on the fa
   await expect(failing.locator(".test-detail")).toContainText("NotImplementedError");
 });
 
+test("a failed check of outcome() calls names, in the test's details, the call that differs", async ({ page }) => {
+  await openTask(page);
+  // Without its check of p_base, min_p_filter returns where it must raise.
+  await setTarget(page, CANONICAL.replace('raise ValueError(f"p_base must be', 'None and (f"p_base must be'));
+  await runAndWait(page);
+  const failing = page.locator('.test-row[data-status="failed"]').first();
+  await failing.locator("summary").click();
+  const mismatch = failing.locator(".test-detail .mismatch");
+  await expect(mismatch).toContainText(/, for min_p_filter\(\[.*\], -?[\d.]+\): expected ValueError to be raised, got /);
+  if (process.env.RECODE_SCREENSHOTS) await page.screenshot({ path: "/tmp/recode-outcome-call.png" });
+});
+
 test("an endless loop is stopped by the time limit, and the next run works", async ({ page }) => {
   await openTask(page);
   await setTarget(page, "while True:\n    pass\n");
