@@ -74,9 +74,10 @@ function list(raw: unknown, path: string, what: string): unknown[] {
   return raw;
 }
 
-function fields(raw: unknown, path: string, names: readonly string[]): JsonObject {
+function fields(raw: unknown, path: string, names: readonly string[], optional: readonly string[] = []): JsonObject {
   if (!isJsonObject(raw)) throw new ValueFormatError(path, `expected an object with fields ${names.join(", ")}, got ${jsonKind(raw)}`);
-  for (const k of Object.keys(raw)) if (!names.includes(k)) throw new ValueFormatError(path, `unexpected field ${JSON.stringify(k)}`);
+  for (const k of Object.keys(raw))
+    if (!names.includes(k) && !optional.includes(k)) throw new ValueFormatError(path, `unexpected field ${JSON.stringify(k)}`);
   for (const k of names) if (!(k in raw)) throw new ValueFormatError(path, `missing field ${JSON.stringify(k)}`);
   return raw;
 }
@@ -134,10 +135,15 @@ function decodeTagged(tag: string, body: unknown, path: string, recorded: boolea
       return { type: "npscalar", dtype: dtypeOf(spec, at), value: decode(spec.value, at + fieldPath("value")) };
     }
     case "$raised": {
-      const spec = fields(body, at, ["type", "message"]);
+      const spec = fields(body, at, ["type", "message"], ["at"]);
       if (typeof spec.type !== "string" || typeof spec.message !== "string")
         throw new ValueFormatError(at, "type and message must be strings");
-      return { type: "raised", exception: spec.type, message: spec.message };
+      // (Where it was raised: sent for a candidate's message, never recorded; see PyValue.)
+      if (spec.at !== undefined && (typeof spec.at !== "string" || spec.at.length > 200 || recorded))
+        throw new ValueFormatError(at, "at must be a short string, and is not recorded");
+      return spec.at
+        ? { type: "raised", exception: spec.type, message: spec.message, at: spec.at }
+        : { type: "raised", exception: spec.type, message: spec.message };
     }
     default: {
       const spec = fields(body, at, ["type", "repr"]);

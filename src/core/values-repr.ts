@@ -133,7 +133,7 @@ function scalarRepr(v: PyValue): string | null {
     case "other":
       return v.repr;
     case "raised":
-      return `${v.exception} raised${v.message ? `: ${v.message}` : ""}`;
+      return `${v.exception} raised${v.message ? `: ${v.message}` : ""}${v.at ? ` (${v.at})` : ""}`;
     default:
       return null;
   }

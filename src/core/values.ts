@@ -65,7 +65,13 @@ export type PyValue =
   | { readonly type: "dict"; readonly entries: readonly (readonly [PyValue, PyValue])[] }
   | { readonly type: "ndarray"; readonly dtype: string; readonly shape: readonly number[]; readonly data: PyValue }
   | { readonly type: "npscalar"; readonly dtype: string; readonly value: PyValue }
-  | { readonly type: "raised"; readonly exception: string; readonly message: string }
+  | {
+      readonly type: "raised";
+      readonly exception: string;
+      readonly message: string;
+      /** Where a candidate's call raised (`stats/wmean.py, line 6`), for its message; never recorded. */
+      readonly at?: string;
+    }
   | { readonly type: "other"; readonly typeName: string; readonly repr: string };
 
 /**

@@ -33,6 +33,7 @@ import json
 import math
 import os
 import sys
+import traceback
 import types
 from itertools import islice as _islice
 
@@ -191,7 +192,8 @@ def encode(value, path="value"):
             return {"$float": "inf" if value > 0 else "-inf"}
         return value
     if type(value) is Raised:
-        return {"$raised": {"type": str.__str__(value.type), "message": str.__str__(value.message)}}
+        at = {"at": str.__str__(value.at)} if value.at else {}
+        return {"$raised": {"type": str.__str__(value.type), "message": str.__str__(value.message), **at}}
     # A container is sent by what it holds, read with the built-in type's own methods: a subclass whose
     # iteration or items() says otherwise does not decide what is compared.
     if isinstance(value, tuple):
@@ -477,16 +479,19 @@ def _encode_or_other(value, path):
 class Raised:
     """What ``outcome`` gives for a call that raised: ``type``, the name of the nearest built-in exception
     class of the exception (``ValueError`` for a subclass of ValueError of the code's own), and ``message``,
-    its text (at most 200 characters). ``check`` compares it by ``type``."""
+    its text (at most 200 characters), and ``at``, where it was raised (``"stats/wmean.py, line 6"``: the
+    deepest frame in a file under the working folder, as a traceback names it), or "". ``check`` compares it
+    by ``type``; ``at`` is for the message alone, and is not recorded."""
 
-    __slots__ = ("type", "message")
+    __slots__ = ("type", "message", "at")
 
-    def __init__(self, type_name, message):
+    def __init__(self, type_name, message, at=""):
         self.type = type_name
         self.message = message
+        self.at = at
 
     def __repr__(self):
-        return f"{self.type} raised" + (f": {self.message}" if self.message else "")
+        return f"{self.type} raised" + (f": {self.message}" if self.message else "") + (f" ({self.at})" if self.at else "")
 
     def __eq__(self, other):
         return isinstance(other, Raised) and other.type == self.type
@@ -506,7 +511,24 @@ def _raised(exc):
         message = str.__str__(text)[:200] if isinstance(text, str) else ""
     except Exception:  # noqa: BLE001 - a broken __str__
         message = "<str() failed>"
-    return Raised(name, message)
+    return Raised(name, message, _raised_at(exc))
+
+
+def _raised_at(exc):
+    """``"<file>, line <n>"`` of the deepest frame of ``exc``'s traceback in a file under the working folder
+    (the run's: the candidate's file or a repository helper); "" when none."""
+    try:
+        tb = BaseException.__dict__["__traceback__"].__get__(exc)
+        here = os.getcwd() + os.sep
+        found = ""
+        # (traceback's own listing: the frames of the test side are left out of it, and no frame is handed out.)
+        for frame in traceback.extract_tb(tb):
+            name = str.__str__(frame.filename)
+            if name.startswith(here) and name != __file__:
+                found = f"{name[len(here):]}, line {int(frame.lineno)}"
+        return _printable(found) if len(found) <= 200 else ""
+    except Exception:  # noqa: BLE001 - where it was raised is for the message alone
+        return ""
 
 
 _LABEL_LIMIT = 120

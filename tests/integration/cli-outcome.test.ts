@@ -83,6 +83,13 @@ describe("error tests as checks: outcome()", () => {
       expect(other.message).toContain(
         "pass_at_k_outcome_1, for pass_at_k(10, 3, 11): expected ValueError to be raised, got TypeError raised: k must be between 1 and n=10, got 11",
       );
+      // Where the candidate's call raised: its file and line (the recording holds no such place).
+      const raiseLine =
+        canonicalWith("raise TypeError(")
+          .split("\n")
+          .findIndex((l) => l.includes('raise TypeError(f"k must')) + 1;
+      expect(other.message).toContain(`got 11 (evalkit/metrics.py, line ${raiseLine})`);
+      expect(readFileSync(join(task, "expected.json"), "utf8")).not.toContain('"at"');
       // A value that raises where a value was recorded.
       const always = run(
         candidate(
