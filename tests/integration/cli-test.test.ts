@@ -683,8 +683,9 @@ describe("a task that needs a package that cannot be had here", () => {
     expect(t.stderr).toContain("the packages task needs-package needs (no_such_package_recode) could not be loaded here");
     expect(t.stderr).toContain("the candidate was not judged");
     expect(t.stdout).toContain("Collection error: package no_such_package_recode");
-    // Said first: what the run gave is the task's problem, not the candidate's failure.
-    expect(t.stdout.split("\n")[1]).toMatch(/^Not judged: the packages task needs-package needs .*\(the candidate was not judged\)\.$/);
+    // Said first, after the header and the file's name: what the run gave is the task's problem, not the candidate's failure.
+    expect(t.stdout.split("\n")[1]).toMatch(/^Candidate: .*canonical\.py$/);
+    expect(t.stdout.split("\n")[2]).toMatch(/^Not judged: the packages task needs-package needs .*\(the candidate was not judged\)\.$/);
     expect(t.stdout).not.toContain("Interpreter: packages");
     // A script reading --json learns it from the object: its "error" says why the file was not judged.
     const j = recode("test", folder, join(folder, "canonical.py"), "--backend", backend, "--json");
