@@ -11,7 +11,7 @@ import { renderTestLog } from "../core/feedback";
 import { plural } from "../core/plural";
 import { isSharedTask, sharedCanonicalTarget } from "../core/pytest-task";
 import { staleRecording } from "../core/recording";
-import { countTests, makeTestResult, type RunResult } from "../core/results";
+import { countTests, type Mismatch, makeTestResult, type RunResult } from "../core/results";
 import { definesTest, type Task, TaskFormatError } from "../core/task";
 import { parseExpected } from "../core/values";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
@@ -35,7 +35,8 @@ export interface TestCommandJson {
    * Each test; `subtests`: every subTest that failed, raised or was skipped, with its parameters as unittest
    * prints them (`(bad=-1)`); `line`: the line of the target file where it failed (or where the time limit
    * stopped it), or null; `durationMs` in ms; `traceback`, `stdout`, `stderr`: as captured (each capped, as in
-   * the page).
+   * the page); `mismatch`: the first failed check's structured difference (key, kind, where, expected, actual,
+   * detail, and the `outcome()` call it came from), or null.
    */
   tests: {
     id: string;
@@ -48,6 +49,7 @@ export interface TestCommandJson {
     stdout: string;
     stderr: string;
     subtests: { params: string; status: string; message: string }[];
+    mismatch: Mismatch | null;
   }[];
   collectionError: string | null;
   /** Where the collection error is: a file of the run (the candidate's path, test.py, a repository file) and its line, either null when not known. */
@@ -165,6 +167,7 @@ export function testCommandJson(r: RunResult): TestCommandJson {
       stdout: t.stdout,
       stderr: t.stderr,
       subtests: t.subtests.map((s) => ({ params: s.params, status: s.status, message: s.message })),
+      mismatch: t.mismatch,
     })),
     collectionError: r.collectionError ? r.collectionError.message : null,
     collectionErrorAt: r.collectionError ? { file: r.collectionError.file, line: r.collectionError.line } : null,

@@ -175,6 +175,13 @@ naive_pass_at_k = _Naive()
       expect(edges?.message).toBe(
         "AssertionError: pass_at_k_mixed at [1], for pass_at_k(10, 3, 11): expected ValueError to be raised, got 1.0; also differs: [4] pass_at_k(0, 0, 1)",
       );
+      // --json gives the structured difference too.
+      expect((edges as unknown as { mismatch: Record<string, string> }).mismatch).toMatchObject({
+        key: "pass_at_k_mixed",
+        kind: "raised",
+        where: "[1]",
+        call: "pass_at_k(10, 3, 11)",
+      });
       const naive = hostile.find((t) => t.id === "TestNaivePassAtK.test_values_and_bias");
       expect(naive?.message).toBe(
         "AssertionError: naive_k_above_n at [1], for <_Naive\\nAssertionError: all is well object>(10, 3, 11): expected ValueError to be raised, got 0.5",
