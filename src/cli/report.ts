@@ -60,26 +60,27 @@ export function loadReport(dirs: string[], nWanted?: number): ReportData {
     } catch (e) {
       unreadable.push(`${folder.configPath}: ${(e as Error).message}`);
     }
-    if (config?.scriptSha256) {
-      // Trajectories name a scripted model by its file name: two texts of one name would be counted as one model.
-      const first = scripts.get(config.model);
-      if (first && first.sha !== config.scriptSha256) {
-        throw new Error(
-          `${config.model} names two scripts, another text in ${dir} (SHA-256 ${config.scriptSha256.slice(0, 12)}…) than in ${first.dir} (${first.sha.slice(0, 12)}…): their episodes would be counted as one model's; report the folders apart, or give the scripts other file names`,
-        );
-      }
-      if (!first) scripts.set(config.model, { sha: config.scriptSha256, dir });
-    }
-    if (config?.researcherScriptSha256) {
-      // The same for a scripted researcher, named by its script's path: an edited script is another researcher.
-      const key = `researcher ${config.researcher}`;
+    // Trajectories name a scripted model by its file name, a scripted researcher by its script's path: two texts of
+    // one name would be counted as one model's episodes (one researcher's reviews).
+    const seats = config
+      ? [
+          { key: config.model, sha: config.scriptSha256, whose: "episodes would be counted as one model's" },
+          {
+            key: `researcher ${config.researcher}`,
+            sha: config.researcherScriptSha256,
+            whose: "reviews would be counted as one researcher's",
+          },
+        ]
+      : [];
+    for (const { key, sha, whose } of seats) {
+      if (!sha) continue;
       const first = scripts.get(key);
-      if (first && first.sha !== config.researcherScriptSha256) {
+      if (first && first.sha !== sha) {
         throw new Error(
-          `${config.researcher} names two scripts, another text in ${dir} (SHA-256 ${config.researcherScriptSha256.slice(0, 12)}…) than in ${first.dir} (${first.sha.slice(0, 12)}…): their reviews would be counted as one researcher's; report the folders apart, or give the scripts other file names`,
+          `${key.replace(/^researcher /, "")} names two scripts, another text in ${dir} (SHA-256 ${sha.slice(0, 12)}…) than in ${first.dir} (${first.sha.slice(0, 12)}…): their ${whose}; report the folders apart, or give the scripts other file names`,
         );
       }
-      if (!first) scripts.set(key, { sha: config.researcherScriptSha256, dir });
+      if (!first) scripts.set(key, { sha, dir });
     }
     if (config) {
       // A folder merged from some of a grid's shards (--partial) holds part of the grid: the rest is not run here.
