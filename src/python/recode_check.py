@@ -521,8 +521,13 @@ def _raised_at(exc):
         tb = BaseException.__dict__["__traceback__"].__get__(exc)
         here = os.getcwd() + os.sep
         found = ""
-        # (traceback's own listing: the frames of the test side are left out of it, and no frame is handed out.)
-        for frame in traceback.extract_tb(tb):
+        # (traceback's own listing, which leaves out the frames of the test side and hands out no frame; with no
+        # line read, unlike ``extract_tb``, which reads each file's lines through linecache: milliseconds a run
+        # for the error calls of the checks, whose place is seldom shown. Before Python 3.11, outside the
+        # playground, ``extract_tb``.)
+        extract = getattr(traceback.StackSummary, "_extract_from_extended_frame_gen", None)
+        walk = getattr(traceback, "_walk_tb_with_full_positions", None)
+        for frame in extract(walk(tb), lookup_lines=False) if extract and walk else traceback.extract_tb(tb):
             name = str.__str__(frame.filename)
             if name.startswith(here) and name != __file__:
                 found = f"{name[len(here):]}, line {int(frame.lineno)}"
