@@ -128,6 +128,13 @@ export interface RunResult {
   allPassed: boolean;
   /** Wall time of the whole run in milliseconds (host side). */
   durationMs: number;
+  /**
+   * Of `durationMs`, the milliseconds spent before the tests began and on new interpreters after a death: an
+   * interpreter starting, the task's packages loading, Python prepared for runs (at an instance's first run), the
+   * last run undone. Not counted against the time limit. Absent where the backend has no such wait (native), and
+   * in results stored before it was kept.
+   */
+  waitedMs?: number;
   incident: RunIncident | null;
   /** Record mode: expected.json text recorded from the code that ran. */
   recorded: string | null;

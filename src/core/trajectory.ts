@@ -106,6 +106,7 @@ export const RunResultSchema: z.ZodType<RunResult, unknown> = z
     }),
     allPassed: z.boolean(),
     durationMs: millis,
+    waitedMs: millis.optional(),
     incident: z
       .object({
         kind: z.enum(["timeout", "terminated", "crashed", "poisoned", "packages", "tampered"]),

@@ -102,6 +102,9 @@ export async function runAttempts(
   let crashes: string[] = [];
   let startWait = 0;
   let respawnWait = 0;
+  // (What the waits were, beside the run's whole time: the first run of an instance waits for Python to be prepared.)
+  const waited = (r: RunResult): RunResult =>
+    startWait + respawnWait > 0 ? { ...r, waitedMs: Math.min(startWait + respawnWait, r.durationMs) } : r;
   const left = () => req.timeLimitMs - (performance.now() - t0 - startWait - Math.min(respawnWait, req.timeLimitMs));
   for (;;) {
     const a = await attempt(Math.max(left(), 1), only);
@@ -109,7 +112,7 @@ export async function runAttempts(
     else respawnWait += a.waitedMs ?? 0;
     if (a.stop?.kind !== "crash" || !a.died || signal?.aborted) {
       const incident = crashes.length && !a.incident ? crashedIncident(crashes) : a.incident;
-      return asm.finish(backend, performance.now() - t0, incident, a.stop);
+      return waited(asm.finish(backend, performance.now() - t0, incident, a.stop));
     }
     crashes = [...crashes, a.stop.message];
     const rest = asm.crashed(a.stop.message);
@@ -131,10 +134,10 @@ export async function runAttempts(
           message: `The Python interpreter died before the tests started (while they were imported): ${crashes[0] ?? "unknown cause"}. No test ran.`,
           respawned: true,
         };
-        return asm.finish(backend, performance.now() - t0, incident);
+        return waited(asm.finish(backend, performance.now() - t0, incident));
       }
       const why = rest.length === 0 ? undefined : noProgress ? "no-progress" : "time";
-      return asm.finish(backend, performance.now() - t0, crashedIncident(crashes, why), rest.length ? exhausted : undefined);
+      return waited(asm.finish(backend, performance.now() - t0, crashedIncident(crashes, why), rest.length ? exhausted : undefined));
     }
     only = rest;
     asm.beginAttempt(rest);

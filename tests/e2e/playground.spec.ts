@@ -277,3 +277,21 @@ test("a traceback's line in the target file moves the editor to that line", asyn
   await row.locator(".test-detail .line-link").first().click();
   await expect.poll(() => cursorLine(page)).toBe(line);
 });
+
+test("the first run's time says how much of it went to preparing Python; a warm run's does not", async ({ page }) => {
+  await openTask(page);
+  await setTarget(page, CANONICAL);
+  await runAndWait(page);
+  const first = (await page.getByTestId("counts").textContent()) ?? "";
+  await page.screenshot({ path: "/tmp/recode-first-run.png" });
+  await runAndWait(page);
+  const warm = (await page.getByTestId("counts").textContent()) ?? "";
+  // An instance's first run seals Python and copies its memory before the tests start: named, and within the whole.
+  const named = /\(([\d.]+) (s|ms), of which ([\d.]+) (s|ms) preparing Python\)/.exec(first);
+  expect(named, first).not.toBeNull();
+  const inMs = (n: string, unit: string) => Number(n) * (unit === "s" ? 1000 : 1);
+  const [, whole, wholeUnit, waited, waitedUnit] = named as RegExpExecArray;
+  expect(inMs(waited as string, waitedUnit as string)).toBeLessThanOrEqual(inMs(whole as string, wholeUnit as string));
+  expect(warm).toContain("All tests passed");
+  expect(warm).not.toContain("preparing Python");
+});

@@ -55,6 +55,9 @@ describe("runAttempts", () => {
     expect(run.incident?.message).toContain("died (3 times)");
     expect(run.incident?.message).not.toContain("time limit");
     for (const limit of limits) expect(limit).toBeGreaterThan(200);
+    // The waits are said beside the run's whole time (the page names them: "of which 0.48 s preparing Python").
+    expect(run.waitedMs).toBe(480);
+    expect(run.durationMs).toBeGreaterThanOrEqual(480);
   });
 
   it("time the tests used is counted: when none is left, the tests left are not run", async () => {

@@ -81,6 +81,18 @@ function ms(n: number): string {
   return n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${Math.round(n)} ms`;
 }
 
+/** Waits shorter than this are not named beside a run's time (the undoing of the last run, a few ms). */
+const NAMED_WAIT_MS = 250;
+
+/**
+ * A run's time as the summary line gives it: its whole time, and when Python was being prepared for a good part
+ * of it (an instance's first run, a new interpreter after a crash), how much of it that took.
+ */
+function runTime(result: RunResult): string {
+  const waited = result.waitedMs ?? 0;
+  return waited >= NAMED_WAIT_MS ? `${ms(result.durationMs)}, of which ${ms(waited)} preparing Python` : ms(result.durationMs);
+}
+
 /** Props of {@link ResultsPanel}. */
 export interface ResultsPanelProps {
   result: RunResult | null;
@@ -212,7 +224,7 @@ function Results({ result, live, runError, storedAt, pythonStarting }: Omit<Resu
         {c.error ? `, ${c.error} error` : ""}
         {c.timeout ? `, ${c.timeout} timeout` : ""}
         {c.not_run ? `, ${c.not_run} not run` : ""}
-        {c.skipped ? `, ${c.skipped} skipped` : ""} <span className="muted">({ms(result.durationMs)})</span>
+        {c.skipped ? `, ${c.skipped} skipped` : ""} <span className="muted">({runTime(result)})</span>
         {storedAt !== null && <span className="muted"> — last run {new Date(storedAt).toLocaleString()}</span>}
       </div>
       {result.incident && (
