@@ -117,16 +117,24 @@ export function didYouMean(id: string, known: readonly string[]): string {
 /** What an unknown id's message says about tasks kept outside the folder read (the usual cause). */
 const OTHER_FOLDER = "for a task in another folder, give that folder as --dir";
 
+/**
+ * What follows an unknown task id in its message: the near ids, where the folder's other tasks are, and the known
+ * ids, all of them when none is near, else where to find them (a near id is what the user meant nearly always).
+ * `known`: the ids of the folder read, `root`. Empty ids list: "(none)".
+ */
+export function unknownIdHelp(id: string, known: readonly string[], root: string): string {
+  const near = didYouMean(id, known);
+  const listCommand = `recode tasks list${root === BUILTIN_TASKS ? "" : ` --dir ${root}`}`;
+  const list = near ? `\`${listCommand}\` names all ${known.length}` : `known tasks: ${known.join(", ") || "(none)"}`;
+  return `${near}; ${OTHER_FOLDER}; ${list}`;
+}
+
 /** Load one task folder. Throws TaskFormatError (names task, file, field, line). */
 export function loadTaskDir(root: string, id: string): Task {
   const dir = join(root, id);
   if (!existsSync(dir)) {
     const known = listTaskIds(root);
-    throw new TaskFormatError(
-      id,
-      dir,
-      `no such task folder${didYouMean(id, known)}; ${OTHER_FOLDER}; known tasks: ${known.join(", ") || "(none)"}`,
-    );
+    throw new TaskFormatError(id, dir, `no such task folder${unknownIdHelp(id, known, root)}`);
   }
   if (!existsSync(join(dir, "task.json"))) {
     // A pack's grouping folder (week1/ holding task folders), which the page reads through and --dir does not.
@@ -220,7 +228,7 @@ export function resolveTaskIds(root: string, args: string[]): string[] {
       throw new TaskFolderError(
         `unknown task "${a}": tasks are named by id; for a task folder, give its parent as --dir (--dir ${parent} ${id})`,
       );
-    } else throw new TaskFolderError(`unknown task "${a}"${didYouMean(a, all)}; ${OTHER_FOLDER}; known tasks: ${all.join(", ")}`);
+    } else throw new TaskFolderError(`unknown task "${a}"${unknownIdHelp(a, all, root)}`);
   }
   return [...new Set(out)];
 }

@@ -29,6 +29,29 @@ describe("resolveTaskIds", () => {
       /no such task folder \(did you mean focal-loss\?\); for a task in another folder, give that folder as --dir/,
     );
   });
+
+  it("with a near id, names where the others are listed instead of listing them all", () => {
+    const near = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return "";
+    };
+    const byId = near(() => resolveTaskIds(BUILTIN_TASKS, ["rmsnorm"]));
+    expect(byId).toMatch(/\(did you mean rms-norm\?\); .*; `recode tasks list` names all \d+$/);
+    expect(byId).not.toContain("pass-at-k");
+    expect(near(() => loadTaskDir(BUILTIN_TASKS, "focal_loss"))).toMatch(/`recode tasks list` names all \d+$/);
+    // Another folder's list is that folder's.
+    const mine = mkdtempSync(join(tmpdir(), "recode-near-"));
+    cpSync(join(BUILTIN_TASKS, "pass-at-k"), join(mine, "pass-at-k"), { recursive: true });
+    try {
+      expect(near(() => resolveTaskIds(mine, ["pass-at-kk"]))).toContain(`\`recode tasks list --dir ${mine}\` names all 1`);
+    } finally {
+      rmSync(mine, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("placeTaskArgs", () => {
