@@ -195,6 +195,11 @@ describe("gate outcomes", () => {
     const many = mutationOutcome({ ...r, outcomes: Array.from({ length: 25 }, (_, i) => mk(i + 1, false)), killed: 0, score: 0 });
     expect(many.detail.match(/survived:/g)).toHaveLength(20);
     expect(many.detail).toContain("... and 5 more (recode tasks doc <task> --out <file> writes every survivor)");
+    // Survivors come with one word on those no test can kill; none, none.
+    expect(o.detail).toMatch(
+      /\n {2}\(a survivor that gives the canonical solution's results on every input, an equivalent mutant, cannot be killed/,
+    );
+    expect(mutationOutcome({ ...r, outcomes: [mk(3, true)], killed: 1, score: 100 }).detail).not.toContain("equivalent");
   });
 });
 

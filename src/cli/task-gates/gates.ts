@@ -77,7 +77,11 @@ export function mutationOutcome(r: MutationReport | Error): CheckOutcome {
     survivors.length > SURVIVORS_SHOWN
       ? `\n  ... and ${survivors.length - SURVIVORS_SHOWN} more (recode tasks doc <task> --out <file> writes every survivor)`
       : "";
-  return { name: "mutation score >= 80%", ok: r.score >= MUTATION_MIN, detail: head + list.join("") + more };
+  // (Said once, under the survivors: an author otherwise hunts for a test that cannot exist.)
+  const hint = survivors.length
+    ? "\n  (a survivor that gives the canonical solution's results on every input, an equivalent mutant, cannot be killed: only the others need a test)"
+    : "";
+  return { name: "mutation score >= 80%", ok: r.score >= MUTATION_MIN, detail: head + list.join("") + more + hint };
 }
 
 /** Options of {@link TaskGates}. */
