@@ -140,6 +140,14 @@ export interface RunResult {
   recorded: string | null;
 }
 
+/**
+ * The milliseconds of a run that count against its time limit: its whole time less the waits before its tests
+ * began (`RunResult.waitedMs`: Python being prepared, a new interpreter after a death).
+ */
+export function testsTimeMs(r: Pick<RunResult, "durationMs" | "waitedMs">): number {
+  return Math.max(0, r.durationMs - (r.waitedMs ?? 0));
+}
+
 /** Count tests by status. */
 export function countTests(tests: readonly TestResult[]): TestCounts {
   const counts: TestCounts = {

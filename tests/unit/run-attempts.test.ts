@@ -4,6 +4,7 @@
  * events a harness would write, and says how it ended.
  */
 import { describe, expect, it } from "vitest";
+import { testsTimeMs } from "../../src/core/results";
 import type { RunRequest } from "../../src/core/runtime-port";
 import { RunAssembler } from "../../src/python/assembler";
 import { type Attempt, runAttempts } from "../../src/python/runtime";
@@ -58,6 +59,9 @@ describe("runAttempts", () => {
     // The waits are said beside the run's whole time (the page names them: "of which 0.48 s preparing Python").
     expect(run.waitedMs).toBe(480);
     expect(run.durationMs).toBeGreaterThanOrEqual(480);
+    // What the time limit counts (and the validation's "within time limit" compares): the rest.
+    expect(testsTimeMs(run)).toBeCloseTo(run.durationMs - 480, 6);
+    expect(testsTimeMs({ durationMs: 30 })).toBe(30);
   });
 
   it("time the tests used is counted: when none is left, the tests left are not run", async () => {

@@ -10,7 +10,7 @@
 import { spawnSync } from "node:child_process";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
-import type { RunResult } from "../../core/results";
+import { type RunResult, testsTimeMs } from "../../core/results";
 import type { Task } from "../../core/task";
 import { type PythonRuntime, taskRunRequest } from "../../python/runtime";
 
@@ -171,7 +171,7 @@ export async function measureMutation(task: Task, runtime: PythonRuntime, opts: 
   const chosen = selectMutants(all, opts.cap ?? DEFAULT_MUTANTS);
   const canon = [await runtime.run(taskRunRequest(task, task.canonical)), await runtime.run(taskRunRequest(task, task.canonical))];
   if (!canon.every((r) => r.allPassed)) throw new Error("the canonical solution does not solve the task, so mutants cannot be scored");
-  const slowest = Math.max(...canon.map((r) => r.durationMs));
+  const slowest = Math.max(...canon.map(testsTimeMs));
   const timeLimitMs = Math.round(Math.min(task.meta.time_limit_s * 1000, Math.max(2000, 10 * slowest)));
   const concurrency = Math.max(1, opts.concurrency ?? (runtime.backend === "native" ? Math.min(2, availableParallelism()) : 1));
   const outcomes: MutantOutcome[] = new Array(chosen.length);

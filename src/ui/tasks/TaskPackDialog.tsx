@@ -11,7 +11,7 @@ import { useModalDialog } from "../modal-dialog";
 import { useObservable, useServices } from "../services";
 import type { PackSource } from "./pack-drop";
 import { packFiles } from "./task-pack-import";
-import type { PackReport } from "./task-packs";
+import { checksSummary, type PackReport } from "./task-packs";
 
 /** Every file under the dropped entries, with its path (folders walked). */
 async function filesOf(source: PackSource): Promise<File[]> {
@@ -108,12 +108,10 @@ export function TaskPackDialog() {
             {t.error && <div className="field-error">{t.error}</div>}
             {t.checks.length > 0 && (
               <details open={!t.stored}>
-                <summary>
-                  {t.checks.filter((c) => c.ok && !c.skipped).length} of {t.checks.length} checks passed
-                </summary>
+                <summary>{checksSummary(t.checks)}</summary>
                 <ul className="small">
                   {t.checks.map((c) => (
-                    <li key={c.name} className={c.ok && !c.skipped ? "ok" : "bad"}>
+                    <li key={c.name} className={c.skipped ? "muted" : c.ok ? "ok" : "bad"}>
                       {c.skipped ? "skipped" : c.ok ? "ok" : "FAIL"} {c.name}: {c.detail}
                     </li>
                   ))}

@@ -31,6 +31,17 @@ export interface PackTaskReport {
   checks: CheckOutcome[];
 }
 
+/**
+ * A task's checks in one line, counted as `recode tasks validate` counts them: "9 of 11 checks ok, 2 skipped"
+ * (skipped: the check could not run here, not a failure), with the failures named by count.
+ */
+export function checksSummary(checks: readonly CheckOutcome[]): string {
+  const skipped = checks.filter((c) => c.skipped).length;
+  const failed = checks.filter((c) => !c.ok && !c.skipped).length;
+  const ok = checks.length - skipped - failed;
+  return `${ok} of ${checks.length} checks ok${skipped ? `, ${skipped} skipped` : ""}${failed ? `, ${failed} failed` : ""}`;
+}
+
 /** What importing a pack did. */
 export interface PackReport {
   source: string;
