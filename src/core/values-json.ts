@@ -141,7 +141,9 @@ function decodeTagged(tag: string, body: unknown, path: string, recorded: boolea
       // (Where it was raised: sent for a candidate's message, never recorded; see PyValue.)
       if (spec.at !== undefined && (typeof spec.at !== "string" || spec.at.length > 200 || recorded))
         throw new ValueFormatError(at, "at must be a short string, and is not recorded");
-      return spec.at
+      // (Kept only in the form the check helper writes it, `<file>, line <n>`: code under test can make a
+      // Raised of its own, and the place is shown in the message as it is.)
+      return typeof spec.at === "string" && RAISED_AT.test(spec.at)
         ? { type: "raised", exception: spec.type, message: spec.message, at: spec.at }
         : { type: "raised", exception: spec.type, message: spec.message };
     }
@@ -154,6 +156,12 @@ function decodeTagged(tag: string, body: unknown, path: string, recorded: boolea
     }
   }
 }
+
+/**
+ * Where a candidate's call raised, as `recode_check` writes it (`$raised.at`): a file of the run's folder, relative,
+ * and a line, `pkg/mod.py, line 12`; no control, format or separator character, no quote or comma in the name.
+ */
+export const RAISED_AT = /^[^\s",\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}][^",\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]{0,179}, line [1-9]\d{0,8}$/u;
 
 /**
  * Decode one node of parsed JSON (from {@link parseJsonText}) in the

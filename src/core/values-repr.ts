@@ -49,6 +49,18 @@ export function isStrDtype(dtype: string): boolean {
 }
 
 /**
+ * Text written inside the interpreter under test (an exception's message, an object's repr) as one line of a
+ * message: a newline, return or tab as its escape (`\\n`), any other control, format or separator character,
+ * or a lone surrogate, as `?`. A message built from it then holds no line code under test wrote (a traceback's
+ * frame line, a test's "passed").
+ */
+export function oneLine(text: string): string {
+  return text
+    .replace(/[\n\r\t]/g, (c) => (c === "\n" ? "\\n" : c === "\r" ? "\\r" : "\\t"))
+    .replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu, "?");
+}
+
+/**
  * Python's `type(v).__name__` of the object the value was encoded from:
  * `int`, `float`, `bool`, `NoneType`, `str`, `list`, `tuple`, `set`, `dict`,
  * `ndarray`, and numpy scalar classes by dtype (`float64`, `int64`, `bool`,
@@ -61,9 +73,9 @@ export function pyTypeName(v: PyValue): string {
     case "ndarray":
       return "ndarray";
     case "other":
-      return v.typeName;
+      return oneLine(v.typeName);
     case "raised":
-      return v.exception;
+      return oneLine(v.exception);
     case "npscalar":
       if (isStrDtype(v.dtype)) return "str_";
       if (v.dtype === "float128") return "longdouble";
@@ -131,9 +143,9 @@ function scalarRepr(v: PyValue): string | null {
     case "ndarray":
       return ndarrayRepr(v.dtype, v.shape, v.data, pyRepr);
     case "other":
-      return v.repr;
+      return oneLine(v.repr);
     case "raised":
-      return `${v.exception} raised${v.message ? `: ${v.message}` : ""}${v.at ? ` (${v.at})` : ""}`;
+      return `${oneLine(v.exception)} raised${v.message ? `: ${oneLine(v.message)}` : ""}${v.at ? ` (${v.at})` : ""}`;
     default:
       return null;
   }

@@ -32,7 +32,7 @@ import {
   parseExpected,
   parseValueJson,
 } from "../core/values";
-import { callAt, callsOf, otherItemsThatDiffer } from "./check-calls";
+import { callAt, callsOf, otherItemsThatDiffer, withPlacesShown } from "./check-calls";
 import { FORGED_LINE } from "./forged-line";
 import { MAX_EVENT_LINE } from "./line-splitter";
 import type { RunProgress, RunRequest } from "./runtime";
@@ -778,7 +778,11 @@ export class RunAssembler {
     }
     let actual: PyValue;
     try {
-      actual = parseValueJson(c.value);
+      // (A place where a call raised is shown only when it names a file the candidate may see.)
+      actual = withPlacesShown(
+        parseValueJson(c.value),
+        (file) => file === this.req.targetPath || (file !== "test.py" && Object.hasOwn(this.req.files, file)),
+      );
     } catch (e) {
       return unread(`the checked value could not be read: ${(e as Error).message}`, "type");
     }

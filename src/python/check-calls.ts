@@ -48,3 +48,46 @@ export function callAt(calls: string | string[] | null, where: string): string |
   const index = /^\[(\d+)\]/.exec(where);
   return (calls && index && calls[Number(index[1])]) || null;
 }
+
+/**
+ * `v` with each `$raised` place (`at`, where a candidate's call raised) kept only when it names one of the
+ * files code under test may show (`shown(file)`: the target file and the repository's, never test.py): a place
+ * of a `Raised` made by code under test, or of code it compiled under test.py's name, names test.py's lines.
+ */
+export function withPlacesShown(v: PyValue, shown: (file: string) => boolean): PyValue {
+  switch (v.type) {
+    case "raised": {
+      if (v.at === undefined) return v;
+      const file = v.at.slice(0, v.at.lastIndexOf(", line "));
+      if (shown(file)) return v;
+      const { at: _dropped, ...rest } = v;
+      return rest;
+    }
+    case "list":
+    case "tuple":
+    case "set":
+      return v.items.some(hasPlace) ? { ...v, items: v.items.map((x) => withPlacesShown(x, shown)) } : v;
+    case "dict":
+      return v.entries.some(([k, x]) => hasPlace(k) || hasPlace(x))
+        ? { ...v, entries: v.entries.map(([k, x]) => [withPlacesShown(k, shown), withPlacesShown(x, shown)] as const) }
+        : v;
+    default:
+      return v;
+  }
+}
+
+/** Whether `v` holds a `$raised` place anywhere. */
+function hasPlace(v: PyValue): boolean {
+  switch (v.type) {
+    case "raised":
+      return v.at !== undefined;
+    case "list":
+    case "tuple":
+    case "set":
+      return v.items.some(hasPlace);
+    case "dict":
+      return v.entries.some(([k, x]) => hasPlace(k) || hasPlace(x));
+    default:
+      return false;
+  }
+}

@@ -514,12 +514,17 @@ def _raised(exc):
     return Raised(name, message, _raised_at(exc))
 
 
+# (As loaded, before code under test runs: ``os`` is a module it may change, and the place of a raise is found
+# while a check runs.)
+_getcwd = os.getcwd
+
+
 def _raised_at(exc):
     """``"<file>, line <n>"`` of the deepest frame of ``exc``'s traceback in a file under the working folder
     (the run's: the candidate's file or a repository helper); "" when none."""
     try:
         tb = BaseException.__dict__["__traceback__"].__get__(exc)
-        here = os.getcwd() + os.sep
+        here = _getcwd() + os.sep
         found = ""
         # (traceback's own listing, which leaves out the frames of the test side and hands out no frame; with no
         # line read, unlike ``extract_tb``, which reads each file's lines through linecache: milliseconds a run
@@ -552,13 +557,21 @@ def _callable_name(fn):
         fn = fn.__func__
     kind = type(fn)
     if kind is types.FunctionType:
-        return _printable(_FUNCTION_QUALNAME(fn))
+        return _name_text(_FUNCTION_QUALNAME(fn))
     if kind is types.BuiltinFunctionType:
-        return _printable(_BUILTIN_QUALNAME(fn))
+        return _name_text(_BUILTIN_QUALNAME(fn))
     # (By identity: ``in`` would ask a metaclass's ``__eq__``.)
     if any(c is type for c in _MRO(kind)):
-        return _printable(_CLASS_QUALNAME(fn))
-    return f"<{_printable(_TYPE_NAME(kind))} object>"
+        return _name_text(_CLASS_QUALNAME(fn))
+    return f"<{_name_text(_TYPE_NAME(kind))} object>"
+
+
+def _name_text(name):
+    """A qualified name as a call's text gives it: at most 60 characters, each one that a qualified name does
+    not hold (a letter, a digit, ``_``, ``.``, ``<``, ``>``) as ``?`` (a name set by code under test to a
+    sentence, ``f(1): ok] [all other items match``, would read as part of the message)."""
+    text = str.__str__(name)[:60]
+    return "".join(c if c.isalnum() or c in "_.<>" else "?" for c in text)
 
 
 def _printable(name):
@@ -594,7 +607,7 @@ def _arg_text(v, depth):
     np = _np()
     if np is not None and kind is np.ndarray:
         return f"<ndarray of shape {tuple(int(n) for n in v.shape)}>"
-    return f"<{_printable(_TYPE_NAME(kind))}>"
+    return f"<{_name_text(_TYPE_NAME(kind))}>"
 
 
 def _call_label(fn, args, kwargs):
@@ -617,7 +630,9 @@ def _call_log():
     calls = []
 
     def note(result, label):
-        calls.append((result, label))
+        # (A label is a plain string or none: ``note`` is reachable, and ``label or ""`` would ask an object's
+        # ``__bool__``.)
+        calls.append((result, label if type(label) is str else None))
         if len(calls) > _LOGGED_CALLS:
             del calls[: len(calls) - _LOGGED_CALLS]
 
@@ -632,7 +647,7 @@ def _call_log():
             elif (kind is list or kind is tuple) and 0 < len(actual) <= n:
                 tail = calls[n - len(actual) :]
                 if all(r is a for (r, _), a in zip(tail, actual)):
-                    text = _json_dumps([label or "" for _, label in tail])
+                    text = _json_dumps(["" if label is None else label for _, label in tail])
             # (Within a share of the run's event budget: past it, a message names the item by its place alone.)
             return text if text is not None and len(text) <= _LABELS_CHARS else None
         finally:

@@ -184,9 +184,92 @@ naive_pass_at_k = _Naive()
       });
       const naive = hostile.find((t) => t.id === "TestNaivePassAtK.test_values_and_bias");
       expect(naive?.message).toBe(
-        "AssertionError: naive_k_above_n at [1], for <_Naive\\nAssertionError: all is well object>(10, 3, 11): expected ValueError to be raised, got 0.5",
+        "AssertionError: naive_k_above_n at [1], for <_Naive?AssertionError??all?is?well object>(10, 3, 11): expected ValueError to be raised, got 0.5",
       );
       for (const t of hostile) expect(`${t.message}${t.stdout}`).not.toMatch(/RAN|forged/);
+    },
+  );
+
+  it.each(["pyodide", "native"])(
+    "%s: the texts and places code under test puts in a check's message are one line each, name no line of test.py, and run none of its code",
+    (backend) => {
+      const canonical = readFileSync(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url), "utf8");
+      const testPy = readFileSync(new URL("../../tasks/pass-at-k/test.py", import.meta.url), "utf8").split("\n");
+      const fake = String.raw`\n  File \"test.py\", line 12, in x\n\u202e`;
+      const run = (name: string, text: string) => {
+        const r = recode("test", "pass-at-k", candidate(name, text), "--json", "--backend", backend);
+        return JSON.parse(r.stdout).tests as { id: string; message: string; traceback: string; stdout: string }[];
+      };
+      // A Raised of the candidate's own, whose place forges lines; an exception message that does; a place in
+      // code compiled under test.py's name.
+      const forged = run(
+        "forged-places.py",
+        canonical
+          .replace(
+            /def pass_at_k\(n, c, k\):\n( {4}"""[\s\S]*?"""\n)?/,
+            (m) =>
+              `${m}    if (n, c, k) == (30, 2, 7):\n        return __import__("recode_check").Raised("TypeError", "", "evalkit/metrics.py, line 3)${fake}(")\n`,
+          )
+          .replace(
+            /def naive_pass_at_k\(n, c, k\):\n( {4}"""[\s\S]*?"""\n)?/,
+            (m) => `${m}    if (n, c, k) == (11, 4, 3):\n        raise ValueError("bad${fake}evil")\n`,
+          ),
+      );
+      const edges = forged.find((t) => t.id === "TestPassAtK.test_edges_and_errors");
+      expect(edges?.message).toMatch(
+        /^AssertionError: pass_at_k_mixed at \[6\], for pass_at_k\(30, 2, 7\): expected [\d.e-]+, got TypeError raised$/,
+      );
+      const naive = forged.find((t) => t.id === "TestNaivePassAtK.test_values_and_bias");
+      expect(naive?.message).toContain(String.raw`got ValueError raised: bad\n  File "test.py", line 12, in x\n?evil`);
+      for (const t of forged) {
+        expect(t.message).not.toContain("\n");
+        // (test.py's line 12, which the forged frame names, is in no traceback.)
+        expect(t.traceback).not.toContain((testPy[11] as string).trim());
+      }
+      const quiet = run(
+        "quiet-places.py",
+        `import os as _os, sys as _sys
+import recode_check as _rc
+
+_real_getcwd = _os.getcwd
+
+
+def _getcwd():
+    print("MARKER getcwd")
+    return _real_getcwd()
+
+
+_os.getcwd = _getcwd
+
+
+class _Label:
+    def __bool__(self):
+        print("MARKER label")
+        return False
+
+
+def _raise_as_test_py(line):
+    exec(compile("\\n" * (line - 1) + "raise TypeError('out of range')\\n", _os.path.join(_real_getcwd(), "test.py"), "exec"), {})
+
+
+${canonical
+  .replace(
+    /def pass_at_k\(n, c, k\):\n( {4}"""[\s\S]*?"""\n)?/,
+    (m) => `${m}    if (n, c, k) == (30, 2, 7):\n        _raise_as_test_py(12)\n`,
+  )
+  .replace(
+    /def naive_pass_at_k\(n, c, k\):\n( {4}"""[\s\S]*?"""\n)?/,
+    (m) => `${m}    if (n, c, k) == (11, 4, 3):\n        _rc._note_call(0.5, _Label())\n        return 0.5\n`,
+  )}
+
+naive_pass_at_k.__qualname__ = "f(1): ok] [all other items match; see"
+`,
+      );
+      const placed = quiet.find((t) => t.id === "TestPassAtK.test_edges_and_errors");
+      expect(placed?.message).toMatch(/, for pass_at_k\(30, 2, 7\): expected [\d.e-]+, got TypeError raised: out of range$/);
+      const named = quiet.find((t) => t.id === "TestNaivePassAtK.test_values_and_bias");
+      expect(named?.message).toContain("naive_k_above_n at [0], for f?1???ok???all?other?items?match??see(11, 4, 3)");
+      for (const t of quiet) expect(`${t.message}${t.stdout}`).not.toContain("MARKER");
     },
   );
 
