@@ -58,7 +58,8 @@ export type HarnessEvent =
     }
   /** What unittest reported for the running test (or one of its subTests), sent as it reports it. */
   | { type: "test-outcome"; id: string; status: string }
-  | ({ type: "test-result" } & Omit<TestResult, "interface" | "mismatch">)
+  /** `testFrames` (here, in each subTest and in a fixture's or an interrupt's event): see {@link withTestPyLines}. */
+  | ({ type: "test-result"; testFrames?: unknown } & Omit<TestResult, "interface" | "mismatch">)
   | {
       type: "fixture";
       name: string;
@@ -67,12 +68,14 @@ export type HarnessEvent =
       tests: string[];
       message: string;
       traceback: string;
+      testFrames?: unknown;
     }
   | {
       type: "interrupted";
       id: string | null;
       line?: number | null;
       traceback?: string;
+      testFrames?: unknown;
       /** What the stopped test printed until the interrupt (capped as a result's output). */
       stdout?: string;
       stderr?: string;
@@ -353,7 +356,7 @@ export class RunAssembler {
           message: String(err.message ?? ""),
           file: err.file ?? null,
           line: err.line ?? null,
-          traceback: withTestPyLines(String(err.traceback ?? ""), this.req),
+          traceback: String(err.traceback ?? ""),
         };
         this.collectionTimeout = Boolean(timeout);
         return;
@@ -404,7 +407,7 @@ export class RunAssembler {
         if (ev.id !== null && ev.id !== this.current) this.distrust("an interrupt reported for a test that was not running");
         this.stoppedAt = {
           line: ev.line ?? null,
-          traceback: withTestPyLines(String(ev.traceback ?? ""), this.req),
+          traceback: withTestPyLines(String(ev.traceback ?? ""), this.req, ev.testFrames),
           stdout: String(ev.stdout ?? ""),
           stderr: String(ev.stderr ?? ""),
           stdoutTruncated: ev.stdoutTruncated === true,
@@ -652,24 +655,24 @@ export class RunAssembler {
       interface: this.req.interfaceOf?.[ev.id] ?? null,
       durationMs: Number(ev.durationMs) || 0,
       message: String(ev.message ?? ""),
-      traceback: String(ev.traceback ?? ""),
+      traceback: withTestPyLines(String(ev.traceback ?? ""), this.req, ev.testFrames),
       line: typeof ev.line === "number" ? ev.line : null,
       stdout: String(ev.stdout ?? ""),
       stderr: String(ev.stderr ?? ""),
       stdoutTruncated: Boolean(ev.stdoutTruncated),
       stderrTruncated: Boolean(ev.stderrTruncated),
-      subtests: Array.isArray(ev.subtests) ? (ev.subtests as SubTestResult[]) : [],
+      subtests: Array.isArray(ev.subtests)
+        ? (ev.subtests as (SubTestResult & { testFrames?: unknown })[]).map(({ testFrames, ...sub }) => ({
+            ...sub,
+            traceback: withTestPyLines(String(sub.traceback ?? ""), this.req, testFrames),
+          }))
+        : [],
     });
     this.current = null;
     this.setResult(this.recording ? this.recordChecks(base) : this.verifyChecks(base));
   }
 
-  private setResult(given: TestResult): void {
-    const result = {
-      ...given,
-      traceback: withTestPyLines(given.traceback, this.req),
-      subtests: given.subtests.map((s) => ({ ...s, traceback: withTestPyLines(s.traceback, this.req) })),
-    };
+  private setResult(result: TestResult): void {
     this.results.set(result.id, result);
     this.onProgress?.({ type: "test-result", result });
   }
@@ -814,7 +817,7 @@ export class RunAssembler {
       return;
     }
     const message = String(ev.message ?? "");
-    const traceback = String(ev.traceback ?? "");
+    const traceback = withTestPyLines(String(ev.traceback ?? ""), this.req, ev.testFrames);
     if (ev.phase === "setup") {
       // The tests never ran; a later report for the same fixture (its cleanup raised too) can only make it worse.
       const status: TestStatus = ev.status === "skipped" ? "skipped" : "error";
@@ -1067,19 +1070,22 @@ export function withSourceLine(caller: string, req: RunRequest): string {
 }
 
 /**
- * A traceback from the interpreter with test.py's source line under each of its frames, as CPython shows
- * it: the interpreter that runs code under test cannot read test.py (its file is removed once the harness
- * has read it), so its tracebacks give test.py's frames without their lines. Text that is not a frame of
- * test.py is left as it is.
+ * A traceback from the interpreter with test.py's source line under each of its frames of test.py's own code,
+ * as CPython shows it: the interpreter that runs code under test cannot read test.py (its file is removed once
+ * the harness has read it), so its tracebacks give test.py's frames without their lines. `testFrames`: the
+ * indices (0-based) of the traceback's lines that are such frames, as the harness sends them with it (any
+ * other value: none). A line elsewhere that names test.py (code compiled under its name; a file name, function
+ * name, source line or exception message of several lines written by code under test) gets no line of test.py.
  */
-export function withTestPyLines(traceback: string, req: RunRequest): string {
-  if (!traceback.includes('  File "test.py", line ')) return traceback;
+export function withTestPyLines(traceback: string, req: RunRequest, testFrames: unknown): string {
+  if (!Array.isArray(testFrames) || testFrames.length === 0 || !traceback.includes('  File "test.py", line ')) return traceback;
+  const marked = new Set(testFrames.filter((i): i is number => Number.isSafeInteger(i)));
   const lines = traceback.split("\n");
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
     out.push(line);
-    const m = /^ {2}File "test\.py", line (\d+), in .*$/.exec(line);
+    const m = marked.has(i) ? /^ {2}File "test\.py", line (\d+), in .*$/.exec(line) : null;
     if (m && !(lines[i + 1] ?? "").startsWith("    ")) {
       const source = linesOf(req, req.tests)[Number(m[1]) - 1]?.trim();
       if (source) out.push(`    ${source}`);

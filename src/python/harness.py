@@ -19,16 +19,18 @@ to kill the interpreter still knows what finished:
   test checked (``recode_check.check``), as encoded JSON text; the host
   compares it with the recorded value (the interpreter never holds those)
 - ``{"type": "test-result", "id", "status", "durationMs", "message",
-  "traceback", "line", "stdout", "stderr", "stdoutTruncated",
-  "stderrTruncated", "subtests"}``
-- ``{"type": "fixture", "name", "phase", "status", "tests", "message", "traceback"}``:
+  "traceback", "testFrames", "line", "stdout", "stderr", "stdoutTruncated",
+  "stderrTruncated", "subtests"}`` (each subTest with its ``testFrames`` too):
+  ``testFrames``, the indices of the traceback's lines that are frames of
+  test.py's own code, under which the host adds test.py's source line
+- ``{"type": "fixture", "name", "phase", "status", "tests", "message", "traceback", "testFrames"}``:
   a module or class fixture (or cleanup) raised or skipped; ``tests`` are the
   tests it covers
 - ``{"type": "fixture-start", "name", "tests"}``, ``{"type": "fixture-end"}``:
   a class or module fixture (or its cleanups) that does something runs
   (``WatchedSuite``); ``tests`` are the tests it covers
 - ``{"type": "tampered", "what": [labels]}``
-- ``{"type": "interrupted", "id", "line", "traceback"}``
+- ``{"type": "interrupted", "id", "line", "traceback", "testFrames"}``
 - ``{"type": "end", "poisoned": reason_or_null}``
 
 Statuses: passed, failed, error, skipped, xfail, xpass. Test ids are
@@ -260,19 +262,60 @@ def format_exc(exc, target_abs, workdir, summary=None):
     run folder, capped), and the deepest line in the candidate file (or None).
     ``summary(tb)``: the ``StackSummary`` of a traceback's frames (``Run.summary``,
     with test.py's; by default traceback's, which leaves out the test side's)."""
+    text, line, _test_lines = format_exc_marked(exc, target_abs, workdir, summary)
+    return text, line
+
+
+def _repeated(n):
+    """CPython's line for a frame repeated ``n`` more times (``StackSummary.format``)."""
+    return f"  [Previous line repeated {n} more time{'s' if n > 1 else ''}]\n"
+
+
+def format_exc_marked(exc, target_abs, workdir, summary=None):
+    """``format_exc``, and the indices (0-based) of the text's lines that are frames of test.py's own code
+    (``summary``'s ``test_frames``): the host adds test.py's source line under those alone. A frame line at any
+    other index that names test.py (code compiled under its name; a file name, function name or source line
+    written by code under test, with newlines in it; an exception's message) gets none."""
     frames = (summary or traceback.extract_tb)(exc.__traceback__)
+    real = getattr(frames, "test_frames", None) or [False] * len(frames)
     line = None
     for fr in frames:
         if os.path.abspath(fr.filename) == target_abs:
             line = fr.lineno
     if isinstance(exc, SyntaxError) and exc.filename and os.path.abspath(exc.filename) == target_abs:
         line = exc.lineno
-    kept = [fr for fr in frames if _in_workdir(fr.filename, workdir)]
+    kept = [(fr, is_test) for fr, is_test in zip(frames, real) if _in_workdir(fr.filename, workdir)]
+    shown = kept[-50:] if len(kept) > 60 else kept
     text = "Traceback (most recent call last):\n" if kept else ""
-    text += "".join(traceback.format_list(kept[-50:] if len(kept) > 60 else kept))
+    lines_before = text.count("\n")
+    test_lines = []
+    # (As ``StackSummary.format`` writes them, frame by frame, counting the lines: a recursion's repeats past
+    # three are left out and said in one line, as CPython says them.)
+    stack = traceback.StackSummary.from_list([fr for fr, _ in shown])
+    cutoff = traceback._RECURSIVE_CUTOFF
+    last, count = None, 0
+    for fr, (_fr, is_test) in zip(stack, shown):
+        chunk = stack.format_frame_summary(fr)
+        if chunk is None:
+            continue
+        place = (fr.filename, fr.lineno, fr.name)
+        if place != last:
+            if count > cutoff:
+                text += _repeated(count - cutoff)
+                lines_before += 1
+            last, count = place, 0
+        count += 1
+        if count > cutoff:
+            continue
+        if is_test:
+            test_lines.append(lines_before)
+        text += chunk
+        lines_before += chunk.count("\n")
+    if count > cutoff:
+        text += _repeated(count - cutoff)
     text += _exception_text(exc) + "\n"
     text = text.replace(workdir + os.sep, "")
-    return _cut(text, TRACEBACK_CAP, "traceback"), line
+    return _cut(text, TRACEBACK_CAP, "traceback"), line, test_lines
 
 
 def message_of(exc, workdir=None):
@@ -301,7 +344,7 @@ class _TestState:
     def __init__(self, tid):
         self.id = tid
         self.t0 = _perf()
-        self.outcomes = []  # (status, message, traceback, line)
+        self.outcomes = []  # (status, message, traceback, line, test_frames)
         self.subtests = []
         self.subtest_lines = []  # the line of the target file where each subTest failed, or None
         # The streams it replaced and its own (the test's, not the run object's: the guard compares the run
@@ -347,10 +390,11 @@ class Run:
             return traceback.extract_tb(tb)
 
     def describe(self, exc):
-        tb, line = format_exc(exc, self.target_abs, self.workdir, self.summary)
+        """``(message, traceback, line, test_frames)``: see ``format_exc_marked``."""
+        tb, line, test_frames = format_exc_marked(exc, self.target_abs, self.workdir, self.summary)
         if isinstance(exc, (MemoryError, RecursionError)):
             self.poison.reason = type(exc).__name__
-        return message_of(exc, self.workdir), tb, line
+        return message_of(exc, self.workdir), tb, line, test_frames
 
     def check_guard(self, opening=None):
         """The guard's look; ``opening`` True at a test's start, False before its result (test.py's counted
@@ -396,15 +440,21 @@ class Run:
             # unittest reported nothing: the test is being unwound by an interrupt, which is reported as such.
             return
         self.current = None
-        status, message, tb, line = "passed", "", "", None
+        status, message, tb, line, test_frames = "passed", "", "", None, []
         subs = [
-            ("skipped" if x["status"] == "skipped" else x["status"], f"subTest {x['params']}: {x['message']}", x["traceback"], line)
+            (
+                "skipped" if x["status"] == "skipped" else x["status"],
+                f"subTest {x['params']}: {x['message']}",
+                x["traceback"],
+                line,
+                x["testFrames"],
+            )
             for x, line in zip(state.subtests, state.subtest_lines)
         ]
         for o in state.outcomes + subs:
             # The first outcome of the worst kind (error > failed > xpass > skipped > xfail > passed).
             if _RANK[o[0]] > _RANK[status]:
-                status, message, tb, line = o
+                status, message, tb, line, test_frames = o
         # Also before a test's result goes out: a change made during the test and undone once its result had
         # gone through would be seen by no check between tests (and one undone earlier leaves the result
         # disagreeing with the outcomes already sent).
@@ -417,6 +467,7 @@ class Run:
                 "durationMs": duration,
                 "message": message,
                 "traceback": tb,
+                "testFrames": test_frames,
                 "line": line,
                 "stdout": self.with_preface(out.getvalue()),
                 "stderr": err.getvalue(),
@@ -437,9 +488,9 @@ class Run:
         state = self.current
         if state is None:
             return
-        message, tb, line = "", "", None
+        message, tb, line, test_frames = "", "", None, []
         if err is not None:
-            message, tb, line = self.describe(err[1])
+            message, tb, line, test_frames = self.describe(err[1])
             if status == "xfail":
                 message = f"expected failure: {message}"[:MESSAGE_CAP]
         elif reason is not None:
@@ -451,10 +502,10 @@ class Run:
                 params = test._subDescription()
             except Exception:  # noqa: BLE001 - a parameter's repr failed
                 params = "(<subtest>)"
-            state.subtests.append({"params": params[:500], "status": status, "message": message, "traceback": tb})
+            state.subtests.append({"params": params[:500], "status": status, "message": message, "traceback": tb, "testFrames": test_frames})
             state.subtest_lines.append(line)
             return
-        state.outcomes.append((status, message, tb, line))
+        state.outcomes.append((status, message, tb, line, test_frames))
 
     def fixture_started(self, name, where):
         """A class fixture (``where``: the test class) or module fixture (``where``: the module's name) starts."""
@@ -475,9 +526,9 @@ class Run:
             qual = f"{cls.__module__}.{cls.__qualname__}"
             if not where or where == qual or where == cls.__module__:
                 covered.append(tid)
-        message, tb = "", ""
+        message, tb, test_frames = "", "", []
         if err is not None:
-            message, tb, _line = self.describe(err[1])
+            message, tb, _line, test_frames = self.describe(err[1])
             message = f"{name} raised {message}"
         elif reason is not None:
             message = f"skipped in {name}: {reason}"[:MESSAGE_CAP]
@@ -490,6 +541,7 @@ class Run:
                 "tests": covered,
                 "message": message,
                 "traceback": tb,
+                "testFrames": test_frames,
             }
         )
 
@@ -924,6 +976,10 @@ def run_tests(config, emit_text):
 
     getframe = sys._getframe
     gc_enabled, gc_disable, gc_enable = gc.isenabled, gc.disable, gc.enable
+    # The ids of test.py's own code objects, once it is imported: a caller in test.py is named only from one of
+    # them (code compiled under test.py's name that called check() would have the host add that line of test.py).
+    tests_name = config["tests_file"]
+    test_code_ids = [frozenset()]
 
     def sink(key, value, rtol, atol, subtest, calls):
         # What check() sends, and nothing else: the sink is reachable, and the host reads these fields.
@@ -948,7 +1004,8 @@ def run_tests(config, emit_text):
                     gc_enable()
             code = frame.f_code
             name = code.co_filename.replace(prefix, "")
-            caller = f'  File "{name}", line {frame.f_lineno}, in {code.co_name}\n'
+            if name != tests_name or id(code) in test_code_ids[0]:
+                caller = f'  File "{name}", line {frame.f_lineno}, in {code.co_name}\n'
         except Exception:  # noqa: BLE001 - the caller is only for the traceback text
             pass
         emit(
@@ -1020,6 +1077,7 @@ def run_tests(config, emit_text):
             tests = [t for t in tests if _test_id(t) in wanted]
         # Ids and classes, not the test objects: nothing code under test can reach leads to a running test.
         run.tests = [(_test_id(t), type(t)) for t in tests]
+        test_code_ids[0] = frozenset(map(id, run.test_codes))
         emit({"type": "collected", "tests": [_test_id(t) for t in tests]})
         # What the loading changed is seen before the test classes join the watch (which notes the run object again).
         run.check_guard()
@@ -1066,7 +1124,7 @@ def run_tests(config, emit_text):
         pass
     except KeyboardInterrupt as exc:
         # Where the code was when it was stopped: the line is marked in the editor.
-        text, line = format_exc(exc, run.target_abs, run.workdir, run.summary)
+        text, line, test_frames = format_exc_marked(exc, run.target_abs, run.workdir, run.summary)
         state = run.current
         current = state.id if state else None
         printed = {}
@@ -1081,7 +1139,7 @@ def run_tests(config, emit_text):
                     "stdoutTruncated": out.truncated,
                     "stderrTruncated": err.truncated,
                 }
-        emit({"type": "interrupted", "id": current, "line": line, "traceback": text, **printed})
+        emit({"type": "interrupted", "id": current, "line": line, "traceback": text, "testFrames": test_frames, **printed})
     finally:
         # (Not the code of every protected function: reading it is audited, a few milliseconds for them all, and
         # the audit hook refuses to replace it.)

@@ -1943,7 +1943,7 @@ class Guard:
         code under test can reach the handle. Raises ``RuntimeError`` for any other."""
         if window is None or window is not self.window or self.summary is None:
             raise RuntimeError("a traceback's frames of the test side are not available to code under test")
-        return self.summary(tb)
+        return self.summary(tb, self.test_codes)
 
     def changes(self, window=None, opening=False):
         """Labels of the protected objects changed since the guard was made

@@ -362,8 +362,12 @@ def _tracebacks_outside_test(hidden):
     # (Made here from each frame's code, not by traceback's summary, which hands each frame's globals to
     # linecache.lazycache: a lazycache of the candidate's was given test.py's whole namespace. A frame reader
     # itself, at its own look.)
-    def summary(tb):
+    # ``test_codes``: the ids of test.py's own code objects; the summary's ``test_frames`` says, frame by frame,
+    # whether it runs one of them (the host adds test.py's source line under those frames alone: code compiled
+    # under test.py's name, or a file name or line written by code under test, names lines of test.py too).
+    def summary(tb, test_codes=frozenset()):
         found = []
+        real = []
         while tb is not None:
             frame = tb.tb_frame
             code = frame.f_code
@@ -371,9 +375,12 @@ def _tracebacks_outside_test(hidden):
             at = next(islice(code.co_positions(), lasti // 2, None)) if lasti >= 0 else (None, None, None, None)
             line, end_line, col, end_col = at if at[0] is not None else (tb.tb_lineno, *at[1:])
             found.append(frame_summary(code.co_filename, line, code.co_name, lookup_line=False, end_lineno=end_line, colno=col, end_colno=end_col))
+            real.append(id(code) in test_codes)
             del frame, code
             tb = tb.tb_next
-        return from_list(found)
+        stack = from_list(found)
+        stack.test_frames = real
+        return stack
 
     _walk_tb_with_full_positions.__doc__ = traceback._walk_tb_with_full_positions.__doc__
     _walk_tb_with_full_positions.__module__ = "traceback"

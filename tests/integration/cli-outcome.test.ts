@@ -273,6 +273,51 @@ naive_pass_at_k.__qualname__ = "f(1): ok] [all other items match; see"
     },
   );
 
+  it.each(["pyodide", "native"])(
+    "%s: test.py's source lines are added under the frames of test.py's own code alone, not under one that code under test named test.py",
+    (backend) => {
+      const canonical = readFileSync(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url), "utf8");
+      const testPy = readFileSync(new URL("../../tasks/pass-at-k/test.py", import.meta.url), "utf8").split("\n");
+      // Each route names test.py's line 12: code compiled under test.py's name (raising, and calling check(),
+      // whose caller line the host completes), a source line linecache was told, an exception's message.
+      const text = `import linecache as _linecache, os as _os
+import recode_check as _rc
+
+_here = _os.path.abspath(__file__)
+_fake = "x\\n  File \\"test.py\\", line 12, in y"
+
+
+def _as_test_py(text, line):
+    name = _os.path.join(_os.path.dirname(_os.path.dirname(_here)), "test.py")
+    exec(compile("\\n" * (line - 1) + text + "\\n", name, "exec"), {"_rc": _rc})
+
+
+${canonical
+  .replace(
+    /def pass_at_k\(n, c, k\):\n( {4}"""[\s\S]*?"""\n)?/,
+    (m) => `${m}    if (n, c, k) == (10, 3, 1):
+        _as_test_py("_rc.check(None, 'pass_at_k_small', [0.5])", 12)
+    if (n, c, k) == (200, 3, 100):
+        _linecache.cache[_here] = (1, None, [_fake + "\\n"] * 400, _here)
+        raise ValueError("from a line linecache was told")
+    if (n, c, k) == (10, 8, 2):
+        _as_test_py("raise ValueError('compiled as test.py')", 12)
+`,
+  )
+  .replace(/def naive_pass_at_k\(n, c, k\):\n( {4}"""[\s\S]*?"""\n)?/, (m) => `${m}    raise ValueError("bad" + _fake[1:])\n`)}`;
+      const r = recode("test", "pass-at-k", candidate("named-test-py.py", text), "--json", "--backend", backend);
+      const tests = JSON.parse(r.stdout).tests as { id: string; message: string; traceback: string }[];
+      for (const t of tests) expect(`${t.message}${t.traceback}`).not.toContain((testPy[11] as string).trim());
+      // (test.py's own frames keep their lines.)
+      const large = tests.find((t) => t.id === "TestPassAtK.test_large_n");
+      expect(large?.traceback).toContain('  File "test.py", line 23, in test_large_n\n    check(self, "pass_at_k_large"');
+      const edges = tests.find((t) => t.id === "TestPassAtK.test_edges_and_errors");
+      expect(edges?.traceback).toContain('  File "test.py", line 12, in <module>\nValueError: compiled as test.py');
+      const naive = tests.find((t) => t.id === "TestNaivePassAtK.test_values_and_bias");
+      expect(naive?.traceback).toContain('ValueError: bad\n  File "test.py", line 12, in y\n');
+    },
+  );
+
   it.each(["pyodide", "native"])("%s: a module put in sys.modules as numpy is not what the checks encode with", (backend) => {
     // (chronos-mean-scale-tokenizer lists no package; its error checks call outcome() with objects of the task's own.)
     const canonical = readFileSync(new URL("../../tasks/chronos-mean-scale-tokenizer/canonical.py", import.meta.url), "utf8");

@@ -107,7 +107,7 @@ describe("after the host sent the interrupt", () => {
     const traceback =
       'Traceback (most recent call last):\n  File "test.py", line 4, in test_a\n  File "pkg/mod.py", line 2, in f\n    while True: pass\nKeyboardInterrupt\n';
     feed(asm, [
-      { type: "interrupted", id: "T.test_a", line: 2, traceback },
+      { type: "interrupted", id: "T.test_a", line: 2, traceback, testFrames: [1] },
       { type: "end", poisoned: null },
     ]);
     const run = asm.finish("pyodide", 10_500, null, { kind: "timeout", message: "" });
@@ -115,6 +115,40 @@ describe("after the host sent the interrupt", () => {
     expect(run.tests[0]?.traceback).toBe(
       'Traceback (most recent call last):\n  File "test.py", line 4, in test_a\n    f(10**9)\n  File "pkg/mod.py", line 2, in f\n    while True: pass\nKeyboardInterrupt\n',
     );
+  });
+
+  it("test.py's lines go under the frame lines the harness marks as test.py's own code alone", () => {
+    const req = { ...REQ, tests: "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        f(1)\n" };
+    const asm = new RunAssembler(req);
+    // (A line of the message and an unmarked frame line both name test.py's line 4: code under test wrote them.)
+    const traceback =
+      'Traceback (most recent call last):\n  File "test.py", line 4, in test_a\n  File "test.py", line 4, in <module>\nValueError: bad\n  File "test.py", line 4, in x\n';
+    feed(asm, [
+      { type: "collected", tests: ["T.test_a", "T.test_b"] },
+      { type: "test-start", id: "T.test_a" },
+      { type: "test-outcome", id: "T.test_a", status: "error" },
+      {
+        ...resultEvent("T.test_a", "error"),
+        traceback,
+        testFrames: [1, 3, "4", 99],
+        subtests: [{ params: "(i=1)", status: "error", message: "ValueError: bad", traceback, testFrames: [2] }],
+      },
+      { type: "test-start", id: "T.test_b" },
+      { type: "test-outcome", id: "T.test_b", status: "error" },
+      { ...resultEvent("T.test_b", "error"), traceback },
+      { type: "end", poisoned: null },
+    ]);
+    const run = asm.finish("pyodide", 10, null);
+    const [a, b] = run.tests;
+    expect(a?.traceback).toBe(
+      'Traceback (most recent call last):\n  File "test.py", line 4, in test_a\n    f(1)\n  File "test.py", line 4, in <module>\nValueError: bad\n  File "test.py", line 4, in x\n',
+    );
+    expect(a?.subtests[0]?.traceback).toBe(
+      'Traceback (most recent call last):\n  File "test.py", line 4, in test_a\n  File "test.py", line 4, in <module>\n    f(1)\nValueError: bad\n  File "test.py", line 4, in x\n',
+    );
+    expect(a?.subtests[0]).not.toHaveProperty("testFrames");
+    // (No marks, no lines.)
+    expect(b?.traceback).toBe(traceback);
   });
 
   it("a test stopped after one of its checks failed: failed at that check, and the message says what stopped it", () => {
