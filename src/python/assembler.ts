@@ -1060,7 +1060,9 @@ export function mismatchMessage(m: Mismatch): string {
  * interpreter sends only where the call was).
  */
 export function withSourceLine(caller: string, req: RunRequest): string {
-  const m = /^ {2}File "([^"]+)", line (\d+), in .*\n$/.exec(caller);
+  // (A function's name as code has it, `test_x` or `<module>`: one with a quote or a space in it was written as
+  // more of the line, `File "test.py", line 60, in q", line 2, in q`.)
+  const m = /^ {2}File "([^"]+)", line (\d+), in [\p{L}\p{N}_.<>]+\n$/u.exec(caller);
   if (!m) return caller;
   const file = m[1] as string;
   const text =
@@ -1085,7 +1087,7 @@ export function withTestPyLines(traceback: string, req: RunRequest, testFrames: 
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
     out.push(line);
-    const m = marked.has(i) ? /^ {2}File "test\.py", line (\d+), in .*$/.exec(line) : null;
+    const m = marked.has(i) ? /^ {2}File "test\.py", line (\d+), in [\p{L}\p{N}_.<>]+$/u.exec(line) : null;
     if (m && !(lines[i + 1] ?? "").startsWith("    ")) {
       const source = linesOf(req, req.tests)[Number(m[1]) - 1]?.trim();
       if (source) out.push(`    ${source}`);

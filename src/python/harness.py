@@ -936,6 +936,12 @@ def _collection_error(exc, run, import_out):
         }
 
 
+def _plain_place(text):
+    """Whether a file or function name can stand in a caller's line as it is: a plain string of printable
+    characters with no quote (the host reads the line's parts by its quotes)."""
+    return type(text) is str and text.isprintable() and '"' not in text
+
+
 def run_tests(config, emit_text):
     """Run the task tests. ``config``: workdir, target (path relative to
     workdir), tests_file, output_cap (characters per stream per test), only
@@ -1004,7 +1010,9 @@ def run_tests(config, emit_text):
                     gc_enable()
             code = frame.f_code
             name = code.co_filename.replace(prefix, "")
-            if name != tests_name or id(code) in test_code_ids[0]:
+            # (A plain name alone: one written by code under test as `test.py", line 60, in q` read as test.py's
+            # line 60 to the host.)
+            if (name != tests_name or id(code) in test_code_ids[0]) and _plain_place(name) and _plain_place(code.co_name):
                 caller = f'  File "{name}", line {frame.f_lineno}, in {code.co_name}\n'
         except Exception:  # noqa: BLE001 - the caller is only for the traceback text
             pass

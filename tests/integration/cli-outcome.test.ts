@@ -304,15 +304,25 @@ ${canonical
         _as_test_py("raise ValueError('compiled as test.py')", 12)
 `,
   )
-  .replace(/def naive_pass_at_k\(n, c, k\):\n( {4}"""[\s\S]*?"""\n)?/, (m) => `${m}    raise ValueError("bad" + _fake[1:])\n`)}`;
+  .replace(/def naive_pass_at_k\(n, c, k\):\n( {4}"""[\s\S]*?"""\n)?/, (m) => `${m}    raise ValueError("bad" + _fake[1:])\n`)
+  .replace(
+    /def aggregate_pass_at_k\(results, ks=\(1, 10, 100\)\):\n( {4}"""[\s\S]*?"""\n)?/,
+    (m) => `${m}    exec(compile("_rc.check(None, 'leak_key', [0.5])", 'test.py", line 18, in q', "exec"), {"_rc": _rc})\n`,
+  )}`;
       const r = recode("test", "pass-at-k", candidate("named-test-py.py", text), "--json", "--backend", backend);
       const tests = JSON.parse(r.stdout).tests as { id: string; message: string; traceback: string }[];
-      for (const t of tests) expect(`${t.message}${t.traceback}`).not.toContain((testPy[11] as string).trim());
+      // (And line 18, which a file name written as more of a caller's line named.)
+      for (const t of tests) {
+        expect(`${t.message}${t.traceback}`).not.toContain((testPy[11] as string).trim());
+        expect(`${t.message}${t.traceback}`).not.toContain((testPy[17] as string).trim());
+      }
       // (test.py's own frames keep their lines.)
       const large = tests.find((t) => t.id === "TestPassAtK.test_large_n");
       expect(large?.traceback).toContain('  File "test.py", line 23, in test_large_n\n    check(self, "pass_at_k_large"');
       const edges = tests.find((t) => t.id === "TestPassAtK.test_edges_and_errors");
       expect(edges?.traceback).toContain('  File "test.py", line 12, in <module>\nValueError: compiled as test.py');
+      const aggregate = tests.find((t) => t.id === "TestAggregate.test_per_problem_mean_and_errors");
+      expect(aggregate?.message).toContain("leak_key");
       const naive = tests.find((t) => t.id === "TestNaivePassAtK.test_values_and_bias");
       expect(naive?.traceback).toContain('ValueError: bad\n  File "test.py", line 12, in y\n');
     },
