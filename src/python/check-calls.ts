@@ -1,7 +1,8 @@
 /**
  * The `outcome()` calls a check event names (`recode_check.check` sends their texts beside the value): which
- * call an item that differs came from, and which other items of a list of calls differ too. The texts are
- * written inside the interpreter under test: they name calls in messages and decide nothing.
+ * call an item that differs came from, which other items of a list of calls differ too, and where a call
+ * raised. The texts and places are written inside the interpreter under test: they name calls in messages and
+ * decide nothing.
  */
 import type { PyValue } from "../core/values";
 import { compareValues } from "../core/values";
