@@ -8,12 +8,20 @@ import type { PyValue } from "../core/values";
 import { compareValues } from "../core/values";
 
 /**
+ * The longest `calls` text read (characters): the check helper writes at most 50,000 characters of texts
+ * (`recode_check._LABELS_CHARS`), which their JSON quotes and escapes can lengthen.
+ */
+export const CALLS_TEXT_LIMIT = 120_000;
+
+/**
  * A check event's `calls` (JSON text written by `recode_check.check`): the text of the one `outcome()`
  * call the checked value is, or those of the calls its items are, in order; null when absent or of any
  * other shape (code under test can call the sink itself: the texts name calls in messages and decide nothing).
  */
 export function callsOf(raw: unknown): string | string[] | null {
-  if (typeof raw !== "string") return null;
+  // (Not read past what the check helper ever writes: code under test that called the sink with ten million
+  // texts held the host for seconds and hundreds of megabytes.)
+  if (typeof raw !== "string" || raw.length > CALLS_TEXT_LIMIT) return null;
   let v: unknown;
   try {
     v = JSON.parse(raw);
