@@ -290,11 +290,11 @@ def format_exc_marked(exc, target_abs, workdir, summary=None):
     lines_before = text.count("\n")
     test_lines = []
     # (As ``StackSummary.format`` writes them, frame by frame, counting the lines: a recursion's repeats past
-    # three are left out and said in one line, as CPython says them.)
+    # three are left out and said in one line, as CPython says them. The stack is for its formatter alone.)
     stack = traceback.StackSummary.from_list([fr for fr, _ in shown])
     cutoff = traceback._RECURSIVE_CUTOFF
     last, count = None, 0
-    for fr, (_fr, is_test) in zip(stack, shown):
+    for fr, is_test in shown:
         chunk = stack.format_frame_summary(fr)
         if chunk is None:
             continue
