@@ -8,7 +8,7 @@ to kill the interpreter still knows what finished:
 
 - ``{"type": "collected", "tests": [ids]}``
 - ``{"type": "collection-error", "message", "file", "line", "traceback"}``
-- ``{"type": "module-skipped", "message"}`` (test.py raised SkipTest on import)
+- ``{"type": "module-skipped", "message"}`` (SkipTest raised as test.py was imported: test.py's own, or a note of whose)
 - ``{"type": "test-start", "id"}``
 - ``{"type": "output", "stream", "text"}``: what the running test wrote to
   ``stdout`` or ``stderr``, as it writes it (its first ``OUTPUT_WRITES``
@@ -1068,11 +1068,21 @@ def run_tests(config, emit_text):
         except _Stop:
             raise
         except unittest.SkipTest as exc:
-            # As CPython's discover: the whole module is skipped. Where the target file raised it, the message says so
-            # (test.py did not skip itself).
+            # As CPython's discover: the whole module is skipped. Unless test.py raised it, the message says so
+            # (test.py did not skip itself), with the target's line where a frame of the target raised it. test.py
+            # raised it when every frame traceback's walk lists is test.py's (a frame of any other file, the
+            # import machinery's included, ran code test.py imported).
             _text, line = format_exc(exc, run.target_abs, run.workdir)
-            where = f" (raised by {config['target']}, line {line}, as it was imported)" if line is not None else ""
-            emit({"type": "module-skipped", "message": f"skipped: {exc}{where}"[:MESSAGE_CAP]})
+            tests_abs = os.path.abspath(os.path.join(run.workdir, config["tests_file"]))
+            frames = traceback.extract_tb(BaseException.__dict__["__traceback__"].__get__(exc))
+            if all(os.path.abspath(fr.filename) == tests_abs for fr in frames):
+                where = ""
+            elif line is not None:
+                where = f" (raised by {config['target']}, line {line}, as it was imported)"
+            else:
+                where = " (not raised by test.py itself: raised by code test.py imported)"
+            reason = str(exc)[: max(0, MESSAGE_CAP - len(where) - len("skipped: "))]
+            emit({"type": "module-skipped", "message": f"skipped: {reason}{where}"})
             return run
         except BaseException as exc:  # noqa: BLE001 - any import failure is a collection error
             if isinstance(exc, (MemoryError, RecursionError)):

@@ -211,9 +211,39 @@ class TestCore(unittest.TestCase):
 
   it("a skip the target file raises as it is imported skips the module, as CPython's discover does, and says where it came from", async () => {
     const r = await rt.run(request(`import unittest\nraise unittest.SkipTest("needs a GPU")\n${GOOD}`, { expected }));
-    expect(r.tests.map((t) => t.status)).toEqual(["skipped"]);
-    expect(r.tests[0]?.message).toBe("skipped: needs a GPU (raised by pkg/mod.py, line 2, as it was imported)");
+    // Each recorded test, skipped: the run counts the task's tests (0 of them passed, not 0 of 1).
+    const recorded = Object.keys(JSON.parse(expected).tests);
+    expect(recorded.length).toBeGreaterThan(3);
+    expect(r.tests.map((t) => t.id).sort()).toEqual([...recorded].sort());
+    expect(new Set(r.tests.map((t) => t.status))).toEqual(new Set(["skipped"]));
+    expect(r.tests.find((t) => t.id === "TestCore.test_pass")?.interface).toBe("add");
+    expect(new Set(r.tests.map((t) => t.message))).toEqual(
+      new Set(["skipped: needs a GPU (raised by pkg/mod.py, line 2, as it was imported)"]),
+    );
+    expect(r.counts.total).toBe(recorded.length);
     expect(r.allPassed).toBe(false);
+  });
+
+  it("a module skip raised by code the target compiled under another file's name is not test.py's own", async () => {
+    // No frame of the target file raises it: a module __getattr__ made from text compiled as the import machinery's.
+    const code = `${GOOD.replace("def table(", "def _table(")}
+import unittest
+_ns = {}
+exec(compile("import unittest\\ndef __getattr__(name):\\n    raise unittest.SkipTest('needs numpy 2')\\n", "<frozen importlib._bootstrap>", "exec"), _ns)
+__getattr__ = _ns["__getattr__"]
+`;
+    const r = await rt.run(request(code, { expected }));
+    expect(r.tests.length).toBe(Object.keys(JSON.parse(expected).tests).length);
+    expect(r.tests[0]?.message).toBe("skipped: needs numpy 2 (not raised by test.py itself: raised by code test.py imported)");
+    // A message as long as any still says where it came from.
+    const long = await rt.run(request(`import unittest\nraise unittest.SkipTest("x" * 5000)\n${GOOD}`, { expected }));
+    expect(long.tests[0]?.message).toMatch(/x \(raised by pkg\/mod\.py, line 2, as it was imported\)$/);
+  });
+
+  it("test.py that skips itself as it is imported: its reason, with no note", async () => {
+    const tests = `import unittest\nraise unittest.SkipTest("needs a GPU")\n${TESTS}`;
+    const r = await rt.run(request(GOOD, { tests }));
+    expect(r.tests.map((t) => [t.id, t.status, t.message])).toEqual([["ModuleSkipped.test", "skipped", "skipped: needs a GPU"]]);
   });
 
   // Tried again when it fails: on a machine whose two cores other test files share, the box's process has been
