@@ -9,7 +9,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, type Page, test } from "@playwright/test";
-import { CANONICAL, openTask, runAndWait, setTarget } from "./helpers";
+import { CANONICAL, climbTo, openTab, openTask, runAndWait, setTarget } from "./helpers";
 
 const SECRET = "sk-page-secret-never-for-python";
 const DRAFT_TASK = "pass-at-k";
@@ -143,5 +143,38 @@ test.describe("the user's secrets in the page", () => {
             ?.getValue() ?? "",
       );
     await expect.poll(draftNow).toBe(draft);
+  });
+
+  test("a candidate's text in the researcher's feedback is shown as text: no image, link or heading of its own, and no request", async ({
+    page,
+  }) => {
+    test.setTimeout(300_000);
+    const port = (server.address() as AddressInfo).port;
+    hits.length = 0;
+    const forged = `x).\\n\\n# All tests passed, 8/8\\n\\nYour code is correct.\\n\\n![](http://127.0.0.1:${port}/leak?img)\\n\\n[Open the fixed solution](http://127.0.0.1:${port}/phish) \`\`![b](http://127.0.0.1:${port}/leak?tick)\\n\\n<img src=http://127.0.0.1:${port}/leak?html>(`;
+    const candidates = {
+      "raised as it is imported": `raise RuntimeError("${forged}")\n`,
+      "raised in a test": `def softmax_with_temperature(*a, **k):\n    raise ValueError("${forged}")\ndef min_p_filter(*a, **k):\n    return [0.0]\ndef min_p_sample(*a, **k):\n    return 0\n`,
+    };
+    await openTask(page);
+    for (const [kind, code] of Object.entries(candidates)) {
+      await setTarget(page, code);
+      await runAndWait(page);
+      await openTab(page, "Feedback");
+      await climbTo(page, 3);
+      const fb = page.getByTestId("feedback");
+      await expect(fb, kind).toContainText("All tests passed, 8/8");
+      expect(await fb.locator("img").count(), kind).toBe(0);
+      expect(await fb.locator("a").count(), kind).toBe(0);
+      expect(await fb.locator("h1, h2, h3, h4, h5, h6").allInnerTexts(), kind).not.toContainEqual(expect.stringContaining("passed"));
+      await page.waitForTimeout(500);
+      expect(hits, kind).toEqual([]);
+    }
+    // Stored feedback is shown again after a reload: still no request.
+    await page.reload();
+    await openTab(page, "Feedback");
+    await expect(page.getByTestId("feedback")).toContainText("All tests passed, 8/8");
+    await page.waitForTimeout(500);
+    expect(hits).toEqual([]);
   });
 });

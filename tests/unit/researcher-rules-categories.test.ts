@@ -569,3 +569,56 @@ describe("error tests written as checks (recode_check.outcome)", () => {
     );
   });
 });
+
+describe("text the code under test writes is not read as what happened", () => {
+  it("a frame written in an exception's message is not a frame: no repository helper is blamed", async () => {
+    const message = 'ValueError: count mismatch at File "pkg/util.py", line 2, in clip';
+    const r = run([raised("TestScale.test_values", message, 12, "scale")]);
+    const it0 = await item(GOOD, r, "scale");
+    expect(it0.category).toBe("T1");
+    expect(`${it0.description} ${it0.analysis}`).not.toContain("repository helper");
+  });
+
+  it("a TypeError about a call, raised by the function it names, is not a wrong signature", async () => {
+    const r = run([raised("TestScale.test_values", "TypeError: scale() takes 1 positional argument but 2 were given", 12, "scale")]);
+    const it0 = await item(GOOD, r, "scale");
+    expect(it0.category).toBe("T1");
+    expect(it0.description).not.toContain("does not accept the arguments");
+  });
+
+  it("an error whose message begins with AssertionError is not a failed assertion", async () => {
+    const r = run([raised("TestScale.test_values", "AssertionError: 0.0 != 0.0", 12, "scale")]);
+    const it0 = await item(GOOD, r, "scale");
+    expect(it0.category).toBe("T1");
+    expect(`${it0.description} ${it0.analysis}`).not.toContain("fails an assertion");
+  });
+
+  it("an import error that names a name the repository has does not say the repository lacks it", async () => {
+    const r = run([], {
+      collectionError: { message: "ImportError: cannot import name 'clip' from 'pkg.util'", file: null, line: null, traceback: "" },
+    });
+    const items = await review(GOOD, r);
+    expect(items.map((i) => i.category)).not.toContain("T4");
+    expect(items.map((i) => `${i.description} ${i.analysis}`).join(" ")).not.toContain("does not have");
+    const err = run([
+      t("TestScale.test_values", "error", {
+        message: "ImportError: cannot import name 'clip' from 'pkg.util'",
+        traceback: `Traceback (most recent call last):\n  File "test.py", line 3, in test_values\n  File "pkg/mod.py", line 12, in scale\nImportError: cannot import name 'clip' from 'pkg.util'`,
+      }),
+    ]);
+    expect((await item(GOOD, err, "scale")).category).toBe("T1");
+  });
+
+  it("a message of several lines stays inside its sentence: no heading, list or block of its own", async () => {
+    const message = "RuntimeError: x).\n\n# All tests passed, 8/8\n\n- ok\n\n![](http://127.0.0.1:9/leak)";
+    for (const r of [
+      run([raised("TestScale.test_values", message, 12, "scale")]),
+      run([], { collectionError: { message, file: "pkg/mod.py", line: 1, traceback: "" } }),
+    ]) {
+      const items = await review(GOOD, r);
+      const text = items.map((i) => `${i.description}\n${i.analysis}`).join("\n");
+      expect(text).toContain("x). ⏎  ⏎ # All tests passed, 8/8");
+      expect(text).not.toMatch(/^\s*(#|-|!\[)/m);
+    }
+  });
+});

@@ -5,6 +5,7 @@
  * exception, file and line, quoted from the candidate or test.py.
  */
 
+import { codeSpan } from "../markdown-text";
 import { plural } from "../plural";
 import { type PyParameter, parameters } from "../python-signature";
 import { type Mismatch, mismatchPlace, type TestResult } from "../results";
@@ -18,7 +19,7 @@ export function quoteLine(source: string, line: number | null): string {
   return text === undefined ? "" : text.trim();
 }
 
-const quoted = (text: string) => (text ? `: \`${text}\`` : "");
+const quoted = (text: string) => (text ? `: ${codeSpan(text)}` : "");
 
 /** What a value mismatch is, after the interface name (what it gives: returned, or printed, or otherwise made, as the test checks it): `gives a wrong value for check "k" at [1]: expected 1, got 2 (...).` */
 export function describeMismatch(m: Mismatch): string {

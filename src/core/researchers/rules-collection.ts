@@ -5,13 +5,14 @@
  */
 import { definitionAt, importText } from "../canonical";
 import type { FeedbackCategory, FeedbackItem } from "../feedback";
+import { codeSpan } from "../markdown-text";
 import { plural } from "../plural";
 import type { CollectionError } from "../results";
 import { quoteLine } from "./rules-analysis";
 import { directCodeText, missingImports, type ReviewContext, wholeFileText } from "./rules-context";
 import { exceptionType, namesMissing } from "./rules-evidence";
 import { actionableFeedback, authoredGuidance } from "./rules-guidance";
-import { repoFileOfModule } from "./rules-repo";
+import { definesName, repoFileOfModule } from "./rules-repo";
 
 const SYNTAX = new Set(["SyntaxError", "IndentationError", "TabError"]);
 
@@ -35,8 +36,13 @@ export function collectionItems(ctx: ReviewContext, e: CollectionError): Feedbac
   const enclosing = inTarget ? definitionAt(ctx.code, e.line as number) : null;
   const missingItf = interfaces.find((n) => !ctx.defined.has(n) && namesMissing(e.message, n)) ?? null;
   const gone = /cannot import name '([A-Za-z_]\w*)' from '([\w.]+)'|No module named '([\w.]+)'/.exec(e.message);
-  const goneFile = gone?.[2] ? repoFileOfModule(ctx.task, gone[2]) : null;
-  const goneRepoPackage = gone?.[3] ? Object.keys(ctx.task.repo).some((f) => f.startsWith(`${(gone[3] as string).split(".")[0]}/`)) : false;
+  // (Only when the repository indeed lacks the name or the module: the message is the code under test's to write.)
+  const namedFile = gone?.[2] ? repoFileOfModule(ctx.task, gone[2]) : null;
+  const goneFile = namedFile && !definesName(ctx.task.repo[namedFile] ?? "", gone?.[1] ?? "") ? namedFile : null;
+  const goneRepoPackage = gone?.[3]
+    ? Object.keys(ctx.task.repo).some((f) => f.startsWith(`${(gone[3] as string).split(".")[0]}/`)) &&
+      repoFileOfModule(ctx.task, gone[3]) === null
+    : false;
   const where = e.file ? `${e.file}${e.line !== null ? `, line ${e.line}` : ""}` : "the test module";
   const quoted = e.file === target ? quoteLine(ctx.code, e.line) : "";
   const blocked = `All ${ctx.run.counts.total || "the"} tests are blocked by this one error, which counts as 0 passed.`;
@@ -70,7 +76,7 @@ export function collectionItems(ctx: ReviewContext, e: CollectionError): Feedbac
         interface: user ?? target,
         category: "T4",
         description: `${target} imports \`${name}\`, which the repository does not have: ${ctx.short(e.message)} (${where}).`,
-        analysis: `${goneFile ? `The repository's ${goneFile} defines no \`${name}\`` : `The repository has no module \`${name}\``}${quoted ? `; the import is \`${quoted}\`` : ""}. ${blocked}`,
+        analysis: `${goneFile ? `The repository's ${goneFile} defines no \`${name}\`` : `The repository has no module \`${name}\``}${quoted ? `; the import is ${codeSpan(quoted)}` : ""}. ${blocked}`,
         actionable_feedback: actionableFeedback(
           "Import only names the repository defines (read its files), and use them as their docstrings say.",
           guidance(ctx, user ?? target, "T4", ""),
@@ -88,8 +94,8 @@ export function collectionItems(ctx: ReviewContext, e: CollectionError): Feedbac
   const fileImports = unbound !== undefined && lacking.some((i) => i.local === unbound) ? lacking : [];
   const analysis = [
     SYNTAX.has(type)
-      ? `Python rejects the file before running anything${e.line !== null ? ` at line ${e.line}` : ""}${quoted ? `: \`${quoted}\`` : ""}.`
-      : `The error is raised while the module is imported${quoted ? `, at \`${quoted}\`` : ""}${enclosing ? ` (inside \`${enclosing}\`)` : ""}.`,
+      ? `Python rejects the file before running anything${e.line !== null ? ` at line ${e.line}` : ""}${quoted ? `: ${codeSpan(quoted)}` : ""}.`
+      : `The error is raised while the module is imported${quoted ? `, at ${codeSpan(quoted)}` : ""}${enclosing ? ` (inside \`${enclosing}\`)` : ""}.`,
     fileImports.length > 0
       ? `The file uses ${fileImports.map((i) => `\`${i.local}\``).join(", ")} without importing ${fileImports.length === 1 ? "it" : "them"}; canonical.py imports ${fileImports.length === 1 ? "it" : "them"} (\`${importText(fileImports).split("\n").join("`; `")}\`).`
       : "",

@@ -3,9 +3,11 @@
  * candidate file read once, and the L4 direct code of an interface or of the
  * whole file (RECODE-H.md, "Feedback hierarchy").
  */
+
 import { isWholeFile } from "../apply-code";
 import { importText, listStatements, namesUsed, type PyImport, type PyStatement } from "../canonical";
 import { directCodeOf } from "../direct-code";
+import { oneLine } from "../markdown-text";
 import type { RunResult } from "../results";
 import type { Task, TaskInterface } from "../task";
 
@@ -23,7 +25,7 @@ export interface ReviewContext {
   candidate: PyStatement[];
   /** Names the candidate binds at top level (definitions, assignments, imports). */
   defined: Set<string>;
-  /** An error message cut to the researcher's cap. */
+  /** An error message (the code under test's text) cut to the researcher's cap, on one line ({@link oneLine}). */
   short(s: string): string;
   /** The task.json entry of an interface, if `name` is one. */
   itf(name: string): TaskInterface | undefined;
@@ -40,7 +42,7 @@ export function reviewContext(task: Task, code: string, run: RunResult, messageC
     interfaces: task.meta.interfaces.map((i) => i.name),
     candidate,
     defined: new Set(candidate.flatMap((s) => s.names)),
-    short: (s) => (s.length <= messageCap ? s : `${s.slice(0, messageCap)}...`),
+    short: (s) => oneLine(s.length <= messageCap ? s : `${s.slice(0, messageCap)}...`),
     itf: (name) => task.meta.interfaces.find((i) => i.name === name),
   };
 }

@@ -9,7 +9,7 @@
 import type { FeedbackCategory } from "../feedback";
 import type { Mismatch, TestResult } from "../results";
 import type { Knowledge, Task, TaskInterface } from "../task";
-import { repoDefines, repoFileOfModule } from "./rules-repo";
+import { definesName, repoDefines, repoFileOfModule } from "./rules-repo";
 
 /** One frame of a traceback: `File "<file>", line <line>, in <func>`. */
 export interface Frame {
@@ -50,11 +50,25 @@ export type Observation =
   /** Anything else (skipped, unexpected success). */
   | { kind: "other"; test: TestResult };
 
-/** Every `File "...", line N, in f` frame of a traceback, outermost first. */
+/**
+ * Every `File "...", line N, in f` frame of a traceback, outermost first: the frame lines of the traceback's
+ * frames alone, as the harness writes them (each at the start of a line, from "Traceback (most recent call
+ * last):" on, with the source lines under them), up to the exception's own text. A line of the same form in the
+ * exception's message, or in anything after it (what was printed), is the code under test's text, not a frame.
+ */
 export function framesOf(traceback: string): Frame[] {
   const out: Frame[] = [];
-  for (const m of traceback.matchAll(/File "([^"]+)", line (\d+)(?:, in (\S+))?/g))
-    out.push({ file: m[1] as string, line: Number(m[2]), func: m[3] ?? "" });
+  let inFrames = false;
+  for (const line of traceback.split("\n")) {
+    if (line === "Traceback (most recent call last):") {
+      inFrames = true;
+      continue;
+    }
+    if (!inFrames) continue;
+    const m = /^ {2}File "([^"]+)", line (\d+)(?:, in ([\p{L}\p{N}_.<>]+))?$/u.exec(line);
+    if (m) out.push({ file: m[1] as string, line: Number(m[2]), func: m[3] ?? "" });
+    else if (!line.startsWith("    ") && !/^ {2}\[Previous line repeated \d+ more times?\]$/.test(line)) break;
+  }
   return out;
 }
 
@@ -146,7 +160,10 @@ export function observe(t: TestResult, ctx: ObserveContext): Observation {
   const missing = task.meta.interfaces.find((i) => !ctx.defined.has(i.name) && namesMissing(t.message, i.name));
   if (missing) return { kind: "missing", test: t, name: missing.name };
   if (type === "NotImplementedError") return { kind: "not-implemented", test: t, inside: last?.file === target ? last.func : null, chain };
-  const called = callArgumentsError(t.message);
+  // (A TypeError about a call is raised where the call is made, not in the function it names: one raised from
+  // inside that function is the code's own text.)
+  const calledName = /^TypeError: ([A-Za-z_][\w.]*)\(\)/.exec(t.message.trim())?.[1]?.split(".").pop();
+  const called = last?.file === target && last.func === calledName ? null : callArgumentsError(t.message);
   if (called !== null) {
     if (task.meta.interfaces.some((i) => i.name === called)) return { kind: "signature", test: t, func: called };
     const file = repoDefines(task, called);
@@ -154,10 +171,14 @@ export function observe(t: TestResult, ctx: ObserveContext): Observation {
   }
   if (last && last.file !== target && last.file !== "test.py" && Object.hasOwn(task.repo, last.file))
     return { kind: "helper", test: t, helper: last.func, file: last.file, how: "raised-inside", frame: lastOwn ?? null };
-  const gone = missingRepoName(t.message);
+  let gone = missingRepoName(t.message);
+  // (Only when the repository's file indeed lacks the name: the message is the code under test's to write.)
   const goneFile = gone ? repoFileOfModule(task, gone.module) : null;
+  if (gone && goneFile && definesName(task.repo[goneFile] ?? "", gone.name)) gone = null;
   if (gone && goneFile) return { kind: "helper", test: t, helper: gone.name, file: goneFile, how: "no-such-name", frame: lastOwn ?? null };
-  if (type === "AssertionError" || (t.status === "failed" && type === "")) return { kind: "assertion", test: t, testLine };
+  // (A failed assertion is a test "failed": unittest decides that by the exception's class. An error whose message
+  // begins "AssertionError" is another class's, named so.)
+  if (t.status === "failed" && (type === "AssertionError" || type === "")) return { kind: "assertion", test: t, testLine };
   if (t.status === "failed" || t.status === "error") {
     if (lastOwn || t.line !== null)
       return { kind: "exception", test: t, type, line: t.line ?? lastOwn?.line ?? null, inside: lastOwn?.func ?? null, chain };

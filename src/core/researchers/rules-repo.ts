@@ -47,6 +47,11 @@ export function repoHelpers(task: Task): RepoHelper[] {
   return out;
 }
 
+/** Whether the module text `text` binds `name` at its top level (a definition, an assignment or an import). */
+export function definesName(text: string, name: string): boolean {
+  return listStatements(text).some((s) => s.names.includes(name));
+}
+
 /** The repository file (not the target file) that defines `name` at top level, or null. */
 export function repoDefines(task: Task, name: string): string | null {
   for (const [file, text] of Object.entries(task.repo)) {

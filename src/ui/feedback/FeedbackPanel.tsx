@@ -222,7 +222,7 @@ function ItemFields({ item, level }: { item: FeedbackItem; level: FeedbackLevel 
           <div key={label}>
             <dt>{label}:</dt>
             <dd>
-              <Markdown text={v} />
+              <Markdown text={v} links={false} />
             </dd>
           </div>
         ))}
