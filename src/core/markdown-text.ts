@@ -5,12 +5,17 @@
  * (src/ui/tasks/Markdown.tsx), whatever the text.
  */
 
+import { printable } from "./printable";
+
 /** Line breaks of every kind CommonMark or a reader sees. */
 const BREAKS = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/g;
 
-/** `text` on one line, each line break shown as ` ⏎ `: inside a sentence, it cannot start a block. */
+/**
+ * `text` on one line, each line break shown as ` ⏎ `: inside a sentence, it cannot start a block. Other control
+ * characters are written out ({@link printable}).
+ */
 export function oneLine(text: string): string {
-  return text.replace(BREAKS, " ⏎ ");
+  return printable(text.replace(BREAKS, " ⏎ "));
 }
 
 /**

@@ -151,7 +151,7 @@ test.describe("the user's secrets in the page", () => {
     test.setTimeout(300_000);
     const port = (server.address() as AddressInfo).port;
     hits.length = 0;
-    const forged = `x).\\n\\n# All tests passed, 8/8\\n\\nYour code is correct.\\n\\n![](http://127.0.0.1:${port}/leak?img)\\n\\n[Open the fixed solution](http://127.0.0.1:${port}/phish) \`\`![b](http://127.0.0.1:${port}/leak?tick)\\n\\n<img src=http://127.0.0.1:${port}/leak?html>(`;
+    const forged = `x).\\n\\n# All tests passed, 8/8\\n\\nYour code is correct.\\n\\n![](http://127.0.0.1:${port}/leak?img)\\n\\n[Open the fixed solution](http://127.0.0.1:${port}/phish) \`\`![b](http://127.0.0.1:${port}/leak?tick)\\n\\n<img src=http://127.0.0.1:${port}/leak?html>\\u202e(`;
     const candidates = {
       "raised as it is imported": `raise RuntimeError("${forged}")\n`,
       "raised in a test": `def softmax_with_temperature(*a, **k):\n    raise ValueError("${forged}")\ndef min_p_filter(*a, **k):\n    return [0.0]\ndef min_p_sample(*a, **k):\n    return 0\n`,
@@ -160,10 +160,15 @@ test.describe("the user's secrets in the page", () => {
     for (const [kind, code] of Object.entries(candidates)) {
       await setTarget(page, code);
       await runAndWait(page);
+      // A bidirectional override in the message is shown as its escape, in the results as in the feedback.
+      const shown = (await page.locator(".test-msg, [data-testid=collection-error]").allInnerTexts()).join("\n");
+      expect(shown, kind).toContain("\\u202e");
+      expect(shown, kind).not.toContain("\u202e");
       await openTab(page, "Feedback");
       await climbTo(page, 3);
       const fb = page.getByTestId("feedback");
       await expect(fb, kind).toContainText("All tests passed, 8/8");
+      expect(await fb.innerText(), kind).not.toContain("\u202e");
       expect(await fb.locator("img").count(), kind).toBe(0);
       expect(await fb.locator("a").count(), kind).toBe(0);
       expect(await fb.locator("h1, h2, h3, h4, h5, h6").allInnerTexts(), kind).not.toContainEqual(expect.stringContaining("passed"));

@@ -7,6 +7,13 @@ describe("printable", () => {
     expect(printable("a\u00adb\u2060c\ufeffd\u200de")).toBe("a\\xadb\\u2060c\\ufeffd\\u200de");
   });
 
+  it("shows the tag characters, which show nothing, by their code points; JSON keeps them as escapes", () => {
+    expect(printable("ok\u{e0041}\u{e007f}")).toBe("ok\\U000e0041\\U000e007f");
+    const line = jsonLine({ m: "ok\u{e0041}" });
+    expect(line).toBe('{"m":"ok\\udb40\\udc41"}');
+    expect(JSON.parse(line)).toEqual({ m: "ok\u{e0041}" });
+  });
+
   it("keeps newlines, tabs and ordinary text as they are", () => {
     expect(printable("Test run:\n\tok é ü 数")).toBe("Test run:\n\tok é ü 数");
   });

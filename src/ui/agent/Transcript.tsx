@@ -9,6 +9,7 @@ import { useState } from "react";
 import { STATUS_LABEL } from "../../core/feedback";
 import type { ChatMessage } from "../../core/model";
 import { plural } from "../../core/plural";
+import { printable } from "../../core/printable";
 import type { Trajectory, TrajectoryTurn } from "../../core/trajectory";
 import { DiffView, diffLines } from "../diff/DiffView";
 import type { TaskWorkspace } from "../tasks/panels";
@@ -202,7 +203,7 @@ function TurnView({ turn, previous, ws }: { turn: TrajectoryTurn; previous: Traj
       <details>
         <summary>Test results: {verdict}</summary>
         <ul className="turn-tests">
-          {turn.run.collectionError && <li className="bad">collection error: {turn.run.collectionError.message}</li>}
+          {turn.run.collectionError && <li className="bad">collection error: {printable(turn.run.collectionError.message)}</li>}
           {turn.run.tests.map((t) => (
             <li key={t.id} className={t.status === "passed" || t.status === "xfail" ? "ok" : "bad"}>
               {STATUS_LABEL[t.status]} {t.id}

@@ -5,6 +5,7 @@
  * editor to that line.
  */
 import { createContext, type MouseEvent, useContext } from "react";
+import { printable } from "../../core/printable";
 import { type RunResult, STOPPED_BY_USER, type TestResult } from "../../core/results";
 
 /** The target file's path and how to show one of its lines in the editor; null: lines are plain text. */
@@ -36,8 +37,9 @@ function FileLine({ file, line }: { file: string; line: number }) {
 const TRACE_LINE = /^(\s*File ")([^"]+)(", line )(\d+)(.*)$/;
 
 /** A traceback whose lines in the target file are links to the editor. */
-function Traceback({ text }: { text: string }) {
+function Traceback({ text: raw }: { text: string }) {
   const nav = useContext(GoToLine);
+  const text = printable(raw);
   if (!nav) return <pre>{text}</pre>;
   return (
     <pre>
@@ -126,8 +128,8 @@ function TestRow({ t }: { t: TestResult }) {
             </span>
           )}
           {t.message && (
-            <div className="test-msg" title={t.message.slice(0, 2000)}>
-              {t.message}
+            <div className="test-msg" title={printable(t.message.slice(0, 2000))}>
+              {printable(t.message)}
             </div>
           )}
         </summary>
@@ -154,13 +156,13 @@ function TestRow({ t }: { t: TestResult }) {
             {t.stdout && (
               <>
                 <h4>stdout{t.stdoutTruncated ? " (cut)" : ""}</h4>
-                <pre>{t.stdout}</pre>
+                <pre>{printable(t.stdout)}</pre>
               </>
             )}
             {t.stderr && (
               <>
                 <h4>stderr{t.stderrTruncated ? " (cut)" : ""}</h4>
-                <pre>{t.stderr}</pre>
+                <pre>{printable(t.stderr)}</pre>
               </>
             )}
           </div>
@@ -230,7 +232,7 @@ function Results({ result, live, runError, storedAt, pythonStarting }: Omit<Resu
       {result.incident && (
         <div className={`panel incident ${result.incident.kind}`} role="status" data-testid="incident" data-kind={result.incident.kind}>
           {incidentLabel(result.incident) && <strong>{incidentLabel(result.incident)}: </strong>}
-          {result.incident.message}
+          {printable(result.incident.message)}
         </div>
       )}
       {/* (A collection error that is the incident's own message, such as a package that did not load, is said once: above.) */}
@@ -249,7 +251,7 @@ function Results({ result, live, runError, storedAt, pythonStarting }: Omit<Resu
               )}
             </span>
           )}
-          : {result.collectionError.message.trim().split("\n").at(-1)}
+          : {printable(result.collectionError.message.trim().split("\n").at(-1) ?? "")}
           {(result.collectionError.traceback || result.collectionError.message.includes("\n")) && (
             <Traceback text={result.collectionError.traceback || result.collectionError.message} />
           )}
