@@ -20,7 +20,7 @@ import { taskRunRequest } from "../python/runtime";
 import { packageOptions } from "./run";
 import { BUILTIN_TASKS, loadTaskDir, recordCommandFor, TaskFolderError, taskPlace } from "./task-fs";
 import { backendLabel } from "./task-gates/doc";
-import { jsonLine, printable } from "./terminal-text";
+import { foldForTerminal, jsonLine, outputColumns, printable } from "./terminal-text";
 
 /** Bad usage or input of a command: the message says what to fix (exit code 2). */
 export class CommandInputError extends Error {}
@@ -281,7 +281,10 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       if (o.json) out(`${jsonLine({ ...testCommandJson(result), ...(problem ? { error: problem } : {}) })}\n`);
       else
         out(
-          `${taskLabel(spec, task, o.dir)}, ${backendLabel("native", version)}:\n${candidateLine(candidatePath)}${notJudgedHead(problem)}${renderTestLog(result, TEXT_LOG)}\n`,
+          foldForTerminal(
+            `${taskLabel(spec, task, o.dir)}, ${backendLabel("native", version)}:\n${candidateLine(candidatePath)}${notJudgedHead(problem)}${renderTestLog(result, TEXT_LOG)}\n`,
+            outputColumns(),
+          ),
         );
       if (problem) process.stderr.write(`recode: ${problem}\n`);
       setCode(why ? 2 : result.allPassed ? 0 : 1);
@@ -352,7 +355,10 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
     if (o.json) out(`${jsonLine({ ...testCommandJson(r), ...(problem ? { error: problem } : {}) })}\n`);
     else
       out(
-        `${taskLabel(spec, task, o.dir)}, ${backendLabel(o.backend, version)}:\n${candidateLine(candidatePath)}${notJudgedHead(problem)}${renderTestLog(r, TEXT_LOG)}\n`,
+        foldForTerminal(
+          `${taskLabel(spec, task, o.dir)}, ${backendLabel(o.backend, version)}:\n${candidateLine(candidatePath)}${notJudgedHead(problem)}${renderTestLog(r, TEXT_LOG)}\n`,
+          outputColumns(),
+        ),
       );
     if (problem) process.stderr.write(`recode: ${problem}\n`);
     setCode(problem ? 2 : r.allPassed ? 0 : 1);

@@ -9,7 +9,9 @@ import { loaderSlipAttack } from "../helpers/test-py-attacks";
 import { oracleOutcome } from "../helpers/unittest-oracle";
 
 const BIN = new URL("../../bin/recode.mjs", import.meta.url).pathname;
-const recode = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 120_000 });
+// (With no COLUMNS: the text output is folded only to a terminal's width or a COLUMNS that is set.)
+const recode = (...args: string[]) =>
+  spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 120_000, env: { ...process.env, COLUMNS: "" } });
 const dir = mkdtempSync(join(tmpdir(), "recode-test-cmd-"));
 
 /** A fresh folder holding a copy of the built-in pass-at-k task (to break it on purpose); returns the folder. */
@@ -710,6 +712,28 @@ describe("control characters in what code under test writes", () => {
     // JSON stays JSON (its escapes are JSON's).
     const j = recode("test", "pass-at-k", file("fake-verdict.py", fake), "--json");
     expect(JSON.parse(j.stdout).solved).toBe(false);
+  });
+});
+
+describe("long lines of what code under test writes", () => {
+  it("are folded to the terminal's width with their indent: nothing the code wrote starts a line at the margin", () => {
+    // A message padded with spaces so that a terminal 80 columns wide would wrap "PASS ..." and "Test run: ..." to
+    // the margin, where they read as lines of the log's own.
+    const canonical = readFileSync(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url), "utf8");
+    const padded = `${canonical}\ndef pass_at_k(n, c, k):\n    text = "x" + " " * 63 + "PASS    TestPassAtK.test_values  [pass_at_k]".ljust(80) + "Test run: 6 tests, 6 passed, 0 failed. All tests pass.".ljust(80)\n    raise ValueError(text)\n`;
+    const r = spawnSync(process.execPath, [BIN, "test", "pass-at-k", file("padded.py", padded), "--backend", "native"], {
+      encoding: "utf8",
+      timeout: 120_000,
+      env: { ...process.env, COLUMNS: "80" },
+    });
+    expect(r.status).toBe(1);
+    const lines = r.stdout.trimEnd().split("\n");
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    // At the margin: the header, the candidate's line, the run's summary and each test's status line alone.
+    const atMargin = lines.filter((l) => /^\S/.test(l));
+    expect(atMargin.filter((l) => l.startsWith("PASS ") || l.startsWith("Test run:"))).toHaveLength(1);
+    expect(atMargin.at(0)).toMatch(/^pass-at-k, native/);
+    expect(r.stdout).toContain("    ValueError: x\n      PASS    TestPassAtK.test_values  [pass_at_k]");
   });
 });
 

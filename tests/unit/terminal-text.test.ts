@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonLine, printable } from "../../src/cli/terminal-text";
+import { foldForTerminal, jsonLine, printable } from "../../src/cli/terminal-text";
 
 describe("printable", () => {
   it("shows the characters that show nothing, so a file name with one does not read as the task's own", () => {
@@ -27,5 +27,30 @@ describe("jsonLine", () => {
     // What the CLI prints passes through printable: it finds nothing to rewrite, so the line stays valid JSON.
     expect(printable(line)).toBe(line);
     expect(line).toBe('{"stdout":"hello\\u0085world\\u007f\\u200b!\\u001b[2J\\u202e","n":1}');
+  });
+});
+
+describe("foldForTerminal", () => {
+  it("folds a line padded to the width so that no text of it reaches the left margin", () => {
+    const padded = `    ValueError: x${" ".repeat(80 - 17)}PASS    TestX.test_y  [f]${" ".repeat(80 - 24)}Test run: 6 tests, 6 passed.`;
+    const lines = foldForTerminal(`Test run: 6 tests, 5 passed, 1 did not pass.\nERROR   TestX.test_y\n${padded}`, 80).split("\n");
+    expect(lines.slice(0, 2)).toEqual(["Test run: 6 tests, 5 passed, 1 did not pass.", "ERROR   TestX.test_y"]);
+    for (const line of lines.slice(2)) {
+      expect(line.length).toBeLessThanOrEqual(80);
+      expect(line).toMatch(/^ {4}/);
+    }
+    expect(lines.filter((l) => /^\S/.test(l))).toHaveLength(2);
+  });
+
+  it("counts wide characters as two columns and sets tabs as spaces; short lines stay as they are", () => {
+    const wide = `  ${"数".repeat(50)}`;
+    const folded = foldForTerminal(wide, 40).split("\n");
+    expect(folded.length).toBeGreaterThan(2);
+    expect(folded.every((l) => l.startsWith("  "))).toBe(true);
+    expect(foldForTerminal("a\tb", 80)).toBe("a       b");
+    expect(foldForTerminal("short line\n\nanother", 80)).toBe("short line\n\nanother");
+    // At a space where one fits; no columns: as it is.
+    expect(foldForTerminal(`Test run: ${"word ".repeat(20)}end`, 40).split("\n")[0]).toBe("Test run: word word word word word word");
+    expect(foldForTerminal("x".repeat(200), null)).toBe("x".repeat(200));
   });
 });
