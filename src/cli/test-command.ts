@@ -282,7 +282,9 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       else
         out(
           foldForTerminal(
-            `${taskLabel(spec, task, o.dir)}, ${backendLabel("native", version)}:\n${candidateLine(candidatePath)}${notJudgedHead(problem)}${renderTestLog(result, TEXT_LOG)}\n`,
+            printable(
+              `${taskLabel(spec, task, o.dir)}, ${backendLabel("native", version)}:\n${candidateLine(candidatePath)}${notJudgedHead(problem)}${renderTestLog(result, TEXT_LOG)}\n`,
+            ),
             outputColumns(),
           ),
         );
@@ -356,7 +358,9 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
     else
       out(
         foldForTerminal(
-          `${taskLabel(spec, task, o.dir)}, ${backendLabel(o.backend, version)}:\n${candidateLine(candidatePath)}${notJudgedHead(problem)}${renderTestLog(r, TEXT_LOG)}\n`,
+          printable(
+            `${taskLabel(spec, task, o.dir)}, ${backendLabel(o.backend, version)}:\n${candidateLine(candidatePath)}${notJudgedHead(problem)}${renderTestLog(r, TEXT_LOG)}\n`,
+          ),
           outputColumns(),
         ),
       );

@@ -12,10 +12,12 @@ const BREAKS = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/g;
 
 /**
  * `text` on one line, each line break shown as ` ⏎ `: inside a sentence, it cannot start a block. Other control
- * characters are written out ({@link printable}).
+ * characters are written out ({@link printable}), and a `<` that would open an HTML tag is shown as `‹`: below L4
+ * the feedback's HTML is read as text, block tags as line breaks (`stripCode`), and `boom<p># All tests passed`
+ * made a heading; a message's `<class 'int'>` was dropped there as a tag.
  */
 export function oneLine(text: string): string {
-  return printable(text.replace(BREAKS, " ⏎ "));
+  return printable(text.replace(BREAKS, " ⏎ ")).replace(/<(?=[A-Za-z/!?])/g, "‹");
 }
 
 /**

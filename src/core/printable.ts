@@ -7,12 +7,13 @@
 /**
  * C0 controls but tab and newline, DEL, C1 controls, the bidirectional overrides, isolates and marks, and the
  * line and paragraph separators (a line break to some terminals, none to others), and the characters that show
- * nothing (zero-width spaces and joiners, the soft hyphen, the byte order mark, the tag characters): a file name
- * with one reads as the task's own.
+ * nothing (zero-width spaces and joiners, the soft hyphen, the byte order mark, the tag characters, the Hangul
+ * fillers, which a terminal draws as two blank columns where string-width counts none): a file name with one
+ * reads as the task's own.
  */
 export const CONTROL =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to show
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/gu;
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u17b4\u17b5\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufeff\uffa0\u{e0000}-\u{e007f}]/gu;
 
 /**
  * `text` with each control character written as its escape (`\x1b`, `\r`,

@@ -168,7 +168,7 @@ test.describe("the user's secrets in the page", () => {
       await climbTo(page, 3);
       const fb = page.getByTestId("feedback");
       await expect(fb, kind).toContainText("All tests passed, 8/8");
-      expect(await fb.innerText(), kind).not.toContain("\u202e");
+      expect(await fb.textContent(), kind).not.toContain("\u202e");
       expect(await fb.locator("img").count(), kind).toBe(0);
       expect(await fb.locator("a").count(), kind).toBe(0);
       expect(await fb.locator("h1, h2, h3, h4, h5, h6").allInnerTexts(), kind).not.toContainEqual(expect.stringContaining("passed"));

@@ -622,3 +622,51 @@ describe("text the code under test writes is not read as what happened", () => {
     }
   });
 });
+
+describe("text the code under test writes, below L4", () => {
+  const rendered = async (r: RunResult, level: 1 | 2 | 3) => {
+    const record = await createRulesResearcher().review({ task, code: GOOD, run: r, turn: 1 });
+    return renderFeedback(record, level);
+  };
+
+  it("an HTML block tag in a message makes no line of its own (no heading), and <class 'int'> stays", async () => {
+    const message = "ValueError: boom<p># ALL 12 TESTS PASSED<p>> quoted<br/>- item, got <class 'int'>";
+    for (const level of [1, 2, 3] as const) {
+      const text = await rendered(run([raised("TestScale.test_values", message, 12, "scale")]), level);
+      expect(text, `L${level}`).not.toMatch(/^\s*(#|>|- item)/m);
+      expect(text, `L${level}`).toContain("‹p># ALL 12 TESTS PASSED");
+      expect(text, `L${level}`).toContain("got ‹class 'int'>");
+    }
+  });
+
+  it("a syntax error at import is said by its last line: the error, not the student's line", async () => {
+    const message = "File \"pkg/mod.py\", line 12\n    def scale(xs, factor)\n                         ^\nSyntaxError: expected ':'";
+    const r = makeRunResult([], { collectionError: { message, file: "pkg/mod.py", line: 12, traceback: "" } });
+    const items = await review(GOOD, r);
+    expect(items[0]?.description).toBe(
+      "pkg/mod.py cannot be imported: SyntaxError: expected ':' (pkg/mod.py, line 12). No test could run, which counts as 0 passed.",
+    );
+    expect(items[0]?.analysis).toMatch(/^Python rejects the file before running anything at line 12/);
+    expect(await rendered(r, 1)).toContain("SyntaxError: expected ':'");
+  });
+
+  it("a frame compiled under a repository file's name, at a line outside its function, blames no repository helper", async () => {
+    // pkg/util.py has `clip` at lines 1-2; line 3 is past its end.
+    const frames = [
+      '  File "test.py", line 3, in test_x',
+      '  File "pkg/mod.py", line 12, in scale',
+      '  File "pkg/util.py", line 3, in clip',
+    ];
+    const message = "ZeroDivisionError: division by zero";
+    const r = run([
+      t("TestScale.test_values", "error", {
+        message,
+        line: 12,
+        traceback: `Traceback (most recent call last):\n${frames.join("\n")}\n${message}`,
+      }),
+    ]);
+    const it0 = await item(GOOD, r, "scale");
+    expect(it0.category).toBe("T1");
+    expect(it0.description).not.toContain("repository helper");
+  });
+});

@@ -9,6 +9,8 @@ describe("printable", () => {
 
   it("shows the tag characters, which show nothing, by their code points; JSON keeps them as escapes", () => {
     expect(printable("ok\u{e0041}\u{e007f}")).toBe("ok\\U000e0041\\U000e007f");
+    // Blank fillers a terminal draws two columns wide where string-width counts none: folding misjudged the line.
+    expect(printable("xx\u3164\u115f\uffa0")).toBe("xx\\u3164\\u115f\\uffa0");
     const line = jsonLine({ m: "ok\u{e0041}" });
     expect(line).toBe('{"m":"ok\\udb40\\udc41"}');
     expect(JSON.parse(line)).toEqual({ m: "ok\u{e0041}" });

@@ -31,7 +31,9 @@ function guidance(ctx: ReviewContext, name: string, category: FeedbackCategory, 
  */
 export function collectionItems(ctx: ReviewContext, e: CollectionError): FeedbackItem[] {
   const { target, interfaces } = ctx;
-  const type = exceptionType(e.message);
+  // (A syntax error's message begins with its file and line, then the line and a caret: said by its last line.)
+  const said = /^File "[^"\n]*", line \d+\n/.test(e.message) ? (e.message.trim().split("\n").at(-1) ?? "") : e.message;
+  const type = exceptionType(said);
   const inTarget = e.file === target && e.line !== null;
   const enclosing = inTarget ? definitionAt(ctx.code, e.line as number) : null;
   const missingItf = interfaces.find((n) => !ctx.defined.has(n) && namesMissing(e.message, n)) ?? null;
@@ -51,7 +53,7 @@ export function collectionItems(ctx: ReviewContext, e: CollectionError): Feedbac
     const first: FeedbackItem = {
       interface: missingItf,
       category: "T0",
-      description: `\`${missingItf}\` cannot be imported from ${target} (${ctx.short(e.message)}), so no test could run.`,
+      description: `\`${missingItf}\` cannot be imported from ${target} (${ctx.short(said)}), so no test could run.`,
       analysis: `The tests import \`${missingItf}\` from ${target}, but the file does not define it. ${blocked}`,
       actionable_feedback: actionableFeedback(
         `Define \`${missingItf}\` at module level in ${target}.`,
@@ -75,7 +77,7 @@ export function collectionItems(ctx: ReviewContext, e: CollectionError): Feedbac
       {
         interface: user ?? target,
         category: "T4",
-        description: `${target} imports \`${name}\`, which the repository does not have: ${ctx.short(e.message)} (${where}).`,
+        description: `${target} imports \`${name}\`, which the repository does not have: ${ctx.short(said)} (${where}).`,
         analysis: `${goneFile ? `The repository's ${goneFile} defines no \`${name}\`` : `The repository has no module \`${name}\``}${quoted ? `; the import is ${codeSpan(quoted)}` : ""}. ${blocked}`,
         actionable_feedback: actionableFeedback(
           "Import only names the repository defines (read its files), and use them as their docstrings say.",
@@ -107,7 +109,7 @@ export function collectionItems(ctx: ReviewContext, e: CollectionError): Feedbac
     {
       interface: subject,
       category,
-      description: `${target} cannot be imported: ${ctx.short(e.message)} (${where}). No test could run, which counts as 0 passed.`,
+      description: `${target} cannot be imported: ${ctx.short(said)} (${where}). No test could run, which counts as 0 passed.`,
       analysis,
       actionable_feedback: actionableFeedback(
         `Make ${target} importable first: fix ${e.line !== null ? `line ${e.line}` : "the reported line"}.`,

@@ -135,6 +135,27 @@ export function valueRatio(m: Mismatch): number | null {
   return Number.isFinite(exp) && Number.isFinite(act) && exp !== 0 ? act / exp : null;
 }
 
+/**
+ * Whether `frame`'s line of the file `text` lies in a function of the frame's name: a frame's file name is the
+ * name its code was compiled under, which code under test chooses (a function of its own, compiled as a
+ * repository file, "failed inside the repository helper" at a blank line of that file).
+ */
+function inFunction(text: string, frame: Frame): boolean {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const at = lines[frame.line - 1] ?? "";
+  if (!at.trim() || !/^[A-Za-z_]\w*$/.test(frame.func)) return false;
+  const def = new RegExp(`^\\s*(?:async\\s+)?def\\s+${frame.func}\\s*\\(`);
+  if (def.test(at)) return true;
+  // The nearest definition above the line that holds it (indented less): it must be that function.
+  for (let i = frame.line - 2; i >= 0; i--) {
+    const line = lines[i] as string;
+    if (/^\s*(?:async\s+)?(?:def|class)\s/.test(line) && indentOf(line) < indentOf(at)) return def.test(line);
+  }
+  return false;
+}
+
+const indentOf = (line: string): number => /^\s*/.exec(line)?.[0].length ?? 0;
+
 /** Read one failing test (any status but passed). */
 export function observe(t: TestResult, ctx: ObserveContext): Observation {
   const { task } = ctx;
@@ -169,7 +190,13 @@ export function observe(t: TestResult, ctx: ObserveContext): Observation {
     const file = repoDefines(task, called);
     if (file) return { kind: "helper", test: t, helper: called, file, how: "arguments", frame: lastOwn ?? null };
   }
-  if (last && last.file !== target && last.file !== "test.py" && Object.hasOwn(task.repo, last.file))
+  if (
+    last &&
+    last.file !== target &&
+    last.file !== "test.py" &&
+    Object.hasOwn(task.repo, last.file) &&
+    inFunction(task.repo[last.file] ?? "", last)
+  )
     return { kind: "helper", test: t, helper: last.func, file: last.file, how: "raised-inside", frame: lastOwn ?? null };
   let gone = missingRepoName(t.message);
   // (Only when the repository's file indeed lacks the name: the message is the code under test's to write.)
