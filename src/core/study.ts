@@ -113,8 +113,10 @@ export function raiseLevel(progress: TaskProgress, level: FeedbackLevel): TaskPr
 export interface ProgressSummary {
   /** Runs so far. */
   runs: number;
-  /** Whether any run solved the task. */
+  /** Whether any run solved the task (as the benchmark counts it: at its first solving run). */
   solved: boolean;
+  /** Whether the last run solved it (false with no run): a task solved once whose latest text fails says so. */
+  lastSolved: boolean;
   /** The distinct levels asked for, ascending (0 included only when a failing run had no further help). */
   levels: FeedbackLevel[];
   /** Highest level asked for before the first solving run (or over all runs when unsolved); null with no failing run. */
@@ -132,6 +134,7 @@ export function summarizeProgress(progress: TaskProgress | null): ProgressSummar
   return {
     runs: turns.length,
     solved: firstSolved >= 0,
+    lastSolved: turns.at(-1)?.solved ?? false,
     levels,
     helpToSolve: help.length === 0 ? null : (Math.max(...help.map((t) => t.level)) as FeedbackLevel),
   };

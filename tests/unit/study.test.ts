@@ -47,7 +47,7 @@ describe("a student's turns on a task", () => {
   });
 
   it("summarises runs, solved, the levels used, and the help the solution took", () => {
-    expect(summarizeProgress(null)).toEqual({ runs: 0, solved: false, levels: [], helpToSolve: null });
+    expect(summarizeProgress(null)).toEqual({ runs: 0, solved: false, lastSolved: false, levels: [], helpToSolve: null });
     let p = addRun(null, "x", failing, 1);
     p = raiseLevel(p, 3);
     p = addRun(p, "x", failing, 2);
@@ -55,7 +55,9 @@ describe("a student's turns on a task", () => {
     p = addRun(p, "x", passing, 3);
     p = addRun(p, "x", failing, 4); // after solving: still listed among the levels, not in the help it took
     p = raiseLevel(p, 4);
-    expect(summarizeProgress(p)).toEqual({ runs: 4, solved: true, levels: [1, 3, 4], helpToSolve: 3 });
+    // Solved once; the last run's text fails: said apart, so that "solved" is not read as the latest text's.
+    expect(summarizeProgress(p)).toEqual({ runs: 4, solved: true, lastSolved: false, levels: [1, 3, 4], helpToSolve: 3 });
+    expect(summarizeProgress(addRun(p, "x", passing, 5)).lastSolved).toBe(true);
   });
 
   it("has no level to record before a run, and climbs one rung at a time up to the cap", () => {

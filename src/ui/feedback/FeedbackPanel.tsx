@@ -10,6 +10,7 @@
  */
 import { useEffect, useState } from "react";
 import {
+  CATEGORY_HELP,
   CATEGORY_NAMES,
   type FeedbackItem,
   type FeedbackLevel,
@@ -257,7 +258,7 @@ function RenderedFeedback({
           {record.items.map((item, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: items have no identity besides their position
             <li key={i} data-category={item.category}>
-              <span className={`category cat-${item.category}`} title={CATEGORY_NAMES[item.category]}>
+              <span className={`category cat-${item.category}`} title={CATEGORY_HELP[item.category]}>
                 {item.category} {CATEGORY_NAMES[item.category]}
               </span>{" "}
               <code>{item.interface}</code>
@@ -281,7 +282,7 @@ function RenderedFeedback({
                 <div className="feedback-item-head">
                   Interface:{" "}
                   <code>{level >= 4 ? item.interface.trim() : (/^[A-Za-z_][\w.]*/.exec(item.interface.trim())?.[0] ?? "(unnamed)")}</code>{" "}
-                  <span className={`category cat-${item.category}`}>
+                  <span className={`category cat-${item.category}`} title={CATEGORY_HELP[item.category]}>
                     {item.category} {CATEGORY_NAMES[item.category]}
                   </span>
                 </div>

@@ -145,9 +145,17 @@ function ProgressLine({ progress }: { progress: TaskProgress | null }) {
   const s = summarizeProgress(progress);
   if (s.runs === 0) return null;
   return (
-    <div className="task-progress" data-testid="task-progress" data-solved={s.solved} data-runs={s.runs} data-levels={s.levels.join(",")}>
+    <div
+      className="task-progress"
+      data-testid="task-progress"
+      data-solved={s.solved}
+      data-last-solved={s.lastSolved}
+      data-runs={s.runs}
+      data-levels={s.levels.join(",")}
+    >
       {s.solved ? <span className="tag solved">solved</span> : <span className="tag attempted">attempted</span>}
       <span className="muted small">
+        {s.solved && !s.lastSolved && "last run not passing · "}
         {s.runs} run{s.runs === 1 ? "" : "s"}
         {s.levels.length > 0 && ` · feedback ${s.levels.map((l) => `L${l}`).join(" ")}`}
       </span>
