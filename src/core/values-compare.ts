@@ -251,7 +251,10 @@ function compareDicts(c: Check, exp: PyValue & { type: "dict" }, act: PyValue, w
       "keys",
       reprs(entries.map(([k]) => k)),
       reprs(act.entries.map(([k]) => k)),
-      `missing keys ${list(missing)}, unexpected keys ${list(extra)}`,
+      // (Each said when there is one: "unexpected keys []" said nothing.)
+      [missing.length > 0 ? `missing keys ${list(missing)}` : "", extra.length > 0 ? `unexpected keys ${list(extra)}` : ""]
+        .filter(Boolean)
+        .join(", "),
     );
   }
   // Every key is in both: more entries sent than recorded means a key repeats, which no dict holds (keys of a

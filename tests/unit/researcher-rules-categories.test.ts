@@ -567,6 +567,7 @@ describe("error tests written as checks (recode_check.outcome)", () => {
     expect(it2.description).toBe(
       '`scale` returns where it should raise, for check "scale_bad": expected ValueError to be raised, got [0.5].',
     );
+    expect(it2.analysis).toContain('TestScale.test_edges: check "scale_bad" expects ValueError to be raised, got [0.5].');
   });
 });
 

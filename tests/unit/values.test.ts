@@ -569,6 +569,9 @@ describe("compareValues", () => {
     const t = (...items: PyValue[]): PyValue => ({ type: "tuple", items });
     expect(compareValues("k", dict([t(int(1))], 1), dict([t(t(int(1)))], 1), 0, 0)?.kind).toBe("keys");
     expect(compareValues("k", dict([t(str("a"), str("b"))], 1), dict([t(str('a", "s:b'))], 1), 0, 0)?.kind).toBe("keys");
+    // Only what differs is said: no "unexpected keys []".
+    expect(compareValues("k", dict([int(1), int(2)], 1), dict([int(1)], 1), 0, 0)?.detail).toBe("missing keys [2]");
+    expect(compareValues("k", dict([int(1)], 1), dict([int(1), int(3)], 1), 0, 0)?.detail).toBe("unexpected keys [3]");
   });
 
   it("says when a container held a value the encoding could not send", () => {

@@ -92,7 +92,12 @@ export function observationSentence(ctx: ReviewContext, o: Observation, name: st
   switch (o.kind) {
     case "mismatch": {
       const m = o.mismatch;
-      const parts = [`${id}: check "${m.key}"${mismatchPlace(m)} differs (${m.kind}): expected ${m.expected}, got ${m.actual}.`];
+      // (A call that returned where it should raise: "expects ValueError to be raised, got 1.0".)
+      const parts = [
+        m.kind === "raised"
+          ? `${id}: check "${m.key}"${mismatchPlace(m)} ${raisedWords(m)}.`
+          : `${id}: check "${m.key}"${mismatchPlace(m)} differs (${m.kind}): expected ${m.expected}, got ${m.actual}.`,
+      ];
       const direction = numericDirection(m);
       if (direction) parts.push(direction);
       if (m.kind === "shape" || m.kind === "length")
