@@ -30,12 +30,23 @@ test("the ladder: a failing run starts at L0, each level asked for is kept with 
   await expect(progress).toHaveAttribute("data-solved", "true");
   await expect(progress).toHaveAttribute("data-runs", "2");
   await expect(progress).toContainText("solved");
+  await expect(progress).not.toContainText("last run not passing");
+
+  // Solved once, then a failing text: still solved (as the benchmark counts it), and the card says the last run fails.
+  await setTarget(page, STARTER);
+  await runAndWait(page);
+  await expect(progress).toHaveAttribute("data-solved", "true");
+  await expect(progress).toHaveAttribute("data-last-solved", "false");
+  await expect(progress).toContainText("solved");
+  await expect(progress).toContainText("last run not passing");
 
   // The turns are stored: a reload shows the same.
   await page.reload();
   await expect(page.getByTestId("python-status")).toHaveAttribute("data-state", "ready", { timeout: 120_000 });
-  await expect(item(page, TASK).getByTestId("task-progress")).toHaveAttribute("data-runs", "2");
-  await expect(item(page, TASK).getByTestId("task-progress")).toHaveAttribute("data-levels", "2");
+  await expect(item(page, TASK).getByTestId("task-progress")).toHaveAttribute("data-runs", "3");
+  // (The last failing run had no help asked for: L0 joins the levels.)
+  await expect(item(page, TASK).getByTestId("task-progress")).toHaveAttribute("data-levels", "0,2");
+  await expect(item(page, TASK).getByTestId("task-progress")).toContainText("last run not passing");
 });
 
 test("a class file from a URL picks the tasks, caps the level, fixes the researcher; another hides Apply; a broken one names its line", async ({
