@@ -87,15 +87,21 @@ export function namesMissing(message: string, name: string): boolean {
   );
 }
 
-/** The function a TypeError about call arguments names (`f() takes 2 positional arguments but 3 were given` gives `f`; a method or `__init__` gives its class), or null. */
-export function callArgumentsError(message: string): string | null {
-  const m =
+/** The name a TypeError about call arguments gives the function (`Model.fit` in `Model.fit() takes ...`), or null. */
+function calledIn(message: string): string | null {
+  return (
     /^TypeError: ([A-Za-z_][\w.]*)\(\) (?:takes|missing \d+ required|got an unexpected keyword|got multiple values|got some positional-only)/.exec(
       message.trim(),
-    );
-  if (!m) return null;
+    )?.[1] ?? null
+  );
+}
+
+/** The function a TypeError about call arguments names (`f() takes 2 positional arguments but 3 were given` gives `f`; a method or `__init__` gives its class), or null. */
+export function callArgumentsError(message: string): string | null {
+  const name = calledIn(message);
+  if (name === null) return null;
   // `Model.__init__()` is a call of the class `Model`; `Model.fit()` of its method, named by the class.
-  const parts = (m[1] as string).split(".");
+  const parts = name.split(".");
   return (parts.length > 1 ? parts[parts.length - 2] : parts[0]) as string;
 }
 
@@ -183,8 +189,7 @@ export function observe(t: TestResult, ctx: ObserveContext): Observation {
   if (type === "NotImplementedError") return { kind: "not-implemented", test: t, inside: last?.file === target ? last.func : null, chain };
   // (A TypeError about a call is raised where the call is made, not in the function it names: one raised from
   // inside that function is the code's own text.)
-  const calledName = /^TypeError: ([A-Za-z_][\w.]*)\(\)/.exec(t.message.trim())?.[1]?.split(".").pop();
-  const called = last?.file === target && last.func === calledName ? null : callArgumentsError(t.message);
+  const called = last?.file === target && last.func === calledIn(t.message)?.split(".").pop() ? null : callArgumentsError(t.message);
   if (called !== null) {
     if (task.meta.interfaces.some((i) => i.name === called)) return { kind: "signature", test: t, func: called };
     const file = repoDefines(task, called);
