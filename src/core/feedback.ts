@@ -69,15 +69,15 @@ export const CATEGORY_NAMES: Record<FeedbackCategory, string> = {
 };
 
 /**
- * What each category means, in one sentence for a student (RECODE-H.md, "Feedback hierarchy"; how the rules
+ * What each category means, in one sentence for a student, after its name ({@link CATEGORY_NAMES}) (RECODE-H.md, "Feedback hierarchy"; how the rules
  * researcher picks one: docs/protocol.md, "The rules researcher").
  */
 export const CATEGORY_HELP: Record<FeedbackCategory, string> = {
-  T0: "Code structure: an interface is missing, not implemented yet, or has another signature than the instruction's.",
-  T1: "Code correctness: the code raises an error or runs out of time.",
-  T2: "Implementation alignment: the code runs but gives results that differ from what the paper and the instruction specify.",
-  T3: "Knowledge and context: a wrong value traced to a detail the task names (an unstated constant, a library's convention).",
-  T4: "Repository integration: a helper of the task's repository is misused or written again instead of used.",
+  T0: "An interface is missing, not implemented yet, or has a signature other than the instruction's.",
+  T1: "The code raises an error or runs out of time.",
+  T2: "The code runs, but its results differ from what the paper and the instruction specify.",
+  T3: "A wrong value traced to a detail the task names (an unstated constant, a library's convention).",
+  T4: "A helper of the task's repository is misused, or written again instead of used.",
 };
 
 /** Schema of one feedback item: the six fields, each a string; `category` one of T0..T4. */
