@@ -31,11 +31,7 @@ const schemaWithoutLinks = { ...schema, tagNames: schema.tagNames.filter((t) => 
 export const Markdown = memo(function Markdown({ text, links = true }: { text: string; links?: boolean }) {
   return (
     <div className="markdown">
-      <ReactMarkdown
-        remarkPlugins={[remarkMath]}
-        rehypePlugins={[[rehypeSanitize, links ? schema : schemaWithoutLinks], rehypeKatex]}
-        urlTransform={(url, key) => (key === "src" ? "" : url)}
-      >
+      <ReactMarkdown remarkPlugins={[remarkMath]} rehypePlugins={[[rehypeSanitize, links ? schema : schemaWithoutLinks], rehypeKatex]}>
         {text}
       </ReactMarkdown>
     </div>
