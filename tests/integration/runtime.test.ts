@@ -235,7 +235,7 @@ __getattr__ = _ns["__getattr__"]
     const r = await rt.run(request(code, { expected }));
     expect(r.tests.length).toBe(Object.keys(JSON.parse(expected).tests).length);
     expect(r.tests[0]?.message).toBe("skipped: needs numpy 2 (not raised by test.py itself: raised by code test.py imported)");
-    // A message as long as any still says where it came from.
+    // A reason of 5,000 characters is cut so that the note of where it came from still fits.
     const long = await rt.run(request(`import unittest\nraise unittest.SkipTest("x" * 5000)\n${GOOD}`, { expected }));
     expect(long.tests[0]?.message).toMatch(/x \(raised by pkg\/mod\.py, line 2, as it was imported\)$/);
   });
