@@ -1,19 +1,18 @@
 /**
- * `recode test <task> <candidate.py>`: run one candidate file against a
+ * `recode test <task> <candidate.py>...`: run candidate files against a
  * task's unit tests, for teachers grading a file, authors checking a task, and
  * scripts. Exit code 0 only when the run solved the task (`runSolved`), 1 when
  * it did not, 2 for bad usage or input.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { renderTestLog } from "../core/feedback";
 import { plural } from "../core/plural";
 import { isSharedTask, sharedCanonicalTarget } from "../core/pytest-task";
 import { staleRecording } from "../core/recording";
-import { countTests, type Mismatch, makeTestResult, type RunResult } from "../core/results";
-import { definesTest, type Task, TaskFormatError } from "../core/task";
-import { parseExpected } from "../core/values";
+import type { RunResult } from "../core/results";
+import { type Task, TaskFormatError } from "../core/task";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
 import { createRuntime } from "../python/node";
 import { taskRunRequest } from "../python/runtime";
@@ -21,44 +20,13 @@ import { packageOptions } from "./run";
 import { BUILTIN_TASKS, loadTaskDir, recordCommandFor, TaskFolderError, taskPlace } from "./task-fs";
 import { backendLabel } from "./task-gates/doc";
 import { foldForTerminal, jsonLine, outputColumns, printable } from "./terminal-text";
+import { recordedTests, testCommandJson, unrecordedTests, withUnloadedTests } from "./test-result-json";
 
 /** Bad usage or input of a command: the message says what to fix (exit code 2). */
 export class CommandInputError extends Error {}
 
 /** The text output's test log: every detail, tracebacks of up to 40 lines, and the last lines each test that did not pass printed. */
 const TEXT_LOG = { totalCap: 200_000, tracebackLines: 40, outputLines: 20 } as const;
-
-/** The JSON `recode test --json` prints (one object). */
-export interface TestCommandJson {
-  solved: boolean;
-  /**
-   * Each test; `subtests`: every subTest that failed, raised or was skipped, with its parameters as unittest
-   * prints them (`(bad=-1)`); `line`: the line of the target file where it failed (or where the time limit
-   * stopped it), or null; `durationMs` in ms; `traceback`, `stdout`, `stderr`: as captured (each capped, as in
-   * the page); `mismatch`: the first failed check's structured difference (key, kind, where, expected, actual,
-   * detail, and the `outcome()` call it came from), or null.
-   */
-  tests: {
-    id: string;
-    status: string;
-    message: string;
-    interface: string | null;
-    line: number | null;
-    durationMs: number;
-    traceback: string;
-    stdout: string;
-    stderr: string;
-    subtests: { params: string; status: string; message: string }[];
-    mismatch: Mismatch | null;
-  }[];
-  collectionError: string | null;
-  /** Where the collection error is: a file of the run (the candidate's path, test.py, a repository file) and its line, either null when not known. */
-  collectionErrorAt: { file: string | null; line: number | null } | null;
-  /** The collection error's traceback, with what the code printed while it was imported (as the text output shows it), or null. */
-  collectionErrorTraceback: string | null;
-  incident: { kind: string; message: string } | null;
-  counts: RunResult["counts"];
-}
 
 /**
  * A task id in `dir`, or a task folder given by path. A bare name (no slash) is a folder of the current
@@ -93,41 +61,6 @@ function recordCommand(spec: string, task: Task, dir: string): string {
   return recordCommandFor(taskPlace(spec, dir).root, task.id);
 }
 
-/** The ids of the tests expected.json records (its keys, in its order), or null for none or an unreadable file. */
-function recordedTests(task: Task): ReadonlyMap<string, unknown> | null {
-  if (task.expected === null) return null;
-  try {
-    return parseExpected(task.expected).tests;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Tests of test.py's text that the recording (`known`) does not know (test.py changed since it was recorded); none
- * when the run is not trusted. Only tests test.py defines count: a test the candidate slipped into the run (one of
- * unittest's own classes, made by code under test) fails as not recorded, and does not make the task look stale.
- */
-function unrecordedTests(r: RunResult, task: Task, known: ReadonlyMap<string, unknown> | null): string[] {
-  if (known === null || r.incident?.kind === "tampered") return [];
-  return r.tests.map((t) => t.id).filter((id) => !known.has(id) && definesTest(task.tests, id));
-}
-
-/**
- * A run whose tests did not load (a collection error), with the recorded tests (`known`) listed as `not_run`, so that
- * its counts say how many tests the file got none of ("0 of 6"). A run that listed tests is returned as it is.
- */
-function withUnloadedTests(r: RunResult, task: Task, known: ReadonlyMap<string, unknown> | null): RunResult {
-  if (r.collectionError === null || r.tests.length > 0 || known === null) return r;
-  const tests = [...known.keys()].map((id) =>
-    makeTestResult(id, "not_run", {
-      interface: task.interfaceOf[id] ?? null,
-      message: "not run: the tests did not load (see the collection error)",
-    }),
-  );
-  return { ...r, tests, counts: countTests(tests) };
-}
-
 const FILE_ERRORS: Record<string, string> = {
   ENOENT: "no such file",
   EISDIR: "it is a folder, not a file",
@@ -150,31 +83,6 @@ function readCandidate(path: string): string {
     const line = text.slice(0, Math.max(0, text.indexOf("\ufffd"))).split("\n").length;
     throw new CommandInputError(`the candidate file ${path} is not UTF-8 text (line ${line}); save it as UTF-8`);
   }
-}
-
-/** The JSON form of a run result. */
-export function testCommandJson(r: RunResult): TestCommandJson {
-  return {
-    solved: r.allPassed,
-    tests: r.tests.map((t) => ({
-      id: t.id,
-      status: t.status,
-      message: t.message,
-      interface: t.interface,
-      line: t.line,
-      durationMs: Math.round(t.durationMs * 10) / 10,
-      traceback: t.traceback,
-      stdout: t.stdout,
-      stderr: t.stderr,
-      subtests: t.subtests.map((s) => ({ params: s.params, status: s.status, message: s.message })),
-      mismatch: t.mismatch,
-    })),
-    collectionError: r.collectionError ? r.collectionError.message : null,
-    collectionErrorAt: r.collectionError ? { file: r.collectionError.file, line: r.collectionError.line } : null,
-    collectionErrorTraceback: r.collectionError ? r.collectionError.traceback : null,
-    incident: r.incident ? { kind: r.incident.kind, message: r.incident.message } : null,
-    counts: r.counts,
-  };
 }
 
 /** Why a run is no verdict on the candidate (see {@link notJudged}). */
@@ -201,55 +109,118 @@ async function notJudged(
   return again === undefined ? null : { kind: "files", file: again };
 }
 
+/** The options of `recode test`. */
+interface TestOptions {
+  dir: string;
+  backend: string;
+  sandbox: string;
+  json?: boolean;
+  packageSource?: string;
+  python?: string;
+  native?: boolean;
+}
+
+/** A candidate file to grade: its path as given, and its text or why it cannot be read. */
+type Candidate = { path: string; text: string } | { path: string; error: string };
+
+/** One graded file: the run's result (null when the file could not be read), why it is not judged (or null), and the header's backend label. */
+interface Graded {
+  path: string;
+  result: RunResult | null;
+  problem: string | null;
+  backend: string;
+}
+
+/**
+ * The files the command line names: each argument a file, or a folder that stands for the `.py` files directly in
+ * it (sorted by name). `several`: more than one argument, or a folder (the text output then ends with a table of
+ * every file, and a file that cannot be read is reported and the others graded). Throws CommandInputError for a
+ * folder with no `.py` file.
+ */
+export function candidateFiles(args: string[]): { paths: string[]; several: boolean } {
+  const paths: string[] = [];
+  let folder = false;
+  for (const arg of args) {
+    let isDir = false;
+    try {
+      isDir = statSync(arg).isDirectory();
+    } catch {
+      // A missing file: said as the file is read.
+    }
+    if (!isDir) {
+      paths.push(arg);
+      continue;
+    }
+    folder = true;
+    const inside = readdirSync(arg, { withFileTypes: true })
+      .filter((e) => e.name.endsWith(".py") && (e.isFile() || e.isSymbolicLink()))
+      .map((e) => e.name)
+      .sort();
+    if (inside.length === 0) throw new CommandInputError(`the candidate folder ${arg} holds no .py file`);
+    paths.push(...inside.map((name) => join(arg, name)));
+  }
+  return { paths, several: args.length > 1 || folder };
+}
+
+/** The closing table of several graded files: one line per file (its verdict, how many tests passed, its path), and how many were solved. */
+export function gradeTable(taskId: string, graded: readonly Graded[]): string {
+  const verdict = (g: Graded) => (g.problem ? "not judged" : g.result?.allPassed ? "solved" : "not solved");
+  const passed = (g: Graded) =>
+    g.result && !g.problem ? `${g.result.counts.passed + g.result.counts.xfail} of ${g.result.counts.total} passed` : "";
+  const width = Math.max(...graded.map((g) => passed(g).length));
+  const rows = graded.map((g) => {
+    const why = g.problem && g.result === null ? `: ${g.problem.length > 100 ? `${g.problem.slice(0, 99)}…` : g.problem}` : "";
+    return `  ${verdict(g).padEnd(10)}  ${passed(g).padEnd(width)}  ${g.path.replace(/\n/g, "\\n")}${why}`;
+  });
+  const solved = graded.filter((g) => !g.problem && g.result?.allPassed).length;
+  const judged = graded.filter((g) => !g.problem).length;
+  const notJudgedCount = graded.length - judged;
+  return `Graded ${plural(graded.length, "file")} against ${taskId}:\n${rows.join("\n")}\n${solved} of ${plural(graded.length, "file")} solved${notJudgedCount ? `, ${notJudgedCount} not judged` : ""}.\n`;
+}
+
+/** The exit code of a grading: 2 when any file was not judged, else 1 when any was not solved, else 0. */
+function exitCode(graded: readonly Graded[]): number {
+  if (graded.some((g) => g.problem)) return 2;
+  return graded.every((g) => g.result?.allPassed) ? 0 : 1;
+}
+
 /** Register `recode test` on the program. */
 export function addTestCommand(program: Command, out: (s: string) => void, setCode: (c: number) => void): void {
   program
     .command("test")
     .description(
-      "run one candidate file against a task's unit tests; exit 0 when solved, 1 when not, 2 when the file or the setup is wrong",
+      "run candidate files against a task's unit tests; exit 0 when every file solved it, 1 when one did not, 2 when a file or the setup is wrong",
     )
     .argument("<task>", "task id (in --dir) or task folder")
-    .argument("<candidate>", "the target file to test (Python)")
+    .argument("<candidates...>", "the target file(s) to test (Python); a folder stands for the .py files in it")
     .option("--dir <folder>", "the folder that holds the task folders, for a task given by id", BUILTIN_TASKS)
     .option("--backend <name>", "pyodide | native", "pyodide")
     // The option of `tasks record|validate`, given here by mistake: said what to give instead.
     .addOption(new Option("--native").hideHelp())
     .option("--sandbox <policy>", "where candidate code runs, both backends: auto | bwrap | none (docs/security.md)", "auto")
-    .option("--json", "print one JSON object: {solved, tests: [{id, status, message, subtests}], incident, ...}")
+    .option(
+      "--json",
+      "print one JSON object per file, one a line: {candidate, solved, tests: [{id, status, message, subtests}], incident, ...}",
+    )
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
     .option(
       "--python <path>",
       "Python of a shared task (imported from RECODE-H; runs under pytest, default python3) or of --backend native",
     )
-    .action(
-      async (
-        spec: string,
-        candidatePath: string,
-        o: { dir: string; backend: string; sandbox: string; json?: boolean; packageSource?: string; python?: string; native?: boolean },
-        cmd: Command,
-      ) => {
-        try {
-          await testAction(spec, candidatePath, o, cmd);
-        } catch (e) {
-          // A script reading --json gets an object for a bad input too, and one that keeps the text (stdout is no
-          // terminal) a "Not judged:" line; the message also goes to stderr, exit code 2.
-          if (o.json) out(`${jsonLine({ solved: false, error: (e as Error).message })}\n`);
-          else if (
-            !process.stdout.isTTY &&
-            (e instanceof CommandInputError || e instanceof TaskFormatError || e instanceof TaskFolderError)
-          )
-            out(`Not judged: ${(e as Error).message}\n`);
-          throw e;
-        }
-      },
-    );
+    .action(async (spec: string, candidatePaths: string[], o: TestOptions, cmd: Command) => {
+      try {
+        await testAction(spec, candidatePaths, o, cmd);
+      } catch (e) {
+        // A script reading --json gets an object for a bad input too, and one that keeps the text (stdout is no
+        // terminal) a "Not judged:" line; the message also goes to stderr, exit code 2.
+        if (o.json) out(`${jsonLine({ solved: false, error: (e as Error).message })}\n`);
+        else if (!process.stdout.isTTY && (e instanceof CommandInputError || e instanceof TaskFormatError || e instanceof TaskFolderError))
+          out(`Not judged: ${(e as Error).message}\n`);
+        throw e;
+      }
+    });
 
-  async function testAction(
-    spec: string,
-    candidatePath: string,
-    o: { dir: string; backend: string; sandbox: string; json?: boolean; packageSource?: string; python?: string; native?: boolean },
-    cmd: Command,
-  ): Promise<void> {
+  async function testAction(spec: string, candidatePaths: string[], o: TestOptions, cmd: Command): Promise<void> {
     if (o.native) throw new CommandInputError("recode test takes --backend native (--native is the option of tasks record and validate)");
     if (o.backend !== "pyodide" && o.backend !== "native")
       throw new CommandInputError(`--backend: "${o.backend}" is not pyodide or native`);
@@ -257,114 +228,178 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       throw new CommandInputError(`--sandbox: "${o.sandbox}" is not one of ${NATIVE_SANDBOXES.join(", ")}`);
     }
     const task = resolveTask(spec, o.dir);
-    if (isSharedTask(task)) {
-      // Imported official tasks run under pytest beside canonical.py, with the Python named (shared-tasks.ts).
-      if (cmd.getOptionValueSource("backend") === "cli" && o.backend === "pyodide") {
-        process.stderr.write(
-          `note: ${task.id} is an imported RECODE-H task: it runs under pytest with a native Python (--python, default python3), not in Pyodide\n`,
-        );
+    const { paths, several } = candidateFiles(candidatePaths);
+    const label = taskLabel(spec, task, o.dir);
+    let first = true;
+    /** Say one graded file: its JSON line, or its text block (the header, the file, and its test log). */
+    const report = (g: Graded): void => {
+      if (o.json) {
+        const body = g.result ? testCommandJson(g.result) : { solved: false };
+        out(`${jsonLine({ candidate: g.path, ...body, ...(g.problem ? { error: g.problem } : {}) })}\n`);
+      } else {
+        const log = g.result ? `${notJudgedHead(g.problem)}${renderTestLog(g.result, TEXT_LOG)}` : `Not judged: ${g.problem}.`;
+        out(foldForTerminal(printable(`${first ? "" : "\n"}${label}, ${g.backend}:\n${candidateLine(g.path)}${log}\n`), outputColumns()));
       }
-      const { runSharedTest } = await import("./shared-tasks");
-      const { result, version } = await runSharedTest(task, readCandidate(candidatePath), o);
-      // The tests import canonical.py, so any collection error the reference solution gets too is the task's.
-      const why = await notJudged(
-        result,
-        (r) => (r.collectionError ? r.collectionError.file : undefined),
-        async () => (await runSharedTest(task, sharedCanonicalTarget(task), o)).result,
-      );
-      const problem =
-        why?.kind === "packages"
-          ? `what task ${task.id} needs (pytest${task.meta.packages.length ? `, ${task.meta.packages.join(", ")}` : ""}) could not be imported by ${o.python ?? "python3"}: install it for that Python, or name another with --python (the candidate was not judged)`
-          : why
-            ? "the task's own files (test.py, canonical.py, the repository) do not load, with the reference solution either: fix the task (the candidate was not judged)"
-            : null;
-      if (o.json) out(`${jsonLine({ ...testCommandJson(result), ...(problem ? { error: problem } : {}) })}\n`);
-      else
-        out(
-          foldForTerminal(
-            printable(
-              `${taskLabel(spec, task, o.dir)}, ${backendLabel("native", version)}:\n${candidateLine(candidatePath)}${notJudgedHead(problem)}${renderTestLog(result, TEXT_LOG)}\n`,
-            ),
-            outputColumns(),
-          ),
-        );
-      if (problem) process.stderr.write(`recode: ${problem}\n`);
-      setCode(why ? 2 : result.allPassed ? 0 : 1);
-      return;
-    }
-    if (o.python && o.backend === "pyodide") {
-      process.stderr.write(`note: --python is for --backend native and imported RECODE-H tasks; ${task.id} runs in Pyodide here\n`);
-    }
-    if (task.expected === null)
-      throw new CommandInputError(`task ${task.id} has no expected.json: run ${recordCommand(spec, task, o.dir)}`);
-    // Values recorded from another test.py or canonical solution would judge the file wrongly: it is not judged.
-    const stale = staleRecording(task);
-    if (stale)
-      throw new CommandInputError(`task ${task.id}: ${stale}: run ${recordCommand(spec, task, o.dir)}; the candidate was not judged`);
-    const candidate = readCandidate(candidatePath);
-    let rt: ReturnType<typeof createRuntime>;
+      first = false;
+      if (g.problem) process.stderr.write(`recode: ${several ? `${g.path}: ` : ""}${g.problem}\n`);
+    };
+    const graded = isSharedTask(task)
+      ? await gradeShared(task, paths, several, o, cmd, report)
+      : await gradeRecorded(spec, task, paths, several, o, report);
+    if (several && !o.json) out(foldForTerminal(printable(`\n${gradeTable(task.id, graded)}`), outputColumns()));
+    setCode(exitCode(graded));
+  }
+}
+
+/**
+ * Read every candidate before any Python starts. One that cannot be read is an error of the command when it is the
+ * only one (CommandInputError); among several, it is that file's "not judged", and the others are graded.
+ */
+function readCandidates(paths: string[], several: boolean): Candidate[] {
+  return paths.map((path) => {
     try {
-      const place = taskPlace(spec, o.dir);
-      rt = createRuntime(o.backend, {
-        ...packageOptions(o.packageSource),
-        // The task's folder and those beside it: the box does not show the candidate their solutions and values.
-        hide: [resolve(place.root), resolve(place.root, place.id)],
-        ...(o.python ? { python: o.python } : {}),
-        sandbox: o.sandbox as NativeSandbox,
-      });
+      return { path, text: readCandidate(path) };
     } catch (e) {
-      // No box here (and none asked for): not a verdict on the file.
+      if (!several || !(e instanceof CommandInputError)) throw e;
+      return { path, error: e.message };
+    }
+  });
+}
+
+/** Grade each file against an imported RECODE-H task (pytest, native Python), saying each as it is graded. */
+async function gradeShared(
+  task: Task,
+  paths: string[],
+  several: boolean,
+  o: TestOptions,
+  cmd: Command,
+  report: (g: Graded) => void,
+): Promise<Graded[]> {
+  if (!isSharedTask(task)) throw new Error("gradeShared: not an imported task");
+  // Imported official tasks run under pytest beside canonical.py, with the Python named (shared-tasks.ts).
+  if (cmd.getOptionValueSource("backend") === "cli" && o.backend === "pyodide") {
+    process.stderr.write(
+      `note: ${task.id} is an imported RECODE-H task: it runs under pytest with a native Python (--python, default python3), not in Pyodide\n`,
+    );
+  }
+  const { runSharedTest } = await import("./shared-tasks");
+  let reference: Promise<RunResult> | null = null;
+  const graded: Graded[] = [];
+  const add = (g: Graded) => {
+    graded.push(g);
+    report(g);
+  };
+  for (const c of readCandidates(paths, several)) {
+    if ("error" in c) {
+      add({ path: c.path, result: null, problem: c.error, backend: backendLabel("native", "") });
+      continue;
+    }
+    const { result, version } = await runSharedTest(task, c.text, o);
+    // The tests import canonical.py, so any collection error the reference solution gets too is the task's.
+    const why = await notJudged(
+      result,
+      (r) => (r.collectionError ? r.collectionError.file : undefined),
+      () => {
+        reference ??= runSharedTest(task, sharedCanonicalTarget(task), o).then((x) => x.result);
+        return reference;
+      },
+    );
+    const problem =
+      why?.kind === "packages"
+        ? `what task ${task.id} needs (pytest${task.meta.packages.length ? `, ${task.meta.packages.join(", ")}` : ""}) could not be imported by ${o.python ?? "python3"}: install it for that Python, or name another with --python (the candidate was not judged)`
+        : why
+          ? "the task's own files (test.py, canonical.py, the repository) do not load, with the reference solution either: fix the task (the candidate was not judged)"
+          : null;
+    add({ path: c.path, result, problem, backend: backendLabel("native", version) });
+  }
+  return graded;
+}
+
+/** Grade each file against a recorded task in one Python instance (`--backend`), saying each as it is graded. */
+async function gradeRecorded(
+  spec: string,
+  task: Task,
+  paths: string[],
+  several: boolean,
+  o: TestOptions,
+  report: (g: Graded) => void,
+): Promise<Graded[]> {
+  if (o.python && o.backend === "pyodide") {
+    process.stderr.write(`note: --python is for --backend native and imported RECODE-H tasks; ${task.id} runs in Pyodide here\n`);
+  }
+  if (task.expected === null) throw new CommandInputError(`task ${task.id} has no expected.json: run ${recordCommand(spec, task, o.dir)}`);
+  // Values recorded from another test.py or canonical solution would judge the file wrongly: it is not judged.
+  const stale = staleRecording(task);
+  if (stale)
+    throw new CommandInputError(`task ${task.id}: ${stale}: run ${recordCommand(spec, task, o.dir)}; the candidate was not judged`);
+  const candidates = readCandidates(paths, several);
+  let rt: ReturnType<typeof createRuntime>;
+  try {
+    const place = taskPlace(spec, o.dir);
+    rt = createRuntime(o.backend as "pyodide" | "native", {
+      ...packageOptions(o.packageSource),
+      // The task's folder and those beside it: the box does not show the candidate their solutions and values.
+      hide: [resolve(place.root), resolve(place.root, place.id)],
+      ...(o.python ? { python: o.python } : {}),
+      sandbox: o.sandbox as NativeSandbox,
+    });
+  } catch (e) {
+    // No box here (and none asked for): not a verdict on the file.
+    throw new CommandInputError((e as Error).message);
+  }
+  // test.py gained tests since the recording: the task is stale, and those tests cannot be verified.
+  const known = recordedTests(task);
+  const target = task.meta.target_file_path;
+  let reference: Promise<RunResult> | null = null;
+  const graded: Graded[] = [];
+  const add = (g: Graded) => {
+    graded.push(g);
+    report(g);
+  };
+  try {
+    try {
+      await rt.ready();
+    } catch (e) {
+      // Python could not start (or no sandbox): not a verdict on the file.
       throw new CommandInputError((e as Error).message);
     }
-    let r: RunResult;
-    let why: NotJudged | null;
-    let version = "";
-    try {
-      try {
-        await rt.ready();
-      } catch (e) {
-        // Python could not start (or no sandbox): not a verdict on the file.
-        throw new CommandInputError((e as Error).message);
-      }
+    for (const c of candidates) {
       // (Taken before the run too: a run that replaced the instance leaves a new one, whose version is said once it starts.)
-      version = rt.version;
-      r = await rt.run(taskRunRequest(task, candidate));
+      let version = rt.version;
+      if ("error" in c) {
+        add({ path: c.path, result: null, problem: c.error, backend: backendLabel(o.backend, version) });
+        continue;
+      }
+      let r = await rt.run(taskRunRequest(task, c.text));
       version = rt.version || version;
       // An error in another file than the target's is the task's when the canonical solution gets it too (a
-      // candidate that raises in a repository file it calls fails like any other).
-      const target = task.meta.target_file_path;
-      why = await notJudged(
+      // candidate that raises in a repository file it calls fails like any other). Its run is made once.
+      const canonical = task.canonical;
+      const why = await notJudged(
         r,
         (x) => (x.collectionError?.file && x.collectionError.file !== target ? x.collectionError.file : undefined),
-        task.canonical ? () => rt.run(taskRunRequest(task, task.canonical)) : null,
+        canonical
+          ? () => {
+              reference ??= rt.run(taskRunRequest(task, canonical));
+              return reference;
+            }
+          : null,
       );
-    } finally {
-      await rt.dispose();
+      const unrecorded = why ? [] : unrecordedTests(r, task, known);
+      r = withUnloadedTests(r, task, known);
+      // Why the file was not judged (exit code 2), said on stderr and, with --json, as the object's "error".
+      const problem =
+        why?.kind === "files"
+          ? `the task's ${why.file} does not load, with the canonical solution either: fix the task (the candidate was not judged)`
+          : why?.kind === "packages"
+            ? `the packages task ${task.id} needs (${task.meta.packages.join(", ")}) could not be loaded here: ${o.backend === "pyodide" ? "give a package source with the wheels (--package-source), or use --backend native" : "install them for the Python the native backend runs (--python)"} (the candidate was not judged)`
+            : unrecorded.length > 0
+              ? `expected.json does not know ${plural(unrecorded.length, "test")} of test.py (${unrecorded.slice(0, 3).join(", ")}${unrecorded.length > 3 ? ", ..." : ""}): test.py changed since the task was recorded; run ${recordCommand(spec, task, o.dir)} (the candidate was not judged)`
+              : null;
+      add({ path: c.path, result: r, problem, backend: backendLabel(o.backend, version) });
     }
-    // test.py gained tests since the recording: the task is stale, and those tests cannot be verified.
-    const known = recordedTests(task);
-    const unrecorded = why ? [] : unrecordedTests(r, task, known);
-    r = withUnloadedTests(r, task, known);
-    // Why the file was not judged (exit code 2), said on stderr and, with --json, as the object's "error".
-    const problem =
-      why?.kind === "files"
-        ? `the task's ${why.file} does not load, with the canonical solution either: fix the task (the candidate was not judged)`
-        : why?.kind === "packages"
-          ? `the packages task ${task.id} needs (${task.meta.packages.join(", ")}) could not be loaded here: ${o.backend === "pyodide" ? "give a package source with the wheels (--package-source), or use --backend native" : "install them for the Python the native backend runs (--python)"} (the candidate was not judged)`
-          : unrecorded.length > 0
-            ? `expected.json does not know ${plural(unrecorded.length, "test")} of test.py (${unrecorded.slice(0, 3).join(", ")}${unrecorded.length > 3 ? ", ..." : ""}): test.py changed since the task was recorded; run ${recordCommand(spec, task, o.dir)} (the candidate was not judged)`
-            : null;
-    if (o.json) out(`${jsonLine({ ...testCommandJson(r), ...(problem ? { error: problem } : {}) })}\n`);
-    else
-      out(
-        foldForTerminal(
-          printable(
-            `${taskLabel(spec, task, o.dir)}, ${backendLabel(o.backend, version)}:\n${candidateLine(candidatePath)}${notJudgedHead(problem)}${renderTestLog(r, TEXT_LOG)}\n`,
-          ),
-          outputColumns(),
-        ),
-      );
-    if (problem) process.stderr.write(`recode: ${problem}\n`);
-    setCode(problem ? 2 : r.allPassed ? 0 : 1);
+  } finally {
+    await rt.dispose();
   }
+  return graded;
 }

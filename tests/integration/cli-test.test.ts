@@ -396,6 +396,62 @@ def pass_at_k(n, c, k):
   });
 });
 
+describe("recode test with several files (a teacher grading a class)", () => {
+  const canonical = readFileSync(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname, "utf8");
+  /** A folder of submissions: two right, one wrong, and one that changes the test framework before the others run. */
+  function submissions(): string {
+    const folder = mkdtempSync(join(tmpdir(), "recode-class-"));
+    writeFileSync(join(folder, "a-right.py"), canonical);
+    // It replaces a piece of unittest, for whatever runs after it in the same Python.
+    writeFileSync(join(folder, "b-tamper.py"), `import unittest.case\nunittest.case._Outcome = None\n${canonical}`);
+    writeFileSync(join(folder, "c-wrong.py"), `${canonical}\n\ndef pass_at_k(n, c, k):\n    return 0.5\n`);
+    writeFileSync(join(folder, "d-right.py"), canonical);
+    writeFileSync(join(folder, "notes.txt"), "not a candidate\n");
+    return folder;
+  }
+
+  it("grades each file of a folder and each file named, in order, and ends with a table; exit 2 when one could not be read", () => {
+    const folder = submissions();
+    const missing = join(folder, "e-missing.py");
+    const r = recode("test", "pass-at-k", folder, missing);
+    expect(r.status).toBe(2);
+    // Each file's block, in order, with its own header; the .txt file is no candidate.
+    const graded = [...r.stdout.matchAll(/^Candidate: (.*)$/gm)].map((m) => m[1]);
+    expect(graded).toEqual(["a-right.py", "b-tamper.py", "c-wrong.py", "d-right.py", "e-missing.py"].map((f) => join(folder, f)));
+    expect(r.stdout).toContain(`Candidate: ${missing}\nNot judged: cannot read the candidate file ${missing}: no such file.`);
+    const table = r.stdout.slice(r.stdout.indexOf("Graded 5 files against pass-at-k:"));
+    const rows = table.split("\n").slice(1, 6);
+    expect(rows[0]).toMatch(/^ {2}solved {6}6 of 6 passed {2}.*a-right\.py$/);
+    // The tampering file's run is not trusted, and the files after it are judged in a clean interpreter.
+    expect(rows[1]).toMatch(/^ {2}not solved  \d of 6 passed {2}.*b-tamper\.py$/);
+    expect(rows[2]).toMatch(/^ {2}not solved  [0-5] of 6 passed {2}.*c-wrong\.py$/);
+    expect(rows[3]).toMatch(/^ {2}solved {6}6 of 6 passed {2}.*d-right\.py$/);
+    expect(rows[4]).toMatch(/^ {2}not judged +.*e-missing\.py: cannot read the candidate file/);
+    expect(table).toContain("2 of 5 files solved, 1 not judged.");
+    expect(r.stderr).toContain(`recode: ${missing}: cannot read the candidate file`);
+    // Without the unreadable file: exit 1, as one file was not solved.
+    const readable = recode("test", "pass-at-k", folder, "--json");
+    expect(readable.status).toBe(1);
+    // With --json: one object a line, each naming its file.
+    const objects = readable.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    expect(objects.map((o) => [o.candidate.split("/").at(-1), o.solved])).toEqual([
+      ["a-right.py", true],
+      ["b-tamper.py", false],
+      ["c-wrong.py", false],
+      ["d-right.py", true],
+    ]);
+    expect(objects[1].incident.kind).toBe("tampered");
+    const right = recode("test", "pass-at-k", join(folder, "a-right.py"), join(folder, "d-right.py"), "--backend", "native");
+    expect(right.status).toBe(0);
+    expect(right.stdout).toContain("2 of 2 files solved.");
+    // A folder with no candidate in it is a wrong input.
+    const empty = mkdtempSync(join(tmpdir(), "recode-empty-"));
+    const none = recode("test", "pass-at-k", empty);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain(`the candidate folder ${empty} holds no .py file`);
+  });
+});
+
 describe("recode test --json: what a script needs to show a failure", () => {
   it("gives each test's line in the target file, duration, traceback and captured output", () => {
     const canonical = readFileSync(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url), "utf8");
