@@ -526,16 +526,19 @@ export function renderTestLog(run: RunResult, opts: TestLogOptions = {}): string
     // (A file's name on one line: code under test can name the file of an error it raises.)
     const where = [e.file?.replace(/\n/g, "\\n"), e.line !== null ? `line ${e.line}` : null].filter(Boolean).join(", ");
     head.push(`Test run: collection error, no test ran (counts as ${c.total ? `0 of ${c.total} tests` : "no test"} passed).`);
-    // (A syntax error's message begins with the file and line said just before it: said once.)
+    // A syntax error's message is Python's block: the file and line (said in the heading), the source line, the
+    // marks under it, and the error. The heading says the error; the traceback then reads as CPython's, the
+    // frames that imported the file followed by the file's line and its marks (not the frames after the error).
     const said = `File "${e.file}", line ${e.line}\n`;
-    const message = e.file && e.line !== null && e.message.startsWith(said) ? `\n${e.message.slice(said.length)}` : e.message;
+    const syntax = e.file && e.line !== null && e.message.startsWith(said) ? e.message.replace(/\s+$/, "").split("\n") : null;
+    const message = syntax ? (syntax.at(-1) as string) : e.message;
     // Its lines after the first are indented, as every test's details are: code under test writes the message, and
     // a line of its own at the left margin could read as the log's ("Test run: 6 tests, 6 passed").
-    head.push(
-      `Collection error${where ? ` in ${where}` : ""}:${message.startsWith("\n") ? "" : " "}${hangingIndent(cap(message, messageCap))}`,
-    );
-    // (A syntax error's message already holds the lines the traceback ends with: only the frames before them.)
-    const tb = beforeRepeat(tail(e.traceback, tbLines), e.message);
+    head.push(`Collection error${where ? ` in ${where}` : ""}: ${hangingIndent(cap(message, messageCap))}`);
+    // (The message's lines the traceback ends with are said once.)
+    const tb = syntax
+      ? tail([beforeRepeat(e.traceback, e.message), `  ${syntax[0]}`, ...syntax.slice(1, -1)].filter(Boolean).join("\n"), tbLines)
+      : beforeRepeat(tail(e.traceback, tbLines), e.message);
     if (tb) head.push(indentBlock(tb, "  "));
   } else {
     const passing = passingCount(c);

@@ -371,12 +371,20 @@ describe("renderTestLog", () => {
     const run = runOf([], { collectionError: { message: block, file: "decoding/min_p.py", line: 1, traceback } });
     const log = renderTestLog(run);
     expect(log.split("SyntaxError: invalid syntax")).toHaveLength(2);
-    // The file and line are said once, before the lines of the error.
-    // (Every line of the error is indented under its heading.)
+    // The heading says the file, the line and the error; the traceback then reads as CPython's: the frames that
+    // imported the file, then the file's line and the marks under it (no frame after the error's lines).
     expect(log).toContain(
-      "Collection error in decoding/min_p.py, line 1:\n        def f(:\n              ^\n    SyntaxError: invalid syntax",
+      [
+        "Collection error in decoding/min_p.py, line 1: SyntaxError: invalid syntax",
+        "  Traceback (most recent call last):",
+        '    File "test.py", line 5, in <module>',
+        "      from decoding.min_p import min_p_filter",
+        '    File "decoding/min_p.py", line 1',
+        "      def f(:",
+        "            ^",
+      ].join("\n"),
     );
-    expect(log).toContain('File "test.py", line 5, in <module>');
+    expect(log.trimEnd().endsWith("            ^")).toBe(true);
     // Nothing but the repeat: no traceback at all.
     const alone = runOf([], { collectionError: { message: block, file: "decoding/min_p.py", line: 1, traceback: block } });
     expect(renderTestLog(alone).split("def f(:")).toHaveLength(2);
