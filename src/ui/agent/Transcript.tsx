@@ -6,12 +6,13 @@
  * it for the next turn.
  */
 import { useState } from "react";
+import { diffLines } from "../../core/diff-lines";
 import { STATUS_LABEL } from "../../core/feedback";
 import type { ChatMessage } from "../../core/model";
 import { plural } from "../../core/plural";
 import { printable } from "../../core/printable";
 import type { Trajectory, TrajectoryTurn } from "../../core/trajectory";
-import { DiffView, diffLines } from "../diff/DiffView";
+import { DiffView } from "../diff/DiffView";
 import type { TaskWorkspace } from "../tasks/panels";
 import { unreportedNote } from "./tokens";
 

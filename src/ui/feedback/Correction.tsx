@@ -5,8 +5,9 @@
  * changed since the feedback came), shown in the code's place; and Apply.
  */
 import { useEffect, useState } from "react";
+import { type DiffLine, diffLines } from "../../core/diff-lines";
 import type { FeedbackItem } from "../../core/feedback";
-import { type DiffLine, DiffView, diffLines } from "../diff/DiffView";
+import { DiffView } from "../diff/DiffView";
 import { preloadEditor } from "../editor/LazyEditor";
 import type { TaskWorkspace } from "../tasks/panels";
 import { applyCorrection, codeOfCorrection } from "./apply";
