@@ -1,5 +1,5 @@
 /**
- * The `recode` command: `tasks list|record|validate`, `test`, `run`, `report`, `merge`, `bench`.
+ * The `recode` command: `tasks list|record|validate`, `test`, `run`, `report`, `show`, `merge`, `bench`.
  * Returns the process exit code (0 ok, 1 a check failed, 2 bad usage or input).
  */
 import { existsSync } from "node:fs";
@@ -10,6 +10,7 @@ import { type Task, TaskFormatError, venueAndYear } from "../core/task";
 import { addImportCommand } from "./import-recodeh";
 import { loadReport, mergeRuns, reportCsv, reportJson, reportMarkdown } from "./report";
 import { ConfigError, executeRun, prepareRun, type RunCommandOptions } from "./run";
+import { addShowCommand } from "./show";
 import { BUILTIN_TASKS, loadTaskDir, resolveTaskIds, TaskFolderError } from "./task-fs";
 import { addTasksDocCommand } from "./task-gates/command";
 import { addTasksRecordCommand, addTasksValidateCommand, UsageError } from "./tasks-record-validate";
@@ -143,6 +144,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
     });
 
   addTestCommand(program, out, setCode);
+  addShowCommand(program, out, setCode);
 
   program
     .command("report")
