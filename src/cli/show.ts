@@ -64,7 +64,7 @@ function turnText(turn: TrajectoryTurn, previous: TrajectoryTurn | null, convers
   const tokens = turn.tokens.prompt + turn.tokens.completion;
   const unreported = turn.tokens.unreported ? ` (${plural(turn.tokens.unreported, "call")} without counts)` : "";
   out.push(
-    `  ${turn.actions.map((a) => a.type).join(" -> ") || "no actions"} · ${tokens} tokens${unreported} · agent ${Math.round(turn.timings.agentMs)} ms, tests ${Math.round(turn.timings.testMs)} ms, researcher ${Math.round(turn.timings.researcherMs)} ms`,
+    `  ${turn.actions.map((a) => a.type).join(" -> ") || "no actions"} · ${tokens} tokens${unreported} · agent ${Math.round(turn.timings.agentMs)} ms${turn.timings.retryWaitMs ? ` (and ${Math.round(turn.timings.retryWaitMs)} ms waiting to retry model calls)` : ""}, tests ${Math.round(turn.timings.testMs)} ms, researcher ${Math.round(turn.timings.researcherMs)} ms`,
   );
   if (conversation) {
     for (const m of turn.messages) {

@@ -15,7 +15,7 @@
  */
 
 import { CUT_REPLY_NOTE, endedOnCutReply } from "./agent/prompts";
-import type { Agent, AgentMemoryState, AgentSetting } from "./agent/types";
+import type { Agent, AgentMemoryState, AgentSetting, AgentTurnOutput } from "./agent/types";
 import { codeOmitted, type FeedbackLevel, type FeedbackRecord, type Researcher } from "./feedback";
 import type { TokenCounts } from "./model";
 import { agentFeedback, DEFAULT_PROTOCOL, type ProtocolProfile, sharesTurn0 } from "./protocol";
@@ -180,6 +180,15 @@ export async function packagesProblem(env: EpisodeEnv): Promise<string | null> {
 }
 
 /**
+ * A turn's timings before its review (ms): the agent's time without the waits before retried model calls, which are
+ * said on their own (`retryWaitMs`, absent when none), and the test run's.
+ */
+function turnTimings(out: AgentTurnOutput, testMs: number): TrajectoryTurn["timings"] {
+  const waited = out.retryWaitMs ?? 0;
+  return { agentMs: out.latencyMs - waited, testMs, researcherMs: 0, ...(waited > 0 ? { retryWaitMs: waited } : {}) };
+}
+
+/**
  * Compute turn 0: the agent writes the target file without feedback, the
  * tests run, and (when it fails and more turns follow) the researcher reviews
  * it once; the raw record is rendered per level later. `partial` (from a
@@ -207,7 +216,7 @@ export async function runTurn0(env: EpisodeEnv, config: EpisodeConfig, partial?:
         run,
         messages: out.messages,
         actions: out.actions,
-        timings: { agentMs: out.latencyMs, testMs: run.durationMs, researcherMs: 0 },
+        timings: turnTimings(out, run.durationMs),
         tokens: out.tokens,
       },
       memory: agent.snapshot(),
@@ -325,7 +334,8 @@ export async function runEpisode(
     agent.restore(turn0.memory);
     if (turn0.turn.run.allPassed) finish(traj, "solved");
     else if (config.maxTurns === 1) finish(traj, "max_turns");
-    traj.wallMs = turn0.turn.timings.agentMs + turn0.turn.timings.testMs + turn0.turn.timings.researcherMs;
+    const t0 = turn0.turn.timings;
+    traj.wallMs = t0.agentMs + (t0.retryWaitMs ?? 0) + t0.testMs + t0.researcherMs;
     await save(traj, agent.snapshot());
   }
   const baseWall = traj.wallMs;
@@ -381,7 +391,7 @@ export async function runEpisode(
         feedbackText: "",
         messages: out.messages,
         actions: out.actions,
-        timings: { agentMs: out.latencyMs, testMs: run.durationMs, researcherMs: 0 },
+        timings: turnTimings(out, run.durationMs),
         tokens: out.tokens,
         researcherTokens: { prompt: 0, completion: 0 },
       };

@@ -95,6 +95,8 @@ export interface ChatResponse {
    * `connection error`); absent when the first attempt answered.
    */
   retried?: string[];
+  /** Milliseconds of `latencyMs` spent waiting before those retries (backoff or Retry-After); absent when none. */
+  retryWaitMs?: number;
 }
 
 /** A chat model. `id` is `provider:model`, e.g. `openai:gpt-4o-mini`, `scripted:fixture.json`. */

@@ -160,6 +160,8 @@ const TimingsSchema = z.object({
   testMs: millis,
   /** Researcher review time, in milliseconds (0 when no review). */
   researcherMs: millis,
+  /** Waits before retried model calls of the coder (a server's Retry-After, backoff), in milliseconds, not in `agentMs`; absent when none. */
+  retryWaitMs: millis.optional(),
 });
 
 /** Tokens of a turn; `unreported`: calls whose server sent no counts (the sums are then a lower bound). */

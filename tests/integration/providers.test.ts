@@ -89,6 +89,17 @@ describe("createOpenAIModel through a real chat-completions server", () => {
     expect(model.totals().retries).toBe(1);
   });
 
+  it("says how long the call waited before its retries (retryWaitMs), apart from the rest of its time", async () => {
+    stub.enqueue({ status: 429, headers: { "retry-after": "2" } }, { content: "after rate limit" });
+    const model = createOpenAIModel(fast({ maxRetryDelayMs: 60_000, sleep: (ms) => new Promise((r) => setTimeout(r, ms / 20)) }));
+    const res = await model.chat(hello);
+    expect(res.retried).toEqual(["HTTP 429"]);
+    expect(res.retryWaitMs).toBeGreaterThanOrEqual(95);
+    expect(res.latencyMs).toBeGreaterThanOrEqual(res.retryWaitMs ?? 0);
+    stub.enqueue({ content: "at once" });
+    expect((await model.chat(hello)).retryWaitMs).toBeUndefined();
+  });
+
   it("retries a 500 with backoff, then succeeds", async () => {
     stub.enqueue({ status: 500 }, { status: 503 }, { content: "recovered" });
     const retries: RetryInfo[] = [];

@@ -6,6 +6,7 @@ import type { ChatModel } from "../model";
 import { BaselineAgent } from "./baseline";
 import { ReCodeAgent } from "./recode-agent";
 import { ReferenceAgent } from "./reference-agent";
+import { withRetryWaits } from "./retry-waits";
 import { AGENT_SETTINGS, type Agent, type AgentOptions, type AgentSetting } from "./types";
 import { resolveOptions } from "./validate";
 
@@ -49,6 +50,8 @@ export { type ResolvedAgentOptions, resolveOptions } from "./validate";
  * baseline appends the reply's code blocks to the target file, and the tool-using settings are the
  * {@link ReferenceAgent}.
  *
+ * Each turn's output says in `retryWaitMs` how much of its time its model calls waited to be retried.
+ *
  * Defaults (RECODE-H): maxSteps 3, memoryThreshold 15, keepRecent 5. Model calls use temperature 0,
  * top-p 1. Throws RangeError for an unknown setting or a bad option (the message names it); model
  * errors (ModelError) reach the caller of `runTurn` unchanged.
@@ -56,13 +59,15 @@ export { type ResolvedAgentOptions, resolveOptions } from "./validate";
 export function createAgent(setting: AgentSetting, model: ChatModel, options: AgentOptions = {}): Agent {
   const opts = resolveOptions(options);
   if (!model || typeof model.chat !== "function") throw new TypeError("createAgent: model must be a ChatModel (with a chat() method)");
-  switch (setting) {
-    case "baseline":
-      return new BaselineAgent(model, { append: opts.profile === "reference" });
-    case "agent":
-    case "memory_agent":
-      return opts.profile === "reference" ? new ReferenceAgent(setting, model, opts) : new ReCodeAgent(setting, model, opts);
-    default:
-      throw new RangeError(`createAgent: unknown setting "${String(setting)}"; expected one of ${AGENT_SETTINGS.join(", ")}`);
+  if (!AGENT_SETTINGS.includes(setting)) {
+    throw new RangeError(`createAgent: unknown setting "${String(setting)}"; expected one of ${AGENT_SETTINGS.join(", ")}`);
   }
+  // Each turn says how long its model calls waited to be retried (retry-waits.ts).
+  return withRetryWaits(model, (counted) =>
+    setting === "baseline"
+      ? new BaselineAgent(counted, { append: opts.profile === "reference" })
+      : opts.profile === "reference"
+        ? new ReferenceAgent(setting, counted, opts)
+        : new ReCodeAgent(setting, counted, opts),
+  );
 }

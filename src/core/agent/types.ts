@@ -74,8 +74,10 @@ export interface AgentTurnOutput {
   tokens: TokenCounts;
   /** Number of model calls this turn (memory summaries included). */
   modelCalls: number;
-  /** Wall time of the turn in milliseconds (model calls and tools). */
+  /** Wall time of the turn in milliseconds (model calls and tools), the waits before retried model calls included. */
   latencyMs: number;
+  /** Milliseconds of `latencyMs` spent waiting before retried model calls (ChatResponse.retryWaitMs over the turn's calls). */
+  retryWaitMs?: number;
 }
 
 /**

@@ -325,15 +325,16 @@ async function withRetries<T>(
   opts: OpenAIModelOptions,
   signal: AbortSignal | undefined,
   attempt: () => Promise<T>,
-): Promise<{ value: T; retried: string[] }> {
+): Promise<{ value: T; retried: string[]; waitedMs: number }> {
   const maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
   const base = opts.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
   const maxDelay = opts.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
   const sleep = opts.sleep ?? defaultSleep;
   const retried: string[] = [];
+  let waitedMs = 0;
   for (let retries = 0; ; retries++) {
     try {
-      return { value: await attempt(), retried };
+      return { value: await attempt(), retried, waitedMs };
     } catch (err) {
       if (err instanceof ModelError) throw err;
       if (isAbort(err, signal)) throw new ModelError(modelId, "the request was cancelled");
@@ -345,10 +346,13 @@ async function withRetries<T>(
       const delayMs = Math.min(maxDelay, f.retryAfter ?? backoffMs(retries + 1, base, maxDelay));
       retried.push(f.reason);
       opts.onRetry?.({ attempt: retries + 1, delayMs, status: f.status, reason: f.reason });
+      const before = nowMs();
       try {
         await sleep(delayMs, signal);
       } catch {
         throw new ModelError(modelId, "the request was cancelled");
+      } finally {
+        waitedMs += nowMs() - before;
       }
     }
   }
@@ -394,6 +398,7 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
     const started = nowMs();
     // The failures retried before the answer, by reason (kept in the reply: a trajectory shows them).
     const retried: string[] = [];
+    let retryWaitMs = 0;
     const body = (): OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming => ({
       model: opts.model,
       messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
@@ -407,7 +412,11 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
       ...(req.json === true && !refused.has("response_format") ? { response_format: { type: "json_object" as const } } : {}),
     });
     const send = async () => {
-      const { value, retried: again } = await withRetries(id, opts, req.signal, async () => {
+      const {
+        value,
+        retried: again,
+        waitedMs,
+      } = await withRetries(id, opts, req.signal, async () => {
         // The deadline covers the whole answer, body included (a body that never ends is a timeout too).
         const ctl = new AbortController();
         let expired = false;
@@ -432,6 +441,7 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
         }
       });
       retried.push(...again);
+      retryWaitMs += waitedMs;
       return value;
     };
     try {
@@ -495,6 +505,7 @@ export function createOpenAIModel(opts: OpenAIModelOptions): MeteredChatModel {
         ...(reply.reasoning ? { reasoning: reply.reasoning } : {}),
         ...(choice.finish_reason === "length" ? { truncated: true } : {}),
         ...(retried.length > 0 ? { retried } : {}),
+        ...(retryWaitMs > 0 ? { retryWaitMs } : {}),
       };
     } catch (err) {
       meter.failure();

@@ -142,7 +142,8 @@ function TurnView({ turn, previous, ws }: { turn: TrajectoryTurn; previous: Traj
         <span className="muted small">
           {turn.actions.map((a) => a.type).join(" → ") || "no actions"} · {turn.tokens.prompt + turn.tokens.completion} tokens
           {unreportedNote(turn.tokens.unreported ?? 0)} ·{" "}
-          {Math.round(turn.timings.agentMs + turn.timings.testMs + turn.timings.researcherMs)} ms
+          {Math.round(turn.timings.agentMs + (turn.timings.retryWaitMs ?? 0) + turn.timings.testMs + turn.timings.researcherMs)} ms
+          {turn.timings.retryWaitMs ? ` (${Math.round(turn.timings.retryWaitMs)} ms of it waiting to retry model calls)` : ""}
         </span>
         <span className="spacer" />
         {ws && (
