@@ -11,11 +11,12 @@ import { renderTestLog } from "../core/feedback";
 import { plural } from "../core/plural";
 import { isSharedTask, sharedCanonicalTarget } from "../core/pytest-task";
 import { staleRecording } from "../core/recording";
-import type { RunResult } from "../core/results";
+import { type CollectionError, makeRunResult, type RunResult } from "../core/results";
 import { type Task, TaskFormatError } from "../core/task";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
 import { createRuntime } from "../python/node";
 import { taskRunRequest } from "../python/runtime";
+import { decodePythonSource } from "./python-source";
 import { packageOptions } from "./run";
 import { BUILTIN_TASKS, loadTaskDir, recordCommandFor, TaskFolderError, taskPlace } from "./task-fs";
 import { backendLabel } from "./task-gates/doc";
@@ -24,6 +25,16 @@ import { recordedTests, testCommandJson, unrecordedTests, withUnloadedTests } fr
 
 /** Bad usage or input of a command: the message says what to fix (exit code 2). */
 export class CommandInputError extends Error {}
+
+/** A candidate file that cannot be read (`reason`: "no such file", ...). */
+class CandidateReadError extends CommandInputError {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`cannot read the candidate file ${path}: ${reason}`);
+  }
+}
 
 /** The text output's test log: every detail, tracebacks of up to 40 lines, and the last lines each test that did not pass printed. */
 const TEXT_LOG = { totalCap: 200_000, tracebackLines: 40, outputLines: 20 } as const;
@@ -67,22 +78,32 @@ const FILE_ERRORS: Record<string, string> = {
   EACCES: "permission denied",
 };
 
-/** The candidate file's text; a clear error when it cannot be read or is not UTF-8. */
-function readCandidate(path: string): string {
+/**
+ * The candidate file's text (Python's reading of its bytes: python-source.ts), or, for bytes that are not text of
+ * the file's encoding, the collection error Python gives such a file (the file does not compile: a verdict).
+ * @throws CommandInputError when the file cannot be read.
+ */
+function readCandidate(path: string, target: string): { text: string } | { invalid: CollectionError } {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? "";
-    throw new CommandInputError(`cannot read the candidate file ${path}: ${FILE_ERRORS[code] ?? (e as Error).message}`);
+    throw new CandidateReadError(path, FILE_ERRORS[code] ?? (e as Error).message);
   }
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    const text = bytes.toString("utf8");
-    const line = text.slice(0, Math.max(0, text.indexOf("\ufffd"))).split("\n").length;
-    throw new CommandInputError(`the candidate file ${path} is not UTF-8 text (line ${line}); save it as UTF-8`);
-  }
+  const source = decodePythonSource(bytes);
+  if ("text" in source) return source;
+  const { line, byte } = source.undecodable;
+  const message = `SyntaxError: the file is not UTF-8 text (line ${line}: byte 0x${byte.toString(16).padStart(2, "0")}) and declares no other encoding; Python reads source files as UTF-8 (PEP 263): save it as UTF-8`;
+  return { invalid: { message, file: target, line, traceback: "" } };
+}
+
+/**
+ * The result of a file that does not compile as text (see {@link readCandidate}): no test ran; the recorded tests
+ * (`known`) are listed as not run.
+ */
+function uncompiledRun(error: CollectionError, backend: RunResult["backend"]): RunResult {
+  return makeRunResult([], { backend, collectionError: error });
 }
 
 /** Why a run is no verdict on the candidate (see {@link notJudged}). */
@@ -121,14 +142,46 @@ interface TestOptions {
 }
 
 /** A candidate file to grade: its path as given, and its text or why it cannot be read. */
-type Candidate = { path: string; text: string } | { path: string; error: string };
+type Candidate =
+  | { path: string; text: string }
+  | { path: string; error: string; reason: string }
+  | { path: string; invalid: CollectionError };
 
-/** One graded file: the run's result (null when the file could not be read), why it is not judged (or null), and the header's backend label. */
+/**
+ * One graded file: the run's result (null when the file could not be read), why it is not judged (or null), the
+ * header's backend label, and (a file that could not be read) why, in a few words for the closing table.
+ */
 interface Graded {
   path: string;
   result: RunResult | null;
   problem: string | null;
   backend: string;
+  unreadable?: string;
+}
+
+/** What happened to the interpreter, in a few words for the closing table. */
+const INCIDENT_WORDS: Record<NonNullable<RunResult["incident"]>["kind"], string> = {
+  timeout: "time limit reached",
+  terminated: "time limit reached, Python replaced",
+  crashed: "Python crashed",
+  poisoned: "Python replaced after a MemoryError or RecursionError",
+  packages: "packages not loaded",
+  tampered: "not trusted: it changed the test framework",
+};
+
+/** Why a file was not solved or not judged, in a few words for the closing table ("" when solved). */
+function tableReason(g: Graded): string {
+  if (g.unreadable) return `cannot be read: ${g.unreadable}`;
+  const r = g.result;
+  if (!r || r.allPassed) return "";
+  if (g.problem) return "see its block above";
+  const e = r.collectionError;
+  if (e) {
+    const last = e.message.trim().split("\n").at(-1) ?? "";
+    return `does not load: ${last.length > 80 ? `${last.slice(0, 79)}…` : last}`;
+  }
+  if (r.incident) return INCIDENT_WORDS[r.incident.kind];
+  return r.counts.timeout > 0 ? "time limit reached" : "";
 }
 
 /**
@@ -169,8 +222,8 @@ export function gradeTable(taskId: string, graded: readonly Graded[]): string {
     g.result && !g.problem ? `${g.result.counts.passed + g.result.counts.xfail} of ${g.result.counts.total} passed` : "";
   const width = Math.max(...graded.map((g) => passed(g).length));
   const rows = graded.map((g) => {
-    const why = g.problem && g.result === null ? `: ${g.problem.length > 100 ? `${g.problem.slice(0, 99)}…` : g.problem}` : "";
-    return `  ${verdict(g).padEnd(10)}  ${passed(g).padEnd(width)}  ${g.path.replace(/\n/g, "\\n")}${why}`;
+    const why = tableReason(g);
+    return `  ${verdict(g).padEnd(10)}  ${passed(g).padEnd(width)}  ${g.path.replace(/\n/g, "\\n")}${why ? `  (${why})` : ""}`;
   });
   const solved = graded.filter((g) => !g.problem && g.result?.allPassed).length;
   const judged = graded.filter((g) => !g.problem).length;
@@ -213,7 +266,10 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       } catch (e) {
         // A script reading --json gets an object for a bad input too, and one that keeps the text (stdout is no
         // terminal) a "Not judged:" line; the message also goes to stderr, exit code 2.
-        if (o.json) out(`${jsonLine({ solved: false, error: (e as Error).message })}\n`);
+        if (o.json)
+          out(
+            `${jsonLine({ ...(e instanceof CandidateReadError ? { candidate: e.path } : {}), solved: false, error: (e as Error).message })}\n`,
+          );
         else if (!process.stdout.isTTY && (e instanceof CommandInputError || e instanceof TaskFormatError || e instanceof TaskFolderError))
           out(`Not judged: ${(e as Error).message}\n`);
         throw e;
@@ -255,13 +311,13 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
  * Read every candidate before any Python starts. One that cannot be read is an error of the command when it is the
  * only one (CommandInputError); among several, it is that file's "not judged", and the others are graded.
  */
-function readCandidates(paths: string[], several: boolean): Candidate[] {
+function readCandidates(paths: string[], several: boolean, target: string): Candidate[] {
   return paths.map((path) => {
     try {
-      return { path, text: readCandidate(path) };
+      return { path, ...readCandidate(path, target) };
     } catch (e) {
-      if (!several || !(e instanceof CommandInputError)) throw e;
-      return { path, error: e.message };
+      if (!several || !(e instanceof CandidateReadError)) throw e;
+      return { path, error: e.message, reason: e.reason };
     }
   });
 }
@@ -289,9 +345,13 @@ async function gradeShared(
     graded.push(g);
     report(g);
   };
-  for (const c of readCandidates(paths, several)) {
+  for (const c of readCandidates(paths, several, task.meta.target_file_path)) {
     if ("error" in c) {
-      add({ path: c.path, result: null, problem: c.error, backend: backendLabel("native", "") });
+      add({ path: c.path, result: null, problem: c.error, backend: backendLabel("native", ""), unreadable: c.reason });
+      continue;
+    }
+    if ("invalid" in c) {
+      add({ path: c.path, result: uncompiledRun(c.invalid, "native"), problem: null, backend: backendLabel("native", "") });
       continue;
     }
     const { result, version } = await runSharedTest(task, c.text, o);
@@ -332,7 +392,7 @@ async function gradeRecorded(
   const stale = staleRecording(task);
   if (stale)
     throw new CommandInputError(`task ${task.id}: ${stale}: run ${recordCommand(spec, task, o.dir)}; the candidate was not judged`);
-  const candidates = readCandidates(paths, several);
+  const candidates = readCandidates(paths, several, task.meta.target_file_path);
   let rt: ReturnType<typeof createRuntime>;
   try {
     const place = taskPlace(spec, o.dir);
@@ -367,7 +427,12 @@ async function gradeRecorded(
       // (Taken before the run too: a run that replaced the instance leaves a new one, whose version is said once it starts.)
       let version = rt.version;
       if ("error" in c) {
-        add({ path: c.path, result: null, problem: c.error, backend: backendLabel(o.backend, version) });
+        add({ path: c.path, result: null, problem: c.error, backend: backendLabel(o.backend, version), unreadable: c.reason });
+        continue;
+      }
+      if ("invalid" in c) {
+        const r = withUnloadedTests(uncompiledRun(c.invalid, o.backend as RunResult["backend"]), task, known);
+        add({ path: c.path, result: r, problem: null, backend: backendLabel(o.backend, version) });
         continue;
       }
       let r = await rt.run(taskRunRequest(task, c.text));

@@ -146,9 +146,13 @@ describe("recode test", () => {
     }
     const latin1 = join(dir, "latin1.py");
     writeFileSync(latin1, Buffer.from([0x78, 0x20, 0x3d, 0x20, 0x22, 0xe9, 0x22, 0x0a]));
+    // Bytes that are not UTF-8, in a file that declares no other encoding: Python cannot compile it, a verdict.
     const notUtf8 = recode("test", "pass-at-k", latin1);
-    expect(notUtf8.status).toBe(2);
-    expect(notUtf8.stderr).toContain("is not UTF-8 text");
+    expect(notUtf8.status).toBe(1);
+    expect(notUtf8.stdout).toContain(
+      "Collection error in evalkit/metrics.py, line 1: SyntaxError: the file is not UTF-8 text (line 1: byte 0xe9) and declares no other encoding",
+    );
+    expect(notUtf8.stdout).toContain("counts as 0 of 6 tests passed");
     const notFolder = recode("test", new URL("../../tasks/pass-at-k/task.json", import.meta.url).pathname, latin1);
     expect(notFolder.status).toBe(2);
     expect(notFolder.stderr).toContain("is not a task folder");
@@ -406,6 +410,8 @@ describe("recode test with several files (a teacher grading a class)", () => {
     writeFileSync(join(folder, "b-tamper.py"), `import unittest.case\nunittest.case._Outcome = None\n${canonical}`);
     writeFileSync(join(folder, "c-wrong.py"), `${canonical}\n\ndef pass_at_k(n, c, k):\n    return 0.5\n`);
     writeFileSync(join(folder, "d-right.py"), canonical);
+    // Right too, in Latin-1, as its first line declares (PEP 263): Python reads it.
+    writeFileSync(join(folder, "d-right-latin1.py"), Buffer.from(`# -*- coding: latin-1 -*-\n# Ren\u00e9\n${canonical}`, "latin1"));
     writeFileSync(join(folder, "notes.txt"), "not a candidate\n");
     return folder;
   }
@@ -417,17 +423,21 @@ describe("recode test with several files (a teacher grading a class)", () => {
     expect(r.status).toBe(2);
     // Each file's block, in order, with its own header; the .txt file is no candidate.
     const graded = [...r.stdout.matchAll(/^Candidate: (.*)$/gm)].map((m) => m[1]);
-    expect(graded).toEqual(["a-right.py", "b-tamper.py", "c-wrong.py", "d-right.py", "e-missing.py"].map((f) => join(folder, f)));
+    expect(graded).toEqual(
+      ["a-right.py", "b-tamper.py", "c-wrong.py", "d-right-latin1.py", "d-right.py", "e-missing.py"].map((f) => join(folder, f)),
+    );
     expect(r.stdout).toContain(`Candidate: ${missing}\nNot judged: cannot read the candidate file ${missing}: no such file.`);
-    const table = r.stdout.slice(r.stdout.indexOf("Graded 5 files against pass-at-k:"));
-    const rows = table.split("\n").slice(1, 6);
+    const table = r.stdout.slice(r.stdout.indexOf("Graded 6 files against pass-at-k:"));
+    const rows = table.split("\n").slice(1, 7);
     expect(rows[0]).toMatch(/^ {2}solved {6}6 of 6 passed {2}.*a-right\.py$/);
     // The tampering file's run is not trusted, and the files after it are judged in a clean interpreter.
-    expect(rows[1]).toMatch(/^ {2}not solved {2}\d of 6 passed {2}.*b-tamper\.py$/);
+    // (Each file that did not solve the task with why, in a few words, where it is more than failed tests.)
+    expect(rows[1]).toMatch(/^ {2}not solved {2}\d of 6 passed {2}.*b-tamper\.py {2}\(not trusted: it changed the test framework\)$/);
     expect(rows[2]).toMatch(/^ {2}not solved {2}[0-5] of 6 passed {2}.*c-wrong\.py$/);
-    expect(rows[3]).toMatch(/^ {2}solved {6}6 of 6 passed {2}.*d-right\.py$/);
-    expect(rows[4]).toMatch(/^ {2}not judged +.*e-missing\.py: cannot read the candidate file/);
-    expect(table).toContain("2 of 5 files solved, 1 not judged.");
+    expect(rows[3]).toMatch(/^ {2}solved {6}6 of 6 passed {2}.*d-right-latin1\.py$/);
+    expect(rows[4]).toMatch(/^ {2}solved {6}6 of 6 passed {2}.*d-right\.py$/);
+    expect(rows[5]).toMatch(/^ {2}not judged +.*e-missing\.py {2}\(cannot be read: no such file\)$/);
+    expect(table).toContain("3 of 6 files solved, 1 not judged.");
     expect(r.stderr).toContain(`recode: ${missing}: cannot read the candidate file`);
     // Without the unreadable file: exit 1, as one file was not solved.
     const readable = recode("test", "pass-at-k", folder, "--json");
@@ -441,12 +451,21 @@ describe("recode test with several files (a teacher grading a class)", () => {
       ["a-right.py", true],
       ["b-tamper.py", false],
       ["c-wrong.py", false],
+      ["d-right-latin1.py", true],
       ["d-right.py", true],
     ]);
     expect(objects[1].incident.kind).toBe("tampered");
     const right = recode("test", "pass-at-k", join(folder, "a-right.py"), join(folder, "d-right.py"), "--backend", "native");
     expect(right.status).toBe(0);
     expect(right.stdout).toContain("2 of 2 files solved.");
+    // One file that cannot be read, with --json: the object names it too.
+    const alone = recode("test", "pass-at-k", missing, "--json");
+    expect(alone.status).toBe(2);
+    expect(JSON.parse(alone.stdout)).toEqual({
+      candidate: missing,
+      solved: false,
+      error: `cannot read the candidate file ${missing}: no such file`,
+    });
     // A folder with no candidate in it is a wrong input.
     const empty = mkdtempSync(join(tmpdir(), "recode-empty-"));
     const none = recode("test", "pass-at-k", empty);
