@@ -7,22 +7,40 @@
  * was sent and answered.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { relative, resolve } from "node:path";
+import { basename, join, relative, resolve, sep } from "node:path";
 import type { Command } from "commander";
+import { resolveOptions, taskSystemPrompt } from "../core/agent";
 import { diffLines } from "../core/diff-lines";
 import { STATUS_LABEL } from "../core/feedback";
 import { plural } from "../core/plural";
+import { type Task, taskContentHash } from "../core/task";
 import { restoreTrajectory, type Trajectory, type TrajectoryTurn } from "../core/trajectory";
-import { findTrajectoryFiles } from "./run-folder";
+import { AGENT_SETTINGS } from "../core/vocabulary";
+import { parseLevels } from "./run";
+import { findTrajectoryFiles, listJsonFiles } from "./run-folder";
+import { BUILTIN_TASKS, loadTaskDir } from "./task-fs";
 import { UsageError } from "./tasks-record-validate";
 import { foldForTerminal, outputColumns } from "./terminal-text";
 
-/** Which episodes to show: each field absent matches any. `level`: 0-4. */
+/**
+ * Which episodes to show: each field absent matches any. `tasks`: ids or globs (`min-*`); `levels`: 0-4; `model`: as
+ * the run names it, or as `recode run --model` was given (a scripted model by its file's path).
+ */
 export interface EpisodeFilter {
-  task?: string;
-  level?: number;
+  tasks?: string[];
+  levels?: readonly number[];
   setting?: string;
   model?: string;
+}
+
+/** Whether task `id` is one of `patterns` (ids, or globs with `*`). */
+function taskMatches(id: string, patterns: readonly string[]): boolean {
+  return patterns.some((p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`).test(id));
+}
+
+/** A model as runs name it: a scripted model by its file's name (`recode run --model scripted:examples/x.json` runs `scripted:x.json`). */
+function modelName(model: string): string {
+  return model.startsWith("scripted:") ? `scripted:${basename(model.slice("scripted:".length))}` : model;
 }
 
 /** A readable episode and where it was read from. */
@@ -83,7 +101,7 @@ function turnText(turn: TrajectoryTurn, previous: TrajectoryTurn | null, convers
   }
   const diff = previous ? diffLines(previous.code, turn.code) : null;
   if (diff === null) {
-    out.push(`  Code (${plural(turn.code.split("\n").length, "line")}):`, indented(turn.code, "    | "));
+    out.push(`  Code (${plural(turn.code.replace(/\n$/, "").split("\n").length, "line")}):`, indented(turn.code, "    | "));
   } else if (diff.length === 0) {
     out.push(`  Code: the same as turn ${previous?.index}.`);
   } else {
@@ -111,15 +129,40 @@ function turnText(turn: TrajectoryTurn, previous: TrajectoryTurn | null, convers
 }
 
 /**
- * One episode as a transcript: a heading (task, level, model, setting, protocol, researcher, outcome), where it was
- * read from, and each turn (see {@link turnText}). `conversation`: every message of each turn too.
+ * The system prompt the episode's agent was sent at every turn, which trajectories do not store: rebuilt from the
+ * task's folder in `dir` when that folder is the task as it ran (the same content hash), else a line that says why not.
  */
-export function episodeTranscript(e: ShownEpisode, conversation = false): string {
+function systemPrompt(t: Trajectory, dir: string): string {
+  const id = t.versions.task.id;
+  let task: Task | null = null;
+  try {
+    task = loadTaskDir(dir, id);
+  } catch {
+    // not here
+  }
+  if (!task || taskContentHash(task) !== t.versions.task.contentHash) {
+    return `  (The system prompt, the same at every turn, is not stored in the trajectory, and ${task ? `the task folder ${join(dir, id)} is not the task as it ran (another content hash)` : `${dir} holds no task folder ${id}`}: --dir names the folder of the task folders it ran with.)`;
+  }
+  const c = t.config;
+  const prompt =
+    c.setting === "baseline"
+      ? taskSystemPrompt(task, "baseline")
+      : taskSystemPrompt(task, c.setting, c.maxSteps, resolveOptions({ profile: c.protocol, maxSteps: c.maxSteps }).retrieveTopK);
+  return `  System prompt (the same at every turn; not stored in the trajectory, rebuilt from ${join(dir, id)}):\n${indented(prompt, "    ")}`;
+}
+
+/**
+ * One episode as a transcript: a heading (task, level, model, setting, protocol, researcher, outcome), where it was
+ * read from, and each turn (see {@link turnText}). `conversation`: every message of each turn too, after the system
+ * prompt rebuilt from the task folders in `dir` (default: the built-in tasks).
+ */
+export function episodeTranscript(e: ShownEpisode, conversation = false, dir = BUILTIN_TASKS): string {
   const t = e.trajectory;
   const c = t.config;
   const head = `${t.versions.task.id}, L${c.level}: ${c.model}, ${c.setting}, ${c.protocol ?? "playground"} protocol, researcher ${c.researcher}: ${outcome(t)} (${t.turns.length} of ${plural(c.maxTurns, "turn")})`;
   const parts = [head, `  ${e.source}`];
   if (t.error) parts.push(`  Error: ${t.error}`);
+  if (conversation) parts.push("", systemPrompt(t, dir));
   t.turns.forEach((turn, i) => {
     parts.push("", turnText(turn, i > 0 ? (t.turns[i - 1] ?? null) : null, conversation));
   });
@@ -140,7 +183,13 @@ export function loadEpisodes(
   for (const p of paths) {
     if (!existsSync(p)) throw new UsageError(`no such folder or file: ${p}`);
     const root = resolve(p);
-    const files = statSync(root).isFile() ? [root] : findTrajectoryFiles(root);
+    // A run folder, a folder of runs, or a folder inside a run's episodes/ (one model's, setting's or level's).
+    const inside = root.split(sep).includes("episodes");
+    const files = statSync(root).isFile()
+      ? [root]
+      : inside
+        ? listJsonFiles(root).filter((f) => !f.endsWith(".memory.json"))
+        : findTrajectoryFiles(root);
     for (const file of files) {
       try {
         const value = JSON.parse(readFileSync(file, "utf8")) as unknown;
@@ -166,19 +215,21 @@ export function loadEpisodes(
   };
   all.sort((a, b) => key(a).join("\0").localeCompare(key(b).join("\0")));
   const episodes = all.filter(({ trajectory: t }) => {
-    if (filter.task !== undefined && t.versions.task.id !== filter.task) return false;
-    if (filter.level !== undefined && t.config.level !== filter.level) return false;
+    if (filter.tasks !== undefined && !taskMatches(t.versions.task.id, filter.tasks)) return false;
+    if (filter.levels !== undefined && !filter.levels.includes(t.config.level)) return false;
     if (filter.setting !== undefined && t.config.setting !== filter.setting) return false;
-    return filter.model === undefined || t.config.model === filter.model;
+    return filter.model === undefined || t.config.model === filter.model || t.config.model === modelName(filter.model);
   });
   return { episodes, all, unreadable };
 }
 
-/** The level `--level` names ("2" or "L2"). @throws UsageError for anything else. */
-function parseLevel(s: string): number {
-  const m = /^[Ll]?([0-4])$/.exec(s.trim());
-  if (!m) throw new UsageError(`--level: "${s}" is not a feedback level (0-4, or L0-L4)`);
-  return Number(m[1]);
+/** The levels `--level` names: `2`, `L2`, `0,2`, `1-3`. @throws UsageError for anything else. */
+function parseLevelList(s: string): number[] {
+  try {
+    return parseLevels(s.replace(/\bL(?=\d)/gi, ""));
+  } catch {
+    throw new UsageError(`--level: "${s}" is not a feedback level or a list of them (0-4 or L0-L4; 0,2 or 1-3)`);
+  }
 }
 
 /** Register `recode show` on the program. */
@@ -189,35 +240,41 @@ export function addShowCommand(program: Command, out: (s: string) => void, setCo
       "an agent run's episodes as transcripts: each turn's actions, code change, test results and the feedback the agent received",
     )
     .argument("<paths...>", "run folders, or trajectory JSON files (e.g. exported from the page)")
-    .option("--task <id>", "only this task's episodes")
-    .option("--level <level>", "only this feedback level (0-4 or L0-L4)")
-    .option("--setting <name>", "only this setting (baseline, agent, memory_agent)")
-    .option("--model <id>", "only this model's episodes (as the run names it, e.g. ollama:qwen2.5-coder:7b)")
+    .option("--task <ids>", "only these tasks' episodes (ids or globs such as min-*, comma-separated)")
+    .option("--level <levels>", "only these feedback levels (2, L2, 0,2 or 1-3)")
+    .option("--setting <name>", `only this setting (${AGENT_SETTINGS.join(", ")})`)
+    .option("--model <id>", "only this model's episodes (as given to recode run --model, e.g. ollama:qwen2.5-coder:7b)")
     .option("--conversation", "also every message the agent was sent and answered, and each action's result")
-    .action((paths: string[], o: { task?: string; level?: string; setting?: string; model?: string; conversation?: boolean }) => {
-      const filter: EpisodeFilter = {
-        task: o.task,
-        level: o.level === undefined ? undefined : parseLevel(o.level),
-        setting: o.setting,
-        model: o.model,
-      };
-      const { episodes, all, unreadable } = loadEpisodes(paths, filter);
-      if (episodes.length === 0) {
-        const there = [
-          ...new Set(all.map(({ trajectory: t }) => `${t.versions.task.id} L${t.config.level} (${t.config.model}, ${t.config.setting})`)),
-        ];
-        throw new UsageError(
-          all.length === 0
-            ? `no readable episode under ${paths.join(", ")} (expected <run folder>/episodes/...)${unreadable.length ? `; unreadable: ${unreadable.join("; ")}` : ""}`
-            : `no episode matches${filter.task ? ` --task ${filter.task}` : ""}${filter.level !== undefined ? ` --level ${filter.level}` : ""}${filter.setting ? ` --setting ${filter.setting}` : ""}${filter.model ? ` --model ${filter.model}` : ""}; there are: ${there.slice(0, 12).join("; ")}${there.length > 12 ? "; ..." : ""}`,
-        );
-      }
-      out(foldForTerminal(episodes.map((e) => episodeTranscript(e, o.conversation)).join("\n"), outputColumns()));
-      if (unreadable.length > 0) {
-        process.stderr.write(
-          `recode: ${plural(unreadable.length, "file")} could not be read and ${unreadable.length === 1 ? "is" : "are"} left out: ${unreadable.join("; ")}\n`,
-        );
-        setCode(1);
-      }
-    });
+    .option("--dir <folder>", "the folder of the task folders the run used (for the system prompt of --conversation)", BUILTIN_TASKS)
+    .action(
+      (paths: string[], o: { task?: string; level?: string; setting?: string; model?: string; conversation?: boolean; dir: string }) => {
+        if (o.setting !== undefined && !(AGENT_SETTINGS as readonly string[]).includes(o.setting)) {
+          throw new UsageError(`--setting: "${o.setting}" is not a setting (${AGENT_SETTINGS.join(", ")})`);
+        }
+        const filter: EpisodeFilter = {
+          tasks: o.task?.split(",").filter(Boolean),
+          levels: o.level === undefined ? undefined : parseLevelList(o.level),
+          setting: o.setting,
+          model: o.model,
+        };
+        const { episodes, all, unreadable } = loadEpisodes(paths, filter);
+        if (episodes.length === 0) {
+          const there = [
+            ...new Set(all.map(({ trajectory: t }) => `${t.versions.task.id} L${t.config.level} (${t.config.model}, ${t.config.setting})`)),
+          ];
+          throw new UsageError(
+            all.length === 0
+              ? `no readable episode under ${paths.join(", ")} (expected <run folder>/episodes/...)${unreadable.length ? `; unreadable: ${unreadable.join("; ")}` : ""}`
+              : `no episode matches${o.task ? ` --task ${o.task}` : ""}${o.level !== undefined ? ` --level ${o.level}` : ""}${o.setting ? ` --setting ${o.setting}` : ""}${o.model ? ` --model ${o.model}` : ""}; there are: ${there.slice(0, 12).join("; ")}${there.length > 12 ? "; ..." : ""}`,
+          );
+        }
+        out(foldForTerminal(episodes.map((e) => episodeTranscript(e, o.conversation, o.dir)).join("\n"), outputColumns()));
+        if (unreadable.length > 0) {
+          process.stderr.write(
+            `recode: ${plural(unreadable.length, "file")} could not be read and ${unreadable.length === 1 ? "is" : "are"} left out: ${unreadable.join("; ")}\n`,
+          );
+          setCode(1);
+        }
+      },
+    );
 }

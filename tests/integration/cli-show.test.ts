@@ -4,6 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILTIN_TASKS, loadTaskDir } from "../../src/cli/task-fs";
+import { taskSystemPrompt } from "../../src/core/agent";
 import { restoreTrajectory, type Trajectory } from "../../src/core/trajectory";
 
 const BIN = new URL("../../bin/recode.mjs", import.meta.url).pathname;
@@ -71,6 +73,15 @@ describe("recode show", () => {
     expect(full.status).toBe(0);
     expect(full.stdout).toContain("  To the agent:\n    # Turn 0");
     expect(full.stdout).toContain(`  Agent:\n    ${reply.split("\n")[0]}`);
+    // The system prompt, which trajectories do not store, rebuilt from the task as it ran.
+    const system = taskSystemPrompt(loadTaskDir(BUILTIN_TASKS, "pass-at-k"), "baseline");
+    expect(full.stdout).toContain(
+      `  System prompt (the same at every turn; not stored in the trajectory, rebuilt from ${join(BUILTIN_TASKS, "pass-at-k")}):\n${system
+        .split("\n")
+        .slice(0, 3)
+        .map((l) => (l ? `    ${l}` : ""))
+        .join("\n")}`,
+    );
     // Both episodes without a filter, L0 first.
     const both = recode("show", run);
     expect(
@@ -81,6 +92,25 @@ describe("recode show", () => {
     ).toEqual(["pass-at-k, L0", "pass-at-k, L2"]);
   });
 
+  it("takes the model as recode run was given it, level lists, task globs, and a folder inside the run's episodes", () => {
+    const heads = (r: ReturnType<typeof recode>) =>
+      r.stdout
+        .split("\n")
+        .filter((l) => /^pass-at-k, L\d/.test(l))
+        .map((l) => l.slice(0, 13));
+    const byPath = recode("show", run, "--model", "scripted:examples/demo-pass-at-k.script.json", "--level", "L0,2", "--task", "pass-*");
+    expect(byPath.status, byPath.stderr).toBe(0);
+    expect(heads(byPath)).toEqual(["pass-at-k, L0", "pass-at-k, L2"]);
+    expect(heads(recode("show", run, "--level", "1-2"))).toEqual(["pass-at-k, L2"]);
+    expect(heads(recode("show", join(run, "episodes")))).toEqual(["pass-at-k, L0", "pass-at-k, L2"]);
+    expect(heads(recode("show", join(run, "episodes", "scripted_demo-pass-at-k.script.json", "baseline", "L2")))).toEqual([
+      "pass-at-k, L2",
+    ]);
+    const setting = recode("show", run, "--setting", "bogus");
+    expect(setting.status).toBe(2);
+    expect(setting.stderr).toContain('--setting: "bogus" is not a setting (baseline, agent, memory_agent)');
+  });
+
   it("says which episodes there are when none matches, and reads a trajectory file given by path", () => {
     const none = recode("show", run, "--task", "min-p-sampling");
     expect(none.status).toBe(2);
@@ -89,7 +119,7 @@ describe("recode show", () => {
     );
     const badLevel = recode("show", run, "--level", "5");
     expect(badLevel.status).toBe(2);
-    expect(badLevel.stderr).toContain('--level: "5" is not a feedback level (0-4, or L0-L4)');
+    expect(badLevel.stderr).toContain('--level: "5" is not a feedback level or a list of them');
     const file = recode("show", episode(0));
     expect(file.status).toBe(0);
     expect(file.stdout).toMatch(/^pass-at-k, L0: /);
