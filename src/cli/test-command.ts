@@ -4,7 +4,7 @@
  * scripts. Exit code 0 only when the run solved the task (`runSolved`), 1 when
  * it did not, 2 for bad usage or input.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { renderTestLog } from "../core/feedback";
@@ -76,7 +76,43 @@ const FILE_ERRORS: Record<string, string> = {
   ENOENT: "no such file",
   EISDIR: "it is a folder, not a file",
   EACCES: "permission denied",
+  // (O_NOFOLLOW: a link is not followed, to a classmate's file or any file of the grader's.)
+  ELOOP: "it is a symbolic link; grade the file itself (copy it in)",
 };
+
+/** Largest candidate file read, in bytes. */
+export const MAX_CANDIDATE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The bytes of a candidate file: a regular file, not a link (to a classmate's file, or a file of the grader's), not a
+ * pipe or device (whose read would wait or never end), at most {@link MAX_CANDIDATE_BYTES}.
+ * @throws CandidateReadError saying which of these it is not, or why it cannot be read.
+ */
+function candidateBytes(path: string): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? "";
+    throw new CandidateReadError(path, FILE_ERRORS[code] ?? (e as Error).message);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw new CandidateReadError(path, FILE_ERRORS.EISDIR as string);
+    if (!st.isFile()) throw new CandidateReadError(path, "it is not a regular file (a pipe, a socket or a device)");
+    const tooBig = new CandidateReadError(path, `it is larger than ${MAX_CANDIDATE_BYTES / 1024 / 1024} MB`);
+    if (st.size > MAX_CANDIDATE_BYTES) throw tooBig;
+    const bytes = readFileSync(fd);
+    if (bytes.length > MAX_CANDIDATE_BYTES) throw tooBig;
+    return bytes;
+  } catch (e) {
+    if (e instanceof CandidateReadError) throw e;
+    const code = (e as NodeJS.ErrnoException).code ?? "";
+    throw new CandidateReadError(path, FILE_ERRORS[code] ?? (e as Error).message);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * The candidate file's text (Python's reading of its bytes: python-source.ts), or, for bytes that are not text of
@@ -84,17 +120,9 @@ const FILE_ERRORS: Record<string, string> = {
  * @throws CommandInputError when the file cannot be read.
  */
 function readCandidate(path: string, target: string): { text: string } | { invalid: CollectionError } {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? "";
-    throw new CandidateReadError(path, FILE_ERRORS[code] ?? (e as Error).message);
-  }
-  const source = decodePythonSource(bytes);
+  const source = decodePythonSource(candidateBytes(path));
   if ("text" in source) return source;
-  const { line, byte } = source.undecodable;
-  const message = `SyntaxError: the file is not UTF-8 text (line ${line}: byte 0x${byte.toString(16).padStart(2, "0")}) and declares no other encoding; Python reads source files as UTF-8 (PEP 263): save it as UTF-8`;
+  const { line, message } = source.error;
   return { invalid: { message, file: target, line, traceback: "" } };
 }
 
@@ -175,12 +203,13 @@ function tableReason(g: Graded): string {
   const r = g.result;
   if (!r || r.allPassed) return "";
   if (g.problem) return "see its block above";
+  // (What happened to the interpreter first: a run not trusted as test.py was imported has a collection error too.)
+  if (r.incident) return INCIDENT_WORDS[r.incident.kind];
   const e = r.collectionError;
   if (e) {
     const last = e.message.trim().split("\n").at(-1) ?? "";
     return `does not load: ${last.length > 80 ? `${last.slice(0, 79)}…` : last}`;
   }
-  if (r.incident) return INCIDENT_WORDS[r.incident.kind];
   return r.counts.timeout > 0 ? "time limit reached" : "";
 }
 
@@ -205,8 +234,9 @@ export function candidateFiles(args: string[]): { paths: string[]; several: bool
       continue;
     }
     folder = true;
+    // Every entry but folders: a link, a pipe or a device named .py is that file's "not judged" (readCandidate).
     const inside = readdirSync(arg, { withFileTypes: true })
-      .filter((e) => e.name.endsWith(".py") && (e.isFile() || e.isSymbolicLink()))
+      .filter((e) => e.name.endsWith(".py") && !e.isDirectory())
       .map((e) => e.name)
       .sort();
     if (inside.length === 0) throw new CommandInputError(`the candidate folder ${arg} holds no .py file`);

@@ -1,6 +1,6 @@
 /** `recode test <task> <candidate.py>` as a user runs it: a real process, real Python. */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -471,6 +471,30 @@ describe("recode test with several files (a teacher grading a class)", () => {
     const none = recode("test", "pass-at-k", empty);
     expect(none.status).toBe(2);
     expect(none.stderr).toContain(`the candidate folder ${empty} holds no .py file`);
+  });
+});
+
+describe("recode test with several files: what a folder holds besides files", () => {
+  it("a link (to a classmate's file, to a device, to a host file), a pipe or a huge file is that file's 'not judged'; the rest are graded", () => {
+    const canonical = readFileSync(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname, "utf8");
+    const folder = mkdtempSync(join(tmpdir(), "recode-class-links-"));
+    writeFileSync(join(folder, "z-right.py"), canonical);
+    symlinkSync("z-right.py", join(folder, "a-copies-a-classmate.py"));
+    symlinkSync("/dev/zero", join(folder, "b-zero.py"));
+    symlinkSync("/etc/passwd", join(folder, "c-host-file.py"));
+    spawnSync("mkfifo", [join(folder, "d-pipe.py")]);
+    writeFileSync(join(folder, "e-huge.py"), `x = 1\n${"#".repeat(3 * 1024 * 1024)}\n`);
+    const r = recode("test", "pass-at-k", folder);
+    expect(r.status).toBe(2);
+    const table = r.stdout.slice(r.stdout.indexOf("Graded 6 files against pass-at-k:"));
+    const row = (name: string) => table.split("\n").find((l) => l.includes(`${name}.py`)) ?? "";
+    for (const name of ["a-copies-a-classmate", "b-zero", "c-host-file"])
+      expect(row(name)).toMatch(/^ {2}not judged +.* {2}\(cannot be read: it is a symbolic link; grade the file itself \(copy it in\)\)$/);
+    expect(row("d-pipe")).toMatch(/\(cannot be read: it is not a regular file \(a pipe, a socket or a device\)\)$/);
+    expect(row("e-huge")).toMatch(/\(cannot be read: it is larger than 2 MB\)$/);
+    expect(row("z-right")).toMatch(/^ {2}solved {6}6 of 6 passed/);
+    // Nothing of the host's file reached the output.
+    expect(r.stdout).not.toContain("root:");
   });
 });
 
