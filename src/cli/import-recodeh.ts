@@ -36,8 +36,8 @@ import { parseTestSh, TestShError, type TestShSpec } from "../core/recodeh-test-
 import { loadTaskFromFiles, type Task, TaskFormatError } from "../core/task";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
 import { PytestRuntime } from "../python/pytest-runtime";
+import { CommandInputError } from "./command-error";
 import { MAX_TASK_BYTES, MAX_TASK_FILE_BYTES, readTaskFiles } from "./task-fs";
-import { CommandInputError } from "./test-command";
 
 /** Options of {@link importRecodeH}. */
 export interface ImportOptions {

@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import { plural } from "../core/plural";
 import { type Task, TaskFormatError, venueAndYear } from "../core/task";
+import { CommandInputError } from "./command-error";
 import { addImportCommand } from "./import-recodeh";
 import { loadReport, mergeRuns, reportCsv, reportJson, reportMarkdown } from "./report";
 import { ConfigError, executeRun, prepareRun, type RunCommandOptions } from "./run";
@@ -15,7 +16,7 @@ import { BUILTIN_TASKS, loadTaskDir, resolveTaskIds, TaskFolderError } from "./t
 import { addTasksDocCommand } from "./task-gates/command";
 import { addTasksRecordCommand, addTasksValidateCommand, UsageError } from "./tasks-record-validate";
 import { jsonLine, pad, printable } from "./terminal-text";
-import { addTestCommand, CommandInputError } from "./test-command";
+import { addTestCommand } from "./test-command";
 
 /** @throws UsageError (exit 2, as for any other bad input) naming the first of `paths` that does not exist. */
 function mustExist(paths: string[]): void {

@@ -12,9 +12,9 @@ import type { RunResult } from "../core/results";
 import type { NativeSandbox } from "../python/native-sandbox";
 import { PytestRuntime } from "../python/pytest-runtime";
 import { SHARED_CHECKS, type SharedCheckOutcome, validateSharedTask } from "../python/validate-shared";
+import { CommandInputError } from "./command-error";
 import { loadTaskDir } from "./task-fs";
 import { pad } from "./terminal-text";
-import { CommandInputError } from "./test-command";
 
 /** Options of the shared-task commands. */
 export interface SharedRunOptions {

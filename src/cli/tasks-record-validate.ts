@@ -21,13 +21,13 @@ import {
   type ValidationFindings,
   validateTask,
 } from "../python/validate";
+import { CommandInputError } from "./command-error";
 import { packageOptions } from "./run";
 import { sharedTaskIds, validateSharedTasks } from "./shared-tasks";
 import { loadTaskDir, placeTaskArgs, readTaskFiles, recordCommandFor, resolveTaskIds } from "./task-fs";
 import { gateOptions } from "./task-gates/command";
 import { TaskGates } from "./task-gates/gates";
 import { pad } from "./terminal-text";
-import { CommandInputError } from "./test-command";
 
 /** Bad input to a command (exit 2). */
 export class UsageError extends CommandInputError {}

@@ -7,7 +7,10 @@ import { countTests, type Mismatch, makeTestResult, type RunResult } from "../co
 import { definesTest, type Task } from "../core/task";
 import { parseExpected } from "../core/values";
 
-/** The JSON `recode test --json` prints (one object). */
+/**
+ * The JSON object `recode test --json` prints for a graded file (one a line), after `"candidate"` (the file's path
+ * as given) and with `"error"` when the file was not judged.
+ */
 export interface TestCommandJson {
   solved: boolean;
   /**
