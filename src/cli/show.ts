@@ -18,7 +18,7 @@ import { restoreTrajectory, type Trajectory, type TrajectoryTurn } from "../core
 import { AGENT_SETTINGS } from "../core/vocabulary";
 import { parseLevels } from "./run";
 import { findTrajectoryFiles, listJsonFiles } from "./run-folder";
-import { BUILTIN_TASKS, loadTaskDir } from "./task-fs";
+import { BUILTIN_TASKS, loadTaskDir, taskGlob } from "./task-fs";
 import { UsageError } from "./tasks-record-validate";
 import { foldForTerminal, outputColumns } from "./terminal-text";
 
@@ -35,7 +35,7 @@ export interface EpisodeFilter {
 
 /** Whether task `id` is one of `patterns` (ids, or globs with `*`). */
 function taskMatches(id: string, patterns: readonly string[]): boolean {
-  return patterns.some((p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`).test(id));
+  return patterns.some((p) => taskGlob(p).test(id));
 }
 
 /** A model as runs name it: a scripted model by its file's name (`recode run --model scripted:examples/x.json` runs `scripted:x.json`). */

@@ -209,6 +209,11 @@ export function placeTaskArgs(dir: string, args: string[], dirGiven = false): { 
   return { dir: root, ids: placed.map((p) => p.id) };
 }
 
+/** A task id or glob (`min-*`: `*` for any characters) as a regular expression of whole ids. */
+export function taskGlob(pattern: string): RegExp {
+  return new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
+}
+
 /** Resolve task arguments (ids or globs like `min-*`) to ids; all when empty. Throws on an unknown id. */
 export function resolveTaskIds(root: string, args: string[]): string[] {
   const all = listTaskIds(root);
@@ -216,7 +221,7 @@ export function resolveTaskIds(root: string, args: string[]): string[] {
   const out: string[] = [];
   for (const a of args.flatMap((s) => s.split(",")).filter(Boolean)) {
     if (a.includes("*")) {
-      const re = new RegExp(`^${a.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
+      const re = taskGlob(a);
       const hit = all.filter((id) => re.test(id));
       if (hit.length === 0) throw new TaskFolderError(`no task matches "${a}"; known tasks: ${all.join(", ")}`);
       out.push(...hit);
