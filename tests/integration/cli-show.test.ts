@@ -26,7 +26,7 @@ beforeAll(() => {
     "--tasks",
     "pass-at-k",
     "--levels",
-    "0,2",
+    "0,3",
     "--turns",
     "3",
     "--out",
@@ -38,14 +38,14 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("recode show", () => {
   it("shows an episode turn by turn: its outcome, each turn's code change, test results and the feedback the agent received", () => {
-    const r = recode("show", run, "--level", "L2");
+    const r = recode("show", run, "--level", "L3");
     expect(r.status, r.stderr).toBe(0);
     // The one episode asked for, under a heading that says what it was and how it ended.
     const headings = r.stdout.split("\n").filter((l) => /^pass-at-k, L\d/.test(l));
     expect(headings).toEqual([
-      "pass-at-k, L2: scripted:demo-pass-at-k.script.json, baseline, playground protocol, researcher rules: solved at turn 1 (2 of 3 turns)",
+      "pass-at-k, L3: scripted:demo-pass-at-k.script.json, baseline, playground protocol, researcher rules: solved at turn 1 (2 of 3 turns)",
     ]);
-    const t = read(2);
+    const t = read(3);
     const [first, second] = t.turns;
     if (!first || !second) throw new Error("the demo episode has two turns");
     expect(r.stdout).toContain(`Turn 0: ${first.run.counts.passed} of 6 tests passed`);
@@ -69,7 +69,7 @@ describe("recode show", () => {
     expect(r.stdout).toContain("(2 messages with the agent: --conversation shows them)");
     const reply = first.messages.find((m) => m.role === "assistant")?.content ?? "";
     expect(reply.length).toBeGreaterThan(0);
-    const full = recode("show", run, "--level", "2", "--conversation");
+    const full = recode("show", run, "--level", "3", "--conversation");
     expect(full.status).toBe(0);
     expect(full.stdout).toContain("  To the agent:\n    # Turn 0");
     expect(full.stdout).toContain(`  Agent:\n    ${reply.split("\n")[0]}`);
@@ -89,7 +89,13 @@ describe("recode show", () => {
         .split("\n")
         .filter((l) => /^pass-at-k, L\d/.test(l))
         .map((l) => l.slice(0, 13)),
-    ).toEqual(["pass-at-k, L0", "pass-at-k, L2"]);
+    ).toEqual(["pass-at-k, L0", "pass-at-k, L3"]);
+    // The demo acts on what the feedback says: with the test log alone it mends the edge case the log shows first,
+    // and finds the estimator a turn later than with L3's suggested fix.
+    expect(both.stdout).toContain(
+      "pass-at-k, L0: scripted:demo-pass-at-k.script.json, baseline, playground protocol, researcher rules: solved at turn 2 (3 of 3 turns)",
+    );
+    expect(both.stdout).toContain("    +     if n - c < k:\n    +         return 1.0");
   });
 
   it("takes the model as recode run was given it, level lists, task globs, and a folder inside the run's episodes", () => {
@@ -98,13 +104,13 @@ describe("recode show", () => {
         .split("\n")
         .filter((l) => /^pass-at-k, L\d/.test(l))
         .map((l) => l.slice(0, 13));
-    const byPath = recode("show", run, "--model", "scripted:examples/demo-pass-at-k.script.json", "--level", "L0,2", "--task", "pass-*");
+    const byPath = recode("show", run, "--model", "scripted:examples/demo-pass-at-k.script.json", "--level", "L0,3", "--task", "pass-*");
     expect(byPath.status, byPath.stderr).toBe(0);
-    expect(heads(byPath)).toEqual(["pass-at-k, L0", "pass-at-k, L2"]);
-    expect(heads(recode("show", run, "--level", "1-2"))).toEqual(["pass-at-k, L2"]);
-    expect(heads(recode("show", join(run, "episodes")))).toEqual(["pass-at-k, L0", "pass-at-k, L2"]);
-    expect(heads(recode("show", join(run, "episodes", "scripted_demo-pass-at-k.script.json", "baseline", "L2")))).toEqual([
-      "pass-at-k, L2",
+    expect(heads(byPath)).toEqual(["pass-at-k, L0", "pass-at-k, L3"]);
+    expect(heads(recode("show", run, "--level", "1-3"))).toEqual(["pass-at-k, L3"]);
+    expect(heads(recode("show", join(run, "episodes")))).toEqual(["pass-at-k, L0", "pass-at-k, L3"]);
+    expect(heads(recode("show", join(run, "episodes", "scripted_demo-pass-at-k.script.json", "baseline", "L3")))).toEqual([
+      "pass-at-k, L3",
     ]);
     const setting = recode("show", run, "--setting", "bogus");
     expect(setting.status).toBe(2);
@@ -115,7 +121,7 @@ describe("recode show", () => {
     const none = recode("show", run, "--task", "min-p-sampling");
     expect(none.status).toBe(2);
     expect(none.stderr).toContain(
-      "no episode matches --task min-p-sampling; there are: pass-at-k L0 (scripted:demo-pass-at-k.script.json, baseline); pass-at-k L2",
+      "no episode matches --task min-p-sampling; there are: pass-at-k L0 (scripted:demo-pass-at-k.script.json, baseline); pass-at-k L3",
     );
     const badLevel = recode("show", run, "--level", "5");
     expect(badLevel.status).toBe(2);
@@ -148,7 +154,7 @@ describe("recode show", () => {
     writeFileSync(broken, '{"schemaVersion": 4, "turns": [');
     const r = recode("show", copy);
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/^pass-at-k, L2: /m);
+    expect(r.stdout).toMatch(/^pass-at-k, L3: /m);
     expect(r.stderr).toMatch(/1 file could not be read and is left out: .*L0\/pass-at-k\.json: /);
   });
 });

@@ -96,12 +96,16 @@ export function AgentPanel({ ws }: { ws: TaskWorkspace }) {
     void runs.start(task, o);
   };
 
-  // The offline demo: a scripted model (examples/), baseline, L0 and L2, three turns; the options above stay as they are.
+  // The offline demo: a scripted model (examples/), baseline, L0 and L3 (the highest level the class allows, when
+  // lower), three turns; the options above stay as they are. Its script acts on what the feedback says: with L3's
+  // suggested fix it is solved a turn sooner than with the test log alone.
+  const demoLevels = [...new Set([0, Math.min(3, cap)])] as FeedbackLevel[];
+  const demoOptions = `baseline, ${demoLevels.map((l) => `L${l}`).join(" and ")}, 3 turns`;
   const runDemo = () => {
     void runs.start(task, {
       ...opts,
       setting: "baseline",
-      levels: [0, 2].filter((l) => l <= cap) as FeedbackLevel[],
+      levels: demoLevels,
       maxTurns: 3,
       maxSteps: 3,
       researcher: "rules",
@@ -245,14 +249,14 @@ export function AgentPanel({ ws }: { ws: TaskWorkspace }) {
                   type="button"
                   onClick={runDemo}
                   data-testid="agent-demo"
-                  title="A scripted model from examples/ answers (no endpoint, no download): baseline, L0 and L2, 3 turns"
+                  title={`A scripted model from examples/ answers (no endpoint, no download): ${demoOptions}`}
                 >
                   Run the offline demo
                 </button>
               )}
               {hasDemo(task.id) && (
                 <span className="muted small" data-testid="agent-demo-note">
-                  The demo runs with its own options (baseline, L0 and L2, 3 turns), not those above.
+                  The demo runs with its own options ({demoOptions}), not those above.
                 </span>
               )}
             </>
