@@ -313,7 +313,11 @@ def format_exc_marked(exc, target_abs, workdir, summary=None):
         lines_before += chunk.count("\n")
     if count > cutoff:
         text += _repeated(count - cutoff)
-    text += _exception_text(exc) + "\n"
+    last = _exception_text(exc)
+    # (A syntax error's place is indented in a traceback, as a frame's is: ``  File "x.py", line 2``.)
+    if kept and isinstance(exc, SyntaxError) and last.startswith('File "'):
+        last = "  " + last
+    text += last + "\n"
     text = text.replace(workdir + os.sep, "")
     return _cut(text, TRACEBACK_CAP, "traceback"), line, test_lines
 

@@ -192,6 +192,10 @@ class TestCore(unittest.TestCase):
     expect(r.collectionError?.file).toBe("pkg/mod.py");
     expect(r.collectionError?.line).toBe(2);
     expect(r.collectionError?.message).toContain("SyntaxError");
+    // The traceback as CPython's: the frames that imported the file, then the error's place indented as a frame's.
+    expect(r.collectionError?.traceback).toMatch(
+      /^Traceback \(most recent call last\):\n {2}File "test\.py", line \d+, in <module>\n(?: {4}.*\n)? {2}File "pkg\/mod\.py", line 2\n {4}return a \+\n {4}\s*\^\nSyntaxError: invalid syntax\n$/,
+    );
     expect(r.tests).toHaveLength(0);
     expect(r.allPassed).toBe(false);
   });

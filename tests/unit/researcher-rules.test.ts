@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createRulesResearcher } from "../../src/core/researchers";
+import { framesOf } from "../../src/core/researchers/rules-evidence";
 import { makeRunResult, makeTestResult, type RunResult, type TestResult } from "../../src/core/results";
 import { loadTaskFromFiles, type Task } from "../../src/core/task";
 
@@ -226,5 +227,21 @@ describe("rules researcher: a collection error inside a helper of the candidate'
     });
     const rec = await createRulesResearcher().review({ task, code, run: r, turn: 0 });
     expect(rec.items[0]?.interface).toBe(task.meta.target_file_path);
+  });
+});
+
+describe("the frames the rules researcher reads from a traceback", () => {
+  it("reads a syntax error's place, indented as CPython writes it, as no frame", () => {
+    // python3: a test whose import of a helper module meets a syntax error there (traceback.format_exc()).
+    const tb = [
+      "Traceback (most recent call last):",
+      '  File "test.py", line 12, in test_values',
+      "    from pkg.late import f",
+      '  File "pkg/late.py", line 3',
+      "    return (",
+      "           ^",
+      "SyntaxError: '(' was never closed",
+    ].join("\n");
+    expect(framesOf(tb)).toEqual([{ file: "test.py", line: 12, func: "test_values" }]);
   });
 });

@@ -66,7 +66,9 @@ export function framesOf(traceback: string): Frame[] {
     }
     if (!inFrames) continue;
     const m = /^ {2}File "([^"]+)", line (\d+)(?:, in ([\p{L}\p{N}_.<>]+))?$/u.exec(line);
-    if (m) out.push({ file: m[1] as string, line: Number(m[2]), func: m[3] ?? "" });
+    // (A line with no function is a syntax error's place, under the frames that imported its file: no frame.)
+    if (m?.[3]) out.push({ file: m[1] as string, line: Number(m[2]), func: m[3] });
+    else if (m) continue;
     else if (!line.startsWith("    ") && !/^ {2}\[Previous line repeated \d+ more times?\]$/.test(line)) break;
   }
   return out;
