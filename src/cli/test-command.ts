@@ -17,6 +17,7 @@ import { createRuntime } from "../python/node";
 import { taskRunRequest } from "../python/runtime";
 import { CandidateReadError, candidateFiles, readCandidates } from "./candidate-files";
 import { CommandInputError } from "./command-error";
+import { exitCode, type Graded, gradeCsv, gradeTable } from "./grade-table";
 import { packageOptions } from "./run";
 import { BUILTIN_TASKS, loadTaskDir, recordCommandFor, TaskFolderError, taskPlace } from "./task-fs";
 import { backendLabel } from "./task-gates/doc";
@@ -97,69 +98,10 @@ interface TestOptions {
   backend: string;
   sandbox: string;
   json?: boolean;
+  csv?: boolean;
   packageSource?: string;
   python?: string;
   native?: boolean;
-}
-
-/**
- * One graded file: the run's result (null when the file could not be read), why it is not judged (or null), the
- * header's backend label, and (a file that could not be read) why, in a few words for the closing table.
- */
-interface Graded {
-  path: string;
-  result: RunResult | null;
-  problem: string | null;
-  backend: string;
-  unreadable?: string;
-}
-
-/** What happened to the interpreter, in a few words for the closing table. */
-const INCIDENT_WORDS: Record<NonNullable<RunResult["incident"]>["kind"], string> = {
-  timeout: "time limit reached",
-  terminated: "time limit reached, Python replaced",
-  crashed: "Python crashed",
-  poisoned: "Python replaced after a MemoryError or RecursionError",
-  packages: "packages not loaded",
-  tampered: "not trusted: it changed the test framework",
-};
-
-/** Why a file was not solved or not judged, in a few words for the closing table ("" when solved). */
-function tableReason(g: Graded): string {
-  if (g.unreadable) return `cannot be read: ${g.unreadable}`;
-  const r = g.result;
-  if (!r || r.allPassed) return "";
-  if (g.problem) return "see its block above";
-  // (What happened to the interpreter first: a run not trusted as test.py was imported has a collection error too.)
-  if (r.incident) return INCIDENT_WORDS[r.incident.kind];
-  const e = r.collectionError;
-  if (e) {
-    const last = e.message.trim().split("\n").at(-1) ?? "";
-    return `does not load: ${last.length > 80 ? `${last.slice(0, 79)}…` : last}`;
-  }
-  return r.counts.timeout > 0 ? "time limit reached" : "";
-}
-
-/** The closing table of several graded files: one line per file (its verdict, how many tests passed, its path), and how many were solved. */
-export function gradeTable(taskId: string, graded: readonly Graded[]): string {
-  const verdict = (g: Graded) => (g.problem ? "not judged" : g.result?.allPassed ? "solved" : "not solved");
-  const passed = (g: Graded) =>
-    g.result && !g.problem ? `${g.result.counts.passed + g.result.counts.xfail} of ${g.result.counts.total} passed` : "";
-  const width = Math.max(...graded.map((g) => passed(g).length));
-  const rows = graded.map((g) => {
-    const why = tableReason(g);
-    return `  ${verdict(g).padEnd(10)}  ${passed(g).padEnd(width)}  ${g.path.replace(/\n/g, "\\n")}${why ? `  (${why})` : ""}`;
-  });
-  const solved = graded.filter((g) => !g.problem && g.result?.allPassed).length;
-  const judged = graded.filter((g) => !g.problem).length;
-  const notJudgedCount = graded.length - judged;
-  return `Graded ${plural(graded.length, "file")} against ${taskId}:\n${rows.join("\n")}\n${solved} of ${plural(graded.length, "file")} solved${notJudgedCount ? `, ${notJudgedCount} not judged` : ""}.\n`;
-}
-
-/** The exit code of a grading: 2 when any file was not judged, else 1 when any was not solved, else 0. */
-function exitCode(graded: readonly Graded[]): number {
-  if (graded.some((g) => g.problem)) return 2;
-  return graded.every((g) => g.result?.allPassed) ? 0 : 1;
 }
 
 /** Register `recode test` on the program. */
@@ -180,6 +122,10 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       "--json",
       "print one JSON object per file, one a line: {candidate, solved, tests: [{id, status, message, subtests}], incident, ...}",
     )
+    .option(
+      "--csv",
+      "print only a CSV table, one line per file (task, file, verdict, passed, total, reason), for a gradebook; problems still go to stderr",
+    )
     .option("--package-source <dir-or-url>", "where Pyodide loads package wheels from")
     .option(
       "--python <path>",
@@ -195,7 +141,11 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
           out(
             `${jsonLine({ ...(e instanceof CandidateReadError ? { candidate: e.path } : {}), solved: false, error: (e as Error).message })}\n`,
           );
-        else if (!process.stdout.isTTY && (e instanceof CommandInputError || e instanceof TaskFormatError || e instanceof TaskFolderError))
+        else if (
+          !o.csv &&
+          !process.stdout.isTTY &&
+          (e instanceof CommandInputError || e instanceof TaskFormatError || e instanceof TaskFolderError)
+        )
           out(`Not judged: ${(e as Error).message}\n`);
         throw e;
       }
@@ -203,6 +153,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
 
   async function testAction(spec: string, candidatePaths: string[], o: TestOptions, cmd: Command): Promise<void> {
     if (o.native) throw new CommandInputError("recode test takes --backend native (--native is the option of tasks record and validate)");
+    if (o.json && o.csv) throw new CommandInputError("give --json or --csv, not both");
     if (o.backend !== "pyodide" && o.backend !== "native")
       throw new CommandInputError(`--backend: "${o.backend}" is not pyodide or native`);
     if (!NATIVE_SANDBOXES.includes(o.sandbox as NativeSandbox)) {
@@ -214,7 +165,9 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
     let first = true;
     /** Say one graded file: its JSON line, or its text block (the header, the file, and its test log). */
     const report = (g: Graded): void => {
-      if (o.json) {
+      if (o.csv) {
+        // (The table at the end says it.)
+      } else if (o.json) {
         const body = g.result ? testCommandJson(g.result) : { solved: false };
         out(`${jsonLine({ candidate: g.path, ...body, ...(g.problem ? { error: g.problem } : {}) })}\n`);
       } else {
@@ -227,7 +180,8 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
     const graded = isSharedTask(task)
       ? await gradeShared(task, paths, several, o, cmd, report)
       : await gradeRecorded(spec, task, paths, several, o, report);
-    if (several && !o.json) out(foldForTerminal(printable(`\n${gradeTable(task.id, graded)}`), outputColumns()));
+    if (o.csv) out(gradeCsv(task.id, graded));
+    else if (several && !o.json) out(foldForTerminal(printable(`\n${gradeTable(task.id, graded)}`), outputColumns()));
     setCode(exitCode(graded));
   }
 }

@@ -3,6 +3,7 @@
  * file, one row per student's work file and three columns per task.
  */
 
+import { stringify } from "csv-stringify/sync";
 import type { StudentWork } from "./student-work";
 import { summarizeProgress } from "./study";
 
@@ -13,16 +14,6 @@ export interface OpenedWork {
 }
 
 /**
- * A field as CSV writes it: quoted when it holds a comma, a quote or a line break; and, when it starts with a
- * character a spreadsheet reads as a formula (`=`, `+`, `-`, `@`, a tab or a carriage return), led by `'` so that
- * it stays text (a student's name is the student's to write).
- */
-function field(s: string): string {
-  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-/**
  * The CSV text (header line, then one line per work file, in the order given; lines end with `\n`). Columns:
  * `student` (the name the student gave, empty when none), `file`, `exported_at` (ISO 8601), then per task of
  * `tasks`: `<task>` (`solved`, `attempted` or `not run`), `<task> runs` (count) and `<task> levels` (the feedback
@@ -30,14 +21,16 @@ function field(s: string): string {
  */
 export function classWorkCsv(works: readonly OpenedWork[], tasks: readonly string[]): string {
   const head = ["student", "file", "exported_at", ...tasks.flatMap((t) => [t, `${t} runs`, `${t} levels`])];
-  const lines = [head.map(field).join(",")];
+  const lines: string[][] = [head];
   for (const { work, source } of works) {
     const cells = [work.student ?? "", source, work.exportedAt];
     for (const id of tasks) {
       const s = summarizeProgress(work.tasks.find((t) => t.taskId === id)?.progress ?? null);
       cells.push(s.runs === 0 ? "not run" : s.solved ? "solved" : "attempted", String(s.runs), s.levels.map((l) => `L${l}`).join(" "));
     }
-    lines.push(cells.map(field).join(","));
+    lines.push(cells);
   }
-  return `${lines.join("\n")}\n`;
+  // (A field that starts as a spreadsheet formula would, `=`, `+`, `-`, `@`, a tab or a carriage return, is led
+  // by `'` so that it stays text: a student's name is the student's to write.)
+  return stringify(lines, { escape_formulas: true });
 }

@@ -5,6 +5,7 @@
  * columns, and the notes under the table.
  */
 
+import { stringify } from "csv-stringify/sync";
 import { plural } from "./plural";
 import type { ConditionField, Conditions, Report, ReportRow } from "./report";
 
@@ -128,34 +129,32 @@ export function reportCsv(d: Report): string {
     "errored",
     "unfinished",
   ];
-  const lines = [[...head, ...Array.from({ length: d.n }, (_, i) => `recall_at_${i + 1}`)].join(",")];
-  const q = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  const lines: (string | number | null)[][] = [[...head, ...Array.from({ length: d.n }, (_, i) => `recall_at_${i + 1}`)]];
   for (const r of d.rows) {
-    lines.push(
-      [
-        q(r.model),
-        r.setting,
-        q(r.researcher),
-        r.protocol,
-        q(r.backend),
-        r.maxSteps,
-        q(r.sampling),
-        r.level,
-        r.taskCount,
-        r.solvedCount,
-        d.n,
-        r.recallAtN,
-        r.mrr,
-        r.passRate,
-        r.tokens.prompt,
-        r.tokens.completion,
-        r.tokens.unreported ?? 0,
-        Math.round(r.wallMs),
-        r.errored,
-        r.unfinished,
-        ...r.curve,
-      ].join(","),
-    );
+    lines.push([
+      r.model,
+      r.setting,
+      r.researcher,
+      r.protocol,
+      r.backend,
+      r.maxSteps,
+      r.sampling,
+      r.level,
+      r.taskCount,
+      r.solvedCount,
+      d.n,
+      r.recallAtN,
+      r.mrr,
+      r.passRate,
+      r.tokens.prompt,
+      r.tokens.completion,
+      r.tokens.unreported ?? 0,
+      Math.round(r.wallMs),
+      r.errored,
+      r.unfinished,
+      ...r.curve,
+    ]);
   }
-  return `${lines.join("\n")}\n`;
+  // (A name from a run folder that starts as a spreadsheet formula would is led by `'`: it stays text.)
+  return stringify(lines, { escape_formulas: true });
 }

@@ -474,6 +474,41 @@ describe("recode test with several files (a teacher grading a class)", () => {
   });
 });
 
+describe("recode test --csv (a gradebook)", () => {
+  it("prints one CSV line per file, read back by python3's csv module as written; a name that starts like a formula stays text", () => {
+    const canonical = readFileSync(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname, "utf8");
+    const folder = mkdtempSync(join(tmpdir(), "recode-class-csv-"));
+    writeFileSync(join(folder, "a-right.py"), canonical);
+    writeFileSync(join(folder, 'b, "quoted".py'), `${canonical}\n\ndef pass_at_k(n, c, k):\n    return 0.5\n`);
+    writeFileSync(join(folder, "=1+1.py"), "def pass_at_k(n, c, k):\n    return (\n");
+    // Names relative to the folder, as a teacher in it would give them.
+    const r = spawnSync(process.execPath, [BIN, "test", "pass-at-k", ".", "missing.py", "--csv"], {
+      cwd: folder,
+      encoding: "utf8",
+      timeout: 120_000,
+      env: { ...process.env, COLUMNS: "" },
+    });
+    expect(r.status).toBe(2);
+    const rows = spawnSync("python3", ["-c", "import csv, json, sys; print(json.dumps(list(csv.reader(sys.stdin))))"], {
+      input: r.stdout,
+      encoding: "utf8",
+    });
+    expect(JSON.parse(rows.stdout)).toEqual([
+      ["task", "file", "verdict", "passed", "total", "reason"],
+      ["pass-at-k", "'=1+1.py", "not solved", "0", "6", "does not load: SyntaxError: '(' was never closed"],
+      ["pass-at-k", "a-right.py", "solved", "6", "6", ""],
+      ["pass-at-k", 'b, "quoted".py', "not solved", expect.stringMatching(/^[0-5]$/), "6", ""],
+      ["pass-at-k", "missing.py", "not judged", "", "", "cannot be read: no such file"],
+    ]);
+    // Only the table on stdout; the file that could not be read is said on stderr too.
+    expect(r.stdout.startsWith("task,file,verdict,passed,total,reason\n")).toBe(true);
+    expect(r.stderr).toContain("recode: missing.py: cannot read the candidate file missing.py: no such file");
+    const both = recode("test", "pass-at-k", folder, "--csv", "--json");
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain("give --json or --csv, not both");
+  });
+});
+
 describe("recode test with several files: what a folder holds besides files", () => {
   it("a link (to a classmate's file, to a device, to a host file), a pipe or a huge file is that file's 'not judged'; the rest are graded", () => {
     const canonical = readFileSync(new URL("../../tasks/pass-at-k/canonical.py", import.meta.url).pathname, "utf8");

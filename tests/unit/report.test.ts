@@ -163,6 +163,17 @@ describe("one report for the page and recode report", () => {
     expect(both.rows.map((r) => r.protocol)).toEqual(["playground", "reference"]);
     expect(both.duplicates).toEqual([]);
   });
+
+  it("writes a model name with a comma or a quote quoted, and one a spreadsheet would read as a formula as text", () => {
+    const named = (model: string) => {
+      const t = structuredClone(SOLVED) as { config: Record<string, unknown> };
+      t.config.model = model;
+      return { source: model, trajectory: t as unknown as Trajectory };
+    };
+    const csv = reportCsv(buildReport([named('openai:a,"b"'), named("=HYPERLINK(1)")]));
+    expect(csv).toContain("\n'=HYPERLINK(1),memory_agent,");
+    expect(csv).toContain('\n"openai:a,""b""",memory_agent,');
+  });
 });
 
 describe("buildReport rules", () => {
