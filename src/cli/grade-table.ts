@@ -2,7 +2,7 @@
  * What `recode test` says of several graded files at the end: the closing table of its text output, and the same
  * rows as CSV (`--csv`) for a gradebook.
  */
-import { stringify } from "csv-stringify/sync";
+import { stringify } from "csv-stringify/browser/esm/sync";
 import { plural } from "../core/plural";
 import type { RunResult } from "../core/results";
 

@@ -3,7 +3,7 @@
  * file, one row per student's work file and three columns per task.
  */
 
-import { stringify } from "csv-stringify/sync";
+import { stringify } from "csv-stringify/browser/esm/sync";
 import type { StudentWork } from "./student-work";
 import { summarizeProgress } from "./study";
 

@@ -5,7 +5,7 @@
  * columns, and the notes under the table.
  */
 
-import { stringify } from "csv-stringify/sync";
+import { stringify } from "csv-stringify/browser/esm/sync";
 import { plural } from "./plural";
 import type { ConditionField, Conditions, Report, ReportRow } from "./report";
 
