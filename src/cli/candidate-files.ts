@@ -47,6 +47,9 @@ function candidateBytes(path: string): Buffer {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? "";
+    // (A name that is not UTF-8 reaches Node with U+FFFD in place of its bytes, a name no file has.)
+    if (code === "ENOENT" && path.includes("\uFFFD"))
+      throw new CandidateReadError(path, "its name is not UTF-8 text, so it cannot be opened by name; rename the file");
     throw new CandidateReadError(path, FILE_ERRORS[code] ?? (e as Error).message);
   }
   try {

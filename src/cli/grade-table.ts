@@ -56,7 +56,8 @@ function passedOf(g: Graded): { passed: number; total: number } | null {
 
 /**
  * The graded files as CSV text, for a gradebook (`recode test --csv`): a header line, then one line per file in
- * the order graded; lines end with `\n`. Columns: `task` (its id), `file` (the path as given), `verdict`
+ * the order graded; lines end with `\n`. Columns: `task` (its id), `file` (the path as given, a newline in it
+ * written `\\n` as the text's table writes it), `verdict`
  * (`solved`, `not solved` or `not judged`), `passed` and `total` (tests; empty when not judged; an expected
  * failure counts as passed), `reason` (why not solved or not judged, in a few words, as the closing table says
  * it; for a file not judged, the whole reason). A field that starts as a spreadsheet formula would is written
@@ -67,7 +68,8 @@ export function gradeCsv(taskId: string, graded: readonly Graded[]): string {
     const n = passedOf(g);
     return [
       taskId,
-      g.path,
+      // (A newline in a name written out, as the text's table writes it: no cell starts a line of its own.)
+      g.path.replace(/\n/g, "\\n"),
       verdict(g),
       n?.passed ?? "",
       n?.total ?? "",

@@ -481,6 +481,9 @@ describe("recode test --csv (a gradebook)", () => {
     writeFileSync(join(folder, "a-right.py"), canonical);
     writeFileSync(join(folder, 'b, "quoted".py'), `${canonical}\n\ndef pass_at_k(n, c, k):\n    return 0.5\n`);
     writeFileSync(join(folder, "=1+1.py"), "def pass_at_k(n, c, k):\n    return (\n");
+    // A newline in a name, written out as the text's table writes it; a name that is not UTF-8, said so.
+    writeFileSync(join(folder, "\n=2.py"), "x = 1\n");
+    writeFileSync(Buffer.concat([Buffer.from(`${folder}/`), Buffer.from([0xff]), Buffer.from("=3.py")]), "x = 1\n");
     // Names relative to the folder, as a teacher in it would give them.
     const r = spawnSync(process.execPath, [BIN, "test", "pass-at-k", ".", "missing.py", "--csv"], {
       cwd: folder,
@@ -493,11 +496,21 @@ describe("recode test --csv (a gradebook)", () => {
       input: r.stdout,
       encoding: "utf8",
     });
+    const notImported = "does not load: ImportError: cannot import name 'aggregate_pass_at_k' from 'evalkit.metrics' (evalkit/metrics.py)";
     expect(JSON.parse(rows.stdout)).toEqual([
       ["task", "file", "verdict", "passed", "total", "reason"],
+      ["pass-at-k", "\\n=2.py", "not solved", "0", "6", notImported],
       ["pass-at-k", "'=1+1.py", "not solved", "0", "6", "does not load: SyntaxError: '(' was never closed"],
       ["pass-at-k", "a-right.py", "solved", "6", "6", ""],
       ["pass-at-k", 'b, "quoted".py', "not solved", expect.stringMatching(/^[0-5]$/), "6", ""],
+      [
+        "pass-at-k",
+        "\uFFFD=3.py",
+        "not judged",
+        "",
+        "",
+        "cannot be read: its name is not UTF-8 text, so it cannot be opened by name; rename the file",
+      ],
       ["pass-at-k", "missing.py", "not judged", "", "", "cannot be read: no such file"],
     ]);
     // Only the table on stdout; the file that could not be read is said on stderr too.
