@@ -3,11 +3,12 @@
  * in it), each read safely (a regular file, no link followed, no read that waits, a size cap) and as Python reads
  * source (python-source.ts).
  */
-import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { CollectionError } from "../core/results";
 import { CommandInputError } from "./command-error";
 import { decodePythonSource } from "./python-source";
+import { readRegularFile, UnreadFileError } from "./safe-read";
 
 /** A candidate file that cannot be read (`reason`: "no such file", ...). */
 export class CandidateReadError extends CommandInputError {
@@ -25,14 +26,6 @@ export type Candidate =
   | { path: string; error: string; reason: string }
   | { path: string; invalid: CollectionError };
 
-const FILE_ERRORS: Record<string, string> = {
-  ENOENT: "no such file",
-  EISDIR: "it is a folder, not a file",
-  EACCES: "permission denied",
-  // (O_NOFOLLOW: a link is not followed, to a classmate's file or any file of the grader's.)
-  ELOOP: "it is a symbolic link; grade the file itself (copy it in)",
-};
-
 /** Largest candidate file read, in bytes. */
 export const MAX_CANDIDATE_BYTES = 2 * 1024 * 1024;
 
@@ -42,31 +35,15 @@ export const MAX_CANDIDATE_BYTES = 2 * 1024 * 1024;
  * @throws CandidateReadError saying which of these it is not, or why it cannot be read.
  */
 function candidateBytes(path: string): Buffer {
-  let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    return readRegularFile(path, MAX_CANDIDATE_BYTES);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? "";
-    // (A name that is not UTF-8 reaches Node with U+FFFD in place of its bytes, a name no file has.)
-    if (code === "ENOENT" && path.includes("\uFFFD"))
-      throw new CandidateReadError(path, "its name is not UTF-8 text, so it cannot be opened by name; rename the file");
-    throw new CandidateReadError(path, FILE_ERRORS[code] ?? (e as Error).message);
-  }
-  try {
-    const st = fstatSync(fd);
-    if (st.isDirectory()) throw new CandidateReadError(path, FILE_ERRORS.EISDIR as string);
-    if (!st.isFile()) throw new CandidateReadError(path, "it is not a regular file (a pipe, a socket or a device)");
-    const tooBig = new CandidateReadError(path, `it is larger than ${MAX_CANDIDATE_BYTES / 1024 / 1024} MB`);
-    if (st.size > MAX_CANDIDATE_BYTES) throw tooBig;
-    const bytes = readFileSync(fd);
-    if (bytes.length > MAX_CANDIDATE_BYTES) throw tooBig;
-    return bytes;
-  } catch (e) {
-    if (e instanceof CandidateReadError) throw e;
-    const code = (e as NodeJS.ErrnoException).code ?? "";
-    throw new CandidateReadError(path, FILE_ERRORS[code] ?? (e as Error).message);
-  } finally {
-    closeSync(fd);
+    if (!(e instanceof UnreadFileError)) throw e;
+    // (A link is not followed: to a classmate's file or any file of the grader's.)
+    throw new CandidateReadError(
+      path,
+      e.reason === "it is a symbolic link" ? "it is a symbolic link; grade the file itself (copy it in)" : e.reason,
+    );
   }
 }
 

@@ -15,7 +15,7 @@
  * which packages it lacks; tasks it cannot run are imported and listed with
  * what they lack.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { Command } from "commander";
 import { paperInfo } from "../core/latex-html";
@@ -37,6 +37,7 @@ import { loadTaskFromFiles, type Task, TaskFormatError } from "../core/task";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
 import { PytestRuntime } from "../python/pytest-runtime";
 import { CommandInputError } from "./command-error";
+import { readRegularFile, UnreadFileError } from "./safe-read";
 import { MAX_TASK_BYTES, MAX_TASK_FILE_BYTES, readTaskFiles } from "./task-fs";
 
 /** Options of {@link importRecodeH}. */
@@ -93,17 +94,37 @@ export interface ImportReport {
   python: string;
 }
 
+/** Largest annotation_meta.jsonl read, in bytes (its entries hold each task's init_content). */
+const MAX_META_BYTES = 64 * 1024 * 1024;
+
 const SKIP_DIRS = new Set([".git", "__pycache__", ".pytest_cache", ".ipynb_checkpoints", "node_modules", ".mypy_cache", "pytest_report"]);
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** The text of a task file, or an EntryError naming it. */
+/**
+ * The text of a task file, or an EntryError naming it: a regular file of at most a task file's size, not a link (a
+ * downloaded dataset's link could lead to any file of the importer's, or to /proc), not a pipe or device.
+ */
 function readText(annotation: string, dir: string, name: string): string {
-  const p = join(dir, name);
-  if (!existsSync(p) || !statSync(p).isFile()) throw new EntryError(`${annotation}/${name}`, "file is missing");
+  let bytes: Buffer;
   try {
-    return utf8.decode(readFileSync(p)).replace(/^\uFEFF/, "");
+    bytes = readRegularFile(join(dir, name), MAX_TASK_FILE_BYTES);
+  } catch (e) {
+    if (!(e instanceof UnreadFileError)) throw e;
+    throw new EntryError(`${annotation}/${name}`, e.reason === "no such file" ? "file is missing" : e.reason);
+  }
+  try {
+    return utf8.decode(bytes).replace(/^\uFEFF/, "");
   } catch {
     throw new EntryError(`${annotation}/${name}`, "not valid UTF-8 text");
+  }
+}
+
+/** Whether `p` is a folder itself, not a link to one (lstat: a dataset's link could lead to any folder of the importer's). */
+function isOwnFolder(p: string): boolean {
+  try {
+    return lstatSync(p).isDirectory();
+  } catch {
+    return false;
   }
 }
 
@@ -124,10 +145,22 @@ function readRepo(
   const why = new Map<string, string>();
   const leave = (rel: string, reason: string) => why.set(rel, reason);
   const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
+    for (const raw of readdirSync(d, { encoding: "buffer" }).sort(Buffer.compare)) {
+      const name = raw.toString("utf8");
       const p = join(d, name);
       const rel = relative(root, p).split("\\").join("/");
-      const st = lstatSync(p);
+      // (A name that is not UTF-8 is read with U+FFFD in its place: no file has that name.)
+      if (!Buffer.from(name, "utf8").equals(raw)) {
+        leave(rel, "its name is not UTF-8 text");
+        continue;
+      }
+      let st: ReturnType<typeof lstatSync>;
+      try {
+        st = lstatSync(p);
+      } catch (e) {
+        leave(rel, `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+        continue;
+      }
       if (st.isDirectory()) {
         if (SKIP_DIRS.has(name)) continue;
         walk(p);
@@ -141,7 +174,14 @@ function readRepo(
         leave(rel, `larger than ${MAX_TASK_FILE_BYTES / 1048576} MB`);
         continue;
       }
-      const bytes = readFileSync(p);
+      let bytes: Buffer;
+      try {
+        bytes = readRegularFile(p, MAX_TASK_FILE_BYTES);
+      } catch (e) {
+        if (!(e instanceof UnreadFileError)) throw e;
+        leave(rel, e.reason);
+        continue;
+      }
       if (bytes.includes(0)) {
         leave(rel, "binary");
         continue;
@@ -176,13 +216,30 @@ function readRepo(
   return { files, leftOut: [...why.keys()].sort(), why };
 }
 
-/** Where an entry's folder is: `annotations/annotation_<i>` or `annotation_<i>` beside the metadata. */
+/**
+ * Where an entry's folder is: `annotations/annotation_<i>` or `annotation_<i>` beside the metadata; null when
+ * neither is there.
+ * @throws EntryError when the one there is a symbolic link (not followed: it could lead out of the dataset).
+ */
 function annotationDir(dataset: string, index: number): { dir: string; rel: string } | null {
   for (const rel of [`annotations/annotation_${index}`, `annotation_${index}`]) {
     const dir = join(dataset, rel);
-    if (existsSync(dir) && statSync(dir).isDirectory()) return { dir, rel };
+    // (The folder itself, as its files and its repository folder: a link could lead out of the dataset.)
+    for (const p of rel.startsWith("annotations/") ? [join(dataset, "annotations"), dir] : [dir]) {
+      if (isLink(p)) throw new EntryError(relative(dataset, p), "is a symbolic link (not followed: it could lead out of the dataset)");
+    }
+    if (isOwnFolder(dir)) return { dir, rel };
   }
   return null;
+}
+
+/** Whether `p` is a symbolic link (false when there is nothing there). */
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 interface Prepared {
@@ -218,8 +275,14 @@ function prepare(dataset: string, entry: MetaEntry, timeLimitS: number): Prepare
     );
   }
   const repoRoot = join(dir, entry.repo_dir_name);
-  if (!existsSync(repoRoot) || !statSync(repoRoot).isDirectory())
-    throw new EntryError(`${rel}/${entry.repo_dir_name}`, "repository folder is missing");
+  if (!isOwnFolder(repoRoot)) {
+    throw new EntryError(
+      `${rel}/${entry.repo_dir_name}`,
+      isLink(repoRoot)
+        ? "the repository folder is a symbolic link (not followed: it could lead out of the dataset)"
+        : "repository folder is missing",
+    );
+  }
   const own = [instruction, latex, canonical, tests, entry.init_content].reduce((n, t) => n + Buffer.byteLength(t), 0) + 16_384;
   for (const [name, text] of [
     ["instruction.txt", instruction],
@@ -293,10 +356,15 @@ function prepare(dataset: string, entry: MetaEntry, timeLimitS: number): Prepare
 function writeTask(out: string, id: string, files: Record<string, string>): void {
   const tmp = join(out, `.${id}.importing`);
   rmSync(tmp, { recursive: true, force: true });
-  for (const [rel, text] of Object.entries(files)) {
-    const p = join(tmp, rel);
-    mkdirSync(dirname(p), { recursive: true });
-    writeFileSync(p, text);
+  try {
+    for (const [rel, text] of Object.entries(files)) {
+      const p = join(tmp, rel);
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, text);
+    }
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw e;
   }
   rmSync(join(out, id), { recursive: true, force: true });
   renameSync(tmp, join(out, id));
@@ -313,7 +381,16 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
   const log = opts.log ?? (() => {});
   const metaPath = join(dataset, "annotation_meta.jsonl");
   if (!existsSync(dataset) || !statSync(dataset).isDirectory()) throw new CommandInputError(`${dataset} is not a folder`);
-  if (!existsSync(metaPath)) throw new CommandInputError(`${dataset} has no annotation_meta.jsonl (the official dataset folder holds it)`);
+  // Read first (a regular file, no link followed, no read that waits), before any Python is asked.
+  let metaBytes: Buffer;
+  try {
+    metaBytes = readRegularFile(metaPath, MAX_META_BYTES);
+  } catch (e) {
+    if (!(e instanceof UnreadFileError)) throw e;
+    if (e.reason === "no such file")
+      throw new CommandInputError(`${dataset} has no annotation_meta.jsonl (the official dataset folder holds it)`);
+    throw new CommandInputError(`${metaPath} cannot be read: ${e.reason}`);
+  }
   const rt = new PytestRuntime({ python: opts.python, sandbox: opts.sandbox });
   try {
     await rt.ready();
@@ -334,7 +411,7 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
   const broken: { line: number; entry: SkippedEntry }[] = [];
   const broke = (line: number, entry: SkippedEntry) => broken.push({ line, entry });
   // (A byte order mark before the first entry is not part of it, as in task.json.)
-  const metaText = readFileSync(metaPath, "utf8").replace(/^\uFEFF/, "");
+  const metaText = metaBytes.toString("utf8").replace(/^\uFEFF/, "");
   if (metaText.trim() === "") throw new CommandInputError(`${metaPath} holds no entries (one JSON object per line)`);
   metaText.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === "") return;
@@ -370,8 +447,9 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
     try {
       prepared.push(prepare(dataset, entry, opts.timeLimitS ?? 600));
     } catch (e) {
-      if (!(e instanceof EntryError)) throw e;
-      broke(i + 1, { entry: `index ${entry.index}`, file: e.file, field: e.field, reason: e.problem });
+      // Whatever went wrong with one entry (a file system error included) is that entry's, and the others go on.
+      if (e instanceof EntryError) broke(i + 1, { entry: `index ${entry.index}`, file: e.file, field: e.field, reason: e.problem });
+      else broke(i + 1, { entry: `index ${entry.index}`, file: `annotations/annotation_${entry.index}`, reason: (e as Error).message });
     }
   });
   mkdirSync(opts.out, { recursive: true });
@@ -418,6 +496,7 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
       log(`imported ${p.id}`);
     } catch (e) {
       rmSync(join(opts.out, p.id), { recursive: true, force: true });
+      rmSync(join(opts.out, `.${p.id}.importing`), { recursive: true, force: true });
       const where = e instanceof TaskFormatError ? e.file : `annotations/annotation_${p.entry.index}`;
       broke(seen.get(p.entry.index) ?? 0, {
         entry: `index ${p.entry.index}`,

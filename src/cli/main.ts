@@ -168,13 +168,17 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
       out(o.format === "csv" ? reportCsv(data) : o.format === "json" ? reportJson(data) : reportMarkdown(data));
       if (data.unreadable.length > 0) {
         process.stderr.write(
-          `recode: ${plural(data.unreadable.length, "file")} could not be read and ${data.unreadable.length === 1 ? "is" : "are"} left out: ${data.unreadable.join("; ")}\n`,
+          printable(
+            `recode: ${plural(data.unreadable.length, "file")} could not be read and ${data.unreadable.length === 1 ? "is" : "are"} left out: ${data.unreadable.join("; ")}\n`,
+          ),
         );
         setCode(1);
       }
       if (data.duplicates.length > 0) {
         process.stderr.write(
-          `recode: ${plural(data.duplicates.length, "episode")} ${data.duplicates.length === 1 ? "is" : "are"} the same measurement as one already counted and ${data.duplicates.length === 1 ? "is" : "are"} left out: ${data.duplicates.map((e) => `${e.source} (the same as ${e.kept})`).join("; ")}\n`,
+          printable(
+            `recode: ${plural(data.duplicates.length, "episode")} ${data.duplicates.length === 1 ? "is" : "are"} the same measurement as one already counted and ${data.duplicates.length === 1 ? "is" : "are"} left out: ${data.duplicates.map((e) => `${e.source} (the same as ${e.kept})`).join("; ")}\n`,
+          ),
         );
         setCode(1);
       }
@@ -238,11 +242,12 @@ export async function main(argv: string[]): Promise<number> {
       if (jsonTest && e.exitCode !== 0) process.stdout.write(`${jsonLine({ solved: false, error: e.message.replace(/^error: /, "") })}\n`);
       return e.exitCode === 0 ? 0 : 2;
     }
+    // (A message may quote a file's name or text from a downloaded dataset: its control characters shown, not obeyed.)
     if (e instanceof TaskFormatError || e instanceof TaskFolderError || e instanceof CommandInputError || e instanceof ConfigError) {
-      process.stderr.write(`recode: ${e.message}\n`);
+      process.stderr.write(printable(`recode: ${e.message}\n`));
       return 2;
     }
-    process.stderr.write(`recode: ${(e as Error).message}\n`);
+    process.stderr.write(printable(`recode: ${(e as Error).message}\n`));
     return 1;
   }
 }

@@ -20,7 +20,7 @@ import { parseLevels } from "./run";
 import { findTrajectoryFiles, listJsonFiles } from "./run-folder";
 import { BUILTIN_TASKS, loadTaskDir, taskGlob } from "./task-fs";
 import { UsageError } from "./tasks-record-validate";
-import { foldForTerminal, outputColumns } from "./terminal-text";
+import { foldForTerminal, outputColumns, printable } from "./terminal-text";
 
 /**
  * Which episodes to show: each field absent matches any. `tasks`: ids or globs (`min-*`); `levels`: 0-4; `model`: as
@@ -271,7 +271,9 @@ export function addShowCommand(program: Command, out: (s: string) => void, setCo
         out(foldForTerminal(episodes.map((e) => episodeTranscript(e, o.conversation, o.dir)).join("\n"), outputColumns()));
         if (unreadable.length > 0) {
           process.stderr.write(
-            `recode: ${plural(unreadable.length, "file")} could not be read and ${unreadable.length === 1 ? "is" : "are"} left out: ${unreadable.join("; ")}\n`,
+            printable(
+              `recode: ${plural(unreadable.length, "file")} could not be read and ${unreadable.length === 1 ? "is" : "are"} left out: ${unreadable.join("; ")}\n`,
+            ),
           );
           setCode(1);
         }

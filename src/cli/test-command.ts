@@ -175,7 +175,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
         out(foldForTerminal(printable(`${first ? "" : "\n"}${label}, ${g.backend}:\n${candidateLine(g.path)}${log}\n`), outputColumns()));
       }
       first = false;
-      if (g.problem) process.stderr.write(`recode: ${several ? `${g.path}: ` : ""}${g.problem}\n`);
+      if (g.problem) process.stderr.write(printable(`recode: ${several ? `${g.path}: ` : ""}${g.problem}\n`));
     };
     const graded = isSharedTask(task)
       ? await gradeShared(task, paths, several, o, cmd, report)

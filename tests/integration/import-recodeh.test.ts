@@ -5,7 +5,19 @@
  * be installed for it), as the official harness grades: the JUnit report,
  * solved when errors == failures == skipped == 0.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -140,6 +152,59 @@ describe("recode tasks import-recodeh", () => {
     } finally {
       rmSync(copy, { recursive: true, force: true });
       rmSync(out, { recursive: true, force: true });
+    }
+  }, 300_000);
+
+  it("follows no link in a downloaded dataset, waits on no pipe, and a bad file name costs only its own entry", async () => {
+    const copy = mkdtempSync(join(tmpdir(), "recodeh-hostile-"));
+    const out = mkdtempSync(join(tmpdir(), "recodeh-hostile-out-"));
+    const host = mkdtempSync(join(tmpdir(), "recodeh-host-"));
+    try {
+      cpSync(dataset, copy, { recursive: true });
+      // Files of the importer's that a dataset's links point at.
+      writeFileSync(join(host, "notes.txt"), "SECRET-OF-THE-HOST\n");
+      mkdirSync(join(host, "keys"));
+      writeFileSync(join(host, "keys", "id_rsa"), "PRIVATE-KEY-OF-THE-HOST\n");
+      const a = (i: number, rel = "") => join(copy, "annotations", `annotation_${i}`, rel);
+      // 1: a task file that is a link to a host file; 2: a repository folder that is a link to a host folder.
+      rmSync(a(1, "instruction.txt"));
+      symlinkSync(join(host, "notes.txt"), a(1, "instruction.txt"));
+      rmSync(a(2, "softmax-repo"), { recursive: true });
+      symlinkSync(join(host, "keys"), a(2, "softmax-repo"));
+      // 3: a repository file whose name is not UTF-8 and holds escape codes (it once ended the whole import).
+      writeFileSync(
+        Buffer.concat([Buffer.from(`${a(3, "metrics-repo")}/\u001b]0;PWNED\u0007`), Buffer.from([0xff]), Buffer.from(".txt")]),
+        "x\n",
+      );
+      // 6: an entry's folder that is a link to a folder outside the dataset.
+      cpSync(a(6), join(host, "annotation_6"), { recursive: true });
+      rmSync(a(6), { recursive: true });
+      symlinkSync(join(host, "annotation_6"), a(6));
+      const r = await recode("tasks", "import-recodeh", copy, "--out", out, "--python", "python3");
+      expect(r.out).toContain("BROKEN index 1: annotations/annotation_1/instruction.txt: it is a symbolic link");
+      expect(r.out).toContain(
+        "BROKEN index 2: annotations/annotation_2/softmax-repo: the repository folder is a symbolic link (not followed: it could lead out of the dataset)",
+      );
+      expect(r.out).toContain(
+        "BROKEN index 6: annotations/annotation_6: is a symbolic link (not followed: it could lead out of the dataset)",
+      );
+      expect(r.out).toContain("imported recodeh-3 (annotation_3)");
+      expect(r.out).toMatch(/left out 1 repository file: .*\.txt \(its name is not UTF-8 text\)/);
+      // Nothing of the host's reached the task folders, and no half-written folder is left.
+      const written = readdirSync(out, { recursive: true, encoding: "utf8" });
+      expect(written.filter((f) => f.includes(".importing"))).toEqual([]);
+      for (const f of written) {
+        const p = join(out, f);
+        if (lstatSync(p).isFile()) expect(readFileSync(p, "utf8")).not.toMatch(/SECRET-OF-THE-HOST|PRIVATE-KEY-OF-THE-HOST/);
+      }
+      // A metadata file that is a pipe is refused at once, not waited on.
+      rmSync(join(copy, "annotation_meta.jsonl"));
+      spawnSync("mkfifo", [join(copy, "annotation_meta.jsonl")]);
+      await expect(recode("tasks", "import-recodeh", copy, "--out", out, "--python", "python3")).rejects.toThrow(
+        /annotation_meta\.jsonl cannot be read: it is not a regular file \(a pipe, a socket or a device\)/,
+      );
+    } finally {
+      for (const d of [copy, out, host]) rmSync(d, { recursive: true, force: true });
     }
   }, 300_000);
 
