@@ -14,7 +14,7 @@ import { diffLines } from "../core/diff-lines";
 import { STATUS_LABEL } from "../core/feedback";
 import { plural } from "../core/plural";
 import { type Task, taskContentHash } from "../core/task";
-import { restoreTrajectory, type Trajectory, type TrajectoryTurn } from "../core/trajectory";
+import { episodeOutcome, restoreTrajectory, type Trajectory, type TrajectoryTurn } from "../core/trajectory";
 import { AGENT_SETTINGS } from "../core/vocabulary";
 import { parseLevels } from "./run";
 import { findTrajectoryFiles, listJsonFiles } from "./run-folder";
@@ -59,14 +59,6 @@ function indented(text: string, by: string): string {
     .split("\n")
     .map((l) => (l ? `${by}${l}` : by.trimEnd()))
     .join("\n");
-}
-
-/** How the episode ended, as the page's transcript says it. */
-function outcome(t: Trajectory): string {
-  if (!t.finished) return "unfinished";
-  if (t.stoppedReason === "solved") return `solved at turn ${t.turns.length - 1}`;
-  if (t.stoppedReason === "max_turns") return "not solved (turn limit)";
-  return "stopped by an error";
 }
 
 /** A turn's verdict: a collection error, all tests passed, or how many passed. */
@@ -159,7 +151,7 @@ function systemPrompt(t: Trajectory, dir: string): string {
 export function episodeTranscript(e: ShownEpisode, conversation = false, dir = BUILTIN_TASKS): string {
   const t = e.trajectory;
   const c = t.config;
-  const head = `${t.versions.task.id}, L${c.level}: ${c.model}, ${c.setting}, ${c.protocol ?? "playground"} protocol, researcher ${c.researcher}: ${outcome(t)} (${t.turns.length} of ${plural(c.maxTurns, "turn")})`;
+  const head = `${t.versions.task.id}, L${c.level}: ${c.model}, ${c.setting}, ${c.protocol ?? "playground"} protocol, researcher ${c.researcher}: ${episodeOutcome(t)} (${t.turns.length} of ${plural(c.maxTurns, "turn")})`;
   const parts = [head, `  ${e.source}`];
   if (t.error) parts.push(`  Error: ${t.error}`);
   if (conversation) parts.push("", systemPrompt(t, dir));

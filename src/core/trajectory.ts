@@ -462,6 +462,17 @@ export function validateTrajectory(value: unknown): Trajectory {
 }
 
 /**
+ * How an episode ended, in words, as the page's transcript and `recode show` say it: `unfinished`, `solved at turn
+ * <n>` (n from 0), `not solved (turn limit)`, or `stopped by an error`.
+ */
+export function episodeOutcome(t: Trajectory): string {
+  if (!t.finished) return "unfinished";
+  if (t.stoppedReason === "solved") return `solved at turn ${t.turns.length - 1}`;
+  if (t.stoppedReason === "max_turns") return "not solved (turn limit)";
+  return "stopped by an error";
+}
+
+/**
  * Metrics input for one trajectory: per-turn outcomes from each turn's run
  * (collection errors count as 0 passed), the coder model's tokens summed over
  * all turns (a shared turn 0 included: it is part of what the episode cost),

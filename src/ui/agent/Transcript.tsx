@@ -11,20 +11,13 @@ import { STATUS_LABEL } from "../../core/feedback";
 import type { ChatMessage } from "../../core/model";
 import { plural } from "../../core/plural";
 import { printable } from "../../core/printable";
-import type { Trajectory, TrajectoryTurn } from "../../core/trajectory";
+import { episodeOutcome, type Trajectory, type TrajectoryTurn } from "../../core/trajectory";
 import { DiffView } from "../diff/DiffView";
 import type { TaskWorkspace } from "../tasks/panels";
 import { unreportedNote } from "./tokens";
 
 /** Characters of a message shown before "Show all". */
 const FOLD_AT = 1200;
-
-function outcomeLabel(t: Trajectory): string {
-  if (!t.finished) return "unfinished";
-  if (t.stoppedReason === "solved") return `solved at turn ${t.turns.length - 1}`;
-  if (t.stoppedReason === "max_turns") return "not solved (turn limit)";
-  return "error";
-}
 
 /** How an unfinished episode is resumed, or why it cannot be (see AgentPanel). */
 export type ResumeChoice = { run: () => void } | { blocked: string };
@@ -49,7 +42,7 @@ export function EpisodeView({
     <details className="episode" data-testid="episode" data-level={c.level} data-status={status} open={!t.finished || t.turns.length < 4}>
       <summary>
         <strong>L{c.level}</strong> <code>{c.model}</code> · {c.setting} · {c.protocol ?? "playground"} protocol · researcher {c.researcher}{" "}
-        · {t.turns.length}/{c.maxTurns} turns · <span className={`episode-outcome ${status}`}>{outcomeLabel(t)}</span>
+        · {t.turns.length}/{c.maxTurns} turns · <span className={`episode-outcome ${status}`}>{episodeOutcome(t)}</span>
         {imported && <span className="muted small"> (imported)</span>}
       </summary>
       {resume && (
