@@ -94,6 +94,12 @@ export interface ImportReport {
   python: string;
 }
 
+/** Most files and folders of one repository walked: an official repository holds some hundreds. */
+const MAX_REPO_ENTRIES = 20_000;
+
+/** Most bytes of one repository's files read (those over the task folder's limit are then left out, see readRepo). */
+const MAX_REPO_READ_BYTES = 4 * MAX_TASK_BYTES;
+
 /** Largest annotation_meta.jsonl read, in bytes (its entries hold each task's init_content). */
 const MAX_META_BYTES = 64 * 1024 * 1024;
 
@@ -131,9 +137,12 @@ function isOwnFolder(p: string): boolean {
 /**
  * The repository's files as text, within the task size limits: files that
  * are not UTF-8 text (or hold NUL bytes), larger than a task file may be,
- * links, and generated folders are left out; when the rest is over the
- * folder limit, files other than Python sources go first, largest first.
- * @throws EntryError when the Python sources alone are over the limit.
+ * whose names are not UTF-8 or hold a backslash, links, pipes, devices and
+ * generated folders are left out; when the rest is over the folder limit,
+ * files other than Python sources go first, largest first.
+ * @throws EntryError when the Python sources alone are over the limit, or the
+ *   repository holds more than {@link MAX_REPO_ENTRIES} files and folders or
+ *   more than {@link MAX_REPO_READ_BYTES} bytes of files to read.
  */
 function readRepo(
   annotation: string,
@@ -144,14 +153,26 @@ function readRepo(
   /** Repository path -> why it was left out. */
   const why = new Map<string, string>();
   const leave = (rel: string, reason: string) => why.set(rel, reason);
+  // What is read is bounded whatever the dataset holds (a small archive can unpack to thousands of large files,
+  // or hard links to one): the entries walked, and the bytes read, which the budget then trims.
+  let entries = 0;
+  let read = 0;
+  const tooMuch = (what: string) =>
+    new EntryError(`${annotation}`, `the repository holds ${what}; a task folder may hold ${MAX_TASK_BYTES / 1048576} MB`);
   const walk = (d: string) => {
     for (const raw of readdirSync(d, { encoding: "buffer" }).sort(Buffer.compare)) {
+      if (++entries > MAX_REPO_ENTRIES) throw tooMuch(`more than ${MAX_REPO_ENTRIES} files and folders`);
       const name = raw.toString("utf8");
       const p = join(d, name);
-      const rel = relative(root, p).split("\\").join("/");
+      const rel = relative(root, p);
       // (A name that is not UTF-8 is read with U+FFFD in its place: no file has that name.)
       if (!Buffer.from(name, "utf8").equals(raw)) {
         leave(rel, "its name is not UTF-8 text");
+        continue;
+      }
+      // (A task's paths are written with "/": a backslash in a name would make it another file's path.)
+      if (name.includes("\\")) {
+        leave(rel, "its name holds a backslash");
         continue;
       }
       let st: ReturnType<typeof lstatSync>;
@@ -182,6 +203,8 @@ function readRepo(
         leave(rel, e.reason);
         continue;
       }
+      read += bytes.length;
+      if (read > MAX_REPO_READ_BYTES) throw tooMuch(`more than ${MAX_REPO_READ_BYTES / 1048576} MB of files`);
       if (bytes.includes(0)) {
         leave(rel, "binary");
         continue;
@@ -510,9 +533,14 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
   return report;
 }
 
-/** The report as lines for the terminal. */
+/**
+ * The report as lines for the terminal: one line per item, whatever the dataset's names hold (a newline in a
+ * file's name is written `\\n`: a name made to read as a line of the report, "imported recodeh-9", stays inside its
+ * own line).
+ */
 export function importReportText(r: ImportReport, out: string): string {
-  const lines: string[] = [];
+  const said: string[] = [];
+  const lines = { push: (...items: string[]) => said.push(...items.map((l) => l.replace(/\r/g, "\\r").replace(/\n/g, "\\n"))) };
   for (const t of r.imported) {
     lines.push(
       `imported ${t.id} (annotation_${t.index}): packages ${["pytest", ...t.packages].join(", ")}${t.condaEnv ? `; test.sh's conda env ${t.condaEnv}` : ""}`,
@@ -534,7 +562,7 @@ export function importReportText(r: ImportReport, out: string): string {
         ? `; ${lacking.length} need modules ${r.python} lacks: ${lacking.map((t) => `${t.id} (${t.missing.join(", ")})`).join("; ")}`
         : ""),
   );
-  return `${lines.join("\n")}\n`;
+  return `${said.join("\n")}\n`;
 }
 
 /** Register `recode tasks import-recodeh` on the `tasks` command. Exit code 0, 1 when an entry is broken, 2 for bad usage. */

@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -176,6 +177,10 @@ describe("recode tasks import-recodeh", () => {
         Buffer.concat([Buffer.from(`${a(3, "metrics-repo")}/\u001b]0;PWNED\u0007`), Buffer.from([0xff]), Buffer.from(".txt")]),
         "x\n",
       );
+      // 3 also: a name made to read as a line of the report, and a name with a backslash (another file's path once
+      // written with "/").
+      writeFileSync(join(a(3, "metrics-repo"), "w.bin\nimported recodeh-9 (annotation_9): packages pytest\nx.bin"), "\u0000");
+      writeFileSync(join(a(3, "metrics-repo"), "metrics\\evil.py"), "x = 1\n");
       // 6: an entry's folder that is a link to a folder outside the dataset.
       cpSync(a(6), join(host, "annotation_6"), { recursive: true });
       rmSync(a(6), { recursive: true });
@@ -189,7 +194,11 @@ describe("recode tasks import-recodeh", () => {
         "BROKEN index 6: annotations/annotation_6: is a symbolic link (not followed: it could lead out of the dataset)",
       );
       expect(r.out).toContain("imported recodeh-3 (annotation_3)");
-      expect(r.out).toMatch(/left out 1 repository file: .*\.txt \(its name is not UTF-8 text\)/);
+      expect(r.out).toMatch(/left out 3 repository files: .*\.txt \(its name is not UTF-8 text\)/);
+      expect(r.out).toContain("metrics\\evil.py (its name holds a backslash)");
+      // Each item of the report is one line, whatever a name holds.
+      expect(r.out).not.toMatch(/^imported recodeh-9/m);
+      expect(r.out).toContain("w.bin\\nimported recodeh-9 (annotation_9): packages pytest\\nx.bin (binary)");
       // Nothing of the host's reached the task folders, and no half-written folder is left.
       const written = readdirSync(out, { recursive: true, encoding: "utf8" });
       expect(written.filter((f) => f.includes(".importing"))).toEqual([]);
@@ -197,6 +206,19 @@ describe("recode tasks import-recodeh", () => {
         const p = join(out, f);
         if (lstatSync(p).isFile()) expect(readFileSync(p, "utf8")).not.toMatch(/SECRET-OF-THE-HOST|PRIVATE-KEY-OF-THE-HOST/);
       }
+      // A repository that unpacks to far more than a task may hold (3,000 links to one 2 MB file): that entry is
+      // broken after a bounded read, and the others are imported.
+      const bomb = a(1, "ema-repo/big");
+      mkdirSync(bomb);
+      writeFileSync(join(bomb, "a0.txt"), "a".repeat(2 * 1024 * 1024));
+      for (let k = 1; k < 3000; k++) linkSync(join(bomb, "a0.txt"), join(bomb, `a${k}.txt`));
+      rmSync(a(1, "instruction.txt"));
+      writeFileSync(a(1, "instruction.txt"), "Write the EMA.\n");
+      const bombed = await recode("tasks", "import-recodeh", copy, "--out", out, "--python", "python3", "--force");
+      expect(bombed.out).toContain(
+        "BROKEN index 1: annotations/annotation_1: the repository holds more than 32 MB of files; a task folder may hold 8 MB",
+      );
+      expect(bombed.out).toContain("imported recodeh-3 (annotation_3)");
       // A metadata file that is a pipe is refused at once, not waited on.
       rmSync(join(copy, "annotation_meta.jsonl"));
       spawnSync("mkfifo", [join(copy, "annotation_meta.jsonl")]);
