@@ -203,6 +203,8 @@ async function gradeShared(
     );
   }
   const { runSharedTest } = await import("./shared-tasks");
+  // The tests task.json names: listed as not run when the tests did not load (no recording to list them from).
+  const named = new Map(Object.keys(task.interfaceOf).map((id) => [id, null]));
   let reference: Promise<RunResult> | null = null;
   const graded: Graded[] = [];
   const add = (g: Graded) => {
@@ -215,10 +217,17 @@ async function gradeShared(
       continue;
     }
     if ("invalid" in c) {
-      add({ path: c.path, result: uncompiledRun(c.invalid, "native"), problem: null, backend: backendLabel("native", "") });
+      add({
+        path: c.path,
+        result: withUnloadedTests(uncompiledRun(c.invalid, "native"), task, named),
+        problem: null,
+        backend: backendLabel("native", ""),
+      });
       continue;
     }
-    const { result, version } = await runSharedTest(task, c.text, o);
+    const run = await runSharedTest(task, c.text, o);
+    const { version } = run;
+    const result = withUnloadedTests(run.result, task, named);
     // The tests import canonical.py, so any collection error the reference solution gets too is the task's.
     const why = await notJudged(
       result,
@@ -230,7 +239,7 @@ async function gradeShared(
     );
     const problem =
       why?.kind === "packages"
-        ? `what task ${task.id} needs (pytest${task.meta.packages.length ? `, ${task.meta.packages.join(", ")}` : ""}) could not be imported by ${o.python ?? "python3"}: install it for that Python, or name another with --python (the candidate was not judged)`
+        ? `what task ${task.id} needs (pytest${task.meta.packages.length ? `, ${task.meta.packages.join(", ")}` : ""}) could not all be imported by ${o.python ?? "python3"} (the collection error names what is missing): install it for that Python, or name another with --python (the candidate was not judged)`
         : why
           ? "the task's own files (test.py, canonical.py, the repository) do not load, with the reference solution either: fix the task (the candidate was not judged)"
           : null;

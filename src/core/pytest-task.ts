@@ -264,7 +264,15 @@ export function pytestVerdict(task: Task, outcome: PytestOutcome, durationMs: nu
       const inTarget = candidateLine(c.text, target);
       const elsewhere = inTarget === null ? lastRunFileLine(c.text) : null;
       collectionError ??= {
-        message: (c.text.trim().split("\n").slice(-3).join("\n") || c.message).slice(0, MESSAGE_CAP),
+        // (Without pytest's "E" markers of the error's lines: `E   SyntaxError: ...` says `SyntaxError: ...`.)
+        message: (
+          c.text
+            .trim()
+            .split("\n")
+            .slice(-3)
+            .map((l) => l.replace(/^E(?: {1,7}|$)/, ""))
+            .join("\n") || c.message
+        ).slice(0, MESSAGE_CAP),
         file: inTarget !== null ? target : (elsewhere?.file ?? null),
         line: inTarget ?? elsewhere?.line ?? null,
         traceback: cap(c.text).text,
