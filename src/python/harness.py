@@ -251,7 +251,9 @@ def _exception_text(exc):
     mod = type(exc).__module__
     if mod not in ("builtins", "__main__", None):
         name = f"{mod}.{name}"
-    if isinstance(exc, SyntaxError):
+    # Python's block for a syntax error (its place, the line, the marks) for the built-in classes alone: a subclass's
+    # filename, lineno and text can be properties, code under test run here, inside the harness's report of a test.
+    if type(exc) in _SYNTAX_ERRORS:
         return "".join(traceback.format_exception_only(type(exc), exc)).strip()
     text = _cut(text, MESSAGE_CAP * 4, "message")
     return f"{name}: {text}" if text else name

@@ -200,6 +200,18 @@ class TestCore(unittest.TestCase):
     expect(r.allPassed).toBe(false);
   });
 
+  it("says a SyntaxError subclass raised in a test by its class and text, not by the place its properties claim", async () => {
+    const code =
+      'class E(SyntaxError):\n    filename = property(lambda s: "test.py")\n    lineno = property(lambda s: 7)\n    text = property(lambda s: "    made_up_line()\\n")\n\ndef add(a, b):\n    raise E("made up")\n';
+    const r = await rt.run(
+      request(code, {
+        tests: "import unittest\nfrom pkg.mod import add\nclass TestCore(unittest.TestCase):\n    def test_add(self):\n        add(1, 2)\n",
+      }),
+    );
+    expect(r.tests.map((t) => [t.status, t.message])).toEqual([["error", "pkg.mod.E: made up"]]);
+    expect(r.tests[0]?.traceback).not.toContain("made_up_line");
+  });
+
   it("gives a collection error for a missing interface", async () => {
     const r = await rt.run(request("def add(a, b):\n    return a + b\n", { expected }));
     expect(r.collectionError?.message).toMatch(/ImportError.*boom/);
