@@ -34,7 +34,7 @@ function onHello(ev: MessageEvent): void {
       worker.postMessage(hello, [data]);
       say({ type: "started", interrupt: interrupt !== null });
     } else if (msg.type === "interrupt" && interrupt) {
-      interrupt[0] = 2; // SIGINT
+      Atomics.store(interrupt, 0, 2); // SIGINT
     } else if (msg.type === "stop") {
       worker?.terminate();
       ctl.close();

@@ -156,7 +156,7 @@ export class PyodideRuntime implements PythonRuntime {
       worker,
       interrupt: buffer
         ? () => {
-            buffer[0] = 2; // SIGINT
+            Atomics.store(buffer, 0, 2); // SIGINT
           }
         : useInt && worker.interrupt
           ? () => worker.interrupt?.()

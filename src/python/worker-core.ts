@@ -15,6 +15,7 @@ import type { PyodideAPI } from "pyodide";
 import { CHANNEL_LOST_EXIT, exitReason } from "./channel-lost";
 import { EventVerifier, type HmacSha256, newEventKey, toHex } from "./event-auth";
 import { type FileWatch, SCRATCH_DIRS, type WatchedFs, watchFiles } from "./file-watch";
+import { interruptView } from "./interrupt-view";
 import { freezeIntrinsics, STACK_TRACE_LIMIT, sealCodeLoading, sealErrorMaker, sealFunctionConstructors, sealSockets } from "./js-seal";
 import { LineSplitter } from "./line-splitter";
 import { MemorySnapshot, type SnapshotFs, type SnapshotModule } from "./memory-snapshot";
@@ -309,7 +310,8 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       if (!py) throw new Error("Pyodide did not start");
       if (buffer) {
         interrupt = new Uint8Array(buffer);
-        py.setInterruptBuffer(interrupt);
+        // Not the array itself: the interpreter's poll would write over an interrupt stored as it reads.
+        py.setInterruptBuffer(interruptView(interrupt) as unknown as Uint8Array);
       }
       const version = String(py.runPython("import sys; sys.version.split()[0]"));
       sealFunctionConstructors();
@@ -439,7 +441,7 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
     // reach for the run, not those of earlier runs (another task's repository).
     const cachedFiles = lastFiles.filter(([path, text]) => cachedCode.has(`${path}\0${text}`)).map(([path]) => path);
     config = JSON.stringify({ ...parsed, cached_files: cachedFiles });
-    if (interrupt) interrupt[0] = 0;
+    if (interrupt) Atomics.store(interrupt, 0, 0);
     // Nothing a previous run left half-written reaches this run's stream.
     decoder = new TextDecoder();
     lines.reset();

@@ -53,16 +53,12 @@ test("an endless loop is stopped by the time limit, and the next run works", asy
   await setTarget(page, "while True:\n    pass\n");
   await runAndWait(page);
   // The interrupt reaches the code inside the box, and the tests, which import the module, could not run at
-  // all. (On a loaded CI machine the answer once came after the grace period, and the instance was replaced
-  // instead: the loop is stopped either way, and the next run works; the cause is not known yet.)
+  // all. (This loop is where the interpreter polls the interrupt most often: none may be lost to its poll.)
   const incident = page.getByTestId("incident");
-  await expect(incident).toContainText(
-    /Time limit .* reached; the interrupt stopped the code|Time limit of 10\.0 s: the code did not respond/,
-  );
-  if ((await incident.getAttribute("data-kind")) === "timeout") {
-    await expect(page.getByTestId("counts")).toContainText("The tests could not run");
-    await expect(page.getByTestId("collection-error")).toContainText("time limit");
-  }
+  await expect(incident).toContainText(/Time limit .* reached; the interrupt stopped the code/);
+  await expect(incident).toHaveAttribute("data-kind", "timeout");
+  await expect(page.getByTestId("counts")).toContainText("The tests could not run");
+  await expect(page.getByTestId("collection-error")).toContainText("time limit");
   await setTarget(page, CANONICAL);
   await runAndWait(page);
   await expect(page.getByTestId("counts")).toContainText("All tests passed");

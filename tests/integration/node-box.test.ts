@@ -236,7 +236,7 @@ def probe():
     const task = loadTaskDir(BUILTIN_TASKS, "pass-at-k");
     const pids: number[] = [];
     const rt = new PyodideRuntime({
-      interruptGraceMs: 10_000, // generous: idle, the answer takes ~30 ms; in a loaded full test run it once took over 2 s
+      interruptGraceMs: 10_000, // generous: idle, the answer takes ~30 ms (a run once replaced here had lost its interrupt to the interpreter's poll, since kept)
       createWorker: () => {
         const handle = nodeBoxHandle();
         pids.push(handle.pid as number);
