@@ -6,7 +6,7 @@
  */
 
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { isSharedTask, type SharedTask } from "../core/pytest-task";
 import type { RunResult } from "../core/results";
 import type { NativeSandbox } from "../python/native-sandbox";
@@ -22,6 +22,8 @@ export interface SharedRunOptions {
   python?: string;
   /** Box of the runs: auto | bwrap | none. Default auto. */
   sandbox?: string;
+  /** Host folders the box does not show: the task's folder and the folder of tasks it is in (PytestRuntimeOptions). */
+  hide?: readonly string[];
 }
 
 /**
@@ -52,7 +54,12 @@ export async function validateSharedTasks(
   out: (s: string) => void,
 ): Promise<number> {
   if (ids.length === 0) return 0;
-  const rt = new PytestRuntime({ python: opts.python, sandbox: (opts.sandbox ?? "auto") as NativeSandbox });
+  const rt = new PytestRuntime({
+    python: opts.python,
+    sandbox: (opts.sandbox ?? "auto") as NativeSandbox,
+    // The tasks folder and each task's: no run reads another task's solution or values.
+    hide: opts.hide ?? [resolve(dir), ...ids.map((id) => resolve(dir, id))],
+  });
   try {
     await rt.ready();
   } catch (e) {
@@ -99,7 +106,7 @@ export async function runSharedTest(
   candidate: string,
   opts: SharedRunOptions,
 ): Promise<{ result: RunResult; version: string }> {
-  const rt = new PytestRuntime({ python: opts.python, sandbox: (opts.sandbox ?? "auto") as NativeSandbox });
+  const rt = new PytestRuntime({ python: opts.python, sandbox: (opts.sandbox ?? "auto") as NativeSandbox, hide: opts.hide ?? [] });
   try {
     await rt.ready();
   } catch (e) {

@@ -178,7 +178,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
       if (g.problem) process.stderr.write(printable(`recode: ${several ? `${g.path}: ` : ""}${g.problem}\n`));
     };
     const graded = isSharedTask(task)
-      ? await gradeShared(task, paths, several, o, cmd, report)
+      ? await gradeShared(spec, task, paths, several, o, cmd, report)
       : await gradeRecorded(spec, task, paths, several, o, report);
     if (o.csv) out(gradeCsv(task.id, graded));
     else if (several && !o.json) out(foldForTerminal(printable(`\n${gradeTable(task.id, graded)}`), outputColumns()));
@@ -188,6 +188,7 @@ export function addTestCommand(program: Command, out: (s: string) => void, setCo
 
 /** Grade each file against an imported RECODE-H task (pytest, native Python), saying each as it is graded. */
 async function gradeShared(
+  spec: string,
   task: Task,
   paths: string[],
   several: boolean,
@@ -203,6 +204,9 @@ async function gradeShared(
     );
   }
   const { runSharedTest } = await import("./shared-tasks");
+  // The task's folder and those beside it: the box does not show the candidate their solutions and values.
+  const place = taskPlace(spec, o.dir);
+  const shared = { ...o, hide: [resolve(place.root), resolve(place.root, place.id)] };
   // The tests task.json names: listed as not run when the tests did not load (no recording to list them from).
   const named = new Map(Object.keys(task.interfaceOf).map((id) => [id, null]));
   let reference: Promise<RunResult> | null = null;
@@ -225,7 +229,7 @@ async function gradeShared(
       });
       continue;
     }
-    const run = await runSharedTest(task, c.text, o);
+    const run = await runSharedTest(task, c.text, shared);
     const { version } = run;
     const result = withUnloadedTests(run.result, task, named);
     // The tests import canonical.py, so any collection error the reference solution gets too is the task's.
@@ -233,7 +237,7 @@ async function gradeShared(
       result,
       (r) => (r.collectionError ? r.collectionError.file : undefined),
       () => {
-        reference ??= runSharedTest(task, sharedCanonicalTarget(task), o).then((x) => x.result);
+        reference ??= runSharedTest(task, sharedCanonicalTarget(task), shared).then((x) => x.result);
         return reference;
       },
     );

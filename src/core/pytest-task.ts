@@ -223,10 +223,12 @@ function statusOf(c: JunitCase): TestStatus {
  * (`failure` -> failed, `error` -> error, `skipped` -> skipped, a per-test
  * timeout -> timeout); a collection failure becomes the run's collection
  * error; no report at all (pytest missing, a usage error) a collection error
- * quoting pytest's output. When the wall clock ran out (or the user stopped the run), the task's tests
- * the report does not hold are reported, each collected case by its own id (`test_scale[2-4]`; by the
- * ids task.json names when pytest was stopped before it collected): the one pytest began last (`started`)
- * is `timeout`, the others `not_run` (every one `timeout` when `started` is not known).
+ * quoting pytest's output. The task's tests the report does not hold are reported, each collected case by
+ * its own id (`test_scale[2-4]`; by the ids task.json names when pytest was stopped before it collected):
+ * when the wall clock ran out (or the user stopped the run), the one pytest began last (`started`) is
+ * `timeout`; when code under test ended pytest's session (a KeyboardInterrupt, `pytest.exit`, a signal:
+ * pytest then reports the tests it finished), it is `error`; the others are `not_run` (every one `timeout` or
+ * `error` when `started` is not known).
  */
 export function pytestVerdict(task: Task, outcome: PytestOutcome, durationMs: number): RunResult {
   const target = task.meta.target_file_path;
@@ -297,22 +299,33 @@ export function pytestVerdict(task: Task, outcome: PytestOutcome, durationMs: nu
       }),
     );
   }
-  if (outcome.timedOut) {
-    // Each test pytest collected and did not finish (each case of a parametrised test); when pytest was stopped
-    // before it collected, each test task.json names that has no case in the report.
+  // Each test pytest collected and did not finish (each case of a parametrised test); when pytest was stopped
+  // before it collected, each test task.json names that has no case in the report. Not only at the time limit:
+  // code under test can end pytest's session itself (a KeyboardInterrupt, `pytest.exit`, a SIGINT it sends
+  // itself), and pytest then writes a report of the tests it finished, with nothing wrong in it.
+  if (outcome.timedOut || collectionError === null) {
     const reported = new Set(tests.map((t) => t.id));
     const seen = new Set(tests.map((t) => baseTestId(t.id)));
     const unfinished = outcome.collected
       ? [...new Set(outcome.collected.map(nodeTestId))].filter((id) => id && !reported.has(id))
       : Object.keys(task.interfaceOf).filter((id) => !seen.has(id));
     const running = outcome.started === undefined ? undefined : outcome.started === null ? null : nodeTestId(outcome.started);
-    const why = outcome.stopped ? "the run was stopped" : "the run's time limit ran out";
+    const why = outcome.stopped
+      ? "the run was stopped"
+      : outcome.timedOut
+        ? "the run's time limit ran out"
+        : `pytest ended its session${outcome.exit !== null ? ` (exit code ${outcome.exit})` : ""}`;
     for (const id of unfinished) {
       const ran = running === undefined || id === running;
+      const status = !ran ? "not_run" : outcome.timedOut ? "timeout" : "error";
       tests.push(
-        makeTestResult(id, ran ? "timeout" : "not_run", {
+        makeTestResult(id, status, {
           interface: task.interfaceOf[baseTestId(id)] ?? null,
-          message: ran ? `${why} before this test finished` : `not run: ${why} before this test started`,
+          message: !ran
+            ? `not run: ${why} before this test started`
+            : outcome.timedOut
+              ? `${why} before this test finished`
+              : `${why} before this test finished: code under test stopped it (a KeyboardInterrupt, pytest.exit or a signal)`,
         }),
       );
     }

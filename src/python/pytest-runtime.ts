@@ -42,6 +42,12 @@ export interface PytestRuntimeOptions {
   limits?: SandboxLimits;
   /** Where the warning about running without a box goes (once per runtime). Default: standard error. */
   warn?: (message: string) => void;
+  /**
+   * Host folders the box does not show, such as the task's own folder and the folder of tasks it is in (their
+   * canonical solutions and recorded values), where the box would show them (under /usr or a folder of the
+   * Python's): as the native backend hides them (native-sandbox.ts, `bwrapCommand`). Default none.
+   */
+  hide?: readonly string[];
 }
 
 /** What the Python says about one module: whether it can import it, and whether it is part of the standard library. */
@@ -93,6 +99,13 @@ export interface CompileError {
 /** Extra seconds the host waits past the run's limit before it kills the box (the runner stops pytest itself first). */
 const BACKSTOP_MS = 15_000;
 
+/**
+ * The most the host reads of the runner's result line, in characters. The runner bounds what it reads of the
+ * JUnit report (pytest_entry.py: 8 million characters of text in all), so an honest line is far below this; code
+ * under test runs in the box beside the runner and could write more. Past it the run ends with no report.
+ */
+const CHANNEL_CAP = 64 * 1024 * 1024;
+
 function childrenOf(pid: number): number[] {
   try {
     return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
@@ -119,6 +132,8 @@ interface Launched {
   code: number | null;
   /** The host killed the box (the backstop). */
   killed: boolean;
+  /** The result line passed {@link CHANNEL_CAP}: the host stopped reading it and ended the box. */
+  overflow: boolean;
 }
 
 /** Runs shared tasks under pytest; one process tree per run. */
@@ -267,7 +282,7 @@ export class PytestRuntime {
 
   /** The runner's report, or what the host saw when there is none. */
   private outcome(r: Launched, aborted: boolean): PytestOutcome {
-    const line = r.channel.trim().split("\n").pop() ?? "";
+    const line = r.overflow ? "" : (r.channel.trim().split("\n").pop() ?? "");
     if (line) {
       try {
         const o = JSON.parse(line) as {
@@ -296,7 +311,11 @@ export class PytestRuntime {
         /* a broken line: as if there were none */
       }
     }
-    const why = r.killed ? "the run did not end in time and was killed" : `the runner stopped (exit code ${r.code})`;
+    const why = r.overflow
+      ? `the runner's result was larger than ${CHANNEL_CAP / 1024 / 1024} MB, so the run was ended (code under test can write what pytest reports)`
+      : r.killed
+        ? "the run did not end in time and was killed"
+        : `the runner stopped (exit code ${r.code})`;
     return {
       report: null,
       reportError: why,
@@ -318,7 +337,7 @@ export class PytestRuntime {
     const boxed = this.box === "bwrap" && this.install !== null;
     let cmd =
       boxed && this.install
-        ? bwrapCommand(this.install, dir, LIB_DIR, args(BOX.lib, BOX.run), this.opts.limits)
+        ? bwrapCommand(this.install, dir, LIB_DIR, args(BOX.lib, BOX.run), this.opts.limits, this.opts.hide)
         : { command: this.python, args: args(LIB_DIR, dir) };
     const groups = boxed ? createBoxLimits(boxLimitValues(this.opts.limits)) : null;
     if (groups) cmd = groups.wrap(cmd.command, cmd.args);
@@ -333,6 +352,7 @@ export class PytestRuntime {
       let stdout = "";
       let stderr = "";
       let killed = false;
+      let overflow = false;
       let done = false;
       const killGroup = (sig: NodeJS.Signals) => {
         try {
@@ -343,6 +363,13 @@ export class PytestRuntime {
       };
       (child.stdio[3] as NodeJS.ReadableStream).setEncoding("utf8");
       (child.stdio[3] as NodeJS.ReadableStream).on("data", (d: string) => {
+        if (overflow) return;
+        if (channel.length + d.length > CHANNEL_CAP) {
+          overflow = true;
+          channel = "";
+          killGroup("SIGKILL");
+          return;
+        }
         channel += d;
       });
       child.stdout?.on("data", (d: Buffer) => {
@@ -374,7 +401,7 @@ export class PytestRuntime {
         clearTimeout(backstop);
         signal?.removeEventListener("abort", onAbort);
         if (groups) setTimeout(() => groups.remove(), 200);
-        resolve({ channel, stdout, stderr, code: exitCode, killed });
+        resolve({ channel, stdout, stderr, code: exitCode, killed, overflow });
       };
       child.on("exit", (code) => {
         exitCode = code;

@@ -36,6 +36,11 @@ TEXT_CAP = 20000
 GRACE_S = 5.0
 # Collected test ids reported at most (each cut at 500 characters).
 COLLECTED_CAP = 5000
+# The JUnit report as read: code under test can write the file pytest reports to (a shared task's tests run in
+# its interpreter), so what is read of it is bounded: its size, its test cases, and their text in all.
+REPORT_BYTES_CAP = 32 * 1024 * 1024
+CASES_CAP = 5000
+TOTAL_TEXT_CAP = 8_000_000
 
 _stop = {"requested": False}
 
@@ -51,14 +56,38 @@ def _int(value):
         return 0
 
 
+class ReportError(Exception):
+    """The JUnit report is not one pytest writes (too large, too many cases, declarations)."""
+
+
 def read_report(path):
-    """The JUnit report as {"totals", "cases"}; raises when it is not one."""
-    root = ET.parse(path).getroot()
+    """The JUnit report as {"totals", "cases"}; raises when it is not one. Bounded: at most REPORT_BYTES_CAP
+    bytes read, CASES_CAP test cases, and TOTAL_TEXT_CAP characters of messages, tracebacks and output in all
+    (past it, each text is cut to what is left); a document type or entity declaration, which pytest never
+    writes (an entity can expand a small file a hundredfold), is refused."""
+    with open(path, "rb") as f:
+        data = f.read(REPORT_BYTES_CAP + 1)
+    if len(data) > REPORT_BYTES_CAP:
+        raise ReportError("it is larger than %d MB" % (REPORT_BYTES_CAP // (1024 * 1024)))
+    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
+        raise ReportError("it declares a document type or entities, which pytest never writes")
+    root = ET.fromstring(data)
+    del data
     suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
     totals = {k: sum(_int(s.get(k)) for s in suites) for k in ("tests", "errors", "failures", "skipped")}
     cases = []
+    left = [TOTAL_TEXT_CAP]
+
+    def kept(text, cap, tail=True):
+        text = text[-cap:] if tail else text[:cap]
+        text = text[-left[0]:] if tail and left[0] else text[: left[0]]
+        left[0] -= len(text)
+        return text
+
     for suite in suites:
         for case in suite.iter("testcase"):
+            if len(cases) == CASES_CAP:
+                raise ReportError("it holds more than %d test cases" % CASES_CAP)
             outcome, message, text = "passed", "", ""
             for tag in ("failure", "error", "skipped"):
                 el = case.find(tag)
@@ -70,14 +99,14 @@ def read_report(path):
             except ValueError:
                 seconds = 0.0
             cases.append({
-                "classname": case.get("classname") or "",
-                "name": case.get("name") or "",
+                "classname": (case.get("classname") or "")[:500],
+                "name": (case.get("name") or "")[:500],
                 "time": seconds,
                 "outcome": outcome,
-                "message": message[:2000],
-                "text": text[-TEXT_CAP:],
-                "stdout": (case.findtext("system-out") or "")[-TEXT_CAP:],
-                "stderr": (case.findtext("system-err") or "")[-TEXT_CAP:],
+                "message": kept(message, 2000, tail=False),
+                "text": kept(text, TEXT_CAP),
+                "stdout": kept(case.findtext("system-out") or "", TEXT_CAP),
+                "stderr": kept(case.findtext("system-err") or "", TEXT_CAP),
             })
     return {"totals": totals, "cases": cases}
 
@@ -176,14 +205,15 @@ def main():
     if os.path.exists(report):
         try:
             result["report"] = read_report(report)
-        except Exception as e:  # a report pytest did not finish, or not XML
+        except Exception as e:  # a report pytest did not finish, or not XML, or not one pytest writes
             result["report_error"] = "the JUnit report could not be read (%s)" % e
     else:
         result["report_error"] = "no JUnit report was written"
     result["collected"] = read_collected(collected)
     result["started"] = read_started(started)
-    with os.fdopen(3, "w", encoding="utf-8") as channel:
-        channel.write(json.dumps(result) + "\n")
+    # (A lone surrogate, from a collected.json code under test rewrote, is written as its JSON escape.)
+    with os.fdopen(3, "w", encoding="utf-8", errors="backslashreplace") as channel:
+        channel.write(json.dumps(result, ensure_ascii=False) + "\n")
 
 
 if __name__ == "__main__":
