@@ -13,7 +13,8 @@
  *   test.py are placed (copies of other files are ignored);
  * - `cd "${TARGET_DIR}/<dir>" || exit`: the folder pytest runs in;
  * - `PYTHONPATH="${TARGET_DIR}/<dir>" pytest ...`: the Python root, when set
- *   (else the repository folder);
+ *   (else the repository folder); read for that alone: a `--timeout` on this
+ *   line is not read, as the official runner does not read it;
  * - a line running pytest with `--junitxml=...` and, optionally,
  *   `--timeout=N` or `--timeout N`: the per-test time limit.
  *
@@ -130,7 +131,11 @@ export function parseTestSh(text: string): TestShSpec {
     if (/(?:^|[\s/=])pytest\b/.test(line) && !line.startsWith("rm ")) {
       pytestLine = true;
       m = PYTHONPATH.exec(line);
-      if (m) pythonpath = folder(m[1], n, "PYTHONPATH");
+      if (m) {
+        // The official runner takes a PYTHONPATH= line for its folder alone: a --timeout on it is not read.
+        pythonpath = folder(m[1], n, "PYTHONPATH");
+        continue;
+      }
       const t = TIMEOUT.exec(line);
       if (t && timeoutS === null) timeoutS = Number(t[1]);
     }

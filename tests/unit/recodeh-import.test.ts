@@ -53,7 +53,7 @@ describe("test.sh, read as the official runner reads it", () => {
     });
   });
 
-  it("reads a PYTHONPATH prefix, --timeout=N, copies to the repository root and to a file path", () => {
+  it("reads a PYTHONPATH prefix (for its folder alone, as the official runner: not its --timeout), copies to the repository root and to a file path", () => {
     const sh = [
       "conda activate env",
       'TARGET_DIR="${SCRIPT_DIR}/DLinear"',
@@ -67,9 +67,11 @@ describe("test.sh, read as the official runner reads it", () => {
       testDir: "exp",
       cwd: "exp",
       pythonpath: ["src"],
-      timeoutS: 12,
+      timeoutS: null,
       condaEnv: "env",
     });
+    // --timeout=N on a pytest line of its own is read.
+    expect(parseTestSh(sh.replace('PYTHONPATH="${TARGET_DIR}/src" ', ""))).toMatchObject({ pythonpath: ["."], timeoutS: 12 });
   });
 
   it("reads the shell's other spellings of the same lines: $VAR, unquoted words, exit with a status", () => {
