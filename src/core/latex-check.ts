@@ -61,7 +61,8 @@ function textOf(nodes: ElementContent[]): string {
  * Problems in a rendered paper tree (`source`: the LaTeX it was made from, line ends as `\n`, to quote a
  * formula as written): every `.katex-error` (a formula KaTeX
  * could not set; its title holds KaTeX's message), every LaTeX command or math
- * delimiter left in the text outside typeset math and code (`pre`, `code`),
+ * delimiter left in the text outside typeset math and code (`pre`, `code`), LaTeX left in the title or the
+ * authors (`Zhu^{1,2}`), an option left at the start of an environment (`[t]`),
  * commands no converter knows that left nothing (marked `span.dropped-cmd` when the tree is made with
  * `lines`), and the converter's "could not be read" note. Each command is reported once,
  * in the order found. Empty when the reader sees no LaTeX.
@@ -153,6 +154,34 @@ export function findRenderProblems(tree: Root, source?: string): RenderProblem[]
         continue;
       }
       if (n.tagName === "pre" || n.tagName === "code") continue;
+      if (cls.includes("paper-title") || cls.includes("paper-authors")) {
+        // Plain text made from \title and \author: a \, ^, { or } there is LaTeX the text kept (`Zhu^{1,2}`).
+        const text = textOf(n.children);
+        const left = /[\\^{}]/.exec(text);
+        if (left) {
+          const what = cls.includes("paper-title") ? "title" : "authors";
+          out.push({
+            kind: "raw-latex",
+            text: text.slice(Math.max(0, left.index - 20), left.index + 20),
+            message: `the paper's ${what} keep LaTeX ("${left[0]}") in their text`,
+            ...at(here),
+          });
+        }
+        continue;
+      }
+      if (cls.includes("environment")) {
+        // An option the parser left at the start of an environment it has no signature for (`\begin{myfloat}[t]`).
+        const option = /^\s*(\[[^\]\s]{1,20}\])/.exec(textOf(n.children));
+        if (option && !seen.has(`env ${option[1]}`)) {
+          seen.add(`env ${option[1]}`);
+          out.push({
+            kind: "raw-latex",
+            text: option[1] as string,
+            message: `the option ${option[1]} of an environment is left in the text (a placement or a size, not text)`,
+            ...at(here),
+          });
+        }
+      }
       walk(n.children, here);
     }
   };

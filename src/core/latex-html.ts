@@ -19,7 +19,7 @@
  */
 import { unifiedLatexToHast } from "@unified-latex/unified-latex-to-hast";
 import type * as Ast from "@unified-latex/unified-latex-types";
-import { attachMacroArgs, getArgsContent } from "@unified-latex/unified-latex-util-arguments";
+import { attachMacroArgs, getArgsContent, gobbleArguments } from "@unified-latex/unified-latex-util-arguments";
 import { htmlLike, isHtmlLike } from "@unified-latex/unified-latex-util-html-like";
 import {
   expandMacrosExcludingDefinitions,
@@ -39,10 +39,12 @@ import { unified } from "unified";
 import {
   ACCENTS,
   ALGORITHM_KEYWORDS,
+  ALGORITHM_WORDS,
   CITE,
   CODE_ENVS,
   DISPLAY_MATH,
   DROPPED,
+  ENVIRONMENT_SIGNATURES,
   PLAIN_TEXT,
   REF,
   SIGNATURES,
@@ -157,16 +159,29 @@ function titleNodes(ast: Ast.Root): { title: Ast.Node[] | null; authors: Ast.Nod
   return { title, authors };
 }
 
-/** Separators {@link plainText} puts for `\and` and for a line break. */
+/** Separators {@link plainText} puts for `\and`, for a line break and for a horizontal space (`\quad`). */
 const AND = "\uE000";
 const LINE = "\uE001";
+const SPACE = "\uE002";
 
-/** The author names of an `\author` argument: the first line of each `\and` block. */
+/** Commands that put a horizontal space between names on an author line. */
+const NAME_SPACES = new Set(["quad", "qquad", "hspace", "hfill", "enspace", "hskip"]);
+
+/**
+ * The author names of an `\author` argument: the first line of each `\and` block, split where a horizontal
+ * space (`\quad`) stands between names. Affiliation marks (`$^{1,2}$`, `\textsuperscript{1}`) are left out.
+ */
 function authorNames(nodes: Ast.Node[]): string[] {
   return plainText(nodes)
     .split(AND)
-    .map((block) => (block.split(LINE)[0] ?? "").trim())
+    .flatMap((block) => (block.split(LINE)[0] ?? "").split(SPACE))
+    .map((name) => name.replace(/\s+/g, " ").trim())
     .filter((s) => s.length > 0 && s.length < 120 && !s.includes("@"));
+}
+
+/** Whether inline math is a superscript alone (`$^{1,2}$`, `${}^\dagger$`): an affiliation or a note's mark. */
+function isMark(math: Ast.Node[]): boolean {
+  return /^(?:\{\})?\^/.test(printRaw(math).trim());
 }
 
 /** Plain text of LaTeX nodes: commands dropped, groups opened, whitespace collapsed. */
@@ -177,10 +192,14 @@ function plainText(nodes: Ast.Node[]): string {
       if (n.type === "string") parts.push(n.content);
       else if (n.type === "whitespace" || n.type === "parbreak") parts.push(" ");
       else if (n.type === "group") walk(n.content);
-      else if (n.type === "inlinemath") parts.push(printRaw(n.content));
-      else if (n.type === "macro") {
+      else if (n.type === "inlinemath") {
+        if (!isMark(n.content)) parts.push(printRaw(n.content));
+      } else if (n.type === "macro") {
         if (n.content === "and" || n.content === "And" || n.content === "AND") parts.push(AND);
         else if (n.content === "\\" || n.content === "newline") parts.push(LINE);
+        else if (NAME_SPACES.has(n.content)) parts.push(SPACE);
+        else if (/^[%$&#_{}]$/.test(n.content)) parts.push(n.content);
+        else if (TEXT_SYMBOLS[n.content] !== undefined) parts.push(TEXT_SYMBOLS[n.content] as string);
         else if (["textbf", "textit", "emph", "textsc", "textrm", "text", "mbox"].includes(n.content) && n.args) walk(lastArg(n));
       }
     }
@@ -195,7 +214,7 @@ function plainText(nodes: Ast.Node[]): string {
 /** Plain text of LaTeX nodes on one line. */
 function oneLine(nodes: Ast.Node[]): string {
   return plainText(nodes)
-    .replace(/[\uE000\uE001]/g, " ")
+    .replace(/[\uE000-\uE002]/g, " ")
     .replace(/\s+/g, " ")
     .trim();
 }
@@ -205,8 +224,23 @@ function prepare(tex: string): Ast.Root {
   const ast = parse(tex.replace(/\r\n?/g, "\n"));
   expandDefinitions(ast);
   attachMacroArgs(ast, SIGNATURES);
+  attachEnvironmentArgs(ast);
   dropLengths(ast);
   return ast;
+}
+
+/**
+ * The arguments of the environments of {@link ENVIRONMENT_SIGNATURES}, which the parser leaves at the start of
+ * their body, read as arguments: `[t]` or `{r}{0.5\textwidth}` is then no text of the body.
+ */
+function attachEnvironmentArgs(ast: Ast.Root): void {
+  visit(ast, (node) => {
+    if (node.type !== "environment" || node.args?.length) return;
+    const spec = ENVIRONMENT_SIGNATURES[envName(node)];
+    if (!spec) return;
+    const { args } = gobbleArguments(node.content, spec);
+    node.args = args;
+  });
 }
 
 /** A TeX length (a number and a unit) as the parser leaves it after a spacing command: `2pt`, `-1.5em`. */
@@ -439,6 +473,10 @@ function replaceMacro(node: Ast.Macro): Ast.Node | Ast.Node[] | null | undefined
   if (name === "texorpdfstring" && node.args) return args[0] ?? [];
   // A control symbol is its character; kept as text so that the space after it stays.
   if (/^[%$&#_{}]$/.test(name)) return str(name);
+  // The old emphasis switch (`{\em text}`), as the converter sets `\it`.
+  if (name === "em") return { ...node, content: "it" };
+  const word = ALGORITHM_WORDS[name];
+  if (word !== undefined) return [htmlLike({ tag: "b", content: [str(word)] }), str(" ")];
   const keyword = ALGORITHM_KEYWORDS[name];
   if (keyword !== undefined) {
     const out: Ast.Node[] = [htmlLike({ tag: "br", content: [] })];

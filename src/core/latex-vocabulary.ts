@@ -253,6 +253,40 @@ export const ALGORITHM_KEYWORDS: Record<string, string> = {
   COMMENT: "▷",
 };
 
+/**
+ * Algorithm words that stand inside a line (algorithmic's `\TO`, `\AND`, `\TRUE`; algorithm2e's `\KwTo`), shown in
+ * bold where they stand.
+ */
+export const ALGORITHM_WORDS: Record<string, string> = {
+  TO: "to",
+  AND: "and",
+  OR: "or",
+  XOR: "xor",
+  NOT: "not",
+  TRUE: "true",
+  FALSE: "false",
+  KwTo: "to",
+  KwTrue: "true",
+  KwFalse: "false",
+};
+
+/**
+ * Argument signatures (xparse style) of environments whose arguments are placement or size, not text: the
+ * floats' placement (`\begin{table*}[t]`), wrapfig's and subcaption's placement and width
+ * (`\begin{wrapfigure}{r}{0.5\textwidth}`), a minipage's. Read as arguments, they are not left in the text.
+ */
+export const ENVIRONMENT_SIGNATURES: Record<string, string> = Object.fromEntries([
+  ...["figure", "table", "algorithm", "sidewaysfigure", "sidewaystable", "floatingfigure", "listing"].flatMap((n) => [
+    [n, "o"],
+    [`${n}*`, "o"],
+  ]),
+  ["subfigure", "o m"],
+  ["subtable", "o m"],
+  ["wrapfigure", "o m o m"],
+  ["wraptable", "o m o m"],
+  ["minipage", "o o o m"],
+]);
+
 /** Theorem-like environments, shown with their name in bold. */
 export const THEOREMS: Record<string, string> = {
   theorem: "Theorem",

@@ -149,6 +149,54 @@ describe("whole papers (official latex.txt files)", () => {
     expect(t).not.toContain("bibliography");
     expect(findRenderProblems(tree)).toEqual([]);
   });
+
+  it("leaves out affiliation marks and float placements, splits authors at \\quad, writes \\& and algorithm words, with nothing raw left", () => {
+    const paper = String.raw`\documentclass{article}
+\title{Transformers without Normalization \& More}
+\author{Jiachen Zhu$^{1,2}$ \quad Xinlei Chen$^{1}$ \and Kaiming He\thanks{Equal contribution.} \and Yann LeCun\textsuperscript{2}\\ NYU \quad Meta}
+\begin{document}
+\maketitle
+\begin{algorithm}[H]
+\caption{Loop}
+\begin{algorithmic}
+\FOR{$t = 1$ \TO $T$}
+\IF{$a$ \AND \NOT $b$} \STATE \RETURN \TRUE \ENDIF
+\ENDFOR
+\end{algorithmic}
+\end{algorithm}
+\begin{table*}[t]\centering\begin{tabular}{cc} a & b \end{tabular}\caption{Tab}\end{table*}
+\begin{wrapfigure}{r}{0.5\textwidth}\includegraphics{y.png}\end{wrapfigure}
+\begin{subfigure}[b]{0.3\textwidth} sub \end{subfigure}
+Old {\em emphasis}.
+\end{document}
+`;
+    expect(paperInfo(paper)).toEqual({
+      title: "Transformers without Normalization & More",
+      authors: ["Jiachen Zhu", "Xinlei Chen", "Kaiming He", "Yann LeCun"],
+    });
+    const tree = renderPaper(paper);
+    const t = text(tree).replace(/\u00a0/g, " ");
+    expect(t).toContain("Jiachen Zhu · Xinlei Chen · Kaiming He · Yann LeCun");
+    expect(t).toMatch(/for\s*t\s*=\s*1\s+to\s+T\s/);
+    expect(t).toMatch(/if\s*a\s+and\s+not\s+b\s/);
+    expect(t).toMatch(/return\s+true/);
+    for (const left of ["[H]", "[t]", "[b]", "r0.5", "0.3", "^{"]) expect(t).not.toContain(left);
+    expect(toHtml(tree)).toContain('<i class="textit">emphasis</i>');
+    expect(findPaperProblems(paper)).toEqual([]);
+  });
+
+  it("the check names LaTeX left in the authors and an option left at the start of an environment it does not know", () => {
+    const paper = String.raw`\documentclass{article}
+\author{Zhu$_{a}^{b}$}
+\begin{document}\maketitle
+\begin{myfloat}[t] body \end{myfloat}
+\end{document}
+`;
+    expect(findPaperProblems(paper).map((p) => [p.kind, p.text])).toEqual([
+      ["raw-latex", "Zhu_{a}^{b}"],
+      ["raw-latex", "[t]"],
+    ]);
+  });
 });
 
 describe("the rendered-output check", () => {
