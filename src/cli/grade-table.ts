@@ -41,7 +41,9 @@ function tableReason(g: Graded, cap = 80): string {
     const last = e.message.trim().split("\n").at(-1) ?? "";
     return `does not load: ${last.length > cap ? `${last.slice(0, cap - 1)}…` : last}`;
   }
-  return r.counts.timeout > 0 ? "time limit reached" : "";
+  // (No incident: the run ended in time, and the tests over time were stopped by a limit of their own, such as
+  // an imported task's `--timeout` from test.sh.)
+  return r.counts.timeout > 0 ? `${plural(r.counts.timeout, "test")} over the per-test time limit` : "";
 }
 
 /** A file's verdict: `solved`, `not solved`, or `not judged` (the file or the task's files are at fault). */

@@ -36,6 +36,7 @@ import { parseTestSh, TestShError, type TestShSpec } from "../core/recodeh-test-
 import { loadTaskFromFiles, type Task, TaskFormatError } from "../core/task";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
 import { PytestRuntime } from "../python/pytest-runtime";
+import { startProblem } from "../python/validate";
 import { CommandInputError } from "./command-error";
 import { readRegularFile, UnreadFileError } from "./safe-read";
 import { MAX_TASK_BYTES, MAX_TASK_FILE_BYTES, readTaskFiles } from "./task-fs";
@@ -503,6 +504,12 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
       const packages = modules.filter((m) => m !== "pytest" && !info.get(m)?.stdlib);
       const missing = ["pytest", ...modules].filter((m, k, all) => all.indexOf(m) === k && !info.get(m)?.found);
       (p.meta as { packages: string[] }).packages = packages;
+      // A starting text that is not empty: "partial" or "stubs", whichever it is (validate checks it so); neither
+      // when it is some other text (the interfaces it defines written out), and then none is declared.
+      if (p.meta.start === undefined) {
+        const kind = (["partial", "stubs"] as const).find((k) => startProblem({ ...task, meta: { ...task.meta, start: k } }) === null);
+        if (kind) p.meta.start = kind;
+      }
       files["task.json"] = `${JSON.stringify(p.meta, null, 2)}\n`;
       writeTask(opts.out, p.id, files);
       // What was written must read back as a task (size limits, encoding, schema).

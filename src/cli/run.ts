@@ -230,13 +230,19 @@ function appVersion(): { app: string; gitCommit: string | null } {
 }
 
 /**
- * Runtime options for a package source given as a folder or a URL.
+ * Runtime options for a package source given as a folder or a URL. `native`: the command's option for python3,
+ * which the advice names (`--backend native` for run and test; `--native` for tasks record and validate; null
+ * for a command that runs python3 anyway).
  * @throws ConfigError when it names a folder that does not exist (said before any run, not as a run's collection error).
  */
-export function packageOptions(source: string | undefined): { packageBaseUrl?: string; packageAdvice: string } {
+export function packageOptions(
+  source: string | undefined,
+  native: string | null = "--backend native",
+): { packageBaseUrl?: string; packageAdvice: string } {
+  const orNative = native ? ` Or use ${native} (a python3 that has them).` : "";
   const packageAdvice = source
-    ? "Does --package-source hold Pyodide's wheels of these packages (the files pyodide-lock.json names, built for WebAssembly)? Or use --backend native (a python3 that has them)."
-    : "Give --package-source a folder or URL that holds Pyodide's wheels of these packages, or use --backend native (a python3 that has them).";
+    ? `Does --package-source hold Pyodide's wheels of these packages (the files pyodide-lock.json names, built for WebAssembly)?${orNative}`
+    : `Give --package-source a folder or URL that holds Pyodide's wheels of these packages.${orNative}`;
   if (!source) return { packageAdvice };
   if (/^[a-z]+:\/\//.test(source)) return { packageBaseUrl: source, packageAdvice };
   if (!existsSync(source) || !statSync(source).isDirectory())

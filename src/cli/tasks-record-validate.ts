@@ -41,7 +41,7 @@ function runtimeOptions(opts: { packageSource?: string; python?: string; sandbox
     throw new UsageError(`--sandbox: "${opts.sandbox}" is not one of ${NATIVE_SANDBOXES.join(", ")}`);
   // The tasks' folder: the boxes do not show code under test the solutions and recorded values there.
   return {
-    ...packageOptions(opts.packageSource),
+    ...packageOptions(opts.packageSource, "--native"),
     ...(opts.python ? { python: opts.python } : {}),
     sandbox,
     // And each task folder of the command, which may be a link to a folder elsewhere (the box hides its real one too).

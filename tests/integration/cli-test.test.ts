@@ -99,6 +99,12 @@ describe("recode test", () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/^ {2}schema +ok *\n {2}packages loaded +FAIL *\n {4}no backend could load numpy: add --native/m);
     expect(r.stdout).toContain("(the checks that run the tests were not made)");
+    // With python3 beside it, Pyodide's column is skipped, and the advice names validate's own option.
+    const both = recode("tasks", "validate", "rms-norm", "--native", "--no-mutation");
+    expect(both.stdout).toMatch(
+      /pyodide: skipped in this backend: package numpy could not be loaded .* Or use --native \(a python3 that has them\)/,
+    );
+    expect(both.stdout).not.toContain("--backend");
   });
 
   it("takes a bare name for a folder of the current directory only when it holds a task.json", () => {

@@ -111,7 +111,9 @@ describe("recode tasks import-recodeh", () => {
     const metrics = shared("recodeh-3");
     expect(metrics.starter).toContain("def _mean(xs):");
     expect(metrics.starter).toContain("raise NotImplementedError");
-    expect(metrics.meta.start).toBeUndefined();
+    // (Its one interface, rmse, is a signature whose body raises: a stub.)
+    expect(metrics.meta.interfaces.map((i) => i.name)).toEqual(["rmse"]);
+    expect(metrics.meta.start).toBe("stubs");
     expect(metrics.meta.pytest).toMatchObject({ test_dir: ".", cwd: "." });
 
     // Importing again leaves the folders alone unless --force.

@@ -90,7 +90,7 @@ export function addTasksDocCommand(tasks: Command, out: (s: string) => void, set
         throw new CommandInputError(`--sandbox: "${o.sandbox}" is not one of ${NATIVE_SANDBOXES.join(", ")}`);
       // The boxes hide the tasks (their solutions and recorded values) from the code they run, as for validate.
       const hide = [resolve(o.dir), ...list.map((id) => resolve(o.dir, id))];
-      const rtOpts = { ...packageOptions(o.packageSource), sandbox, hide };
+      const rtOpts = { ...packageOptions(o.packageSource, null), sandbox, hide };
       const gates = new TaskGates(gateOptions(o, rtOpts));
       const runtimes: PythonRuntime[] = [createRuntime("pyodide", rtOpts), createRuntime("native", rtOpts)];
       const facts: TaskFacts[] = [];
