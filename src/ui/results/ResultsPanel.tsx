@@ -108,6 +108,8 @@ export interface ResultsPanelProps {
   storedAt: number | null;
   /** The target file's path, and how to show one of its lines in the editor (absent: lines are plain text). */
   goToLine?: { target: string; go: (line: number) => void };
+  /** The page cannot run this task (it is shown read-only, the reason above): no invitation to run it. */
+  readOnly?: boolean;
 }
 
 function TestRow({ t }: { t: TestResult }) {
@@ -183,7 +185,7 @@ export function ResultsPanel({ goToLine, ...rest }: ResultsPanelProps) {
   );
 }
 
-function Results({ result, live, runError, storedAt, pythonStarting }: Omit<ResultsPanelProps, "goToLine">) {
+function Results({ result, live, runError, storedAt, pythonStarting, readOnly }: Omit<ResultsPanelProps, "goToLine">) {
   if (runError) {
     return (
       <div className="results" data-testid="results">
@@ -212,7 +214,13 @@ function Results({ result, live, runError, storedAt, pythonStarting }: Omit<Resu
   if (!result) {
     return (
       <div className="results empty" data-testid="results">
-        Run the unit tests with <kbd>Run tests</kbd> or <kbd>Ctrl</kbd>+<kbd>Enter</kbd>.
+        {readOnly ? (
+          "This task is read-only here: the page does not run its tests."
+        ) : (
+          <>
+            Run the unit tests with <kbd>Run tests</kbd> or <kbd>Ctrl</kbd>+<kbd>Enter</kbd>.
+          </>
+        )}
       </div>
     );
   }

@@ -269,6 +269,7 @@ export function TaskView({ task }: { task: Task }) {
         runError={runError}
         pythonStarting={python.state === "loading"}
         storedAt={storedAt}
+        readOnly={blocked !== null}
         goToLine={{
           target,
           go: (line) => {
