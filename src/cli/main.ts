@@ -5,8 +5,9 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
+import { authorsShort } from "../core/paper-authors";
 import { plural } from "../core/plural";
-import { type Task, TaskFormatError, venueAndYear } from "../core/task";
+import { type Task, TaskFormatError, type TaskMeta, venueAndYear } from "../core/task";
 import { CommandInputError } from "./command-error";
 import { addImportCommand } from "./import-recodeh";
 import { loadReport, mergeRuns, reportCsv, reportJson, reportMarkdown } from "./report";
@@ -22,6 +23,15 @@ import { addTestCommand } from "./test-command";
 function mustExist(paths: string[]): void {
   const missing = paths.find((p) => !existsSync(p));
   if (missing !== undefined) throw new UsageError(`no such folder or file: ${missing}`);
+}
+
+/**
+ * What a task needs to run, for `tasks list`: its packages, or "stdlib only"; an imported RECODE-H task
+ * (`isolation: "shared"`) needs pytest, which runs its tests, beside them.
+ */
+function packagesLine(m: TaskMeta): string {
+  const needs = m.isolation === "shared" ? ["pytest", ...m.packages.filter((p) => p !== "pytest")] : m.packages;
+  return needs.length ? needs.join(", ") : "stdlib only";
 }
 
 /**
@@ -56,7 +66,7 @@ export function buildProgram(out: (s: string) => void, setCode: (c: number) => v
         }
         const m = t.meta;
         out(
-          `${pad(id, width)} ${m.title}\n${" ".repeat(width + 1)}${m.paper ? `${m.paper.authors[0]}${m.paper.authors.length > 1 ? " et al." : ""}, ${venueAndYear(m.paper)} · ` : ""}${m.domain} · ${m.packages.length ? m.packages.join(", ") : "stdlib only"}\n`,
+          `${pad(id, width)} ${m.title}\n${" ".repeat(width + 1)}${m.paper ? `${authorsShort(m.paper.authors)}, ${venueAndYear(m.paper)} · ` : ""}${m.domain} · ${packagesLine(m)}\n`,
         );
       }
       if (broken > 0) {

@@ -242,6 +242,10 @@ describe("recode tasks import-recodeh", () => {
     const link = /\[tasks-gates\.md\]\(([^)]+)\)/.exec(md)?.[1] ?? "";
     expect(existsSync(join(scratch, link))).toBe(true);
     expect(md).toMatch(/\| \[recodeh-1\][^\n]*\| 2 \| 3 \|/);
+    // Listed as needing pytest, which runs its tests (not "stdlib only"), and numpy's beside it.
+    const list = await recode("tasks", "list", "--dir", tasks);
+    expect(list.out).toMatch(/^recodeh-1 .*\n .*· pytest\n/m);
+    expect(list.out).toMatch(/^recodeh-2 .*\n +Ada Lovelace and Charles Babbage, .*· pytest, numpy\n/m);
   }, 300_000);
 
   it("validates the imported tasks with --python python3", async () => {

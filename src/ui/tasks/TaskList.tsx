@@ -4,6 +4,7 @@
  * error. With a class file, only its tasks, in its order.
  */
 import { useEffect, useRef, useState } from "react";
+import { authorsShort } from "../../core/paper-authors";
 import type { TaskProgress } from "../../core/study";
 import { summarizeProgress } from "../../core/study";
 import { venueAndYear } from "../../core/task";
@@ -65,7 +66,7 @@ export function TaskList({ selected, onSelect }: { selected: string | null; onSe
           const m = entry.task ? entry.task.meta : entry.meta;
           const blocked = pageRunBlocker({ id: entry.id, meta: m });
           const offline = blocked ? null : offlineBlocker({ meta: m }, net);
-          const authors = m.paper && (m.paper.authors.length > 2 ? `${m.paper.authors[0]} et al.` : m.paper.authors.join(" and "));
+          const authors = m.paper && authorsShort(m.paper.authors);
           return (
             <li
               key={entry.id}
