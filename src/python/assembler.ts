@@ -82,6 +82,11 @@ export type HarnessEvent =
       stderr?: string;
       stdoutTruncated?: boolean;
       stderrTruncated?: boolean;
+      /**
+       * Set when no KeyboardInterrupt stopped the suite but another exception unittest lets out of a class or
+       * module fixture (`SystemExit: 1` from `sys.exit(1)` in a `setUpClass`), as its one-line message.
+       */
+      raised?: unknown;
     }
   /** A class or module fixture that does something starts (its covered tests); "fixture-end": it ended. */
   | { type: "fixture-start"; name: string; tests: string[] }
@@ -226,6 +231,8 @@ export class RunAssembler {
   private collectionError: CollectionError | null = null;
   private collectionTimeout = false;
   private interrupted = false;
+  /** What stopped the suite when it was not a KeyboardInterrupt (the "interrupted" event's `raised`), or null. */
+  private raisedInstead: string | null = null;
   /** Set when the host sent the interrupt (the clock ran out, or the user stopped): why, and the test running then. */
   private sent: { kind: "timeout" | "stopped"; test: string | null; fixture: { name: string; tests: string[] } | null } | null = null;
   /** The class or module fixture running now (between "fixture-start" and "fixture-end"), and the tests it covers. */
@@ -404,6 +411,7 @@ export class RunAssembler {
         return;
       case "interrupted":
         this.interrupted = true;
+        if (typeof ev.raised === "string" && ev.raised) this.raisedInstead = ev.raised.slice(0, 300);
         if (ev.id !== null && ev.id !== this.current) this.distrust("an interrupt reported for a test that was not running");
         this.stoppedAt = {
           line: ev.line ?? null,
@@ -915,7 +923,7 @@ export class RunAssembler {
   finish(backend: "pyodide" | "native", durationMs: number, incident: RunIncident | null, stop?: RunStop): RunResult {
     if (!stop && this.interrupted) {
       // The harness saw a KeyboardInterrupt the host did not send: the code raised it.
-      stop = { kind: "raised", message: "KeyboardInterrupt raised by the code" };
+      stop = { kind: "raised", message: `${this.raisedInstead ?? "KeyboardInterrupt"} raised by the code` };
     }
     const tests: TestResult[] = [];
     const limitS = (this.req.timeLimitMs / 1000).toFixed(1);
@@ -963,7 +971,7 @@ export class RunAssembler {
           crash: "the interpreter crashed",
           stopped: "stopped by the user",
           timeout: "the time limit was reached",
-          raised: "the code raised KeyboardInterrupt",
+          raised: `the code raised ${this.raisedInstead?.split(":")[0] ?? "KeyboardInterrupt"}`,
         };
         message = stop.kind === "exhausted" ? `not run: ${stop.message}` : `not run: ${why[stop.kind]} in ${hit ?? "an earlier test"}`;
       }

@@ -56,6 +56,7 @@ import types
 import unittest
 import unittest.case
 import unittest.suite
+import warnings
 from contextvars import Context as _Context
 
 import recode_check
@@ -161,9 +162,14 @@ class CappedStream(io.TextIOBase):
     It stands for ``sys.stdout`` and ``sys.stderr`` as a terminal's text stream does for code written for
     one: ``encoding``, ``errors``, ``buffer`` (bytes, read as UTF-8), ``fileno()`` (descriptor 2 for
     standard error, else 1: what is written there is dropped) and ``reconfigure()`` (its arguments are
-    checked as CPython checks them; the text is kept as text whatever they say)."""
+    checked as CPython checks them; the text is kept as text whatever the encoding). Text the stream's
+    encoding cannot take is refused as CPython's stream refuses it, with the error handler CPython gives it
+    with a UTF-8 encoding: standard output ``strict`` (a surrogate such as ``"\\ud83d"`` raises
+    ``UnicodeEncodeError``), standard error ``backslashreplace`` (written as ``\\ud83d``);
+    ``reconfigure(errors=...)`` changes it."""
 
     encoding = "utf-8"
+    # (A class attribute, so that each stream's own, set as it is made, is read before io.TextIOBase's.)
     errors = "strict"
     line_buffering = False
     write_through = True
@@ -176,6 +182,7 @@ class CappedStream(io.TextIOBase):
         self.relay = relay
         self.stream_name = stream_name
         self.relayed = 0
+        self.errors = "backslashreplace" if stream_name == "stderr" else "strict"
         self.buffer = CappedBytes(self)
 
     def writable(self):
@@ -191,10 +198,17 @@ class CappedStream(io.TextIOBase):
             codecs.lookup_error(errors)
         if newline not in (None, "", "\n", "\r", "\r\n"):
             raise ValueError(f"illegal newline value: {newline!r}")
+        if errors is not None:
+            self.errors = errors
 
     def write(self, s):
         if not isinstance(s, str):
             raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        if not s.isascii():
+            # As CPython's stream encodes it: a lone surrogate standard output cannot take raises here.
+            data = s.encode("utf-8", self.errors)
+            if self.errors not in ("strict", "surrogateescape", "surrogatepass"):
+                s = data.decode("utf-8", "replace")
         room = self.cap - self.size
         piece = s[:room] if room > 0 else ""
         if piece:
@@ -948,6 +962,38 @@ def _plain_place(text):
     return type(text) is str and text.isprintable() and '"' not in text
 
 
+def _stopped(run, exc):
+    """The "interrupted" event for ``exc``, which stopped the suite: where the code was (its line is marked in the
+    editor), the test running then, and what it printed until then (where a hanging test got to)."""
+    text, line, test_frames = format_exc_marked(exc, run.target_abs, run.workdir, run.summary)
+    state = run.current
+    current = state.id if state else None
+    printed = {}
+    if state is not None and state.streams:
+        sys.stdout, sys.stderr = state.streams[0], state.streams[1]
+        if current is not None:
+            out, err = state.streams[2], state.streams[3]
+            printed = {
+                "stdout": run.with_preface(out.getvalue()),
+                "stderr": err.getvalue(),
+                "stdoutTruncated": out.truncated,
+                "stderrTruncated": err.truncated,
+            }
+    return {"type": "interrupted", "id": current, "line": line, "traceback": text, "testFrames": test_frames, **printed}
+
+
+def _empty_stdin():
+    """Standard input as ``python -m unittest`` has it with nothing to read (``< /dev/null``): a text stream over
+    descriptor 0, which is at its end on both backends (natively the host wrote the run's key there and closed it,
+    the harness read it; Pyodide's standard input gives nothing): ``buffer``, ``fileno()``, ``reconfigure()``
+    and ``encoding`` as CPython's, ``input()`` raises ``EOFError``. An empty text buffer where there is no
+    descriptor 0."""
+    try:
+        return io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8")
+    except (OSError, ValueError):
+        return io.StringIO("")
+
+
 def run_tests(config, emit_text):
     """Run the task tests. ``config``: workdir, target (path relative to
     workdir), tests_file, output_cap (characters per stream per test), only
@@ -979,7 +1025,7 @@ def run_tests(config, emit_text):
 
     poison = _Poison()
     random.seed(RANDOM_SEED)
-    sys.stdin = io.StringIO("")
+    sys.stdin = _empty_stdin()
     run = Run(config, emit, None, poison)
     run.relay = relay
 
@@ -1143,27 +1189,23 @@ def run_tests(config, emit_text):
         if import_out.size:
             run.preface = f"[printed while importing]\n{import_out.getvalue()}\n"
         run.check_guard()
-        WatchedSuite(tests).run(EventResult(run))
+        # As ``python -m unittest`` runs a suite (TextTestRunner, warnings "default" when no -W option is given):
+        # every warning shown once per place, DeprecationWarning and ResourceWarning included, whatever test.py
+        # set as it was imported.
+        with warnings.catch_warnings():
+            warnings.simplefilter("default")
+            warnings.filterwarnings("module", category=DeprecationWarning, message=r"Please use assert\w+ instead.")
+            WatchedSuite(tests).run(EventResult(run))
     except _Stop:
         pass
     except KeyboardInterrupt as exc:
-        # Where the code was when it was stopped: the line is marked in the editor.
-        text, line, test_frames = format_exc_marked(exc, run.target_abs, run.workdir, run.summary)
-        state = run.current
-        current = state.id if state else None
-        printed = {}
-        if state is not None and state.streams:
-            sys.stdout, sys.stderr = state.streams[0], state.streams[1]
-            if current is not None:
-                # What the stopped test printed until then: where a hanging test got to.
-                out, err = state.streams[2], state.streams[3]
-                printed = {
-                    "stdout": run.with_preface(out.getvalue()),
-                    "stderr": err.getvalue(),
-                    "stdoutTruncated": out.truncated,
-                    "stderrTruncated": err.truncated,
-                }
-        emit({"type": "interrupted", "id": current, "line": line, "traceback": text, "testFrames": test_frames, **printed})
+        emit(_stopped(run, exc))
+    except BaseException as exc:
+        if isinstance(exc, Exception):
+            raise
+        # SystemExit (sys.exit in a class or module fixture, which unittest lets out), GeneratorExit or another
+        # BaseException: the suite stops there, as python -m unittest stops; said as the interrupt is, naming it.
+        emit({**_stopped(run, exc), "raised": message_of(exc, run.workdir)})
     finally:
         # (Not the code of every protected function: reading it is audited, a few milliseconds for them all, and
         # the audit hook refuses to replace it.)

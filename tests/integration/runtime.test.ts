@@ -338,6 +338,43 @@ __getattr__ = _ns["__getattr__"]
     expect(r.tests[0]?.message).toContain("or exited with that code itself");
   });
 
+  it("sys.exit in a class or module fixture stops the suite as python -m unittest stops: the tests before it keep their results, the fixture's are errors, the rest not run, and the run is trusted", async () => {
+    const tests = [
+      "import sys, unittest",
+      "from pkg.mod import add",
+      "class A(unittest.TestCase):",
+      "    def test_a(self):",
+      "        self.assertEqual(add(1, 2), 3)",
+      "class B(unittest.TestCase):",
+      "    @classmethod",
+      "    def setUpClass(cls):",
+      "        add.loaded = sys.exit(1)",
+      "    def test_b(self):",
+      "        pass",
+      "class C(unittest.TestCase):",
+      "    def test_c(self):",
+      "        pass",
+      "",
+    ].join("\n");
+    const r = await rt.run(request(GOOD, { tests, interfaceOf: {} }));
+    expect(r.incident).toBeNull();
+    expect(r.tests.map((t) => [t.id, t.status])).toEqual([
+      ["A.test_a", "passed"],
+      ["B.test_b", "error"],
+      ["C.test_c", "not_run"],
+    ]);
+    expect(r.tests[1]?.message).toBe("SystemExit: 1 raised by the code while setUpClass of B ran");
+    expect(r.tests[2]?.message).toBe("not run: the code raised SystemExit in setUpClass of B");
+    expect(r.allPassed).toBe(false);
+    // setUpModule alike: every test is the fixture's.
+    const module = `import sys, unittest\nfrom pkg.mod import add\ndef setUpModule():\n    sys.exit("no data")\nclass A(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(add(1, 2), 3)\n`;
+    const m = await rt.run(request(GOOD, { tests: module, interfaceOf: {} }));
+    expect(m.incident).toBeNull();
+    expect(m.tests.map((t) => [t.id, t.status, t.message])).toEqual([
+      ["A.test_a", "error", "SystemExit: no data raised by the code while setUpModule of test.py ran"],
+    ]);
+  });
+
   it("kills code the interrupt cannot stop (sleep, caught KeyboardInterrupt), then the next run works", async () => {
     const tests = `${TESTS}\n    def test_zsleep(self):\n        sleepy()\n    def test_zzafter(self):\n        pass\n`;
     const r = await rt.run(request(GOOD, { expected, tests, timeLimitMs: 3000 }));
