@@ -190,6 +190,9 @@ def foreign_test_classes(classes, module, names, protected_classes):
                 continue
             if c.__name__ in names and own.get(c.__name__) is c:
                 continue
-            out.append(f"the test class {cls.__qualname__} (built on {c.__module__}.{c.__qualname__}, which test.py does not define)")
+            out.append(
+                f"the test class {cls.__qualname__} (built on {c.__module__}.{c.__qualname__}, which test.py does not"
+                " define and keep bound under its own name at module level)"
+            )
             break
     return out

@@ -181,7 +181,13 @@ function sameButValues(a: string, b: string): boolean {
 export async function recordExpected(task: Task, runtime: PythonRuntime): Promise<string> {
   const r = await runtime.run(taskRunRequest(task, task.canonical, "record"));
   if (r.recorded === null || !r.allPassed) {
-    throw new Error(`task ${task.id}: recording failed: ${summary(r)}`);
+    const why = summary(r);
+    // The canonical solution is the submission here: a change it did not make is test.py's own.
+    const hint =
+      r.incident?.kind === "tampered" && why.startsWith("The submission changed")
+        ? ' (Recording runs the canonical solution as the submission: when it changes none of this, test.py\'s own code does; docs/task-format.md, "Tests and recorded values", says what test.py may do.)'
+        : "";
+    throw new Error(`task ${task.id}: recording failed: ${why}${hint}`);
   }
   const file = { ...parseExpected(r.recorded), testPySha256: testPyDigest(task.tests), canonicalSha256: canonicalDigest(task) };
   return `${formatExpected(file)}\n`;

@@ -956,6 +956,23 @@ describe("a check key made twice in one test", () => {
   });
 });
 
+describe("a test.py that deletes the base class of its tests", () => {
+  it("fails the recording with what test.py must keep, and says the canonical solution is not the cause", () => {
+    const tasks = passAtKCopy("recode-delbase-");
+    const test = join(tasks, "pass-at-k", "test.py");
+    const text = readFileSync(test, "utf8").replace(
+      "class TestPassAtK(unittest.TestCase):",
+      "class Base(unittest.TestCase):\n    pass\n\n\nclass TestPassAtK(Base):",
+    );
+    writeFileSync(test, `${text}\n\ndel Base\n`);
+    const rec = recode("tasks", "record", "pass-at-k", "--dir", tasks);
+    expect(rec.status).not.toBe(0);
+    expect(rec.stdout + rec.stderr).toMatch(
+      /recording failed: The submission changed the test class TestPassAtK \(built on \S+\.Base, which test\.py does not define and keep bound under its own name at module level\).*\(Recording runs the canonical solution as the submission: when it changes none of this, test\.py's own code does;/,
+    );
+  });
+});
+
 describe("validate's re-record check on another machine's numbers", () => {
   it("takes values that differ only within their tolerances, and still names a recording whose checks changed", () => {
     const tasks = passAtKCopy("recode-rerecord--");
