@@ -845,9 +845,18 @@ export class RunAssembler {
       const status: TestStatus = ev.status === "skipped" ? "skipped" : "error";
       for (const id of tests) {
         if (this.started.has(id) && !(this.byFixture.has(id) && status === "error")) continue;
+        // A second report (a class cleanup that raised after a set-up that raised or skipped): both are said,
+        // the set-up's first, as CPython lists both.
+        const before = this.byFixture.has(id) ? this.results.get(id) : undefined;
         this.started.add(id);
         this.byFixture.add(id);
-        this.setResult(makeTestResult(id, status, { interface: this.req.interfaceOf?.[id] ?? null, message, traceback }));
+        this.setResult(
+          makeTestResult(id, status, {
+            interface: this.req.interfaceOf?.[id] ?? null,
+            message: before?.message ? `${before.message}; then ${message}` : message,
+            traceback: before?.traceback ? `${before.traceback}\n${traceback}` : traceback,
+          }),
+        );
       }
       return;
     }

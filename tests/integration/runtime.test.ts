@@ -375,6 +375,28 @@ __getattr__ = _ns["__getattr__"]
     ]);
   });
 
+  it("a set-up that raised and then a class cleanup that raised too: both are said, the set-up's first", async () => {
+    const tests = [
+      "import unittest",
+      "from pkg.mod import add",
+      "def _close():",
+      '    raise RuntimeError("cleanup failed")',
+      "class H(unittest.TestCase):",
+      "    @classmethod",
+      "    def setUpClass(cls):",
+      "        cls.addClassCleanup(_close)",
+      '        raise ValueError("no data")',
+      "    def test_h(self):",
+      "        self.assertEqual(add(1, 2), 3)",
+      "",
+    ].join("\n");
+    const r = await rt.run(request(GOOD, { tests, interfaceOf: {} }));
+    expect(r.tests.map((t) => [t.id, t.status])).toEqual([["H.test_h", "error"]]);
+    expect(r.tests[0]?.message).toMatch(/ValueError: no data.*; then .*RuntimeError: cleanup failed/);
+    expect(r.tests[0]?.traceback).toContain("ValueError: no data");
+    expect(r.tests[0]?.traceback).toContain("RuntimeError: cleanup failed");
+  });
+
   it("kills code the interrupt cannot stop (sleep, caught KeyboardInterrupt), then the next run works", async () => {
     const tests = `${TESTS}\n    def test_zsleep(self):\n        sleepy()\n    def test_zzafter(self):\n        pass\n`;
     const r = await rt.run(request(GOOD, { expected, tests, timeLimitMs: 3000 }));
