@@ -357,9 +357,11 @@ def handlers_without_frames(uninterruptible=()):
 
     _getpid, _pid, _exit, _base = os.getpid, os.getpid(), os._exit, BaseException
 
-    # The handlers installed before any code under test ran (Python's own for SIGINT, default_int_handler, which
-    # raises KeyboardInterrupt and keeps no frame): put back as they are, not behind a stand-in, so that code
-    # that sets a handler of its own and then puts the old one back leaves the handler as it was.
+    # The handler each signal had before any code under test ran (Python's own for SIGINT, default_int_handler,
+    # which raises KeyboardInterrupt and keeps no frame): put back on that signal as it is, not behind a
+    # stand-in, so that code that sets a handler of its own and then puts the old one back leaves the handler as
+    # it was. On that signal alone: on another (a timer's SIGALRM) it goes behind the stand-in, which ends a
+    # forked child that it would interrupt inside the guard's profile function.
     originals = {}
     for signum in _signal.valid_signals():
         try:
@@ -367,12 +369,11 @@ def handlers_without_frames(uninterruptible=()):
         except (OSError, ValueError):
             continue
         if callable(held):
-            originals[_id(held)] = held
+            originals[signum] = held
 
     def signal(signalnum, handler, /):
         # (Any callable: a C method such as list.insert, or a class that says it is of builtins, gets the frame too.)
-        known = originals.get(_id(handler))
-        if callable(handler) and not (known is not None and known is handler):
+        if callable(handler) and originals.get(signalnum) is not handler:
 
             def stand_in(signum, frame, _handler=handler):
                 if frame is not None and _getpid() != _pid:
