@@ -164,6 +164,9 @@ const AND = "\uE000";
 const LINE = "\uE001";
 const SPACE = "\uE002";
 
+/** A control symbol that stands for its character (`\&`, `\%`, `\_`). */
+const CONTROL_SYMBOL = /^[%$&#_{}]$/;
+
 /** Commands that put a horizontal space between names on an author line. */
 const NAME_SPACES = new Set(["quad", "qquad", "hspace", "hfill", "enspace", "hskip"]);
 
@@ -198,7 +201,7 @@ function plainText(nodes: Ast.Node[]): string {
         if (n.content === "and" || n.content === "And" || n.content === "AND") parts.push(AND);
         else if (n.content === "\\" || n.content === "newline") parts.push(LINE);
         else if (NAME_SPACES.has(n.content)) parts.push(SPACE);
-        else if (/^[%$&#_{}]$/.test(n.content)) parts.push(n.content);
+        else if (CONTROL_SYMBOL.test(n.content)) parts.push(n.content);
         else if (TEXT_SYMBOLS[n.content] !== undefined) parts.push(TEXT_SYMBOLS[n.content] as string);
         else if (["textbf", "textit", "emph", "textsc", "textrm", "text", "mbox"].includes(n.content) && n.args) walk(lastArg(n));
       }
@@ -414,22 +417,9 @@ function replaceEnvironment(node: Ast.Environment): Ast.Node | Ast.Node[] | null
     });
   }
   if (name === "algorithmic" || name === "algorithm2e") {
-    return htmlLike({ tag: "div", attributes: { className: "algorithmic" }, content: withoutLeadingOption(node.content) });
+    return htmlLike({ tag: "div", attributes: { className: "algorithmic" }, content: node.content });
   }
   return undefined;
-}
-
-/** Nodes without a leading `[..]` option the parser left in the body (`\begin{algorithmic}[1]`). */
-function withoutLeadingOption(nodes: Ast.Node[]): Ast.Node[] {
-  let i = 0;
-  while (nodes[i]?.type === "whitespace") i++;
-  if (nodes[i]?.type !== "string" || !(nodes[i] as Ast.String).content.startsWith("[")) return nodes;
-  for (let j = i; j < Math.min(nodes.length, i + 12); j++) {
-    const n = nodes[j];
-    if (n?.type === "string" && n.content.endsWith("]"))
-      return /^\[[^\]]*\]$/.test(printRaw(nodes.slice(i, j + 1))) ? nodes.slice(j + 1) : nodes;
-  }
-  return nodes;
 }
 
 /** `alignat{n}`: the column count, which the parser may leave as the first group of the body. */
@@ -472,7 +462,7 @@ function replaceMacro(node: Ast.Macro): Ast.Node | Ast.Node[] | null | undefined
   // The text version, not the one for PDF bookmarks.
   if (name === "texorpdfstring" && node.args) return args[0] ?? [];
   // A control symbol is its character; kept as text so that the space after it stays.
-  if (/^[%$&#_{}]$/.test(name)) return str(name);
+  if (CONTROL_SYMBOL.test(name)) return str(name);
   // The old emphasis switch (`{\em text}`), as the converter sets `\it`.
   if (name === "em") return { ...node, content: "it" };
   const word = ALGORITHM_WORDS[name];

@@ -271,15 +271,18 @@ export const ALGORITHM_WORDS: Record<string, string> = {
 };
 
 /**
- * Argument signatures (xparse style) of environments whose arguments are placement or size, not text: the
- * floats' placement (`\begin{table*}[t]`), wrapfig's and subcaption's placement and width
+ * Argument signatures (xparse style) of environments whose arguments are placement, size or numbering, not
+ * text: the floats' placement (`\begin{table*}[t]`), wrapfig's and subcaption's placement and width
  * (`\begin{wrapfigure}{r}{0.5\textwidth}`), a minipage's. Read as arguments, they are not left in the text.
  */
 export const ENVIRONMENT_SIGNATURES: Record<string, string> = Object.fromEntries([
-  ...["figure", "table", "algorithm", "sidewaysfigure", "sidewaystable", "floatingfigure", "listing"].flatMap((n) => [
-    [n, "o"],
-    [`${n}*`, "o"],
-  ]),
+  // (algorithmic's option is its line numbering, `\begin{algorithmic}[1]`.)
+  ...["figure", "table", "algorithm", "algorithmic", "algorithm2e", "sidewaysfigure", "sidewaystable", "floatingfigure", "listing"].flatMap(
+    (n) => [
+      [n, "o"],
+      [`${n}*`, "o"],
+    ],
+  ),
   ["subfigure", "o m"],
   ["subtable", "o m"],
   ["wrapfigure", "o m o m"],
