@@ -6,14 +6,14 @@
  */
 
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { isSharedTask, type SharedTask } from "../core/pytest-task";
 import type { RunResult } from "../core/results";
 import type { NativeSandbox } from "../python/native-sandbox";
 import { PytestRuntime } from "../python/pytest-runtime";
 import { SHARED_CHECKS, type SharedCheckOutcome, validateSharedTask } from "../python/validate-shared";
 import { CommandInputError } from "./command-error";
-import { loadTaskDir } from "./task-fs";
+import { loadTaskDir, taskFoldersToHide } from "./task-fs";
 import { pad } from "./terminal-text";
 
 /** Options of the shared-task commands. */
@@ -58,7 +58,7 @@ export async function validateSharedTasks(
     python: opts.python,
     sandbox: (opts.sandbox ?? "auto") as NativeSandbox,
     // The tasks folder and each task's: no run reads another task's solution or values.
-    hide: opts.hide ?? [resolve(dir), ...ids.map((id) => resolve(dir, id))],
+    hide: taskFoldersToHide(dir, ids),
   });
   try {
     await rt.ready();

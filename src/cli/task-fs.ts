@@ -164,6 +164,15 @@ function nestedTaskFolders(dir: string, depth = 3, prefix = ""): string[] {
 }
 
 /**
+ * The host folders a box must not show code under test when it runs tasks of `root`: the folder of tasks and
+ * each task's own folder (which may be a link to a folder elsewhere: the box hides its real one too). Their
+ * canonical solutions and recorded values are there (native-sandbox.ts, `hideFromBox`).
+ */
+export function taskFoldersToHide(root: string, ids: readonly string[]): string[] {
+  return [resolve(root), ...ids.map((id) => resolve(root, id))];
+}
+
+/**
  * Where a task argument `spec` of a command is: a task id (or glob) of `dir`, or a task folder given by path. A bare
  * name (no slash) is a folder of the current directory only when that folder holds a task.json: an output folder
  * named after a task does not hide it.

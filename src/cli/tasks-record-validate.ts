@@ -24,7 +24,7 @@ import {
 import { CommandInputError } from "./command-error";
 import { packageOptions } from "./run";
 import { sharedTaskIds, validateSharedTasks } from "./shared-tasks";
-import { loadTaskDir, placeTaskArgs, readTaskFiles, recordCommandFor, resolveTaskIds } from "./task-fs";
+import { loadTaskDir, placeTaskArgs, readTaskFiles, recordCommandFor, resolveTaskIds, taskFoldersToHide } from "./task-fs";
 import { gateOptions } from "./task-gates/command";
 import { TaskGates } from "./task-gates/gates";
 import { pad } from "./terminal-text";
@@ -45,7 +45,7 @@ function runtimeOptions(opts: { packageSource?: string; python?: string; sandbox
     ...(opts.python ? { python: opts.python } : {}),
     sandbox,
     // And each task folder of the command, which may be a link to a folder elsewhere (the box hides its real one too).
-    hide: opts.dir ? [resolve(opts.dir), ...ids.map((id) => resolve(opts.dir as string, id))] : [],
+    hide: opts.dir ? taskFoldersToHide(opts.dir, ids) : [],
   };
 }
 

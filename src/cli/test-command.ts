@@ -19,7 +19,7 @@ import { CandidateReadError, candidateFiles, readCandidates } from "./candidate-
 import { CommandInputError } from "./command-error";
 import { exitCode, type Graded, gradeCsv, gradeTable } from "./grade-table";
 import { packageOptions } from "./run";
-import { BUILTIN_TASKS, loadTaskDir, recordCommandFor, TaskFolderError, taskPlace } from "./task-fs";
+import { BUILTIN_TASKS, loadTaskDir, recordCommandFor, TaskFolderError, taskFoldersToHide, taskPlace } from "./task-fs";
 import { backendLabel } from "./task-gates/doc";
 import { foldForTerminal, jsonLine, outputColumns, printable } from "./terminal-text";
 import { recordedTests, testCommandJson, unrecordedTests, withUnloadedTests } from "./test-result-json";
@@ -206,7 +206,7 @@ async function gradeShared(
   const { runSharedTest } = await import("./shared-tasks");
   // The task's folder and those beside it: the box does not show the candidate their solutions and values.
   const place = taskPlace(spec, o.dir);
-  const shared = { ...o, hide: [resolve(place.root), resolve(place.root, place.id)] };
+  const shared = { ...o, hide: taskFoldersToHide(place.root, [place.id]) };
   // The tests task.json names: listed as not run when the tests did not load (no recording to list them from).
   const named = new Map(Object.keys(task.interfaceOf).map((id) => [id, null]));
   let reference: Promise<RunResult> | null = null;
@@ -276,7 +276,7 @@ async function gradeRecorded(
     rt = createRuntime(o.backend as "pyodide" | "native", {
       ...packageOptions(o.packageSource),
       // The task's folder and those beside it: the box does not show the candidate their solutions and values.
-      hide: [resolve(place.root), resolve(place.root, place.id)],
+      hide: taskFoldersToHide(place.root, [place.id]),
       ...(o.python ? { python: o.python } : {}),
       sandbox: o.sandbox as NativeSandbox,
     });

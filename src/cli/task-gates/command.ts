@@ -11,7 +11,7 @@ import { createRuntime } from "../../python/node";
 import type { PythonRuntime } from "../../python/runtime";
 import { CommandInputError } from "../command-error";
 import { packageOptions } from "../run";
-import { BUILTIN_TASKS, listTaskIds, loadTaskDir, placeTaskArgs, resolveTaskIds } from "../task-fs";
+import { BUILTIN_TASKS, listTaskIds, loadTaskDir, placeTaskArgs, resolveTaskIds, taskFoldersToHide } from "../task-fs";
 import { gatesBelow, measureTaskFacts, type TaskFacts, tasksMarkdown } from "./doc";
 import { type TaskGateOptions, TaskGates } from "./gates";
 import { DEFAULT_MUTANTS } from "./mutation";
@@ -89,7 +89,7 @@ export function addTasksDocCommand(tasks: Command, out: (s: string) => void, set
       if (!NATIVE_SANDBOXES.includes(sandbox))
         throw new CommandInputError(`--sandbox: "${o.sandbox}" is not one of ${NATIVE_SANDBOXES.join(", ")}`);
       // The boxes hide the tasks (their solutions and recorded values) from the code they run, as for validate.
-      const hide = [resolve(o.dir), ...list.map((id) => resolve(o.dir, id))];
+      const hide = taskFoldersToHide(o.dir, list);
       const rtOpts = { ...packageOptions(o.packageSource, null), sandbox, hide };
       const gates = new TaskGates(gateOptions(o, rtOpts));
       const runtimes: PythonRuntime[] = [createRuntime("pyodide", rtOpts), createRuntime("native", rtOpts)];
