@@ -166,7 +166,8 @@ class CappedStream(io.TextIOBase):
     encoding cannot take is refused as CPython's stream refuses it, with the error handler CPython gives it
     with a UTF-8 encoding: standard output ``strict`` (a surrogate such as ``"\\ud83d"`` raises
     ``UnicodeEncodeError``), standard error ``backslashreplace`` (written as ``\\ud83d``);
-    ``reconfigure(errors=...)`` changes it."""
+    ``reconfigure(errors=...)`` changes it. ``into``: another stream whose kept text this one's joins, in the
+    order written (standard output and error while test.py is imported, kept as one text)."""
 
     encoding = "utf-8"
     # (A class attribute, so that each stream's own, set as it is made, is read before io.TextIOBase's.)
@@ -174,7 +175,8 @@ class CappedStream(io.TextIOBase):
     line_buffering = False
     write_through = True
 
-    def __init__(self, cap, relay=None, stream_name=""):
+    def __init__(self, cap, relay=None, stream_name="", into=None):
+        self.into = into
         self.cap = cap
         self.parts = []
         self.size = 0
@@ -209,6 +211,11 @@ class CappedStream(io.TextIOBase):
             data = s.encode("utf-8", self.errors)
             if self.errors not in ("strict", "surrogateescape", "surrogatepass"):
                 s = data.decode("utf-8", "replace")
+        return (self if self.into is None else self.into).keep(s)
+
+    def keep(self, s):
+        """Keep the text ``s`` (encoded as the writing stream's error handler says) within the cap, and relay
+        it; returns its length, as ``write`` does."""
         room = self.cap - self.size
         piece = s[:room] if room > 0 else ""
         if piece:
@@ -735,7 +742,8 @@ def _import_tests(config, run, import_out, cached):
     import importlib.util
 
     saved = sys.stdout, sys.stderr
-    sys.stdout = sys.stderr = import_out
+    # Two streams, as a process has (standard error's descriptor and error handler its own), kept as one text.
+    sys.stdout, sys.stderr = import_out, CappedStream(import_out.cap, stream_name="stderr", into=import_out)
     try:
         path = os.path.join(run.workdir, config["tests_file"])
         # The classes test.py defines, read before it runs (and imports the candidate, which could rewrite it).
