@@ -1,0 +1,1 @@
+"""Streaming summaries with relative-error guarantees."""
