@@ -186,3 +186,7 @@ class TestCollapse(unittest.TestCase):
         c.merge(a)
         c.merge(b)
         check(self, "merge_collapse", [c.num_buckets, c.count] + [c.quantile(q) for q in (0.0, 0.3, 0.5, 0.7, 1.0)])
+        # A sketch merged with itself counts every value twice; the limit is this sketch's.
+        c.merge(c)
+        a.merge(c)
+        check(self, "merge_self", [c.num_buckets, c.count, c.quantile(0.5), a.num_buckets, a.count, a.quantile(0.2)])
