@@ -323,6 +323,10 @@ function prepare(dataset: string, entry: MetaEntry, timeLimitS: number): Prepare
     throw new EntryError(`${rel}/test.py`, "defines no test the way pytest collects tests (test_* functions, Test* classes)");
   const notes: string[] = [];
   notes.push(...testCaseNotes(found_tests, entry.test_cases));
+  if (spec.condaEnv === null)
+    notes.push(
+      "test.sh activates no conda environment (no `conda activate <env>` line): the official runner refuses such a test.sh; here the tests run with the Python --python names",
+    );
   if (repo.leftOut.length)
     notes.push(
       `left out ${plural(repo.leftOut.length, "repository file")}: ${repo.leftOut

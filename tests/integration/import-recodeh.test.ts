@@ -131,8 +131,15 @@ describe("recode tasks import-recodeh", () => {
       const text = readFileSync(meta, "utf8").replace('"target_file_path":"nn/softmax.py"', '"target_file_path":"nn/other.py"');
       expect(text).toContain("nn/other.py");
       writeFileSync(meta, `\uFEFF${text}`);
+      // (And a test.sh that activates no conda environment, which the official runner refuses: imported, and said.)
+      const sh = join(copy, "annotations/annotation_2/test.sh");
+      writeFileSync(sh, readFileSync(sh, "utf8").replace(/^conda activate .*$/m, ""));
       const r = await recode("tasks", "import-recodeh", copy, "--out", out, "--python", "python3");
       expect(r.out).toContain("imported recodeh-1 (annotation_1)");
+      expect(r.out).toMatch(
+        /imported recodeh-2 \(annotation_2\)[^\n]*\n(?: {2}[^\n]*\n)*? {2}note: test\.sh activates no conda environment/,
+      );
+      expect(r.out.match(/activates no conda environment/g)).toHaveLength(1);
       expect(r.out).not.toMatch(/BROKEN [^\n]*line 1\b/);
       expect(r.out).toContain("target_file_path nn/other.py is not in the repository: it is made, starting empty (check the path)");
       expect(r.out).not.toContain("target_file_path stats/ema.py is not in the repository");
