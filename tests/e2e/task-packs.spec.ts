@@ -2,12 +2,17 @@
  * Importing a task pack: a zip with a valid task and a broken one, dropped on
  * the task list. The broken one is named with its file and line and not
  * stored; the valid one is validated in the page's Python, stored, listed as
- * imported, opens and runs after a reload, and can be removed in Settings.
+ * imported, opens and runs after a reload, and can be removed in Settings. An
+ * official RECODE-H task, imported with `recode tasks import-recodeh`, is
+ * stored read-only, with the reason.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { zipSync } from "fflate";
+import { writeRecodeHDataset } from "../helpers/recodeh-dataset";
 
 /** Every file of a folder, by path relative to it. */
 function folderFiles(dir: string): Record<string, Uint8Array> {
@@ -144,4 +149,41 @@ test("a course task (no paper, no paper.tex) imports and opens with no Paper tab
   // (A task with a paper keeps its tab.)
   await page.locator('[data-task-id="pass-at-k"] button').click();
   await expect(info.getByRole("tab", { name: "Paper" })).toBeVisible();
+});
+
+test("an official RECODE-H task imported with the command line is stored read-only, with the reason, and opens to be read", async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const dataset = writeRecodeHDataset();
+  const out = mkdtempSync(join(tmpdir(), "recodeh-page-"));
+  try {
+    const made = spawnSync(process.execPath, ["bin/recode.mjs", "tasks", "import-recodeh", dataset, "--out", out, "--python", "python3"], {
+      encoding: "utf8",
+    });
+    expect(made.stdout).toContain("imported recodeh-1 (annotation_1)");
+    const zip: Record<string, Uint8Array> = {};
+    for (const [p, d] of Object.entries(folderFiles(join(out, "recodeh-1")))) zip[`recodeh/recodeh-1/${p}`] = d;
+    await page.goto("/");
+    await dropFile(page, "recodeh.zip", Buffer.from(zipSync(zip)));
+    await expect(page.getByTestId("task-pack-status")).toHaveText("Done: 1 of 1 task stored.", { timeout: 60_000 });
+    const line = page.getByTestId("task-pack").locator('[data-folder="recodeh-1"]');
+    await expect(line).toHaveAttribute("data-read-only", "true");
+    await expect(line.locator(".tag.ok")).toHaveText("stored read-only");
+    await expect(line).toContainText("runs its tests under pytest beside the reference solution");
+    await page.keyboard.press("Escape");
+
+    // Listed, and kept after a reload: it opens read-only, with the reason and the command that runs it.
+    await page.reload();
+    const item = page.locator('[data-task-id="recodeh-1"]');
+    await expect(item).toContainText("ema-repo: stats/ema.py");
+    await item.locator("button").click();
+    await expect(page.locator(".toolbar .tag.readonly")).toHaveText("read-only");
+    await expect(page.getByTestId("read-only-reason")).toContainText("recode test recodeh-1 <file.py> --dir <its task folder>");
+    await expect(page.getByRole("button", { name: "Run tests" })).toHaveCount(0);
+    await expect(page.locator(".task-info")).toContainText("Implement ema(xs, alpha) and debias(values, alpha) in stats/ema.py.");
+  } finally {
+    rmSync(dataset, { recursive: true, force: true });
+    rmSync(out, { recursive: true, force: true });
+  }
 });

@@ -82,7 +82,8 @@ export function TaskPackDialog() {
       <h2>Import a task pack{report ? `: ${report.source}` : ""}</h2>
       <p className="hint">
         Each task folder is checked as <code>recode tasks validate</code> checks it (the coverage and mutation gates need the command line),
-        in this page's Python; a task that passes every check is stored in this browser and joins the task list.
+        in this page's Python; a task that passes every check is stored in this browser and joins the task list. An imported RECODE-H task,
+        whose tests run under pytest, is stored read-only once its files fit the format.
       </p>
       {error && (
         <p className="panel error" role="alert">
@@ -96,16 +97,17 @@ export function TaskPackDialog() {
       ))}
       <ul className="pack-tasks">
         {report?.tasks.map((t) => (
-          <li key={t.folder} data-folder={t.folder} data-stored={t.stored} data-testid="pack-task">
+          <li key={t.folder} data-folder={t.folder} data-stored={t.stored} data-read-only={t.readOnly !== null} data-testid="pack-task">
             <strong>{t.id ?? t.folder}</strong>{" "}
             {t.stored ? (
-              <span className="tag ok">stored</span>
+              <span className="tag ok">{t.readOnly ? "stored read-only" : "stored"}</span>
             ) : t.error ? (
               <span className="tag bad">not stored</span>
             ) : (
               <span className="muted">checking…</span>
             )}
             {t.error && <div className="field-error">{t.error}</div>}
+            {t.readOnly && <div className="hint">{t.readOnly}</div>}
             {t.checks.length > 0 && (
               <details open={!t.stored}>
                 <summary>{checksSummary(t.checks)}</summary>

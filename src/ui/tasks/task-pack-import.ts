@@ -72,7 +72,9 @@ export async function packFiles(files: readonly File[]): Promise<{ files: Record
 /**
  * Import a pack: each task folder is loaded, validated in the page's Python,
  * and stored when every check passes; nothing already stored changes for a
- * task that fails.
+ * task that fails. A task the page does not run (`pageRunBlocker`: an imported
+ * RECODE-H task) is stored read-only once its files fit the format, with the
+ * reason in its report line (`readOnly`).
  * @param opts.onProgress called with the report so far, after each folder.
  * @param opts.stored called with each task once it is stored.
  */
@@ -89,7 +91,7 @@ export async function importTaskPack(
   show();
   const builtin = new Set(host.builtinIds());
   for (const { folder, files: taskFiles } of contents.folders) {
-    const line: PackTaskReport = { folder, id: null, stored: false, error: null, checks: [] };
+    const line: PackTaskReport = { folder, id: null, stored: false, error: null, readOnly: null, checks: [] };
     report.tasks.push(line);
     let task: Task;
     try {
@@ -105,27 +107,26 @@ export async function importTaskPack(
       show();
       continue;
     }
-    const blocked = pageRunBlocker(task);
-    if (blocked) {
-      line.error = `task ${task.id}: ${blocked}`;
-      show();
-      continue;
-    }
+    // A task the page does not run (an imported RECODE-H task) is stored to be read, as the built-in list shows one:
+    // its files fit the format (loaded above); its tests are `recode`'s to run, with pytest.
+    line.readOnly = pageRunBlocker(task);
     show();
-    try {
-      line.checks = await validateTask(task, host.python());
-    } catch (e) {
-      line.error = `task ${task.id}: could not be validated here: ${(e as Error).message}`;
-      show();
-      continue;
-    }
-    // (A check skipped beside a failure follows from it, a stale recording say: the failures are the report.)
-    const notOk = line.checks.filter((c) => !c.ok);
-    const failed = notOk.length > 0 ? notOk : line.checks.filter((c) => c.skipped);
-    if (failed.length > 0) {
-      line.error = `task ${task.id}: ${failed.map((c) => `check "${c.name}" ${c.skipped ? "could not run here" : "does not hold"}: ${packDetail(c.detail)}`).join("; ")}`;
-      show();
-      continue;
+    if (line.readOnly === null) {
+      try {
+        line.checks = await validateTask(task, host.python());
+      } catch (e) {
+        line.error = `task ${task.id}: could not be validated here: ${(e as Error).message}`;
+        show();
+        continue;
+      }
+      // (A check skipped beside a failure follows from it, a stale recording say: the failures are the report.)
+      const notOk = line.checks.filter((c) => !c.ok);
+      const failed = notOk.length > 0 ? notOk : line.checks.filter((c) => c.skipped);
+      if (failed.length > 0) {
+        line.error = `task ${task.id}: ${failed.map((c) => `check "${c.name}" ${c.skipped ? "could not run here" : "does not hold"}: ${packDetail(c.detail)}`).join("; ")}`;
+        show();
+        continue;
+      }
     }
     const record: ImportedTask = {
       version: 1,

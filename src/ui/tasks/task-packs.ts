@@ -27,6 +27,11 @@ export interface PackTaskReport {
   stored: boolean;
   /** Why it was not stored: a file that does not fit the format (file, line, field), an id taken, storage full. */
   error: string | null;
+  /**
+   * Stored to read, not to run: why the page does not run its tests (an imported RECODE-H task, which runs under
+   * pytest: `pageRunBlocker`), or null. Such a task is checked against the format alone.
+   */
+  readOnly: string | null;
   /** The validation checks, in order, as far as they ran. */
   checks: CheckOutcome[];
 }
