@@ -41,7 +41,8 @@ import { withSourceLine, withTestPyLines } from "./source-lines";
 /** Event emitted by harness.py (one JSON line each). */
 export type HarnessEvent =
   | { type: "collected"; tests: string[] }
-  | ({ type: "collection-error"; timeout?: boolean } & CollectionError)
+  /** `testFrames`: see {@link withTestPyLines} (test.py's frames of the import that failed). */
+  | ({ type: "collection-error"; timeout?: boolean; testFrames?: unknown } & CollectionError)
   | { type: "module-skipped"; message: string }
   | { type: "test-start"; id: string }
   /** What the running test wrote to a stream, as it wrote it (kept for a test whose result never comes). */
@@ -359,12 +360,12 @@ export class RunAssembler {
           this.distrust("a collection error after the tests were collected");
           return;
         }
-        const { type: _t, timeout, ...err } = ev;
+        const { type: _t, timeout, testFrames, ...err } = ev;
         this.collectionError = {
           message: String(err.message ?? ""),
           file: err.file ?? null,
           line: err.line ?? null,
-          traceback: String(err.traceback ?? ""),
+          traceback: withTestPyLines(String(err.traceback ?? ""), this.req, testFrames),
         };
         this.collectionTimeout = Boolean(timeout);
         return;

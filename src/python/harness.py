@@ -786,6 +786,8 @@ def _import_tests(config, run, import_out, cached):
         # The code of the text read above (as the loader's exec_module would run it), kept: the functions of
         # the test classes must have been made by it.
         code = cached_code or spec.loader.source_to_code(source, path)
+        # (Before it runs: a collection error raised in it marks its frames by these, ``_collection_error``.)
+        run.test_codes = nested_codes(code)
         exec(code, vars(module))
         # What test.py's star imports bound is its text's too: the names those modules gave as it ran.
         if facts.star_imports:
@@ -793,7 +795,6 @@ def _import_tests(config, run, import_out, cached):
         # A look before the tests are made (a hook that made them would hold every test object): what the
         # import changed and has not put back, and test.py made by anything but its text (recode_testpy).
         run.check_guard()
-        run.test_codes = nested_codes(code)
         run.refuse(_foreign_in_test_module(run))
         # The classes test.py's text defines, as they are now, held by identity: what a class says of itself
         # (its __module__, its __name__) code under test can change while the tests load (a property
@@ -931,7 +932,14 @@ def _collection_error(exc, run, import_out):
     attributes do (properties that raise, or answer differently at each read), the event goes out."""
     printed = f"\n[printed while importing]\n{import_out.getvalue()}" if import_out.size else ""
     try:
-        text, _line = format_exc(exc, run.target_abs, run.workdir)
+        # test.py's own frames marked (by their code, as the harness compiled it), for the host to give them their
+        # source lines, as under a test's failure; when the import failed before test.py was compiled, none.
+        codes = run.test_codes
+
+        def summary(tb):
+            return run.guard.test_log_summary(tb, run.window, codes)
+
+        text, _line, test_frames = format_exc_marked(exc, run.target_abs, run.workdir, summary if codes else None)
         message = message_of(exc, run.workdir)
         if _unlisted_module(exc, run):
             message = f"{message}{NOT_A_TASK_PACKAGE}"[: MESSAGE_CAP + len(NOT_A_TASK_PACKAGE)]
@@ -952,7 +960,7 @@ def _collection_error(exc, run, import_out):
                     rel = os.path.relpath(path, run.workdir)
                     message += f" (in {rel}, a file of the task that the run wrote over; the task's own text compiles)"
                     file, line = run.config_target, None
-        return {"type": "collection-error", "message": message, "file": file, "line": line, "traceback": text + printed}
+        return {"type": "collection-error", "message": message, "file": file, "line": line, "traceback": text + printed, "testFrames": test_frames}
     except BaseException:  # noqa: BLE001 - the error's own code raised while it was read: said by its type alone
         kind = type(exc).__name__
         return {
@@ -962,6 +970,18 @@ def _collection_error(exc, run, import_out):
             "line": None,
             "traceback": printed,
         }
+
+
+def _raised_by_tests(exc, run):
+    """Whether test.py's own code raised ``exc`` as test.py was imported: every frame of its traceback from
+    test.py's module frame on runs code of test.py's text (by the identity of its code objects, ``run.test_codes``;
+    a frame of code compiled under test.py's name is not). The frames before that one are the harness's."""
+    tb = BaseException.__dict__["__traceback__"].__get__(exc)
+    try:
+        marks = list(run.guard.test_log_summary(tb, run.window, run.test_codes).test_frames) if run.test_codes else []
+    except RuntimeError:
+        marks = []
+    return True in marks and all(marks[marks.index(True) :])
 
 
 def _plain_place(text):
@@ -1103,7 +1123,8 @@ def run_tests(config, emit_text):
     # The run object holds the event sink (``run.emit``): code that replaced it could rewrite every result.
     # The harness's state between runs too (slots).
     slotted = (_STATE,)
-    guard.watch_classes((), objects=(run,), slotted=slotted)
+    # (The run's token from here: a collection error's traceback marks test.py's own frames, ``_collection_error``.)
+    guard.watch_classes((), objects=(run,), slotted=slotted, window=run.window)
     run.config_target = config["target"]
     run.config_tests = config["tests_file"]
     import_out = CappedStream(run.cap)
@@ -1130,12 +1151,11 @@ def run_tests(config, emit_text):
         except unittest.SkipTest as exc:
             # As CPython's discover: the whole module is skipped. Unless test.py raised it, the message says so
             # (test.py did not skip itself), with the target's line where a frame of the target raised it. test.py
-            # raised it when every frame traceback's walk lists is test.py's (a frame of any other file, the
-            # import machinery's included, ran code test.py imported).
+            # raised it when every frame from its module's on runs test.py's own code, told by the code objects
+            # (a frame of any other code, the import machinery's or code compiled under test.py's name included,
+            # ran code test.py imported).
             _text, line = format_exc(exc, run.target_abs, run.workdir)
-            tests_abs = os.path.abspath(os.path.join(run.workdir, config["tests_file"]))
-            frames = traceback.extract_tb(BaseException.__dict__["__traceback__"].__get__(exc))
-            if all(os.path.abspath(fr.filename) == tests_abs for fr in frames):
+            if _raised_by_tests(exc, run):
                 where = ""
             elif line is not None:
                 where = f" (raised by {config['target']}, line {line}, as it was imported)"

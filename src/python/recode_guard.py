@@ -1473,8 +1473,8 @@ def _handle_functions(guard):
     def patched(patcher, event, _g=guard):
         return _g.patched(patcher, event)
 
-    def test_log_summary(tb, window, _g=guard):
-        return _g.test_log_summary(tb, window)
+    def test_log_summary(tb, window, codes=None, _g=guard):
+        return _g.test_log_summary(tb, window, codes)
 
     return changes, expect, watch_classes, noted_modules, noted_classes, patched, test_log_summary
 
@@ -1936,13 +1936,17 @@ class Guard:
             and all(map(_is, map(_vars, self.dict_holders), self.dict_views))
         )
 
-    def test_log_summary(self, tb, window):
+    def test_log_summary(self, tb, window, codes=None):
         """A ``traceback.StackSummary`` of every frame of the traceback ``tb``, test side included, for the
         harness's text of a test's failure (traceback's own walk leaves out test.py's and unittest's frames:
         recode_stack). Only with the run's token (``window``, as the harness gave it to ``watch_classes``):
-        code under test can reach the handle. Raises ``RuntimeError`` for any other."""
+        code under test can reach the handle. Raises ``RuntimeError`` for any other. ``codes``: test.py's code
+        objects, for an error raised while test.py was imported, before the watch that gives them (``test_codes``
+        of ``watch_classes``); not taken after it."""
         if window is None or window is not self.window or self.summary is None:
             raise RuntimeError("a traceback's frames of the test side are not available to code under test")
+        if codes is not None and self.stage < 2:
+            return self.summary(tb, frozenset(map(id, codes)))
         return self.summary(tb, self.test_codes)
 
     def changes(self, window=None, opening=False):

@@ -200,6 +200,21 @@ class TestCore(unittest.TestCase):
     expect(r.allPassed).toBe(false);
   });
 
+  it("gives a collection error's traceback test.py's source line under its own frame, as CPython does", async () => {
+    const r = await rt.run(request("def sub(a, b):\n    return a - b\n"));
+    expect(r.collectionError?.message).toMatch(/^ImportError: cannot import name 'add' from 'pkg\.mod'/);
+    expect(r.collectionError?.traceback).toMatch(
+      /^Traceback \(most recent call last\):\n {2}File "test\.py", line 3, in <module>\n {4}from pkg\.mod import add, boom, noisy, loop, sleepy, table\nImportError: cannot import name 'add'/,
+    );
+    // A frame compiled under test.py's name by the candidate, run while test.py imports it, gets no line of test.py.
+    const forged = await rt.run(
+      request('exec(compile("\\n" * 4 + "raise ValueError(\'made up\')", "test.py", "exec"))\n\ndef add(a, b):\n    return a + b\n'),
+    );
+    expect(forged.collectionError?.traceback).toMatch(
+      /^Traceback \(most recent call last\):\n {2}File "test\.py", line 3, in <module>\n {4}from pkg\.mod import add, boom, noisy, loop, sleepy, table\n {2}File "pkg\/mod\.py", line 1, in <module>\n(?: {4}.*\n)*? {2}File "test\.py", line 5, in <module>\nValueError: made up\n$/,
+    );
+  });
+
   it("says a SyntaxError subclass raised in a test by its class and text, not by the place its properties claim", async () => {
     const code =
       'class E(SyntaxError):\n    filename = property(lambda s: "test.py")\n    lineno = property(lambda s: 7)\n    text = property(lambda s: "    made_up_line()\\n")\n\ndef add(a, b):\n    raise E("made up")\n';
@@ -240,7 +255,7 @@ class TestCore(unittest.TestCase):
     expect(r.allPassed).toBe(false);
   });
 
-  it("a module skip raised by code the target compiled under another file's name is not test.py's own", async () => {
+  it("a module skip raised by code the target compiled under another file's name, or under test.py's, is not test.py's own", async () => {
     // No frame of the target file raises it: a module __getattr__ made from text compiled as the import machinery's.
     const code = `${GOOD.replace("def table(", "def _table(")}
 import unittest
@@ -251,6 +266,9 @@ __getattr__ = _ns["__getattr__"]
     const r = await rt.run(request(code, { expected }));
     expect(r.tests.length).toBe(Object.keys(JSON.parse(expected).tests).length);
     expect(r.tests[0]?.message).toBe("skipped: needs numpy 2 (not raised by test.py itself: raised by code test.py imported)");
+    // Nor under test.py's own name: test.py's frames are told by their code, not by the name of its file.
+    const named = await rt.run(request(code.replace("<frozen importlib._bootstrap>", "test.py"), { expected }));
+    expect(named.tests[0]?.message).toBe("skipped: needs numpy 2 (not raised by test.py itself: raised by code test.py imported)");
     // A reason of 5,000 characters is cut so that the note of where it came from still fits.
     const long = await rt.run(request(`import unittest\nraise unittest.SkipTest("x" * 5000)\n${GOOD}`, { expected }));
     expect(long.tests[0]?.message).toMatch(/x \(raised by pkg\/mod\.py, line 2, as it was imported\)$/);
