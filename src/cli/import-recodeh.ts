@@ -508,10 +508,13 @@ export async function importRecodeH(dataset: string, opts: ImportOptions): Promi
       const packages = modules.filter((m) => m !== "pytest" && !info.get(m)?.stdlib);
       const missing = ["pytest", ...modules].filter((m, k, all) => all.indexOf(m) === k && !info.get(m)?.found);
       (p.meta as { packages: string[] }).packages = packages;
-      // A starting text that is not empty: "partial" or "stubs", whichever it is (validate checks it so); neither
-      // when it is some other text (the interfaces it defines written out), and then none is declared.
+      // A starting text that is not empty: "empty" when it defines nothing (imports, a docstring: as the built-in
+      // tasks' empty starts), else "partial" or "stubs", whichever it is (validate checks it so); none when it is
+      // some other text (the interfaces it defines written out).
       if (p.meta.start === undefined) {
-        const kind = (["partial", "stubs"] as const).find((k) => startProblem({ ...task, meta: { ...task.meta, start: k } }) === null);
+        const kind = (["empty", "partial", "stubs"] as const).find(
+          (k) => startProblem({ ...task, meta: { ...task.meta, start: k } }) === null,
+        );
         if (kind) p.meta.start = kind;
       }
       files["task.json"] = `${JSON.stringify(p.meta, null, 2)}\n`;

@@ -128,8 +128,12 @@ describe("recode tasks import-recodeh", () => {
       cpSync(dataset, copy, { recursive: true });
       const meta = join(copy, "annotation_meta.jsonl");
       // (And a target file the repository does not have, which the import makes and says so.)
-      const text = readFileSync(meta, "utf8").replace('"target_file_path":"nn/softmax.py"', '"target_file_path":"nn/other.py"');
+      // (And an init_content of imports and a docstring alone: an empty start, as the built-in tasks' are.)
+      const text = readFileSync(meta, "utf8")
+        .replace('"target_file_path":"nn/softmax.py"', '"target_file_path":"nn/other.py"')
+        .replace(/^(\{"index":3,.*"init_content":)"(?:[^"\\]|\\.)*"/m, '$1"\\"\\"\\"Metrics.\\"\\"\\"\\nimport math\\n"');
       expect(text).toContain("nn/other.py");
+      expect(text).toContain('"init_content":"\\"\\"\\"Metrics.');
       writeFileSync(meta, `\uFEFF${text}`);
       // (And a test.sh that activates no conda environment, which the official runner refuses: imported, and said.)
       const sh = join(copy, "annotations/annotation_2/test.sh");
@@ -143,6 +147,7 @@ describe("recode tasks import-recodeh", () => {
       expect(r.out).not.toMatch(/BROKEN [^\n]*line 1\b/);
       expect(r.out).toContain("target_file_path nn/other.py is not in the repository: it is made, starting empty (check the path)");
       expect(r.out).not.toContain("target_file_path stats/ema.py is not in the repository");
+      expect(loadTaskDir(out, "recodeh-3").meta.start).toBe("empty");
       // A reference that does not compile with the Python that would run it: broken, with its file and line.
       writeFileSync(join(copy, "annotations/annotation_1/canonical.py"), "def ema(xs, alpha):\n    return [x for x in xs\n");
       const broken = await recode("tasks", "import-recodeh", copy, "--out", out, "--python", "python3", "--force");

@@ -32,7 +32,7 @@ export const OPERATOR_DOCS: Record<MutationOperator, string> = {
     "a simple statement inside a function (assignment, expression, `return`, `raise`, `assert`, `del`, `break`, `continue`) → `pass`; docstrings excluded",
   arguments: "two neighbouring positional arguments of a call swapped (`f(a, b)` → `f(b, a)`), when their texts differ",
   default:
-    'a parameter\'s default value: an integer `n` → `n + 1`, a float `x` → `2 * x` (`0.0` → `1.0`), a boolean negated, a string emptied (`""` → `"x"`); `None` and other expressions stay',
+    'a parameter\'s default value: an integer `n` → `n + 1`, a float `x` → `2 * x` (`0.0` → `1.0`), a boolean negated, a string emptied (an empty one → `"x"`); `None` and other expressions stay',
 };
 
 /** One mutant of a canonical solution. */
