@@ -1,5 +1,5 @@
-"""Okapi BM25 (Robertson and Zaragoza, "The Probabilistic Relevance Framework:
-BM25 and Beyond", 2009)."""
+"""BM25 with Lucene's inverse document frequency, one of the variants Kamphuis,
+de Vries, Boytsov and Lin compare ("Which BM25 Do You Mean?", ECIR 2020)."""
 
 import math
 
@@ -20,8 +20,8 @@ def idf(n_docs, doc_freq):
         raise ValueError(f"need n_docs >= 1 and 0 <= doc_freq <= n_docs, got n_docs={n_docs}, doc_freq={doc_freq}")
     # Eq. (2), the Robertson/Sparck Jones weight without relevance information,
     # is log((N - n + 0.5) / (n + 0.5)); it turns negative for n > N/2.
-    # Eq. (3) (the variant used here): add 1 inside the log, so the weight is
-    # always positive and decreases with n.
+    # Eq. (3), Lucene's variant (the one used here): add 1 inside the log, so the
+    # weight is always positive and decreases with n.
     return math.log(1.0 + (n_docs - doc_freq + 0.5) / (doc_freq + 0.5))
 
 

@@ -1,5 +1,5 @@
-"""Okapi BM25 (Robertson and Zaragoza, "The Probabilistic Relevance Framework:
-BM25 and Beyond", 2009)."""
+"""BM25 with Lucene's inverse document frequency, one of the variants Kamphuis,
+de Vries, Boytsov and Lin compare ("Which BM25 Do You Mean?", ECIR 2020)."""
 
 import math
 
