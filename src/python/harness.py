@@ -412,7 +412,8 @@ class Run:
         the run's token: traceback's own walk gives no frame of the test side); traceback's own, without
         them, before the guard holds the token."""
         try:
-            return self.guard.test_log_summary(tb, self.window)
+            # (test.py's code objects too: before the tests' watch, for an error of test.py's import.)
+            return self.guard.test_log_summary(tb, self.window, self.test_codes)
         except RuntimeError:
             return traceback.extract_tb(tb)
 
@@ -934,12 +935,7 @@ def _collection_error(exc, run, import_out):
     try:
         # test.py's own frames marked (by their code, as the harness compiled it), for the host to give them their
         # source lines, as under a test's failure; when the import failed before test.py was compiled, none.
-        codes = run.test_codes
-
-        def summary(tb):
-            return run.guard.test_log_summary(tb, run.window, codes)
-
-        text, _line, test_frames = format_exc_marked(exc, run.target_abs, run.workdir, summary if codes else None)
+        text, _line, test_frames = format_exc_marked(exc, run.target_abs, run.workdir, run.summary)
         message = message_of(exc, run.workdir)
         if _unlisted_module(exc, run):
             message = f"{message}{NOT_A_TASK_PACKAGE}"[: MESSAGE_CAP + len(NOT_A_TASK_PACKAGE)]
@@ -976,11 +972,7 @@ def _raised_by_tests(exc, run):
     """Whether test.py's own code raised ``exc`` as test.py was imported: every frame of its traceback from
     test.py's module frame on runs code of test.py's text (by the identity of its code objects, ``run.test_codes``;
     a frame of code compiled under test.py's name is not). The frames before that one are the harness's."""
-    tb = BaseException.__dict__["__traceback__"].__get__(exc)
-    try:
-        marks = list(run.guard.test_log_summary(tb, run.window, run.test_codes).test_frames) if run.test_codes else []
-    except RuntimeError:
-        marks = []
+    marks = list(getattr(run.summary(_BASE_TRACEBACK(exc)), "test_frames", ()))
     return True in marks and all(marks[marks.index(True) :])
 
 
