@@ -234,10 +234,20 @@ class CappedStream(io.TextIOBase):
         return len(s)
 
     def getvalue(self):
-        text = "".join(self.parts)
+        text = "".join(p for p in self.parts if type(p) is str)
         if self.truncated:
             text += f"\n[output cut at {self.cap} characters]"
         return text
+
+
+def _printed_while_importing(stream):
+    """What the import stream kept, read by the class's own ``getvalue`` (code under test held the stream while
+    it was imported, and could set a ``getvalue`` of its own on it, or change what it keeps)."""
+    try:
+        text = CappedStream.getvalue(stream)
+    except Exception:  # noqa: BLE001 - what it keeps was replaced by code under test
+        return "[what was printed while importing could not be read: code under test changed its stream]"
+    return text if type(text) is str else ""
 
 
 def _cut(text, cap, what):
@@ -931,7 +941,7 @@ _BASE_TRACEBACK = BaseException.__traceback__.__get__
 def _collection_error(exc, run, import_out):
     """The collection-error event for ``exc``, raised while test.py was imported. Whatever the exception's
     attributes do (properties that raise, or answer differently at each read), the event goes out."""
-    printed = f"\n[printed while importing]\n{import_out.getvalue()}" if import_out.size else ""
+    printed = f"\n[printed while importing]\n{_printed_while_importing(import_out)}" if import_out.size else ""
     try:
         # test.py's own frames marked (by their code, as the harness compiled it), for the host to give them their
         # source lines, as under a test's failure; when the import failed before test.py was compiled, none.
@@ -1126,7 +1136,7 @@ def run_tests(config, emit_text):
         except KeyboardInterrupt as exc:
             text, line = format_exc(exc, run.target_abs, run.workdir)
             if import_out.size:
-                text += f"\n[printed while importing]\n{import_out.getvalue()}"
+                text += f"\n[printed while importing]\n{_printed_while_importing(import_out)}"
             emit(
                 {
                     "type": "collection-error",
@@ -1153,7 +1163,11 @@ def run_tests(config, emit_text):
                 where = f" (raised by {config['target']}, line {line}, as it was imported)"
             else:
                 where = " (not raised by test.py itself: raised by code test.py imported)"
-            reason = str(exc)[: max(0, MESSAGE_CAP - len(where) - len("skipped: "))]
+            try:
+                reason = str(exc)
+            except Exception:  # noqa: BLE001 - a skip of code under test whose __str__ raises
+                reason = f"{type(exc).__name__} (its message could not be read)"
+            reason = reason[: max(0, MESSAGE_CAP - len(where) - len("skipped: "))]
             emit({"type": "module-skipped", "message": f"skipped: {reason}{where}"})
             return run
         except BaseException as exc:  # noqa: BLE001 - any import failure is a collection error
@@ -1207,7 +1221,7 @@ def run_tests(config, emit_text):
         # the copies. A change made after this is not in them, and the next look sees it.
         run.refuse(_foreign_in_test_module(run, {type(t) for t in tests}))
         if import_out.size:
-            run.preface = f"[printed while importing]\n{import_out.getvalue()}\n"
+            run.preface = f"[printed while importing]\n{_printed_while_importing(import_out)}\n"
         run.check_guard()
         # As ``python -m unittest`` runs a suite (TextTestRunner, warnings "default" when no -W option is given):
         # every warning shown once per place, DeprecationWarning and ResourceWarning included, whatever test.py

@@ -803,6 +803,26 @@ describe.each(["pyodide", "native"] as const)("%s: output printed while importin
       const bad = await rt.run({ ...base, candidate: "print('almost there')\nraise ValueError('broken import')\n" });
       expect(bad.collectionError?.message).toContain("broken import");
       expect(bad.collectionError?.traceback).toContain("almost there");
+      // What code under test does to the stream it prints to, or to its skip's text, does not end the harness (the
+      // host then blamed test.py: "no unit tests were collected from test.py").
+      const spoiled = await rt.run({
+        ...base,
+        candidate: "import sys\nprint('x')\nsys.stdout.parts.append(12345)\nraise ValueError('broken import')\n",
+      });
+      expect(spoiled.collectionError?.message).toContain("broken import");
+      const kept = await rt.run({ ...base, candidate: "import sys\nprint('x')\nsys.stdout.parts.append(12345)\n" });
+      expect(kept.tests.map((t) => t.status)).toEqual(["passed", "passed"]);
+      const skip = await rt.run({
+        ...base,
+        candidate:
+          "import unittest\nclass S(unittest.SkipTest):\n    def __str__(self):\n        raise RuntimeError('no text')\nraise S('x')\n",
+      });
+      expect(skip.collectionError).toBeNull();
+      expect(skip.tests.length).toBeGreaterThan(0);
+      expect(new Set(skip.tests.map((t) => t.status))).toEqual(new Set(["skipped"]));
+      expect(skip.tests[0]?.message).toMatch(
+        /^skipped: S \(its message could not be read\) \(raised by m\.py, line 5, as it was imported\)$/,
+      );
     } finally {
       await rt.dispose();
     }
