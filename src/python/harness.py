@@ -155,28 +155,16 @@ class CappedBytes(io.BufferedIOBase):
         return self.text.fileno()
 
 
-class CappedStream(io.TextIOBase):
-    """A text stream that keeps at most ``cap`` characters and notes the cut;
-    with ``relay`` (``relay(stream_name, text)``), it also sends each piece it keeps.
+class _Kept:
+    """What a :class:`CappedStream` kept: at most ``cap`` characters in ``parts`` (``size`` of them), whether
+    more was written (``truncated``), and where its text goes (``relay``, ``into``). The stream does not hold it:
+    code under test holds the stream (``sys.stdout``) and could raise its cap, reset its size or put text of its
+    own among what it kept; it is reached through :func:`_kept_of` alone, whose table is in a closure code
+    under test cannot read."""
 
-    It stands for ``sys.stdout`` and ``sys.stderr`` as a terminal's text stream does for code written for
-    one: ``encoding``, ``errors``, ``buffer`` (bytes, read as UTF-8), ``fileno()`` (descriptor 2 for
-    standard error, else 1: what is written there is dropped) and ``reconfigure()`` (its arguments are
-    checked as CPython checks them; the text is kept as text whatever the encoding). Text the stream's
-    encoding cannot take is refused as CPython's stream refuses it, with the error handler CPython gives it
-    with a UTF-8 encoding: standard output ``strict`` (a surrogate such as ``"\\ud83d"`` raises
-    ``UnicodeEncodeError``), standard error ``backslashreplace`` (written as ``\\ud83d``);
-    ``reconfigure(errors=...)`` changes it. ``into``: another stream whose kept text this one's joins, in the
-    order written (standard output and error while test.py is imported, kept as one text)."""
+    __slots__ = ("cap", "parts", "size", "truncated", "relay", "stream_name", "relayed", "into")
 
-    encoding = "utf-8"
-    # (A class attribute, so that each stream's own, set as it is made, is read before io.TextIOBase's.)
-    errors = "strict"
-    line_buffering = False
-    write_through = True
-
-    def __init__(self, cap, relay=None, stream_name="", into=None):
-        self.into = into
+    def __init__(self, cap, relay, stream_name, into):
         self.cap = cap
         self.parts = []
         self.size = 0
@@ -184,34 +172,7 @@ class CappedStream(io.TextIOBase):
         self.relay = relay
         self.stream_name = stream_name
         self.relayed = 0
-        self.errors = "backslashreplace" if stream_name == "stderr" else "strict"
-        self.buffer = CappedBytes(self)
-
-    def writable(self):
-        return True
-
-    def fileno(self):
-        return 2 if self.stream_name == "stderr" else 1
-
-    def reconfigure(self, *, encoding=None, errors=None, newline=None, line_buffering=None, write_through=None):
-        if encoding is not None:
-            codecs.lookup(encoding)
-        if errors is not None:
-            codecs.lookup_error(errors)
-        if newline not in (None, "", "\n", "\r", "\r\n"):
-            raise ValueError(f"illegal newline value: {newline!r}")
-        if errors is not None:
-            self.errors = errors
-
-    def write(self, s):
-        if not isinstance(s, str):
-            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
-        if not s.isascii():
-            # As CPython's stream encodes it: a lone surrogate standard output cannot take raises here.
-            data = s.encode("utf-8", self.errors)
-            if self.errors not in ("strict", "surrogateescape", "surrogatepass"):
-                s = data.decode("utf-8", "replace")
-        return (self if self.into is None else self.into).keep(s)
+        self.into = into
 
     def keep(self, s):
         """Keep the text ``s`` (encoded as the writing stream's error handler says) within the cap, and relay
@@ -233,21 +194,104 @@ class CappedStream(io.TextIOBase):
             self.truncated = True
         return len(s)
 
-    def getvalue(self):
-        text = "".join(p for p in self.parts if type(p) is str)
+    def text(self):
+        """The text kept, with the cut noted."""
+        text = "".join(self.parts)
         if self.truncated:
             text += f"\n[output cut at {self.cap} characters]"
         return text
 
 
+def _stream_table():
+    """The table of the streams the harness made, each to what it keeps (``_Kept``): functions to add a stream,
+    to find what a stream keeps (None for a stream the harness did not make, or one it is done with), and to
+    forget every stream (at each run's start: a stream an earlier run's code still holds then keeps nothing)."""
+    table = {}
+    ident = id
+
+    def add(stream, kept):
+        # (The stream is held with what it keeps: its id stays its own while it is in the table.)
+        if ident(stream) not in table:
+            table[ident(stream)] = (stream, kept)
+
+    def kept_of(stream):
+        held = table.get(ident(stream))
+        return held[1] if held is not None and held[0] is stream else None
+
+    def forget():
+        table.clear()
+
+    return add, kept_of, forget
+
+
+_add_stream, _kept_of, _forget_streams = _stream_table()
+
+
+class CappedStream(io.TextIOBase):
+    """A text stream that keeps at most ``cap`` characters and notes the cut;
+    with ``relay`` (``relay(stream_name, text)``), it also sends each piece it keeps.
+
+    It stands for ``sys.stdout`` and ``sys.stderr`` as a terminal's text stream does for code written for
+    one: ``encoding``, ``errors``, ``buffer`` (bytes, read as UTF-8), ``fileno()`` (descriptor 2 for
+    standard error, else 1: what is written there is dropped) and ``reconfigure()`` (its arguments are
+    checked as CPython checks them; the text is kept as text whatever the encoding). Text the stream's
+    encoding cannot take is refused as CPython's stream refuses it, with the error handler CPython gives it
+    with a UTF-8 encoding: standard output ``strict`` (a surrogate such as ``"\\ud83d"`` raises
+    ``UnicodeEncodeError``), standard error ``backslashreplace`` (written as ``\\ud83d``);
+    ``reconfigure(errors=...)`` changes it. ``into``: another stream whose kept text this one's joins, in the
+    order written (standard output and error while test.py is imported, kept as one text).
+
+    What it keeps is not its own attribute (``_Kept``, read with ``_kept_of``): the harness reads it there, and
+    a second ``__init__`` on a stream changes nothing of it. Text written to a stream the harness is done with
+    (a thread of an earlier run's) is dropped."""
+
+    encoding = "utf-8"
+    # (A class attribute, so that each stream's own, set as it is made, is read before io.TextIOBase's.)
+    errors = "strict"
+    line_buffering = False
+    write_through = True
+
+    def __init__(self, cap, relay=None, stream_name="", into=None):
+        self.errors = "backslashreplace" if stream_name == "stderr" else "strict"
+        self.buffer = CappedBytes(self)
+        _add_stream(self, _Kept(cap, relay, stream_name, _kept_of(into) if into is not None else None))
+
+    def writable(self):
+        return True
+
+    def fileno(self):
+        kept = _kept_of(self)
+        return 2 if kept is not None and kept.stream_name == "stderr" else 1
+
+    def reconfigure(self, *, encoding=None, errors=None, newline=None, line_buffering=None, write_through=None):
+        if encoding is not None:
+            codecs.lookup(encoding)
+        if errors is not None:
+            codecs.lookup_error(errors)
+        if newline not in (None, "", "\n", "\r", "\r\n"):
+            raise ValueError(f"illegal newline value: {newline!r}")
+        if errors is not None:
+            self.errors = errors
+
+    def write(self, s):
+        if not isinstance(s, str):
+            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        if not s.isascii():
+            # As CPython's stream encodes it: a lone surrogate standard output cannot take raises here.
+            data = s.encode("utf-8", self.errors)
+            if self.errors not in ("strict", "surrogateescape", "surrogatepass"):
+                s = data.decode("utf-8", "replace")
+        kept = _kept_of(self)
+        if kept is None:
+            return len(s)
+        # (As a str: a subclass's methods never run in what the harness keeps.)
+        return (kept if kept.into is None else kept.into).keep(str.__str__(s))
+
+
 def _printed_while_importing(stream):
-    """What the import stream kept, read by the class's own ``getvalue`` (code under test held the stream while
-    it was imported, and could set a ``getvalue`` of its own on it, or change what it keeps)."""
-    try:
-        text = CappedStream.getvalue(stream)
-    except Exception:  # noqa: BLE001 - what it keeps was replaced by code under test
-        return "[what was printed while importing could not be read: code under test changed its stream]"
-    return text if type(text) is str else ""
+    """What the import stream kept (standard output's and error's text while test.py was imported)."""
+    kept = _kept_of(stream)
+    return kept.text() if kept is not None else ""
 
 
 def _cut(text, cap, what):
@@ -460,7 +504,10 @@ class Run:
         self.current = state
         self.emit({"type": "test-start", "id": state.id})
         out, err = CappedStream(self.cap, self.relay, "stdout"), CappedStream(self.cap, self.relay, "stderr")
-        state.streams = (sys.stdout, sys.stderr, out, err)
+        # Kept for the rest of the process: another thread may be in print() with this stream, which CPython
+        # before 3.12 holds without a reference of its own (freed under it, the interpreter crashes).
+        _keep_alive(out, err)
+        state.streams = (sys.stdout, sys.stderr, _kept_of(out), _kept_of(err))
         sys.stdout, sys.stderr = out, err
         state.t0 = _perf()
 
@@ -471,9 +518,6 @@ class Run:
         duration = (_perf() - state.t0) * 1000.0
         old_out, old_err, out, err = state.streams
         sys.stdout, sys.stderr = old_out, old_err
-        # Kept for the rest of the run: another thread may be in print() with this stream, which CPython
-        # before 3.12 holds without a reference of its own (freed under it, the interpreter crashes).
-        _keep_alive(out, err)
         if not state.outcomes and not state.subtests:
             # unittest reported nothing: the test is being unwound by an interrupt, which is reported as such.
             return
@@ -507,8 +551,8 @@ class Run:
                 "traceback": tb,
                 "testFrames": test_frames,
                 "line": line,
-                "stdout": self.with_preface(out.getvalue()),
-                "stderr": err.getvalue(),
+                "stdout": self.with_preface(out.text()),
+                "stderr": err.text(),
                 "stdoutTruncated": out.truncated,
                 "stderrTruncated": err.truncated,
                 "subtests": state.subtests,
@@ -754,7 +798,7 @@ def _import_tests(config, run, import_out, cached):
 
     saved = sys.stdout, sys.stderr
     # Two streams, as a process has (standard error's descriptor and error handler its own), kept as one text.
-    sys.stdout, sys.stderr = import_out, CappedStream(import_out.cap, stream_name="stderr", into=import_out)
+    sys.stdout, sys.stderr = import_out, CappedStream(run.cap, stream_name="stderr", into=import_out)
     try:
         path = os.path.join(run.workdir, config["tests_file"])
         # The classes test.py defines, read before it runs (and imports the candidate, which could rewrite it).
@@ -941,7 +985,7 @@ _BASE_TRACEBACK = BaseException.__traceback__.__get__
 def _collection_error(exc, run, import_out):
     """The collection-error event for ``exc``, raised while test.py was imported. Whatever the exception's
     attributes do (properties that raise, or answer differently at each read), the event goes out."""
-    printed = f"\n[printed while importing]\n{_printed_while_importing(import_out)}" if import_out.size else ""
+    printed = f"\n[printed while importing]\n{_printed_while_importing(import_out)}" if _kept_of(import_out).size else ""
     try:
         # test.py's own frames marked (by their code, as the harness compiled it), for the host to give them their
         # source lines, as under a test's failure; when the import failed before test.py was compiled, none.
@@ -1004,8 +1048,8 @@ def _stopped(run, exc):
         if current is not None:
             out, err = state.streams[2], state.streams[3]
             printed = {
-                "stdout": run.with_preface(out.getvalue()),
-                "stderr": err.getvalue(),
+                "stdout": run.with_preface(out.text()),
+                "stderr": err.text(),
                 "stdoutTruncated": out.truncated,
                 "stderrTruncated": err.truncated,
             }
@@ -1030,11 +1074,14 @@ def run_tests(config, emit_text):
     (optional list of test ids: run just these, e.g. after a crash)."""
 
     # What they hold is in their closures, not in defaults: the sink and the relay are reachable
-    # (``recode_check.SINK``, a test's ``sys.stdout.relay``), and a caller can pass its own in place of a
+    # (``recode_check.SINK``; the relay was a test's ``sys.stdout.relay`` before a stream's kept text left the
+    # stream, ``_Kept``), and a caller can pass its own in place of a
     # default (a sink given an event writer of the candidate's handed it where check() was called: test.py's
     # method and line). The closures of the harness's functions cannot be read (``seal_closures``), and
     # whoever held the event writer would write lines the host takes for the harness's.
     dumps, held = _dumps, HELD_EVENTS
+    # The streams of earlier runs keep nothing from here on (a thread of theirs that still prints).
+    _forget_streams()
 
     def emit(event):
         emit_text(dumps(event), event["type"] in held)
@@ -1042,7 +1089,7 @@ def run_tests(config, emit_text):
     left = [OUTPUT_EVENTS, OUTPUT_CHARS]
     _str, _len, _type, _float = str, len, type, float
 
-    # Reachable (a test's ``sys.stdout.relay``): it sends output events only, within the run's budget.
+    # It may be reachable (``run.relay``): it sends output events only, within the run's budget.
     def relay(name, text):
         if name not in ("stdout", "stderr") or left[0] <= 0 or left[1] <= 0:
             return
@@ -1135,7 +1182,7 @@ def run_tests(config, emit_text):
             tests = _import_tests(config, run, import_out, cached_test)
         except KeyboardInterrupt as exc:
             text, line = format_exc(exc, run.target_abs, run.workdir)
-            if import_out.size:
+            if _kept_of(import_out).size:
                 text += f"\n[printed while importing]\n{_printed_while_importing(import_out)}"
             emit(
                 {
@@ -1220,7 +1267,7 @@ def run_tests(config, emit_text):
         # watch (a property ``__class__`` that its ``isinstance`` reads), and what it changed then would be in
         # the copies. A change made after this is not in them, and the next look sees it.
         run.refuse(_foreign_in_test_module(run, {type(t) for t in tests}))
-        if import_out.size:
+        if _kept_of(import_out).size:
             run.preface = f"[printed while importing]\n{_printed_while_importing(import_out)}\n"
         run.check_guard()
         # As ``python -m unittest`` runs a suite (TextTestRunner, warnings "default" when no -W option is given):

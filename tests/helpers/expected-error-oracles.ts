@@ -573,7 +573,7 @@ ${WRAP_PUBLIC}`;
 /**
  * `stub` with `fn` replaced by a probe that calls every function of the harness's that code under test can reach
  * with arguments in place of its defaults (the readers' `sys._getframe`, traceback's walk, `_imp.create_builtin`,
- * `_imp.create_dynamic` and `_imp.get_frozen_object` natively, the check sink, the output relay, the signal
+ * `_imp.create_dynamic` and `_imp.get_frozen_object` natively, the check sink, the signal
  * functions), and reads the sink's closure. Fails with `route: outcome` for each ("OPEN" when the call went through).
  */
 export function passedDefaultsProbe(stub: string, fn: string): string {
@@ -594,7 +594,6 @@ def ${fn}(*a, **k):
         ("_imp.create_dynamic", lambda: _imp.create_dynamic(spec, None, {}, lambda s: "_ctypes")),
         ("_imp.get_frozen_object", lambda: _imp.get_frozen_object("zipimport", None, {})),
         ("the check sink", lambda: recode_check.SINK("k", "1", 0.0, 0.0, None, None, print)),
-        ("the output relay", lambda: sys.stdout.relay("stdout", "x", print)),
         ("signal.signal", lambda: _signal.signal(_signal.SIGUSR1, _signal.SIG_DFL, print)),
         ("signal.getsignal", lambda: _signal.getsignal(_signal.SIGUSR1, print)),
     ]

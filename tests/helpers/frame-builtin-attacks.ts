@@ -114,11 +114,11 @@ export function superSetUpTests(tests: string): string {
 }
 
 /**
- * The candidate `canonical` that hands the harness's output relay (`sys.stdout.relay`) a string whose `__str__`
- * (a C chain) calls `locals()` while the relay's own frame runs, and prints `REACHED <names>` when what it got
- * holds the relay's locals (its budget, its event writer).
+ * The candidate `canonical` that hands a test's `sys.stdout.write` (the harness's code) a string whose
+ * `isascii` (a C chain) calls `locals()` while the stream's own frame runs, and prints `REACHED <names>` when
+ * what it got holds the harness's locals (what the stream keeps, or the relay's event writer).
  */
-export function relayLocalsAttack(canonical: string): string {
+export function streamLocalsAttack(canonical: string): string {
   return `${canonical}
 
 import functools as _ft, itertools as _it, operator as _op, sys as _sys
@@ -127,21 +127,20 @@ _taken = []
 
 
 class _Text(str):
-    __str__ = staticmethod(_ft.partial(next, _it.chain(filter(None, map(_taken.append, map(_op.call, _it.repeat(locals, 1)))), ["x"])))
+    isascii = staticmethod(_ft.partial(next, _it.chain(filter(None, map(_taken.append, map(_op.call, _it.repeat(locals, 1)))), [True])))
 
 
 _real_filter_rl = min_p_filter
 
 
 def min_p_filter(probs, p_base):
-    relay = getattr(_sys.stdout, "relay", None)
-    if relay is not None and not _taken:
+    if not _taken:
         try:
-            relay("stdout", _Text(""))
+            _sys.stdout.write(_Text("x"))
         except Exception as e:
             print("refused:", type(e).__name__)
     for found in _taken:
-        if isinstance(found, dict) and "_emit" in found:
+        if isinstance(found, dict) and ("_emit" in found or "kept" in found or "self" in found):
             print("REACHED", sorted(found))
     return _real_filter_rl(probs, p_base)
 `;

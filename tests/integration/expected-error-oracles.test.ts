@@ -173,7 +173,6 @@ describe.each(["pyodide", "native"] as const)("%s: code under test that tells wh
       "_imp.create_dynamic",
       "_imp.get_frozen_object",
       "the check sink",
-      "the output relay",
       "signal.signal",
       "signal.getsignal",
     ]) {

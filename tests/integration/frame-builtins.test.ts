@@ -18,7 +18,7 @@ import {
   type FrameBuiltinRoute,
   frameBuiltinAttack,
   namedTupleCasesTests,
-  relayLocalsAttack,
+  streamLocalsAttack,
   superSetUpTests,
   testBuiltinsAttack,
 } from "../helpers/frame-builtin-attacks";
@@ -49,8 +49,8 @@ describe.each(["pyodide", "native"] as const)("%s: frame-reading built-ins calle
     },
   );
 
-  it("locals() called by C code while the harness's output relay runs reads nothing of the relay's", async () => {
-    const r = await runtime().run(taskRunRequest(task, relayLocalsAttack(task.canonical)));
+  it("locals() called by C code while a test's output stream writes reads nothing of the harness's", async () => {
+    const r = await runtime().run(taskRunRequest(task, streamLocalsAttack(task.canonical)));
     const out = r.tests.map((t) => t.stdout ?? "").join("");
     expect(out).not.toMatch(/REACHED/);
     expect(out).toMatch(/refused: RuntimeError/);

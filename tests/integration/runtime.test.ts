@@ -472,6 +472,42 @@ __getattr__ = _ns["__getattr__"]
     expect(t?.status).toBe("passed");
   });
 
+  it("holds the output cap whatever the code sets on its streams, at import and in a test", async () => {
+    // The code holds the stream (sys.stdout): it raised its cap, reset its size, called its __init__ again, or
+    // set a getvalue of its own, and printed megabytes, or text the harness read as the test's output.
+    const flood = `import sys
+sys.stdout.cap = 10**9
+sys.stdout.size = -10**9
+print("i" * 300_000)
+${GOOD.replace(
+  'print("hello from the candidate")',
+  `import sys
+    sys.stdout.cap = 10**9
+    sys.stderr.size = -10**9
+    type(sys.stdout).__init__(sys.stdout, 10**9)
+    print("o" * 300_000)
+    sys.stderr.write("e" * 300_000)
+    sys.stdout.truncated = False
+    sys.stdout.getvalue = lambda: "forged"
+    try:
+        sys.stdout.parts.append("p" * 300_000)
+    except AttributeError:
+        pass`,
+)}`;
+    const r = await rt.run(request(flood, { expected, outputCap: 1000 }));
+    expect(r.incident).toBeNull();
+    const t = r.tests.find((x) => x.id === "TestCore.test_output");
+    expect([t?.status, t?.message]).toEqual(["passed", ""]);
+    expect([t?.stdoutTruncated, t?.stderrTruncated]).toEqual([true, true]);
+    expect(t?.stderr).toBe(`${"e".repeat(1000)}\n[output cut at 1000 characters]`);
+    expect(t?.stdout).toBe(`${"o".repeat(1000)}\n[output cut at 1000 characters]`);
+    // What the first test shows: the import's text, cut, then its own, cut.
+    const first = r.tests.find((x) => x.stdout.startsWith("[printed while importing]"));
+    expect(first?.stdout.length).toBeLessThan(2200);
+    expect(first?.stdout).toContain(`${"i".repeat(1000)}\n[output cut at 1000 characters]`);
+    expect(r.tests.every((x) => x.stdout.length < 2200)).toBe(true);
+  });
+
   it("stops on request (abort signal)", async () => {
     const tests = `${TESTS}\n    def test_zloop(self):\n        import sys\n        print("to stderr", file=sys.stderr)\n        loop()\n`;
     const ac = new AbortController();
@@ -807,11 +843,13 @@ describe.each(["pyodide", "native"] as const)("%s: output printed while importin
       // host then blamed test.py: "no unit tests were collected from test.py").
       const spoiled = await rt.run({
         ...base,
-        candidate: "import sys\nprint('x')\nsys.stdout.parts.append(12345)\nraise ValueError('broken import')\n",
+        candidate: "import sys\nprint('x')\nsys.stdout.parts = [12345]\nsys.stdout.getvalue = None\nraise ValueError('broken import')\n",
       });
       expect(spoiled.collectionError?.message).toContain("broken import");
-      const kept = await rt.run({ ...base, candidate: "import sys\nprint('x')\nsys.stdout.parts.append(12345)\n" });
+      expect(spoiled.collectionError?.traceback).toContain("[printed while importing]\nx\n");
+      const kept = await rt.run({ ...base, candidate: "import sys\nprint('x')\nsys.stdout.parts = [12345]\nsys.stdout.getvalue = None\n" });
       expect(kept.tests.map((t) => t.status)).toEqual(["passed", "passed"]);
+      expect(kept.tests[0]?.stdout).toBe("[printed while importing]\nx\n\n");
       const skip = await rt.run({
         ...base,
         candidate:
