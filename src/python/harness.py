@@ -133,6 +133,35 @@ def _keep_alive(*objects, _kept=[]):  # noqa: B006 - the list is the point: it l
     _kept.extend(objects)
 
 
+def _interrupts_kept():
+    """Set ``sys.unraisablehook`` (before the guard is made, which notes it): a ``KeyboardInterrupt`` the
+    interpreter can only report as ignored, raised where no code can catch it (in a finalizer, or in a callback
+    from C), is raised again at the interpreter's next check; anything else is reported as CPython reports it.
+    The time limit's interrupt is sent once: one that came while the guard's dictionary watcher ran (a ctypes
+    callback at every change of a dictionary it watches, whose conversion of an address to text checks for
+    signals) was reported as ignored, and the run's loop went on until the instance was replaced ("did not
+    respond to the interrupt"); now and then as a run began, nearly always in a loop that changes such a
+    dictionary. CPython reports such an interrupt as ignored and goes on."""
+    import _thread
+    import signal
+
+    class Interrupt(int):
+        # The signal's number, whose ``again`` raises it again: ``_thread.interrupt_main`` as a property's getter,
+        # which the interpreter does not follow with a look at pending signals, as it follows a call (the
+        # interrupt would be raised in the hook itself at once, and reported as ignored again).
+        again = property(_thread.interrupt_main)
+
+    sigint, report, stop = Interrupt(signal.SIGINT), sys.__unraisablehook__, KeyboardInterrupt
+
+    def unraisablehook(unraisable):
+        if isinstance(getattr(unraisable, "exc_value", None), stop):
+            sigint.again  # noqa: B018 - the property's getter is the point
+        else:
+            report(unraisable)
+
+    sys.unraisablehook = unraisablehook
+
+
 class CappedBytes(io.BufferedIOBase):
     """The ``buffer`` of a :class:`CappedStream`: bytes written to it are read as UTF-8 (a character cut
     between writes waits for its rest; bytes that are no UTF-8 become U+FFFD) and kept by the text stream."""
@@ -1319,6 +1348,7 @@ def _main():
     del given
 
     install_array_stand_in()
+    _interrupts_kept()
     # The task's packages, imported before the guard is made, so that it watches them (recode_guard.WATCHED_PACKAGES),
     # and before the run's folder joins the import path (where a file could stand in for one).
     import_packages(config.get("packages") or ())
@@ -2095,6 +2125,7 @@ def seal():
     walks that would find them, and frames). The harness itself reports through a device file, not a JavaScript
     function, so no JavaScript object is left on the Python heap for frames
     to reach."""
+    _interrupts_kept()
     # The protected classes are made immutable first, and the counter of dictionary changes made (the
     # guard's, see recode_touch): both take ctypes, which the seal then refuses.
     # unittest.mock before the classes are frozen: its patches tell the guard who made them (_patch_notes).

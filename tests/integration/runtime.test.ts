@@ -746,6 +746,20 @@ def run(tc):
     expect(kinds.filter((k) => !k.endsWith(": timeout"))).toEqual([]);
   });
 
+  it("the interrupt stops a loop that changes a dictionary the guard watches (its watcher's callback took it)", async () => {
+    // The guard counts the changes of the dictionaries it watches with a callback from C, in which the interrupt
+    // was reported as ignored: the loop went on and the instance was replaced, at nearly every run (and now and
+    // then in the harness's own changes as a run began). Ended by the interrupt, the change left in the
+    // built-ins makes the run not trusted.
+    const loop = "import builtins\ndef run(tc):\n    d = vars(builtins)\n    while True:\n        d['_x'] = None\n        del d['_x']\n";
+    const kinds: string[] = [];
+    for (let ms = 20; ms <= 200; ms += 20) {
+      const r = await rt.run({ ...probe(loop), timeLimitMs: ms });
+      kinds.push(`${ms} ms: ${r.incident?.kind}`);
+    }
+    expect(kinds.filter((k) => k.endsWith(": terminated"))).toEqual([]);
+  });
+
   it("names the package and the source when a package cannot be loaded", async () => {
     const empty = mkdtempSync(join(tmpdir(), "recode-empty-wheels-"));
     const rt2 = createRuntime("pyodide", { packageBaseUrl: `${empty}/` });
