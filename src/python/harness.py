@@ -134,14 +134,15 @@ def _keep_alive(*objects, _kept=[]):  # noqa: B006 - the list is the point: it l
 
 
 def _interrupts_kept():
-    """Set ``sys.unraisablehook`` (before the guard is made, which notes it): a ``KeyboardInterrupt`` the
+    """Set ``sys.unraisablehook`` (before the guard is made): a ``KeyboardInterrupt`` the
     interpreter can only report as ignored, raised where no code can catch it (in a finalizer, or in a callback
     from C), is raised again at the interpreter's next check; anything else is reported as CPython reports it.
     The time limit's interrupt is sent once: one that came while the guard's dictionary watcher ran (a ctypes
     callback at every change of a dictionary it watches, whose conversion of an address to text checks for
     signals) was reported as ignored, and the run's loop went on until the instance was replaced ("did not
     respond to the interrupt"); now and then as a run began, nearly always in a loop that changes such a
-    dictionary. CPython reports such an interrupt as ignored and goes on."""
+    dictionary. CPython reports such an interrupt as ignored and goes on. Code under test may set a hook of its
+    own: an interrupt lost in it then ends the run at the grace period, as one the code catches does."""
     import _thread
     import signal
 
@@ -188,8 +189,8 @@ class _Kept:
     """What a :class:`CappedStream` kept: at most ``cap`` characters in ``parts`` (``size`` of them), whether
     more was written (``truncated``), and where its text goes (``relay``, ``into``). The stream does not hold it:
     code under test holds the stream (``sys.stdout``) and could raise its cap, reset its size or put text of its
-    own among what it kept; it is reached through :func:`_kept_of` alone, whose table is in a closure code
-    under test cannot read."""
+    own among what it kept. The harness holds it from the stream's opening (``_capped_streams``), and the stream
+    finds it through a table in its methods' closures, which code under test cannot read."""
 
     __slots__ = ("cap", "parts", "size", "truncated", "relay", "stream_name", "relayed", "into")
 
@@ -231,96 +232,89 @@ class _Kept:
         return text
 
 
-def _stream_table():
-    """The table of the streams the harness made, each to what it keeps (``_Kept``): functions to add a stream,
-    to find what a stream keeps (None for a stream the harness did not make, or one it is done with), and to
-    forget every stream (at each run's start: a stream an earlier run's code still holds then keeps nothing)."""
+def _capped_streams():
+    """The class of the harness's output streams (:class:`CappedStream`), and a function that opens one and returns
+    it with what it keeps (``open_stream(cap, relay=None, stream_name="", into=None) -> (stream, kept)``; ``into``:
+    a ``_Kept`` this stream's text joins). Which stream keeps what is in a table held in the closures of the
+    class's methods and of that function, which code under test cannot read (nor a function that would empty it:
+    the table lives as long as the interpreter's memory does, one run, as the restore after a run puts the memory
+    back, or a native process); the harness holds the ``_Kept`` it is given and reads it, never the stream."""
     table = {}
-    ident = id
-
-    def add(stream, kept):
-        # (The stream is held with what it keeps: its id stays its own while it is in the table.)
-        if ident(stream) not in table:
-            table[ident(stream)] = (stream, kept)
+    ident, plain, kept_class, capped_bytes = id, str.__str__, _Kept, CappedBytes
 
     def kept_of(stream):
         held = table.get(ident(stream))
         return held[1] if held is not None and held[0] is stream else None
 
-    def forget():
-        table.clear()
+    class CappedStream(io.TextIOBase):
+        """A text stream that keeps at most ``cap`` characters and notes the cut;
+        with ``relay`` (``relay(stream_name, text)``), it also sends each piece it keeps.
 
-    return add, kept_of, forget
+        It stands for ``sys.stdout`` and ``sys.stderr`` as a terminal's text stream does for code written for
+        one: ``encoding``, ``errors``, ``buffer`` (bytes, read as UTF-8), ``fileno()`` (descriptor 2 for
+        standard error, else 1: what is written there is dropped) and ``reconfigure()`` (its arguments are
+        checked as CPython checks them; the text is kept as text whatever the encoding). Text the stream's
+        encoding cannot take is refused as CPython's stream refuses it, with the error handler CPython gives it
+        with a UTF-8 encoding: standard output ``strict`` (a surrogate such as ``"\\ud83d"`` raises
+        ``UnicodeEncodeError``), standard error ``backslashreplace`` (written as ``\\ud83d``);
+        ``reconfigure(errors=...)`` changes it.
 
+        What it keeps is not its own (``_Kept``): a second ``__init__`` on a stream changes nothing of it."""
 
-_add_stream, _kept_of, _forget_streams = _stream_table()
+        encoding = "utf-8"
+        # (A class attribute, so that each stream's own, set as it is made, is read before io.TextIOBase's.)
+        errors = "strict"
+        line_buffering = False
+        write_through = True
 
+        def __init__(self, cap, relay=None, stream_name="", into=None):
+            self.errors = "backslashreplace" if stream_name == "stderr" else "strict"
+            self.buffer = capped_bytes(self)
+            # (The stream is held with what it keeps: its id stays its own while it is in the table.)
+            if ident(self) not in table:
+                table[ident(self)] = (self, kept_class(cap, relay, stream_name, into if type(into) is kept_class else None))
 
-class CappedStream(io.TextIOBase):
-    """A text stream that keeps at most ``cap`` characters and notes the cut;
-    with ``relay`` (``relay(stream_name, text)``), it also sends each piece it keeps.
+        def writable(self):
+            return True
 
-    It stands for ``sys.stdout`` and ``sys.stderr`` as a terminal's text stream does for code written for
-    one: ``encoding``, ``errors``, ``buffer`` (bytes, read as UTF-8), ``fileno()`` (descriptor 2 for
-    standard error, else 1: what is written there is dropped) and ``reconfigure()`` (its arguments are
-    checked as CPython checks them; the text is kept as text whatever the encoding). Text the stream's
-    encoding cannot take is refused as CPython's stream refuses it, with the error handler CPython gives it
-    with a UTF-8 encoding: standard output ``strict`` (a surrogate such as ``"\\ud83d"`` raises
-    ``UnicodeEncodeError``), standard error ``backslashreplace`` (written as ``\\ud83d``);
-    ``reconfigure(errors=...)`` changes it. ``into``: another stream whose kept text this one's joins, in the
-    order written (standard output and error while test.py is imported, kept as one text).
+        def fileno(self):
+            kept = kept_of(self)
+            return 2 if kept is not None and kept.stream_name == "stderr" else 1
 
-    What it keeps is not its own attribute (``_Kept``, read with ``_kept_of``): the harness reads it there, and
-    a second ``__init__`` on a stream changes nothing of it. Text written to a stream the harness is done with
-    (a thread of an earlier run's) is dropped."""
+        def reconfigure(self, *, encoding=None, errors=None, newline=None, line_buffering=None, write_through=None):
+            if encoding is not None:
+                codecs.lookup(encoding)
+            if errors is not None:
+                codecs.lookup_error(errors)
+            if newline not in (None, "", "\n", "\r", "\r\n"):
+                raise ValueError(f"illegal newline value: {newline!r}")
+            if errors is not None:
+                self.errors = errors
 
-    encoding = "utf-8"
-    # (A class attribute, so that each stream's own, set as it is made, is read before io.TextIOBase's.)
-    errors = "strict"
-    line_buffering = False
-    write_through = True
+        def write(self, s):
+            if not isinstance(s, str):
+                raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+            # (As a str: a subclass's methods never run here, nor in what the harness keeps.)
+            s = plain(s)
+            if not s.isascii():
+                # As CPython's stream encodes it: a lone surrogate standard output cannot take raises here.
+                errors = self.errors
+                data = s.encode("utf-8", errors)
+                if errors not in ("strict", "surrogateescape", "surrogatepass"):
+                    s = data.decode("utf-8", "replace")
+            kept = kept_of(self)
+            if kept is None:
+                return len(s)
+            return (kept if kept.into is None else kept.into).keep(s)
 
-    def __init__(self, cap, relay=None, stream_name="", into=None):
-        self.errors = "backslashreplace" if stream_name == "stderr" else "strict"
-        self.buffer = CappedBytes(self)
-        _add_stream(self, _Kept(cap, relay, stream_name, _kept_of(into) if into is not None else None))
+    def open_stream(cap, relay=None, stream_name="", into=None):
+        stream = CappedStream(cap, relay, stream_name, into)
+        return stream, kept_of(stream)
 
-    def writable(self):
-        return True
-
-    def fileno(self):
-        kept = _kept_of(self)
-        return 2 if kept is not None and kept.stream_name == "stderr" else 1
-
-    def reconfigure(self, *, encoding=None, errors=None, newline=None, line_buffering=None, write_through=None):
-        if encoding is not None:
-            codecs.lookup(encoding)
-        if errors is not None:
-            codecs.lookup_error(errors)
-        if newline not in (None, "", "\n", "\r", "\r\n"):
-            raise ValueError(f"illegal newline value: {newline!r}")
-        if errors is not None:
-            self.errors = errors
-
-    def write(self, s):
-        if not isinstance(s, str):
-            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
-        if not s.isascii():
-            # As CPython's stream encodes it: a lone surrogate standard output cannot take raises here.
-            data = s.encode("utf-8", self.errors)
-            if self.errors not in ("strict", "surrogateescape", "surrogatepass"):
-                s = data.decode("utf-8", "replace")
-        kept = _kept_of(self)
-        if kept is None:
-            return len(s)
-        # (As a str: a subclass's methods never run in what the harness keeps.)
-        return (kept if kept.into is None else kept.into).keep(str.__str__(s))
+    return CappedStream, open_stream
 
 
-def _printed_while_importing(stream):
-    """What the import stream kept (standard output's and error's text while test.py was imported)."""
-    kept = _kept_of(stream)
-    return kept.text() if kept is not None else ""
+CappedStream, _open_stream = _capped_streams()
 
 
 def _cut(text, cap, what):
@@ -532,11 +526,11 @@ class Run:
         state = _TestState(_test_id(test))
         self.current = state
         self.emit({"type": "test-start", "id": state.id})
-        out, err = CappedStream(self.cap, self.relay, "stdout"), CappedStream(self.cap, self.relay, "stderr")
+        (out, out_kept), (err, err_kept) = _open_stream(self.cap, self.relay, "stdout"), _open_stream(self.cap, self.relay, "stderr")
         # Kept for the rest of the process: another thread may be in print() with this stream, which CPython
         # before 3.12 holds without a reference of its own (freed under it, the interpreter crashes).
         _keep_alive(out, err)
-        state.streams = (sys.stdout, sys.stderr, _kept_of(out), _kept_of(err))
+        state.streams = (sys.stdout, sys.stderr, out_kept, err_kept)
         sys.stdout, sys.stderr = out, err
         state.t0 = _perf()
 
@@ -820,14 +814,14 @@ class _Poison:
     reason = None
 
 
-def _import_tests(config, run, import_out, cached):
+def _import_tests(config, run, import_out, import_kept, cached):
     """Import test.py (which imports the candidate) and load its tests. ``cached``: test.py's bytes ->
     (its code, its ``TestFacts``), either None, as an earlier run compiled and read them (``cache_code``)."""
     import importlib.util
 
     saved = sys.stdout, sys.stderr
     # Two streams, as a process has (standard error's descriptor and error handler its own), kept as one text.
-    sys.stdout, sys.stderr = import_out, CappedStream(run.cap, stream_name="stderr", into=import_out)
+    sys.stdout, sys.stderr = import_out, _open_stream(run.cap, stream_name="stderr", into=import_kept)[0]
     try:
         path = os.path.join(run.workdir, config["tests_file"])
         # The classes test.py defines, read before it runs (and imports the candidate, which could rewrite it).
@@ -1011,10 +1005,10 @@ def _placed(frames, run):
 _BASE_TRACEBACK = BaseException.__traceback__.__get__
 
 
-def _collection_error(exc, run, import_out):
+def _collection_error(exc, run, import_kept):
     """The collection-error event for ``exc``, raised while test.py was imported. Whatever the exception's
     attributes do (properties that raise, or answer differently at each read), the event goes out."""
-    printed = f"\n[printed while importing]\n{_printed_while_importing(import_out)}" if _kept_of(import_out).size else ""
+    printed = f"\n[printed while importing]\n{import_kept.text()}" if import_kept.size else ""
     try:
         # test.py's own frames marked (by their code, as the harness compiled it), for the host to give them their
         # source lines, as under a test's failure; when the import failed before test.py was compiled, none.
@@ -1109,8 +1103,6 @@ def run_tests(config, emit_text):
     # method and line). The closures of the harness's functions cannot be read (``seal_closures``), and
     # whoever held the event writer would write lines the host takes for the harness's.
     dumps, held = _dumps, HELD_EVENTS
-    # The streams of earlier runs keep nothing from here on (a thread of theirs that still prints).
-    _forget_streams()
 
     def emit(event):
         emit_text(dumps(event), event["type"] in held)
@@ -1205,14 +1197,14 @@ def run_tests(config, emit_text):
     guard.watch_classes((), objects=(run,), slotted=slotted, window=run.window)
     run.config_target = config["target"]
     run.config_tests = config["tests_file"]
-    import_out = CappedStream(run.cap)
+    import_out, import_kept = _open_stream(run.cap)
     try:
         try:
-            tests = _import_tests(config, run, import_out, cached_test)
+            tests = _import_tests(config, run, import_out, import_kept, cached_test)
         except KeyboardInterrupt as exc:
             text, line = format_exc(exc, run.target_abs, run.workdir)
-            if _kept_of(import_out).size:
-                text += f"\n[printed while importing]\n{_printed_while_importing(import_out)}"
+            if import_kept.size:
+                text += f"\n[printed while importing]\n{import_kept.text()}"
             emit(
                 {
                     "type": "collection-error",
@@ -1249,7 +1241,7 @@ def run_tests(config, emit_text):
         except BaseException as exc:  # noqa: BLE001 - any import failure is a collection error
             if isinstance(exc, (MemoryError, RecursionError)):
                 poison.reason = type(exc).__name__
-            emit(_collection_error(exc, run, import_out))
+            emit(_collection_error(exc, run, import_kept))
             return run
         only = config.get("only")
         if only is not None:
@@ -1296,8 +1288,8 @@ def run_tests(config, emit_text):
         # watch (a property ``__class__`` that its ``isinstance`` reads), and what it changed then would be in
         # the copies. A change made after this is not in them, and the next look sees it.
         run.refuse(_foreign_in_test_module(run, {type(t) for t in tests}))
-        if _kept_of(import_out).size:
-            run.preface = f"[printed while importing]\n{_printed_while_importing(import_out)}\n"
+        if import_kept.size:
+            run.preface = f"[printed while importing]\n{import_kept.text()}\n"
         run.check_guard()
         # As ``python -m unittest`` runs a suite (TextTestRunner, warnings "default" when no -W option is given):
         # every warning shown once per place, DeprecationWarning and ResourceWarning included, whatever test.py

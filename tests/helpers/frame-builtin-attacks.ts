@@ -116,7 +116,8 @@ export function superSetUpTests(tests: string): string {
 /**
  * The candidate `canonical` that hands a test's `sys.stdout.write` (the harness's code) a string whose
  * `isascii` (a C chain) calls `locals()` while the stream's own frame runs, and prints `REACHED <names>` when
- * what it got holds the harness's locals (what the stream keeps, or the relay's event writer).
+ * what it got holds the harness's locals (what the stream keeps, or the relay's event writer), and `UNTOUCHED` when
+ * the stream called none of the string's methods.
  */
 export function streamLocalsAttack(canonical: string): string {
   return `${canonical}
@@ -139,6 +140,8 @@ def min_p_filter(probs, p_base):
             _sys.stdout.write(_Text("x"))
         except Exception as e:
             print("refused:", type(e).__name__)
+        if not _taken:
+            print("UNTOUCHED")
     for found in _taken:
         if isinstance(found, dict) and ("_emit" in found or "kept" in found or "self" in found):
             print("REACHED", sorted(found))

@@ -508,6 +508,41 @@ ${GOOD.replace(
     expect(r.tests.every((x) => x.stdout.length < 2200)).toBe(true);
   });
 
+  it("no function of the harness's hands out what a test's stream keeps: test.py's own output stays, within the cap", async () => {
+    // A function that found what a stream keeps was a global of the harness's (reached through the stream's
+    // method's globals, or sys.modules): with it, the code raised the cap, emptied what test.py had printed, or
+    // put text of its own in its place. Every function of the harness's whose name speaks of a stream or what
+    // it keeps is called here with the stream, and whatever comes back that holds a cap is changed.
+    const grab = `import sys
+def _grab():
+    found = []
+    H = type(sys.stdout).write.__globals__
+    for name, fn in list(H.items()):
+        if callable(fn) and ("kept" in name.lower() or "stream" in name.lower()):
+            try:
+                got = fn(sys.stdout)
+            except Exception:
+                continue
+            for item in (got if isinstance(got, tuple) else (got,)):
+                if hasattr(item, "cap") and hasattr(item, "parts"):
+                    found.append(item)
+    return found
+def noisy():
+    for k in _grab() + _grab():
+        k.cap = 10**9
+        k.size = 0
+        k.parts = ["FORGED\\n"]
+    print("c" * 300_000)
+`;
+    const tests =
+      'import unittest\nfrom pkg.mod import noisy\n\nclass TestCore(unittest.TestCase):\n    def test_output(self):\n        print("printed by test.py")\n        noisy()\n';
+    const r = await rt.run(request(grab, { tests, interfaceOf: {}, outputCap: 1000 }));
+    expect(r.incident).toBeNull();
+    const t = r.tests.find((x) => x.id === "TestCore.test_output");
+    expect([t?.status, t?.stdoutTruncated]).toEqual(["passed", true]);
+    expect(t?.stdout).toBe(`printed by test.py\n${"c".repeat(1000 - 19)}\n[output cut at 1000 characters]`);
+  });
+
   it("stops on request (abort signal)", async () => {
     const tests = `${TESTS}\n    def test_zloop(self):\n        import sys\n        print("to stderr", file=sys.stderr)\n        loop()\n`;
     const ac = new AbortController();
