@@ -317,6 +317,12 @@ def _capped_streams():
 CappedStream, _open_stream = _capped_streams()
 
 
+def _printed_while_importing(kept):
+    """What the import stream kept (standard output and error while test.py was imported) under its header, or
+    "" when nothing was printed."""
+    return f"[printed while importing]\n{kept.text()}" if kept.size else ""
+
+
 def _cut(text, cap, what):
     if len(text) <= cap:
         return text
@@ -1008,7 +1014,8 @@ _BASE_TRACEBACK = BaseException.__traceback__.__get__
 def _collection_error(exc, run, import_kept):
     """The collection-error event for ``exc``, raised while test.py was imported. Whatever the exception's
     attributes do (properties that raise, or answer differently at each read), the event goes out."""
-    printed = f"\n[printed while importing]\n{import_kept.text()}" if import_kept.size else ""
+    printed = _printed_while_importing(import_kept)
+    printed = f"\n{printed}" if printed else ""
     try:
         # test.py's own frames marked (by their code, as the harness compiled it), for the host to give them their
         # source lines, as under a test's failure; when the import failed before test.py was compiled, none.
@@ -1096,9 +1103,8 @@ def run_tests(config, emit_text):
     workdir), tests_file, output_cap (characters per stream per test), only
     (optional list of test ids: run just these, e.g. after a crash)."""
 
-    # What they hold is in their closures, not in defaults: the sink and the relay are reachable
-    # (``recode_check.SINK``; the relay was a test's ``sys.stdout.relay`` before a stream's kept text left the
-    # stream, ``_Kept``), and a caller can pass its own in place of a
+    # What they hold is in their closures, not in defaults: the sink is reachable (``recode_check.SINK``), and
+    # the relay may be (``run.relay``), and a caller can pass its own in place of a
     # default (a sink given an event writer of the candidate's handed it where check() was called: test.py's
     # method and line). The closures of the harness's functions cannot be read (``seal_closures``), and
     # whoever held the event writer would write lines the host takes for the harness's.
@@ -1204,7 +1210,7 @@ def run_tests(config, emit_text):
         except KeyboardInterrupt as exc:
             text, line = format_exc(exc, run.target_abs, run.workdir)
             if import_kept.size:
-                text += f"\n[printed while importing]\n{import_kept.text()}"
+                text += f"\n{_printed_while_importing(import_kept)}"
             emit(
                 {
                     "type": "collection-error",
@@ -1289,7 +1295,7 @@ def run_tests(config, emit_text):
         # the copies. A change made after this is not in them, and the next look sees it.
         run.refuse(_foreign_in_test_module(run, {type(t) for t in tests}))
         if import_kept.size:
-            run.preface = f"[printed while importing]\n{import_kept.text()}\n"
+            run.preface = f"{_printed_while_importing(import_kept)}\n"
         run.check_guard()
         # As ``python -m unittest`` runs a suite (TextTestRunner, warnings "default" when no -W option is given):
         # every warning shown once per place, DeprecationWarning and ResourceWarning included, whatever test.py
