@@ -65,7 +65,7 @@ describe.each(["pyodide", "native"] as const)("%s: frame-reading built-ins calle
     expect(r.tests.every((t) => t.status !== "passed")).toBe(true);
   });
 
-  it("test.py's built-ins changed between two tests' looks (seen by a class fixture) and put back: not trusted", async () => {
+  it("test.py's built-ins changed as a test ends (seen by a class fixture) and put back: not trusted", async () => {
     const over = { tests: classFixtureTests(task.tests) };
     const errors = "TestSoftmax.test_large_logits_and_errors";
     const honest = await runtime().run(taskRunRequest(task, task.canonical, "test", over));
