@@ -143,10 +143,11 @@ _BETWEEN_TESTS = frozenset(("setUpClass", "tearDownClass", "setUpModule", "tearD
 
 def tests_change_own(tree, class_names):
     """Whether test.py's text (its syntax ``tree``) changes, from inside its tests, its own classes
-    (``cls.x = ...``, ``type(self).x = ...``, ``self.__class__.x = ...``, ``TestFoo.x = ...``, ``setattr``,
-    ``delattr``) and its own module (a ``global`` statement): (classes, module). What it changes itself is
-    not counted against the run (``Guard.watch_classes``'s ``counted``)."""
-    owners = frozenset(class_names) | {"cls", "__class__"}
+    (``cls.x = ...``, or through a classmethod's first parameter of any name, ``type(self).x = ...``,
+    ``self.__class__.x = ...``, ``TestFoo.x = ...``, ``setattr``, ``delattr``, ``type.__setattr__(...)``) and
+    its own module (a ``global`` statement, ``globals()``): (classes, module). What it changes itself is not
+    counted against the run (``Guard.watch_classes``'s ``counted``)."""
+    owners = frozenset(class_names) | {"cls", "__class__"} | _classmethod_firsts(tree)
 
     def is_own(of):
         """Whether the expression ``of`` names one of test.py's classes."""
@@ -170,6 +171,12 @@ def tests_change_own(tree, class_names):
             classes = classes or any(type(t) is _ATTRIBUTE and is_own(t.value) for target in targets for t in _ast_walk(target))
         elif kind is _CALL and type(node.func) is _NAME and node.func.id in ("setattr", "delattr"):
             classes = True
+        elif kind is _CALL and type(node.func) is _ATTRIBUTE and node.func.attr in ("__setattr__", "__delattr__"):
+            classes = True
+        elif inside and kind is _CALL and type(node.func) is _NAME and node.func.id == "globals":
+            # (``globals()["memo"] = ...``, ``globals().update(...)``: its own module's names, as a ``global``
+            # statement's.)
+            module = True
         elif kind is _CALL and _is_patch(node.func) and node.args:
             # A patch of one of its classes (``patch.object(TestFoo, ...)``), or of a name in its own module
             # (``patch.dict(globals(), ...)``; ``patch(f"{__name__}.helper")`` finds only the module of fixtures,
@@ -184,6 +191,17 @@ def tests_change_own(tree, class_names):
             )
         stack.extend((child, inside) for child in _children(node))
     return classes, module
+
+
+def _classmethod_firsts(tree):
+    """The names of the first parameters of test.py's functions decorated with ``classmethod``, whatever
+    they are (``def remember(klass, v): klass.last = v``)."""
+    found = set()
+    for node in _ast_walk(tree):
+        if type(node) in (_FUNCTION_DEF, _ASYNC_DEF) and node.args.args:
+            if any(type(d) is _NAME and d.id == "classmethod" for d in node.decorator_list):
+                found.add(node.args.args[0].arg)
+    return frozenset(found)
 
 
 def _is_patch(func):

@@ -58,6 +58,13 @@ describe("what test.py's text changes itself", () => {
       '    def test_x(self):\n        with mock.patch.dict(globals(), {"helper": None}):\n            pass\n',
       [false, true],
     ],
+    [
+      "a classmethod's first parameter of another name",
+      "    @classmethod\n    def remember(klass, v):\n        klass.last = v\n",
+      [true, false],
+    ],
+    ["type.__setattr__ on a class", "    def test_x(self):\n        type.__setattr__(TestA, 'last', 1)\n", [true, false]],
+    ["its own names through globals()", '    def test_x(self):\n        globals()["_memo"] = [1]\n', [false, true]],
   ] as const)("%s", (_, body, want) => {
     expect(changesOwn(head + body)).toEqual(want);
   });
