@@ -27,6 +27,10 @@ const SCRATCH = SCRATCH_DIRS.map((d) => `${d}/`);
 export const SCRATCH_LIMIT_BYTES = 256 * 1024 ** 2;
 /** Emscripten's (WASI's) errno for "no space left on device". */
 const ENOSPC = 51;
+/** Emscripten's (WASI's) errno for "file name too long". */
+const ENAMETOOLONG = 37;
+/** Longest link target Linux keeps (PATH_MAX, its closing NUL left out). */
+const LINK_TARGET_MAX = 4095;
 
 /** Open flags that can change a file (O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND). */
 const WRITE_FLAGS = 1 | 2 | 64 | 512 | 1024;
@@ -172,6 +176,13 @@ export function watchFiles(fs: WatchedFs): FileWatch {
     wrap(ops, ["setattr"], (a) => {
       const size = (a[1] as { size?: number } | undefined)?.size;
       if (typeof size === "number") grow(a[0] as Sized, size);
+    });
+    // A link's target is kept in JavaScript too: as long as Linux allows, and counted with the files' bytes
+    // (a run that made links of 100,000-character targets held gigabytes).
+    wrap(ops, ["symlink"], (a) => {
+      const target = String(a[2] ?? "");
+      if (target.length > LINK_TARGET_MAX) throw new (fs.ErrnoError as new (errno: number) => Error)(ENAMETOOLONG);
+      grow(undefined, target.length + String(a[1] ?? "").length);
     });
   }
   return {

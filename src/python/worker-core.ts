@@ -21,6 +21,7 @@ import { LineSplitter } from "./line-splitter";
 import { MemorySnapshot, type SnapshotFs, type SnapshotModule } from "./memory-snapshot";
 import { dropDeviceOutput } from "./output-devices";
 import { PACKAGE_ADVICE } from "./package-advice";
+import { capPipes, type PipeFs } from "./pipe-capacity";
 import { PROGRAM_NAME, PYTHON_ENV } from "./python-start";
 import { packSnapshot, unpackSnapshot } from "./snapshot-pack";
 import { WORKDIR } from "./workdir";
@@ -319,6 +320,8 @@ export function createWorkerCore(deps: WorkerCoreDeps): (msg: ToWorker) => Promi
       sealErrorMaker(py);
       freezeIntrinsics();
       fileWatch = watchFiles(py.FS as unknown as WatchedFs);
+      const pipes = (py as unknown as { _module?: { PIPEFS?: PipeFs } })._module?.PIPEFS;
+      if (pipes) capPipes(pipes, (py.FS as unknown as { ErrnoError: new (errno: number) => Error }).ErrnoError);
       // Python itself is sealed at the first run, once that run's packages are loaded (sealPython).
       deps.post({ type: "ready", version: `${version} (pyodide ${py.version})`, fromSnapshot });
     } catch (e) {
