@@ -12,6 +12,7 @@ import { isSharedTask, sharedCanonicalTarget } from "../core/pytest-task";
 import { staleRecording } from "../core/recording";
 import { type CollectionError, makeRunResult, type RunResult } from "../core/results";
 import { type Task, TaskFormatError } from "../core/task";
+import { recordedTests, withUnloadedTests } from "../core/unloaded-tests";
 import { NATIVE_SANDBOXES, type NativeSandbox } from "../python/native-sandbox";
 import { createRuntime } from "../python/node";
 import { taskRunRequest } from "../python/runtime";
@@ -22,7 +23,7 @@ import { packageOptions } from "./run";
 import { BUILTIN_TASKS, loadTaskDir, recordCommandFor, TaskFolderError, taskFoldersToHide, taskPlace } from "./task-fs";
 import { backendLabel } from "./task-gates/doc";
 import { foldForTerminal, jsonLine, outputColumns, printable } from "./terminal-text";
-import { recordedTests, testCommandJson, unrecordedTests, withUnloadedTests } from "./test-result-json";
+import { testCommandJson, unrecordedTests } from "./test-result-json";
 
 /** The text output's test log: every detail, tracebacks of up to 40 lines, and the last lines each test that did not pass printed. */
 const TEXT_LOG = { totalCap: 200_000, tracebackLines: 40, outputLines: 20 } as const;

@@ -1,11 +1,10 @@
 /**
  * What `recode test` says of one graded run: its JSON object (`--json`), and the
- * recorded tests a run is counted against (tests test.py gained since the
- * recording; tests that did not load, listed as not run).
+ * tests test.py gained since the recording (the tests that did not load are
+ * core/unloaded-tests.ts's).
  */
-import { countTests, type Mismatch, makeTestResult, type RunResult } from "../core/results";
+import type { Mismatch, RunResult } from "../core/results";
 import { definesTest, type Task } from "../core/task";
-import { parseExpected } from "../core/values";
 
 /**
  * The JSON object `recode test --json` prints for a graded file (one a line), after `"candidate"` (the file's path
@@ -67,16 +66,6 @@ export function testCommandJson(r: RunResult): TestCommandJson {
   };
 }
 
-/** The ids of the tests expected.json records (its keys, in its order), or null for none or an unreadable file. */
-export function recordedTests(task: Task): ReadonlyMap<string, unknown> | null {
-  if (task.expected === null) return null;
-  try {
-    return parseExpected(task.expected).tests;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Tests of test.py's text that the recording (`known`) does not know (test.py changed since it was recorded); none
  * when the run is not trusted. Only tests test.py defines count: a test the candidate slipped into the run (one of
@@ -85,19 +74,4 @@ export function recordedTests(task: Task): ReadonlyMap<string, unknown> | null {
 export function unrecordedTests(r: RunResult, task: Task, known: ReadonlyMap<string, unknown> | null): string[] {
   if (known === null || r.incident?.kind === "tampered") return [];
   return r.tests.map((t) => t.id).filter((id) => !known.has(id) && definesTest(task.tests, id));
-}
-
-/**
- * A run whose tests did not load (a collection error), with the recorded tests (`known`) listed as `not_run`, so that
- * its counts say how many tests the file got none of ("0 of 6"). A run that listed tests is returned as it is.
- */
-export function withUnloadedTests(r: RunResult, task: Task, known: ReadonlyMap<string, unknown> | null): RunResult {
-  if (r.collectionError === null || r.tests.length > 0 || known === null) return r;
-  const tests = [...known.keys()].map((id) =>
-    makeTestResult(id, "not_run", {
-      interface: task.interfaceOf[id] ?? null,
-      message: "not run: the tests did not load (see the collection error)",
-    }),
-  );
-  return { ...r, tests, counts: countTests(tests) };
 }

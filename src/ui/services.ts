@@ -382,8 +382,16 @@ export class PlaygroundServices {
     // A run in which no test could even start (a package that did not load, Stop before Python was ready) is no
     // turn, nor is a run the student stopped: its result is shown, but it is no verdict on the code.
     const stopped = opts.signal?.aborted === true;
-    if ((result.counts.total > 0 || result.collectionError) && result.incident?.kind !== "packages" && !stopped)
-      this.teaching.addRun(task.id, result, code);
+    if ((result.counts.total > 0 || result.collectionError) && result.incident?.kind !== "packages" && !stopped) {
+      // A run whose tests did not load counts as 0 of the task's recorded tests, as `recode test` counts it (the
+      // reading of expected.json loaded with it, not with the page).
+      let turn = result;
+      if (result.collectionError && result.tests.length === 0) {
+        const { recordedTests, withUnloadedTests } = await import("../core/unloaded-tests");
+        turn = withUnloadedTests(result, task, recordedTests(task));
+      }
+      this.teaching.addRun(task.id, turn, code);
+    }
     // Stored in the background: the result is shown at once.
     void this.repos
       .then((r) => r.runs.save(task.id, code, result))
