@@ -70,6 +70,20 @@ function sameLimits(a: EpisodeConfig, b: EpisodeConfig): boolean {
 }
 
 /**
+ * What differs between the limits a stored episode ran with (`stored`) and this run's (`now`), as
+ * "4 turns (this run: 10)", one item each; empty when {@link sameLimits} holds.
+ */
+export function limitDifferences(stored: EpisodeConfig, now: EpisodeConfig): string[] {
+  const out: string[] = [];
+  if (stored.maxTurns !== now.maxTurns) out.push(`${stored.maxTurns} turns (this run: ${now.maxTurns})`);
+  if (stored.maxSteps !== now.maxSteps) out.push(`${stored.maxSteps} steps per turn (this run: ${now.maxSteps})`);
+  if (protocolOf(stored) !== protocolOf(now)) out.push(`the ${protocolOf(stored)} protocol (this run: ${protocolOf(now)})`);
+  const sampling = (c: EpisodeConfig) => JSON.stringify(c.sampling ?? null);
+  if (sampling(stored) !== sampling(now)) out.push(`sampling ${sampling(stored)} (this run: ${sampling(now)})`);
+  return out;
+}
+
+/**
  * Run (or resume) the episodes of one task at `levels` with `config`,
  * saving to `store` after every turn. Never throws: model, researcher and
  * storage failures end in `error` (and in the saved trajectories); a stop on
@@ -112,7 +126,7 @@ export async function runTaskEpisodes(
       if (t && t.turns.length > 0 && !sameLimits(t.config, config)) {
         // Results are not mixed across turn limits, step limits or sampling.
         return done({
-          error: `L${level} on ${env.task.id} is stored with ${t.config.maxTurns} turns, ${t.config.maxSteps} steps per turn, the ${protocolOf(t.config)} protocol and its own sampling; run with those settings, or set the stored episode aside first`,
+          error: `L${level} on ${env.task.id} is stored with ${limitDifferences(t.config, config).join(", ")}; run with the stored settings to resume it, or delete it first (Results, Delete the runs shown)`,
         });
       }
       if (t?.finished && t.stoppedReason !== "error") {

@@ -146,8 +146,13 @@ describe.each(Object.keys(STORES))("the episode runner over the %s", (name) => {
     await runTaskEpisodes(env(rt, coder()), store, CONFIG, [0]);
     const runs = rt.runs;
     const other = await runTaskEpisodes(env(rt, coder()), store, { ...CONFIG, maxTurns: 10 }, [0]);
-    expect(other.error).toMatch(/L0 on min-p-sampling is stored with 3 turns, 3 steps per turn/);
+    // Only what differs is named, and where the stored episode can be deleted.
+    expect(other.error).toBe(
+      "L0 on min-p-sampling is stored with 3 turns (this run: 10); run with the stored settings to resume it, or delete it first (Results, Delete the runs shown)",
+    );
     expect(rt.runs).toBe(runs);
+    const both = await runTaskEpisodes(env(rt, coder()), store, { ...CONFIG, maxTurns: 10, maxSteps: 5 }, [0]);
+    expect(both.error).toContain("stored with 3 turns (this run: 10), 3 steps per turn (this run: 5);");
   });
 
   it("a task whose packages cannot be loaded ends in an error before any model is asked, and runs once they can", async () => {
