@@ -12,6 +12,7 @@ import type { Command } from "commander";
 import { resolveOptions, taskSystemPrompt } from "../core/agent";
 import { diffLines } from "../core/diff-lines";
 import { STATUS_LABEL } from "../core/feedback";
+import { lineCount } from "../core/line-count";
 import { plural } from "../core/plural";
 import { type Task, taskContentHash } from "../core/task";
 import { episodeOutcome, restoreTrajectory, type Trajectory, type TrajectoryTurn } from "../core/trajectory";
@@ -93,7 +94,7 @@ function turnText(turn: TrajectoryTurn, previous: TrajectoryTurn | null, convers
   }
   const diff = previous ? diffLines(previous.code, turn.code) : null;
   if (diff === null) {
-    out.push(`  Code (${plural(turn.code.replace(/\n$/, "").split("\n").length, "line")}):`, indented(turn.code, "    | "));
+    out.push(`  Code (${plural(lineCount(turn.code), "line")}):`, indented(turn.code, "    | "));
   } else if (diff.length === 0) {
     out.push(`  Code: the same as turn ${previous?.index}.`);
   } else {

@@ -8,6 +8,7 @@
 import { useState } from "react";
 import { diffLines } from "../../core/diff-lines";
 import { STATUS_LABEL } from "../../core/feedback";
+import { lineCount } from "../../core/line-count";
 import type { ChatMessage } from "../../core/model";
 import { plural } from "../../core/plural";
 import { printable } from "../../core/printable";
@@ -179,7 +180,7 @@ function TurnView({ turn, previous, ws }: { turn: TrajectoryTurn; previous: Traj
       <details open={turn.index > 0}>
         <summary>
           {diff === null
-            ? `Code (${turn.code.split("\n").length} lines)`
+            ? `Code (${plural(lineCount(turn.code), "line")})`
             : `Code: the change from turn ${turn.index - 1} (${diff.filter((l) => l.kind === "+").length} lines added, ${
                 diff.filter((l) => l.kind === "-").length
               } removed)`}
