@@ -186,6 +186,17 @@ describe("rules researcher", () => {
     expect(rec.items[1]?.analysis).toContain("`total` calls `scale`, which also fails");
   });
 
+  it("puts an interface the others call first by the candidate's own calls where there is no canonical solution (the student build)", async () => {
+    const mismatch = { key: "k", kind: "value" as const, where: "", expected: "1.0", actual: "2.0", detail: "expected 1.0, got 2.0" };
+    const tests = [
+      t("TestTotal.test_sum", "failed", { message: "AssertionError", mismatch }),
+      t("TestScale.test_values", "failed", { message: "AssertionError", mismatch }),
+      t("TestScale.test_edges", "passed"),
+    ];
+    const rec = await createRulesResearcher().review({ task: { ...task, canonical: "" }, code: GOOD, run: run(tests), turn: 1 });
+    expect(rec.items.map((i) => i.interface)).toEqual(["scale", "total"]);
+  });
+
   it("falls back to the whole canonical file for a name that is not a canonical definition", async () => {
     const tests = [t("TestOther.test_x", "error", { interface: null, message: "RuntimeError: boom" })];
     const rec = await review(GOOD, run(tests));

@@ -48,7 +48,9 @@ export interface RulesResearcherOptions {
  *   helpers it needs (self-contained), or the whole canonical file for an item
  *   about the file.
  * A collection error gives the items of {@link collectionItems}. Items are
- * ordered so an interface that other failing interfaces call comes first.
+ * ordered so an interface that other failing interfaces call comes first (by
+ * the canonical solution's calls, or the candidate's where the canonical
+ * solution does not define the caller).
  */
 export function createRulesResearcher(opts: RulesResearcherOptions = {}): Researcher {
   const messageCap = opts.messageCap ?? 300;
@@ -56,7 +58,9 @@ export function createRulesResearcher(opts: RulesResearcherOptions = {}): Resear
     id: "rules",
     async review(input: ReviewInput): Promise<FeedbackRecord> {
       const ctx = reviewContext(input.task, input.code, input.run, messageCap);
-      const canonicalDefs = extractDefinitions(ctx.task.canonical);
+      // Who calls whom, by the canonical solution, and by the candidate's own code for what it does not define
+      // (a build without canonical solutions, for students).
+      const canonicalDefs = { ...extractDefinitions(input.code), ...extractDefinitions(ctx.task.canonical) };
       const { run, code, target, interfaces } = ctx;
       if (run.collectionError)
         return { researcher: "rules", items: orderByCalls(collectionItems(ctx, run.collectionError), canonicalDefs) };
