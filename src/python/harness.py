@@ -73,7 +73,6 @@ from recode_guard import (
     loaded_modules_and_classes,
     _protected_objects,
     protected_classes,
-    refuse_globals,
     seal_closures,
     seal_reinitialising,
     seal_frame_builtins,
@@ -864,9 +863,6 @@ def _import_tests(config, run, import_out, import_kept, cached):
         # unittest's suite, and dataclasses while test.py is made, look the module up there by its name: they find
         # a module that holds test.py's module fixtures alone (setUpModule, tearDownModule), once it is made.
         run.guard.protect([module])
-        # Nor through the globals of a function of test.py's that it is handed (its module fixture is in
-        # sys.modules below): they give the names that function uses.
-        refuse_globals(module)
         run.test_module = module
         fixtures = types.ModuleType(TEST_MODULE, "test.py's module fixtures, where unittest's suite looks them up")
         run.guard.protect([fixtures])

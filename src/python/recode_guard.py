@@ -522,10 +522,6 @@ def seal_closures():
     # Codes whose functions dataclasses makes for a run's own class and then reads the closure of (3.14's
     # ``__annotate__`` of a slotted dataclass's ``__init__``, whose ``__class__`` cell it points at the new class).
     readable = tuple(_closure_readable_codes())
-    # The ids of the globals of test.py's module (``refuse_globals``).
-    test_side = set()
-    code_type, identifiers = types.CodeType, re.compile(r"[^\W\d]\w*").findall
-    annotations_of = function.__dict__["__annotations__"].__get__
 
     def annotate(code, _names=frozenset(("__classdict__", "__conditional_annotations__"))):
         # The compiler's ``__annotate__`` of a class body (3.14, PEP 649), whose closure annotationlib reads to
@@ -554,51 +550,6 @@ def seal_closures():
 
         def __delete__(self, fn):
             raise AttributeError("readonly attribute")
-
-    class SealedGlobals:
-        """The function type's ``__globals__``: for a function of test.py's module (``refuse_globals``), a new
-        dictionary of the names its code loads (its nested code's too) and its string annotations name, as
-        test.py binds them, not test.py's namespace. With that, a function test.py hands to code under test (a
-        lambda it passes as an argument, its module fixture, which unittest's suite finds in ``sys.modules``)
-        gave all of test.py: its test classes and their code, which says which calls are inside
-        ``assertRaises``, and the data its tests loop over (a list of bad inputs emptied in place, and the test
-        of input checks passed with none). What reads the globals to resolve the function's own names
-        (``typing.get_type_hints``, annotationlib's ``FORWARDREF`` format for a NamedTuple or TypedDict class,
-        ``inspect.getclosurevars``) finds them there."""
-
-        __slots__ = ()
-
-        # (What it decides with is in its closure, not in defaults a caller could pass: seal_closures' own cells.)
-        def __get__(self, fn, cls=None):
-            if fn is None:
-                return self
-            found = globals_of(fn)
-            if id(found) not in test_side:
-                return found
-            names, codes = set(), [code_of(fn)]
-            while codes:
-                code = codes.pop()
-                names.update(code.co_names)
-                codes.extend(c for c in code.co_consts if type(c) is code_type)
-            try:
-                notes = annotations_of(fn)
-            except Exception:  # noqa: BLE001 - annotations that cannot be evaluated name nothing here
-                notes = None
-            if type(notes) is dict:
-                for note in notes.values():
-                    if type(note) is str:
-                        names.update(identifiers(note))
-            return {name: found[name] for name in names if name in found}
-
-        def __set__(self, fn, value):
-            raise AttributeError("readonly attribute")
-
-        def __delete__(self, fn):
-            raise AttributeError("readonly attribute")
-
-    def refuse_globals(module, _test_side=test_side, _module=_MODULE, _dict_of=_MODULE.__dict__["__dict__"].__get__, _id=id):
-        if type(module) is _module:
-            _test_side.add(_id(_dict_of(module)))
 
     def refuse_if_sealed(fn, name):
         if id(globals_of(fn)) in sealed:
@@ -656,10 +607,9 @@ def seal_closures():
 
     def install(ctypes):
         word, off = _flags_offset(ctypes)
-        for made in (SealedClosure, SealedKeywordDefaults, SealedDefaults, SealedGlobals):
+        for made in (SealedClosure, SealedKeywordDefaults, SealedDefaults):
             _flags_of(made, word, off).value = made.__flags__ | _IMMUTABLE_TYPE
         _set_builtin_attribute(ctypes, function, "__closure__", SealedClosure())
-        _set_builtin_attribute(ctypes, function, "__globals__", SealedGlobals())
         _set_builtin_attribute(ctypes, function, "__kwdefaults__", SealedKeywordDefaults())
         _set_builtin_attribute(ctypes, function, "__defaults__", SealedDefaults())
 
@@ -669,26 +619,10 @@ def seal_closures():
         type(function.__dict__["__closure__"]) is not SealedClosure
         or type(function.__dict__["__kwdefaults__"]) is not SealedKeywordDefaults
         or type(function.__dict__["__defaults__"]) is not SealedDefaults
-        or type(function.__dict__["__globals__"]) is not SealedGlobals
         or not function.__flags__ & _IMMUTABLE_TYPE
     ):
         raise RuntimeError("the closures of functions could not be sealed here")
     _SEALED_CLOSURES.append((closure_of, seal_module, SealedClosure.__get__))
-    _GLOBALS_REFUSAL.append(refuse_globals)
-
-
-# What narrows the globals of a module's functions for code under test (``seal_closures``' ``SealedGlobals``).
-_GLOBALS_REFUSAL = []
-
-
-def refuse_globals(module):
-    """Make ``__globals__`` of the functions of ``module`` (test.py's, as the harness makes it, before its code
-    runs) give code under test only the names each function uses, not the module's namespace (see
-    ``seal_closures``' ``SealedGlobals``). It only narrows what is read, so it may be reachable. Raises
-    ``RuntimeError`` before ``seal_closures``."""
-    if not _GLOBALS_REFUSAL:
-        raise RuntimeError("the globals of functions are not sealed here")
-    _GLOBALS_REFUSAL[0](module)
 
 
 # The ids of the sealed modules' globals (seal_closures' own set), until seal_frame_builtins takes it.

@@ -1,7 +1,7 @@
 /**
  * Attacks through test.py's own objects (docs/security.md, "Verdicts"): a candidate without input checks that
  * bends what test.py holds (its data, a helper's defaults, a staticmethod, the framework's assertLogs) must not
- * pass the tests those checks fail, and finds no way into test.py's namespace (not through a function test.py hands it either); and honest test.py features (assertLogs, assertWarns twice in a test, a warning from
+ * pass the tests those checks fail, and finds no way into test.py's namespace; and honest test.py features (assertLogs, assertWarns twice in a test, a warning from
  * the candidate) are trusted. Both backends.
  */
 import { describe, expect, it } from "vitest";
@@ -78,25 +78,6 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
     const r = await underTests(dataListTests(task.tests), namespaceProbe(withoutInputChecks(task.canonical)));
     expect(r.tests.map((t) => t.stdout).join("")).not.toMatch(/REACHED/);
     expect(statusOf(r, EDGES)).toBe("failed");
-  });
-
-  it.each([
-    ["a function test.py hands to it", "f"],
-    [
-      "test.py's module fixture, which unittest finds by the module's name",
-      'getattr(_sys.modules.get("recode_task_test"), "setUpModule", None)',
-    ],
-  ])("test.py's namespace is not reached through the globals of %s: they hold only the names it uses", async (_route, reach) => {
-    // test_a_apply runs first and empties the list test_rejects loops over, when it can.
-    const tests = `import unittest\nfrom target import apply, safe_sqrt\n\nBAD_INPUTS = [-1.0, -4.0]\n\ndef setUpModule():\n    pass\n\nclass TestSqrt(unittest.TestCase):\n    def test_a_apply(self):\n        self.assertEqual(apply(lambda v: v * 2, 3), 6)\n\n    def test_rejects(self):\n        for x in BAD_INPUTS:\n            with self.subTest(x=x):\n                with self.assertRaises(ValueError):\n                    safe_sqrt(x)\n`;
-    const sqrt = "def safe_sqrt(x):\n    return abs(x) ** 0.5\n";
-    const attack = `import sys as _sys\n\ndef apply(f, x):\n    found = (${reach}).__globals__\n    print("FOUND", sorted(found))\n    if type(found.get("BAD_INPUTS")) is list:\n        found["BAD_INPUTS"].clear()\n    return f(x)\n\n${sqrt}`;
-    const r = await runtime().run(targetRequest(attack, tests));
-    expect(r.tests.map((t) => t.stdout).join("")).toContain("FOUND []");
-    expect(statusOf(r, "TestSqrt.test_rejects")).toBe("failed");
-    expect(r.allPassed).toBe(false);
-    const honest = `def apply(f, x):\n    return f(x)\n\ndef safe_sqrt(x):\n    if x < 0:\n        raise ValueError(x)\n    return x ** 0.5\n`;
-    expect((await runtime().run(targetRequest(honest, tests))).allPassed).toBe(true);
   });
 
   it("a list test.py hands to the candidate, changed in place, and a cache its tests fill are not taken for tampering", async () => {
