@@ -889,12 +889,26 @@ def _import_tests(config, run, import_out, import_kept, cached):
         # else: what code under test put there while test.py was made goes.
         for name in [k for k in list(vars(fixtures)) if k not in _MODULE_OWN]:
             delattr(fixtures, name)
+        # Each as a function of the harness's that calls test.py's: test.py's own function there led code under
+        # test, with nothing handed to it, to test.py's namespace (``setUpModule.__globals__``), and the list of bad
+        # inputs a test loops over was emptied.
         for name in _MODULE_FIXTURES:
             if name in vars(module):
-                setattr(fixtures, name, vars(module)[name])
+                setattr(fixtures, name, _module_fixture(vars(module)[name]))
         return list(_flatten(unittest.defaultTestLoader.loadTestsFromModule(module)))
     finally:
         sys.stdout, sys.stderr = saved
+
+
+def _module_fixture(fixture):
+    """A function that calls test.py's module fixture ``fixture`` (its ``setUpModule`` or ``tearDownModule``), for
+    the module where unittest's suite looks them up: it holds test.py's function in its closure, which code under
+    test cannot read (``seal_closures``), and its globals are the harness's."""
+
+    def call():
+        return fixture()
+
+    return call
 
 
 def _star_names(modules):

@@ -80,6 +80,21 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
     expect(statusOf(r, EDGES)).toBe("failed");
   });
 
+  it("test.py's module fixtures, where unittest finds them by the module's name, lead to nothing of test.py's: not through their globals, nor to the data they fill", async () => {
+    // test_a runs first and empties (or overwrites) the list test_rejects loops over, when it can.
+    const tests = `import unittest\nfrom target import safe_sqrt\n\nBAD_INPUTS = []\n\ndef setUpModule():\n    BAD_INPUTS.extend([-1.0, -4.0])\n\ndef tearDownModule():\n    pass\n\nclass TestSqrt(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(safe_sqrt(4.0), 2.0)\n\n    def test_rejects(self):\n        self.assertEqual(len(BAD_INPUTS), 2)\n        for x in BAD_INPUTS:\n            with self.subTest(x=x):\n                with self.assertRaises(ValueError):\n                    safe_sqrt(x)\n`;
+    const attack = `import sys as _sys\n\ndef safe_sqrt(x):\n    fixtures = _sys.modules.get("recode_task_test")\n    for name in ("setUpModule", "tearDownModule"):\n        fn = getattr(fixtures, name, None)\n        found = getattr(fn, "__globals__", {})\n        try:\n            cells = [c.cell_contents for c in fn.__closure__ or ()]\n        except AttributeError:\n            cells = []\n        for g in [found, *[getattr(c, "__globals__", {}) for c in cells]]:\n            bad = g.get("BAD_INPUTS")\n            print("FOUND" if bad is not None else "NOT FOUND", name)\n            if type(bad) is list:\n                bad[:] = [4.0] * len(bad)\n    return abs(x) ** 0.5\n`;
+    const r = await runtime().run(targetRequest(attack, tests));
+    const out = r.tests.map((t) => t.stdout).join("");
+    expect(out).toContain("NOT FOUND setUpModule");
+    expect(out).not.toMatch(/^FOUND/m);
+    expect(statusOf(r, "TestSqrt.test_rejects")).toBe("failed");
+    expect(r.allPassed).toBe(false);
+    const honest = "def safe_sqrt(x):\n    if x < 0:\n        raise ValueError(x)\n    return x ** 0.5\n";
+    const h = await runtime().run(targetRequest(honest, tests));
+    expect([h.incident, h.allPassed]).toEqual([null, true]);
+  });
+
   it("a list test.py hands to the candidate, changed in place, and a cache its tests fill are not taken for tampering", async () => {
     const over = { tests: dataListTests(task.tests) };
     const r = await runtime().run(taskRunRequest(task, inPlaceCandidate(task.canonical), "test", over));
