@@ -174,26 +174,24 @@ describe("rules researcher", () => {
     expect(rec2.items[0]?.analysis).not.toContain("`clip`");
   });
 
-  it("puts an interface that other failing interfaces call first", async () => {
+  /** `total` (which calls `scale`) and `scale` both failing, `total` reported first. */
+  const bothFail = () => {
     const mismatch = { key: "k", kind: "value" as const, where: "", expected: "1.0", actual: "2.0", detail: "expected 1.0, got 2.0" };
-    const tests = [
+    return run([
       t("TestTotal.test_sum", "failed", { message: "AssertionError", mismatch }),
       t("TestScale.test_values", "failed", { message: "AssertionError", mismatch }),
       t("TestScale.test_edges", "passed"),
-    ];
-    const rec = await review(GOOD, run(tests));
+    ]);
+  };
+
+  it("puts an interface that other failing interfaces call first", async () => {
+    const rec = await review(GOOD, bothFail());
     expect(rec.items.map((i) => i.interface)).toEqual(["scale", "total"]);
     expect(rec.items[1]?.analysis).toContain("`total` calls `scale`, which also fails");
   });
 
   it("puts an interface the others call first by the candidate's own calls where there is no canonical solution (the student build)", async () => {
-    const mismatch = { key: "k", kind: "value" as const, where: "", expected: "1.0", actual: "2.0", detail: "expected 1.0, got 2.0" };
-    const tests = [
-      t("TestTotal.test_sum", "failed", { message: "AssertionError", mismatch }),
-      t("TestScale.test_values", "failed", { message: "AssertionError", mismatch }),
-      t("TestScale.test_edges", "passed"),
-    ];
-    const rec = await createRulesResearcher().review({ task: { ...task, canonical: "" }, code: GOOD, run: run(tests), turn: 1 });
+    const rec = await createRulesResearcher().review({ task: { ...task, canonical: "" }, code: GOOD, run: bothFail(), turn: 1 });
     expect(rec.items.map((i) => i.interface)).toEqual(["scale", "total"]);
   });
 
