@@ -29,8 +29,9 @@ export const SCRATCH_LIMIT_BYTES = 256 * 1024 ** 2;
 const ENOSPC = 51;
 /** Emscripten's (WASI's) errno for "file name too long". */
 const ENAMETOOLONG = 37;
-/** Longest link target Linux keeps (PATH_MAX, its closing NUL left out). */
+/** Longest link target Linux keeps, in bytes (PATH_MAX, its closing NUL left out). */
 const LINK_TARGET_MAX = 4095;
+const utf8 = new TextEncoder();
 
 /** Open flags that can change a file (O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND). */
 const WRITE_FLAGS = 1 | 2 | 64 | 512 | 1024;
@@ -180,9 +181,10 @@ export function watchFiles(fs: WatchedFs): FileWatch {
     // A link's target is kept in JavaScript too: as long as Linux allows, and counted with the files' bytes
     // (a run that made links of 100,000-character targets held gigabytes).
     wrap(ops, ["symlink"], (a) => {
-      const target = String(a[2] ?? "");
-      if (target.length > LINK_TARGET_MAX) throw new (fs.ErrnoError as new (errno: number) => Error)(ENAMETOOLONG);
-      grow(undefined, target.length + String(a[1] ?? "").length);
+      const bytes = (text: unknown) => utf8.encode(String(text ?? "")).length;
+      const target = bytes(a[2]);
+      if (target > LINK_TARGET_MAX) throw new (fs.ErrnoError as new (errno: number) => Error)(ENAMETOOLONG);
+      grow(undefined, target + bytes(a[1]));
     });
   }
   return {

@@ -639,7 +639,7 @@ describe("pyodide: files in memory are bounded", () => {
       await rt.ready();
       // Unbounded before: 1.8 GB written into a pipe nothing read, and links of 100,000-character targets, in one run.
       const probe = canonicalWith(
-        "import errno, os\nr, w = os.pipe()\nn = 0\ntry:\n    for _ in range(64):\n        n += os.write(w, b'z' * (1 << 20))\n    print('PIPE took', n)\nexcept BlockingIOError:\n    print('PIPE full after', n)\nprint('PIPE read', len(os.read(r, 1 << 20)))\nprint('PIPE wrote again', os.write(w, b'y' * 10))\ntry:\n    os.symlink('y' * 100_000, '/tmp/long-link')\n    print('LINK made')\nexcept OSError as e:\n    print('LINK', errno.errorcode.get(e.errno))\nos.symlink('y' * 4000, '/tmp/ok-link')\nprint('LINK 4000', len(os.readlink('/tmp/ok-link')))",
+        "import errno, os\nr, w = os.pipe()\nn = 0\ntry:\n    for _ in range(64):\n        n += os.write(w, b'z' * (1 << 20))\n    print('PIPE took', n)\nexcept BlockingIOError:\n    print('PIPE full after', n)\nprint('PIPE read', len(os.read(r, 1 << 20)))\nprint('PIPE wrote again', os.write(w, b'y' * 10))\ntry:\n    os.symlink('y' * 100_000, '/tmp/long-link')\n    print('LINK made')\nexcept OSError as e:\n    print('LINK', errno.errorcode.get(e.errno))\nos.symlink('y' * 4000, '/tmp/ok-link')\nprint('LINK 4000', len(os.readlink('/tmp/ok-link')))\ntry:\n    os.symlink('\u00e9' * 2100, '/tmp/wide-link')\n    print('WIDE made')\nexcept OSError as e:\n    print('WIDE', errno.errorcode.get(e.errno))",
       );
       const out = (await rt.run(taskRunRequest(task, probe))).tests.map((t) => t.stdout).join("");
       expect(out).toContain("PIPE full after 65536");
@@ -647,6 +647,8 @@ describe("pyodide: files in memory are bounded", () => {
       expect(out).toContain("PIPE wrote again 10");
       expect(out).toContain("LINK ENAMETOOLONG");
       expect(out).toContain("LINK 4000 4000");
+      // (Counted in bytes, as Linux counts it: 2,100 characters of two bytes each.)
+      expect(out).toContain("WIDE ENAMETOOLONG");
       expect((await rt.run(taskRunRequest(task, task.canonical))).allPassed).toBe(true);
     } finally {
       await rt.dispose();
