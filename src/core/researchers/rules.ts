@@ -60,10 +60,9 @@ export function createRulesResearcher(opts: RulesResearcherOptions = {}): Resear
       const ctx = reviewContext(input.task, input.code, input.run, messageCap);
       // Who calls whom, by the canonical solution, and by the candidate's own code for what it does not define
       // (a build without canonical solutions, for students).
-      const canonicalDefs = { ...extractDefinitions(input.code), ...extractDefinitions(ctx.task.canonical) };
+      const callerDefs = { ...extractDefinitions(input.code), ...extractDefinitions(ctx.task.canonical) };
       const { run, code, target, interfaces } = ctx;
-      if (run.collectionError)
-        return { researcher: "rules", items: orderByCalls(collectionItems(ctx, run.collectionError), canonicalDefs) };
+      if (run.collectionError) return { researcher: "rules", items: orderByCalls(collectionItems(ctx, run.collectionError), callerDefs) };
 
       const groups = new Map<string, Group>();
       const groupOf = (t: TestResult): string => {
@@ -90,19 +89,19 @@ export function createRulesResearcher(opts: RulesResearcherOptions = {}): Resear
       const items: FeedbackItem[] = [];
       for (const g of groups.values()) if (g.failing.length > 0) items.push(interfaceItem(ctx, g, observations));
       if (items.length === 0 && !run.allPassed) items.push(runItem(ctx));
-      return { researcher: "rules", items: orderByCalls(items, canonicalDefs) };
+      return { researcher: "rules", items: orderByCalls(items, callerDefs) };
     },
   };
 }
 
-/** Stable order in which an item comes before the items whose canonical definitions call it. */
-function orderByCalls(items: FeedbackItem[], canonicalDefs: Record<string, string>): FeedbackItem[] {
+/** Stable order in which an item comes before the items whose definitions (`callerDefs`, by name) call it. */
+function orderByCalls(items: FeedbackItem[], callerDefs: Record<string, string>): FeedbackItem[] {
   const depth = (name: string, seen: Set<string>): number => {
     // number of failing items that call this one, transitively
     let d = 0;
     for (const other of items) {
       if (other.interface === name || seen.has(other.interface)) continue;
-      const src = canonicalDefs[other.interface];
+      const src = callerDefs[other.interface];
       if (src !== undefined && referencesName(src, name)) d = Math.max(d, 1 + depth(other.interface, new Set([...seen, name])));
     }
     return d;
