@@ -892,9 +892,11 @@ def _import_tests(config, run, import_out, import_kept, cached):
         # Each as a function of the harness's that calls test.py's: test.py's own function there led code under
         # test, with nothing handed to it, to test.py's namespace (``setUpModule.__globals__``), and the list of bad
         # inputs a test loops over was emptied.
+        # (None as it is: unittest's suite runs no fixture that is None.)
         for name in _MODULE_FIXTURES:
             if name in vars(module):
-                setattr(fixtures, name, _module_fixture(vars(module)[name]))
+                found = vars(module)[name]
+                setattr(fixtures, name, None if found is None else _module_fixture(found))
         return list(_flatten(unittest.defaultTestLoader.loadTestsFromModule(module)))
     finally:
         sys.stdout, sys.stderr = saved
