@@ -913,6 +913,28 @@ def _module_fixture(fixture):
     return call
 
 
+def _hold_module_cleanups():
+    """Give unittest an ``addModuleCleanup`` (as ``unittest.addModuleCleanup``, and as ``unittest.case``'s, which
+    its ``enterModuleContext`` calls) that puts in unittest's list of module cleanups a function of the harness's
+    making the call, in place of the function and its arguments. Code under test can read that list while the
+    module's tests run: test.py's function there, a method of test.py's data, its data as an argument, or its
+    context manager with its class's ``__exit__`` led to test.py's namespace, and a candidate emptied the list of bad
+    inputs a test loops over. The call's function and arguments are held in a closure, which code under test
+    cannot read (``seal_closures``). Made before the guard notes unittest's modules; unittest runs and reports
+    the cleanups as before (in the reverse order, an error as the module's ``tearDownModule``)."""
+    case = unittest.case
+    own = case.addModuleCleanup
+
+    def addModuleCleanup(function, /, *args, **kwargs):
+        def cleanup():
+            function(*args, **kwargs)
+
+        case._module_cleanups.append((cleanup, (), {}))
+
+    addModuleCleanup.__doc__, addModuleCleanup.__module__ = own.__doc__, own.__module__
+    case.addModuleCleanup = unittest.addModuleCleanup = addModuleCleanup
+
+
 def _star_names(modules):
     """The names a star import of each of ``modules`` (names in ``sys.modules``) binds: its ``__all__`` (a plain
     list or tuple of plain strings), or else its names that do not begin with an underscore."""
@@ -2447,6 +2469,7 @@ def _patch_notes():
 def _guard():
     """The interpreter's guard, made at its first run (see ``recode_guard.Guard``)."""
     if _STATE.guard is None:
+        _hold_module_cleanups()
         _STATE.guard = Guard(patches=_patch_notes()).handle
     return _STATE.guard
 
@@ -2458,6 +2481,7 @@ def prepare():
     the run's objects. The host then snapshots the interpreter's memory, and
     every run starts from that snapshot (see memory-snapshot.ts)."""
     if _STATE.guard is None:
+        _hold_module_cleanups()
         _STATE.guard = Guard(patches=_patch_notes()).handle  # notes what is loaded now as protected
     else:
         _STATE.guard.protect(loaded_modules_and_classes())

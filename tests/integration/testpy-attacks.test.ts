@@ -95,6 +95,24 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
     expect([h.incident, h.allPassed]).toEqual([null, true]);
   });
 
+  it.each([
+    ["addModuleCleanup with a function of test.py's", "unittest.addModuleCleanup(_noted)"],
+    ["addModuleCleanup with a method of test.py's list", "unittest.addModuleCleanup(BAD_INPUTS.append, 0.0)"],
+    ["addModuleCleanup with test.py's list as an argument", "unittest.addModuleCleanup(_noted, inputs=BAD_INPUTS)"],
+    ["enterModuleContext with a context manager of test.py's", "unittest.enterModuleContext(_Held())"],
+  ])("test.py's module cleanups, held in unittest's list of them, lead to nothing of test.py's (%s)", async (_, registered) => {
+    // test_a runs first and empties (or overwrites) the list test_rejects loops over, when it can.
+    const tests = `import unittest\nfrom target import safe_sqrt\n\nBAD_INPUTS = []\n\ndef _noted(inputs=None):\n    pass\n\nclass _Held:\n    def __enter__(self):\n        return self\n\n    def __exit__(self, *exc):\n        return False\n\ndef setUpModule():\n    BAD_INPUTS.extend([-1.0, -4.0])\n    ${registered}\n\nclass TestSqrt(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(safe_sqrt(4.0), 2.0)\n\n    def test_rejects(self):\n        self.assertEqual(len(BAD_INPUTS), 2)\n        for x in BAD_INPUTS:\n            with self.subTest(x=x):\n                with self.assertRaises(ValueError):\n                    safe_sqrt(x)\n`;
+    const attack = `import unittest as _ut\n\ndef _lists(obj):\n    seen = [obj, getattr(obj, "__self__", None), getattr(obj, "__func__", None)]\n    seen += [getattr(type(obj), "__exit__", None)]\n    try:\n        seen += [c.cell_contents for c in obj.__closure__ or ()]\n    except (AttributeError, ValueError):\n        pass\n    for o in list(seen):\n        seen += [getattr(o, "__self__", None)]\n        g = getattr(o, "__globals__", None)\n        if isinstance(g, dict):\n            seen.append(g.get("BAD_INPUTS"))\n    return [o for o in seen if type(o) is list]\n\ndef safe_sqrt(x):\n    for fn, args, kwargs in list(_ut.case._module_cleanups):\n        for obj in (fn, *args, *kwargs.values()):\n            for bad in _lists(obj):\n                print("FOUND")\n                bad[:] = [4.0] * len(bad)\n    return abs(x) ** 0.5\n`;
+    const r = await runtime().run(targetRequest(attack, tests));
+    expect(r.tests.map((t) => t.stdout).join("")).not.toContain("FOUND");
+    expect(statusOf(r, "TestSqrt.test_rejects")).toBe("failed");
+    expect(r.allPassed).toBe(false);
+    const honest = "def safe_sqrt(x):\n    if x < 0:\n        raise ValueError(x)\n    return x ** 0.5\n";
+    const h = await runtime().run(targetRequest(honest, tests));
+    expect([h.incident, h.allPassed]).toEqual([null, true]);
+  });
+
   it("a list test.py hands to the candidate, changed in place, and a cache its tests fill are not taken for tampering", async () => {
     const over = { tests: dataListTests(task.tests) };
     const r = await runtime().run(taskRunRequest(task, inPlaceCandidate(task.canonical), "test", over));
