@@ -56,7 +56,8 @@ function readCandidate(path: string, target: string): { text: string } | { inval
   const source = decodePythonSource(candidateBytes(path));
   if ("text" in source) return source;
   const { line, message } = source.error;
-  return { invalid: { message, file: target, line, traceback: "" } };
+  // (As Python's traceback of a file that does not compile ends: where, then the error; no frame ran.)
+  return { invalid: { message, file: target, line, traceback: `  File "${target}", line ${line}\n${message}\n` } };
 }
 
 /**

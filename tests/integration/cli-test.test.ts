@@ -159,6 +159,11 @@ describe("recode test", () => {
       "Collection error in evalkit/metrics.py, line 1: SyntaxError: the file is not UTF-8 text (line 1: byte 0xe9) and declares no other encoding",
     );
     expect(notUtf8.stdout).toContain("counts as 0 of 6 tests passed");
+    // --json gives where and what as a traceback too, as it does for a file that does not parse.
+    const notUtf8Json = JSON.parse(recode("test", "pass-at-k", latin1, "--json").stdout);
+    expect(notUtf8Json.collectionErrorTraceback).toMatch(
+      /^ {2}File "evalkit\/metrics\.py", line 1\nSyntaxError: the file is not UTF-8 text/,
+    );
     const notFolder = recode("test", new URL("../../tasks/pass-at-k/task.json", import.meta.url).pathname, latin1);
     expect(notFolder.status).toBe(2);
     expect(notFolder.stderr).toContain("is not a task folder");
