@@ -931,7 +931,7 @@ def _hold_module_cleanups():
 
         case._module_cleanups.append((cleanup, (), {}))
 
-    addModuleCleanup.__doc__, addModuleCleanup.__module__ = own.__doc__, own.__module__
+    addModuleCleanup.__doc__, addModuleCleanup.__module__, addModuleCleanup.__qualname__ = own.__doc__, own.__module__, own.__qualname__
     case.addModuleCleanup = unittest.addModuleCleanup = addModuleCleanup
 
 
