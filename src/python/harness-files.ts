@@ -15,4 +15,5 @@ export const HARNESS_FILES = {
   recode_testtext: "recode_testtext.py",
   recode_touch: "recode_touch.py",
   recode_super: "recode_super.py",
+  recode_module_fixtures: "recode_module_fixtures.py",
 } as const;

@@ -80,6 +80,7 @@ from recode_guard import (
     give_warning_registries,
     library_paths,
 )
+from recode_module_fixtures import handle_module_fixture, handle_module_teardown, hold_module_cleanups, module_fixture
 from recode_super import library_super_without_frames
 from recode_testpy import foreign_members, foreign_test_classes, look_alike_imports, nested_codes, stray_names
 from recode_testtext import TEST_MODULE, TestFacts
@@ -485,6 +486,7 @@ class Run:
         self.changes_own = (True, True)
         self.test_classes = ()
         self.test_fixtures = None  # what sys.modules holds under test.py's module name (_import_tests)
+        self.module_steps = None  # how test.py's module fixtures and cleanups are run (recode_module_fixtures)
         self.test_builtins = None  # test.py's __builtins__ (TestBuiltins)
         # The token of the harness's looks at a test's start and result (only the harness holds it).
         self.window = object()
@@ -774,14 +776,28 @@ class WatchedSuite(unittest.TestSuite):
         module = sys.modules.get(name)
         busy = name != self._get_previous_module(result) and hasattr(module, "setUpModule")
         with _fixture_phase(result, busy and name, "setUpModule"):
-            super()._handleModuleFixture(test, result)
+            steps = _module_steps(result)
+            if steps is None:
+                super()._handleModuleFixture(test, result)
+            else:
+                handle_module_fixture(self, test, result, steps)
 
     def _handleModuleTearDown(self, result):
         name = self._get_previous_module(result)
         _same_fixtures(result, name)
-        busy = name is not None and (hasattr(sys.modules.get(name), "tearDownModule") or unittest.case._module_cleanups)
+        steps = _module_steps(result)
+        pending = steps.pending() if steps is not None else unittest.case._module_cleanups
+        busy = name is not None and (hasattr(sys.modules.get(name), "tearDownModule") or pending)
         with _fixture_phase(result, busy and name, "tearDownModule"):
-            super()._handleModuleTearDown(result)
+            if steps is None:
+                super()._handleModuleTearDown(result)
+            else:
+                handle_module_teardown(self, result, steps)
+
+
+def _module_steps(result):
+    """The run's ``ModuleSteps`` (recode_module_fixtures), through the result the suite is given; None without one."""
+    return getattr(getattr(result, "_run", None), "module_steps", None)
 
 
 # The module fixtures unittest's suite looks up in test.py's module (by its name, in sys.modules).
@@ -889,50 +905,17 @@ def _import_tests(config, run, import_out, import_kept, cached):
         # else: what code under test put there while test.py was made goes.
         for name in [k for k in list(vars(fixtures)) if k not in _MODULE_OWN]:
             delattr(fixtures, name)
-        # Each as a function of the harness's that calls test.py's: test.py's own function there led code under
-        # test, with nothing handed to it, to test.py's namespace (``setUpModule.__globals__``), and the list of bad
-        # inputs a test loops over was emptied.
+        # Each as a function of the harness's that calls test.py's, at its step alone (recode_module_fixtures):
+        # test.py's own function there led code under test, with nothing handed to it, to test.py's namespace
+        # (``setUpModule.__globals__``), and the list of bad inputs a test loops over was emptied.
         # (None as it is: unittest's suite runs no fixture that is None.)
         for name in _MODULE_FIXTURES:
             if name in vars(module):
                 found = vars(module)[name]
-                setattr(fixtures, name, None if found is None else _module_fixture(found))
+                setattr(fixtures, name, None if found is None else module_fixture(found, name, run.module_steps))
         return list(_flatten(unittest.defaultTestLoader.loadTestsFromModule(module)))
     finally:
         sys.stdout, sys.stderr = saved
-
-
-def _module_fixture(fixture):
-    """A function that calls test.py's module fixture ``fixture`` (its ``setUpModule`` or ``tearDownModule``), for
-    the module where unittest's suite looks them up: it holds test.py's function in its closure, which code under
-    test cannot read (``seal_closures``), and its globals are the harness's."""
-
-    def call():
-        return fixture()
-
-    return call
-
-
-def _hold_module_cleanups():
-    """Give unittest an ``addModuleCleanup`` (as ``unittest.addModuleCleanup``, and as ``unittest.case``'s, which
-    its ``enterModuleContext`` calls) that puts in unittest's list of module cleanups a function of the harness's
-    making the call, in place of the function and its arguments. Code under test can read that list while the
-    module's tests run: test.py's function there, a method of test.py's data, its data as an argument, or its
-    context manager with its class's ``__exit__`` led to test.py's namespace, and a candidate emptied the list of bad
-    inputs a test loops over. The call's function and arguments are held in a closure, which code under test
-    cannot read (``seal_closures``). Made before the guard notes unittest's modules; unittest runs and reports
-    the cleanups as before (in the reverse order, an error as the module's ``tearDownModule``)."""
-    case = unittest.case
-    own = case.addModuleCleanup
-
-    def addModuleCleanup(function, /, *args, **kwargs):
-        def cleanup():
-            function(*args, **kwargs)
-
-        case._module_cleanups.append((cleanup, (), {}))
-
-    addModuleCleanup.__doc__, addModuleCleanup.__module__, addModuleCleanup.__qualname__ = own.__doc__, own.__module__, own.__qualname__
-    case.addModuleCleanup = unittest.addModuleCleanup = addModuleCleanup
 
 
 def _star_names(modules):
@@ -1228,6 +1211,8 @@ def run_tests(config, emit_text):
     # The numpy the checks encode with: the task's package, loaded before code under test runs, or none.
     recode_check.NUMPY = sys.modules.get("numpy")
     guard = run.guard = _guard()
+    # Before any code under test runs (test.py's import): from here unittest.doModuleCleanups is refused.
+    run.module_steps = _BEGIN_MODULE_STEPS()
     # Natively (a new process for each run), after the guard, which takes ctypes as it is made.
     sealed = [_installed_extensions_only(config.get("packages") or ()), *_CODE_FROM_SOURCE] if sys.platform != "emscripten" else []
     # The event writer's defaults (the descriptor, what it must lead to, the run's key) cannot be changed
@@ -1813,6 +1798,9 @@ class _RunState:
 
 
 _STATE = _RunState()
+# unittest's addModuleCleanup and doModuleCleanups, the harness's, given before the guard notes unittest's modules;
+# a run's ModuleSteps come from here, once (recode_module_fixtures).
+_BEGIN_MODULE_STEPS = hold_module_cleanups()
 _os_write = os.write
 _os_open = os.open
 _os_close = os.close
@@ -2469,7 +2457,6 @@ def _patch_notes():
 def _guard():
     """The interpreter's guard, made at its first run (see ``recode_guard.Guard``)."""
     if _STATE.guard is None:
-        _hold_module_cleanups()
         _STATE.guard = Guard(patches=_patch_notes()).handle
     return _STATE.guard
 
@@ -2481,7 +2468,6 @@ def prepare():
     the run's objects. The host then snapshots the interpreter's memory, and
     every run starts from that snapshot (see memory-snapshot.ts)."""
     if _STATE.guard is None:
-        _hold_module_cleanups()
         _STATE.guard = Guard(patches=_patch_notes()).handle  # notes what is loaded now as protected
     else:
         _STATE.guard.protect(loaded_modules_and_classes())

@@ -13,6 +13,7 @@ import check from "./recode_check.py?raw";
 import frameBuiltins from "./recode_frame_builtins.py?raw";
 import frames from "./recode_frames.py?raw";
 import guard from "./recode_guard.py?raw";
+import moduleFixtures from "./recode_module_fixtures.py?raw";
 import readers from "./recode_readers.py?raw";
 import stack from "./recode_stack.py?raw";
 import superForm from "./recode_super.py?raw";
@@ -161,6 +162,7 @@ const handle = createWorkerCore({
     recode_testtext: testtext,
     recode_touch: touch,
     recode_super: superForm,
+    recode_module_fixtures: moduleFixtures,
   },
   post,
 });

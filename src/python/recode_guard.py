@@ -72,6 +72,7 @@ PROTECTED_MODULES = (
     "recode_testtext",
     "recode_touch",
     "recode_super",
+    "recode_module_fixtures",
     "math",
     "json",
     "json.encoder",
@@ -1222,6 +1223,7 @@ HARNESS_MODULES = (
     "recode_testtext",
     "recode_touch",
     "recode_super",
+    "recode_module_fixtures",
 )
 # The modules whose values are pinned at a run's first watch (``_module_pins``): the harness's own.
 _PINNED_MODULES = (*HARNESS_MODULES, "recode_frame_builtins")

@@ -105,7 +105,7 @@ export type HarnessSources = Record<string, string>;
 /** What a worker entry provides to the core. */
 export interface WorkerCoreDeps {
   loadPyodide: (opts: Record<string, unknown>) => Promise<PyodideAPI>;
-  /** harness.py (as `recode_harness`), recode_check.py, recode_guard.py, recode_frames.py, recode_stack.py, recode_readers.py, recode_frame_builtins.py, recode_testpy.py, recode_testtext.py, recode_touch.py, recode_super.py. */
+  /** harness.py (as `recode_harness`), recode_check.py, recode_guard.py, recode_frames.py, recode_stack.py, recode_readers.py, recode_frame_builtins.py, recode_testpy.py, recode_testtext.py, recode_touch.py, recode_super.py, recode_module_fixtures.py. */
   sources: HarnessSources;
   post: (msg: FromWorker) => void;
   /** HMAC-SHA256 for the event lines (default: the plain JavaScript one; Node's worker gives Node's own). */

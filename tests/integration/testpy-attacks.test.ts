@@ -113,6 +113,40 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
     expect([h.incident, h.allPassed]).toEqual([null, true]);
   });
 
+  it.each([
+    ["its tearDownModule, called during a test", "def tearDownModule():\n    BAD_INPUTS.clear()\n", "", "fixtures.tearDownModule()"],
+    ["its module cleanups, run during a test", "", "    unittest.addModuleCleanup(BAD_INPUTS.clear)\n", "_ut.doModuleCleanups()"],
+    ["its setUpModule, called again during a test", "", "", "fixtures.setUpModule()"],
+  ])(
+    "test.py's module fixtures and cleanups run when unittest's suite runs them, not when code under test calls them (%s)",
+    async (_, teardown, cleanup, call) => {
+      // setUpModule fills the list test_b_rejects loops over (again when called again: one refused input in four
+      // leaves the loop's assertRaises to the others); test_a runs first and calls what would empty it.
+      const tests = `import unittest\nfrom target import safe_sqrt\n\nBAD_INPUTS = []\n\ndef setUpModule():\n    BAD_INPUTS[:] = [-1.0, -4.0] if not BAD_INPUTS else [4.0]\n${cleanup}\n${teardown}\nclass TestSqrt(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(safe_sqrt(4.0), 2.0)\n\n    def test_b_rejects(self):\n        self.assertEqual(len(BAD_INPUTS), 2)\n        for x in BAD_INPUTS:\n            with self.subTest(x=x):\n                with self.assertRaises(ValueError):\n                    safe_sqrt(x)\n`;
+      const attack = `import sys as _sys\nimport unittest as _ut\n\ndef safe_sqrt(x):\n    fixtures = _sys.modules.get("recode_task_test")\n    try:\n        ${call}\n        print("CALLED")\n    except Exception as exc:\n        print("REFUSED", type(exc).__name__, exc)\n    return abs(x) ** 0.5\n`;
+      const r = await runtime().run(targetRequest(attack, tests));
+      const out = r.tests.map((t) => t.stdout).join("");
+      expect(out).not.toContain("CALLED");
+      expect(out).toContain("REFUSED RuntimeError");
+      expect(statusOf(r, "TestSqrt.test_b_rejects")).toBe("failed");
+      expect(r.allPassed).toBe(false);
+      const honest = "def safe_sqrt(x):\n    if x < 0:\n        raise ValueError(x)\n    return x ** 0.5\n";
+      const h = await runtime().run(targetRequest(honest, tests));
+      expect([h.incident, h.allPassed]).toEqual([null, true]);
+    },
+  );
+
+  it("a check test.py makes in a module cleanup runs whatever code under test does to unittest's list of them", async () => {
+    const tests = `import unittest\nfrom target import safe_sqrt\n\nBAD_INPUTS = [-1.0, -4.0]\n\ndef _check_bad():\n    for x in BAD_INPUTS:\n        try:\n            safe_sqrt(x)\n        except ValueError:\n            continue\n        raise AssertionError(f"no ValueError for {x}")\n\ndef setUpModule():\n    unittest.addModuleCleanup(_check_bad)\n\nclass TestSqrt(unittest.TestCase):\n    def test_value(self):\n        self.assertEqual(safe_sqrt(4.0), 2.0)\n`;
+    const attack = `import unittest\n\ndef safe_sqrt(x):\n    unittest.case._module_cleanups.clear()\n    return abs(x) ** 0.5\n`;
+    const r = await runtime().run(targetRequest(attack, tests));
+    expect(r.allPassed).toBe(false);
+    expect(r.tests.map((t) => t.message).join("\n")).toContain("tearDownModule raised AssertionError: no ValueError for -1.0");
+    const honest = "def safe_sqrt(x):\n    if x < 0:\n        raise ValueError(x)\n    return x ** 0.5\n";
+    const h = await runtime().run(targetRequest(honest, tests));
+    expect([h.incident, h.allPassed]).toEqual([null, true]);
+  });
+
   it("a list test.py hands to the candidate, changed in place, and a cache its tests fill are not taken for tampering", async () => {
     const over = { tests: dataListTests(task.tests) };
     const r = await runtime().run(taskRunRequest(task, inPlaceCandidate(task.canonical), "test", over));
