@@ -464,6 +464,7 @@ def handlers_without_frames(uninterruptible=()):
 
     # (And the modules whose functions recode_stack replaced: made again, they would hold the interpreter's.)
     given = {
+        "_abc": sys.modules["_abc"],
         "_signal": _signal,
         "_imp": _imp,
         "gc": gc,

@@ -394,6 +394,32 @@ def seal_reinitialising(objects):
     return made
 
 
+def _abc_dump_shown(shown):
+    """``abc._get_dump`` (and ``_abc``'s, which ``_imp.create_builtin`` gives again: recode_frames) with only the
+    classes ``shown`` decides to show: an ABC's registry and caches of ``isinstance`` answers hold every class
+    asked about, and logging's record asks whether its argument is a ``Mapping``: code under test read test.py's
+    class there, and its namespace from a method's ``__globals__`` (both backends)."""
+    import _abc
+    import abc
+
+    real = _abc._get_dump
+    _set, _filter = set, filter
+
+    def keep(ref):
+        c = ref()
+        try:
+            return c is None or shown(c)
+        except TypeError:  # (not a class: none is put there)
+            return True
+
+    def _get_dump(cls, /):
+        registry, cache, negative, version = real(cls)
+        return (*(_set(_filter(keep, refs)) for refs in (registry, cache, negative)), version)
+
+    _get_dump.__doc__ = real.__doc__
+    _abc._get_dump = abc._get_dump = _get_dump
+
+
 def hide_ctypes_classes():
     """Leave ctypes' classes out of every ``__subclasses__()``. The guard
     keeps ctypes objects for its own use (its counts of changes read version
@@ -449,6 +475,7 @@ def hide_ctypes_classes():
         __subclasses__.__doc__ = real.__doc__
         _set_builtin_attribute(ctypes, type, "__subclasses__", __subclasses__)
         made.append(__subclasses__)
+        _abc_dump_shown(shown)
 
     with_ctypes(install)
     if not made or type.__dict__["__subclasses__"] is not made[0]:

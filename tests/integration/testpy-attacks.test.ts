@@ -147,6 +147,19 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
     expect([h.incident, h.allPassed]).toEqual([null, true]);
   });
 
+  it("test.py's classes are in no abc cache code under test can read (abc._get_dump, a fresh _abc's too)", async () => {
+    // logging's record asks whether its argument is a Mapping: test.py's class goes into the ABC's cache.
+    const tests = `import logging\nimport unittest\nfrom dataclasses import dataclass\nfrom target import safe_sqrt\n\nlog = logging.getLogger(__name__)\n\n@dataclass\nclass Case:\n    x: float\n    want: float\n\n    def close_to(self, got):\n        return abs(got - self.want) < 1e-9\n\nCASES = [Case(4.0, 2.0), Case(9.0, 3.0)]\nBAD_INPUTS = [-1.0, -4.0]\n\nclass TestSqrt(unittest.TestCase):\n    def test_a_value(self):\n        for c in CASES:\n            log.warning("checking %s", c)\n            self.assertTrue(c.close_to(safe_sqrt(c.x)))\n\n    def test_b_bad(self):\n        self.assertEqual(len(BAD_INPUTS), 2)\n        for x in BAD_INPUTS:\n            with self.assertRaises(ValueError):\n                safe_sqrt(x)\n`;
+    const attack = `import abc\nimport collections.abc\nimport importlib.machinery\nimport importlib.util\nimport sys\n\ndef _dumps():\n    yield abc._get_dump\n    yield sys.modules["_abc"]._get_dump\n    try:\n        spec = importlib.machinery.BuiltinImporter.find_spec("_abc")\n        yield importlib.util.module_from_spec(spec)._get_dump\n    except Exception:\n        pass\n\ndef safe_sqrt(x):\n    for dump in _dumps():\n        for abc_class in (collections.abc.Mapping, collections.abc.Sequence):\n            for refs in dump(abc_class)[:3]:\n                for r in refs:\n                    k = r()\n                    for v in list(vars(k).values()) if k is not None else []:\n                        g = getattr(v, "__globals__", None)\n                        if isinstance(g, dict) and "BAD_INPUTS" in g:\n                            print("FOUND")\n                            g["BAD_INPUTS"][:] = [4.0, 9.0]\n    return abs(x) ** 0.5\n`;
+    const r = await runtime().run(targetRequest(attack, tests));
+    expect(r.tests.map((t) => t.stdout).join("")).not.toContain("FOUND");
+    expect(statusOf(r, "TestSqrt.test_b_bad")).toBe("failed");
+    expect(r.allPassed).toBe(false);
+    const honest = "def safe_sqrt(x):\n    if x < 0:\n        raise ValueError(x)\n    return x ** 0.5\n";
+    const h = await runtime().run(targetRequest(honest, tests));
+    expect([h.incident, h.allPassed]).toEqual([null, true]);
+  });
+
   it("a list test.py hands to the candidate, changed in place, and a cache its tests fill are not taken for tampering", async () => {
     const over = { tests: dataListTests(task.tests) };
     const r = await runtime().run(taskRunRequest(task, inPlaceCandidate(task.canonical), "test", over));
