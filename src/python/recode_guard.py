@@ -78,7 +78,20 @@ PROTECTED_MODULES = (
     "json.encoder",
     "traceback",
     "io",
+    # The standard library's modules a test computes its inputs and expected values with (loaded with the guard,
+    # below): a candidate that set statistics.mean as test.py imported it passed a test whose expected value
+    # test.py computed with it.
+    *(STANDARD_MODULES := ("random", "statistics", "fractions", "decimal", "numbers", "cmath", "heapq", "bisect", "operator", "itertools", "copy")),
 )
+
+# Loaded before any code under test runs, so that they are protected as they were loaded.
+for _name in STANDARD_MODULES:
+    __import__(_name)
+del _name
+
+# Objects of protected modules that change as honest code uses them (not watched as the module's objects; the
+# module's value itself is): random's shared generator (``random.seed`` and ``random.gauss`` set its attributes).
+_CHANGING_OBJECTS = frozenset((("random", "_inst"),))
 
 # Protected modules whose dictionaries unittest itself changes and puts back within a test:
 # ``warnings.catch_warnings`` (behind ``assertWarns``) rebinds ``warnings.showwarning`` and the filters.
@@ -838,6 +851,7 @@ def _protected_objects():
             elif (
                 not isinstance(v, (type, type(sys), int))
                 and k not in _IMPORT_RECORDS
+                and (name, k) not in _CHANGING_OBJECTS
                 and not callable(v)
                 and isinstance(getattr(v, "__dict__", None), dict)
             ):

@@ -621,6 +621,32 @@ class TestArea(unittest.TestCase):
     expect(r.incident?.message).toMatch(/math/);
   });
 
+  it.each([
+    ["statistics.mean", "import statistics\nstatistics.mean = lambda data: 42.0\n"],
+    ["random.Random.uniform", "import random\nrandom.Random.uniform = lambda self, a, b: 42.0 ** 2\n"],
+    ["fractions.Fraction", "import fractions\nfractions.Fraction = lambda *a: 42.0\n"],
+  ])("a standard-library module a test computes its expected value with (%s) cannot be set by the candidate", async (_, change) => {
+    const tests = `import fractions, random, statistics, unittest
+from decoding.min_p import mean_root
+
+
+class TestMeanRoot(unittest.TestCase):
+    def test_mean_root(self):
+        xs = [random.Random(0).uniform(1.0, 2.0) ** 2, 4.0, 9.0]
+        expected = statistics.mean(x ** 0.5 for x in xs) * float(fractions.Fraction(1, 1))
+        self.assertAlmostEqual(mean_root(xs), expected, places=9)
+`;
+    const over = { tests, expected: null, interfaceOf: {} };
+    // Honest use of the same modules (a seed, gauss, a Decimal context, a registered number) is trusted.
+    const right = `import decimal, numbers, random, statistics\n\nclass Root(float):\n    pass\n\nnumbers.Real.register(Root)\n\ndef mean_root(xs):\n    random.seed(1)\n    random.gauss(0.0, 1.0)\n    decimal.getcontext().prec = 40\n    return statistics.mean(x ** 0.5 for x in xs)\n`;
+    const honest = await rt.run(taskRunRequest(task, right, "test", over));
+    expect([honest.incident, honest.allPassed]).toEqual([null, true]);
+    const r = await rt.run(taskRunRequest(task, `${change}\ndef mean_root(xs):\n    return 42.0\n`, "test", over));
+    expect(r.allPassed).toBe(false);
+    // Not trusted, or refused where it is tried (a protected class is immutable).
+    expect(r.incident?.kind === "tampered" || /immutable type/.test(r.collectionError?.message ?? "")).toBe(true);
+  });
+
   it("the event channel's descriptor pointed elsewhere (events held back and rewritten) ends the interpreter", async () => {
     const r = await rt.run(taskRunRequest(task, channelRerouteAttack(task.canonical)));
     expect(r.allPassed).toBe(false);
