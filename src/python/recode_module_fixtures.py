@@ -114,16 +114,26 @@ def module_fixture(fixture, name, steps):
 
 
 def _call_fixture(steps, module, name):
-    """Call ``module``'s fixture ``name`` (when it has one not None) at its step; True when there was one."""
+    """Call ``module``'s fixture ``name`` (when it has one not None) at its step."""
     fixture = getattr(module, name, None)
     if fixture is None:
-        return False
+        return
     steps.at[0] = name
     try:
         fixture()
     finally:
         steps.at[0] = None
-    return True
+
+
+def _reported(suite, result, call, fixture_name, module_name):
+    """Call ``call()``; an ``Exception`` it raises is reported as an error of the module's ``fixture_name``, as
+    unittest's suite reports one (raised again for a debug result)."""
+    try:
+        call()
+    except Exception as e:
+        if isinstance(result, _DebugResult):
+            raise
+        suite._createClassOrModuleLevelException(result, e, fixture_name, module_name)
 
 
 def handle_module_fixture(suite, test, result, steps):
@@ -151,10 +161,7 @@ def handle_module_fixture(suite, test, result, steps):
             result._moduleSetUpFailed = True
             suite._createClassOrModuleLevelException(result, e, "setUpModule", current)
         if result._moduleSetUpFailed:
-            try:
-                steps.run_cleanups()
-            except Exception as e:
-                suite._createClassOrModuleLevelException(result, e, "setUpModule", current)
+            _reported(suite, result, steps.run_cleanups, "setUpModule", current)
     finally:
         _call_if_exists(result, "_restoreStdout")
 
@@ -170,17 +177,7 @@ def handle_module_teardown(suite, result, steps):
         return
     _call_if_exists(result, "_setupStdout")
     try:
-        try:
-            _call_fixture(steps, module, "tearDownModule")
-        except Exception as e:
-            if isinstance(result, _DebugResult):
-                raise
-            suite._createClassOrModuleLevelException(result, e, "tearDownModule", previous)
-        try:
-            steps.run_cleanups()
-        except Exception as e:
-            if isinstance(result, _DebugResult):
-                raise
-            suite._createClassOrModuleLevelException(result, e, "tearDownModule", previous)
+        _reported(suite, result, lambda: _call_fixture(steps, module, "tearDownModule"), "tearDownModule", previous)
+        _reported(suite, result, steps.run_cleanups, "tearDownModule", previous)
     finally:
         _call_if_exists(result, "_restoreStdout")

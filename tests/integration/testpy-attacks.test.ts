@@ -32,9 +32,17 @@ import {
 
 const task = raisesTask("min-p-sampling");
 const EDGES = "TestMinPFilter.test_edges";
+/** A safe_sqrt with its input check: what the tests of the attacks below on a list of bad inputs expect. */
+const HONEST_SQRT = "def safe_sqrt(x):\n    if x < 0:\n        raise ValueError(x)\n    return x ** 0.5\n";
 
 describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own objects", (backend) => {
   const runtime = sharedRuntime(backend);
+
+  /** Checks that a safe_sqrt with its input check passes `tests`, trusted (the test.py of an attack is valid). */
+  async function expectHonestPasses(tests: string): Promise<void> {
+    const h = await runtime().run(targetRequest(HONEST_SQRT, tests));
+    expect([h.incident, h.allPassed]).toEqual([null, true]);
+  }
 
   /** Runs `candidate` under `tests`, after checking that the stub fails test_edges there and the canonical solution passes. */
   async function underTests(tests: string, candidate: string): Promise<RunResult> {
@@ -90,9 +98,7 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
     expect(out).not.toMatch(/^FOUND/m);
     expect(statusOf(r, "TestSqrt.test_rejects")).toBe("failed");
     expect(r.allPassed).toBe(false);
-    const honest = "def safe_sqrt(x):\n    if x < 0:\n        raise ValueError(x)\n    return x ** 0.5\n";
-    const h = await runtime().run(targetRequest(honest, tests));
-    expect([h.incident, h.allPassed]).toEqual([null, true]);
+    await expectHonestPasses(tests);
   });
 
   it.each([
@@ -108,9 +114,7 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
     expect(r.tests.map((t) => t.stdout).join("")).not.toContain("FOUND");
     expect(statusOf(r, "TestSqrt.test_rejects")).toBe("failed");
     expect(r.allPassed).toBe(false);
-    const honest = "def safe_sqrt(x):\n    if x < 0:\n        raise ValueError(x)\n    return x ** 0.5\n";
-    const h = await runtime().run(targetRequest(honest, tests));
-    expect([h.incident, h.allPassed]).toEqual([null, true]);
+    await expectHonestPasses(tests);
   });
 
   it.each([
@@ -130,9 +134,7 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
       expect(out).toContain("REFUSED RuntimeError");
       expect(statusOf(r, "TestSqrt.test_b_rejects")).toBe("failed");
       expect(r.allPassed).toBe(false);
-      const honest = "def safe_sqrt(x):\n    if x < 0:\n        raise ValueError(x)\n    return x ** 0.5\n";
-      const h = await runtime().run(targetRequest(honest, tests));
-      expect([h.incident, h.allPassed]).toEqual([null, true]);
+      await expectHonestPasses(tests);
     },
   );
 
@@ -142,9 +144,7 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
     const r = await runtime().run(targetRequest(attack, tests));
     expect(r.allPassed).toBe(false);
     expect(r.tests.map((t) => t.message).join("\n")).toContain("tearDownModule raised AssertionError: no ValueError for -1.0");
-    const honest = "def safe_sqrt(x):\n    if x < 0:\n        raise ValueError(x)\n    return x ** 0.5\n";
-    const h = await runtime().run(targetRequest(honest, tests));
-    expect([h.incident, h.allPassed]).toEqual([null, true]);
+    await expectHonestPasses(tests);
   });
 
   it("test.py's classes are in no abc cache code under test can read (abc._get_dump, a fresh _abc's too)", async () => {
@@ -155,9 +155,7 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
     expect(r.tests.map((t) => t.stdout).join("")).not.toContain("FOUND");
     expect(statusOf(r, "TestSqrt.test_b_bad")).toBe("failed");
     expect(r.allPassed).toBe(false);
-    const honest = "def safe_sqrt(x):\n    if x < 0:\n        raise ValueError(x)\n    return x ** 0.5\n";
-    const h = await runtime().run(targetRequest(honest, tests));
-    expect([h.incident, h.allPassed]).toEqual([null, true]);
+    await expectHonestPasses(tests);
   });
 
   it("a list test.py hands to the candidate, changed in place, and a cache its tests fill are not taken for tampering", async () => {
