@@ -88,10 +88,9 @@ PROTECTED_MODULES = (
 for _name in STANDARD_MODULES:
     __import__(_name)
 del _name
-
-# Objects of protected modules that change as honest code uses them (not watched as the module's objects; the
-# module's value itself is): random's shared generator (``random.seed`` and ``random.gauss`` set its attributes).
-_CHANGING_OBJECTS = frozenset((("random", "_inst"),))
+# What random binds in its globals at its first str or bytes seed (3.14's ``_sha512``), bound now: an honest
+# ``random.seed("experiment-1")`` would change the module.
+sys.modules["random"].Random("")
 
 # Protected modules whose dictionaries unittest itself changes and puts back within a test:
 # ``warnings.catch_warnings`` (behind ``assertWarns``) rebinds ``warnings.showwarning`` and the filters.
@@ -100,7 +99,10 @@ _CHURN = frozenset(("warnings",))
 # Names of protected modules that code under test may set, as honest code does (no test decides with them):
 # how a warning is shown and formatted (``warnings.showwarning = ...``, ``logging.captureWarnings(True)``).
 # ``assertWarns`` records warnings with the original ``showwarning`` put back (``catch_warnings(record=True)``).
-_SETTABLE = {"warnings": frozenset(("showwarning", "formatwarning"))}
+# And the attributes of a protected module's object that honest use sets: random's shared generator's
+# ``gauss_next`` (``random.seed``, ``random.gauss``); any other attribute set on it (``_randbelow``, which
+# ``randint`` and ``shuffle`` call) is a change.
+_SETTABLE = {"warnings": frozenset(("showwarning", "formatwarning")), "random._inst": frozenset(("gauss_next",))}
 
 # Classes of the protected modules that write their own class attributes as they work, so cannot be frozen and
 # would be seen changed: left out of the protected classes (noted as their modules' values). Neither unittest
@@ -851,7 +853,6 @@ def _protected_objects():
             elif (
                 not isinstance(v, (type, type(sys), int))
                 and k not in _IMPORT_RECORDS
-                and (name, k) not in _CHANGING_OBJECTS
                 and not callable(v)
                 and isinstance(getattr(v, "__dict__", None), dict)
             ):
@@ -1344,11 +1345,21 @@ def _same_contents(c, saved):
     return len(now) == len(saved) and all(map(_is, now, saved))
 
 
+# Containers of protected modules that decide what a test computes and that no honest code changes: copy's
+# tables of how each type is copied (a candidate that put a copy of lists that gives [] there emptied what
+# test.py's ``copy.deepcopy`` of its bad inputs gave, both backends).
+_PROTECTED_CONTAINERS = (("copy", "_copy_dispatch"), ("copy", "_deepcopy_dispatch"))
+
+
 def _harness_containers():
     """(label, container) for the dicts, lists, sets and bytearrays the harness's modules hold at module
     level (such as the harness's ranking of outcomes): their dictionaries show a new container, not a
-    changed one."""
+    changed one. And those of ``_PROTECTED_CONTAINERS`` the interpreter has."""
     out = []
+    for name, k in _PROTECTED_CONTAINERS:
+        v = getattr(sys.modules.get(name), k, None)
+        if type(v) in _CONTAINERS:
+            out.append((f"{name}.{k}", v))
     for name in HARNESS_MODULES:
         mod = sys.modules.get(name)
         for k, v in list(vars(mod).items()) if mod is not None else ():
@@ -1356,6 +1367,12 @@ def _harness_containers():
             if type(v) in _CONTAINERS and k != "__builtins__":
                 out.append((f"{name}.{k}", v))
     return out
+
+
+def _only_settable_changed(now, snap, settable):
+    """Whether an object's dictionary ``now`` holds what ``snap`` (its copy without the names ``settable``)
+    holds, by identity, and besides only names of ``settable``."""
+    return set(now) - settable == set(snap) and all(now[k] is v for k, v in snap.items())
 
 
 def _slot_values(obj):
@@ -1686,7 +1703,11 @@ class Guard:
         # Copied first, and what is kept read from the copy by the values' own types (``isinstance`` would read
         # a property ``__class__``: code under test run while the copies are made).
         full = dict(d)
-        if kind in ("class", "object") or (kind in ("module", "builtins") and own_names is _NO_NAMES and label not in _CHURN):
+        if kind == "object":
+            # (All but what honest use sets, ``_SETTABLE``.)
+            settable = _SETTABLE.get(label, _NO_NAMES)
+            snap = {k: v for k, v in full.items() if k not in settable}
+        elif kind == "class" or (kind in ("module", "builtins") and own_names is _NO_NAMES and label not in _CHURN):
             # (The protected modules and the built-ins: no value changes during a run, data included (``math.pi``),
             # but for ``expect``. test.py's module and warnings's keep data that changes.)
             snap = dict(full)
@@ -2069,7 +2090,7 @@ class Guard:
             # Looked at as a copy, and the copy kept: what code under test changes while this look runs is in
             # the copy, and looked at, or differs from it at the next look.
             now = dict(d)
-            if kind in ("class", "object"):
+            if kind == "class" or (kind == "object" and not _only_settable_changed(now, snap, _SETTABLE.get(label, _NO_NAMES))):
                 changed.append(label)
             elif any(now.get(k, _MISSING) is not v and self.accepted.get((id(d), k), _MISSING) is not now.get(k, _MISSING) for k, v in snap.items()):
                 changed.append(label)
