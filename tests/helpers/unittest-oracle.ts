@@ -33,7 +33,8 @@
  *    (`addModuleCleanup`) that raises (CPython reports the cleanups as `tearDownClass (...)` /
  *    `tearDownModule (...)` errors): every test of that class / module that was `passed` or `xfail`
  *    becomes `error` (CPython's wasSuccessful() is False then); `failed`, `error`, `skipped` and
- *    `xpass` stay. One that raises `unittest.SkipTest` is reported as a skip and changes nothing.
+ *    `xpass` stay. One that raises `unittest.SkipTest` (CPython reports it as a skip of its own):
+ *    those tests become `skipped` (a skip is not solved) where not `error`.
  *    Class-level skip decorators mean CPython runs neither setUpClass nor tearDownClass.
  * 5. A test module that fails to import (ImportError, SyntaxError, any exception in `target.py` or
  *    `test.py` at import, shown as `test (unittest.loader._FailedTest.test) ... ERROR`) is
@@ -333,7 +334,7 @@ export function oracleOutcome(folder: string, python = "python3", env: Record<st
   const own = new Map<string, OracleStatus>();
   const subTests: Record<string, OracleSubTest[]> = {};
   const setUp: { scope: "class" | "module"; path: string; status: OracleStatus }[] = [];
-  const tearDown: { scope: "class" | "module"; path: string }[] = [];
+  const tearDown: { scope: "class" | "module"; path: string; status: "error" | "skipped" }[] = [];
   const eventTest: (Listed | null)[] = [];
 
   for (const e of events) {
@@ -344,7 +345,7 @@ export function oracleOutcome(folder: string, python = "python3", env: Record<st
     if (s.kind === "fixture") {
       const scope = s.fixture.endsWith("Class") ? "class" : "module";
       if (s.fixture.startsWith("setUp")) setUp.push({ scope, path: s.scope, status });
-      else if (status === "error") tearDown.push({ scope, path: s.scope });
+      else if (status === "error" || status === "skipped") tearDown.push({ scope, path: s.scope, status });
       continue;
     }
     const { classPath, method } = splitTest(s);
@@ -386,7 +387,12 @@ export function oracleOutcome(folder: string, python = "python3", env: Record<st
     const before = e.after >= 0 ? eventTest[e.after] : null;
     const start = before ? order.indexOf(before) + 1 : 0;
     const first = order.slice(start).find((t) => !own.has(t.id));
-    if (!first) return; // no test is left without a result: a tearDownClass / tearDownModule skip
+    if (!first) {
+      // No test is left without a result: a teardown's skip, taken for the tearDownClass of the last reported
+      // test's class (a tearDownModule's skip printed bare cannot be told from it).
+      if (before) tearDown.push({ scope: "class", path: before.classPath, status: "skipped" });
+      return;
+    }
     for (const t of order) if (t.classPath === first.classPath) cover(t, "skipped");
   });
 
@@ -396,11 +402,12 @@ export function oracleOutcome(folder: string, python = "python3", env: Record<st
     if (status === undefined) throw new Error(`${where}: CPython gave no verdict for ${t.id}`);
     tests[t.id] = status;
   }
-  // Rule 4: a teardown or cleanup that raised turns the class's / module's passed and xfail tests into errors.
+  // Rule 4: a teardown or cleanup that raised (or skipped) turns the class's / module's passed and xfail tests into
+  // errors (skips).
   for (const f of tearDown) {
     for (const t of order) {
       if ((f.scope === "class" ? t.classPath : t.module) !== f.path) continue;
-      if (tests[t.id] === "passed" || tests[t.id] === "xfail") tests[t.id] = "error";
+      if (tests[t.id] === "passed" || tests[t.id] === "xfail") tests[t.id] = f.status;
     }
   }
   return { tests: sortKeys(tests), collectionError, subTests: sortKeys(subTests) };

@@ -147,6 +147,29 @@ describe.each(["pyodide", "native"] as const)("%s: attacks through test.py's own
     await expectHonestPasses(tests);
   });
 
+  it.each([
+    [
+      "a module cleanup of its own",
+      "def setUpModule():\n    unittest.addModuleCleanup(check_no_leak)\n",
+      "def use(x):\n    _h.append(object())\n    unittest.addModuleCleanup(_skip)\n    return 2 * x\n",
+    ],
+    [
+      "test.py's tearDownModule calling it",
+      "def tearDownModule():\n    target.shutdown()\n    check_no_leak()\n",
+      "def use(x):\n    _h.append(object())\n    return 2 * x\n\ndef shutdown():\n    _skip()\n",
+    ],
+  ])(
+    "a skip raised by code under test in a teardown step (%s) does not leave test.py's check there undone and its tests passed",
+    async (_, fixture, use) => {
+      const tests = `import unittest\nimport target\n\ndef check_no_leak():\n    if target.open_handles():\n        raise AssertionError("handles leaked")\n\n${fixture}\nclass T(unittest.TestCase):\n    def test_use(self):\n        self.assertEqual(target.use(3), 6)\n`;
+      const candidate = `import unittest\n\n_h = []\n\ndef open_handles():\n    return len(_h)\n\ndef _skip():\n    raise unittest.SkipTest("cleanup not needed")\n\n${use}`;
+      const r = await runtime().run(targetRequest(candidate, tests));
+      expect(statusOf(r, "T.test_use")).toBe("skipped");
+      expect(r.tests[0]?.message).toContain("cleanup not needed");
+      expect(r.allPassed).toBe(false);
+    },
+  );
+
   it("test.py's classes are in no abc cache code under test can read (abc._get_dump, a fresh _abc's too)", async () => {
     // logging's record asks whether its argument is a Mapping: test.py's class goes into the ABC's cache.
     const tests = `import logging\nimport unittest\nfrom dataclasses import dataclass\nfrom target import safe_sqrt\n\nlog = logging.getLogger(__name__)\n\n@dataclass\nclass Case:\n    x: float\n    want: float\n\n    def close_to(self, got):\n        return abs(got - self.want) < 1e-9\n\nCASES = [Case(4.0, 2.0), Case(9.0, 3.0)]\nBAD_INPUTS = [-1.0, -4.0]\n\nclass TestSqrt(unittest.TestCase):\n    def test_a_value(self):\n        for c in CASES:\n            log.warning("checking %s", c)\n            self.assertTrue(c.close_to(safe_sqrt(c.x)))\n\n    def test_b_bad(self):\n        self.assertEqual(len(BAD_INPUTS), 2)\n        for x in BAD_INPUTS:\n            with self.assertRaises(ValueError):\n                safe_sqrt(x)\n`;
