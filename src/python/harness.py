@@ -776,28 +776,21 @@ class WatchedSuite(unittest.TestSuite):
         module = sys.modules.get(name)
         busy = name != self._get_previous_module(result) and hasattr(module, "setUpModule")
         with _fixture_phase(result, busy and name, "setUpModule"):
-            steps = _module_steps(result)
-            if steps is None:
-                super()._handleModuleFixture(test, result)
-            else:
-                handle_module_fixture(self, test, result, steps)
+            handle_module_fixture(self, test, result, _module_steps(result))
 
     def _handleModuleTearDown(self, result):
         name = self._get_previous_module(result)
         _same_fixtures(result, name)
         steps = _module_steps(result)
-        pending = steps.pending() if steps is not None else unittest.case._module_cleanups
-        busy = name is not None and (hasattr(sys.modules.get(name), "tearDownModule") or pending)
+        busy = name is not None and (hasattr(sys.modules.get(name), "tearDownModule") or steps.pending())
         with _fixture_phase(result, busy and name, "tearDownModule"):
-            if steps is None:
-                super()._handleModuleTearDown(result)
-            else:
-                handle_module_teardown(self, result, steps)
+            handle_module_teardown(self, result, steps)
 
 
 def _module_steps(result):
-    """The run's ``ModuleSteps`` (recode_module_fixtures), through the result the suite is given; None without one."""
-    return getattr(getattr(result, "_run", None), "module_steps", None)
+    """The run's ``ModuleSteps`` (recode_module_fixtures), through the result the suite is given (the harness's
+    ``EventResult``, whose run has them from before test.py's import)."""
+    return result._run.module_steps
 
 
 # The module fixtures unittest's suite looks up in test.py's module (by its name, in sys.modules).

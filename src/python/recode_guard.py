@@ -1351,7 +1351,7 @@ def _same_contents(c, saved):
 _PROTECTED_CONTAINERS = (("copy", "_copy_dispatch"), ("copy", "_deepcopy_dispatch"))
 
 
-def _harness_containers():
+def _watched_containers():
     """(label, container) for the dicts, lists, sets and bytearrays the harness's modules hold at module
     level (such as the harness's ranking of outcomes): their dictionaries show a new container, not a
     changed one. And those of ``_PROTECTED_CONTAINERS`` the interpreter has."""
@@ -1629,7 +1629,7 @@ class Guard:
         self.owners = []
         self.owner_defaults = []
         self.owner_kwdefaults = []
-        found = _harness_containers()
+        found = _watched_containers()
         self.container_labels = [label for label, _ in found]
         self.containers = [c for _, c in found]
         self.container_contents = list(map(_contents, self.containers))
